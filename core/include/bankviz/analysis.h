@@ -1,0 +1,65 @@
+// analysis.h: Scenario -> Analysis, the model's answer for every warp and every step.
+//
+// For each warp and each shared-memory step (loops unrolled): which element and byte each lane
+// touches, and how the banks serve the warp (access.h). Views and the CLI only read this.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bankviz/access.h"
+#include "bankviz/arch.h"
+#include "bankviz/scenario.h"
+
+namespace bankviz {
+
+// One executed step: a scenario step, or one iteration of a looped step.
+struct StepInfo {
+  int step = 0;           // index into Scenario::steps
+  int64_t iteration = 0;  // loop variable's value (0 without a loop)
+  StepKind kind = StepKind::Load;
+  int tile = 0;       // index into Scenario::tiles (-1 for sync)
+  std::string label;  // "store tile[ty][tx]" or "load tile[tx][ty] (i=3)"
+};
+
+// One warp executing one step.
+struct WarpStep {
+  int warp = 0;
+  WarpAccess access;                         // width = tile element size; mask = active lanes
+  std::array<int64_t, kWarpSize> element{};  // linear element per lane (-1: inactive)
+  AccessResult result;                       // empty for sync steps
+};
+
+struct Issue {
+  int step = -1, warp = -1, lane = -1;  // where; -1 = not specific
+  std::string message;                  // "thread (3,31,0): subscript 33 out of bounds [0,32)"
+};
+
+struct Analysis {
+  Scenario scenario;
+  const Arch* arch = nullptr;
+  std::vector<StepInfo> steps;               // executed steps in order (syncs included)
+  std::vector<std::vector<WarpStep>> warps;  // [executed step][warp]
+  std::vector<Issue> issues;                 // out-of-bounds, races noticed, ...
+
+  int warp_count() const;
+  // Sum over warps for one executed step, and over everything.
+  int step_wavefronts(int step) const;
+  int step_ideal(int step) const;
+  int total_wavefronts() const;
+  int total_ideal() const;
+};
+
+struct AnalysisResult {
+  std::optional<Analysis> analysis;
+  std::vector<Diagnostic> errors;  // parse/evaluation errors; non-empty iff !analysis
+};
+
+// Analyzes under the scenario's own arch (or `arch` when given). Out-of-bounds accesses are
+// reported in Analysis::issues and the lane is left inactive, never modelled silently.
+AnalysisResult analyze(const Scenario& s, const Arch* arch = nullptr);
+
+}  // namespace bankviz

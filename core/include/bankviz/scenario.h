@@ -1,0 +1,94 @@
+// scenario.h: everything one picture and one kernel are made from, as a plain value.
+//
+// A Scenario is what the user edits (GUI controls, CLI flags, a JSON file, a preset): tile
+// declarations, the thread block, named constants and per-thread "let" variables, and the
+// shared-memory steps in program order. docs/SCENARIO.md documents the JSON schema.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "bankviz/tile.h"
+
+namespace bankviz {
+
+enum class StepKind { Store, Load, Sync, Atomic };
+const char* step_kind_name(StepKind k);  // "store", "load", "sync", "atomic"
+std::optional<StepKind> parse_step_kind(std::string_view s);
+
+struct Step {
+  StepKind kind = StepKind::Load;
+  std::string tile;   // tile name; empty = the first tile
+  std::string index;  // "tile[threadIdx.y][threadIdx.x]" (name optional: "[ty][tx]")
+  std::string guard;  // empty = every thread; else a C condition: "threadIdx.x < 16"
+  std::string value;  // store/atomic: the stored value's C expression (default: the thread's
+                      // linear index); shown in the generated kernel, checked on the GPU
+  std::string label;  // short text for the timeline; empty = derived from index
+  // Optional loop around the step: for (int var = from; var < to; var += step)
+  std::string loop_var;
+  int64_t loop_from = 0, loop_to = 0, loop_step = 1;
+
+  bool is_memory() const { return kind != StepKind::Sync; }
+  // How many times the step executes: 1 without a loop; else the C loop's trip count
+  // (step > 0: var < to; step < 0: var > to); 0 for a loop that never runs or a zero step.
+  int64_t iterations() const;
+};
+
+// The most executed steps (loop iterations included) one scenario may unroll into.
+inline constexpr int64_t kMaxExecutedSteps = 4096;
+
+struct Let {
+  std::string name;  // unsigned int NAME = EXPR;  (evaluated per thread, in order)
+  std::string expr;
+};
+
+struct Constant {
+  std::string name;  // #define NAME VALUE
+  int64_t value = 0;
+};
+
+struct Scenario {
+  std::string name = "custom";  // identifier (preset file stem)
+  std::string title;            // one line for menus
+  std::string description;      // what to notice, for the lesson panel
+  std::string source;           // which seed it reproduces, if any
+  std::string arch = "hopper";  // arch id (see arch.h)
+  std::vector<TileDecl> tiles = {TileDecl{}};
+  int64_t block[3] = {32, 32, 1};  // blockDim.x, .y, .z
+  int64_t grid = 1;                // blocks in the "as written" launch
+  std::vector<Constant> constants;
+  std::vector<Let> lets;
+  std::vector<Step> steps;
+
+  int64_t threads() const { return block[0] * block[1] * block[2]; }
+  int64_t warps() const { return (threads() + 31) / 32; }
+  const TileDecl* find_tile(std::string_view name) const;  // empty name = first tile
+};
+
+// A problem found in user input. path names the field as in the JSON ("steps[2].index",
+// "tiles[0].dims"); column is 1-based within that field's text, 0 when not about a position.
+struct Diagnostic {
+  std::string path;
+  int column = 0;
+  std::string message;
+  std::string format() const;  // "steps[2].index col 7: expected ']'"
+};
+
+// Checks ranges and every expression (parse only; evaluation errors come from analyze).
+std::vector<Diagnostic> check(const Scenario& s);
+
+struct ScenarioLoad {
+  std::optional<Scenario> scenario;
+  std::vector<Diagnostic> errors;  // non-empty iff !scenario
+};
+ScenarioLoad scenario_from_json(std::string_view json_text);
+std::string scenario_to_json(const Scenario& s);  // pretty, round-trips through from_json
+
+// The seeds' examples, each a Scenario. Also loadable from assets/presets/*.json.
+ScenarioLoad load_scenario_file(const std::string& path);
+
+}  // namespace bankviz

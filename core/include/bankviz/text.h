@@ -1,0 +1,32 @@
+// text.h: the model's pictures as plain text and JSON, so they can be seen and tested without GL.
+#pragma once
+
+#include <string>
+
+#include "bankviz/analysis.h"
+
+namespace bankviz {
+
+// Per-warp table: one row per executed memory step, one column per warp, cells "wavefronts/ideal",
+// plus totals and the verdict in words ("32-way conflict: 32 wavefronts, ideal 1").
+std::string render_table(const Analysis& a);
+
+// The logical tile for one executed step and warp: one cell per element, the lane number where a
+// lane of this warp touches it ('.' untouched, '#' padding). wavefront >= 0 shows only the lanes
+// served in that wavefront.
+std::string render_tile(const Analysis& a, int step, int warp, int wavefront = -1);
+
+// The physical view: one row per 128-byte line (banks*bank_bytes), one column per bank, the lane
+// in each touched bank word; rows limited to the lines the warp touches.
+std::string render_banks(const Analysis& a, int step, int warp, int wavefront = -1);
+
+// One sentence: "32-way bank conflict: 32 wavefronts where 1 would do".
+std::string verdict(const AccessResult& r);
+// The same, naming the access width when the request is split: "8-byte access: 2 wavefronts,
+// conflict-free (each half-warp is one wavefront)".
+std::string verdict(const AccessResult& r, int width);
+
+// The full analysis as JSON (schema in docs/SCENARIO.md).
+std::string analysis_to_json(const Analysis& a);
+
+}  // namespace bankviz

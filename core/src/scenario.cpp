@@ -1,0 +1,660 @@
+// scenario.cpp: Scenario values, their checks, and their JSON form (docs/SCENARIO.md).
+//
+// [SECTION] Step kinds and small helpers
+// [SECTION] check(): ranges and expressions
+// [SECTION] JSON -> Scenario (strict: unknown keys and wrong types are errors with a path)
+// [SECTION] Scenario -> JSON
+// [SECTION] Files
+#include "bankviz/scenario.h"
+
+#include <algorithm>
+#include <fstream>
+#include <initializer_list>
+#include <set>
+#include <sstream>
+
+#include "bankviz/access.h"
+#include "bankviz/arch.h"
+#include "bankviz/expr.h"
+#include "scenario_json.h"
+
+namespace bankviz {
+
+// [SECTION] Step kinds and small helpers
+
+const char* step_kind_name(StepKind k) {
+  switch (k) {
+    case StepKind::Store:
+      return "store";
+    case StepKind::Load:
+      return "load";
+    case StepKind::Sync:
+      return "sync";
+    case StepKind::Atomic:
+      return "atomic";
+  }
+  return "?";
+}
+
+std::optional<StepKind> parse_step_kind(std::string_view s) {
+  for (StepKind k : {StepKind::Store, StepKind::Load, StepKind::Sync, StepKind::Atomic}) {
+    if (s == step_kind_name(k)) return k;
+  }
+  return std::nullopt;
+}
+
+int64_t Step::iterations() const {
+  if (loop_var.empty()) return 1;
+  if (loop_step > 0)
+    return loop_to > loop_from ? (loop_to - loop_from + loop_step - 1) / loop_step : 0;
+  if (loop_step < 0) {
+    const int64_t s = -loop_step;
+    return loop_from > loop_to ? (loop_from - loop_to + s - 1) / s : 0;
+  }
+  return 0;
+}
+
+const TileDecl* Scenario::find_tile(std::string_view tile_name) const {
+  if (tiles.empty()) return nullptr;
+  if (tile_name.empty()) return &tiles.front();
+  for (const TileDecl& t : tiles) {
+    if (t.name == tile_name) return &t;
+  }
+  return nullptr;
+}
+
+std::string Diagnostic::format() const {
+  std::string out = path;
+  if (column > 0) out += (out.empty() ? "col " : " col ") + std::to_string(column);
+  if (!out.empty()) out += ": ";
+  return out + message;
+}
+
+namespace {
+
+std::string indexed(std::string_view base, size_t i) {
+  return std::string(base) + "[" + std::to_string(i) + "]";
+}
+
+// [SECTION] check(): ranges and expressions
+
+void check_block(const Scenario& s, std::vector<Diagnostic>& out) {
+  // CUDA's limits: blockDim.x and .y up to 1024, .z up to 64, at most 1024 threads in all.
+  static constexpr int64_t kMax[3] = {1024, 1024, 64};
+  static constexpr const char* kAxis[3] = {"x", "y", "z"};
+  bool dims_ok = true;
+  for (int d = 0; d < 3; ++d) {
+    if (s.block[d] < 1 || s.block[d] > kMax[d]) {
+      out.push_back({indexed("block", d), 0,
+                     std::string("blockDim.") + kAxis[d] + " is " + std::to_string(s.block[d]) +
+                         "; it must be between 1 and " + std::to_string(kMax[d])});
+      dims_ok = false;
+    }
+  }
+  if (dims_ok && s.threads() > 1024) {
+    out.push_back({"block", 0,
+                   std::to_string(s.block[0]) + " x " + std::to_string(s.block[1]) + " x " +
+                       std::to_string(s.block[2]) + " = " + std::to_string(s.threads()) +
+                       " threads; a block has at most 1024"});
+  }
+  if (s.grid < 1 || s.grid > 2147483647) {
+    out.push_back(
+        {"grid", 0, "grid is " + std::to_string(s.grid) + "; it must be between 1 and 2147483647"});
+  }
+}
+
+void check_tiles(const Scenario& s, std::vector<Diagnostic>& out) {
+  if (s.tiles.empty()) {
+    out.push_back({"tiles", 0, "no tiles: declare at least one shared-memory array"});
+    return;
+  }
+  std::set<std::string, std::less<>> seen;
+  for (size_t i = 0; i < s.tiles.size(); ++i) {
+    const TileDecl& t = s.tiles[i];
+    const std::string path = indexed("tiles", i);
+    if (is_valid_name(t.name) && !seen.insert(t.name).second) {
+      out.push_back({path + ".name", 0, "a tile named '" + t.name + "' is already declared"});
+    }
+    if (std::string msg = t.check(); !msg.empty()) {
+      // TileDecl::check() starts its message with the field: "elem: unknown element type ...".
+      std::string field;
+      if (size_t colon = msg.find(": ");
+          colon != std::string::npos && colon < 12 && msg.find(' ') > colon) {
+        field = msg.substr(0, colon);
+        msg = msg.substr(colon + 2);
+      }
+      out.push_back({field.empty() ? path : path + "." + field, 0, msg});
+      continue;
+    }
+    // Two __shared__ arrays never share bytes; overlapping declarations would picture a
+    // layout no compiler produces (place the second one with "base").
+    for (size_t j = 0; j < i; ++j) {
+      const TileDecl& o = s.tiles[j];
+      if (!o.check().empty()) continue;
+      if (t.base < o.base + o.bytes() && o.base < t.base + t.bytes()) {
+        out.push_back({path + ".base", 0,
+                       "tile '" + t.name + "' (bytes " + std::to_string(t.base) + ".." +
+                           std::to_string(t.base + t.bytes()) + ") overlaps tile '" + o.name +
+                           "' (bytes " + std::to_string(o.base) + ".." +
+                           std::to_string(o.base + o.bytes()) + "); set base to " +
+                           std::to_string(o.base + o.bytes()) + " or more"});
+      }
+    }
+  }
+}
+
+void check_names(const Scenario& s, std::vector<Diagnostic>& out) {
+  std::set<std::string, std::less<>> seen;
+  for (size_t i = 0; i < s.constants.size(); ++i) {
+    const std::string& n = s.constants[i].name;
+    const std::string path = indexed("constants", i) + ".name";
+    if (!is_valid_name(n)) {
+      out.push_back({path, 0,
+                     "'" + n +
+                         "' is not a valid name (a C identifier, not a keyword "
+                         "or a built-in like threadIdx)"});
+    } else if (!seen.insert(n).second) {
+      out.push_back({path, 0, "'" + n + "' is already defined"});
+    }
+  }
+  for (size_t i = 0; i < s.lets.size(); ++i) {
+    const Let& let = s.lets[i];
+    const std::string path = indexed("lets", i);
+    if (!is_valid_name(let.name)) {
+      out.push_back({path + ".name", 0,
+                     "'" + let.name +
+                         "' is not a valid name (a C identifier, "
+                         "not a keyword or a built-in like threadIdx)"});
+    } else if (!seen.insert(let.name).second) {
+      out.push_back({path + ".name", 0, "'" + let.name + "' is already defined"});
+    }
+    if (let.expr.empty()) {
+      out.push_back({path + ".expr", 0, "empty expression"});
+    } else if (ExprParse p = parse_expr(let.expr); !p.expr) {
+      out.push_back({path + ".expr", p.error.column, p.error.message});
+    }
+  }
+}
+
+void check_step(const Scenario& s, size_t i, const std::set<std::string, std::less<>>& names,
+                std::vector<Diagnostic>& out) {
+  const Step& st = s.steps[i];
+  const std::string path = indexed("steps", i);
+  if (!st.loop_var.empty()) {
+    if (!is_valid_name(st.loop_var)) {
+      out.push_back({path + ".loop.var", 0, "'" + st.loop_var + "' is not a valid name"});
+    } else if (names.count(st.loop_var) != 0) {
+      out.push_back({path + ".loop.var", 0,
+                     "'" + st.loop_var + "' is already a constant or let; pick another name"});
+    }
+    if (st.loop_step == 0) {
+      out.push_back({path + ".loop.step", 0, "the loop step must not be 0"});
+    } else if (st.iterations() == 0) {
+      out.push_back({path + ".loop", 0,
+                     "the loop never runs (for " + st.loop_var + " = " +
+                         std::to_string(st.loop_from) + "; " + st.loop_var +
+                         (st.loop_step > 0 ? " < " : " > ") + std::to_string(st.loop_to) + ")"});
+    } else if (st.iterations() > kMaxExecutedSteps) {
+      out.push_back({path + ".loop", 0,
+                     "the loop runs " + std::to_string(st.iterations()) + " times; at most " +
+                         std::to_string(kMaxExecutedSteps) + " are modelled"});
+    }
+  }
+  if (!st.is_memory()) return;  // __syncthreads() has no tile, index or guard
+
+  const TileDecl* tile = s.find_tile(st.tile);
+  if (tile == nullptr) {
+    std::string known;
+    for (const TileDecl& t : s.tiles) known += (known.empty() ? "" : ", ") + t.name;
+    out.push_back(
+        {path + ".tile", 0,
+         "no tile named '" + st.tile + "' (declared: " + (known.empty() ? "none" : known) + ")"});
+  }
+  if (st.index.empty()) {
+    out.push_back(
+        {path + ".index", 0, "empty index: write the access, e.g. tile[threadIdx.y][threadIdx.x]"});
+  } else {
+    SubscriptParse p = parse_subscripts(st.index, tile ? std::string_view(tile->name) : "");
+    if (!p.ok) {
+      out.push_back({path + ".index", p.error.column, p.error.message});
+    } else if (tile != nullptr) {
+      const size_t rank = tile->dynamic ? 1 : tile->dims.size();
+      if (p.subscripts.size() != rank) {
+        out.push_back({path + ".index", 0,
+                       "tile '" + tile->name + "' has " + std::to_string(rank) + " dimension" +
+                           (rank == 1 ? "" : "s") + " but the index has " +
+                           std::to_string(p.subscripts.size()) + " subscript" +
+                           (p.subscripts.size() == 1 ? "" : "s")});
+      }
+    }
+  }
+  if (!st.guard.empty()) {
+    if (ExprParse p = parse_expr(st.guard); !p.expr) {
+      out.push_back({path + ".guard", p.error.column, p.error.message});
+    }
+  }
+  if (!st.value.empty()) {
+    if (st.kind == StepKind::Load) {
+      out.push_back({path + ".value", 0, "a load has no stored value; remove \"value\""});
+    } else if (ExprParse p = parse_expr(st.value); !p.expr) {
+      out.push_back({path + ".value", p.error.column, p.error.message});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Diagnostic> check(const Scenario& s) {
+  std::vector<Diagnostic> out;
+  if (find_arch(s.arch) == nullptr) {
+    out.push_back({"arch", 0, "unknown architecture '" + s.arch + "' (known: " + arch_ids() + ")"});
+  }
+  check_block(s, out);
+  check_tiles(s, out);
+  check_names(s, out);
+
+  std::set<std::string, std::less<>> names;
+  for (const Constant& c : s.constants) names.insert(c.name);
+  for (const Let& l : s.lets) names.insert(l.name);
+  if (s.steps.empty()) {
+    out.push_back({"steps", 0, "no steps: add at least one load or store"});
+  }
+  int64_t executed = 0;
+  bool any_memory = false;
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    check_step(s, i, names, out);
+    executed += std::max<int64_t>(0, std::min(s.steps[i].iterations(), kMaxExecutedSteps + 1));
+    any_memory = any_memory || s.steps[i].is_memory();
+  }
+  if (!s.steps.empty() && !any_memory) {
+    out.push_back({"steps", 0, "only __syncthreads(): add at least one load or store"});
+  }
+  if (executed > kMaxExecutedSteps) {
+    out.push_back({"steps", 0,
+                   "the steps unroll to " + std::to_string(executed) + " executed steps; at most " +
+                       std::to_string(kMaxExecutedSteps) + " are modelled"});
+  }
+  return out;
+}
+
+// [SECTION] JSON -> Scenario (strict: unknown keys and wrong types are errors with a path)
+
+namespace {
+
+using detail::Json;
+
+std::string join(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+const char* json_type(const Json& j) {
+  if (j.is_number_integer()) return "an integer";
+  if (j.is_number_float()) return "a fractional number";
+  if (j.is_string()) return "a string";
+  if (j.is_boolean()) return "a boolean";
+  if (j.is_array()) return "an array";
+  if (j.is_object()) return "an object";
+  if (j.is_null()) return "null";
+  return j.type_name();
+}
+
+// Reads fields out of one JSON object, recording every problem with its path.
+class Reader {
+ public:
+  explicit Reader(std::vector<Diagnostic>& errors) : errors_(errors) {}
+
+  void error(const std::string& path, std::string message) {
+    errors_.push_back({path, 0, std::move(message)});
+  }
+
+  // True when j is an object whose keys are all in `allowed`.
+  bool object(const Json& j, const std::string& path,
+              std::initializer_list<std::string_view> allowed) {
+    if (!j.is_object()) {
+      error(path.empty() ? "(top level)" : path,
+            std::string("expected an object, got ") + json_type(j));
+      return false;
+    }
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end()) {
+        std::string list;
+        for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        error(join(path, it.key()), "unknown key (expected one of: " + list + ")");
+      }
+    }
+    return true;
+  }
+
+  bool integer(const Json& j, const std::string& path, int64_t& out) {
+    if (j.is_number_unsigned() && j.get<uint64_t>() > uint64_t{INT64_MAX}) {
+      error(path, "integer too large");
+      return false;
+    }
+    if (!j.is_number_integer()) {
+      error(path, std::string("expected an integer, got ") + json_type(j));
+      return false;
+    }
+    out = j.get<int64_t>();
+    return true;
+  }
+
+  // Optional members: absent keeps the default.
+  void get(const Json& obj, const std::string& path, const char* key, std::string& out) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return;
+    if (!it->is_string()) {
+      error(join(path, key), std::string("expected a string, got ") + json_type(*it));
+      return;
+    }
+    out = it->get<std::string>();
+  }
+  void get(const Json& obj, const std::string& path, const char* key, int64_t& out) {
+    auto it = obj.find(key);
+    if (it != obj.end()) integer(*it, join(path, key), out);
+  }
+  void get(const Json& obj, const std::string& path, const char* key, int& out) {
+    int64_t v = out;
+    auto it = obj.find(key);
+    if (it == obj.end() || !integer(*it, join(path, key), v)) return;
+    if (v < -1000000 || v > 1000000) {
+      error(join(path, key), "value " + std::to_string(v) + " out of range");
+      return;
+    }
+    out = static_cast<int>(v);
+  }
+  void get(const Json& obj, const std::string& path, const char* key, bool& out) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return;
+    if (!it->is_boolean()) {
+      error(join(path, key), std::string("expected true or false, got ") + json_type(*it));
+      return;
+    }
+    out = it->get<bool>();
+  }
+
+  // An optional array member; nullptr when absent or not an array (the latter is an error).
+  const Json* array(const Json& obj, const std::string& path, const char* key) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return nullptr;
+    if (!it->is_array()) {
+      error(join(path, key), std::string("expected an array, got ") + json_type(*it));
+      return nullptr;
+    }
+    return &*it;
+  }
+
+ private:
+  std::vector<Diagnostic>& errors_;
+};
+
+TileDecl read_tile(Reader& r, const Json& j, const std::string& path) {
+  TileDecl t;
+  if (!r.object(j, path, {"name", "elem", "dims", "pad", "base", "dynamic", "swizzle"})) return t;
+  r.get(j, path, "name", t.name);
+  r.get(j, path, "elem", t.elem);
+  if (const Json* dims = r.array(j, path, "dims")) {
+    t.dims.clear();
+    for (size_t i = 0; i < dims->size(); ++i) {
+      int64_t v = 0;
+      if (r.integer((*dims)[i], indexed(join(path, "dims"), i), v)) t.dims.push_back(v);
+    }
+  }
+  r.get(j, path, "pad", t.pad);
+  r.get(j, path, "base", t.base);
+  r.get(j, path, "dynamic", t.dynamic);
+  if (auto it = j.find("swizzle"); it != j.end()) {
+    const std::string sp = join(path, "swizzle");
+    if (r.object(*it, sp, {"bits", "base", "shift"})) {
+      r.get(*it, sp, "bits", t.swizzle.bits);
+      r.get(*it, sp, "base", t.swizzle.base);
+      r.get(*it, sp, "shift", t.swizzle.shift);
+    }
+  }
+  return t;
+}
+
+Step read_step(Reader& r, const Json& j, const std::string& path) {
+  Step st;
+  if (!r.object(j, path, {"kind", "tile", "index", "guard", "value", "label", "loop"})) return st;
+  auto kind = j.find("kind");
+  if (kind == j.end()) {
+    r.error(join(path, "kind"), "missing: one of store, load, sync, atomic");
+  } else if (!kind->is_string()) {
+    r.error(join(path, "kind"), std::string("expected a string, got ") + json_type(*kind));
+  } else if (auto k = parse_step_kind(kind->get<std::string>())) {
+    st.kind = *k;
+  } else {
+    r.error(join(path, "kind"), "unknown kind '" + kind->get<std::string>() +
+                                    "' (expected store, load, sync or atomic)");
+  }
+  r.get(j, path, "tile", st.tile);
+  r.get(j, path, "index", st.index);
+  r.get(j, path, "guard", st.guard);
+  r.get(j, path, "value", st.value);
+  r.get(j, path, "label", st.label);
+  if (auto it = j.find("loop"); it != j.end()) {
+    const std::string lp = join(path, "loop");
+    if (r.object(*it, lp, {"var", "from", "to", "step"})) {
+      if (!it->contains("var")) r.error(join(lp, "var"), "missing: the loop variable's name");
+      r.get(*it, lp, "var", st.loop_var);
+      r.get(*it, lp, "from", st.loop_from);
+      if (!it->contains("to")) r.error(join(lp, "to"), "missing: the loop's end (exclusive)");
+      r.get(*it, lp, "to", st.loop_to);
+      r.get(*it, lp, "step", st.loop_step);
+    }
+  }
+  return st;
+}
+
+void read_constants(Reader& r, const Json& j, Scenario& s) {
+  if (j.is_object()) {  // {"N": 32, "IPAD": 1}: order as written
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      Constant c{it.key(), 0};
+      if (r.integer(it.value(), join("constants", it.key()), c.value)) s.constants.push_back(c);
+    }
+    return;
+  }
+  if (!j.is_array()) {
+    r.error("constants",
+            std::string("expected an array of {\"name\", \"value\"}, got ") + json_type(j));
+    return;
+  }
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string path = indexed("constants", i);
+    if (!r.object(j[i], path, {"name", "value"})) continue;
+    Constant c;
+    if (!j[i].contains("name")) r.error(join(path, "name"), "missing");
+    if (!j[i].contains("value")) r.error(join(path, "value"), "missing");
+    r.get(j[i], path, "name", c.name);
+    r.get(j[i], path, "value", c.value);
+    s.constants.push_back(c);
+  }
+}
+
+void read_scenario(Reader& r, const Json& j, Scenario& s) {
+  if (!r.object(j, "",
+                {"name", "title", "description", "source", "arch", "tiles", "block", "grid",
+                 "constants", "lets", "steps"})) {
+    return;
+  }
+  r.get(j, "", "name", s.name);
+  r.get(j, "", "title", s.title);
+  r.get(j, "", "description", s.description);
+  r.get(j, "", "source", s.source);
+  r.get(j, "", "arch", s.arch);
+  if (const Json* tiles = r.array(j, "", "tiles")) {
+    s.tiles.clear();
+    for (size_t i = 0; i < tiles->size(); ++i) {
+      s.tiles.push_back(read_tile(r, (*tiles)[i], indexed("tiles", i)));
+    }
+  }
+  if (const Json* block = r.array(j, "", "block")) {
+    if (block->empty() || block->size() > 3) {
+      r.error("block", "expected 1 to 3 integers [x, y, z], got " + std::to_string(block->size()));
+    } else {
+      for (int d = 0; d < 3; ++d) s.block[d] = 1;
+      for (size_t d = 0; d < block->size(); ++d) {
+        r.integer((*block)[d], indexed("block", d), s.block[d]);
+      }
+    }
+  }
+  r.get(j, "", "grid", s.grid);
+  if (auto it = j.find("constants"); it != j.end()) read_constants(r, *it, s);
+  if (const Json* lets = r.array(j, "", "lets")) {
+    for (size_t i = 0; i < lets->size(); ++i) {
+      const std::string path = indexed("lets", i);
+      Let let;
+      if (r.object((*lets)[i], path, {"name", "expr"})) {
+        if (!(*lets)[i].contains("name")) r.error(join(path, "name"), "missing");
+        if (!(*lets)[i].contains("expr")) r.error(join(path, "expr"), "missing");
+        r.get((*lets)[i], path, "name", let.name);
+        r.get((*lets)[i], path, "expr", let.expr);
+      }
+      s.lets.push_back(let);
+    }
+  }
+  if (const Json* steps = r.array(j, "", "steps")) {
+    for (size_t i = 0; i < steps->size(); ++i) {
+      s.steps.push_back(read_step(r, (*steps)[i], indexed("steps", i)));
+    }
+  }
+}
+
+// nlohmann reports a byte offset; people want a line and a column.
+std::pair<int, int> line_column(std::string_view text, size_t byte) {
+  int line = 1, col = 1;
+  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return {line, col};
+}
+
+}  // namespace
+
+ScenarioLoad scenario_from_json(std::string_view json_text) {
+  ScenarioLoad out;
+  Json j;
+  try {
+    j = Json::parse(json_text.begin(), json_text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    auto [line, col] = line_column(json_text, e.byte);
+    // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: syntax
+    // error while parsing value - ..."; keep only the part after the position.
+    std::string what = e.what();
+    if (size_t p = what.find(": ", what.find("parse error")); p != std::string::npos) {
+      what = what.substr(p + 2);
+    }
+    out.errors.push_back({"line " + std::to_string(line), col, "invalid JSON: " + what});
+    return out;
+  } catch (const std::exception& e) {
+    out.errors.push_back({"", 0, std::string("invalid JSON: ") + e.what()});
+    return out;
+  }
+  Scenario s;
+  s.constants.clear();
+  s.lets.clear();
+  s.steps.clear();
+  try {
+    Reader r(out.errors);
+    read_scenario(r, j, s);
+  } catch (const std::exception& e) {  // defensive: nlohmann type errors must never escape
+    out.errors.push_back({"", 0, std::string("unexpected JSON content: ") + e.what()});
+  }
+  if (!out.errors.empty()) return out;
+  out.errors = check(s);
+  if (out.errors.empty()) out.scenario = std::move(s);
+  return out;
+}
+
+// [SECTION] Scenario -> JSON
+
+namespace detail {
+
+Json scenario_to_json_value(const Scenario& s) {
+  Json j;
+  j["name"] = s.name;
+  if (!s.title.empty()) j["title"] = s.title;
+  if (!s.description.empty()) j["description"] = s.description;
+  if (!s.source.empty()) j["source"] = s.source;
+  j["arch"] = s.arch;
+  Json tiles = Json::array();
+  for (const TileDecl& t : s.tiles) {
+    Json jt;
+    jt["name"] = t.name;
+    jt["elem"] = t.elem;
+    jt["dims"] = t.dims;
+    jt["pad"] = t.pad;
+    jt["base"] = t.base;
+    jt["dynamic"] = t.dynamic;
+    if (t.swizzle.bits != 0 || t.swizzle.base != 0 || t.swizzle.shift != 0) {
+      jt["swizzle"] =
+          Json{{"bits", t.swizzle.bits}, {"base", t.swizzle.base}, {"shift", t.swizzle.shift}};
+    }
+    tiles.push_back(std::move(jt));
+  }
+  j["tiles"] = std::move(tiles);
+  j["block"] = Json::array({s.block[0], s.block[1], s.block[2]});
+  j["grid"] = s.grid;
+  Json constants = Json::array();
+  for (const Constant& c : s.constants)
+    constants.push_back(Json{{"name", c.name}, {"value", c.value}});
+  j["constants"] = std::move(constants);
+  Json lets = Json::array();
+  for (const Let& l : s.lets) lets.push_back(Json{{"name", l.name}, {"expr", l.expr}});
+  j["lets"] = std::move(lets);
+  Json steps = Json::array();
+  for (const Step& st : s.steps) {
+    Json js;
+    js["kind"] = step_kind_name(st.kind);
+    if (!st.tile.empty()) js["tile"] = st.tile;
+    if (!st.index.empty()) js["index"] = st.index;
+    if (!st.guard.empty()) js["guard"] = st.guard;
+    if (!st.value.empty()) js["value"] = st.value;
+    if (!st.label.empty()) js["label"] = st.label;
+    if (!st.loop_var.empty() || st.loop_from != 0 || st.loop_to != 0 || st.loop_step != 1) {
+      js["loop"] = Json{
+          {"var", st.loop_var}, {"from", st.loop_from}, {"to", st.loop_to}, {"step", st.loop_step}};
+    }
+    steps.push_back(std::move(js));
+  }
+  j["steps"] = std::move(steps);
+  return j;
+}
+
+}  // namespace detail
+
+std::string scenario_to_json(const Scenario& s) {
+  return detail::scenario_to_json_value(s).dump(2) + "\n";
+}
+
+// [SECTION] Files
+
+ScenarioLoad load_scenario_file(const std::string& path) {
+  ScenarioLoad out;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    out.errors.push_back({path, 0, "cannot open the scenario file (missing or unreadable)"});
+    return out;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    out.errors.push_back({path, 0, "cannot read the scenario file"});
+    return out;
+  }
+  out = scenario_from_json(text.str());
+  if (out.scenario && out.scenario->name == Scenario{}.name) {
+    // A file without "name" is named after its stem, as presets are.
+    std::string stem = path.substr(path.find_last_of("/\\") + 1);
+    if (size_t dot = stem.rfind('.'); dot != std::string::npos && dot > 0) stem.resize(dot);
+    out.scenario->name = stem;
+  }
+  return out;
+}
+
+}  // namespace bankviz

@@ -1,0 +1,493 @@
+// text.cpp: the model's pictures as plain text (table, logical tile, physical banks) and the
+// whole analysis as JSON (docs/SCENARIO.md, "Analysis output").
+//
+// [SECTION] Small formatting helpers
+// [SECTION] verdict()
+// [SECTION] render_table()
+// [SECTION] render_tile(): the array as the kernel declares it
+// [SECTION] render_banks(): the same accesses placed by address, one column per bank
+// [SECTION] analysis_to_json()
+#include "bankviz/text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "scenario_json.h"
+
+namespace bankviz {
+
+namespace {
+
+// [SECTION] Small formatting helpers
+
+std::string pad_left(std::string s, size_t width) {
+  if (s.size() < width) s.insert(0, width - s.size(), ' ');
+  return s;
+}
+
+std::string pad_right(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string plural(int64_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string fixed2(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+bool valid_warp_step(const Analysis& a, int step, int warp) {
+  return step >= 0 && step < static_cast<int>(a.warps.size()) && warp >= 0 &&
+         warp < static_cast<int>(a.warps[static_cast<size_t>(step)].size());
+}
+
+// The lanes shown: every active lane, or only those one wavefront serves.
+uint32_t shown_lanes(const WarpStep& ws, int wavefront) {
+  if (wavefront < 0) return ws.access.mask;
+  if (wavefront >= static_cast<int>(ws.result.detail.size())) return 0;
+  return ws.result.detail[static_cast<size_t>(wavefront)].lanes & ws.access.mask;
+}
+
+std::string view_title(const Analysis& a, int step, int warp, int wavefront) {
+  const WarpStep& ws = a.warps[static_cast<size_t>(step)][static_cast<size_t>(warp)];
+  std::string t = "step " + std::to_string(step) + ": " + a.steps[static_cast<size_t>(step)].label +
+                  " | warp " + std::to_string(warp);
+  if (wavefront < 0) {
+    t += " | all " + plural(ws.result.wavefronts, "wavefront");
+  } else {
+    t += " | wavefront " + std::to_string(wavefront + 1) + " of " +
+         std::to_string(ws.result.wavefronts);
+  }
+  return t + "\n";
+}
+
+// A warp that does nothing in this step (sync, all lanes guarded off, out of range).
+std::string no_access_text(const Analysis& a, int step, int warp) {
+  if (!valid_warp_step(a, step, warp)) {
+    return "no such step/warp: step " + std::to_string(step) + " of " +
+           std::to_string(a.steps.size()) + ", warp " + std::to_string(warp) + " of " +
+           std::to_string(a.warp_count()) + "\n";
+  }
+  const StepInfo& info = a.steps[static_cast<size_t>(step)];
+  if (info.kind == StepKind::Sync) {
+    return "step " + std::to_string(step) +
+           ": __syncthreads(): a barrier, no shared-memory access\n";
+  }
+  return view_title(a, step, warp, -1) + "no active lanes: this warp does not access the tile\n";
+}
+
+// Per cell of a picture: the lowest lane that touches it and how many lanes do.
+struct Touch {
+  int lane = -1;
+  int count = 0;
+  void add(int l) {
+    if (lane < 0 || l < lane) lane = l;
+    ++count;
+  }
+  std::string cell(size_t width) const {
+    // "12" or "12+" when several lanes share the element/word (a broadcast or multicast).
+    std::string s = std::to_string(lane);
+    if (count > 1) s += "+";
+    return pad_left(s, width);
+  }
+};
+
+}  // namespace
+
+// [SECTION] verdict()
+
+namespace {
+
+// Why a conflict-free request still takes several wavefronts. When wavefront k serves only lanes
+// of the k-th half (quarter) of the warp, the hardware split the request by half- (quarter-)
+// warps; otherwise just say the count is the ideal (e.g. Kepler's 64 words straddling two
+// 64-word segments).
+std::string split_words(const AccessResult& r) {
+  auto split_by = [&](int parts) {
+    if (r.ideal != parts || static_cast<int>(r.detail.size()) != parts) return false;
+    const int lanes = kWarpSize / parts;
+    for (int k = 0; k < parts; ++k) {
+      const uint32_t part = ((1u << lanes) - 1u) << (k * lanes);
+      if ((r.detail[static_cast<size_t>(k)].lanes & ~part) != 0) return false;
+    }
+    return true;
+  };
+  if (split_by(2)) return "each half-warp is one wavefront";
+  if (split_by(4)) return "each quarter-warp is one wavefront";
+  return std::to_string(r.ideal) + " wavefronts is the ideal for this request";
+}
+
+}  // namespace
+
+std::string verdict(const AccessResult& r, int width) {
+  if (r.wavefronts == 0) return "no active lanes: 0 wavefronts";
+  const std::string access = width > 0 ? std::to_string(width) + "-byte access: " : "";
+  if (r.wavefronts <= r.ideal) {
+    if (r.ideal <= 1) return "conflict-free: 1 wavefront";
+    if (width > 0) {
+      return access + plural(r.wavefronts, "wavefront") + ", conflict-free (" + split_words(r) +
+             ")";
+    }
+    return "conflict-free: " + plural(r.wavefronts, "wavefront") + " (" + split_words(r) + ")";
+  }
+  return (r.ideal > 1 ? access : std::string()) + std::to_string(r.degree()) +
+         "-way bank conflict: " + plural(r.wavefronts, "wavefront") + " where " +
+         std::to_string(r.ideal) + " would do";
+}
+
+std::string verdict(const AccessResult& r) {
+  return verdict(r, 0);
+}
+
+// [SECTION] render_table()
+
+std::string render_table(const Analysis& a) {
+  constexpr int kMaxWarpColumns = 8;
+  std::ostringstream o;
+  const Arch& arch = *a.arch;
+  o << arch.name << ": " << arch.banks << " banks x " << arch.bank_bytes << " B ("
+    << (arch.measured ? "measured" : "published") << "), block " << a.scenario.block[0] << "x"
+    << a.scenario.block[1] << "x" << a.scenario.block[2] << " = "
+    << plural(a.scenario.threads(), "thread") << " in " << plural(a.warp_count(), "warp") << "\n";
+  o << "cells: wavefronts/ideal per warp; per req = wavefronts per warp instruction (ncu's\n"
+       "transactions per request); verdict for the worst warp\n\n";
+
+  const int shown = std::min(a.warp_count(), kMaxWarpColumns);
+  size_t label_w = 5;
+  for (const StepInfo& s : a.steps)
+    label_w = std::max(label_w, std::min<size_t>(s.label.size(), 44));
+  std::vector<std::string> cells;
+  auto cut = [&](const std::string& s) {
+    return s.size() <= label_w ? s : s.substr(0, label_w - 3) + "...";
+  };
+
+  o << pad_left("#", 3) << "  " << pad_right("step", label_w);
+  for (int w = 0; w < shown; ++w) o << pad_left("w" + std::to_string(w), 6);
+  o << pad_left("total", 10) << pad_left("per req", 9) << "  verdict\n";
+
+  int total_wf = 0, total_ideal = 0;
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    const StepInfo& s = a.steps[i];
+    o << pad_left(std::to_string(i), 3) << "  ";
+    if (s.kind == StepKind::Sync) {
+      o << cut(s.label) << "\n";
+      continue;
+    }
+    o << pad_right(cut(s.label), label_w);
+    const std::vector<WarpStep>& row = a.warps[i];
+    int instructions = 0;
+    const WarpStep* worst = nullptr;
+    for (const WarpStep& ws : row) {
+      if (ws.access.mask == 0) continue;
+      ++instructions;
+      if (!worst || ws.result.degree() > worst->result.degree() ||
+          (ws.result.degree() == worst->result.degree() &&
+           ws.result.wavefronts > worst->result.wavefronts)) {
+        worst = &ws;
+      }
+    }
+    for (int w = 0; w < shown; ++w) {
+      const WarpStep& ws = row[static_cast<size_t>(w)];
+      o << pad_left(ws.access.mask == 0 ? "-"
+                                        : std::to_string(ws.result.wavefronts) + "/" +
+                                              std::to_string(ws.result.ideal),
+                    6);
+    }
+    const int wf = a.step_wavefronts(static_cast<int>(i));
+    const int ideal = a.step_ideal(static_cast<int>(i));
+    total_wf += wf;
+    total_ideal += ideal;
+    o << pad_left(std::to_string(wf) + "/" + std::to_string(ideal), 10)
+      << pad_left(instructions > 0 ? fixed2(static_cast<double>(wf) / instructions) : "-", 9)
+      << "  ";
+    if (worst) {
+      o << "w" << worst->warp << ": " << verdict(worst->result, worst->access.width);
+    } else {
+      o << "no active lanes";
+    }
+    o << "\n";
+  }
+  o << "     " << pad_right("total", label_w) << std::string(static_cast<size_t>(shown) * 6, ' ')
+    << pad_left(std::to_string(total_wf) + "/" + std::to_string(total_ideal), 10) << "\n";
+  if (shown < a.warp_count()) {
+    o << "(warps " << shown << "-" << a.warp_count() - 1
+      << " not shown as columns; they are in the totals and in --json)\n";
+  }
+  if (!a.issues.empty()) {
+    o << "\nissues:\n";
+    for (const Issue& is : a.issues) o << "  - " << is.message << "\n";
+  }
+  return o.str();
+}
+
+// [SECTION] render_tile(): the array as the kernel declares it
+
+std::string render_tile(const Analysis& a, int step, int warp, int wavefront) {
+  if (!valid_warp_step(a, step, warp) ||
+      a.steps[static_cast<size_t>(step)].kind == StepKind::Sync) {
+    return no_access_text(a, step, warp);
+  }
+  const StepInfo& info = a.steps[static_cast<size_t>(step)];
+  const WarpStep& ws = a.warps[static_cast<size_t>(step)][static_cast<size_t>(warp)];
+  const TileDecl& tile = a.scenario.tiles[static_cast<size_t>(info.tile)];
+  const uint32_t lanes = shown_lanes(ws, wavefront);
+
+  std::map<int64_t, Touch> touched;  // element -> lanes
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (lanes >> lane & 1u) touched[ws.element[static_cast<size_t>(lane)]].add(lane);
+  }
+
+  // Display rows: (label, first element, length). 2-D/3-D rows are the declared rows (the
+  // innermost dimension with its padding); a 1-D array is wrapped every 32 elements.
+  struct Row {
+    std::string label;
+    int64_t first, length;
+    int64_t slice;  // 3-D: the outermost subscript; -1 otherwise
+  };
+  std::vector<Row> rows;
+  const std::vector<int64_t> pd = tile.padded_dims();
+  if (pd.size() == 1) {
+    const int64_t n = pd[0];
+    const int64_t w = std::min<int64_t>(n, 32);
+    for (int64_t f = 0; f < n; f += w)
+      rows.push_back({"[" + std::to_string(f) + "]", f, std::min(w, n - f), -1});
+  } else if (pd.size() == 2) {
+    for (int64_t r = 0; r < pd[0]; ++r)
+      rows.push_back({"[" + std::to_string(r) + "]", r * pd[1], pd[1], -1});
+  } else {
+    for (int64_t k = 0; k < pd[0]; ++k) {
+      for (int64_t r = 0; r < pd[1]; ++r) {
+        rows.push_back({"[" + std::to_string(k) + "][" + std::to_string(r) + "]",
+                        (k * pd[1] + r) * pd[2], pd[2], k});
+      }
+    }
+  }
+
+  // Large tiles: only the rows this warp touches, with one row of context either side.
+  constexpr size_t kMaxRows = 32;
+  const bool clipped = rows.size() > kMaxRows;
+  std::vector<bool> keep(rows.size(), !clipped);
+  if (clipped) {
+    for (size_t i = 0; i < rows.size(); ++i) {
+      auto it = touched.lower_bound(rows[i].first);
+      if (it != touched.end() && it->first < rows[i].first + rows[i].length) {
+        for (size_t j = (i == 0 ? 0 : i - 1); j <= std::min(rows.size() - 1, i + 1); ++j)
+          keep[j] = true;
+      }
+    }
+  }
+
+  int64_t max_len = 0;
+  size_t label_w = 0;
+  for (const Row& r : rows) {
+    max_len = std::max(max_len, r.length);
+    label_w = std::max(label_w, r.label.size());
+  }
+  const size_t cw = std::max<size_t>(3, std::to_string(max_len - 1).size() + 1);
+
+  std::ostringstream o;
+  o << view_title(a, step, warp, wavefront);
+  o << tile.declaration() << "\n";
+  o << "cells: the lane that touches the element ('+': more lanes share it), '.' untouched, '#' "
+       "padding\n";
+  if (clipped) {
+    o << "(large tile: only the rows this warp touches are shown, with one row of context)\n";
+  }
+  o << std::string(label_w, ' ') << " ";
+  for (int64_t c = 0; c < max_len; ++c) o << pad_left(std::to_string(c), cw);
+  o << "\n";
+  size_t skipped = 0;
+  int64_t last_slice = -2;
+  auto flush_skipped = [&] {
+    if (skipped > 0)
+      o << pad_right("...", label_w) << " (" << plural(static_cast<int64_t>(skipped), "row")
+        << " untouched)\n";
+    skipped = 0;
+  };
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!keep[i]) {
+      ++skipped;
+      continue;
+    }
+    flush_skipped();
+    const Row& r = rows[i];
+    if (r.slice >= 0 && r.slice != last_slice) {
+      o << "slice " << tile.name << "[" << r.slice << "]:\n";
+      last_slice = r.slice;
+    }
+    o << pad_right(r.label, label_w) << " ";
+    for (int64_t c = 0; c < r.length; ++c) {
+      const int64_t e = r.first + c;
+      auto it = touched.find(e);
+      if (it != touched.end()) {
+        o << it->second.cell(cw);
+      } else {
+        o << pad_left(tile.is_padding(e) ? "#" : ".", cw);
+      }
+    }
+    o << "\n";
+  }
+  flush_skipped();
+  return o.str();
+}
+
+// [SECTION] render_banks(): the same accesses placed by address, one column per bank
+
+std::string render_banks(const Analysis& a, int step, int warp, int wavefront) {
+  if (!valid_warp_step(a, step, warp) ||
+      a.steps[static_cast<size_t>(step)].kind == StepKind::Sync) {
+    return no_access_text(a, step, warp);
+  }
+  const Arch& arch = *a.arch;
+  const WarpStep& ws = a.warps[static_cast<size_t>(step)][static_cast<size_t>(warp)];
+  const AccessResult& r = ws.result;
+
+  // bank word -> lanes. A line is one row of all banks: banks * bank_bytes bytes (128 B on
+  // every GPU since Fermi, 64 B on cc 1.x, 256 B in Kepler's 8-byte mode).
+  std::map<uint32_t, Touch> words;
+  for (size_t k = 0; k < r.detail.size(); ++k) {
+    if (wavefront >= 0 && static_cast<int>(k) != wavefront) continue;
+    for (const LaneWord& lw : r.detail[k].words) words[lw.word].add(lw.lane);
+  }
+  const uint32_t banks = static_cast<uint32_t>(arch.banks);
+  // Two words of one bank conflict only when they lie in different line_bytes segments (on
+  // Kepler a bank is 64 bits wide, so words w and w+32 of one 256-byte segment come together).
+  const uint32_t words_per_segment =
+      static_cast<uint32_t>(std::max(1, arch.line_bytes / arch.bank_bytes));
+  std::vector<int> per_bank(banks, 0);  // distinct words each bank serves
+  std::vector<int> segments(banks, 0);  // distinct segments: the wavefronts this bank needs
+  std::vector<int64_t> last_segment(banks, -1);
+  std::vector<uint32_t> lines;
+  for (const auto& [word, t] : words) {  // ascending words: segments arrive in order per bank
+    const uint32_t b = word % banks;
+    ++per_bank[b];
+    if (last_segment[b] != word / words_per_segment) {
+      last_segment[b] = word / words_per_segment;
+      ++segments[b];
+    }
+    if (lines.empty() || lines.back() != word / banks) lines.push_back(word / banks);
+  }
+  const int limit = std::max(1, r.ideal);
+  const int line_bytes = arch.banks * arch.bank_bytes;
+
+  std::ostringstream o;
+  o << view_title(a, step, warp, wavefront);
+  o << arch.name << ": " << arch.banks << " banks x " << arch.bank_bytes << " B; one row per "
+    << line_bytes << "-byte line (only lines this warp touches)\n";
+  o << "cells: the lane using the bank word ('+': more lanes share the word), '.' unused; '!' "
+       "marks a bank needing more wavefronts than the ideal\n";
+  constexpr size_t kLabel = 10, kCell = 3;
+  o << pad_right("bank", kLabel);
+  for (uint32_t b = 0; b < banks; ++b) o << pad_left(std::to_string(b), kCell);
+  o << "\n";
+  for (uint32_t line : lines) {
+    o << pad_right("line " + std::to_string(line), kLabel);
+    for (uint32_t b = 0; b < banks; ++b) {
+      auto it = words.find(line * banks + b);
+      o << (it == words.end() ? pad_left(".", kCell) : it->second.cell(kCell));
+    }
+    o << "  bytes " << int64_t{line} * line_bytes << "-" << (int64_t{line} + 1) * line_bytes - 1
+      << "\n";
+  }
+  o << pad_right("words", kLabel);
+  for (uint32_t b = 0; b < banks; ++b) o << pad_left(std::to_string(per_bank[b]), kCell);
+  std::string marks = pad_right("conflict", kLabel);
+  for (uint32_t b = 0; b < banks; ++b) marks += pad_left(segments[b] > limit ? "!" : "", kCell);
+  marks.erase(marks.find_last_not_of(' ') + 1);
+  o << "\n" << marks << "\n";
+  if (wavefront < 0) o << verdict(r, ws.access.width) << "\n";
+  return o.str();
+}
+
+// [SECTION] analysis_to_json()
+
+std::string analysis_to_json(const Analysis& a) {
+  using detail::Json;
+  Json j;
+  const Arch& arch = *a.arch;
+  j["arch"] = Json{{"id", std::string(arch.id)},
+                   {"name", std::string(arch.name)},
+                   {"sm", std::string(arch.sm)},
+                   {"banks", arch.banks},
+                   {"bank_bytes", arch.bank_bytes},
+                   {"line_bytes", arch.line_bytes},
+                   {"half_warp_unit", arch.half_warp_unit},
+                   {"measured", arch.measured},
+                   {"source", std::string(arch.source)}};
+  j["scenario"] = detail::scenario_to_json_value(a.scenario);
+  j["threads"] = a.scenario.threads();
+  j["warps"] = a.warp_count();
+  Json steps = Json::array();
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    const StepInfo& s = a.steps[i];
+    Json js;
+    js["index"] = i;
+    js["step"] = s.step;
+    js["iteration"] = s.iteration;
+    js["kind"] = step_kind_name(s.kind);
+    js["tile"] = s.tile >= 0 ? Json(a.scenario.tiles[static_cast<size_t>(s.tile)].name) : Json();
+    js["label"] = s.label;
+    int instructions = 0;
+    Json warps = Json::array();
+    if (s.kind != StepKind::Sync) {
+      for (const WarpStep& ws : a.warps[i]) {
+        if (ws.access.mask != 0) ++instructions;
+        Json jw;
+        jw["warp"] = ws.warp;
+        jw["mask"] = ws.access.mask;
+        jw["width"] = ws.access.width;
+        jw["wavefronts"] = ws.result.wavefronts;
+        jw["ideal"] = ws.result.ideal;
+        jw["degree"] = ws.result.degree();
+        jw["conflicts"] = ws.result.conflicts();
+        jw["verdict"] = verdict(ws.result, ws.access.width);
+        Json lanes = Json::array();
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          if (!(ws.access.mask >> lane & 1u)) continue;
+          lanes.push_back(Json{{"lane", lane},
+                               {"element", ws.element[static_cast<size_t>(lane)]},
+                               {"address", ws.access.addr[static_cast<size_t>(lane)]}});
+        }
+        jw["lanes"] = std::move(lanes);
+        Json detail = Json::array();
+        for (const Wavefront& wf : ws.result.detail) {
+          Json lanes_served = Json::array();
+          for (int lane = 0; lane < kWarpSize; ++lane) {
+            if (wf.lanes >> lane & 1u) lanes_served.push_back(lane);
+          }
+          Json words = Json::array();
+          for (const LaneWord& lw : wf.words) {
+            words.push_back(Json::array({lw.lane, lw.bank, lw.word, lw.shared ? 1 : 0}));
+          }
+          detail.push_back(Json{{"lanes", std::move(lanes_served)}, {"words", std::move(words)}});
+        }
+        jw["detail"] = std::move(detail);
+        warps.push_back(std::move(jw));
+      }
+    }
+    const int wf = a.step_wavefronts(static_cast<int>(i));
+    js["wavefronts"] = wf;
+    js["ideal"] = a.step_ideal(static_cast<int>(i));
+    js["instructions"] = instructions;
+    js["per_request"] = instructions > 0 ? static_cast<double>(wf) / instructions : 0.0;
+    js["warps"] = std::move(warps);
+    steps.push_back(std::move(js));
+  }
+  j["steps"] = std::move(steps);
+  j["totals"] = Json{{"wavefronts", a.total_wavefronts()}, {"ideal", a.total_ideal()}};
+  Json issues = Json::array();
+  for (const Issue& is : a.issues) {
+    issues.push_back(
+        Json{{"step", is.step}, {"warp", is.warp}, {"lane", is.lane}, {"message", is.message}});
+  }
+  j["issues"] = std::move(issues);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace bankviz

@@ -1,0 +1,303 @@
+// tile.cpp: shared-memory array declarations and where their elements live.
+//
+// [SECTION] Element types
+// [SECTION] Swizzle
+// [SECTION] TileDecl geometry
+// [SECTION] TileDecl declaration text and checks
+//
+// (i0, i1, i2) -> element offset (row-major over the padded extents)
+//   -> CuTe swizzle of the element offset -> byte offset = base + swizzled * elem_bytes
+// Banks are then chosen from the byte offset by the architecture (arch.h), not here.
+
+#include "bankviz/tile.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <utility>
+
+#include "bankviz/expr.h"
+
+namespace bankviz {
+
+namespace {
+
+// Hopper's largest shared-memory allocation for one block (228 KB per SM, 1 KB reserved by the
+// system per block): 227 KB, opted into with cudaFuncAttributeMaxDynamicSharedMemorySize.
+constexpr int64_t kMaxBlockSharedBytes = 227 * 1024;
+
+}  // namespace
+
+// [SECTION] Element types ========================================================================
+
+const std::vector<ElemType>& elem_types() {
+  // The spellings a kernel writes for a shared array's element. The vector types are CUDA's
+  // built-ins (vector_types.h), aligned to their full size, so a float4 access is one 16-byte
+  // access per lane.
+  static const std::vector<ElemType> kTypes = {
+      {"char", 1, 1, false},
+      {"signed char", 1, 1, false},
+      {"unsigned char", 1, 1, false},
+      {"short", 2, 1, false},
+      {"unsigned short", 2, 1, false},
+      {"half", 2, 1, true},
+      {"__half", 2, 1, true},
+      {"__nv_bfloat16", 2, 1, true},
+      {"char2", 2, 2, false},
+      {"uchar2", 2, 2, false},
+      {"int", 4, 1, false},
+      {"unsigned", 4, 1, false},
+      {"unsigned int", 4, 1, false},
+      {"float", 4, 1, true},
+      {"char4", 4, 4, false},
+      {"uchar4", 4, 4, false},
+      {"short2", 4, 2, false},
+      {"ushort2", 4, 2, false},
+      {"half2", 4, 2, true},
+      {"__half2", 4, 2, true},
+      {"long long", 8, 1, false},
+      {"unsigned long long", 8, 1, false},
+      {"double", 8, 1, true},
+      {"short4", 8, 4, false},
+      {"ushort4", 8, 4, false},
+      {"int2", 8, 2, false},
+      {"uint2", 8, 2, false},
+      {"float2", 8, 2, true},
+      {"int4", 16, 4, false},
+      {"uint4", 16, 4, false},
+      {"float4", 16, 4, true},
+      {"double2", 16, 2, true},
+      {"longlong2", 16, 2, false},
+      {"ulonglong2", 16, 2, false},
+  };
+  return kTypes;
+}
+
+namespace {
+
+// Other spellings of the same types (typedefs and long forms) -> the name in elem_types().
+constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+    {"uchar", "unsigned char"},
+    {"int8_t", "signed char"},
+    {"uint8_t", "unsigned char"},
+    {"ushort", "unsigned short"},
+    {"short int", "short"},
+    {"signed short", "short"},
+    {"unsigned short int", "unsigned short"},
+    {"int16_t", "short"},
+    {"uint16_t", "unsigned short"},
+    {"uint", "unsigned int"},
+    {"signed", "int"},
+    {"signed int", "int"},
+    {"int32_t", "int"},
+    {"uint32_t", "unsigned int"},
+    {"long", "long long"},  // LP64: long is 8 bytes on Linux, as in device code
+    {"long int", "long long"},
+    {"unsigned long", "unsigned long long"},
+    {"long long int", "long long"},
+    {"unsigned long long int", "unsigned long long"},
+    {"int64_t", "long long"},
+    {"uint64_t", "unsigned long long"},
+    {"size_t", "unsigned long long"},
+    {"bf16", "__nv_bfloat16"},
+};
+
+// "unsigned   int " -> "unsigned int"
+std::string normalize_spaces(std::string_view s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+const ElemType* find_elem_type(std::string_view name) {
+  std::string n = normalize_spaces(name);
+  for (const auto& [alias, canonical] : kAliases)
+    if (n == alias) n = std::string(canonical);
+  for (const ElemType& t : elem_types())
+    if (t.name == n) return &t;
+  return nullptr;
+}
+
+// [SECTION] Swizzle ==============================================================================
+
+// CuTe swizzle.hpp, Swizzle<B,M,S>:
+//   yyy_msk = ((1<<B)-1) << (M + max(0,S))      the B bits that select the permutation
+//   zzz_msk = ((1<<B)-1) << (M - min(0,S))      the B bits that get XORed
+//   off ^ shiftr(off & yyy_msk, S)              shiftr by a negative S shifts left
+// With M=0 on element offsets and S=B, each row of 2^S elements gets its columns XORed with the
+// row number: the classic conflict-free transpose layout without padding.
+int64_t Swizzle::apply(int64_t off) const {
+  if (bits <= 0 || bits > 30 || base < 0 || base > 30 || shift < -30 || shift > 30) return off;
+  const uint64_t bit_msk = (uint64_t{1} << bits) - 1;
+  const uint64_t yyy_msk = bit_msk << (base + std::max(0, shift));
+  const uint64_t u = static_cast<uint64_t>(off);
+  const uint64_t moved = shift >= 0 ? (u & yyy_msk) >> shift : (u & yyy_msk) << -shift;
+  return static_cast<int64_t>(u ^ moved);
+}
+
+std::string Swizzle::text() const {
+  return "Swizzle<" + std::to_string(bits) + "," + std::to_string(base) + "," +
+         std::to_string(shift) + ">";
+}
+
+// [SECTION] TileDecl geometry ====================================================================
+
+namespace {
+
+// A stand-in when elem is unknown, so geometry never dereferences nothing; check() reports it.
+const ElemType kFallbackType{"int", 4, 1, false};
+
+int64_t saturating_mul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) return std::numeric_limits<int64_t>::max();
+  return r;
+}
+
+}  // namespace
+
+const ElemType& TileDecl::type() const {
+  const ElemType* t = find_elem_type(elem);
+  return t ? *t : kFallbackType;
+}
+
+int TileDecl::elem_bytes() const {
+  return type().bytes;
+}
+
+std::vector<int64_t> TileDecl::padded_dims() const {
+  std::vector<int64_t> d = dims;
+  if (!d.empty()) d.back() += pad;
+  return d;
+}
+
+int64_t TileDecl::elements() const {
+  if (dims.empty()) return 0;
+  int64_t n = 1;
+  for (int64_t d : padded_dims()) n = saturating_mul(n, std::max<int64_t>(d, 0));
+  return n;
+}
+
+int64_t TileDecl::bytes() const {
+  return saturating_mul(elements(), elem_bytes());
+}
+
+// (i0, i1, i2) -> i0 * (D1 * (D2+pad)) + i1 * (D2+pad) + i2, over the padded extents.
+std::optional<int64_t> TileDecl::linear(const std::vector<int64_t>& subscripts) const {
+  const std::vector<int64_t> d = padded_dims();
+  if (subscripts.size() != d.size() || d.empty()) return std::nullopt;
+  int64_t off = 0;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (subscripts[i] < 0 || subscripts[i] >= d[i]) return std::nullopt;
+    off = saturating_mul(off, d[i]) + subscripts[i];
+  }
+  return off;
+}
+
+int64_t TileDecl::byte_offset(int64_t linear_elem) const {
+  return base + saturating_mul(swizzle.apply(linear_elem), elem_bytes());
+}
+
+// element offset -> (i0, i1, i2) in the padded array; the outermost index is not bounded.
+std::vector<int64_t> TileDecl::unlinear(int64_t linear_elem) const {
+  const std::vector<int64_t> d = padded_dims();
+  std::vector<int64_t> out(d.size(), 0);
+  int64_t rest = linear_elem;
+  for (size_t i = d.size(); i-- > 1;) {
+    const int64_t extent = std::max<int64_t>(d[i], 1);
+    int64_t q = rest / extent, r = rest % extent;
+    if (r < 0) r += extent, q -= 1;  // floor division, so negative offsets stay consistent
+    out[i] = r;
+    rest = q;
+  }
+  if (!out.empty()) out[0] = rest;
+  return out;
+}
+
+bool TileDecl::is_padding(int64_t linear_elem) const {
+  if (pad <= 0 || dims.empty()) return false;
+  const std::vector<int64_t> idx = unlinear(linear_elem);
+  return idx.back() >= dims.back();
+}
+
+// [SECTION] TileDecl declaration text and checks =================================================
+
+std::string TileDecl::declaration() const {
+  const std::string type_name = normalize_spaces(elem);
+  if (dynamic) return "extern __shared__ " + type_name + " " + name + "[];";
+  std::string out = "__shared__ " + type_name + " " + name;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    out += "[" + std::to_string(dims[i]);
+    if (i + 1 == dims.size() && pad > 0) out += " + " + std::to_string(pad);
+    out += "]";
+  }
+  return out + ";";
+}
+
+std::string TileDecl::check() const {
+  if (!is_valid_name(name)) return "name: '" + name + "' is not a valid C identifier for an array";
+  const ElemType* t = find_elem_type(elem);
+  if (!t) {
+    std::string known;
+    for (const ElemType& e : elem_types()) {
+      if (e.name.find(' ') != std::string_view::npos || e.name.starts_with("_")) continue;
+      known += (known.empty() ? "" : ", ") + std::string(e.name);
+    }
+    return "elem: unknown element type '" + elem + "' (known: " + known + ")";
+  }
+  if (dims.empty() || dims.size() > 3)
+    return "dims: a tile has 1 to 3 dimensions, got " + std::to_string(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] <= 0)
+      return "dims[" + std::to_string(i) + "]: every extent must be positive, got " +
+             std::to_string(dims[i]);
+  if (pad < 0) return "pad: padding must be 0 or more elements, got " + std::to_string(pad);
+  if (dynamic && dims.size() != 1)
+    return "dynamic: an extern __shared__ array is 1-D (declared 'T " + name +
+           "[]'), but dims has " + std::to_string(dims.size()) + " extents";
+  if (base < 0) return "base: the byte offset must be 0 or more, got " + std::to_string(base);
+  if (base % t->bytes != 0)
+    return "base: byte offset " + std::to_string(base) + " is not a multiple of " +
+           std::to_string(t->bytes) + " (the size of " + std::string(t->name) +
+           "); CUDA aligns every shared array to its element type";
+  const int64_t total = saturating_mul(elements(), t->bytes);
+  if (total > kMaxBlockSharedBytes || base > kMaxBlockSharedBytes - total)
+    return "dims: the tile needs " + std::to_string(total) + " bytes at offset " +
+           std::to_string(base) + ", more than the " + std::to_string(kMaxBlockSharedBytes) +
+           " bytes (227 KB) one block may use on Hopper";
+  if (swizzle.bits < 0 || swizzle.bits > 16)
+    return "swizzle: " + swizzle.text() + " needs B (bits) in 0..16";
+  if (!swizzle.identity()) {
+    if (swizzle.base < 0 || swizzle.base > 16)
+      return "swizzle: " + swizzle.text() + " needs M (base) in 0..16";
+    const int mag = swizzle.shift < 0 ? -swizzle.shift : swizzle.shift;
+    if (mag < swizzle.bits || mag > 16)
+      return "swizzle: " + swizzle.text() +
+             " needs |S| (shift) in B..16, so the bits read and the bits flipped do not overlap";
+    // The swizzle permutes aligned blocks of 2^(B+M+|S|) elements. A last, partial block may
+    // send elements past the end of the array: find the first such element.
+    const int64_t n = elements();
+    const int64_t block = int64_t{1} << (swizzle.bits + swizzle.base + mag);
+    for (int64_t i = n - n % block; n % block != 0 && i < n; ++i) {
+      const int64_t to = swizzle.apply(i);
+      if (to >= n)
+        return "swizzle: " + swizzle.text() + " moves element " + std::to_string(i) + " to " +
+               std::to_string(to) + ", past the end of the " + std::to_string(n) +
+               "-element array (make the element count a multiple of " + std::to_string(block) +
+               ")";
+    }
+  }
+  return {};
+}
+
+}  // namespace bankviz

@@ -1,0 +1,271 @@
+// The text pictures and the JSON output: what a student sees without any GL.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bankviz/text.h"
+
+using namespace bankviz;
+
+namespace {
+
+// A step with only its kind and index set (Step is an aggregate with many fields).
+Step step(StepKind kind, std::string index = "") {
+  Step st;
+  st.kind = kind;
+  st.index = std::move(index);
+  return st;
+}
+
+Analysis run(Scenario s, const Arch* arch = nullptr) {
+  AnalysisResult r = analyze(s, arch);
+  if (!r.analysis) {
+    ADD_FAILURE() << (r.errors.empty() ? "?" : r.errors[0].format());
+    return {};
+  }
+  return *r.analysis;
+}
+
+// setRowReadCol: store a row, sync, load a column of a 32x32 int tile.
+Scenario transpose(int64_t pad = 0) {
+  Scenario s;
+  s.tiles[0].pad = pad;
+  s.steps = {step(StepKind::Store, "tile[threadIdx.y][threadIdx.x]"), step(StepKind::Sync),
+             step(StepKind::Load, "tile[threadIdx.x][threadIdx.y]")};
+  return s;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// The line starting with `prefix`, or "" when none.
+std::string line_starting(const std::string& text, const std::string& prefix) {
+  for (const std::string& l : lines(text))
+    if (l.rfind(prefix, 0) == 0) return l;
+  return "";
+}
+
+int count_of(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(Verdict, SaysConflictFreeForOneWavefront) {
+  AccessResult r;
+  r.wavefronts = 1, r.ideal = 1;
+  EXPECT_EQ(verdict(r), "conflict-free: 1 wavefront");
+  EXPECT_EQ(verdict(r, 4), "conflict-free: 1 wavefront");
+}
+
+TEST(Verdict, NamesTheWayAndTheWaste) {
+  AccessResult r;
+  r.wavefronts = 32, r.ideal = 1;
+  EXPECT_EQ(verdict(r), "32-way bank conflict: 32 wavefronts where 1 would do");
+  r.wavefronts = 3, r.ideal = 2;
+  EXPECT_EQ(verdict(r, 8), "8-byte access: 2-way bank conflict: 3 wavefronts where 2 would do");
+}
+
+TEST(Verdict, SplitWideAccessesAreNotConflicts) {
+  AccessResult r;
+  r.wavefronts = 2, r.ideal = 2;
+  EXPECT_EQ(verdict(r, 8),
+            "8-byte access: 2 wavefronts, conflict-free (2 wavefronts is the ideal "
+            "for this request)");
+  r.detail.resize(2);
+  r.detail[0].lanes = 0x0000FFFFu, r.detail[1].lanes = 0xFFFF0000u;
+  EXPECT_EQ(verdict(r, 8),
+            "8-byte access: 2 wavefronts, conflict-free (each half-warp is one wavefront)");
+  EXPECT_EQ(verdict(r), "conflict-free: 2 wavefronts (each half-warp is one wavefront)");
+  r.wavefronts = 4, r.ideal = 4;
+  r.detail.resize(4);
+  for (int k = 0; k < 4; ++k) r.detail[k].lanes = 0xFFu << (8 * k);
+  EXPECT_EQ(verdict(r, 16),
+            "16-byte access: 4 wavefronts, conflict-free (each quarter-warp is one wavefront)");
+  EXPECT_EQ(verdict(AccessResult{}), "no active lanes: 0 wavefronts");
+}
+
+TEST(Verdict, RealDoubleRowReadIsSplitNotConflicted) {
+  Scenario s;
+  s.tiles[0].elem = "double";
+  s.block[1] = 1;
+  s.steps = {step(StepKind::Load, "tile[0][threadIdx.x]")};
+  Analysis a = run(s);
+  EXPECT_EQ(verdict(a.warps[0][0].result, 8),
+            "8-byte access: 2 wavefronts, conflict-free (each half-warp is one wavefront)");
+}
+
+TEST(RenderTable, ShowsPerWarpCellsTotalsAndPerRequest) {
+  Analysis a = run(transpose());
+  const std::string t = render_table(a);
+  EXPECT_NE(t.find("Hopper (sm_90): 32 banks x 4 B (measured)"), std::string::npos);
+  const std::string store = line_starting(t, "  0  store");
+  const std::string load = line_starting(t, "  2  load");
+  EXPECT_EQ(count_of(store, " 1/1"), 8) << t;  // 8 warp columns shown
+  EXPECT_EQ(count_of(load, " 32/1"), 8) << t;
+  EXPECT_NE(store.find("32/32"), std::string::npos);
+  EXPECT_NE(load.find("1024/32"), std::string::npos);
+  EXPECT_NE(load.find("32.00"), std::string::npos);
+  EXPECT_NE(load.find("32-way bank conflict: 32 wavefronts where 1 would do"), std::string::npos);
+  EXPECT_NE(line_starting(t, "  1  __syncthreads()"), "");
+  EXPECT_NE(t.find("1056/64"), std::string::npos);
+  EXPECT_NE(t.find("warps 8-31 not shown"), std::string::npos);
+}
+
+TEST(RenderTable, ListsIssues) {
+  Scenario s = transpose();
+  s.steps.erase(s.steps.begin() + 1);  // no __syncthreads()
+  const std::string t = render_table(run(s));
+  EXPECT_NE(t.find("issues:\n  - race:"), std::string::npos) << t;
+}
+
+TEST(RenderTile, ColumnReadLabelsOneColumnWithLanes) {
+  Analysis a = run(transpose(1));
+  const std::string t = render_tile(a, 2, 0);
+  EXPECT_NE(t.find("__shared__ int tile[32][32 + 1];"), std::string::npos) << t;
+  // Row r holds lane r in column 0, then untouched cells, then the padding column.
+  const std::string row5 = line_starting(t, "[5] ");
+  EXPECT_EQ(row5.substr(0, 8), "[5]    5") << t;
+  EXPECT_EQ(row5.back(), '#');
+  EXPECT_EQ(count_of(row5, "."), 31);
+  EXPECT_EQ(lines(t).size(), 4u + 32u);
+}
+
+TEST(RenderTile, OneWavefrontShowsOnlyItsLanes) {
+  Analysis a = run(transpose());
+  const std::string t = render_tile(a, 2, 0, 3);  // 32-way: wavefront 3 serves lane 3 alone
+  EXPECT_NE(t.find("wavefront 4 of 32"), std::string::npos);
+  EXPECT_EQ(line_starting(t, "[3] ").substr(0, 8), "[3]    3");
+  EXPECT_EQ(line_starting(t, "[4] ").substr(0, 8), "[4]    .");
+}
+
+TEST(RenderTile, BroadcastMarksSharedElements) {
+  Scenario s;
+  s.block[1] = 1;
+  s.steps = {step(StepKind::Load, "tile[0][threadIdx.x / 2]")};
+  const std::string t = render_tile(run(s), 0, 0);
+  EXPECT_EQ(line_starting(t, "[0] ").substr(0, 11), "[0]   0+ 2+") << t;
+}
+
+TEST(RenderTile, ThreeDimensionalTilesShowEachSlice) {
+  Scenario s;
+  s.tiles[0].dims = {2, 4, 8};
+  s.block[0] = 8, s.block[1] = 4, s.block[2] = 2;
+  s.steps = {step(StepKind::Load, "tile[threadIdx.z][threadIdx.y][threadIdx.x]")};
+  const std::string t = render_tile(run(s), 0, 1);
+  EXPECT_NE(t.find("slice tile[1]:"), std::string::npos) << t;
+  EXPECT_NE(t.find("slice tile[0]:"), std::string::npos);
+  EXPECT_EQ(line_starting(t, "[1][0] ").substr(0, 10), "[1][0]   0");
+  EXPECT_EQ(line_starting(t, "[0][0] ").substr(0, 10), "[0][0]   .");
+}
+
+TEST(RenderTile, LargeTilesShowOnlyTouchedRowsAndSaySo) {
+  Scenario s;
+  s.tiles[0].dims = {200, 32};
+  s.block[1] = 1;
+  s.steps = {step(StepKind::Load, "tile[100][threadIdx.x]")};
+  const std::string t = render_tile(run(s), 0, 0);
+  EXPECT_NE(t.find("large tile: only the rows this warp touches"), std::string::npos);
+  EXPECT_NE(line_starting(t, "[99] "), "");
+  EXPECT_NE(line_starting(t, "[100]"), "");
+  EXPECT_NE(line_starting(t, "[101]"), "");
+  EXPECT_EQ(line_starting(t, "[50] "), "");
+  EXPECT_NE(t.find("(99 rows untouched)"), std::string::npos) << t;
+  EXPECT_NE(t.find("(98 rows untouched)"), std::string::npos);
+}
+
+TEST(RenderTile, SyncAndBadIndicesAreExplained) {
+  Analysis a = run(transpose());
+  EXPECT_NE(render_tile(a, 1, 0).find("__syncthreads(): a barrier"), std::string::npos);
+  EXPECT_NE(render_tile(a, 9, 0).find("no such step/warp"), std::string::npos);
+  EXPECT_NE(render_banks(a, 0, 99).find("no such step/warp"), std::string::npos);
+}
+
+TEST(RenderBanks, ColumnReadPilesIntoBankZero) {
+  Analysis a = run(transpose());
+  const std::string b = render_banks(a, 2, 0);
+  // 32 lines touched, each with one lane in bank 0.
+  EXPECT_EQ(count_of(b, "\nline "), 32) << b;
+  EXPECT_EQ(line_starting(b, "line 7 ").substr(0, 13), "line 7      7");
+  const std::string words = line_starting(b, "words");
+  EXPECT_EQ(words.substr(0, 13), "words      32");
+  const std::string conflict = line_starting(b, "conflict");
+  EXPECT_EQ(conflict, "conflict    !");
+  EXPECT_NE(b.find("32-way bank conflict: 32 wavefronts where 1 would do"), std::string::npos);
+}
+
+TEST(RenderBanks, RowAccessFillsOneLine) {
+  Analysis a = run(transpose(1));
+  const std::string b = render_banks(a, 2, 0);  // the padded column read
+  EXPECT_EQ(count_of(b, "\nline "), 32);
+  EXPECT_EQ(line_starting(b, "conflict").find('!'), std::string::npos);
+  const std::string store = render_banks(a, 0, 3);  // row 3 = bytes 3*132 .. +127
+  EXPECT_EQ(count_of(store, "\nline "), 2);
+}
+
+TEST(RenderBanks, Cc1xHasSixteenBankColumns) {
+  Analysis a = run(transpose(), find_arch("cc1x"));
+  const std::string b = render_banks(a, 0, 0);
+  EXPECT_EQ(line_starting(b, "bank").substr(0, 10 + 16 * 3), line_starting(b, "bank"));
+  EXPECT_NE(b.find("one row per 64-byte line"), std::string::npos);
+}
+
+TEST(RenderBanks, WavefrontViewShowsOneWordPerBank) {
+  Analysis a = run(transpose());
+  const std::string b = render_banks(a, 2, 0, 0);
+  EXPECT_EQ(count_of(b, "\nline "), 1);
+}
+
+TEST(AnalysisJson, CarriesEverythingTheViewsNeed) {
+  Scenario s = transpose();
+  s.steps.erase(s.steps.begin() + 1);
+  s.steps.push_back(step(StepKind::Sync));
+  Analysis a = run(s);
+  const nlohmann::json j = nlohmann::json::parse(analysis_to_json(a));
+  EXPECT_EQ(j["arch"]["id"], "hopper");
+  EXPECT_EQ(j["arch"]["banks"], 32);
+  EXPECT_EQ(j["scenario"]["steps"].size(), 3u);
+  EXPECT_EQ(j["warps"], 32);
+  ASSERT_EQ(j["steps"].size(), 3u);
+  const auto& load = j["steps"][1];
+  EXPECT_EQ(load["kind"], "load");
+  EXPECT_EQ(load["tile"], "tile");
+  EXPECT_EQ(load["wavefronts"], 1024);
+  EXPECT_EQ(load["ideal"], 32);
+  EXPECT_EQ(load["instructions"], 32);
+  EXPECT_DOUBLE_EQ(load["per_request"].get<double>(), 32.0);
+  const auto& w0 = load["warps"][0];
+  EXPECT_EQ(w0["mask"], 0xFFFFFFFFu);
+  EXPECT_EQ(w0["width"], 4);
+  EXPECT_EQ(w0["degree"], 32);
+  EXPECT_EQ(w0["conflicts"], 31);
+  EXPECT_EQ(w0["lanes"].size(), 32u);
+  EXPECT_EQ(w0["lanes"][1]["element"], 32);
+  EXPECT_EQ(w0["lanes"][1]["address"], 128);
+  ASSERT_EQ(w0["detail"].size(), 32u);
+  EXPECT_EQ(w0["detail"][1]["lanes"], nlohmann::json::array({1}));
+  EXPECT_EQ(w0["detail"][1]["words"][0], nlohmann::json::array({1, 0, 32, 0}));
+  EXPECT_TRUE(j["steps"][2]["tile"].is_null());
+  EXPECT_TRUE(j["steps"][2]["warps"].empty());
+  EXPECT_EQ(j["totals"]["wavefronts"], 1056);
+  ASSERT_EQ(j["issues"].size(), 1u);
+  EXPECT_EQ(j["issues"][0]["step"], 1);
+  EXPECT_NE(j["issues"][0]["message"].get<std::string>().find("race"), std::string::npos);
+}
+
+TEST(AnalysisJson, MarksBroadcastWords) {
+  Scenario s;
+  s.block[1] = 1;
+  s.steps = {step(StepKind::Load, "tile[0][0]")};
+  const nlohmann::json j = nlohmann::json::parse(analysis_to_json(run(s)));
+  const auto& words = j["steps"][0]["warps"][0]["detail"][0]["words"];
+  ASSERT_EQ(words.size(), 32u);
+  EXPECT_EQ(words[5], nlohmann::json::array({5, 0, 0, 1}));
+}
