@@ -1,0 +1,101 @@
+// cmd_analyze.cpp: `bankviz-cli analyze`, `presets`, `archs`.
+#include <iostream>
+#include <memory>
+
+#include "bankviz/analysis.h"
+#include "bankviz/arch.h"
+#include "bankviz/text.h"
+#include "commands.h"
+#include "common.h"
+
+namespace bankviz::cli {
+namespace {
+
+struct AnalyzeOptions {
+  ScenarioOptions scenario;
+  bool json = false;
+  bool no_pictures = false;
+  int step = -1;  // executed step to draw; -1 = the worst memory step
+  int warp = 0;
+  int wavefront = -1;  // -1 = all wavefronts of the step
+};
+
+// The memory step with the highest conflict degree (first on ties): the one worth drawing.
+int worst_step(const Analysis& a) {
+  int best = -1;
+  double best_ratio = -1;
+  for (int i = 0; i < static_cast<int>(a.steps.size()); ++i) {
+    if (a.steps[static_cast<size_t>(i)].kind == StepKind::Sync) continue;
+    const int ideal = a.step_ideal(i);
+    const double ratio = ideal > 0 ? static_cast<double>(a.step_wavefronts(i)) / ideal : 0;
+    if (ratio > best_ratio) best = i, best_ratio = ratio;
+  }
+  return best;
+}
+
+void run_analyze(const AnalyzeOptions& o) {
+  const Scenario s = build_scenario(o.scenario);
+  AnalysisResult r = analyze(s);
+  if (!r.analysis) {
+    std::string msg = "cannot analyze '" + s.name + "':";
+    for (const Diagnostic& d : r.errors) msg += "\n  " + d.format();
+    throw Exit{kExitFailed, msg};
+  }
+  const Analysis& a = *r.analysis;
+  if (o.json) {
+    std::cout << analysis_to_json(a) << "\n";
+    return;
+  }
+  std::cout << s.name << (s.title.empty() ? "" : ": " + s.title) << "\n\n" << render_table(a);
+  for (const Issue& i : a.issues) std::cout << "note: " << i.message << "\n";
+  if (o.no_pictures) return;
+  const int step = o.step >= 0 ? o.step : worst_step(a);
+  if (step < 0) return;
+  if (step >= static_cast<int>(a.steps.size()))
+    throw Exit{kExitUsage, "--show-step " + std::to_string(step) + ": there are " +
+                               std::to_string(a.steps.size()) + " executed steps (0-based)"};
+  if (a.steps[static_cast<size_t>(step)].kind == StepKind::Sync)
+    throw Exit{kExitUsage, "--show-step " + std::to_string(step) + " is a __syncthreads()"};
+  if (o.warp < 0 || o.warp >= a.warp_count())
+    throw Exit{kExitUsage, "--warp " + std::to_string(o.warp) + ": the block has " +
+                               std::to_string(a.warp_count()) + " warps"};
+  const WarpStep& ws = a.warps[static_cast<size_t>(step)][static_cast<size_t>(o.warp)];
+  if (o.wavefront >= ws.result.wavefronts)
+    throw Exit{kExitUsage, "--wavefront " + std::to_string(o.wavefront) + ": this step needs " +
+                               std::to_string(ws.result.wavefronts) + " wavefronts (0-based)"};
+  std::cout << "\nstep " << step << " (" << a.steps[static_cast<size_t>(step)].label << "), warp "
+            << o.warp << ": " << verdict(ws.result) << "\n\n"
+            << render_tile(a, step, o.warp, o.wavefront) << "\n"
+            << render_banks(a, step, o.warp, o.wavefront);
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& app) {
+  auto o = std::make_shared<AnalyzeOptions>();
+  auto* cmd = app.add_subcommand(
+      "analyze", "model a scenario: wavefronts per warp and step, the tile and the banks");
+  add_scenario_options(*cmd, o->scenario);
+  cmd->add_flag("--json", o->json, "print the full analysis as JSON");
+  cmd->add_flag("--no-pictures", o->no_pictures, "only the table");
+  cmd->add_option("--show-step", o->step, "executed step to draw (default: the worst)");
+  cmd->add_option("--warp", o->warp, "warp to draw (default 0)");
+  cmd->add_option("--wavefront", o->wavefront, "draw one wavefront only (0-based)");
+  cmd->callback([o] { run_analyze(*o); });
+}
+
+void add_list_commands(CLI::App& app) {
+  app.add_subcommand("presets", "list the presets (the seeds' examples)")->callback([] {
+    const auto names = preset_names();
+    if (names.empty()) throw Exit{kExitFailed, "no presets found (set BANKVIZ_ASSETS)"};
+    for (const auto& n : names) std::cout << n << "\n";
+  });
+  app.add_subcommand("archs", "list the architectures and where their rules come from")
+      ->callback([] {
+        for (const Arch& a : all_archs())
+          std::cout << a.id << "\t" << a.name << "\t" << a.banks << " banks x " << a.bank_bytes
+                    << " B\t" << (a.measured ? "measured" : "published") << "\n";
+      });
+}
+
+}  // namespace bankviz::cli

@@ -1,0 +1,14 @@
+// commands.h: each subcommand registers itself on the app (one file per subcommand).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace bankviz::cli {
+
+void add_analyze_command(CLI::App& app);     // cmd_analyze.cpp
+void add_wavefronts_command(CLI::App& app);  // cmd_wavefronts.cpp
+void add_list_commands(CLI::App& app);       // cmd_analyze.cpp: presets, archs
+void add_run_commands(CLI::App& app);        // cmd_run.cpp: run, source (needs kernels)
+void add_export_command(CLI::App& app);      // cmd_export.cpp: export
+
+}  // namespace bankviz::cli

@@ -1,0 +1,255 @@
+// common.cpp: scenario flags, presets and assets for bankviz-cli.
+#include "common.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "bankviz/arch.h"
+#include "bankviz/expr.h"
+
+namespace fs = std::filesystem;
+
+namespace bankviz::cli {
+namespace {
+
+std::string trim(std::string s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+long long parse_int(const std::string& text, const std::string& what) {
+  long long v = 0;
+  const char* b = text.data();
+  const char* e = b + text.size();
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    b += 2;
+    base = 16;
+  }
+  const bool neg = b < e && *b == '-';
+  auto [p, ec] = std::from_chars(b + (neg ? 1 : 0), e, v, base);
+  if (ec != std::errc() || p != e || b + (neg ? 1 : 0) == e)
+    throw Exit{kExitUsage, what + ": '" + text + "' is not an integer"};
+  return neg ? -v : v;
+}
+
+// Finds " if " / " for " at bracket depth 0, so "tile[x if y]" is not split.
+size_t find_keyword(const std::string& s, const std::string& kw) {
+  int depth = 0;
+  for (size_t i = 0; i + kw.size() <= s.size(); ++i) {
+    const char c = s[i];
+    if (c == '[' || c == '(') ++depth;
+    if (c == ']' || c == ')') --depth;
+    if (depth == 0 && s.compare(i, kw.size(), kw) == 0) return i;
+  }
+  return std::string::npos;
+}
+
+// "load tile[tx][ty] if threadIdx.x < 16 for i in 0..21" -> Step.
+Step parse_step(const std::string& spec) {
+  std::string s = trim(spec);
+  const auto sp = s.find_first_of(" \t:");
+  std::string kind = s.substr(0, sp);
+  auto k = parse_step_kind(kind);
+  if (!k)
+    throw Exit{kExitUsage, "--step '" + spec + "': unknown kind '" + kind +
+                               "' (expected store, load, atomic or sync)"};
+  Step st;
+  st.kind = *k;
+  std::string rest = sp == std::string::npos ? "" : trim(s.substr(sp + 1));
+  if (!rest.empty() && rest[0] == ':') rest = trim(rest.substr(1));
+  if (st.kind == StepKind::Sync) {
+    if (!rest.empty()) throw Exit{kExitUsage, "--step '" + spec + "': sync takes nothing after it"};
+    return st;
+  }
+  if (auto f = find_keyword(rest, " for "); f != std::string::npos) {
+    // for VAR in FROM..TO
+    std::istringstream in(rest.substr(f + 5));
+    std::string var, in_kw, range;
+    in >> var >> in_kw >> range;
+    const auto dots = range.find("..");
+    if (!is_valid_name(var) || in_kw != "in" || dots == std::string::npos)
+      throw Exit{kExitUsage, "--step '" + spec + "': expected 'for VAR in FROM..TO'"};
+    st.loop_var = var;
+    st.loop_from = parse_int(range.substr(0, dots), "--step loop start");
+    st.loop_to = parse_int(range.substr(dots + 2), "--step loop end");
+    rest = trim(rest.substr(0, f));
+  }
+  if (auto f = find_keyword(rest, " if "); f != std::string::npos) {
+    st.guard = trim(rest.substr(f + 4));
+    rest = trim(rest.substr(0, f));
+  }
+  if (rest.empty()) throw Exit{kExitUsage, "--step '" + spec + "': missing the index expression"};
+  st.index = rest;
+  return st;
+}
+
+std::pair<std::string, std::string> split_assignment(const std::string& text, const char* flag) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos)
+    throw Exit{kExitUsage, std::string(flag) + " '" + text + "': expected NAME=VALUE"};
+  return {trim(text.substr(0, eq)), trim(text.substr(eq + 1))};
+}
+
+std::string read_all(std::istream& in) {
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+std::vector<long long> parse_extents(const std::string& text, const char* flag, size_t max_rank) {
+  std::vector<long long> out;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, 'x')) {
+    const long long v = parse_int(trim(part), flag);
+    if (v < 1) throw Exit{kExitUsage, std::string(flag) + " '" + text + "': extents must be >= 1"};
+    out.push_back(v);
+  }
+  if (out.empty() || out.size() > max_rank)
+    throw Exit{kExitUsage, std::string(flag) + " '" + text + "': expected 1 to " +
+                               std::to_string(max_rank) + " extents like 32x33"};
+  return out;
+}
+
+void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
+  cmd.add_option("--file,-f", o.file, "JSON scenario file (- for standard input)");
+  cmd.add_option("--preset,-p", o.preset, "a preset name (see `bankviz-cli presets`)");
+  cmd.add_option("--arch", o.arch, "architecture: " + arch_ids());
+  cmd.add_option("--elem", o.elem, "element type of the (first) tile: int, float2, double, ...");
+  cmd.add_option("--dims", o.dims, "tile extents, outermost first: 32x32");
+  cmd.add_option("--pad", o.pad, "padding elements per innermost row");
+  cmd.add_flag("--dynamic", o.dynamic, "declare the tile extern __shared__ (1-D)");
+  cmd.add_option("--swizzle", o.swizzle, "XOR swizzle B,M,S (CuTe Swizzle<B,M,S>)");
+  cmd.add_option("--block", o.block, "thread block: 32x32 or 256 or 8x8x4");
+  cmd.add_option("--define", o.defines, "named constant NAME=VALUE (repeatable)");
+  cmd.add_option("--let", o.lets, "per-thread variable NAME=EXPR, in order (repeatable)");
+  cmd.add_option("--step", o.steps,
+                 "a step in program order (repeatable): \"store tile[threadIdx.y][threadIdx.x]\","
+                 " \"sync\", \"load tile[threadIdx.x][threadIdx.y] if threadIdx.x < 16\"");
+}
+
+Scenario build_scenario(const ScenarioOptions& o) {
+  Scenario s;
+  if (!o.file.empty() && !o.preset.empty())
+    throw Exit{kExitUsage, "give --file or --preset, not both"};
+  auto from_load = [](ScenarioLoad&& r, const std::string& what) {
+    if (!r.scenario) {
+      std::string msg = what + ":";
+      for (const Diagnostic& d : r.errors) msg += "\n  " + d.format();
+      throw Exit{kExitFailed, msg};
+    }
+    return std::move(*r.scenario);
+  };
+  if (o.file == "-") {
+    s = from_load(scenario_from_json(read_all(std::cin)), "standard input");
+  } else if (!o.file.empty()) {
+    s = from_load(load_scenario_file(o.file), o.file);
+  } else if (!o.preset.empty() || o.steps.empty()) {
+    const std::string name = o.preset.empty() ? kDefaultPreset : o.preset;
+    const std::string dir = assets_dir();
+    const fs::path path = fs::path(dir) / "presets" / (name + ".json");
+    if (dir.empty() || !fs::exists(path)) {
+      std::string list;
+      for (const auto& p : preset_names()) list += (list.empty() ? "" : ", ") + p;
+      throw Exit{kExitUsage, "no preset named '" + name + "'" +
+                                 (list.empty() ? " (no assets directory found; set BANKVIZ_ASSETS)"
+                                               : "; presets: " + list)};
+    }
+    s = from_load(load_scenario_file(path.string()), path.string());
+  } else {
+    s.steps.clear();
+    s.name = "custom";
+  }
+  if (!o.arch.empty()) {
+    if (!find_arch(o.arch))
+      throw Exit{kExitUsage, "--arch '" + o.arch + "': unknown; expected one of " + arch_ids()};
+    s.arch = o.arch;
+  }
+  if (s.tiles.empty()) s.tiles.push_back(TileDecl{});
+  TileDecl& t = s.tiles.front();
+  if (!o.elem.empty()) t.elem = o.elem;
+  if (!o.dims.empty()) {
+    auto d = parse_extents(o.dims, "--dims", 3);
+    t.dims.assign(d.begin(), d.end());
+  }
+  if (o.pad) t.pad = *o.pad;
+  if (o.dynamic) t.dynamic = *o.dynamic;
+  if (!o.swizzle.empty()) {
+    int b = 0, m = 0, sh = 0;
+    char c1 = 0, c2 = 0;
+    std::istringstream in(o.swizzle);
+    if (!(in >> b >> c1 >> m >> c2 >> sh) || c1 != ',' || c2 != ',' || !in.eof())
+      throw Exit{kExitUsage, "--swizzle '" + o.swizzle + "': expected B,M,S like 3,0,3"};
+    t.swizzle = Swizzle{b, m, sh};
+  }
+  if (!o.block.empty()) {
+    auto b = parse_extents(o.block, "--block", 3);
+    for (int i = 0; i < 3; ++i) s.block[i] = i < static_cast<int>(b.size()) ? b[i] : 1;
+  }
+  for (const auto& d : o.defines) {
+    auto [name, value] = split_assignment(d, "--define");
+    auto it = std::find_if(s.constants.begin(), s.constants.end(),
+                           [&](const Constant& c) { return c.name == name; });
+    const long long v = parse_int(value, "--define " + name);
+    if (it != s.constants.end())
+      it->value = v;
+    else
+      s.constants.push_back({name, v});
+  }
+  for (const auto& l : o.lets) {
+    auto [name, expr] = split_assignment(l, "--let");
+    auto it =
+        std::find_if(s.lets.begin(), s.lets.end(), [&](const Let& x) { return x.name == name; });
+    if (it != s.lets.end())
+      it->expr = expr;
+    else
+      s.lets.push_back({name, expr});
+  }
+  if (!o.steps.empty()) {
+    s.steps.clear();
+    for (const auto& spec : o.steps) s.steps.push_back(parse_step(spec));
+  }
+  if (auto errors = check(s); !errors.empty()) {
+    std::string msg = "the scenario has errors:";
+    for (const Diagnostic& d : errors) msg += "\n  " + d.format();
+    throw Exit{kExitFailed, msg};
+  }
+  return s;
+}
+
+std::string assets_dir() {
+  if (const char* env = std::getenv("BANKVIZ_ASSETS"); env && *env) return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path() / ".." / "share" / "bankviz" / "assets";
+    if (fs::is_directory(installed, ec)) return installed.lexically_normal().string();
+  }
+#ifdef BANKVIZ_SOURCE_ASSETS
+  if (fs::is_directory(BANKVIZ_SOURCE_ASSETS, ec)) return BANKVIZ_SOURCE_ASSETS;
+#endif
+  return {};
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  const std::string dir = assets_dir();
+  std::error_code ec;
+  if (dir.empty()) return names;
+  for (const auto& e : fs::directory_iterator(fs::path(dir) / "presets", ec))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace bankviz::cli

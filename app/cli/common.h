@@ -1,0 +1,57 @@
+// common.h: what every bankviz-cli subcommand shares: building a Scenario from a file, a preset
+// or flags, and finding the assets.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bankviz/scenario.h"
+
+namespace bankviz::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;  // the input was understood but is wrong or a run failed
+inline constexpr int kExitUsage = 2;   // bad flags
+
+// Thrown by subcommand callbacks to end with a message and an exit status (main catches it).
+struct Exit {
+  int status;
+  std::string message;  // printed to stderr when non-empty
+};
+
+// The scenario flags shared by analyze, run, source and export.
+struct ScenarioOptions {
+  std::string file;                  // --file PATH (or - for stdin): a JSON scenario
+  std::string preset;                // --preset NAME: assets/presets/NAME.json
+  std::string arch;                  // --arch ID
+  std::string elem;                  // --elem int|float2|...
+  std::string dims;                  // --dims 32x32 (1 to 3 extents)
+  std::optional<long long> pad;      // --pad N (elements per row)
+  std::optional<bool> dynamic;       // --dynamic
+  std::string swizzle;               // --swizzle B,M,S
+  std::string block;                 // --block 32x32[x1]
+  std::vector<std::string> defines;  // --define NAME=VALUE
+  std::vector<std::string> lets;     // --let NAME=EXPR
+  std::vector<std::string> steps;    // --step "store tile[ty][tx]" | "load ... if COND" | "sync"
+};
+
+// Registers the flags above on a subcommand.
+void add_scenario_options(CLI::App& cmd, ScenarioOptions& o);
+
+// File or preset first (default: the default lesson when neither and no --step is given), then
+// the flags override fields. Throws Exit{kExitFailed or kExitUsage, message} on bad input.
+Scenario build_scenario(const ScenarioOptions& o);
+
+// Where assets live: $BANKVIZ_ASSETS, else ../share/bankviz/assets next to the executable,
+// else the source tree's assets/ (compiled in). Empty if none exists.
+std::string assets_dir();
+std::vector<std::string> preset_names();  // sorted stems of assets/presets/*.json
+inline constexpr const char* kDefaultPreset = "row-write-column-read";
+
+// "32x33" -> {32, 33}; throws Exit with a message naming the flag.
+std::vector<long long> parse_extents(const std::string& text, const char* flag, size_t max_rank);
+
+}  // namespace bankviz::cli

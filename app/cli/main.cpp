@@ -1,0 +1,43 @@
+// bankviz-cli: the model, the real kernels and the exports, without a window.
+//
+//   bankviz-cli analyze [scenario]          per-warp table and the two text pictures (--json)
+//   bankviz-cli wavefronts --arch A FILE    recorded per-lane addresses -> load/store wavefronts
+//   bankviz-cli presets | archs             what can be named
+//   bankviz-cli run / source [scenario]     the generated CUDA kernel (when built with kernels)
+//   bankviz-cli export --svg OUT            vector pictures for slides
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "common.h"
+
+int main(int argc, char** argv) {
+  using namespace bankviz::cli;
+  CLI::App app{"bankviz-cli: CUDA shared-memory banks, wavefronts and conflicts, without a window"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "help for every subcommand");
+  add_analyze_command(app);
+  add_wavefronts_command(app);
+  add_list_commands(app);
+#ifdef BANKVIZ_CLI_RUN
+  add_run_commands(app);
+#endif
+#ifdef BANKVIZ_CLI_EXPORT
+  add_export_command(app);
+#endif
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; every other parse problem is a usage error (exit status 2).
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitUsage;
+  } catch (const Exit& e) {
+    if (!e.message.empty()) std::cerr << "bankviz-cli: " << e.message << "\n";
+    return e.status;
+  } catch (const std::exception& e) {
+    std::cerr << "bankviz-cli: internal error: " << e.what() << "\n";
+    return kExitFailed;
+  }
+  return kExitOk;
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages bankviz needs that are missing (Debian 12, run as root or with sudo).
+# usage: scripts/install-deps.sh [--gui]   (--gui adds the desktop app's packages)
+# CUDA comes from the toolkit in /usr/local/cuda and is optional: without it the real-kernel
+# parts are left out and everything else builds.
+set -euo pipefail
+pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev)
+if [[ "${1:-}" == "--gui" ]]; then
+  pkgs+=(libimgui-dev libglfw3-dev python3-glad libstb-dev libgl-dev libegl-dev
+         xvfb xauth mesa-utils libgl1-mesa-dri fonts-dejavu-core fonts-jetbrains-mono)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#pkgs[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,178 @@
+// bankviz-cli as a user meets it: output, errors and exit statuses.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Runs bankviz-cli with the given shell-quoted arguments and optional standard input.
+Result cli(const std::string& args, const std::string& input = "") {
+  const fs::path dir =
+      fs::temp_directory_path() / ("bankviz-cli-test-" + std::to_string(::getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::create_directories(dir);
+  std::ofstream(dir / "in") << input;
+  const std::string cmd = std::string("'") + BANKVIZ_CLI + "' " + args + " < '" +
+                          (dir / "in").string() + "' > '" + (dir / "out").string() + "' 2> '" +
+                          (dir / "err").string() + "'";
+  const int raw = std::system(cmd.c_str());
+  Result r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  fs::remove_all(dir);
+  return r;
+}
+
+std::string data(const std::string& rel) {
+  return std::string(BANKVIZ_TEST_DATA) + "/" + rel;
+}
+
+// [SECTION] wavefronts
+class WavefrontsSuite : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(WavefrontsSuite, PrintsTheMeasuredLoadAndStoreWavefrontsForEveryCase) {
+  const std::string base = data(std::string("hopper/") + GetParam());
+  const Result r = cli("wavefronts --arch hopper '" + base + ".txt'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, slurp(base + ".expected"));
+}
+INSTANTIATE_TEST_SUITE_P(Measured, WavefrontsSuite,
+                         ::testing::Values("random", "targeted", "holdout"));
+
+std::string addresses(int stride, int count = 32) {
+  std::string s;
+  for (int l = 0; l < count; ++l) s += " " + std::to_string(l * stride);
+  return s;
+}
+
+TEST(Wavefronts, ReadsStandardInputAndSkipsCommentsAndBlankLines) {
+  const Result r =
+      cli("wavefronts -", "# a comment\n\nrow 4 0xffffffff" + addresses(4) +
+                              "\n  # indented comment\ncol 4 4294967295" + addresses(128) + "\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "row 1 1\ncol 32 32\n");
+}
+
+TEST(Wavefronts, DefaultsToHopperAndOtherArchsFollowTheirRules) {
+  const std::string line = "dbl 8 0xffffffff" + addresses(8) + "\n";
+  EXPECT_EQ(cli("wavefronts -", line).out, "dbl 2 2\n");
+  EXPECT_EQ(cli("wavefronts --arch kepler8 -", line).out, "dbl 1 1\n");
+}
+
+TEST(Wavefronts, BadLinesAreReportedWithTheirLineNumberSkippedAndExitOne) {
+  const std::string good = "ok 4 0xffffffff" + addresses(4) + "\n";
+  const std::string input = good +                                          // line 1
+                            "short 4 0xffffffff 0 4 8\n" +                  // 2: field count
+                            "w3 3 0xffffffff" + addresses(4) + "\n" +       // 3: width
+                            "mis 8 0xffffffff" + addresses(4) + "\n" +      // 4: misaligned
+                            "neg 4 0x1 -4" + addresses(4, 31) + "\n" +      // 5: negative
+                            "far 4 0x1 233472" + addresses(4, 31) + "\n" +  // 6: beyond 228 KB
+                            "mask 4 0x1ffffffff" + addresses(4) + "\n" +    // 7: mask
+                            good;                                           // 8
+  const Result r = cli("wavefronts -", input);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "ok 1 1\nok 1 1\n");
+  for (const char* needle : {":2: expected 35 fields", ":3: width '3'", ":4: lane 1",
+                             ":5: lane 0: negative", ":6: lane 0", "228 KB", ":7: mask"})
+    EXPECT_NE(r.err.find(needle), std::string::npos) << needle << "\n" << r.err;
+}
+
+TEST(Wavefronts, InactiveLanesAddressesAreIgnored) {
+  // Lane 1 is inactive: its misaligned, far address must not matter.
+  std::string line = "one 8 0x1 0 999999";
+  line += addresses(8, 30) + "\n";
+  const Result r = cli("wavefronts -", line);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "one 1 1\n");
+}
+
+TEST(Wavefronts, UsageErrorsExitTwo) {
+  EXPECT_EQ(cli("wavefronts").status, 2);
+  EXPECT_EQ(cli("wavefronts --arch volta -").status, 2);
+  EXPECT_EQ(cli("frobnicate").status, 2);
+  EXPECT_EQ(cli("").status, 2);
+}
+
+TEST(Wavefronts, MissingFileIsAClearError) {
+  const Result r = cli("wavefronts /nonexistent/records.txt");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+}
+
+// [SECTION] help
+TEST(Help, EverySubcommandHasHelpAndExitsZero) {
+  for (const char* sub : {"", "analyze", "wavefronts", "presets", "archs"}) {
+    const Result r = cli(std::string(sub) + " --help");
+    EXPECT_EQ(r.status, 0) << sub;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub << r.out;
+  }
+}
+
+// [SECTION] analyze
+TEST(Analyze, FlagsDescribeTheTransposeAndTheColumnReadIs32Way) {
+  const Result r =
+      cli("analyze --dims 32x32 --block 32x32 --step 'store tile[threadIdx.y][threadIdx.x]' "
+          "--step sync --step 'load tile[threadIdx.x][threadIdx.y]'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("32-way"), std::string::npos) << r.out;
+}
+
+TEST(Analyze, PaddingFlagRemovesTheConflict) {
+  const Result r =
+      cli("analyze --dims 32x32 --pad 1 --block 32x32 --no-pictures --json "
+          "--step 'store tile[threadIdx.y][threadIdx.x]' --step sync "
+          "--step 'load tile[threadIdx.x][threadIdx.y]'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("32-way"), std::string::npos);
+}
+
+TEST(Analyze, BadExpressionNamesTheStepAndColumn) {
+  const Result r = cli("analyze --step 'load tile[threadIdx.x][threadIdx.y +]'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("steps[0]"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("col"), std::string::npos) << r.err;
+}
+
+TEST(Analyze, UnknownPresetListsTheKnownOnes) {
+  const Result r = cli("analyze --preset no-such-lesson");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no preset named 'no-such-lesson'"), std::string::npos) << r.err;
+}
+
+TEST(Analyze, BadFlagValuesAreUsageErrors) {
+  EXPECT_EQ(cli("analyze --dims 32xfoo").status, 2);
+  EXPECT_EQ(cli("analyze --dims 0x4").status, 2);
+  EXPECT_EQ(cli("analyze --arch volta").status, 2);
+  EXPECT_EQ(cli("analyze --step 'fetch tile[0]'").status, 2);
+  EXPECT_EQ(cli("analyze --swizzle 3,0").status, 2);
+  EXPECT_EQ(cli("analyze --define N").status, 2);
+}
+
+TEST(Analyze, ScenarioFromStandardInputWithErrorsSaysWhere) {
+  const Result r = cli("analyze --file -", "{ \"tiles\": [ { \"elem\": \"int\", ");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("standard input"), std::string::npos) << r.err;
+}
+
+}  // namespace
