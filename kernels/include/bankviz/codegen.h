@@ -1,0 +1,62 @@
+// codegen.h: Scenario -> the CUDA C++ kernel a student would write for it, as text.
+//
+// The text is what the app shows and what runs (NVRTC compiles exactly this string). Two modes:
+//
+//   written: the lesson's kernel. The tile declaration exactly as TileDecl::declaration() gives,
+//            constants as #define, lets as `unsigned int name = expr;`, the steps in order with
+//            their guards, loops and __syncthreads(), and one output per thread: the sum of what
+//            the thread loaded (a checksum the CPU evaluation reproduces bit for bit).
+//   exposed: the same kernel, but the step being measured is repeated `reps` times through
+//            ld.volatile.shared / st.volatile.shared, so ptxas can neither hoist the loop-invariant
+//            access out of the repeat loop nor merge repeats; launched over every SM, shared memory
+//            becomes the bottleneck and time is proportional to wavefronts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bankviz/scenario.h"
+
+namespace bankviz {
+
+enum class RunMode { Written, Exposed };
+const char* run_mode_name(RunMode m);  // "written" / "exposed"
+std::optional<RunMode> parse_run_mode(std::string_view s);
+
+// Exposed mode: a measured load step issues this many independent loads before summing them,
+// so `reps` must be a multiple of it (the runner rounds up).
+inline constexpr int kExposedLoadBatch = 8;
+
+struct KernelSource {
+  RunMode mode = RunMode::Written;
+  std::string text;         // the whole .cu source
+  std::string kernel_name;  // the __global__ function's C++ name (NVRTC lowers it)
+  std::string file_name;    // "setRowReadCol.cu": what NVRTC messages point into
+  int64_t static_shared_bytes = 0;   // sum of the static __shared__ tiles
+  int64_t dynamic_shared_bytes = 0;  // the extern __shared__ tile (launch argument)
+  // Kernel parameters, in order: (unsigned int* out) in written mode;
+  // (unsigned int* out, int measure, int reps) in exposed mode. measure = scenario step index
+  // repeated `reps` times (-1: none; every step once, as written).
+  std::vector<int> step_line;  // per scenario step: 1-based line of its first statement
+};
+
+struct GenerateResult {
+  std::optional<KernelSource> kernel;
+  std::vector<Diagnostic> errors;  // non-empty iff !kernel: the scenario cannot become a kernel
+};
+
+// Never throws. Checks the scenario (check()) first; then what only a kernel needs: a type that
+// has an atomicAdd, one dynamic tile at byte offset 0, names that do not collide with CUDA's.
+GenerateResult generate_kernel(const Scenario& s, RunMode mode);
+
+// The kernel's C++ name for a scenario: its name as an identifier ("row-write-column-read" ->
+// "rowWriteColumnRead"), so the source reads like the seed's kernel table.
+std::string kernel_name_for(const Scenario& s);
+
+// "line 12: tile[threadIdx.x][ty] = idx;" for a compiler message pointing at line 12 of source;
+// empty if the line does not exist.
+std::string source_line(const std::string& source, int line);
+
+}  // namespace bankviz

@@ -1,0 +1,73 @@
+// reference.h: the CPU evaluation of a scenario's kernel, and the comparison with the GPU's output.
+//
+// The generated kernel (codegen.h) writes one 32-bit value per thread: the sum of the bits of
+// everything the thread loaded from shared memory. This file computes the same sums on the CPU
+// from the same Scenario (core's Expr and TileDecl), block by block, and says which of them do not
+// depend on timing: a load of another warp's store with no __syncthreads() between is a race (its
+// result may be the old or the new value), several lanes storing different values to one word
+// leave an undefined winner, and shared memory nobody stored is uninitialized. Those threads are
+// not compared, and the run reports a race instead of a broken tool.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bankviz/codegen.h"
+#include "bankviz/scenario.h"
+
+namespace bankviz {
+
+struct ReferenceOptions {
+  int64_t grid = 1;     // blocks launched (blockIdx.x = 0 .. grid-1, gridDim.x = grid)
+  int measure = -1;     // exposed mode: the scenario step repeated `reps` times (-1: none)
+  int64_t reps = 1;
+};
+
+struct Reference {
+  int64_t threads = 0;          // per block
+  int64_t grid = 1;
+  std::vector<uint32_t> out;    // expected output, [block * threads + linear thread index]
+  std::vector<uint8_t> determined;  // 1 where the output does not depend on timing
+  int64_t race_count = 0;       // racing (warp, element) pairs found in block 0
+  std::vector<std::string> races;   // the first few, in words
+  std::vector<std::string> notes;   // undefined winners, uninitialized reads (first few)
+  // Warp-wide shared instructions one block executes (warps with at least one active lane), per
+  // scenario step, loop iterations and the measured step's repeats included.
+  std::vector<int64_t> step_instructions;
+  int64_t load_instructions = 0, store_instructions = 0, atomic_instructions = 0;  // per block
+};
+
+struct ReferenceResult {
+  std::optional<Reference> ref;
+  std::vector<Diagnostic> errors;  // evaluation errors, out-of-bounds accesses (the kernel is
+                                   // not run: on the GPU they would touch memory outside the tile)
+};
+
+ReferenceResult evaluate_reference(const Scenario& s, const ReferenceOptions& o);
+
+enum class VerifyStatus { Verified, Mismatch, Race, NotRun };
+const char* verify_status_name(VerifyStatus v);  // "verified", "mismatch", "race", "not run"
+
+struct Mismatch {
+  int64_t block = 0;
+  int64_t thread = 0;  // linear index in the block
+  int64_t x = 0, y = 0, z = 0;
+  uint32_t expected = 0, got = 0;
+};
+
+struct Verification {
+  VerifyStatus status = VerifyStatus::NotRun;
+  int64_t checked = 0;     // outputs compared
+  int64_t unchecked = 0;   // outputs that depend on timing (race, undefined winner, uninitialized)
+  int64_t mismatches = 0;
+  std::vector<Mismatch> first;  // the first differing elements (at most 8)
+  std::string summary;          // one or two sentences for the user
+};
+
+// got must hold ref.out.size() values (anything else is a mismatch of sizes, reported as such).
+Verification verify_output(const Reference& ref, const std::vector<uint32_t>& got,
+                           const int64_t block[3]);
+
+}  // namespace bankviz

@@ -1,0 +1,143 @@
+// runner.h: compile the generated kernel with NVRTC, run it on the GPU that is present, verify its
+// output against the CPU evaluation, and time it. Every failure is a value, never a crash.
+//
+// The CUDA driver is opened at run time (dlopen of libcuda.so.1), so the program starts and the
+// model works on a machine with no GPU or driver; the run then reports "no CUDA device" with the
+// driver's own reason. Built without the CUDA toolkit, every run reports that instead.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bankviz/codegen.h"
+#include "bankviz/reference.h"
+#include "bankviz/scenario.h"
+
+namespace bankviz {
+
+struct DeviceInfo {
+  bool present = false;
+  std::string name;          // "NVIDIA H100 80GB HBM3"
+  int cc_major = 0, cc_minor = 0;
+  std::string sm;            // "sm_90": what NVRTC compiles for
+  int sm_count = 0;
+  int clock_khz = 0;         // CU_DEVICE_ATTRIBUTE_CLOCK_RATE (the boost clock)
+  int max_threads_per_block = 0;
+  int64_t shared_per_block = 0;        // without opt-in (48 KB)
+  int64_t shared_per_block_optin = 0;  // with cudaFuncAttributeMaxDynamicSharedMemorySize
+  int64_t shared_per_sm = 0;
+  std::string model_arch;    // arch.h id whose rules describe this GPU ("hopper", "maxwell")
+};
+
+enum class RunStatus {
+  Ok,             // ran; see verification for the result check
+  NoCuda,         // built without CUDA, no driver, or no device: message has the reason
+  BadScenario,    // the scenario cannot become a kernel, or the CPU evaluation refused it
+  CompileError,   // NVRTC rejected the source: message quotes the generated line
+  TooLarge,       // the tile or the block exceeds what the device allows (message names it)
+  LaunchError,    // the launch or the kernel failed; the context was reset, try again
+};
+const char* run_status_name(RunStatus s);
+
+struct RunOptions {
+  RunMode mode = RunMode::Written;
+  int timing_runs = 5;       // timed repetitions; the best (exposed) or median (written) is kept
+  int written_launches = 200;  // launches between two events, written mode
+  int64_t reps = 0;          // exposed mode repeats per measured step (0: sized for ~2 ms)
+  bool warmup = true;        // one untimed launch of each configuration first
+};
+
+// Written mode: the lesson's launch.
+struct WrittenTiming {
+  int64_t grid = 1;
+  int launches = 0;
+  double us_per_launch = 0;     // events around `launches` back-to-back launches, median run
+  double us_single = 0;         // events around one launch (includes launch overhead), median
+};
+
+// Exposed mode: one row per scenario memory step.
+struct StepTiming {
+  int step = 0;                 // index into Scenario::steps
+  std::string label;
+  std::string kind;             // "load", "store", "atomic"
+  int64_t reps = 0;
+  int64_t instructions_per_block = 0;  // warp instructions of this step, once (no repeats)
+  double ms = 0;                // best of timing_runs, measured launch
+  double cycles_per_instruction = 0;   // measured: SM cycles per warp-wide shared instruction
+  double model_wavefronts = 0;  // present GPU's model: wavefronts per warp instruction
+  double scenario_wavefronts = 0;  // the scenario's own arch (differs for Kepler 8-byte, cc1.x)
+  double ratio = 0;             // measured cycles / model wavefronts (1.0 = the model exactly)
+  double bytes_per_clock_per_sm = 0;  // bytes the active lanes asked for, per SM cycle
+  // Of the SM's 4 warp schedulers, how many hold a warp that is active in this step (warp i of a
+  // block runs on scheduler i % 4). With fewer than 4, issue and latency limit the step before
+  // the banks do (measured: one scheduler pushes a shared store every ~1.7 cycles at best), so
+  // the measurement is not a test of the bank model: shared_bound is false.
+  int schedulers = 0;
+  bool shared_bound = false;
+};
+
+struct ExposedTiming {
+  int64_t grid = 0;
+  int blocks_per_sm = 0;
+  double baseline_ms = 0;       // every step once
+  std::vector<StepTiming> steps;
+};
+
+struct RunResult {
+  RunStatus status = RunStatus::NoCuda;
+  std::string message;          // for every status but Ok: what went wrong, in words
+  RunMode mode = RunMode::Written;
+  DeviceInfo device;
+  std::string source;           // the kernel that ran (or failed to compile)
+  std::string compile_log;      // NVRTC's log, when it said anything
+  bool cache_hit = false;       // the module came from the in-memory cache
+  double compile_ms = 0;        // NVRTC (0 when cached)
+  double run_ms = 0;            // everything after compiling: launches, copies, verification
+  std::string scenario_arch;    // the scenario's arch id
+  std::string arch_note;        // why measurement and the scenario's model may differ
+  Verification verification;
+  std::vector<std::string> races;  // from the CPU evaluation
+  WrittenTiming written;
+  ExposedTiming exposed;
+};
+
+// Owns the CUDA context and the loaded modules. Not thread-safe: use one Runner per worker
+// thread. A sticky CUDA error (a kernel fault) destroys the context; the next run makes a new
+// one, so the caller can always try again.
+class Runner {
+ public:
+  Runner();
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Opens the driver and the first device on first use. present=false with reason when none.
+  DeviceInfo device(std::string* reason = nullptr);
+  RunResult run(const Scenario& s, const RunOptions& o = {});
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// True when this build has the CUDA toolkit (NVRTC and the driver API headers).
+bool built_with_cuda();
+
+// The arch.h id whose rules describe a GPU of this compute capability.
+std::string model_arch_for(int cc_major, int cc_minor);
+
+// NVRTC alone, no device needed: compiles the source for an sm ("sm_90") and returns the log.
+// ok=false with the message (the generated line quoted) on error or when built without CUDA.
+struct CompileCheck {
+  bool ok = false;
+  std::string message;
+  std::string log;
+  double ms = 0;
+  size_t cubin_bytes = 0;
+};
+CompileCheck compile_only(const KernelSource& k, const std::string& sm);
+
+}  // namespace bankviz

@@ -1,0 +1,530 @@
+// codegen.cpp: Scenario -> CUDA C++ source (see codegen.h).
+//
+// [SECTION] Names (the kernel's name, names the generated code reserves)
+// [SECTION] Checks a kernel needs beyond core's check()
+// [SECTION] Helpers emitted into the source (bits(), hash(), ld_volatile/st_volatile)
+// [SECTION] Statements (store, load, atomic, sync; guard and loop around them)
+// [SECTION] generate_kernel()
+//
+// Hardware reasoning for the exposed mode: a load whose address does not change inside a loop is
+// loop-invariant, and ptxas hoists it (or merges repeats) even from `asm volatile`, so the repeat
+// loop would measure one access. PTX's ld.volatile.shared/st.volatile.shared must be executed
+// every time, one LDS/STS each, of the element's own width (LDS.128 for a float4), which is what
+// the bank model counts. The loop is unrolled by 16 so that loop overhead (compare, branch, counter)
+// costs a small fraction of the 4 issue slots an SM has per cycle; one conflict-free load needs
+// the shared pipe for one cycle, so the pipe, not issue, is the bottleneck.
+#include "bankviz/codegen.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
+
+#include "bankviz/expr.h"
+#include "types.h"
+
+namespace bankviz {
+
+const char* run_mode_name(RunMode m) { return m == RunMode::Written ? "written" : "exposed"; }
+
+std::optional<RunMode> parse_run_mode(std::string_view s) {
+  if (s == "written" || s == "as-written") return RunMode::Written;
+  if (s == "exposed") return RunMode::Exposed;
+  return std::nullopt;
+}
+
+std::string source_line(const std::string& source, int line) {
+  if (line < 1) return {};
+  std::istringstream in(source);
+  std::string text;
+  for (int i = 1; std::getline(in, text); ++i) {
+    if (i == line) {
+      const size_t first = text.find_first_not_of(' ');
+      return "line " + std::to_string(line) + ": " +
+             (first == std::string::npos ? std::string() : text.substr(first));
+    }
+  }
+  return {};
+}
+
+namespace {
+
+// [SECTION] Names ================================================================================
+
+// Names the generated code defines itself; a constant or let with one of these names would break
+// it (a #define x would even break threadIdx.x).
+constexpr std::string_view kReserved[] = {"x",  "y",          "z",           "w",     "bits",
+                                          "hash", "ld_volatile", "st_volatile", "min",   "max",
+                                          "abs",  "out",        "measure",     "reps",  "half",
+                                          "half2"};
+
+bool is_reserved(std::string_view name) {
+  return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
+}
+
+// A local name for generated code that no user name (constant, let, loop variable) takes.
+std::string pick(std::string base, const std::set<std::string>& taken) {
+  while (taken.count(base)) base += "_";
+  return base;
+}
+
+// [SECTION] Helpers emitted into the source =====================================================
+
+const char* kHashSource =
+    "// hash(): a fixed 32-bit integer mix (lowbias32), the same function the model evaluates,\n"
+    "// for data-dependent indices such as a histogram's bins.\n"
+    "__device__ unsigned int hash(unsigned int x)\n"
+    "{\n"
+    "    x ^= x >> 16;\n"
+    "    x *= 0x7feb352dU;\n"
+    "    x ^= x >> 15;\n"
+    "    x *= 0x846ca68bU;\n"
+    "    x ^= x >> 16;\n"
+    "    return x;\n"
+    "}\n";
+
+const char* kVolatileSource =
+    "// Exposed mode: one shared load or store of the element's own width that ptxas may neither\n"
+    "// hoist out of the repeat loop nor merge with the next repeat: ld/st.volatile.shared.\n"
+    "template <typename T>\n"
+    "__device__ __forceinline__ T ld_volatile(const T& ref)\n"
+    "{\n"
+    "    const unsigned int a = (unsigned int)__cvta_generic_to_shared(&ref);\n"
+    "    T v;\n"
+    "    if constexpr (sizeof(T) == 1) {\n"
+    "        unsigned short r;\n"
+    "        asm volatile(\"ld.volatile.shared.u8 %0, [%1];\" : \"=h\"(r) : \"r\"(a) : \"memory\");\n"
+    "        const unsigned char b = (unsigned char)r;\n"
+    "        memcpy(&v, &b, 1);\n"
+    "    } else if constexpr (sizeof(T) == 2) {\n"
+    "        unsigned short r;\n"
+    "        asm volatile(\"ld.volatile.shared.u16 %0, [%1];\" : \"=h\"(r) : \"r\"(a) : \"memory\");\n"
+    "        memcpy(&v, &r, 2);\n"
+    "    } else if constexpr (sizeof(T) == 4) {\n"
+    "        unsigned int r;\n"
+    "        asm volatile(\"ld.volatile.shared.u32 %0, [%1];\" : \"=r\"(r) : \"r\"(a) : \"memory\");\n"
+    "        memcpy(&v, &r, 4);\n"
+    "    } else if constexpr (sizeof(T) == 8) {\n"
+    "        unsigned long long r;\n"
+    "        asm volatile(\"ld.volatile.shared.u64 %0, [%1];\" : \"=l\"(r) : \"r\"(a) : \"memory\");\n"
+    "        memcpy(&v, &r, 8);\n"
+    "    } else {\n"
+    "        uint4 r;\n"
+    "        asm volatile(\"ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];\"\n"
+    "                     : \"=r\"(r.x), \"=r\"(r.y), \"=r\"(r.z), \"=r\"(r.w) : \"r\"(a) : \"memory\");\n"
+    "        memcpy(&v, &r, 16);\n"
+    "    }\n"
+    "    return v;\n"
+    "}\n"
+    "\n"
+    "template <typename T, typename V>\n"
+    "__device__ __forceinline__ void st_volatile(T& ref, V value)\n"
+    "{\n"
+    "    const unsigned int a = (unsigned int)__cvta_generic_to_shared(&ref);\n"
+    "    const T v = value;\n"
+    "    if constexpr (sizeof(T) == 1) {\n"
+    "        unsigned char b;\n"
+    "        memcpy(&b, &v, 1);\n"
+    "        const unsigned short r = b;\n"
+    "        asm volatile(\"st.volatile.shared.u8 [%0], %1;\" :: \"r\"(a), \"h\"(r) : \"memory\");\n"
+    "    } else if constexpr (sizeof(T) == 2) {\n"
+    "        unsigned short r;\n"
+    "        memcpy(&r, &v, 2);\n"
+    "        asm volatile(\"st.volatile.shared.u16 [%0], %1;\" :: \"r\"(a), \"h\"(r) : \"memory\");\n"
+    "    } else if constexpr (sizeof(T) == 4) {\n"
+    "        unsigned int r;\n"
+    "        memcpy(&r, &v, 4);\n"
+    "        asm volatile(\"st.volatile.shared.u32 [%0], %1;\" :: \"r\"(a), \"r\"(r) : \"memory\");\n"
+    "    } else if constexpr (sizeof(T) == 8) {\n"
+    "        unsigned long long r;\n"
+    "        memcpy(&r, &v, 8);\n"
+    "        asm volatile(\"st.volatile.shared.u64 [%0], %1;\" :: \"r\"(a), \"l\"(r) : \"memory\");\n"
+    "    } else {\n"
+    "        uint4 r;\n"
+    "        memcpy(&r, &v, 16);\n"
+    "        asm volatile(\"st.volatile.shared.v4.u32 [%0], {%1, %2, %3, %4};\"\n"
+    "                     :: \"r\"(a), \"r\"(r.x), \"r\"(r.y), \"r\"(r.z), \"r\"(r.w) : \"memory\");\n"
+    "    }\n"
+    "}\n";
+
+// bits(v): the value's bits folded to 32, so the thread's sum is a checksum the CPU reproduces
+// exactly (no float rounding in the sum, no slow float-to-int conversion in the exposed loop).
+std::string bits_overload(const detail::TypeInfo& t) {
+  using detail::CompKind;
+  const std::string c(t.comp);
+  std::string body;
+  if (t.comp_bytes == 8 && t.kind == CompKind::F64) {
+    body = "unsigned long long b = __double_as_longlong(v); return (unsigned int)(b ^ (b >> 32));";
+  } else if (t.comp_bytes == 8) {
+    body = "unsigned long long b = v; return (unsigned int)(b ^ (b >> 32));";
+  } else if (t.kind == CompKind::F32) {
+    body = "return __float_as_uint(v);";
+  } else if (t.kind == CompKind::F16) {
+    body = "return __half_as_ushort(v);";
+  } else if (t.kind == CompKind::BF16) {
+    body = "return __bfloat16_as_ushort(v);";
+  } else {
+    body = "return v;";
+  }
+  return "__device__ unsigned int bits(" + c + " v) { " + body + " }\n";
+}
+
+const char* kMembers[] = {"x", "y", "z", "w"};
+
+// Loads a measured load step keeps in flight per warp (exposed mode); reps is a multiple of it.
+constexpr int kLoadBatch = kExposedLoadBatch;
+
+std::string vector_bits_overload(const detail::TypeInfo& t, const std::string& ctype) {
+  std::string sum;
+  for (int i = 0; i < t.comps; ++i)
+    sum += std::string(i ? " + " : "") + "bits(v." + kMembers[i] + ")";
+  return "__device__ unsigned int bits(" + ctype + " v) { return " + sum + "; }\n";
+}
+
+// The C++ type name used for overloads: half/half2 are typedefs of __half/__half2, unsigned of
+// unsigned int, so each type gets one overload.
+std::string canonical_type(const detail::TypeInfo& t) {
+  if (t.name == "half") return "__half";
+  if (t.name == "half2") return "__half2";
+  if (t.name == "unsigned") return "unsigned int";
+  return std::string(t.name);
+}
+
+// [SECTION] Statements ===========================================================================
+
+struct Emitter {
+  std::string text;
+  int line = 1;
+  void put(const std::string& s) {
+    text += s;
+    line += static_cast<int>(std::count(s.begin(), s.end(), '\n'));
+  }
+  void ln(int indent, const std::string& s) { put(std::string(4 * indent, ' ') + s + "\n"); }
+};
+
+struct Names {
+  std::string tid, sum, rep;
+};
+
+// "tile[threadIdx.y][threadIdx.x]" from the step's index text, whatever form the user wrote.
+std::string access_text(const TileDecl& tile, const SubscriptParse& p) {
+  std::string out = tile.name;
+  for (const Expr& e : p.subscripts) out += "[" + e.text() + "]";
+  return out;
+}
+
+// The value a store writes: the user's expression or the thread's linear index, as the element
+// type: a vector gets value, value + 1, ... in its components.
+std::string store_value(const detail::TypeInfo& t, const std::string& value) {
+  if (t.comps == 1) return value;
+  const bool simple =
+      std::all_of(value.begin(), value.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+  const std::string v = simple ? value : "(" + value + ")";
+  std::string args;
+  for (int i = 0; i < t.comps; ++i) args += (i ? ", " : "") + (i ? v + " + " + std::to_string(i) : v);
+  return std::string(t.make) + "(" + args + ")";
+}
+
+}  // namespace
+
+// [SECTION] generate_kernel() ====================================================================
+
+std::string kernel_name_for(const Scenario& s) {
+  // A title that starts with the seed's kernel name ("setRowReadCol: row write, column read")
+  // names the kernel as the seed did.
+  if (const size_t colon = s.title.find(':'); colon != std::string::npos && colon > 0) {
+    const std::string seed = s.title.substr(0, colon);
+    if (is_valid_name(seed) && !is_reserved(seed)) return seed;
+  }
+  std::string out;
+  bool upper = false;
+  for (char c : s.name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+      upper = false;
+    } else {
+      upper = !out.empty();
+    }
+  }
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "kernel_" + out;
+  if (is_reserved(out) || !is_valid_name(out)) out += "_kernel";
+  return out;
+}
+
+GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
+  GenerateResult res;
+  res.errors = check(s);
+  if (!res.errors.empty()) return res;
+  auto fail = [&](std::string path, std::string message) {
+    res.errors.push_back({std::move(path), 0, std::move(message)});
+  };
+
+  // Names the user took: constants, lets, loop variables.
+  std::set<std::string> taken;
+  for (size_t i = 0; i < s.constants.size(); ++i) {
+    taken.insert(s.constants[i].name);
+    if (is_reserved(s.constants[i].name))
+      fail("constants[" + std::to_string(i) + "].name",
+           "'" + s.constants[i].name + "' would be a #define that breaks the generated kernel "
+           "(it uses that name itself); rename the constant");
+  }
+  for (size_t i = 0; i < s.lets.size(); ++i) {
+    taken.insert(s.lets[i].name);
+    if (is_reserved(s.lets[i].name))
+      fail("lets[" + std::to_string(i) + "].name",
+           "'" + s.lets[i].name + "' is a name the generated kernel uses itself; rename the let");
+  }
+  for (const Step& st : s.steps)
+    if (!st.loop_var.empty()) taken.insert(st.loop_var);
+  for (const TileDecl& t : s.tiles) taken.insert(t.name);
+
+  // Types, dynamic tiles, atomics.
+  int dynamic_tiles = 0;
+  int64_t static_bytes = 0, dynamic_bytes = 0;
+  bool need_fp16 = false, need_bf16 = false;
+  for (size_t i = 0; i < s.tiles.size(); ++i) {
+    const TileDecl& t = s.tiles[i];
+    const detail::TypeInfo* ti = detail::type_info(t.type().name);
+    if (!ti) {
+      fail("tiles[" + std::to_string(i) + "].elem", "no kernel code for element type '" + t.elem + "'");
+      continue;
+    }
+    need_fp16 |= ti->kind == detail::CompKind::F16;
+    need_bf16 |= ti->kind == detail::CompKind::BF16;
+    if (is_reserved(t.name))
+      fail("tiles[" + std::to_string(i) + "].name", "'" + t.name + "' is a name the generated kernel uses itself");
+    if (t.dynamic) {
+      ++dynamic_tiles;
+      dynamic_bytes = t.bytes();
+      if (t.base != 0)
+        fail("tiles[" + std::to_string(i) + "].base",
+             "a dynamic tile (extern __shared__) always starts at byte 0 of the block's shared "
+             "memory; the kernel cannot place it at byte " + std::to_string(t.base));
+    } else {
+      static_bytes += t.bytes();
+    }
+    if (!t.swizzle.identity())
+      fail("tiles[" + std::to_string(i) + "].swizzle",
+           "a swizzled tile (" + t.swizzle.text() + ") has no plain C indexing yet: the generated "
+           "kernel would not access the elements the picture shows");
+  }
+  if (dynamic_tiles > 1)
+    fail("tiles", "more than one extern __shared__ tile: every one would start at byte 0 and "
+                  "overlap the others");
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    const Step& st = s.steps[i];
+    if (st.kind != StepKind::Atomic) continue;
+    const TileDecl* t = s.find_tile(st.tile);
+    const detail::TypeInfo* ti = t ? detail::type_info(t->type().name) : nullptr;
+    if (ti && !ti->atomic)
+      fail("steps[" + std::to_string(i) + "].kind",
+           "atomicAdd on " + t->elem + " in shared memory: the generated kernels support atomics "
+           "on int, unsigned int, unsigned long long, float and double");
+  }
+  if (!res.errors.empty()) return res;
+
+  // Lets: `unsigned int` as the seeds write them, `int` when some thread's value is negative.
+  std::vector<bool> let_signed(s.lets.size(), false);
+  {
+    Env env;
+    for (int d = 0; d < 3; ++d) env.blockDim[d] = s.block[d];
+    env.gridDim[0] = s.grid;
+    for (const Constant& c : s.constants) env.names[c.name] = c.value;
+    std::vector<Expr> lets;
+    for (const Let& l : s.lets) lets.push_back(*parse_expr(l.expr).expr);
+    const int64_t threads = s.threads();
+    for (int64_t tid = 0; tid < threads; ++tid) {
+      env.threadIdx[0] = tid % s.block[0];
+      env.threadIdx[1] = (tid / s.block[0]) % s.block[1];
+      env.threadIdx[2] = tid / (s.block[0] * s.block[1]);
+      for (size_t k = 0; k < lets.size(); ++k) {
+        std::optional<int64_t> v = lets[k].eval(env);
+        if (!v) break;  // the evaluation error is the reference's to report
+        if (*v < 0) let_signed[k] = true;
+        env.names[s.lets[k].name] = *v;
+      }
+    }
+  }
+
+  bool uses_hash = false;
+  auto scan_hash = [&](const std::string& t) { uses_hash |= t.find("hash") != std::string::npos; };
+  for (const Let& l : s.lets) scan_hash(l.expr);
+  for (const Step& st : s.steps) scan_hash(st.index), scan_hash(st.guard), scan_hash(st.value);
+
+  Names names{pick("tid", taken), pick("sum", taken), pick("rep", taken)};
+  const bool exposed = mode == RunMode::Exposed;
+
+  KernelSource k;
+  k.mode = mode;
+  k.kernel_name = kernel_name_for(s) + (exposed ? "_exposed" : "");
+  k.file_name = k.kernel_name + ".cu";
+  k.static_shared_bytes = static_bytes;
+  k.dynamic_shared_bytes = dynamic_bytes;
+  k.step_line.assign(s.steps.size(), 0);
+
+  Emitter e;
+  // Header comment: what this is and how it is launched.
+  e.ln(0, "// " + k.kernel_name + ": generated by bankviz from scenario \"" + s.name + "\".");
+  if (!s.title.empty()) e.ln(0, "// " + s.title);
+  e.ln(0, std::string("// Mode: ") +
+              (exposed ? "exposed (the measured step repeats `reps` times on every SM)."
+                       : "as written (the lesson's launch)."));
+  e.ln(0, "// Block: " + std::to_string(s.block[0]) + " x " + std::to_string(s.block[1]) + " x " +
+              std::to_string(s.block[2]) + " threads; shared memory: " +
+              std::to_string(static_bytes + dynamic_bytes) + " bytes" +
+              (dynamic_bytes ? " (" + std::to_string(dynamic_bytes) + " dynamic)" : "") + ".");
+  e.ln(0, "// Output: one unsigned int per thread, the sum of what it loaded, checked on the CPU.");
+  if (need_fp16) e.ln(0, "#include <cuda_fp16.h>");
+  if (need_bf16) e.ln(0, "#include <cuda_bf16.h>");
+  e.ln(0, "");
+  for (const Constant& c : s.constants) e.ln(0, "#define " + c.name + " " + std::to_string(c.value));
+  if (!s.constants.empty()) e.ln(0, "");
+
+  // bits() overloads for the element types that need one.
+  std::set<std::string> emitted;
+  std::string overloads;
+  for (const TileDecl& t : s.tiles) {
+    const detail::TypeInfo& ti = *detail::type_info(t.type().name);
+    if (ti.plain_sum) continue;
+    const std::string comp(ti.comp);
+    if (emitted.insert(comp).second) overloads += bits_overload(ti);
+    if (ti.comps > 1 && emitted.insert(canonical_type(ti)).second)
+      overloads += vector_bits_overload(ti, canonical_type(ti));
+  }
+  if (!overloads.empty()) {
+    e.ln(0, "// bits(): a loaded value's bits folded to 32, summed into the thread's checksum.");
+    e.put(overloads);
+    e.ln(0, "");
+  }
+  if (uses_hash) {
+    e.put(kHashSource);
+    e.ln(0, "");
+  }
+  if (exposed) {
+    e.put(kVolatileSource);
+    e.ln(0, "");
+  }
+
+  e.ln(0, "__global__ void " + k.kernel_name + "(unsigned int* out" +
+              (exposed ? ", int measure, int reps" : "") + ")");
+  e.ln(0, "{");
+  for (const TileDecl& t : s.tiles) e.ln(1, t.declaration());
+  const bool is1d = s.block[1] == 1 && s.block[2] == 1;
+  const bool is2d = !is1d && s.block[2] == 1;
+  const std::string tid_expr =
+      is1d ? "threadIdx.x"
+           : is2d ? "threadIdx.y * blockDim.x + threadIdx.x"
+                  : "(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x";
+  // A let that already is the linear thread index (the seeds' idx) serves as the default value.
+  auto squeeze = [](std::string t) {
+    t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+    return t;
+  };
+  bool tid_is_let = false;
+  for (size_t i = 0; i < s.lets.size() && !tid_is_let; ++i) {
+    if (squeeze(s.lets[i].expr) == squeeze(tid_expr)) {
+      names.tid = s.lets[i].name;
+      tid_is_let = true;
+    }
+  }
+  if (!tid_is_let) e.ln(1, "unsigned int " + names.tid + " = " + tid_expr + ";");
+  for (size_t i = 0; i < s.lets.size(); ++i)
+    e.ln(1, std::string(let_signed[i] ? "int " : "unsigned int ") + s.lets[i].name + " = " +
+                parse_expr(s.lets[i].expr).expr->text() + ";");
+  e.ln(1, "unsigned int " + names.sum + " = 0;");
+  e.ln(0, "");
+
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    const Step& st = s.steps[i];
+    k.step_line[i] = e.line;
+    if (st.kind == StepKind::Sync) {
+      e.ln(1, "__syncthreads();");
+      continue;
+    }
+    const TileDecl& tile = *s.find_tile(st.tile);
+    const detail::TypeInfo& ti = *detail::type_info(tile.type().name);
+    const std::string where = access_text(tile, parse_subscripts(st.index, tile.name));
+    const std::string value =
+        st.value.empty() ? names.tid : parse_expr(st.value).expr->text();
+    std::string stmt;
+    switch (st.kind) {
+      case StepKind::Store:
+        stmt = exposed ? "st_volatile(" + where + ", " + store_value(ti, value) + ");"
+                       : where + " = " + store_value(ti, value) + ";";
+        break;
+      case StepKind::Load: {
+        const std::string read = exposed ? "ld_volatile(" + where + ")" : where;
+        stmt = names.sum + " += " + (ti.plain_sum ? read : "bits(" + read + ")") + ";";
+        break;
+      }
+      case StepKind::Atomic: stmt = "atomicAdd(&" + where + ", " + value + ");"; break;
+      case StepKind::Sync: break;
+    }
+    const std::string comment = "// step " + std::to_string(i) + ": " + step_kind_name(st.kind) +
+                                (st.label.empty() ? "" : " (" + st.label + ")");
+    // The step's own loop and guard around some statements.
+    auto wrapped = [&](int indent, const std::vector<std::string>& body) {
+      if (!st.loop_var.empty()) {
+        const bool up = st.loop_step > 0;
+        const std::string step_text =
+            up ? (st.loop_step == 1 ? "++" + st.loop_var
+                                    : st.loop_var + " += " + std::to_string(st.loop_step))
+               : (st.loop_step == -1 ? "--" + st.loop_var
+                                     : st.loop_var + " -= " + std::to_string(-st.loop_step));
+        e.ln(indent, "for (int " + st.loop_var + " = " + std::to_string(st.loop_from) + "; " +
+                         st.loop_var + (up ? " < " : " > ") + std::to_string(st.loop_to) + "; " +
+                         step_text + ") {");
+        ++indent;
+      }
+      if (!st.guard.empty()) {
+        e.ln(indent, "if (" + parse_expr(st.guard).expr->text() + ") {");
+        for (const std::string& b : body) e.ln(indent + 1, b);
+        e.ln(indent, "}");
+      } else {
+        for (const std::string& b : body) e.ln(indent, b);
+      }
+      if (!st.loop_var.empty()) e.ln(--indent, "}");
+    };
+    e.ln(1, comment);
+    k.step_line[i] = e.line;
+    if (!exposed) {
+      wrapped(1, {stmt});
+    } else if (st.kind == StepKind::Load) {
+      // Measured load: kLoadBatch independent loads before their sum, so each warp keeps that
+      // many in flight; one load followed by its add would stall the warp for the load's whole
+      // latency (~30 cycles) and a step with few active warps would measure latency, not banks.
+      const std::string read = "ld_volatile(" + where + ")";
+      std::vector<std::string> body;
+      std::string total;
+      for (int b = 0; b < kLoadBatch; ++b) {
+        const std::string v = "v" + std::to_string(b);
+        body.push_back("const auto " + v + " = " + read + ";");
+        total += (b ? " + " : "") + (ti.plain_sum ? v : "bits(" + v + ")");
+      }
+      body.push_back(names.sum + " += " + total + ";");
+      e.ln(1, "if (measure == " + std::to_string(i) + ") {");
+      e.ln(2, "for (int " + names.rep + " = 0; " + names.rep + " < reps; " + names.rep +
+                  " += " + std::to_string(kLoadBatch) + ") {");
+      wrapped(3, body);
+      e.ln(2, "}");
+      e.ln(1, "} else {");
+      wrapped(2, {stmt});
+      e.ln(1, "}");
+    } else {
+      e.ln(1, "#pragma unroll 16");
+      e.ln(1, "for (int " + names.rep + " = 0; " + names.rep + " < (measure == " +
+                  std::to_string(i) + " ? reps : 1); ++" + names.rep + ") {");
+      wrapped(2, {stmt});
+      e.ln(1, "}");
+    }
+  }
+  e.ln(0, "");
+  e.ln(1, "out[blockIdx.x * (blockDim.x * blockDim.y * blockDim.z) + " + names.tid + "] = " +
+              names.sum + ";");
+  e.ln(0, "}");
+  k.text = std::move(e.text);
+  res.kernel = std::move(k);
+  return res;
+}
+
+}  // namespace bankviz

@@ -1,0 +1,775 @@
+// runner.cpp: NVRTC compile, driver-API launch, verification and timing (runner.h).
+//
+// [SECTION] Shared helpers (no CUDA needed)
+// [SECTION] Driver API, opened at run time
+// [SECTION] NVRTC and the compiled-module cache
+// [SECTION] Runner::Impl: context, device, modules
+// [SECTION] Written mode: the lesson's launch
+// [SECTION] Exposed mode: shared memory as the bottleneck
+// [SECTION] Runner::run()
+//
+// Measurement (exposed mode): every SM holds as many blocks as fit (the occupancy API says how
+// many), all launched in one wave, so each SM does the same work. The measured step repeats R
+// times; a baseline launch runs every step once. SM cycles per warp-wide instruction are
+//   (t_step - t_baseline) * clock / ((R - 1) * instructions of the step per block * blocks per SM)
+// which cancels launch overhead and the other steps. Time is the best of several runs, as
+// HARDWARE.md measured it (1.006 cycles per wavefront on an H200).
+#include "bankviz/runner.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "bankviz/analysis.h"
+#include "bankviz/arch.h"
+
+#if BANKVIZ_HAVE_CUDA
+#include <cuda.h>
+#include <dlfcn.h>
+#include <nvrtc.h>
+#endif
+
+namespace bankviz {
+
+// [SECTION] Shared helpers (no CUDA needed) ======================================================
+
+const char* run_status_name(RunStatus s) {
+  switch (s) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::NoCuda: return "no CUDA";
+    case RunStatus::BadScenario: return "bad scenario";
+    case RunStatus::CompileError: return "compile error";
+    case RunStatus::TooLarge: return "too large";
+    case RunStatus::LaunchError: return "launch error";
+  }
+  return "?";
+}
+
+std::string model_arch_for(int cc_major, int cc_minor) {
+  (void)cc_minor;
+  if (cc_major == 9) return "hopper";
+  if (cc_major >= 5) return "maxwell";  // Maxwell to Ada, and newer chips by the published rules
+  if (cc_major == 3) return "kepler4";   // the default bank size
+  if (cc_major == 2) return "fermi";
+  return "cc1x";
+}
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string format_errors(const std::vector<Diagnostic>& errors) {
+  std::string out;
+  for (const Diagnostic& d : errors) out += (out.empty() ? "" : "\n") + d.format();
+  return out;
+}
+
+// The model's wavefronts for one scenario step (all its loop iterations), summed over warps, and
+// the number of warp instructions (warps with an active lane) they came from.
+struct StepModel {
+  int64_t wavefronts = 0, instructions = 0, bytes = 0;
+  int schedulers = 0;  // of the SM's 4 warp schedulers, how many hold a warp active in the step
+};
+StepModel model_of_step(const Analysis& a, int step) {
+  StepModel m;
+  unsigned seen = 0;
+  for (size_t e = 0; e < a.steps.size(); ++e) {
+    if (a.steps[e].step != step) continue;
+    for (const WarpStep& ws : a.warps[e]) {
+      if (ws.access.mask == 0) continue;
+      m.wavefronts += ws.result.wavefronts;
+      ++m.instructions;
+      seen |= 1u << (ws.warp % 4);  // warp i of a block runs on scheduler i % 4
+      m.bytes += int64_t{std::popcount(ws.access.mask)} * ws.access.width;
+    }
+  }
+  m.schedulers = std::popcount(seen);
+  return m;
+}
+
+}  // namespace
+
+// [SECTION] Driver API, opened at run time =======================================================
+
+#if BANKVIZ_HAVE_CUDA
+
+namespace {
+
+#define BV_STR2(x) #x
+#define BV_STR(x) BV_STR2(x)
+
+// Function pointers resolved with dlsym under the versioned names cuda.h maps each call to
+// (cuMemAlloc -> cuMemAlloc_v2), so the program needs no libcuda.so.1 to start.
+struct Driver {
+  void* handle = nullptr;
+  std::string error;  // why the driver could not be opened
+#define BV_FN(fn) decltype(&::fn) fn##_ = nullptr;
+  BV_FN(cuInit)
+  BV_FN(cuGetErrorString)
+  BV_FN(cuGetErrorName)
+  BV_FN(cuDriverGetVersion)
+  BV_FN(cuDeviceGetCount)
+  BV_FN(cuDeviceGet)
+  BV_FN(cuDeviceGetName)
+  BV_FN(cuDeviceGetAttribute)
+  BV_FN(cuDevicePrimaryCtxRetain)
+  BV_FN(cuDevicePrimaryCtxRelease)
+  BV_FN(cuDevicePrimaryCtxReset)
+  BV_FN(cuCtxSetCurrent)
+  BV_FN(cuCtxSynchronize)
+  BV_FN(cuModuleLoadData)
+  BV_FN(cuModuleUnload)
+  BV_FN(cuModuleGetFunction)
+  BV_FN(cuFuncSetAttribute)
+  BV_FN(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+  BV_FN(cuLaunchKernel)
+  BV_FN(cuMemAlloc)
+  BV_FN(cuMemFree)
+  BV_FN(cuMemcpyDtoH)
+  BV_FN(cuMemsetD32)
+  BV_FN(cuEventCreate)
+  BV_FN(cuEventDestroy)
+  BV_FN(cuEventRecord)
+  BV_FN(cuEventSynchronize)
+  BV_FN(cuEventElapsedTime)
+#undef BV_FN
+
+  bool open() {
+    handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      const char* e = dlerror();
+      error = std::string("no CUDA driver: ") + (e ? e : "libcuda.so.1 not found");
+      return false;
+    }
+    bool ok = true;
+#define BV_LOAD(fn)                                                               \
+  fn##_ = reinterpret_cast<decltype(&::fn)>(dlsym(handle, BV_STR(fn)));           \
+  if (!fn##_) {                                                                   \
+    ok = false;                                                                   \
+    error = std::string("the CUDA driver lacks ") + BV_STR(fn) + " (too old for CUDA 13?)"; \
+  }
+    BV_LOAD(cuInit)
+    BV_LOAD(cuGetErrorString)
+    BV_LOAD(cuGetErrorName)
+    BV_LOAD(cuDriverGetVersion)
+    BV_LOAD(cuDeviceGetCount)
+    BV_LOAD(cuDeviceGet)
+    BV_LOAD(cuDeviceGetName)
+    BV_LOAD(cuDeviceGetAttribute)
+    BV_LOAD(cuDevicePrimaryCtxRetain)
+    BV_LOAD(cuDevicePrimaryCtxRelease)
+    BV_LOAD(cuDevicePrimaryCtxReset)
+    BV_LOAD(cuCtxSetCurrent)
+    BV_LOAD(cuCtxSynchronize)
+    BV_LOAD(cuModuleLoadData)
+    BV_LOAD(cuModuleUnload)
+    BV_LOAD(cuModuleGetFunction)
+    BV_LOAD(cuFuncSetAttribute)
+    BV_LOAD(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+    BV_LOAD(cuLaunchKernel)
+    BV_LOAD(cuMemAlloc)
+    BV_LOAD(cuMemFree)
+    BV_LOAD(cuMemcpyDtoH)
+    BV_LOAD(cuMemsetD32)
+    BV_LOAD(cuEventCreate)
+    BV_LOAD(cuEventDestroy)
+    BV_LOAD(cuEventRecord)
+    BV_LOAD(cuEventSynchronize)
+    BV_LOAD(cuEventElapsedTime)
+#undef BV_LOAD
+    return ok;
+  }
+
+  std::string describe(CUresult r) const {
+    const char* name = nullptr;
+    const char* text = nullptr;
+    if (cuGetErrorName_) cuGetErrorName_(r, &name);
+    if (cuGetErrorString_) cuGetErrorString_(r, &text);
+    std::string out = name ? name : "CUDA error " + std::to_string(static_cast<int>(r));
+    if (text) out += std::string(": ") + text;
+    return out;
+  }
+};
+
+Driver& driver() {
+  static Driver d;
+  static std::once_flag once;
+  std::call_once(once, [] { d.open(); });
+  return d;
+}
+
+// Errors after which the context cannot be used again (CUDA's "sticky" errors).
+bool is_sticky(CUresult r) {
+  switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_UNKNOWN: return true;
+    default: return false;
+  }
+}
+
+// [SECTION] NVRTC and the compiled-module cache ==================================================
+
+struct Compiled {
+  std::vector<char> cubin;
+  std::string lowered;  // the kernel's mangled name
+  std::string log;
+};
+
+// Compiled code outlives contexts (a sticky error resets the context, not the compiler's work).
+std::mutex g_cache_mutex;
+std::map<std::string, Compiled> g_cubins;  // key: sm + '\n' + source
+
+std::string cuda_include_dir() {
+#ifdef BANKVIZ_CUDA_INCLUDE_DIR
+  return BANKVIZ_CUDA_INCLUDE_DIR;
+#else
+  return "/usr/local/cuda/include";
+#endif
+}
+
+// "k.cu(12): error: ..." -> the message, and the generated line it points at.
+std::string explain_log(const std::string& log, const KernelSource& k) {
+  std::string out;
+  size_t pos = 0;
+  while ((pos = log.find(k.file_name + "(", pos)) != std::string::npos) {
+    const size_t open = pos + k.file_name.size();
+    const size_t close = log.find(')', open);
+    const size_t eol = log.find('\n', pos);
+    const std::string line_text = log.substr(pos, eol == std::string::npos ? std::string::npos : eol - pos);
+    pos = eol == std::string::npos ? log.size() : eol;
+    if (line_text.find("error") == std::string::npos) continue;
+    const int line = close == std::string::npos ? 0 : std::atoi(log.substr(open + 1, close - open - 1).c_str());
+    out += line_text + "\n  at " + source_line(k.text, line) + "\n";
+    if (out.size() > 2000) break;
+  }
+  if (out.empty()) out = log;
+  return out;
+}
+
+struct CompileOutcome {
+  const Compiled* compiled = nullptr;
+  bool cache_hit = false;
+  double ms = 0;
+  std::string error;
+  std::string log;
+};
+
+CompileOutcome compile(const KernelSource& k, const std::string& sm) {
+  CompileOutcome out;
+  const std::string key = sm + "\n" + k.text;
+  {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    auto it = g_cubins.find(key);
+    if (it != g_cubins.end()) {
+      out.compiled = &it->second;
+      out.cache_hit = true;
+      out.log = it->second.log;
+      return out;
+    }
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  nvrtcProgram prog = nullptr;
+  if (nvrtcCreateProgram(&prog, k.text.c_str(), k.file_name.c_str(), 0, nullptr, nullptr) !=
+      NVRTC_SUCCESS) {
+    out.error = "NVRTC could not create a program";
+    return out;
+  }
+  nvrtcAddNameExpression(prog, k.kernel_name.c_str());
+  const std::string arch = "--gpu-architecture=" + sm;
+  const std::string include = "-I" + cuda_include_dir();
+  const char* opts[] = {arch.c_str(), "-std=c++17", include.c_str(), "-lineinfo"};
+  const nvrtcResult r = nvrtcCompileProgram(prog, 4, opts);
+  size_t log_size = 0;
+  nvrtcGetProgramLogSize(prog, &log_size);
+  std::string log(log_size, '\0');
+  if (log_size > 1) nvrtcGetProgramLog(prog, log.data());
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  out.log = log;
+  if (r != NVRTC_SUCCESS) {
+    out.error = std::string("NVRTC: ") + nvrtcGetErrorString(r) + "\n" + explain_log(log, k);
+    nvrtcDestroyProgram(&prog);
+    out.ms = ms_since(t0);
+    return out;
+  }
+  Compiled c;
+  size_t size = 0;
+  nvrtcGetCUBINSize(prog, &size);
+  c.cubin.resize(size);
+  nvrtcGetCUBIN(prog, c.cubin.data());
+  const char* lowered = nullptr;
+  nvrtcGetLoweredName(prog, k.kernel_name.c_str(), &lowered);
+  c.lowered = lowered ? lowered : k.kernel_name;
+  c.log = log;
+  nvrtcDestroyProgram(&prog);
+  out.ms = ms_since(t0);
+  std::lock_guard<std::mutex> lock(g_cache_mutex);
+  out.compiled = &g_cubins.emplace(key, std::move(c)).first->second;  // std::map: stable address
+  return out;
+}
+
+}  // namespace
+
+#endif  // BANKVIZ_HAVE_CUDA
+
+bool built_with_cuda() { return BANKVIZ_HAVE_CUDA != 0; }
+
+CompileCheck compile_only(const KernelSource& k, const std::string& sm) {
+  CompileCheck c;
+#if BANKVIZ_HAVE_CUDA
+  CompileOutcome o = compile(k, sm);
+  c.ok = o.compiled != nullptr;
+  c.message = o.error;
+  c.log = o.log;
+  c.ms = o.ms;
+  c.cubin_bytes = o.compiled ? o.compiled->cubin.size() : 0;
+#else
+  (void)k;
+  (void)sm;
+  c.message = "this build of bankviz has no CUDA toolkit (NVRTC)";
+#endif
+  return c;
+}
+
+// [SECTION] Runner::Impl: context, device, modules ===============================================
+
+#if BANKVIZ_HAVE_CUDA
+
+struct Runner::Impl {
+  bool tried = false;
+  std::string reason;  // why there is no device
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr;
+  DeviceInfo info;
+  std::map<std::string, CUmodule> modules;  // key as g_cubins; valid in ctx only
+
+  ~Impl() { drop_context(false); }
+
+  bool ensure() {
+    Driver& d = driver();
+    if (!d.handle || !d.error.empty()) {
+      reason = d.error;
+      return false;
+    }
+    if (ctx) {
+      d.cuCtxSetCurrent_(ctx);
+      return true;
+    }
+    if (!tried) {
+      tried = true;
+      if (CUresult r = d.cuInit_(0); r != CUDA_SUCCESS) {
+        reason = "no CUDA device: cuInit failed: " + d.describe(r);
+        return false;
+      }
+      int count = 0;
+      if (CUresult r = d.cuDeviceGetCount_(&count); r != CUDA_SUCCESS || count == 0) {
+        reason = "no CUDA device: " + (r != CUDA_SUCCESS ? d.describe(r) : "the driver sees no GPU");
+        return false;
+      }
+      d.cuDeviceGet_(&dev, 0);
+      char name[256] = {0};
+      d.cuDeviceGetName_(name, sizeof(name), dev);
+      auto attr = [&](CUdevice_attribute a) {
+        int v = 0;
+        d.cuDeviceGetAttribute_(&v, a, dev);
+        return v;
+      };
+      info.present = true;
+      info.name = name;
+      info.cc_major = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+      info.cc_minor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+      info.sm = "sm_" + std::to_string(info.cc_major) + std::to_string(info.cc_minor);
+      info.sm_count = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+      info.clock_khz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+      info.max_threads_per_block = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+      info.shared_per_block = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+      info.shared_per_block_optin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+      info.shared_per_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+      info.model_arch = model_arch_for(info.cc_major, info.cc_minor);
+    }
+    if (!info.present) return false;
+    if (CUresult r = d.cuDevicePrimaryCtxRetain_(&ctx, dev); r != CUDA_SUCCESS) {
+      reason = "could not create a CUDA context: " + d.describe(r);
+      ctx = nullptr;
+      return false;
+    }
+    d.cuCtxSetCurrent_(ctx);
+    return true;
+  }
+
+  // After a sticky error the context is unusable: unload, release and reset it; the next run
+  // retains a fresh one (modules are reloaded from the cached cubins).
+  void drop_context(bool reset) {
+    if (!ctx) return;
+    Driver& d = driver();
+    if (!reset)
+      for (auto& [key, m] : modules) d.cuModuleUnload_(m);
+    modules.clear();
+    d.cuDevicePrimaryCtxRelease_(dev);
+    if (reset) d.cuDevicePrimaryCtxReset_(dev);
+    ctx = nullptr;
+  }
+};
+
+#else
+
+struct Runner::Impl {};
+
+#endif
+
+Runner::Runner() : impl_(std::make_unique<Impl>()) {}
+Runner::~Runner() = default;
+
+DeviceInfo Runner::device(std::string* reason) {
+#if BANKVIZ_HAVE_CUDA
+  if (!impl_->ensure()) {
+    if (reason) *reason = impl_->reason;
+    return {};
+  }
+  return impl_->info;
+#else
+  if (reason) *reason = "this build of bankviz has no CUDA toolkit: real kernels are disabled";
+  return {};
+#endif
+}
+
+#if BANKVIZ_HAVE_CUDA
+
+namespace {
+
+// [SECTION] Written mode / exposed mode share one launch helper ==================================
+
+struct Launcher {
+  Driver& d;
+  CUfunction fn;
+  int64_t block[3];
+  unsigned dyn_bytes;
+  CUdeviceptr out = 0;
+  CUevent e0 = nullptr, e1 = nullptr;
+  CUresult status = CUDA_SUCCESS;
+  std::string what;  // the call that failed
+
+  bool check(CUresult r, const char* call) {
+    if (r == CUDA_SUCCESS) return true;
+    if (status == CUDA_SUCCESS) {
+      status = r;
+      what = call;
+    }
+    return false;
+  }
+  bool launch(int64_t grid, int measure, int reps) {
+    void* args3[] = {&out, &measure, &reps};
+    return check(d.cuLaunchKernel_(fn, static_cast<unsigned>(grid), 1, 1,
+                                   static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
+                                   static_cast<unsigned>(block[2]), dyn_bytes, nullptr, args3, nullptr),
+                 "cuLaunchKernel");
+  }
+  // Events around `count` launches; milliseconds, or -1 on error.
+  double timed(int64_t grid, int measure, int reps, int count) {
+    if (!check(d.cuEventRecord_(e0, nullptr), "cuEventRecord")) return -1;
+    for (int i = 0; i < count; ++i)
+      if (!launch(grid, measure, reps)) return -1;
+    if (!check(d.cuEventRecord_(e1, nullptr), "cuEventRecord")) return -1;
+    if (!check(d.cuEventSynchronize_(e1), "the kernel")) return -1;
+    float ms = 0;
+    if (!check(d.cuEventElapsedTime_(&ms, e0, e1), "cuEventElapsedTime")) return -1;
+    return ms;
+  }
+  // Poisons the output, runs once, copies back.
+  bool run_once(int64_t grid, int measure, int reps, std::vector<uint32_t>& host) {
+    const size_t n = host.size();
+    if (!check(d.cuMemsetD32_(out, 0xDEADBEEFu, n), "cuMemsetD32")) return false;
+    if (!launch(grid, measure, reps)) return false;
+    if (!check(d.cuCtxSynchronize_(), "the kernel")) return false;
+    return check(d.cuMemcpyDtoH_(host.data(), out, n * sizeof(uint32_t)), "cuMemcpyDtoH");
+  }
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+std::string arch_note(const Scenario& s, const DeviceInfo& dev) {
+  const Arch* sa = find_arch(s.arch);
+  const Arch* ma = find_arch(dev.model_arch);
+  if (!sa || !ma || sa == ma) return {};
+  std::string note = "The scenario simulates " + std::string(sa->name) + " (" +
+                     std::to_string(sa->banks) + " banks of " + std::to_string(sa->bank_bytes) +
+                     " bytes). It ran on " + dev.name + " (" + dev.sm + "), which always serves " +
+                     "shared memory with " + std::to_string(ma->banks) + " banks of " +
+                     std::to_string(ma->bank_bytes) + " bytes";
+  if (sa->bank_bytes == 8)
+    note += " (since Maxwell the 8-byte bank setting is accepted and ignored)";
+  note += ": the measurement follows the " + std::string(ma->name) +
+          " model, shown next to the " + std::string(sa->name) + " prediction.";
+  return note;
+}
+
+}  // namespace
+
+#endif
+
+// [SECTION] Runner::run() ========================================================================
+
+RunResult Runner::run(const Scenario& s, const RunOptions& o) {
+  RunResult res;
+  res.mode = o.mode;
+  res.scenario_arch = s.arch;
+  GenerateResult gen = generate_kernel(s, o.mode);
+  if (!gen.kernel) {
+    res.status = RunStatus::BadScenario;
+    res.message = "the scenario cannot become a kernel:\n" + format_errors(gen.errors);
+    return res;
+  }
+  const KernelSource& k = *gen.kernel;
+  res.source = k.text;
+  if (k.static_shared_bytes > 48 * 1024) {
+    // A hardware-independent rule: static __shared__ arrays are limited to 48 KB per block.
+    res.status = RunStatus::TooLarge;
+    res.message = "the static __shared__ tiles take " + std::to_string(k.static_shared_bytes) +
+                  " bytes; static shared memory is limited to 48 KB (49152 bytes) per block. "
+                  "Declare the tile extern __shared__ (dynamic) to go beyond it, up to the "
+                  "device's opt-in limit (232448 bytes on an H100/H200)";
+    return res;
+  }
+#if !BANKVIZ_HAVE_CUDA
+  res.status = RunStatus::NoCuda;
+  res.message = "no CUDA: this build of bankviz has no CUDA toolkit; the model still works";
+  return res;
+#else
+  Impl& im = *impl_;
+  if (!im.ensure()) {
+    res.status = RunStatus::NoCuda;
+    res.message = im.reason + "; the model still works";
+    return res;
+  }
+  Driver& d = driver();
+  const DeviceInfo& dev = im.info;
+  res.device = dev;
+  res.arch_note = arch_note(s, dev);
+
+  // Limits, named before the compiler or the launch says it less clearly.
+  if (s.threads() > dev.max_threads_per_block) {
+    res.status = RunStatus::TooLarge;
+    res.message = "the block has " + std::to_string(s.threads()) + " threads; " + dev.name +
+                  " allows at most " + std::to_string(dev.max_threads_per_block);
+    return res;
+  }
+  const int64_t total_shared = k.static_shared_bytes + k.dynamic_shared_bytes;
+  if (total_shared > dev.shared_per_block_optin) {
+    res.status = RunStatus::TooLarge;
+    res.message = "the tiles need " + std::to_string(total_shared) + " bytes of shared memory; " +
+                  dev.name + " allows at most " + std::to_string(dev.shared_per_block_optin) +
+                  " bytes per block (" + std::to_string(dev.shared_per_block_optin / 1024) +
+                  " KB, with cudaFuncAttributeMaxDynamicSharedMemorySize)";
+    return res;
+  }
+
+  // CPU evaluation first: out-of-bounds accesses are refused before anything touches the GPU.
+  auto t_run = std::chrono::steady_clock::now();
+  ReferenceOptions ro;
+  ro.grid = o.mode == RunMode::Written ? s.grid : 1;
+  ReferenceResult base = evaluate_reference(s, ro);
+  if (!base.ref) {
+    res.status = RunStatus::BadScenario;
+    res.message = format_errors(base.errors);
+    return res;
+  }
+  res.races = base.ref->races;
+
+  CompileOutcome comp = compile(k, dev.sm);
+  res.compile_log = comp.log;
+  res.compile_ms = comp.ms;
+  res.cache_hit = comp.cache_hit;
+  if (!comp.compiled) {
+    res.status = RunStatus::CompileError;
+    res.message = comp.error;
+    return res;
+  }
+  t_run = std::chrono::steady_clock::now();  // run_ms: everything after the compiler
+  const std::string key = dev.sm + "\n" + k.text;
+  CUmodule mod = nullptr;
+  if (auto it = im.modules.find(key); it != im.modules.end()) {
+    mod = it->second;
+  } else {
+    if (CUresult r = d.cuModuleLoadData_(&mod, comp.compiled->cubin.data()); r != CUDA_SUCCESS) {
+      res.status = RunStatus::LaunchError;
+      res.message = "cuModuleLoadData: " + d.describe(r);
+      return res;
+    }
+    im.modules[key] = mod;
+    res.cache_hit = false;
+  }
+  CUfunction fn = nullptr;
+  d.cuModuleGetFunction_(&fn, mod, comp.compiled->lowered.c_str());
+  if (k.dynamic_shared_bytes > dev.shared_per_block) {
+    // Above 48 KB a block must opt in to more dynamic shared memory.
+    if (CUresult r = d.cuFuncSetAttribute_(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                           static_cast<int>(k.dynamic_shared_bytes));
+        r != CUDA_SUCCESS) {
+      res.status = RunStatus::TooLarge;
+      res.message = "cannot opt in to " + std::to_string(k.dynamic_shared_bytes) +
+                    " bytes of dynamic shared memory (device limit " +
+                    std::to_string(dev.shared_per_block_optin) + "): " + d.describe(r);
+      return res;
+    }
+  }
+
+  Launcher L{d, fn, {s.block[0], s.block[1], s.block[2]},
+             static_cast<unsigned>(k.dynamic_shared_bytes), 0, nullptr, nullptr, CUDA_SUCCESS, {}};
+  const int64_t threads = s.threads();
+  int64_t grid = o.mode == RunMode::Written ? s.grid : 0;
+  if (o.mode == RunMode::Exposed) {
+    int per_sm = 0;
+    L.check(d.cuOccupancyMaxActiveBlocksPerMultiprocessor_(&per_sm, fn, static_cast<int>(threads),
+                                                           k.dynamic_shared_bytes),
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    per_sm = std::max(per_sm, 1);
+    grid = int64_t{per_sm} * dev.sm_count;
+    res.exposed.blocks_per_sm = per_sm;
+    res.exposed.grid = grid;
+  }
+  const size_t n_out = static_cast<size_t>(grid * threads);
+  L.check(d.cuMemAlloc_(&L.out, n_out * sizeof(uint32_t)), "cuMemAlloc");
+  L.check(d.cuEventCreate_(&L.e0, CU_EVENT_DEFAULT), "cuEventCreate");
+  L.check(d.cuEventCreate_(&L.e1, CU_EVENT_DEFAULT), "cuEventCreate");
+  std::vector<uint32_t> host(n_out);
+  const int runs = std::max(1, o.timing_runs);
+
+  auto finish = [&]() {
+    if (L.e0) d.cuEventDestroy_(L.e0);
+    if (L.e1) d.cuEventDestroy_(L.e1);
+    if (L.out) d.cuMemFree_(L.out);
+    res.run_ms = ms_since(t_run);
+    if (L.status != CUDA_SUCCESS) {
+      res.status = RunStatus::LaunchError;
+      res.message = L.what + " failed: " + d.describe(L.status);
+      if (is_sticky(L.status)) {
+        im.drop_context(true);
+        res.message += " (the CUDA context was reset; the next run starts a fresh one)";
+      }
+    } else {
+      res.status = RunStatus::Ok;
+    }
+    return res;
+  };
+  if (L.status != CUDA_SUCCESS) return finish();
+
+  if (o.mode == RunMode::Written) {
+    // [SECTION] Written mode: the lesson's launch
+    if (!L.run_once(grid, -1, 1, host)) return finish();
+    res.verification = verify_output(*base.ref, host, s.block);
+    res.written.grid = grid;
+    res.written.launches = std::max(1, o.written_launches);
+    if (o.warmup) L.timed(grid, -1, 1, res.written.launches);
+    std::vector<double> per_launch, single;
+    for (int r = 0; r < runs && L.status == CUDA_SUCCESS; ++r) {
+      per_launch.push_back(L.timed(grid, -1, 1, res.written.launches) * 1000.0 / res.written.launches);
+      single.push_back(L.timed(grid, -1, 1, 1) * 1000.0);
+    }
+    res.written.us_per_launch = median(per_launch);
+    res.written.us_single = median(single);
+    return finish();
+  }
+
+  // [SECTION] Exposed mode: shared memory as the bottleneck
+  const Arch* model_arch = find_arch(dev.model_arch);
+  AnalysisResult here = analyze(s, model_arch);
+  AnalysisResult own = analyze(s);
+  if (!here.analysis || !own.analysis) {
+    res.status = RunStatus::BadScenario;
+    res.message = format_errors(here.analysis ? own.errors : here.errors);
+    return finish();
+  }
+  ReferenceOptions bo;
+  bo.grid = grid;
+  ReferenceResult bref = evaluate_reference(s, bo);
+  if (!bref.ref) {
+    res.status = RunStatus::BadScenario;
+    res.message = format_errors(bref.errors);
+    return finish();
+  }
+  if (!L.run_once(grid, -1, 1, host)) return finish();
+  Verification all = verify_output(*bref.ref, host, s.block);
+  if (o.warmup) L.timed(grid, -1, 1, 1);
+  double base_ms = 1e30;
+  for (int r = 0; r < runs && L.status == CUDA_SUCCESS; ++r)
+    base_ms = std::min(base_ms, L.timed(grid, -1, 1, 1));
+  res.exposed.baseline_ms = base_ms;
+  const double clock_hz = dev.clock_khz * 1000.0;
+  const int per_sm = res.exposed.blocks_per_sm;
+
+  for (size_t si = 0; si < s.steps.size() && L.status == CUDA_SUCCESS; ++si) {
+    const Step& st = s.steps[si];
+    if (!st.is_memory()) continue;
+    const int step = static_cast<int>(si);
+    const StepModel m = model_of_step(*here.analysis, step);
+    const StepModel sm_own = model_of_step(*own.analysis, step);
+    const int64_t instr = bref.ref->step_instructions[si];
+    StepTiming row;
+    row.step = step;
+    row.label = st.label.empty() ? std::string(step_kind_name(st.kind)) + " " + st.index : st.label;
+    row.kind = step_kind_name(st.kind);
+    row.instructions_per_block = instr;
+    row.model_wavefronts = m.instructions ? double(m.wavefronts) / m.instructions : 0;
+    row.scenario_wavefronts = sm_own.instructions ? double(sm_own.wavefronts) / sm_own.instructions : 0;
+    if (instr == 0) {
+      res.exposed.steps.push_back(row);
+      continue;
+    }
+    // About 2 ms of shared-memory time by the model: long against launch overhead.
+    int64_t reps = o.reps;
+    if (reps <= 0) {
+      const double per_rep = std::max<double>(double(m.wavefronts), double(instr)) * per_sm;
+      reps = std::clamp<int64_t>(static_cast<int64_t>(2e-3 * clock_hz / per_rep), 16, 1 << 20);
+    }
+    reps = (reps + kExposedLoadBatch - 1) / kExposedLoadBatch * kExposedLoadBatch;
+    row.reps = reps;
+    row.schedulers = m.schedulers;
+    row.shared_bound = m.schedulers == 4;
+    ReferenceOptions mo;
+    mo.grid = grid;
+    mo.measure = step;
+    mo.reps = reps;
+    ReferenceResult mref = evaluate_reference(s, mo);
+    if (!L.run_once(grid, step, static_cast<int>(reps), host)) break;
+    if (mref.ref) {
+      Verification v = verify_output(*mref.ref, host, s.block);
+      if (v.status == VerifyStatus::Mismatch && all.status != VerifyStatus::Mismatch) {
+        all = v;
+        all.summary = "step " + std::to_string(step) + " repeated: " + v.summary;
+      }
+    }
+    if (o.warmup) L.timed(grid, step, static_cast<int>(reps), 1);
+    double best = 1e30;
+    for (int r = 0; r < runs && L.status == CUDA_SUCCESS; ++r)
+      best = std::min(best, L.timed(grid, step, static_cast<int>(reps), 1));
+    row.ms = best;
+    const double cycles = (best - base_ms) * 1e-3 * clock_hz;
+    const double issued = double(reps - 1) * double(instr) * per_sm;
+    row.cycles_per_instruction = cycles / issued;
+    row.ratio = row.model_wavefronts > 0 ? row.cycles_per_instruction / row.model_wavefronts : 0;
+    row.bytes_per_clock_per_sm = double(reps - 1) * double(m.bytes) * per_sm / cycles;
+    res.exposed.steps.push_back(row);
+  }
+  res.verification = all;
+  return finish();
+#endif
+}
+
+}  // namespace bankviz

@@ -1,0 +1,128 @@
+// types.cpp: element types as the generated kernel writes them, and the CPU's copy of the GPU's
+// conversions (integer -> float/half/bfloat16 round to nearest even) and checksums.
+#include "types.h"
+
+#include <array>
+#include <bit>
+#include <cmath>
+
+namespace bankviz::detail {
+
+namespace {
+
+using K = CompKind;
+
+// name, component C type, components, component bytes, kind, constructor, atomicAdd, plain sum
+constexpr std::array<TypeInfo, 34> kTypes = {{
+    {"char", "char", 1, 1, K::SInt, "", false, true},
+    {"signed char", "signed char", 1, 1, K::SInt, "", false, true},
+    {"unsigned char", "unsigned char", 1, 1, K::UInt, "", false, true},
+    {"short", "short", 1, 2, K::SInt, "", false, true},
+    {"unsigned short", "unsigned short", 1, 2, K::UInt, "", false, true},
+    {"half", "__half", 1, 2, K::F16, "", false, false},
+    {"__half", "__half", 1, 2, K::F16, "", false, false},
+    {"__nv_bfloat16", "__nv_bfloat16", 1, 2, K::BF16, "", false, false},
+    {"char2", "signed char", 2, 1, K::SInt, "make_char2", false, false},
+    {"uchar2", "unsigned char", 2, 1, K::UInt, "make_uchar2", false, false},
+    {"int", "int", 1, 4, K::SInt, "", true, true},
+    {"unsigned", "unsigned int", 1, 4, K::UInt, "", true, true},
+    {"unsigned int", "unsigned int", 1, 4, K::UInt, "", true, true},
+    {"float", "float", 1, 4, K::F32, "", true, false},
+    {"char4", "signed char", 4, 1, K::SInt, "make_char4", false, false},
+    {"uchar4", "unsigned char", 4, 1, K::UInt, "make_uchar4", false, false},
+    {"short2", "short", 2, 2, K::SInt, "make_short2", false, false},
+    {"ushort2", "unsigned short", 2, 2, K::UInt, "make_ushort2", false, false},
+    {"half2", "__half", 2, 2, K::F16, "__halves2half2", false, false},
+    {"__half2", "__half", 2, 2, K::F16, "__halves2half2", false, false},
+    {"long long", "long long", 1, 8, K::SInt, "", false, false},
+    {"unsigned long long", "unsigned long long", 1, 8, K::UInt, "", true, false},
+    {"double", "double", 1, 8, K::F64, "", true, false},
+    {"short4", "short", 4, 2, K::SInt, "make_short4", false, false},
+    {"ushort4", "unsigned short", 4, 2, K::UInt, "make_ushort4", false, false},
+    {"int2", "int", 2, 4, K::SInt, "make_int2", false, false},
+    {"uint2", "unsigned int", 2, 4, K::UInt, "make_uint2", false, false},
+    {"float2", "float", 2, 4, K::F32, "make_float2", false, false},
+    {"int4", "int", 4, 4, K::SInt, "make_int4", false, false},
+    {"uint4", "unsigned int", 4, 4, K::UInt, "make_uint4", false, false},
+    {"float4", "float", 4, 4, K::F32, "make_float4", false, false},
+    {"double2", "double", 2, 8, K::F64, "make_double2", false, false},
+    {"longlong2", "long long", 2, 8, K::SInt, "make_longlong2", false, false},
+    {"ulonglong2", "unsigned long long", 2, 8, K::UInt, "make_ulonglong2", false, false},
+}};
+
+// An integer rounded to nearest even into a binary format with `mbits` fraction bits, `ebits`
+// exponent bits and a sign bit at bit 15 (binary16 and bfloat16): what __uint2half_rn and the
+// __nv_bfloat16 constructors compute for integer inputs.
+uint64_t int_to_small_float(int64_t v, int mbits, int ebits) {
+  const uint64_t sign = v < 0 ? 1u << 15 : 0;
+  uint64_t m = v < 0 ? uint64_t(0) - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  if (m == 0) return 0;
+  int msb = 63 - std::countl_zero(m);
+  const int shift = msb - mbits;
+  uint64_t q = 0;
+  if (shift > 0) {
+    q = m >> shift;
+    const uint64_t rem = m & ((uint64_t{1} << shift) - 1);
+    const uint64_t halfway = uint64_t{1} << (shift - 1);
+    if (rem > halfway || (rem == halfway && (q & 1))) ++q;
+    if (q == (uint64_t{1} << (mbits + 1))) {
+      q >>= 1;
+      ++msb;
+    }
+  } else {
+    q = m << -shift;
+  }
+  const int bias = (1 << (ebits - 1)) - 1;
+  const uint64_t max_exp = (uint64_t{1} << ebits) - 1;
+  const uint64_t exp = static_cast<uint64_t>(msb + bias);
+  if (exp >= max_exp) return sign | (max_exp << mbits);  // overflow: infinity
+  return sign | (exp << mbits) | (q & ((uint64_t{1} << mbits) - 1));
+}
+
+}  // namespace
+
+const TypeInfo* type_info(std::string_view elem) {
+  for (const TypeInfo& t : kTypes)
+    if (t.name == elem) return &t;
+  return nullptr;
+}
+
+uint64_t component_bits(const TypeInfo& t, int64_t value) {
+  switch (t.kind) {
+    case K::SInt:
+    case K::UInt:
+      if (t.comp_bytes == 8) return static_cast<uint64_t>(value);
+      return static_cast<uint64_t>(value) & ((uint64_t{1} << (8 * t.comp_bytes)) - 1);
+    case K::F32: return std::bit_cast<uint32_t>(static_cast<float>(value));
+    case K::F64: return std::bit_cast<uint64_t>(static_cast<double>(value));
+    case K::F16: return int_to_small_float(value, 10, 5);
+    case K::BF16: return int_to_small_float(value, 7, 8);
+  }
+  return 0;
+}
+
+uint32_t component_checksum(const TypeInfo& t, uint64_t bits) {
+  if (t.comp_bytes == 8) return static_cast<uint32_t>(bits ^ (bits >> 32));
+  if (t.kind == K::SInt && t.comp_bytes < 4) {
+    // Integer promotion sign-extends a signed char or short.
+    const int shift = 64 - 8 * t.comp_bytes;
+    return static_cast<uint32_t>(static_cast<int64_t>(bits << shift) >> shift);
+  }
+  return static_cast<uint32_t>(bits);
+}
+
+double component_value(const TypeInfo& t, uint64_t bits) {
+  switch (t.kind) {
+    case K::SInt:
+      if (t.comp_bytes == 8) return static_cast<double>(static_cast<int64_t>(bits));
+      return static_cast<double>(static_cast<int32_t>(component_checksum(t, bits)));
+    case K::UInt: return static_cast<double>(bits);
+    case K::F32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case K::F64: return std::bit_cast<double>(bits);
+    case K::F16:
+    case K::BF16: break;
+  }
+  return std::nan("");
+}
+
+}  // namespace bankviz::detail

@@ -1,0 +1,154 @@
+// The CPU evaluation the GPU's output is checked against, and the comparison itself.
+#include <gtest/gtest.h>
+
+#include <bit>
+
+#include "bankviz/reference.h"
+#include "helpers.h"
+#include "types.h"
+
+using namespace bankviz;
+using bankviz::test::preset;
+
+namespace {
+
+Reference reference_of(const Scenario& s, ReferenceOptions o = {}) {
+  ReferenceResult r = evaluate_reference(s, o);
+  if (!r.ref) {
+    ADD_FAILURE() << (r.errors.empty() ? "?" : r.errors[0].format());
+    return {};
+  }
+  return *r.ref;
+}
+
+}  // namespace
+
+TEST(Reference, ColumnReadReturnsTheTransposedThreadsIndex) {
+  const Reference r = reference_of(preset("row-write-column-read"));
+  ASSERT_EQ(r.out.size(), 1024u);
+  // Thread (x, y) reads tile[x][y], which thread (y, x) stored: its index x * 32 + y.
+  for (uint32_t y = 0; y < 32; ++y)
+    for (uint32_t x = 0; x < 32; ++x) EXPECT_EQ(r.out[y * 32 + x], x * 32 + y);
+  EXPECT_EQ(r.race_count, 0);
+  EXPECT_EQ(r.step_instructions[0], 32);  // one store per warp
+  EXPECT_EQ(r.step_instructions[2], 32);
+}
+
+TEST(Reference, MissingSyncThreadsIsARace) {
+  const Reference r = reference_of(preset("histogram-missing-sync"));
+  EXPECT_GT(r.race_count, 0);
+  ASSERT_FALSE(r.races.empty());
+  EXPECT_NE(r.races[0].find("missing __syncthreads()"), std::string::npos) << r.races[0];
+}
+
+TEST(Reference, HistogramCountsEveryThreadOnce) {
+  ReferenceOptions o;
+  o.grid = 2;
+  const Reference r = reference_of(preset("histogram-shared-atomics"), o);
+  EXPECT_EQ(r.race_count, 0);
+  for (int64_t b = 0; b < 2; ++b) {
+    uint64_t total = 0;
+    for (int64_t t = 0; t < 256; ++t) total += r.out[static_cast<size_t>(b * 256 + t)];
+    EXPECT_EQ(total, 256u);  // 256 atomicAdd(..., 1) per block, one bin read per thread
+  }
+}
+
+TEST(Reference, ExposedRepeatsMultiplyTheLoadedSum) {
+  ReferenceOptions o;
+  o.measure = 2;
+  o.reps = 7;
+  const Reference r = reference_of(preset("row-write-column-read"), o);
+  EXPECT_EQ(r.out[1], 7u * 32u);  // thread (1,0) loads tile[1][0] = 32, seven times
+  EXPECT_EQ(r.step_instructions[2], 32 * 7);
+  EXPECT_EQ(r.step_instructions[0], 32);
+}
+
+TEST(Reference, GuardedStepsCountOnlyWarpsWithAnActiveLane) {
+  const Scenario s = preset("dot-product-reduction");
+  const Reference r = reference_of(s);
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    if (s.steps[i].guard == "cacheIndex < 1") {
+      EXPECT_EQ(r.step_instructions[i], 1) << i;
+    }
+    if (s.steps[i].guard == "cacheIndex < 128") {
+      EXPECT_EQ(r.step_instructions[i], 4) << i;
+    }
+  }
+}
+
+TEST(Reference, OutOfBoundsIsRefusedBeforeAnythingRuns) {
+  Scenario s = preset("row-write-column-read");
+  s.steps[2].index = "tile[threadIdx.x + 1][threadIdx.y]";
+  ReferenceResult r = evaluate_reference(s, {});
+  EXPECT_FALSE(r.ref);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_NE(r.errors[0].message.find("out of bounds"), std::string::npos);
+}
+
+TEST(Reference, ReadingUninitializedSharedMemoryIsNotCompared) {
+  Scenario s = preset("row-write-column-read");
+  s.steps.erase(s.steps.begin());  // no store: the load reads garbage
+  const Reference r = reference_of(s);
+  EXPECT_EQ(std::count(r.determined.begin(), r.determined.end(), 0), 1024);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes[0].find("uninitialized"), std::string::npos);
+}
+
+TEST(Reference, BlockIndexedScenariosAreEvaluatedPerBlock) {
+  Scenario s = preset("row-write-column-read");
+  s.steps[0].value = "blockIdx.x * 1000";
+  ReferenceOptions o;
+  o.grid = 3;
+  const Reference r = reference_of(s, o);
+  EXPECT_EQ(r.out[0], 0u);
+  EXPECT_EQ(r.out[1024], 1000u);
+  EXPECT_EQ(r.out[2048], 2000u);
+}
+
+TEST(Conversions, IntegersRoundToNearestEvenLikeTheGpu) {
+  const detail::TypeInfo& f = *detail::type_info("float");
+  EXPECT_EQ(detail::component_bits(f, 16777217), std::bit_cast<uint32_t>(16777216.0f));
+  const detail::TypeInfo& h = *detail::type_info("half");
+  EXPECT_EQ(detail::component_bits(h, 1), 0x3C00u);
+  EXPECT_EQ(detail::component_bits(h, 2049), 0x6800u);  // 2049 -> 2048 (ties to even)
+  EXPECT_EQ(detail::component_bits(h, 2051), 0x6802u);  // 2051 -> 2052
+  EXPECT_EQ(detail::component_bits(h, 70000), 0x7C00u);  // beyond 65504: infinity
+  const detail::TypeInfo& b = *detail::type_info("__nv_bfloat16");
+  EXPECT_EQ(detail::component_bits(b, 1), 0x3F80u);
+  EXPECT_EQ(detail::component_bits(b, 257), 0x4380u);  // 257 -> 256
+  const detail::TypeInfo& c = *detail::type_info("char");
+  EXPECT_EQ(detail::component_checksum(c, detail::component_bits(c, 255)), 0xFFFFFFFFu);
+}
+
+TEST(Verify, MismatchNamesTheFirstDifferingThread) {
+  const Scenario s = preset("row-write-column-read");
+  const Reference r = reference_of(s);
+  std::vector<uint32_t> got = r.out;
+  got[33] ^= 1;  // thread (1, 1)
+  const Verification v = verify_output(r, got, s.block);
+  EXPECT_EQ(v.status, VerifyStatus::Mismatch);
+  EXPECT_EQ(v.mismatches, 1);
+  ASSERT_EQ(v.first.size(), 1u);
+  EXPECT_EQ(v.first[0].x, 1);
+  EXPECT_EQ(v.first[0].y, 1);
+  EXPECT_NE(v.summary.find("thread (1,1,0)"), std::string::npos) << v.summary;
+}
+
+TEST(Verify, ARaceIsReportedAsARaceNotAMismatch) {
+  const Scenario s = preset("histogram-missing-sync");
+  const Reference r = reference_of(s);
+  std::vector<uint32_t> got(r.out.size(), 12345u);  // whatever the timing gave
+  for (size_t i = 0; i < got.size(); ++i)
+    if (r.determined[i]) got[i] = r.out[i];
+  const Verification v = verify_output(r, got, s.block);
+  EXPECT_EQ(v.status, VerifyStatus::Race);
+  EXPECT_GT(v.unchecked, 0);
+}
+
+TEST(Verify, MatchingOutputIsVerified) {
+  const Scenario s = preset("matmul-tile32");
+  const Reference r = reference_of(s);
+  const Verification v = verify_output(r, r.out, s.block);
+  EXPECT_EQ(v.status, VerifyStatus::Verified);
+  EXPECT_EQ(v.checked, 1024);
+}
