@@ -1,0 +1,97 @@
+// cmd_export.cpp: `bankviz-cli export --svg out.svg [scenario flags as analyze]`: the tile and
+// bank views of one frame as SVG, the same picture the desktop app draws (core/svg.h).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "bankviz/analysis.h"
+#include "bankviz/frame.h"
+#include "bankviz/svg.h"
+#include "commands.h"
+#include "common.h"
+
+namespace bankviz::cli {
+namespace {
+
+struct ExportOptions {
+  ScenarioOptions scenario;
+  std::string svg;
+  bool force = false;
+  bool dark = false;
+  std::string view = "both";  // tile, banks, both
+  int step = -1;              // executed step; -1 = the worst memory step
+  int warp = 0;
+  int wavefront = 0;
+  double cell = 22;
+};
+
+int worst_step(const Analysis& a) {
+  int best = -1;
+  double best_ratio = -1;
+  for (int i = 0; i < static_cast<int>(a.steps.size()); ++i) {
+    if (a.steps[static_cast<size_t>(i)].kind == StepKind::Sync) continue;
+    const int ideal = a.step_ideal(i);
+    const double ratio = ideal > 0 ? static_cast<double>(a.step_wavefronts(i)) / ideal : 0;
+    if (ratio > best_ratio) best = i, best_ratio = ratio;
+  }
+  return best;
+}
+
+void run_export(const ExportOptions& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(o.svg, ec) && !o.force)
+    throw Exit{kExitFailed, o.svg + " exists; pass --force to overwrite it"};
+  const Scenario s = build_scenario(o.scenario);
+  AnalysisResult r = analyze(s);
+  if (!r.analysis) {
+    std::string msg = "cannot analyze '" + s.name + "':";
+    for (const Diagnostic& d : r.errors) msg += "\n  " + d.format();
+    throw Exit{kExitFailed, msg};
+  }
+  const Analysis& a = *r.analysis;
+  Playback p;
+  p.loop = false;
+  int step = o.step >= 0 ? o.step : worst_step(a);
+  Frame f;
+  if (step >= 0) {
+    double t = time_of(a, p, step, o.warp, o.wavefront);
+    if (t < 0)
+      throw Exit{kExitUsage, "no frame at --show-step " + std::to_string(step) + " --warp " +
+                                 std::to_string(o.warp) + " --wavefront " +
+                                 std::to_string(o.wavefront) +
+                                 " (a sync, an idle warp, or too few wavefronts)"};
+    f = frame_at(a, t, p);
+  }
+  SvgOptions so;
+  so.light = !o.dark;
+  so.cell = o.cell;
+  so.tile_view = o.view != "banks";
+  so.bank_view = o.view != "tile";
+  std::ofstream out(o.svg, std::ios::binary);
+  out << render_svg(a, f, so);
+  out.close();
+  if (!out) throw Exit{kExitFailed, "cannot write " + o.svg};
+  std::cout << "wrote " << o.svg << "\n";
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app) {
+  auto o = std::make_shared<ExportOptions>();
+  auto* cmd = app.add_subcommand("export", "write the tile and bank views of one frame as SVG");
+  add_scenario_options(*cmd, o->scenario);
+  cmd->add_option("--svg", o->svg, "output SVG file")->required();
+  cmd->add_flag("--force", o->force, "overwrite an existing file");
+  cmd->add_flag("--dark", o->dark, "dark theme (default: light, for slides)");
+  cmd->add_option("--view", o->view, "tile, banks or both")
+      ->check(CLI::IsMember({"tile", "banks", "both"}));
+  cmd->add_option("--show-step", o->step, "executed step to draw (default: the worst)");
+  cmd->add_option("--warp", o->warp, "warp to draw (default 0)");
+  cmd->add_option("--wavefront", o->wavefront, "wavefront to light (default 0)");
+  cmd->add_option("--cell", o->cell, "cell size in px (default 22)")->check(CLI::Range(6.0, 80.0));
+  cmd->callback([o] { run_export(*o); });
+}
+
+}  // namespace bankviz::cli

@@ -1,0 +1,109 @@
+// app_state.cpp: loading presets, re-analyzing edits, advancing the animation.
+#include "app_state.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace bankviz::gui {
+
+void set_notice(AppState& s, std::string text, double now, double seconds) {
+  s.notice = std::move(text);
+  s.notice_until = now + seconds;
+}
+
+void load_presets(AppState& s, const std::string& dir) {
+  namespace fs = std::filesystem;
+  s.presets.clear();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".json") continue;
+    Preset p;
+    p.name = entry.path().stem().string();
+    p.path = entry.path().string();
+    ScenarioLoad load = load_scenario_file(p.path);
+    p.title = load.scenario && !load.scenario->title.empty() ? load.scenario->title : p.name;
+    s.presets.push_back(p);
+  }
+  std::sort(s.presets.begin(), s.presets.end(),
+            [](const Preset& a, const Preset& b) { return a.name < b.name; });
+}
+
+bool select_preset(AppState& s, const std::string& name, std::string* error) {
+  auto it = std::find_if(s.presets.begin(), s.presets.end(),
+                         [&](const Preset& p) { return p.name == name; });
+  if (it == s.presets.end()) {
+    std::string names;
+    for (const Preset& p : s.presets) names += (names.empty() ? "" : ", ") + p.name;
+    *error = "unknown preset '" + name + "'" +
+             (names.empty() ? " (no presets found)" : "; presets: " + names);
+    return false;
+  }
+  ScenarioLoad load = load_scenario_file(it->path);
+  if (!load.scenario) {
+    *error = "preset " + it->path + ":";
+    for (const Diagnostic& d : load.errors) *error += "\n  " + d.format();
+    return false;
+  }
+  set_draft(s, *load.scenario);
+  if (!s.errors.empty()) {
+    *error = "preset " + it->path + " does not analyze:";
+    for (const Diagnostic& d : s.errors) *error += "\n  " + d.format();
+    return false;
+  }
+  s.preset = name;
+  s.t = 0;
+  return true;
+}
+
+void set_draft(AppState& s, const Scenario& draft) {
+  s.draft = draft;
+  reanalyze(s);
+}
+
+void reanalyze(AppState& s) {
+  s.errors = check(s.draft);
+  if (s.errors.empty()) {
+    AnalysisResult r = analyze(s.draft);
+    if (r.analysis) {
+      s.scenario = s.draft;
+      s.analysis = std::move(r.analysis);
+      ++s.version;
+      s.measurer.request(s.scenario);
+    } else {
+      s.errors = std::move(r.errors);
+    }
+  }
+  update_frame(s, 0);
+}
+
+void update_frame(AppState& s, double dt) {
+  s.playback.speed = s.settings.speed;
+  s.playback.loop = s.settings.loop;
+  if (s.playing) s.t += dt;
+  if (!s.analysis) {
+    s.frame = {};
+    s.cells = {};
+    return;
+  }
+  s.frame = frame_at(*s.analysis, s.t, s.playback);
+  if (s.frame.finished) s.playing = false;
+  s.cells = frame_cells(*s.analysis, s.frame);
+}
+
+bool seek(AppState& s, int step, int warp, int wavefront) {
+  if (!s.analysis) return false;
+  double t = time_of(*s.analysis, s.playback, step, warp, wavefront);
+  if (t < 0) return false;
+  s.t = t;
+  update_frame(s, 0);
+  return true;
+}
+
+const Diagnostic* error_for(const AppState& s, const std::string& prefix) {
+  for (const Diagnostic& d : s.errors)
+    if (d.path.rfind(prefix, 0) == 0) return &d;
+  return nullptr;
+}
+
+}  // namespace bankviz::gui

@@ -1,0 +1,99 @@
+// app_state.h: everything the panels look at, owned by main and passed by reference.
+//
+// Panels are views over this state (imgui_club's MemoryEditor style): they read it, and write
+// the user's edits into it; none of them owns data. Editing works on a draft Scenario whose text
+// is kept even when it does not parse; the last scenario that analyzed cleanly keeps drawing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bankviz/analysis.h"
+#include "bankviz/frame.h"
+#include "bankviz/scenario.h"
+#include "bankviz/svg.h"
+#include "measure.h"
+#include "settings.h"
+
+namespace bankviz::gui {
+
+struct Preset {
+  std::string name;   // file stem: "row-write-column-read"
+  std::string title;  // one line for the menu
+  std::string path;
+};
+
+// What the mouse is over, in either view (both views fill this; the tooltip reads it).
+struct Hover {
+  bool active = false;
+  int64_t element = -1;  // element of the tile, -1 over a bank word with no element
+  uint32_t word = 0;
+  bool has_word = false;
+};
+
+// Where each view put its cells on the last frame (for tests: --dump-layout).
+struct GridLayout {
+  float x = 0, y = 0, cell = 0;  // top-left of cell (0,0) in window pixels, cell size
+  int64_t rows = 0, cols = 0;
+  uint32_t first_line = 0;  // bank view: line of the top row
+};
+
+struct AppState {
+  // [SECTION] model
+  Scenario draft;                    // what the controls show (may not analyze)
+  Scenario scenario;                 // last scenario that analyzed cleanly
+  std::optional<Analysis> analysis;  // of `scenario`
+  int version = 0;                   // bumped on every new analysis (panel caches)
+  std::vector<Diagnostic> errors;    // of `draft`; empty when draft == scenario
+  std::vector<Preset> presets;
+  std::string preset;  // current preset's name, empty when edited
+  std::string notice;  // one-line status (saved files, settings problems)
+  double notice_until = 0;
+
+  // [SECTION] animation: the frame is a pure function of t (frame.h)
+  Playback playback;
+  double t = 0;
+  bool playing = false;
+  Frame frame;       // frame_at(analysis, t, playback), set each frame
+  FrameCells cells;  // frame_cells(analysis, frame)
+
+  // [SECTION] view
+  Settings settings;
+  Palette palette = dark_palette();
+  Hover hover;
+  bool show_help = false;
+  bool fullscreen = false;
+  GridLayout tile_layout, bank_layout;
+
+  // [SECTION] measurement (worker thread; see measure.h)
+  Measurer measurer;
+
+  // [SECTION] requests handled by main's loop after the UI pass
+  bool want_screenshot = false;  // PNG of the window (key S / toolbar)
+  bool want_svg = false;         // SVG of the tile and bank views
+  bool want_sequence = false;    // PNG per beat of the animation
+  bool want_quit = false;
+  bool want_fonts = false;  // presenter mode/scale changed: rebuild fonts
+};
+
+// [SECTION] operations on the state (app_state.cpp)
+
+// Scans the preset directory; empty with a notice when it is missing.
+void load_presets(AppState& s, const std::string& dir);
+// Loads a preset by name; false with a message when unknown or invalid.
+bool select_preset(AppState& s, const std::string& name, std::string* error);
+// Sets the draft and re-analyzes; keeps the old analysis when the draft has errors.
+void set_draft(AppState& s, const Scenario& draft);
+// Re-analyzes the current draft (after an edit through the controls).
+void reanalyze(AppState& s);
+// Advances time, recomputes frame and cells.
+void update_frame(AppState& s, double dt);
+// Jumps to a (step, warp, wavefront) beat; false when there is no such beat.
+bool seek(AppState& s, int step, int warp, int wavefront);
+void set_notice(AppState& s, std::string text, double now, double seconds = 4.0);
+
+// The first error of the draft whose path starts with `prefix` ("steps[1].index"), or null.
+const Diagnostic* error_for(const AppState& s, const std::string& prefix);
+
+}  // namespace bankviz::gui

@@ -1,0 +1,75 @@
+// measure.h: real-kernel timing on a worker thread, so the UI never blocks.
+//
+// The measurement panel is a view over a Measurer: it asks for the current scenario to be
+// measured and shows the state (idle, running, done, unavailable) and the history of results as
+// parameters change. The run itself is a function given at start-up (the kernels runner); without
+// one, or without a CUDA device, the state says why and the model keeps working.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bankviz/scenario.h"
+
+namespace bankviz::gui {
+
+struct Measurement {
+  bool ok = false;
+  std::string error;                  // why there is no timing ("no CUDA device ...")
+  std::string device;                 // "NVIDIA H200 (sm_90)"
+  std::string mode;                   // "as written" / "exposed"
+  double microseconds = 0;            // kernel time
+  double cycles_per_instruction = 0;  // per warp-wide shared instruction
+  double predicted = 0;               // model's wavefronts per instruction
+  std::string label;                  // what changed, for the history plot ("tile[32][33]")
+  std::vector<std::string> lines;  // per step: "load tile[tx][ty]: 32.02 cycles/instr (model 32)"
+};
+
+// The kernels library's Runner on this thread's behalf: measures both run modes. Builds a
+// Measurement with ok=false and the reason when there is no device.
+Measurement measure_with_runner(const Scenario& s);
+
+class Measurer {
+ public:
+  using RunFn = std::function<Measurement(const Scenario&)>;
+  enum class State { Idle, Running, Done, Unavailable };
+
+  Measurer() = default;
+  ~Measurer();
+  Measurer(const Measurer&) = delete;
+  Measurer& operator=(const Measurer&) = delete;
+
+  // No runner (or a runner that reports no device): the panel shows `reason`.
+  void set_runner(RunFn fn);
+  void set_unavailable(std::string reason);
+  // Queues the scenario; a newer request replaces a queued one. No-op when unavailable.
+  void request(const Scenario& s);
+
+  // Blocks until no run is queued or running, at most `seconds` (headless screenshots only).
+  void wait(double seconds);
+
+  State state() const;
+  std::string reason() const;
+  std::optional<Measurement> last() const;
+  std::vector<Measurement> history() const;  // ok results, oldest first, at most 64
+
+ private:
+  void worker();
+  mutable std::mutex mu_;
+  std::condition_variable cv_, done_;
+  std::thread thread_;
+  RunFn run_;
+  std::optional<Scenario> queued_;
+  State state_ = State::Unavailable;
+  std::string reason_ = "no CUDA device: the model still works, timing unavailable";
+  std::optional<Measurement> last_;
+  std::vector<Measurement> history_;
+  bool stop_ = false;
+};
+
+}  // namespace bankviz::gui

@@ -1,0 +1,37 @@
+// options.h: the desktop app's command line.
+//
+//   bankviz [--preset NAME | --scenario FILE] [--theme light|dark] [--presenter] [--scale S]
+//           [--screenshot out.png [--force]] [--svg out.svg] [--sequence DIR]
+//           [--frames N --frame-times] [--size 1600x1000] [--step I --warp W --wavefront K]
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace bankviz::gui {
+
+struct Options {
+  std::string preset;                // preset name (assets/presets/NAME.json)
+  std::string scenario;              // a scenario JSON file
+  std::optional<std::string> theme;  // "light" / "dark"; overrides settings
+  bool presenter = false;
+  float scale = 0;                         // 0 = settings; 1..4 for screenshots
+  std::string screenshot;                  // render, write this PNG, exit
+  std::string svg;                         // write this SVG of the tile and bank views, exit
+  std::string sequence;                    // write one PNG per beat into this directory, exit
+  std::string dump_layout;                 // write where the grids were drawn (JSON), for tests
+  bool force = false;                      // overwrite existing output files
+  int frames = 0;                          // render N frames then exit
+  bool frame_times = false;                // print frame-time statistics
+  int width = 1600, height = 1000;         // window (logical) size
+  int step = -1, warp = 0, wavefront = 0;  // show this beat (step = executed step index)
+  bool no_settings = false;                // ignore and do not write the settings file
+  bool egl = false;                        // force the EGL surfaceless path even with a display
+
+  bool headless() const { return !screenshot.empty() || !svg.empty() || !sequence.empty(); }
+};
+
+// Parses argv. Returns nullopt after printing help or an error; *exit_code says which.
+std::optional<Options> parse_options(int argc, char** argv, int* exit_code);
+
+}  // namespace bankviz::gui

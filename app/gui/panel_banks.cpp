@@ -1,0 +1,220 @@
+// panel_banks.cpp: the physical view: banks as columns, 128-byte lines as rows.
+//
+//   byte address -> word = address / bank_bytes -> (line = word / banks, bank = word % banks)
+// The same tile elements as the tile view, placed by address. A wavefront serves at most one
+// word per bank, so a bank whose column holds several lit words across the warp's request is a
+// conflict: those words are outlined in red, and the per-bank load row counts the wavefronts each
+// bank has to serve.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "panels.h"
+#include "theme.h"
+
+namespace bankviz::gui {
+
+namespace {
+
+// word -> first element stored in it, for the tile's whole byte range (cached per analysis).
+struct WordMap {
+  int version = -1, tile = -1;
+  uint32_t first_word = 0;
+  std::vector<int64_t> element;  // -1: no element (gap before the tile)
+  std::vector<uint8_t> padding;  // every element in the word is padding
+};
+
+const WordMap& word_map(const AppState& s, int ti) {
+  static WordMap m;
+  if (m.version == s.version && m.tile == ti) return m;
+  const TileDecl& t = s.analysis->scenario.tiles[ti];
+  int bb = s.analysis->arch->bank_bytes, banks = s.analysis->arch->banks;
+  uint32_t lo = UINT32_MAX, hi = 0;
+  for (int64_t e = 0; e < t.elements(); ++e) {
+    int64_t b = t.byte_offset(e);
+    lo = std::min<uint32_t>(lo, static_cast<uint32_t>(b / bb));
+    hi = std::max<uint32_t>(hi, static_cast<uint32_t>((b + t.elem_bytes() - 1) / bb));
+  }
+  if (lo > hi) lo = hi = 0;
+  m.version = s.version;
+  m.tile = ti;
+  m.first_word = lo / banks * banks;  // start at a line boundary
+  size_t n = (hi / banks + 1) * banks - m.first_word;
+  m.element.assign(n, -1);
+  m.padding.assign(n, 1);
+  for (int64_t e = 0; e < t.elements(); ++e) {
+    int64_t b = t.byte_offset(e);
+    bool pad = t.is_padding(e);
+    for (int64_t x = b; x < b + t.elem_bytes(); x += std::min(t.elem_bytes(), bb)) {
+      size_t i = static_cast<size_t>(x / bb - m.first_word);
+      if (m.element[i] < 0) m.element[i] = e;
+      if (!pad) m.padding[i] = 0;
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
+  if (!begin_panel("Physical banks", r)) return ImGui::End();
+  if (!s.analysis || s.analysis->scenario.tiles.empty()) {
+    ImGui::TextDisabled("No analysis yet.");
+    return ImGui::End();
+  }
+  const Analysis& a = *s.analysis;
+  const Palette& pal = s.palette;
+  int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
+  int banks = a.arch->banks, bb = a.arch->bank_bytes;
+  const WordMap& wm = word_map(s, ti);
+  int64_t lines = static_cast<int64_t>(wm.element.size()) / banks;
+
+  ImGui::Text("%d banks x %d B, one row per %d-byte line", banks, bb, banks * bb);
+  if (bb == 8) {
+    ImGui::SameLine();
+    ImGui::TextColored(colv(pal.conflict), "  Kepler 8-byte mode (a modern GPU runs 4-byte banks)");
+  } else if (a.arch->half_warp_unit) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("  cc 1.x: each half-warp is served alone");
+  }
+
+  std::map<uint32_t, const LitWord*> lit;
+  if (s.cells.tile == ti)
+    for (const LitWord& w : s.cells.words) lit[w.word] = &w;
+
+  const float fs = ImGui::GetFontSize();
+  const float label_w = ImGui::CalcTextSize("000000").x;
+  const float footer = fs * 5.2f;  // load row + verdict
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  float cell = std::floor(std::min((avail.x - label_w - 6) / banks,
+                                   (avail.y - footer - fs * 1.3f) / static_cast<float>(lines)));
+  cell = std::clamp(cell, 4.0f, fs * 2.6f);
+
+  ImGui::BeginChild("bank_grid", ImVec2(avail.x, avail.y - footer), false);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 grid0(origin.x + label_w + 6, origin.y + fs * 1.3f);
+  ImGui::Dummy(ImVec2(label_w + 6 + cell * banks, fs * 1.3f + cell * lines));
+  float wy0 = ImGui::GetWindowPos().y, wy1 = wy0 + ImGui::GetWindowHeight();
+  int64_t l0 = std::max<int64_t>(0, static_cast<int64_t>((wy0 - grid0.y) / cell));
+  int64_t l1 = std::min<int64_t>(lines, static_cast<int64_t>((wy1 - grid0.y) / cell) + 1);
+  float gap = cell >= 8 ? 1.0f : 0.0f;
+  std::vector<CellInstance> inst;
+  for (int64_t line = l0; line < l1; ++line)
+    for (int b = 0; b < banks; ++b) {
+      size_t i = static_cast<size_t>(line * banks + b);
+      uint32_t word = wm.first_word + static_cast<uint32_t>(i);
+      CellInstance ci;
+      ci.x = grid0.x + b * cell;
+      ci.y = grid0.y + line * cell;
+      ci.w = ci.h = cell;
+      ci.gap_px = gap;
+      auto li = lit.find(word);
+      bool now = li != lit.end() && li->second->in_wavefront;
+      if (wm.element[i] < 0) {
+        ci.fill = col(pal.background);
+      } else if (wm.padding[i]) {
+        ci.fill = col(pal.padding);
+        ci.stripe = col(pal.padding_stripe);
+      } else {
+        ci.fill = col(pal.bank(b, banks, now));
+      }
+      if (li != lit.end()) {
+        if (li->second->conflict) {
+          ci.edge = col(pal.conflict);
+          ci.edge_px = std::max(2.0f, cell * (now ? 0.16f : 0.1f));
+        } else {
+          ci.edge = col(now ? pal.lit_border : pal.touched_border);
+          ci.edge_px = now ? std::max(2.0f, cell * 0.14f) : 1.0f;
+        }
+      }
+      inst.push_back(ci);
+    }
+  cr.draw(dl, std::move(inst));
+
+  ImU32 dim = col(pal.text_dim);
+  int every = cell >= fs * 1.6f ? 1 : cell >= fs * 0.8f ? 4 : 8;
+  for (int b = 0; b < banks; b += every) {
+    std::string n = std::to_string(b);
+    ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+    dl->AddText(ImVec2(grid0.x + (b + 0.5f) * cell - sz.x / 2, grid0.y - fs * 1.2f), dim,
+                n.c_str());
+  }
+  for (int64_t line = l0; line < l1; ++line)
+    if (cell >= fs * 0.9f || line % every == 0) {
+      std::string n = std::to_string((wm.first_word / banks + line) * banks * bb);
+      ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+      dl->AddText(ImVec2(grid0.x - sz.x - 6, grid0.y + (line + 0.5f) * cell - sz.y / 2), dim,
+                  n.c_str());
+    }
+  if (cell >= 12)
+    for (auto& [word, w] : lit) {
+      if (!w->in_wavefront || word < wm.first_word) continue;
+      int64_t i = word - wm.first_word;
+      std::string n = std::to_string(__builtin_ctz(w->lanes));
+      if (__builtin_popcount(w->lanes) > 1) n += "+";
+      float size = std::min(fs * 1.1f, cell * 0.6f);
+      ImVec2 sz = g_fonts.bold->CalcTextSizeA(size, 1e9f, 0, n.c_str());
+      ImVec2 p(grid0.x + (i % banks + 0.5f) * cell - sz.x / 2,
+               grid0.y + (i / banks + 0.5f) * cell - sz.y / 2);
+      ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);
+      dl->AddText(g_fonts.bold, size, ImVec2(p.x + 1, p.y + 1), shadow, n.c_str());
+      dl->AddText(g_fonts.bold, size, p, pal.light ? IM_COL32(0, 0, 0, 255) : col(pal.text),
+                  n.c_str());
+    }
+  if (s.playing)
+    for (auto& [word, w] : lit)
+      if (w->in_wavefront && word >= wm.first_word) {
+        float y = ((word - wm.first_word) / banks) * cell + fs * 1.3f;
+        if (y < ImGui::GetScrollY() || y + cell > ImGui::GetScrollY() + ImGui::GetWindowHeight())
+          ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() / 2));
+        break;
+      }
+  s.bank_layout = {grid0.x, grid0.y, cell, lines, banks, wm.first_word / banks};
+  if (ImGui::IsWindowHovered()) {
+    ImVec2 m = ImGui::GetMousePos();
+    int64_t line = static_cast<int64_t>(std::floor((m.y - grid0.y) / cell));
+    int64_t b = static_cast<int64_t>(std::floor((m.x - grid0.x) / cell));
+    if (line >= 0 && line < lines && b >= 0 && b < banks) {
+      size_t i = static_cast<size_t>(line * banks + b);
+      s.hover.active = true;
+      s.hover.has_word = true;
+      s.hover.word = wm.first_word + static_cast<uint32_t>(i);
+      s.hover.element = wm.element[i];
+      hover_tooltip(s);
+    }
+  }
+  ImGui::EndChild();
+
+  // Per-bank load: wavefronts each bank serves for this warp; more than the ideal is a conflict.
+  ImVec2 p0 = ImGui::GetCursorScreenPos();
+  float x0 = p0.x + label_w + 6;
+  dl = ImGui::GetWindowDrawList();
+  dl->AddText(ImVec2(p0.x, p0.y + fs * 0.2f), dim, "load");
+  if (!s.cells.bank_load.empty()) {
+    int ideal = std::max(1, s.cells.ideal);
+    for (int b = 0; b < banks && b < static_cast<int>(s.cells.bank_load.size()); ++b) {
+      int n = s.cells.bank_load[b];
+      bool bad = n > ideal;
+      std::string t = std::to_string(n);
+      ImFont* f = bad ? g_fonts.bold : g_fonts.ui;
+      float size = std::min(fs, cell * 0.95f);
+      ImVec2 sz = f->CalcTextSizeA(size, 1e9f, 0, t.c_str());
+      if (cell * banks < avail.x && n > 0)
+        dl->AddText(f, size, ImVec2(x0 + (b + 0.5f) * cell - sz.x / 2, p0.y + fs * 0.2f),
+                    bad ? col(pal.conflict) : col(pal.text), t.c_str());
+    }
+  }
+  ImGui::Dummy(ImVec2(1, fs * 1.5f));
+  if (!s.cells.verdict.empty()) {
+    ImGui::PushFont(g_fonts.big);
+    bool bad = s.cells.wavefronts > s.cells.ideal;
+    ImGui::PushStyleColor(ImGuiCol_Text, bad ? colv(pal.conflict) : colv(pal.text));
+    ImGui::TextWrapped("%s", s.cells.verdict.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+  }
+  ImGui::End();
+}
+
+}  // namespace bankviz::gui

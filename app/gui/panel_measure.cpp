@@ -1,0 +1,57 @@
+// panel_measure.cpp: predicted (the model's wavefronts) beside measured (the real kernel's time).
+//
+// A view over the Measurer: runs happen on its worker thread; this panel only reads its state.
+#include <algorithm>
+
+#include "panels.h"
+#include "theme.h"
+
+namespace bankviz::gui {
+
+void draw_measurement(AppState& s, Rect r) {
+  if (!begin_panel("Measurement", r)) return ImGui::End();
+  const Palette& pal = s.palette;
+  if (s.analysis) {
+    const Analysis& a = *s.analysis;
+    ImGui::Text("Model: %d wavefronts (ideal %d) on %.*s", a.total_wavefronts(), a.total_ideal(),
+                static_cast<int>(a.arch->name.size()), a.arch->name.data());
+  }
+  Measurer::State st = s.measurer.state();
+  if (st == Measurer::State::Unavailable) {
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, pal.light ? ImVec4(1.0f, 0.95f, 0.80f, 1)
+                                                      : ImVec4(0.30f, 0.24f, 0.08f, 1));
+    ImGui::BeginChild("banner", ImVec2(0, ImGui::GetFrameHeightWithSpacing() * 2.2f), true);
+    ImGui::TextWrapped("%s", s.measurer.reason().c_str());
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+    return ImGui::End();
+  }
+  if (st == Measurer::State::Running) {
+    static const char* spin = "|/-\\";
+    ImGui::Text("measuring on the GPU %c", spin[static_cast<int>(ImGui::GetTime() * 8) % 4]);
+  }
+  if (auto m = s.measurer.last()) {
+    if (m->ok) {
+      ImGui::Text("%s", m->device.c_str());
+      ImGui::PushFont(g_fonts.big);
+      ImGui::Text("%.2f cycles/instr   %.2f us/launch", m->cycles_per_instruction, m->microseconds);
+      ImGui::PopFont();
+      ImGui::Text("model %.2f wavefronts/instr summed over steps (%s)", m->predicted,
+                  m->mode.c_str());
+      for (const std::string& l : m->lines) ImGui::BulletText("%s", l.c_str());
+    } else {
+      ImGui::TextWrapped("%s", m->error.c_str());
+    }
+  }
+  std::vector<Measurement> h = s.measurer.history();
+  if (h.size() >= 2) {
+    std::vector<float> v;
+    for (const Measurement& m : h) v.push_back(static_cast<float>(m.cycles_per_instruction));
+    ImGui::PlotLines("##hist", v.data(), static_cast<int>(v.size()), 0, "cycles/instr as you edit",
+                     0, *std::max_element(v.begin(), v.end()) * 1.1f,
+                     ImVec2(-1, ImGui::GetContentRegionAvail().y));
+  }
+  ImGui::End();
+}
+
+}  // namespace bankviz::gui

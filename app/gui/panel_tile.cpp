@@ -1,0 +1,163 @@
+// panel_tile.cpp: the logical tile, as the kernel declares it.
+//
+// One cell per element of the padded array, coloured by the bank of its first byte:
+//   (row, col) -> element -> byte = base + swizzle(element) * elem_bytes -> bank = byte/4 % 32
+// Padding elements are hatched (they hold no data, they only shift the next row's banks).
+// The current wavefront's elements are lit and labelled with the lanes that touch them.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "panels.h"
+#include "theme.h"
+
+namespace bankviz::gui {
+
+void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
+  if (!begin_panel("Logical tile", r)) return ImGui::End();
+  if (!s.analysis || s.analysis->scenario.tiles.empty()) {
+    ImGui::TextDisabled("No analysis yet: fix the errors in the controls.");
+    return ImGui::End();
+  }
+  const Analysis& a = *s.analysis;
+  const Palette& pal = s.palette;
+  int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
+  const TileDecl& t = a.scenario.tiles[ti];
+  int banks = a.arch->banks, bank_bytes = a.arch->bank_bytes;
+  TileGrid g = tile_grid(t);
+
+  ImGui::PushFont(g_fonts.mono);
+  ImGui::TextUnformatted(t.declaration().c_str());
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::TextDisabled("  colour = bank%s", t.pad > 0 ? ", hatched = padding" : "");
+  // Where the animation is, in words: the step, the warp, the wavefront.
+  if (s.frame.step >= 0) {
+    ImGui::PushFont(g_fonts.bold);
+    ImGui::Text("%s", a.steps[s.frame.step].label.c_str());
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::Text("  warp %d of %d   wavefront %d of %d", s.frame.warp, a.warp_count(),
+                s.frame.wavefront + 1, s.frame.wavefronts);
+  }
+
+  // Lanes of the current warp step on each element; lit = served in this wavefront.
+  std::map<int64_t, std::pair<uint32_t, bool>> lanes;
+  if (s.cells.tile == ti)
+    for (const LitLane& l : s.cells.lanes) {
+      auto& e = lanes[l.element];
+      e.first |= 1u << l.lane;
+      e.second = e.second || l.in_wavefront;
+    }
+
+  const float fs = ImGui::GetFontSize();
+  const float label_w = ImGui::CalcTextSize("0000").x;
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  float cell = std::floor(std::min((avail.x - label_w - 4) / static_cast<float>(g.cols),
+                                   (avail.y - fs * 1.3f - 4) / static_cast<float>(g.rows)));
+  cell = std::clamp(cell, 4.0f, fs * 2.6f);
+  ImGui::BeginChild("tile_grid", avail, false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 grid0(origin.x + label_w + 4, origin.y + fs * 1.3f);
+  ImGui::Dummy(ImVec2(label_w + 4 + cell * g.cols, fs * 1.3f + cell * g.rows));
+
+  // Only the visible rows and columns: the largest tile has 58,000 cells.
+  ImVec2 clip0 = ImGui::GetWindowPos(),
+         clip1(clip0.x + ImGui::GetWindowWidth(), clip0.y + ImGui::GetWindowHeight());
+  int64_t r0 = std::max<int64_t>(0, static_cast<int64_t>((clip0.y - grid0.y) / cell));
+  int64_t r1 = std::min<int64_t>(g.rows, static_cast<int64_t>((clip1.y - grid0.y) / cell) + 1);
+  int64_t c0 = std::max<int64_t>(0, static_cast<int64_t>((clip0.x - grid0.x) / cell));
+  int64_t c1 = std::min<int64_t>(g.cols, static_cast<int64_t>((clip1.x - grid0.x) / cell) + 1);
+  float gap = cell >= 8 ? 1.0f : 0.0f;
+  std::vector<CellInstance> inst;
+  inst.reserve(static_cast<size_t>(std::max<int64_t>(0, (r1 - r0) * (c1 - c0))));
+  for (int64_t row = r0; row < r1; ++row)
+    for (int64_t c = c0; c < c1; ++c) {
+      int64_t e = grid_element(t, row, c);
+      if (e < 0) continue;
+      CellInstance ci;
+      ci.x = grid0.x + c * cell;
+      ci.y = grid0.y + row * cell;
+      ci.w = ci.h = cell;
+      ci.gap_px = gap;
+      auto it = lanes.find(e);
+      bool now = it != lanes.end() && it->second.second;
+      if (t.is_padding(e)) {
+        ci.fill = col(pal.padding);
+        ci.stripe = col(pal.padding_stripe);
+      } else {
+        int bank = static_cast<int>((t.byte_offset(e) / bank_bytes) % banks);
+        ci.fill = col(pal.bank(bank, banks, now));
+      }
+      if (it != lanes.end()) {
+        ci.edge = col(now ? pal.lit_border : pal.touched_border);
+        ci.edge_px = now ? std::max(2.0f, cell * 0.14f) : 1.0f;
+      }
+      inst.push_back(ci);
+    }
+  cr.draw(dl, std::move(inst));
+
+  // Labels: column numbers, row numbers, lanes on lit cells.
+  ImU32 dim = col(pal.text_dim), txt = col(pal.text);
+  int every = cell >= fs * 1.6f ? 1 : cell >= fs * 0.8f ? 4 : 8;
+  for (int64_t c = c0; c < c1; ++c)
+    if (c % every == 0) {
+      std::string n = std::to_string(c);
+      ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+      dl->AddText(ImVec2(grid0.x + (c + 0.5f) * cell - sz.x / 2, grid0.y - fs * 1.2f), dim,
+                  n.c_str());
+    }
+  for (int64_t row = r0; row < r1; ++row)
+    if (row % every == 0 || cell >= fs) {
+      std::string n = std::to_string(row);
+      ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+      dl->AddText(ImVec2(grid0.x - sz.x - 4, grid0.y + (row + 0.5f) * cell - sz.y / 2), dim,
+                  n.c_str());
+    }
+  if (cell >= 12)
+    for (auto& [e, info] : lanes) {
+      if (!info.second) continue;
+      int64_t row, c;
+      grid_cell(t, e, &row, &c);
+      std::string n = std::to_string(__builtin_ctz(info.first));
+      if (__builtin_popcount(info.first) > 1) n += "+";
+      float size = std::min(fs * 1.1f, cell * 0.6f);
+      ImVec2 sz = g_fonts.bold->CalcTextSizeA(size, 1e9f, 0, n.c_str());
+      ImVec2 p(grid0.x + (c + 0.5f) * cell - sz.x / 2, grid0.y + (row + 0.5f) * cell - sz.y / 2);
+      ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);
+      dl->AddText(g_fonts.bold, size, ImVec2(p.x + 1, p.y + 1), shadow, n.c_str());
+      dl->AddText(g_fonts.bold, size, p, pal.light ? IM_COL32(0, 0, 0, 255) : txt, n.c_str());
+    }
+
+  // Follow the animation: keep the first lit element in view while playing.
+  if (s.playing)
+    for (auto& [e, info] : lanes)
+      if (info.second) {
+        int64_t row, c;
+        grid_cell(t, e, &row, &c);
+        float y = row * cell + fs * 1.3f;
+        if (y < ImGui::GetScrollY() || y + cell > ImGui::GetScrollY() + ImGui::GetWindowHeight())
+          ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() / 2));
+        break;
+      }
+
+  s.tile_layout = {grid0.x, grid0.y, cell, g.rows, g.cols, 0};
+  if (ImGui::IsWindowHovered()) {
+    ImVec2 m = ImGui::GetMousePos();
+    int64_t row = static_cast<int64_t>(std::floor((m.y - grid0.y) / cell));
+    int64_t c = static_cast<int64_t>(std::floor((m.x - grid0.x) / cell));
+    int64_t e = grid_element(t, row, c);
+    if (e >= 0) {
+      s.hover.active = true;
+      s.hover.element = e;
+      s.hover.has_word = true;
+      s.hover.word = static_cast<uint32_t>(t.byte_offset(e) / bank_bytes);
+      hover_tooltip(s);
+    }
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace bankviz::gui

@@ -1,0 +1,35 @@
+// panels.h: one function per panel, each a view over AppState (one .cpp per panel).
+//
+// Every panel draws itself into the rectangle it is given; ui.cpp lays the rectangles out.
+#pragma once
+
+#include "app_state.h"
+#include "cells.h"
+#include "imgui.h"
+
+namespace bankviz::gui {
+
+struct Rect {
+  ImVec2 pos, size;
+};
+
+void draw_toolbar(AppState& s, Rect r);
+void draw_controls(AppState& s, Rect r);
+void draw_tile_view(AppState& s, CellRenderer& cells, Rect r);
+void draw_bank_view(AppState& s, CellRenderer& cells, Rect r);
+void draw_timeline(AppState& s, CellRenderer& cells, Rect r);
+void draw_source(AppState& s, Rect r);
+void draw_measurement(AppState& s, Rect r);
+void draw_help(AppState& s);
+
+// The whole window: layout, panels, keyboard shortcuts (ui.cpp).
+void draw_ui(AppState& s, CellRenderer& cells);
+
+// [SECTION] helpers shared by panels (ui.cpp)
+bool begin_panel(const char* title, Rect r);  // a fixed, titled window; call ImGui::End() after
+void hover_tooltip(const AppState& s);        // row, col, byte, bank, word, lanes of s.hover
+std::string lanes_text(uint32_t lanes);       // "0, 1, 2 .. 31" compactly: "0-31", "0, 16"
+// Map between a panel's grid rows and the current frame: lanes touching each element/word.
+ImU32 degree_color(const Palette& p, int wavefronts, int ideal);
+
+}  // namespace bankviz::gui

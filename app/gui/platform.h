@@ -1,0 +1,44 @@
+// platform.h: the OpenGL context: a GLFW window, or Mesa's EGL surfaceless context when there is
+// no display; and an offscreen framebuffer for screenshots at any scale.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace bankviz::gui {
+
+struct Platform {
+  GLFWwindow* window = nullptr;  // null on the EGL path
+  void* egl_display = nullptr;
+  void* egl_context = nullptr;
+  std::string gl_renderer;  // "llvmpipe (LLVM 15.0.6, 256 bits)"
+
+  // A GLFW window with an OpenGL 3.3 core context; visible=false for headless rendering.
+  bool open_window(int width, int height, bool visible, std::string* error);
+  // A surfaceless EGL context (no display needed); only for offscreen rendering.
+  bool open_egl(std::string* error);
+  // Loads GL (glad) and starts the ImGui platform/renderer backends.
+  bool start_imgui(std::string* error);
+  // ImGui platform new-frame: GLFW's, or a fixed display size on the EGL path.
+  void new_frame(int width, int height, double dt);
+  void close();
+};
+
+// A framebuffer object to render the UI into at any size (screenshots, scaled exports).
+struct Offscreen {
+  unsigned fbo = 0, color = 0;
+  int width = 0, height = 0;
+  bool ensure(int w, int h, std::string* error);  // (re)allocates; binds nothing
+  void bind() const;                              // draw into it
+  static void unbind();                           // back to the window
+  std::vector<uint8_t> read_rgba() const;         // top row first
+  void destroy();
+};
+
+// Reads the bound framebuffer's pixels (top row first).
+std::vector<uint8_t> read_pixels(int width, int height);
+
+}  // namespace bankviz::gui

@@ -1,0 +1,312 @@
+// session.cpp: set-up, rendering and exports (see session.h).
+//
+// [SECTION] Set-up
+// [SECTION] Look
+// [SECTION] Frames
+// [SECTION] Exports
+// [SECTION] Headless
+#include "session.h"
+
+#include <glad/gl.h>
+
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "backends/imgui_impl_opengl3.h"
+#include "bankviz/svg.h"
+#include "capture.h"
+#include "imgui.h"
+#include "panels.h"
+#include "theme.h"
+
+namespace bankviz::gui {
+
+namespace fs = std::filesystem;
+
+// [SECTION] Set-up
+
+std::string data_dir() {
+  std::error_code ec;
+  if (const char* env = std::getenv("BANKVIZ_DATA_DIR"); env && fs::is_directory(env, ec))
+    return env;
+  if (fs::is_directory(std::string(BANKVIZ_SOURCE_DIR) + "/shaders", ec)) return BANKVIZ_SOURCE_DIR;
+  return BANKVIZ_INSTALL_DATA_DIR;
+}
+
+bool setup_state(AppState& s, const Options& o, std::string* error) {
+  if (!o.no_settings && !o.headless() && o.frames == 0) {
+    std::vector<std::string> problems;
+    s.settings = load_settings(&problems);
+    for (const std::string& p : problems) std::fprintf(stderr, "bankviz: %s\n", p.c_str());
+    if (!problems.empty()) set_notice(s, problems.front(), 0, 10);
+  }
+  if (o.theme) s.settings.light = *o.theme == "light";
+  if (o.presenter) s.settings.presenter = true;
+  load_presets(s, data_dir() + "/assets/presets");
+  if (!o.scenario.empty()) {
+    ScenarioLoad load = load_scenario_file(o.scenario);
+    if (!load.scenario) {
+      *error = o.scenario + ":";
+      for (const Diagnostic& d : load.errors) *error += "\n  " + d.format();
+      return false;
+    }
+    set_draft(s, *load.scenario);
+    if (!s.errors.empty()) {
+      *error = o.scenario + " does not analyze:";
+      for (const Diagnostic& d : s.errors) *error += "\n  " + d.format();
+      return false;
+    }
+  } else {
+    std::string name = !o.preset.empty()            ? o.preset
+                       : !s.settings.preset.empty() ? s.settings.preset
+                                                    : "row-write-column-read";
+    std::string err;
+    if (!select_preset(s, name, &err)) {
+      if (!o.preset.empty()) {
+        *error = err;
+        return false;
+      }
+      // A stale preset in the settings: say so and fall back to the first preset.
+      set_notice(s, err, 0, 10);
+      if (s.presets.empty() || !select_preset(s, s.presets.front().name, &err)) {
+        *error = "no usable preset in " + data_dir() + "/assets/presets: " + err;
+        return false;
+      }
+    }
+  }
+  if (o.step >= 0 && !seek(s, o.step, o.warp, o.wavefront)) {
+    *error = "no beat at --step " + std::to_string(o.step) + " --warp " + std::to_string(o.warp) +
+             " --wavefront " + std::to_string(o.wavefront) +
+             " (steps without shared-memory access, or too few wavefronts)";
+    return false;
+  }
+  return true;
+}
+
+// [SECTION] Look
+
+void apply_look(AppState& s, float scale) {
+  s.palette = s.settings.light ? light_palette() : dark_palette();
+  if (s.settings.presenter) s.palette = high_contrast(s.palette);
+  apply_style(s.palette, scale, s.settings.presenter);
+  load_fonts(font_px(scale, s.settings.presenter));
+}
+
+// [SECTION] Frames
+
+void render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height, double dt) {
+  p.new_frame(width, height, dt);
+  ImGui::NewFrame();
+  cells.new_frame();
+  update_frame(s, dt);
+  draw_ui(s, cells);
+  ImGui::Render();
+  glViewport(0, 0, width, height);
+  const Rgba& bg = s.palette.background;
+  glClearColor(bg.r / 255.f, bg.g / 255.f, bg.b / 255.f, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+// [SECTION] Exports
+
+namespace {
+
+// Renders offscreen with a temporary look; restores the look afterwards.
+template <typename Fn>
+bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, float scale,
+               bool light, float restore_scale, std::string* error, Fn&& each) {
+  int w = static_cast<int>(lw * scale), h = static_cast<int>(lh * scale);
+  Offscreen fbo;
+  if (!fbo.ensure(w, h, error)) return false;
+  bool old_light = s.settings.light;
+  s.settings.light = light;
+  apply_look(s, scale);
+  fbo.bind();
+  bool ok = each(
+      [&] {
+        // Two frames: ImGui settles sizes on the first.
+        for (int i = 0; i < 2; ++i) render_frame(s, p, cells, w, h, 0);
+        glFinish();
+        return fbo.read_rgba();
+      },
+      w, h);
+  Offscreen::unbind();
+  fbo.destroy();
+  s.settings.light = old_light;
+  if (restore_scale > 0) apply_look(s, restore_scale);
+  return ok;
+}
+
+}  // namespace
+
+bool export_png(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, float scale,
+                bool light, const std::string& path, bool force, std::string* error) {
+  if (std::string why = check_output(path, force); !why.empty()) {
+    *error = why;
+    return false;
+  }
+  return offscreen(s, p, cells, lw, lh, scale, light, 0, error, [&](auto render, int w, int h) {
+    return write_png(path, w, h, render(), force, error);
+  });
+}
+
+bool export_svg(const AppState& s, bool light, const std::string& path, bool force,
+                std::string* error) {
+  if (!s.analysis) {
+    *error = "nothing to export: the scenario does not analyze";
+    return false;
+  }
+  SvgOptions o;
+  o.light = light;
+  return write_text(path, render_svg(*s.analysis, s.frame, o), force, error);
+}
+
+bool export_sequence(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, float scale,
+                     bool light, const std::string& dir, bool force, std::string* error) {
+  if (!s.analysis) {
+    *error = "nothing to export: the scenario does not analyze";
+    return false;
+  }
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (!fs::is_directory(dir, ec)) {
+    *error = "cannot create directory " + dir;
+    return false;
+  }
+  int beats = beat_count(*s.analysis, s.playback);
+  const int kMax = 2000;
+  if (beats > kMax) {
+    *error = "the animation has " + std::to_string(beats) + " beats; a sequence is limited to " +
+             std::to_string(kMax) + " (pick one warp with the timeline, or a smaller block)";
+    return false;
+  }
+  double t0 = s.t;
+  bool was_playing = s.playing;
+  s.playing = false;
+  bool ok = offscreen(s, p, cells, lw, lh, scale, light, 0, error, [&](auto render, int w, int h) {
+    for (int b = 0; b < beats; ++b) {
+      char name[32];
+      std::snprintf(name, sizeof name, "frame-%04d.png", b + 1);
+      s.t = beat_time(b, s.playback);
+      if (!write_png((fs::path(dir) / name).string(), w, h, render(), force, error)) return false;
+    }
+    return true;
+  });
+  s.t = t0;
+  s.playing = was_playing;
+  return ok;
+}
+
+void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale) {
+  if (!s.want_screenshot && !s.want_svg && !s.want_sequence) return;
+  int lw = 1600, lh = 1000;
+  if (p.window) glfwGetWindowSize(p.window, &lw, &lh);
+  std::string err, path;
+  double now = ImGui::GetTime();
+  bool light = s.settings.export_light;
+  float scale = static_cast<float>(s.settings.export_scale);
+  if (s.want_screenshot) {
+    path = next_free_name("", "bankviz", "png");
+    bool ok = offscreen(
+        s, p, cells, lw, lh, scale, light, ui_scale, &err,
+        [&](auto render, int w, int h) { return write_png(path, w, h, render(), false, &err); });
+    set_notice(s, ok ? "saved " + path : err, now);
+  }
+  if (s.want_svg) {
+    path = next_free_name("", "bankviz", "svg");
+    set_notice(s, export_svg(s, light, path, false, &err) ? "saved " + path : err, now);
+  }
+  if (s.want_sequence) {
+    path = next_free_name("", "bankviz-frames", "d");
+    bool ok = export_sequence(s, p, cells, lw, lh, scale, light, path, false, &err);
+    apply_look(s, ui_scale);
+    set_notice(s, ok ? "saved frames in " + path : err, now);
+  }
+  s.want_screenshot = s.want_svg = s.want_sequence = false;
+}
+
+bool write_layout(const AppState& s, const std::string& path, float scale, std::string* error) {
+  auto grid = [](const GridLayout& g) {
+    return nlohmann::json{{"x", g.x},       {"y", g.y},       {"cell", g.cell},
+                          {"rows", g.rows}, {"cols", g.cols}, {"first_line", g.first_line}};
+  };
+  nlohmann::json j = {
+      {"scale", scale},
+      {"tile", grid(s.tile_layout)},
+      {"banks", grid(s.bank_layout)},
+      {"frame",
+       {{"step", s.frame.step}, {"warp", s.frame.warp}, {"wavefront", s.frame.wavefront}}}};
+  return write_text(path, j.dump(2) + "\n", true, error);
+}
+
+// [SECTION] Headless
+
+void print_frame_times(const std::vector<double>& ms, const std::string& renderer, int w, int h) {
+  if (ms.empty()) return;
+  std::vector<double> v = ms;
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v) sum += x;
+  double mean = sum / v.size();
+  auto pct = [&](double q) { return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))]; };
+  std::printf("frames %zu  size %dx%d  renderer %s\n", v.size(), w, h, renderer.c_str());
+  std::printf("frame ms: mean %.2f  median %.2f  p95 %.2f  max %.2f  (%.1f fps)\n", mean, pct(0.5),
+              pct(0.95), v.back(), 1000.0 / mean);
+}
+
+int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells) {
+  float scale = o.scale > 0 ? o.scale : 1.0f;
+  bool light = s.settings.light;
+  std::string err;
+  if (!o.screenshot.empty()) {
+    s.measurer.wait(240);  // a GPU host shows its measured timing in the screenshot
+    if (!export_png(s, p, cells, o.width, o.height, scale, light, o.screenshot, o.force, &err)) {
+      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+      return 1;
+    }
+    std::printf("wrote %s (%dx%d)\n", o.screenshot.c_str(), static_cast<int>(o.width * scale),
+                static_cast<int>(o.height * scale));
+    if (!o.dump_layout.empty() && !write_layout(s, o.dump_layout, scale, &err)) {
+      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+      return 1;
+    }
+  }
+  if (!o.sequence.empty()) {
+    if (!export_sequence(s, p, cells, o.width, o.height, scale, light, o.sequence, o.force, &err)) {
+      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+      return 1;
+    }
+    std::printf("wrote %d frames into %s\n", beat_count(*s.analysis, s.playback),
+                o.sequence.c_str());
+  }
+  if (o.frames > 0 && !p.window) {
+    // No window: time frames rendered into an offscreen buffer.
+    Offscreen fbo;
+    int w = static_cast<int>(o.width * scale), h = static_cast<int>(o.height * scale);
+    if (!fbo.ensure(w, h, &err)) {
+      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+      return 1;
+    }
+    apply_look(s, scale);
+    fbo.bind();
+    s.playing = true;
+    std::vector<double> ms;
+    for (int i = 0; i < o.frames; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      render_frame(s, p, cells, w, h, 1.0 / 60);
+      glFinish();
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    if (o.frame_times) print_frame_times(ms, p.gl_renderer + " (offscreen, EGL)", w, h);
+  }
+  return 0;
+}
+
+}  // namespace bankviz::gui

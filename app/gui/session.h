@@ -1,0 +1,50 @@
+// session.h: the steps main() runs, each one call: set up the state, set the look, render a
+// frame (to the window or offscreen), export, run headless, measure frame times.
+#pragma once
+
+#include <string>
+
+#include "app_state.h"
+#include "cells.h"
+#include "options.h"
+#include "platform.h"
+
+namespace bankviz::gui {
+
+// Where shaders/ and assets/ are: the source tree when run from a build dir, else the install.
+std::string data_dir();
+
+// Settings (unless --no-settings or headless), presets, the scenario from flags. False with a
+// message for a bad preset or scenario file.
+bool setup_state(AppState& s, const Options& o, std::string* error);
+
+// Palette, ImGui style and fonts for this scale and the state's theme/presenter settings.
+void apply_look(AppState& s, float scale);
+
+// One frame: new frame, panels, render into the bound framebuffer of width x height pixels.
+void render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height, double dt);
+
+// Renders the UI offscreen at `scale` (light theme when asked) and writes a PNG.
+bool export_png(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
+                float scale, bool light, const std::string& path, bool force, std::string* error);
+// The current frame's tile and bank views as SVG.
+bool export_svg(const AppState& s, bool light, const std::string& path, bool force,
+                std::string* error);
+// One PNG per beat into dir (created when missing).
+bool export_sequence(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
+                     float scale, bool light, const std::string& dir, bool force,
+                     std::string* error);
+
+// Handles the UI's export requests (keys S/E, the Export menu) after a frame.
+void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale);
+
+// --screenshot / --sequence / --frames without a window: returns the exit code.
+int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells);
+
+// Renders o.frames frames to the window and prints frame-time statistics (--frame-times).
+void print_frame_times(const std::vector<double>& ms, const std::string& renderer, int w, int h);
+
+// Writes where the views drew their grids (for screenshot tests).
+bool write_layout(const AppState& s, const std::string& path, float scale, std::string* error);
+
+}  // namespace bankviz::gui

@@ -1,0 +1,122 @@
+// settings.cpp: settings file (see settings.h).
+#include "settings.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace bankviz::gui {
+
+using nlohmann::json;
+
+std::string config_dir() {
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/bankviz";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.config/bankviz";
+  return "";
+}
+
+namespace {
+
+template <typename T>
+void read(const json& j, const char* key, T* out, std::vector<std::string>* problems, T lo = T{},
+          T hi = T{}) {
+  if (!j.contains(key)) return;
+  const json& v = j[key];
+  T def = *out;
+  try {
+    T got = v.get<T>();
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      if (got < lo || got > hi) {
+        problems->push_back(std::string("settings: ") + key + " = " + v.dump() +
+                            " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                            "]; using " + json(def).dump());
+        return;
+      }
+    }
+    *out = got;
+  } catch (const json::exception&) {
+    problems->push_back(std::string("settings: ") + key + " = " + v.dump() +
+                        " has the wrong type; using " + json(def).dump());
+  }
+}
+
+}  // namespace
+
+Settings settings_from_json(const std::string& text, std::vector<std::string>* problems) {
+  Settings s;
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    problems->push_back("settings: not a JSON object; using defaults");
+    return s;
+  }
+  if (j.contains("theme")) {
+    if (j["theme"] == "light") {
+      s.light = true;
+    } else if (j["theme"] == "dark") {
+      s.light = false;
+    } else {
+      problems->push_back("settings: theme = " + j["theme"].dump() +
+                          " is not \"light\" or \"dark\"; using \"dark\"");
+    }
+  }
+  read(j, "presenter", &s.presenter, problems);
+  read(j, "ui_scale", &s.ui_scale, problems, 0.5f, 4.0f);
+  read(j, "speed", &s.speed, problems, 0.1, 60.0);
+  read(j, "loop", &s.loop, problems);
+  read(j, "export_scale", &s.export_scale, problems, 1, 4);
+  read(j, "export_light", &s.export_light, problems);
+  read(j, "preset", &s.preset, problems);
+  read(j, "show_source", &s.show_source, problems);
+  read(j, "show_measure", &s.show_measure, problems);
+  return s;
+}
+
+std::string settings_to_json(const Settings& s) {
+  json j = {{"theme", s.light ? "light" : "dark"},
+            {"presenter", s.presenter},
+            {"ui_scale", s.ui_scale},
+            {"speed", s.speed},
+            {"loop", s.loop},
+            {"export_scale", s.export_scale},
+            {"export_light", s.export_light},
+            {"preset", s.preset},
+            {"show_source", s.show_source},
+            {"show_measure", s.show_measure}};
+  return j.dump(2) + "\n";
+}
+
+Settings load_settings(std::vector<std::string>* problems) {
+  std::string dir = config_dir();
+  if (dir.empty()) return {};
+  std::ifstream in(dir + "/settings.json");
+  if (!in) return {};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return settings_from_json(ss.str(), problems);
+}
+
+bool save_settings(const Settings& s, std::string* error) {
+  std::string dir = config_dir();
+  if (dir.empty()) {
+    *error = "cannot save settings: neither XDG_CONFIG_HOME nor HOME is set";
+    return false;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    *error = "cannot create " + dir + ": " + ec.message();
+    return false;
+  }
+  std::string path = dir + "/settings.json";
+  std::ofstream out(path);
+  out << settings_to_json(s);
+  if (!out) {
+    *error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace bankviz::gui

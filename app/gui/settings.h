@@ -1,0 +1,37 @@
+// settings.h: the user's settings, persisted as JSON in $XDG_CONFIG_HOME/bankviz/settings.json.
+//
+// Bad values (wrong type, out of range, unknown theme) are reported and replaced by the default;
+// a missing or unreadable file means defaults. Nothing here can stop the app from starting.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace bankviz::gui {
+
+struct Settings {
+  bool light = false;      // light theme (default dark)
+  bool presenter = false;  // large fonts, high contrast
+  float ui_scale = 1.0f;   // HiDPI scale, 0.5 .. 4
+  double speed = 2.0;      // beats per second, 0.1 .. 60
+  bool loop = true;
+  int export_scale = 2;      // PNG export scale, 1 .. 4
+  bool export_light = true;  // export in the light slide theme
+  std::string preset;        // last preset shown
+  bool show_source = true;   // kernel source panel visible
+  bool show_measure = true;  // measurement panel visible
+};
+
+// $XDG_CONFIG_HOME/bankviz (or ~/.config/bankviz); empty when neither is set.
+std::string config_dir();
+
+// Parses settings JSON. Every problem is appended to `problems` and the field defaulted.
+Settings settings_from_json(const std::string& text, std::vector<std::string>* problems);
+std::string settings_to_json(const Settings& s);
+
+// Reads config_dir()/settings.json (defaults when absent). Writes it, creating the directory;
+// false with a message on failure.
+Settings load_settings(std::vector<std::string>* problems);
+bool save_settings(const Settings& s, std::string* error);
+
+}  // namespace bankviz::gui

@@ -1,0 +1,33 @@
+// theme.h: fonts, ImGui colours and sizes for the dark, light and presenter looks.
+#pragma once
+
+#include "bankviz/svg.h"
+#include "imgui.h"
+
+namespace bankviz::gui {
+
+struct Fonts {
+  ImFont* ui = nullptr;    // DejaVu Sans (or ImGui's default)
+  ImFont* bold = nullptr;  // headings, verdict
+  ImFont* big = nullptr;   // the verdict line, 1.5x
+  ImFont* mono = nullptr;  // JetBrains Mono: code, expressions
+  float size = 17;         // ui font size in pixels
+};
+extern Fonts g_fonts;
+
+// Base UI font size for a scale and presenter mode.
+float font_px(float scale, bool presenter);
+// Rebuilds the font atlas (and its GL texture) at this size. Missing TTFs fall back silently to
+// ImGui's built-in font.
+void load_fonts(float px);
+// ImGui style from the palette, scaled.
+void apply_style(const Palette& p, float scale, bool presenter);
+
+inline ImU32 col(const Rgba& c, float alpha = 1.0f) {
+  return IM_COL32(c.r, c.g, c.b, static_cast<int>(c.a * alpha));
+}
+inline ImVec4 colv(const Rgba& c) {
+  return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f);
+}
+
+}  // namespace bankviz::gui

@@ -1,0 +1,177 @@
+// ui.cpp: the window's layout, keyboard shortcuts and helpers shared by the panels.
+//
+//  +----------------------------------------------------------------------+
+//  | toolbar                                                              |
+//  +-------------+----------------------------+----------------------------+
+//  | scenario    | logical tile               | physical banks             |
+//  | controls    |                            |                            |
+//  +-------------+                            |                            |
+//  | measurement |                            |                            |
+//  +-------------+----------------------------+----------------------------+
+//  | kernel src  | warp timeline                                           |
+//  +-------------+---------------------------------------------------------+
+#include <GLFW/glfw3.h>
+#include <algorithm>
+#include <cmath>
+
+#include "panels.h"
+#include "theme.h"
+
+namespace bankviz::gui {
+
+bool begin_panel(const char* title, Rect r) {
+  ImGui::SetNextWindowPos(r.pos);
+  ImGui::SetNextWindowSize(r.size);
+  return ImGui::Begin(title, nullptr,
+                      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                          ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                          ImGuiWindowFlags_NoBringToFrontOnFocus);
+}
+
+std::string lanes_text(uint32_t lanes) {
+  std::string out;
+  for (int i = 0; i < 32;) {
+    if (!(lanes >> i & 1u)) {
+      ++i;
+      continue;
+    }
+    int j = i;
+    while (j + 1 < 32 && (lanes >> (j + 1) & 1u)) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(i);
+    if (j > i) out += (j == i + 1 ? ", " : "-") + std::to_string(j);
+    i = j + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+ImU32 degree_color(const Palette& p, int wavefronts, int ideal) {
+  // Green at the ideal, through amber, to red at 8x the ideal or worse.
+  float x = ideal > 0 ? std::min(1.0f, (static_cast<float>(wavefronts) / ideal - 1) / 7.0f) : 1;
+  if (wavefronts <= ideal) x = 0;
+  float r = x < 0.5f ? 0.25f + 1.3f * x : 0.9f;
+  float g = x < 0.5f ? 0.65f : 0.65f - 1.0f * (x - 0.5f);
+  float b = 0.25f - 0.15f * x;
+  if (p.light) {
+    r = std::min(1.0f, r + 0.1f);
+    g = std::min(1.0f, g + 0.1f);
+  }
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1));
+}
+
+void hover_tooltip(const AppState& s) {
+  if (!s.analysis || !s.hover.active) return;
+  const Analysis& a = *s.analysis;
+  int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
+  const TileDecl& t = a.scenario.tiles[ti];
+  int bb = a.arch->bank_bytes, banks = a.arch->banks;
+  ImGui::BeginTooltip();
+  if (s.hover.element >= 0) {
+    std::vector<int64_t> sub = t.unlinear(s.hover.element);
+    std::string idx;
+    for (int64_t v : sub) idx += "[" + std::to_string(v) + "]";
+    ImGui::PushFont(g_fonts.mono);
+    ImGui::Text("%s%s%s", t.name.c_str(), idx.c_str(),
+                t.is_padding(s.hover.element) ? "  (padding)" : "");
+    ImGui::PopFont();
+    int64_t byte = t.byte_offset(s.hover.element);
+    ImGui::Text("byte address %lld, word %lld, bank %lld", static_cast<long long>(byte),
+                static_cast<long long>(byte / bb), static_cast<long long>(byte / bb % banks));
+  } else {
+    ImGui::Text("word %u, bank %u: not part of %s", s.hover.word, s.hover.word % banks,
+                t.name.c_str());
+  }
+  uint32_t lanes = 0;
+  for (const LitLane& l : s.cells.lanes)
+    if ((s.hover.element >= 0 && l.element == s.hover.element) ||
+        (s.hover.element < 0 && l.byte / bb == s.hover.word))
+      lanes |= 1u << l.lane;
+  for (const LitWord& w : s.cells.words)
+    if (s.hover.element < 0 && w.word == s.hover.word) lanes |= w.lanes;
+  if (lanes) {
+    ImGui::Text("lanes of warp %d: %s", s.frame.warp, lanes_text(lanes).c_str());
+  } else {
+    ImGui::TextDisabled("not touched by warp %d in this step", s.frame.warp);
+  }
+  ImGui::EndTooltip();
+}
+
+namespace {
+
+void shortcuts(AppState& s) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  auto pressed = [](int key) { return ImGui::IsKeyPressed(key); };
+  auto jump = [&](StepUnit u, int dir) {
+    if (!s.analysis) return;
+    s.playing = false;
+    s.t = step_time(*s.analysis, s.t, s.playback, u, dir);
+    update_frame(s, 0);
+  };
+  if (pressed(GLFW_KEY_SPACE)) s.playing = !s.playing;
+  if (pressed(GLFW_KEY_RIGHT)) jump(StepUnit::Wavefront, 1);
+  if (pressed(GLFW_KEY_LEFT)) jump(StepUnit::Wavefront, -1);
+  if (pressed(GLFW_KEY_DOWN)) jump(StepUnit::Step, 1);
+  if (pressed(GLFW_KEY_UP)) jump(StepUnit::Step, -1);
+  if (pressed(GLFW_KEY_W)) jump(StepUnit::Warp, io.KeyShift ? -1 : 1);
+  if (pressed(GLFW_KEY_HOME)) {
+    s.t = beat_time(0, s.playback);
+    update_frame(s, 0);
+  }
+  auto speed = [&](double f) {
+    double old = s.settings.speed;
+    s.settings.speed = std::clamp(old * f, 0.1, 60.0);
+    s.t *= old / s.settings.speed;
+  };
+  if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) speed(1.5);
+  if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) speed(1 / 1.5);
+  if (pressed(GLFW_KEY_L)) s.settings.loop = !s.settings.loop;
+  if (pressed(GLFW_KEY_T)) {
+    s.settings.light = !s.settings.light;
+    s.want_fonts = true;
+  }
+  if (pressed(GLFW_KEY_P)) {
+    s.settings.presenter = !s.settings.presenter;
+    s.want_fonts = true;
+  }
+  if (pressed(GLFW_KEY_F11)) s.fullscreen = !s.fullscreen;
+  if (pressed(GLFW_KEY_S)) s.want_screenshot = true;
+  if (pressed(GLFW_KEY_E)) s.want_svg = true;
+  if (pressed(GLFW_KEY_F1) || (pressed(GLFW_KEY_SLASH) && io.KeyShift)) s.show_help = !s.show_help;
+  if (pressed(GLFW_KEY_ESCAPE)) s.show_help = false;
+}
+
+}  // namespace
+
+void draw_ui(AppState& s, CellRenderer& cells) {
+  shortcuts(s);
+  s.hover = {};
+  ImGuiIO& io = ImGui::GetIO();
+  const float W = io.DisplaySize.x, H = io.DisplaySize.y;
+  const float fs = ImGui::GetFontSize();
+  const float bar = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
+  const float side = std::clamp(fs * 21, W * 0.18f, W * 0.32f);
+  const float x0 = side, w = W - side;
+  const float y0 = bar, h = H - bar;
+  // Sidebar: scenario controls, then measurement and kernel source when shown. The views get
+  // the rest of the height: they are what the back row of a classroom must read.
+  // Presenter mode gives the room to the pictures: no source or measurement panel.
+  const bool pres = s.settings.presenter;
+  float meas_h = s.settings.show_measure && !pres ? std::floor(h * 0.20f) : 0;
+  float src_h = s.settings.show_source && !pres ? std::floor(h * 0.28f) : 0;
+  const float ctl_h = h - meas_h - src_h;
+  const float tl_h = std::floor(h * 0.20f);
+  const float views_h = h - tl_h;
+  const float tile_w = std::floor(w * 0.5f);
+
+  draw_toolbar(s, {{0, 0}, {W, bar}});
+  draw_controls(s, {{0, y0}, {side, ctl_h}});
+  if (meas_h > 0) draw_measurement(s, {{0, y0 + ctl_h}, {side, meas_h}});
+  if (src_h > 0) draw_source(s, {{0, y0 + ctl_h + meas_h}, {side, src_h}});
+  draw_tile_view(s, cells, {{x0, y0}, {tile_w, views_h}});
+  draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
+  draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});
+  draw_help(s);
+}
+
+}  // namespace bankviz::gui

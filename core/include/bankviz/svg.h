@@ -1,0 +1,45 @@
+// svg.h: the tile view and the bank view as SVG, and the colours the screen shares with them.
+//
+// The desktop app and the SVG draw the same things in the same colours: cells coloured by bank,
+// padding hatched, the current wavefront's cells lit and labelled with lanes, conflicting bank
+// words outlined, a per-bank load count and the verdict in words.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "bankviz/analysis.h"
+#include "bankviz/frame.h"
+
+namespace bankviz {
+
+struct Rgba {
+  uint8_t r = 0, g = 0, b = 0, a = 255;
+  std::string hex() const;  // "#rrggbb"
+};
+
+// The colours of one theme. The same values colour the screen (ImGui + shaders) and the SVG.
+struct Palette {
+  bool light = false;
+  Rgba background, panel, text, text_dim, grid, padding, padding_stripe, lit_border, conflict,
+      touched_border;
+  // A cell of `bank` among `banks`: neighbouring banks get clearly different hues so a column
+  // read that hits one bank shows as one colour. lit: the cell is in the current wavefront.
+  Rgba bank(int bank, int banks, bool lit) const;
+};
+Palette dark_palette();
+Palette light_palette();
+// Presenter mode: stronger contrast on top of either theme.
+Palette high_contrast(Palette p);
+
+struct SvgOptions {
+  bool tile_view = true;  // draw the logical tile
+  bool bank_view = true;  // draw the physical banks
+  bool light = true;      // light slide theme (false: dark, as the app's default)
+  double cell = 22.0;     // cell size in SVG user units (px)
+};
+
+// The frame's tile and bank views as a standalone SVG document.
+std::string render_svg(const Analysis& a, const Frame& f, const SvgOptions& o = {});
+
+}  // namespace bankviz

@@ -1,0 +1,372 @@
+// svg.cpp: palettes and the SVG of the tile and bank views (see svg.h).
+//
+// [SECTION] Palette
+// [SECTION] Scene helpers
+// [SECTION] Tile view
+// [SECTION] Bank view
+// [SECTION] Document
+#include "bankviz/svg.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace bankviz {
+
+// [SECTION] Palette
+
+std::string Rgba::hex() const {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, g, b);
+  return buf;
+}
+
+namespace {
+
+Rgba hsl(double h, double s, double l) {
+  auto f = [&](double n) {
+    double k = std::fmod(n + h / 30.0, 12.0);
+    double a = s * std::min(l, 1.0 - l);
+    double v = l - a * std::max(-1.0, std::min({k - 3.0, 9.0 - k, 1.0}));
+    return static_cast<uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0));
+  };
+  return {f(0), f(8), f(4), 255};
+}
+
+Rgba rgb(uint32_t hex) {
+  return {static_cast<uint8_t>(hex >> 16), static_cast<uint8_t>(hex >> 8),
+          static_cast<uint8_t>(hex), 255};
+}
+
+}  // namespace
+
+Rgba Palette::bank(int bank, int banks, bool lit) const {
+  if (banks <= 0) banks = 32;
+  // Hue walks the wheel once across the banks; odd banks are a step lighter/darker so that
+  // neighbours stay distinct even where hues are close (greens).
+  // Hues 25..335 only: pure red is kept for conflicts.
+  double h = 25.0 + 310.0 * ((bank % banks + banks) % banks) / banks;
+  bool odd = (bank & 1) != 0;
+  if (light) return lit ? hsl(h, 0.85, odd ? 0.42 : 0.50) : hsl(h, 0.55, odd ? 0.80 : 0.86);
+  return lit ? hsl(h, 0.90, odd ? 0.58 : 0.64) : hsl(h, 0.35, odd ? 0.24 : 0.30);
+}
+
+Palette dark_palette() {
+  Palette p;
+  p.light = false;
+  p.background = rgb(0x15171c);
+  p.panel = rgb(0x1e2128);
+  p.text = rgb(0xe8eaf0);
+  p.text_dim = rgb(0x9aa0ad);
+  p.grid = rgb(0x0e0f12);
+  p.padding = rgb(0x2a2c31);
+  p.padding_stripe = rgb(0x50535b);
+  p.lit_border = rgb(0xffffff);
+  p.conflict = rgb(0xff3b30);
+  p.touched_border = rgb(0xb8bcc6);
+  return p;
+}
+
+Palette light_palette() {
+  Palette p;
+  p.light = true;
+  p.background = rgb(0xffffff);
+  p.panel = rgb(0xf4f5f7);
+  p.text = rgb(0x111318);
+  p.text_dim = rgb(0x555a66);
+  p.grid = rgb(0xffffff);
+  p.padding = rgb(0xe4e5e8);
+  p.padding_stripe = rgb(0xa4a7ae);
+  p.lit_border = rgb(0x000000);
+  p.conflict = rgb(0xd70015);
+  p.touched_border = rgb(0x555a66);
+  return p;
+}
+
+Palette high_contrast(Palette p) {
+  p.text = p.light ? rgb(0x000000) : rgb(0xffffff);
+  p.text_dim = p.light ? rgb(0x222222) : rgb(0xdddddd);
+  p.background = p.light ? rgb(0xffffff) : rgb(0x000000);
+  p.panel = p.background;
+  return p;
+}
+
+// [SECTION] Scene helpers
+
+namespace {
+
+std::string esc(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// Numbers print without trailing zeros so goldens are stable and small.
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+struct Svg {
+  std::ostringstream body;
+  const Palette& pal;
+  explicit Svg(const Palette& p) : pal(p) {}
+
+  void rect(double x, double y, double w, double h, const std::string& fill,
+            const std::string& stroke = "", double sw = 0) {
+    body << "<rect x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"" << num(w)
+         << "\" height=\"" << num(h) << "\" fill=\"" << fill << "\"";
+    if (!stroke.empty()) body << " stroke=\"" << stroke << "\" stroke-width=\"" << num(sw) << "\"";
+    body << "/>\n";
+  }
+  void text(double x, double y, std::string_view s, double size, const Rgba& c,
+            const char* anchor = "start", bool bold = false) {
+    body << "<text x=\"" << num(x) << "\" y=\"" << num(y) << "\" font-size=\"" << num(size)
+         << "\" fill=\"" << c.hex() << "\" text-anchor=\"" << anchor << "\"";
+    if (bold) body << " font-weight=\"bold\"";
+    body << ">" << esc(s) << "</text>\n";
+  }
+};
+
+// Which word each byte of the tile falls in: word -> (first element, all padding?).
+struct WordInfo {
+  int64_t element = -1;
+  bool padding = true;
+};
+
+std::map<uint32_t, WordInfo> tile_words(const TileDecl& t, int bank_bytes) {
+  std::map<uint32_t, WordInfo> out;
+  int eb = t.elem_bytes();
+  for (int64_t e = 0; e < t.elements(); ++e) {
+    int64_t b = t.byte_offset(e);
+    bool pad = t.is_padding(e);
+    for (int64_t x = b; x < b + eb; x += std::min(eb, bank_bytes)) {
+      WordInfo& w = out[static_cast<uint32_t>(x / bank_bytes)];
+      if (w.element < 0) w.element = e;
+      w.padding = w.padding && pad;
+    }
+  }
+  return out;
+}
+
+std::string lane_text(uint32_t lanes) {
+  int n = __builtin_popcount(lanes);
+  if (n == 0) return "";
+  int first = __builtin_ctz(lanes);
+  if (n == 1) return std::to_string(first);
+  return std::to_string(first) + "+";
+}
+
+}  // namespace
+
+// [SECTION] Tile view
+
+namespace {
+
+double draw_tile(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_index, double x0,
+                 double y0, double cell) {
+  const TileDecl& t = a.scenario.tiles[tile_index];
+  const Palette& pal = svg.pal;
+  int banks = a.arch ? a.arch->banks : 32;
+  int bank_bytes = a.arch ? a.arch->bank_bytes : 4;
+  TileGrid g = tile_grid(t);
+  double fs = cell * 0.5;
+  svg.text(x0, y0 + fs * 1.2, "Logical tile: " + t.declaration(), fs * 1.3, pal.text, "start",
+           true);
+  double gx = x0 + cell * 1.5, gy = y0 + fs * 2.2 + cell;
+  for (int64_t c = 0; c < g.cols; ++c)
+    if (g.cols <= 40 || c % 8 == 0)
+      svg.text(gx + (c + 0.5) * cell, gy - cell * 0.3, std::to_string(c), fs * 0.8, pal.text_dim,
+               "middle");
+  std::map<int64_t, const LitLane*> lit;
+  std::map<int64_t, uint32_t> lanes_at;
+  if (fc.tile == tile_index)
+    for (const LitLane& l : fc.lanes) {
+      lanes_at[l.element] |= 1u << l.lane;
+      if (l.in_wavefront || !lit.count(l.element)) lit[l.element] = &l;
+    }
+  for (int64_t r = 0; r < g.rows; ++r) {
+    if (g.rows <= 40 || r % 8 == 0)
+      svg.text(gx - cell * 0.3, gy + (r + 0.7) * cell, std::to_string(r), fs * 0.8, pal.text_dim,
+               "end");
+    for (int64_t c = 0; c < g.cols; ++c) {
+      int64_t e = grid_element(t, r, c);
+      if (e < 0) continue;
+      double x = gx + c * cell, y = gy + r * cell;
+      int bank = static_cast<int>((t.byte_offset(e) / bank_bytes) % banks);
+      auto it = lit.find(e);
+      bool now = it != lit.end() && it->second->in_wavefront;
+      if (t.is_padding(e)) {
+        svg.rect(x, y, cell, cell, "url(#hatch)", pal.grid.hex(), 1);
+      } else {
+        svg.rect(x, y, cell, cell, pal.bank(bank, banks, now).hex(), pal.grid.hex(), 1);
+      }
+      if (it != lit.end()) {
+        const Rgba& border = now ? pal.lit_border : pal.touched_border;
+        svg.rect(x + 1.5, y + 1.5, cell - 3, cell - 3, "none", border.hex(), now ? 2.5 : 1);
+        if (now)
+          svg.text(x + cell * 0.5, y + cell * 0.68, lane_text(lanes_at[e]), fs, pal.text, "middle",
+                   true);
+      }
+    }
+  }
+  return gy + g.rows * cell + cell;
+}
+
+// [SECTION] Bank view
+
+double draw_banks(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_index, double x0,
+                  double y0, double cell) {
+  const TileDecl& t = a.scenario.tiles[tile_index];
+  const Palette& pal = svg.pal;
+  int banks = a.arch ? a.arch->banks : 32;
+  int bank_bytes = a.arch ? a.arch->bank_bytes : 4;
+  double fs = cell * 0.5;
+  std::string head = "Physical banks: " + std::to_string(banks) + " x " +
+                     std::to_string(bank_bytes) + " B, one row per " +
+                     std::to_string(banks * bank_bytes) + "-byte line";
+  svg.text(x0, y0 + fs * 1.2, head, fs * 1.3, pal.text, "start", true);
+  auto words = tile_words(t, bank_bytes);
+  std::map<uint32_t, const LitWord*> lit;
+  if (fc.tile == tile_index)
+    for (const LitWord& w : fc.words) lit[w.word] = &w;
+  // Lines to draw: every line of the tile when it is small, else the lines the warp touches.
+  std::set<uint32_t> lines;
+  for (auto& [w, _] : words) lines.insert(w / banks);
+  if (lines.size() > 64) {
+    lines.clear();
+    for (auto& [w, _] : lit) lines.insert(w / banks);
+  }
+  double gx = x0 + cell * 2.5, gy = y0 + fs * 2.2 + cell;
+  for (int b = 0; b < banks; ++b)
+    svg.text(gx + (b + 0.5) * cell, gy - cell * 0.3, std::to_string(b), fs * 0.8, pal.text_dim,
+             "middle");
+  double y = gy;
+  uint32_t prev = 0;
+  bool first = true;
+  for (uint32_t line : lines) {
+    if (!first && line != prev + 1) y += cell * 0.5;  // a gap marks skipped lines
+    first = false;
+    prev = line;
+    svg.text(gx - cell * 0.3, y + cell * 0.7, std::to_string(line * banks * bank_bytes), fs * 0.8,
+             pal.text_dim, "end");
+    for (int b = 0; b < banks; ++b) {
+      uint32_t word = line * banks + b;
+      double x = gx + b * cell;
+      auto wi = words.find(word);
+      auto li = lit.find(word);
+      bool now = li != lit.end() && li->second->in_wavefront;
+      if (wi == words.end()) {
+        svg.rect(x, y, cell, cell, pal.panel.hex(), pal.grid.hex(), 1);
+      } else if (wi->second.padding) {
+        svg.rect(x, y, cell, cell, "url(#hatch)", pal.grid.hex(), 1);
+      } else {
+        svg.rect(x, y, cell, cell, pal.bank(b, banks, now).hex(), pal.grid.hex(), 1);
+      }
+      if (li != lit.end()) {
+        const LitWord& w = *li->second;
+        if (w.conflict) {
+          svg.rect(x + 1.5, y + 1.5, cell - 3, cell - 3, "none", pal.conflict.hex(), 3);
+        } else {
+          const Rgba& border = now ? pal.lit_border : pal.touched_border;
+          svg.rect(x + 1.5, y + 1.5, cell - 3, cell - 3, "none", border.hex(), now ? 2.5 : 1);
+        }
+        if (now)
+          svg.text(x + cell * 0.5, y + cell * 0.68, lane_text(w.lanes), fs, pal.text, "middle",
+                   true);
+      }
+    }
+    y += cell;
+  }
+  // Per-bank load: how many wavefronts each bank must serve for this warp.
+  if (fc.tile == tile_index && !fc.bank_load.empty()) {
+    svg.text(gx - cell * 0.3, y + cell * 0.75, "load", fs * 0.8, pal.text_dim, "end");
+    for (int b = 0; b < banks && b < static_cast<int>(fc.bank_load.size()); ++b) {
+      int n = fc.bank_load[b];
+      const Rgba& c = n > fc.ideal ? pal.conflict : pal.text;
+      svg.text(gx + (b + 0.5) * cell, y + cell * 0.75, std::to_string(n), fs, c, "middle",
+               n > fc.ideal);
+    }
+    y += cell * 1.2;
+    svg.text(x0, y + fs * 1.4, fc.verdict, fs * 1.4,
+             fc.wavefronts > fc.ideal ? pal.conflict : pal.text, "start", true);
+    y += fs * 2;
+  }
+  return y + cell;
+}
+
+}  // namespace
+
+// [SECTION] Document
+
+std::string render_svg(const Analysis& a, const Frame& f, const SvgOptions& o) {
+  Palette pal = o.light ? light_palette() : dark_palette();
+  Svg svg(pal);
+  FrameCells fc = frame_cells(a, f);
+  int tile_index = fc.tile >= 0 ? fc.tile : 0;
+  double cell = o.cell > 4 ? o.cell : 4;
+  double fs = cell * 0.5;
+  double y = 8;
+  std::string title = a.scenario.title.empty() ? a.scenario.name : a.scenario.title;
+  svg.text(8, y + fs * 1.6, title, fs * 1.7, pal.text, "start", true);
+  y += fs * 2.4;
+  if (f.step >= 0) {
+    std::string where = fc.label + "  |  warp " + std::to_string(f.warp) + ", wavefront " +
+                        std::to_string(f.wavefront + 1) + " of " + std::to_string(f.wavefronts) +
+                        "  |  " + std::string(a.arch ? a.arch->name : "");
+    svg.text(8, y + fs * 1.2, where, fs * 1.1, pal.text_dim);
+    y += fs * 2;
+  }
+  double width = 8;
+  if (!a.scenario.tiles.empty() && tile_index < static_cast<int>(a.scenario.tiles.size())) {
+    const TileDecl& t = a.scenario.tiles[tile_index];
+    if (o.tile_view) {
+      TileGrid g = tile_grid(t);
+      y = draw_tile(svg, a, fc, tile_index, 8, y, cell);
+      width = std::max(width, 8 + cell * (g.cols + 3));
+    }
+    if (o.bank_view) {
+      int banks = a.arch ? a.arch->banks : 32;
+      y = draw_banks(svg, a, fc, tile_index, 8, y, cell);
+      width = std::max(width, 8 + cell * (banks + 4));
+    }
+  }
+  width = std::max(width, 8 + fs * 0.6 * 1.4 * 60);  // room for the verdict line
+  std::ostringstream doc;
+  doc << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
+      << num(y) << "\" viewBox=\"0 0 " << num(width) << " " << num(y)
+      << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+      << "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+         "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\""
+      << pal.padding.hex() << "\"/><rect width=\"2\" height=\"6\" fill=\""
+      << pal.padding_stripe.hex() << "\"/></pattern></defs>\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"" << pal.background.hex() << "\"/>\n"
+      << svg.body.str() << "</svg>\n";
+  return doc.str();
+}
+
+}  // namespace bankviz
