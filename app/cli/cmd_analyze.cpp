@@ -64,7 +64,7 @@ void run_analyze(const AnalyzeOptions& o) {
     throw Exit{kExitUsage, "--wavefront " + std::to_string(o.wavefront) + ": this step needs " +
                                std::to_string(ws.result.wavefronts) + " wavefronts (0-based)"};
   std::cout << "\nstep " << step << " (" << a.steps[static_cast<size_t>(step)].label << "), warp "
-            << o.warp << ": " << verdict(ws.result) << "\n\n"
+            << o.warp << ": " << verdict(ws.result, ws.access.width) << "\n\n"
             << render_tile(a, step, o.warp, o.wavefront) << "\n"
             << render_banks(a, step, o.warp, o.wavefront);
 }

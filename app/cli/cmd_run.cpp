@@ -39,7 +39,8 @@ std::string fixed(double v, int digits) {
 
 // Words a student understands for what each mode measures.
 const char* kWrittenExplain =
-    "As written: the lesson's own launch, timed over back-to-back launches. Such a kernel is tiny,\n"
+    "As written: the lesson's own launch, timed over back-to-back launches. Such a kernel is "
+    "tiny,\n"
     "so launch overhead and global memory dominate and bank conflicts change the time only a\n"
     "little (the seeds' 1.2x-1.8x). Use --mode exposed to see what the conflicts really cost.";
 const char* kExposedExplain =
@@ -48,9 +49,12 @@ const char* kExposedExplain =
     "pipe, and cycles per instruction should equal the model's wavefronts per instruction.";
 
 nlohmann::json device_json(const DeviceInfo& d) {
-  return {{"name", d.name},         {"sm", d.sm},
-          {"sm_count", d.sm_count}, {"clock_mhz", d.clock_khz / 1000.0},
-          {"model_arch", d.model_arch}, {"shared_per_block_optin", d.shared_per_block_optin}};
+  return {{"name", d.name},
+          {"sm", d.sm},
+          {"sm_count", d.sm_count},
+          {"clock_mhz", d.clock_khz / 1000.0},
+          {"model_arch", d.model_arch},
+          {"shared_per_block_optin", d.shared_per_block_optin}};
 }
 
 nlohmann::json result_json(const Scenario& s, const RunResult& r) {
@@ -66,12 +70,16 @@ nlohmann::json result_json(const Scenario& s, const RunResult& r) {
   j["cache_hit"] = r.cache_hit;
   j["run_ms"] = r.run_ms;
   const Verification& v = r.verification;
-  j["verification"] = {{"status", verify_status_name(v.status)}, {"summary", v.summary},
-                       {"checked", v.checked},  {"unchecked", v.unchecked},
+  j["verification"] = {{"status", verify_status_name(v.status)},
+                       {"summary", v.summary},
+                       {"checked", v.checked},
+                       {"unchecked", v.unchecked},
                        {"mismatches", v.mismatches}};
   nlohmann::json first = nlohmann::json::array();
   for (const Mismatch& m : v.first)
-    first.push_back({{"block", m.block}, {"thread", {m.x, m.y, m.z}}, {"expected", m.expected},
+    first.push_back({{"block", m.block},
+                     {"thread", {m.x, m.y, m.z}},
+                     {"expected", m.expected},
                      {"got", m.got}});
   j["verification"]["first"] = first;
   j["races"] = r.races;
@@ -161,7 +169,8 @@ void print_text(const Scenario& s, const RunResult& r) {
                 t.cycles_per_instruction, t.ratio, t.bytes_per_clock_per_sm);
     if (other) std::printf("  %10.3f", t.scenario_wavefronts);
     if (!t.shared_bound && t.instructions_per_block > 0)
-      std::printf("  (active warps on %d of 4 schedulers: issue-bound, not bank-bound)", t.schedulers);
+      std::printf("  (active warps on %d of 4 schedulers: issue-bound, not bank-bound)",
+                  t.schedulers);
     std::printf("\n");
   }
   std::cout << "\n" << kExposedExplain << "\n";
@@ -202,8 +211,9 @@ void run_source(const ScenarioOptions& so, const std::string& mode) {
 void add_run_commands(CLI::App& app) {
   auto o = std::make_shared<RunCmdOptions>();
   auto* run = app.add_subcommand(
-      "run", "generate the scenario's CUDA kernel, run it on the GPU, check it against the CPU "
-             "and time it next to the model's prediction");
+      "run",
+      "generate the scenario's CUDA kernel, run it on the GPU, check it against the CPU "
+      "and time it next to the model's prediction");
   add_scenario_options(*run, o->scenario);
   run->add_option("--mode", o->mode, "written (the lesson's launch) or exposed (shared-bound)")
       ->capture_default_str();

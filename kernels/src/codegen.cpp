@@ -10,9 +10,9 @@
 // loop-invariant, and ptxas hoists it (or merges repeats) even from `asm volatile`, so the repeat
 // loop would measure one access. PTX's ld.volatile.shared/st.volatile.shared must be executed
 // every time, one LDS/STS each, of the element's own width (LDS.128 for a float4), which is what
-// the bank model counts. The loop is unrolled by 16 so that loop overhead (compare, branch, counter)
-// costs a small fraction of the 4 issue slots an SM has per cycle; one conflict-free load needs
-// the shared pipe for one cycle, so the pipe, not issue, is the bottleneck.
+// the bank model counts. The loop is unrolled by 16 so that loop overhead (compare, branch,
+// counter) costs a small fraction of the 4 issue slots an SM has per cycle; one conflict-free load
+// needs the shared pipe for one cycle, so the pipe, not issue, is the bottleneck.
 #include "bankviz/codegen.h"
 
 #include <algorithm>
@@ -25,7 +25,9 @@
 
 namespace bankviz {
 
-const char* run_mode_name(RunMode m) { return m == RunMode::Written ? "written" : "exposed"; }
+const char* run_mode_name(RunMode m) {
+  return m == RunMode::Written ? "written" : "exposed";
+}
 
 std::optional<RunMode> parse_run_mode(std::string_view s) {
   if (s == "written" || s == "as-written") return RunMode::Written;
@@ -53,10 +55,9 @@ namespace {
 
 // Names the generated code defines itself; a constant or let with one of these names would break
 // it (a #define x would even break threadIdx.x).
-constexpr std::string_view kReserved[] = {"x",  "y",          "z",           "w",     "bits",
-                                          "hash", "ld_volatile", "st_volatile", "min",   "max",
-                                          "abs",  "out",        "measure",     "reps",  "half",
-                                          "half2"};
+constexpr std::string_view kReserved[] = {
+    "x",   "y",   "z",   "w",   "bits",    "hash", "ld_volatile", "st_volatile",
+    "min", "max", "abs", "out", "measure", "reps", "half",        "half2"};
 
 bool is_reserved(std::string_view name) {
   return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
@@ -93,25 +94,30 @@ const char* kVolatileSource =
     "    T v;\n"
     "    if constexpr (sizeof(T) == 1) {\n"
     "        unsigned short r;\n"
-    "        asm volatile(\"ld.volatile.shared.u8 %0, [%1];\" : \"=h\"(r) : \"r\"(a) : \"memory\");\n"
+    "        asm volatile(\"ld.volatile.shared.u8 %0, [%1];\" : \"=h\"(r) : \"r\"(a) : "
+    "\"memory\");\n"
     "        const unsigned char b = (unsigned char)r;\n"
     "        memcpy(&v, &b, 1);\n"
     "    } else if constexpr (sizeof(T) == 2) {\n"
     "        unsigned short r;\n"
-    "        asm volatile(\"ld.volatile.shared.u16 %0, [%1];\" : \"=h\"(r) : \"r\"(a) : \"memory\");\n"
+    "        asm volatile(\"ld.volatile.shared.u16 %0, [%1];\" : \"=h\"(r) : \"r\"(a) : "
+    "\"memory\");\n"
     "        memcpy(&v, &r, 2);\n"
     "    } else if constexpr (sizeof(T) == 4) {\n"
     "        unsigned int r;\n"
-    "        asm volatile(\"ld.volatile.shared.u32 %0, [%1];\" : \"=r\"(r) : \"r\"(a) : \"memory\");\n"
+    "        asm volatile(\"ld.volatile.shared.u32 %0, [%1];\" : \"=r\"(r) : \"r\"(a) : "
+    "\"memory\");\n"
     "        memcpy(&v, &r, 4);\n"
     "    } else if constexpr (sizeof(T) == 8) {\n"
     "        unsigned long long r;\n"
-    "        asm volatile(\"ld.volatile.shared.u64 %0, [%1];\" : \"=l\"(r) : \"r\"(a) : \"memory\");\n"
+    "        asm volatile(\"ld.volatile.shared.u64 %0, [%1];\" : \"=l\"(r) : \"r\"(a) : "
+    "\"memory\");\n"
     "        memcpy(&v, &r, 8);\n"
     "    } else {\n"
     "        uint4 r;\n"
     "        asm volatile(\"ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];\"\n"
-    "                     : \"=r\"(r.x), \"=r\"(r.y), \"=r\"(r.z), \"=r\"(r.w) : \"r\"(a) : \"memory\");\n"
+    "                     : \"=r\"(r.x), \"=r\"(r.y), \"=r\"(r.z), \"=r\"(r.w) : \"r\"(a) : "
+    "\"memory\");\n"
     "        memcpy(&v, &r, 16);\n"
     "    }\n"
     "    return v;\n"
@@ -126,24 +132,29 @@ const char* kVolatileSource =
     "        unsigned char b;\n"
     "        memcpy(&b, &v, 1);\n"
     "        const unsigned short r = b;\n"
-    "        asm volatile(\"st.volatile.shared.u8 [%0], %1;\" :: \"r\"(a), \"h\"(r) : \"memory\");\n"
+    "        asm volatile(\"st.volatile.shared.u8 [%0], %1;\" :: \"r\"(a), \"h\"(r) : "
+    "\"memory\");\n"
     "    } else if constexpr (sizeof(T) == 2) {\n"
     "        unsigned short r;\n"
     "        memcpy(&r, &v, 2);\n"
-    "        asm volatile(\"st.volatile.shared.u16 [%0], %1;\" :: \"r\"(a), \"h\"(r) : \"memory\");\n"
+    "        asm volatile(\"st.volatile.shared.u16 [%0], %1;\" :: \"r\"(a), \"h\"(r) : "
+    "\"memory\");\n"
     "    } else if constexpr (sizeof(T) == 4) {\n"
     "        unsigned int r;\n"
     "        memcpy(&r, &v, 4);\n"
-    "        asm volatile(\"st.volatile.shared.u32 [%0], %1;\" :: \"r\"(a), \"r\"(r) : \"memory\");\n"
+    "        asm volatile(\"st.volatile.shared.u32 [%0], %1;\" :: \"r\"(a), \"r\"(r) : "
+    "\"memory\");\n"
     "    } else if constexpr (sizeof(T) == 8) {\n"
     "        unsigned long long r;\n"
     "        memcpy(&r, &v, 8);\n"
-    "        asm volatile(\"st.volatile.shared.u64 [%0], %1;\" :: \"r\"(a), \"l\"(r) : \"memory\");\n"
+    "        asm volatile(\"st.volatile.shared.u64 [%0], %1;\" :: \"r\"(a), \"l\"(r) : "
+    "\"memory\");\n"
     "    } else {\n"
     "        uint4 r;\n"
     "        memcpy(&r, &v, 16);\n"
     "        asm volatile(\"st.volatile.shared.v4.u32 [%0], {%1, %2, %3, %4};\"\n"
-    "                     :: \"r\"(a), \"r\"(r.x), \"r\"(r.y), \"r\"(r.z), \"r\"(r.w) : \"memory\");\n"
+    "                     :: \"r\"(a), \"r\"(r.x), \"r\"(r.y), \"r\"(r.z), \"r\"(r.w) : "
+    "\"memory\");\n"
     "    }\n"
     "}\n";
 
@@ -217,11 +228,13 @@ std::string access_text(const TileDecl& tile, const SubscriptParse& p) {
 // type: a vector gets value, value + 1, ... in its components.
 std::string store_value(const detail::TypeInfo& t, const std::string& value) {
   if (t.comps == 1) return value;
-  const bool simple =
-      std::all_of(value.begin(), value.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+  const bool simple = std::all_of(value.begin(), value.end(), [](char c) {
+    return std::isalnum((unsigned char)c) || c == '_';
+  });
   const std::string v = simple ? value : "(" + value + ")";
   std::string args;
-  for (int i = 0; i < t.comps; ++i) args += (i ? ", " : "") + (i ? v + " + " + std::to_string(i) : v);
+  for (int i = 0; i < t.comps; ++i)
+    args += (i ? ", " : "") + (i ? v + " + " + std::to_string(i) : v);
   return std::string(t.make) + "(" + args + ")";
 }
 
@@ -265,8 +278,9 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
     taken.insert(s.constants[i].name);
     if (is_reserved(s.constants[i].name))
       fail("constants[" + std::to_string(i) + "].name",
-           "'" + s.constants[i].name + "' would be a #define that breaks the generated kernel "
-           "(it uses that name itself); rename the constant");
+           "'" + s.constants[i].name +
+               "' would be a #define that breaks the generated kernel "
+               "(it uses that name itself); rename the constant");
   }
   for (size_t i = 0; i < s.lets.size(); ++i) {
     taken.insert(s.lets[i].name);
@@ -286,31 +300,36 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
     const TileDecl& t = s.tiles[i];
     const detail::TypeInfo* ti = detail::type_info(t.type().name);
     if (!ti) {
-      fail("tiles[" + std::to_string(i) + "].elem", "no kernel code for element type '" + t.elem + "'");
+      fail("tiles[" + std::to_string(i) + "].elem",
+           "no kernel code for element type '" + t.elem + "'");
       continue;
     }
     need_fp16 |= ti->kind == detail::CompKind::F16;
     need_bf16 |= ti->kind == detail::CompKind::BF16;
     if (is_reserved(t.name))
-      fail("tiles[" + std::to_string(i) + "].name", "'" + t.name + "' is a name the generated kernel uses itself");
+      fail("tiles[" + std::to_string(i) + "].name",
+           "'" + t.name + "' is a name the generated kernel uses itself");
     if (t.dynamic) {
       ++dynamic_tiles;
       dynamic_bytes = t.bytes();
       if (t.base != 0)
         fail("tiles[" + std::to_string(i) + "].base",
              "a dynamic tile (extern __shared__) always starts at byte 0 of the block's shared "
-             "memory; the kernel cannot place it at byte " + std::to_string(t.base));
+             "memory; the kernel cannot place it at byte " +
+                 std::to_string(t.base));
     } else {
       static_bytes += t.bytes();
     }
     if (!t.swizzle.identity())
       fail("tiles[" + std::to_string(i) + "].swizzle",
-           "a swizzled tile (" + t.swizzle.text() + ") has no plain C indexing yet: the generated "
-           "kernel would not access the elements the picture shows");
+           "a swizzled tile (" + t.swizzle.text() +
+               ") has no plain C indexing yet: the generated "
+               "kernel would not access the elements the picture shows");
   }
   if (dynamic_tiles > 1)
-    fail("tiles", "more than one extern __shared__ tile: every one would start at byte 0 and "
-                  "overlap the others");
+    fail("tiles",
+         "more than one extern __shared__ tile: every one would start at byte 0 and "
+         "overlap the others");
   for (size_t i = 0; i < s.steps.size(); ++i) {
     const Step& st = s.steps[i];
     if (st.kind != StepKind::Atomic) continue;
@@ -318,8 +337,9 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
     const detail::TypeInfo* ti = t ? detail::type_info(t->type().name) : nullptr;
     if (ti && !ti->atomic)
       fail("steps[" + std::to_string(i) + "].kind",
-           "atomicAdd on " + t->elem + " in shared memory: the generated kernels support atomics "
-           "on int, unsigned int, unsigned long long, float and double");
+           "atomicAdd on " + t->elem +
+               " in shared memory: the generated kernels support atomics "
+               "on int, unsigned int, unsigned long long, float and double");
   }
   if (!res.errors.empty()) return res;
 
@@ -377,7 +397,8 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
   if (need_fp16) e.ln(0, "#include <cuda_fp16.h>");
   if (need_bf16) e.ln(0, "#include <cuda_bf16.h>");
   e.ln(0, "");
-  for (const Constant& c : s.constants) e.ln(0, "#define " + c.name + " " + std::to_string(c.value));
+  for (const Constant& c : s.constants)
+    e.ln(0, "#define " + c.name + " " + std::to_string(c.value));
   if (!s.constants.empty()) e.ln(0, "");
 
   // bits() overloads for the element types that need one.
@@ -412,9 +433,9 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
   const bool is1d = s.block[1] == 1 && s.block[2] == 1;
   const bool is2d = !is1d && s.block[2] == 1;
   const std::string tid_expr =
-      is1d ? "threadIdx.x"
-           : is2d ? "threadIdx.y * blockDim.x + threadIdx.x"
-                  : "(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x";
+      is1d   ? "threadIdx.x"
+      : is2d ? "threadIdx.y * blockDim.x + threadIdx.x"
+             : "(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x";
   // A let that already is the linear thread index (the seeds' idx) serves as the default value.
   auto squeeze = [](std::string t) {
     t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
@@ -444,8 +465,7 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
     const TileDecl& tile = *s.find_tile(st.tile);
     const detail::TypeInfo& ti = *detail::type_info(tile.type().name);
     const std::string where = access_text(tile, parse_subscripts(st.index, tile.name));
-    const std::string value =
-        st.value.empty() ? names.tid : parse_expr(st.value).expr->text();
+    const std::string value = st.value.empty() ? names.tid : parse_expr(st.value).expr->text();
     std::string stmt;
     switch (st.kind) {
       case StepKind::Store:
@@ -457,8 +477,11 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
         stmt = names.sum + " += " + (ti.plain_sum ? read : "bits(" + read + ")") + ";";
         break;
       }
-      case StepKind::Atomic: stmt = "atomicAdd(&" + where + ", " + value + ");"; break;
-      case StepKind::Sync: break;
+      case StepKind::Atomic:
+        stmt = "atomicAdd(&" + where + ", " + value + ");";
+        break;
+      case StepKind::Sync:
+        break;
     }
     const std::string comment = "// step " + std::to_string(i) + ": " + step_kind_name(st.kind) +
                                 (st.label.empty() ? "" : " (" + st.label + ")");
@@ -512,15 +535,15 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
       e.ln(1, "}");
     } else {
       e.ln(1, "#pragma unroll 16");
-      e.ln(1, "for (int " + names.rep + " = 0; " + names.rep + " < (measure == " +
-                  std::to_string(i) + " ? reps : 1); ++" + names.rep + ") {");
+      e.ln(1, "for (int " + names.rep + " = 0; " + names.rep +
+                  " < (measure == " + std::to_string(i) + " ? reps : 1); ++" + names.rep + ") {");
       wrapped(2, {stmt});
       e.ln(1, "}");
     }
   }
   e.ln(0, "");
-  e.ln(1, "out[blockIdx.x * (blockDim.x * blockDim.y * blockDim.z) + " + names.tid + "] = " +
-              names.sum + ";");
+  e.ln(1, "out[blockIdx.x * (blockDim.x * blockDim.y * blockDim.z) + " + names.tid +
+              "] = " + names.sum + ";");
   e.ln(0, "}");
   k.text = std::move(e.text);
   res.kernel = std::move(k);

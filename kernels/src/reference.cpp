@@ -23,10 +23,14 @@ namespace bankviz {
 
 const char* verify_status_name(VerifyStatus v) {
   switch (v) {
-    case VerifyStatus::Verified: return "verified";
-    case VerifyStatus::Mismatch: return "mismatch";
-    case VerifyStatus::Race: return "race";
-    case VerifyStatus::NotRun: return "not run";
+    case VerifyStatus::Verified:
+      return "verified";
+    case VerifyStatus::Mismatch:
+      return "mismatch";
+    case VerifyStatus::Race:
+      return "race";
+    case VerifyStatus::NotRun:
+      return "not run";
   }
   return "?";
 }
@@ -62,11 +66,11 @@ enum class CellState : uint8_t { Uninit, Known, Unknown };
 
 struct Cell {
   CellState state = CellState::Uninit;
-  uint64_t bits[4] = {0, 0, 0, 0};  // per component
-  uint32_t checksum = 0;            // what a load adds to the thread's sum
-  int32_t phase = -1;               // barrier epoch of the masks below
+  uint64_t bits[4] = {0, 0, 0, 0};                 // per component
+  uint32_t checksum = 0;                           // what a load adds to the thread's sum
+  int32_t phase = -1;                              // barrier epoch of the masks below
   uint32_t writers = 0, readers = 0, atomics = 0;  // warps that did so in `phase`
-  int32_t writer_step = -1;         // executed step of the last plain store
+  int32_t writer_step = -1;                        // executed step of the last plain store
 };
 
 struct TileState {
@@ -238,7 +242,8 @@ struct BlockRun {
               if (cs.value) {
                 std::optional<int64_t> v = cs.value->eval(env, &err);
                 if (!v) {
-                  errors.push_back({where("value"), err.column, thread_text() + ": " + err.message});
+                  errors.push_back(
+                      {where("value"), err.column, thread_text() + ": " + err.message});
                   return false;
                 }
                 a.value = *v;
@@ -339,7 +344,8 @@ struct BlockRun {
                 if (ty.kind == detail::CompKind::F32 || ty.kind == detail::CompKind::F64) {
                   // Exact only while every partial sum is an integer the format holds exactly;
                   // beyond that the order of the adds changes the rounding.
-                  const double limit = ty.kind == detail::CompKind::F32 ? 16777216.0 : 9007199254740992.0;
+                  const double limit =
+                      ty.kind == detail::CompKind::F32 ? 16777216.0 : 9007199254740992.0;
                   const double now = detail::component_value(ty, b);
                   const double next = now + static_cast<double>(add);
                   if (std::fabs(now) + std::fabs(static_cast<double>(add)) > limit) {
@@ -348,7 +354,8 @@ struct BlockRun {
                     b = detail::component_bits(ty, static_cast<int64_t>(next));
                   }
                 } else {
-                  b = detail::component_bits(ty, static_cast<int64_t>(b + static_cast<uint64_t>(add)));
+                  b = detail::component_bits(ty,
+                                             static_cast<int64_t>(b + static_cast<uint64_t>(add)));
                 }
                 c.checksum = checksum_of(ty, c.bits);
               }
@@ -417,7 +424,8 @@ ReferenceResult evaluate_reference(const Scenario& s, const ReferenceOptions& o)
   }
   if (!per_block) {
     for (int64_t b = 1; b < o.grid; ++b) {
-      std::copy_n(ref.out.begin(), ref.threads, ref.out.begin() + static_cast<std::ptrdiff_t>(b * ref.threads));
+      std::copy_n(ref.out.begin(), ref.threads,
+                  ref.out.begin() + static_cast<std::ptrdiff_t>(b * ref.threads));
       std::copy_n(ref.determined.begin(), ref.threads,
                   ref.determined.begin() + static_cast<std::ptrdiff_t>(b * ref.threads));
     }
@@ -469,7 +477,8 @@ Verification verify_output(const Reference& ref, const std::vector<uint32_t>& go
     v.status = VerifyStatus::Race;
     v.summary = "race: " + std::to_string(v.unchecked) +
                 " outputs depend on which warp runs first (a missing __syncthreads()) and were "
-                "not compared; the other " + std::to_string(v.checked) + " match the CPU";
+                "not compared; the other " +
+                std::to_string(v.checked) + " match the CPU";
   } else {
     v.status = VerifyStatus::Verified;
     v.summary = "all " + std::to_string(v.checked) + " outputs match the CPU evaluation";

@@ -39,12 +39,18 @@ namespace bankviz {
 
 const char* run_status_name(RunStatus s) {
   switch (s) {
-    case RunStatus::Ok: return "ok";
-    case RunStatus::NoCuda: return "no CUDA";
-    case RunStatus::BadScenario: return "bad scenario";
-    case RunStatus::CompileError: return "compile error";
-    case RunStatus::TooLarge: return "too large";
-    case RunStatus::LaunchError: return "launch error";
+    case RunStatus::Ok:
+      return "ok";
+    case RunStatus::NoCuda:
+      return "no CUDA";
+    case RunStatus::BadScenario:
+      return "bad scenario";
+    case RunStatus::CompileError:
+      return "compile error";
+    case RunStatus::TooLarge:
+      return "too large";
+    case RunStatus::LaunchError:
+      return "launch error";
   }
   return "?";
 }
@@ -53,14 +59,14 @@ std::string model_arch_for(int cc_major, int cc_minor) {
   (void)cc_minor;
   if (cc_major == 9) return "hopper";
   if (cc_major >= 5) return "maxwell";  // Maxwell to Ada, and newer chips by the published rules
-  if (cc_major == 3) return "kepler4";   // the default bank size
+  if (cc_major == 3) return "kepler4";  // the default bank size
   if (cc_major == 2) return "fermi";
   return "cc1x";
 }
 
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
+[[maybe_unused]] double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -76,7 +82,7 @@ struct StepModel {
   int64_t wavefronts = 0, instructions = 0, bytes = 0;
   int schedulers = 0;  // of the SM's 4 warp schedulers, how many hold a warp active in the step
 };
-StepModel model_of_step(const Analysis& a, int step) {
+[[maybe_unused]] StepModel model_of_step(const Analysis& a, int step) {
   StepModel m;
   unsigned seen = 0;
   for (size_t e = 0; e < a.steps.size(); ++e) {
@@ -148,10 +154,10 @@ struct Driver {
       return false;
     }
     bool ok = true;
-#define BV_LOAD(fn)                                                               \
-  fn##_ = reinterpret_cast<decltype(&::fn)>(dlsym(handle, BV_STR(fn)));           \
-  if (!fn##_) {                                                                   \
-    ok = false;                                                                   \
+#define BV_LOAD(fn)                                                                         \
+  fn##_ = reinterpret_cast<decltype(&::fn)>(dlsym(handle, BV_STR(fn)));                     \
+  if (!fn##_) {                                                                             \
+    ok = false;                                                                             \
     error = std::string("the CUDA driver lacks ") + BV_STR(fn) + " (too old for CUDA 13?)"; \
   }
     BV_LOAD(cuInit)
@@ -216,8 +222,10 @@ bool is_sticky(CUresult r) {
     case CUDA_ERROR_INVALID_ADDRESS_SPACE:
     case CUDA_ERROR_LAUNCH_TIMEOUT:
     case CUDA_ERROR_ASSERT:
-    case CUDA_ERROR_UNKNOWN: return true;
-    default: return false;
+    case CUDA_ERROR_UNKNOWN:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -249,10 +257,12 @@ std::string explain_log(const std::string& log, const KernelSource& k) {
     const size_t open = pos + k.file_name.size();
     const size_t close = log.find(')', open);
     const size_t eol = log.find('\n', pos);
-    const std::string line_text = log.substr(pos, eol == std::string::npos ? std::string::npos : eol - pos);
+    const std::string line_text =
+        log.substr(pos, eol == std::string::npos ? std::string::npos : eol - pos);
     pos = eol == std::string::npos ? log.size() : eol;
     if (line_text.find("error") == std::string::npos) continue;
-    const int line = close == std::string::npos ? 0 : std::atoi(log.substr(open + 1, close - open - 1).c_str());
+    const int line =
+        close == std::string::npos ? 0 : std::atoi(log.substr(open + 1, close - open - 1).c_str());
     out += line_text + "\n  at " + source_line(k.text, line) + "\n";
     if (out.size() > 2000) break;
   }
@@ -325,7 +335,9 @@ CompileOutcome compile(const KernelSource& k, const std::string& sm) {
 
 #endif  // BANKVIZ_HAVE_CUDA
 
-bool built_with_cuda() { return BANKVIZ_HAVE_CUDA != 0; }
+bool built_with_cuda() {
+  return BANKVIZ_HAVE_CUDA != 0;
+}
 
 CompileCheck compile_only(const KernelSource& k, const std::string& sm) {
   CompileCheck c;
@@ -376,7 +388,8 @@ struct Runner::Impl {
       }
       int count = 0;
       if (CUresult r = d.cuDeviceGetCount_(&count); r != CUDA_SUCCESS || count == 0) {
-        reason = "no CUDA device: " + (r != CUDA_SUCCESS ? d.describe(r) : "the driver sees no GPU");
+        reason =
+            "no CUDA device: " + (r != CUDA_SUCCESS ? d.describe(r) : "the driver sees no GPU");
         return false;
       }
       d.cuDeviceGet_(&dev, 0);
@@ -472,10 +485,11 @@ struct Launcher {
   }
   bool launch(int64_t grid, int measure, int reps) {
     void* args3[] = {&out, &measure, &reps};
-    return check(d.cuLaunchKernel_(fn, static_cast<unsigned>(grid), 1, 1,
-                                   static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
-                                   static_cast<unsigned>(block[2]), dyn_bytes, nullptr, args3, nullptr),
-                 "cuLaunchKernel");
+    return check(
+        d.cuLaunchKernel_(fn, static_cast<unsigned>(grid), 1, 1, static_cast<unsigned>(block[0]),
+                          static_cast<unsigned>(block[1]), static_cast<unsigned>(block[2]),
+                          dyn_bytes, nullptr, args3, nullptr),
+        "cuLaunchKernel");
   }
   // Events around `count` launches; milliseconds, or -1 on error.
   double timed(int64_t grid, int measure, int reps, int count) {
@@ -515,8 +529,8 @@ std::string arch_note(const Scenario& s, const DeviceInfo& dev) {
                      std::to_string(ma->bank_bytes) + " bytes";
   if (sa->bank_bytes == 8)
     note += " (since Maxwell the 8-byte bank setting is accepted and ignored)";
-  note += ": the measurement follows the " + std::string(ma->name) +
-          " model, shown next to the " + std::string(sa->name) + " prediction.";
+  note += ": the measurement follows the " + std::string(ma->name) + " model, shown next to the " +
+          std::string(sa->name) + " prediction.";
   return note;
 }
 
@@ -549,7 +563,7 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
   }
 #if !BANKVIZ_HAVE_CUDA
   res.status = RunStatus::NoCuda;
-  res.message = "no CUDA: this build of bankviz has no CUDA toolkit; the model still works";
+  res.message = "this build of bankviz has no CUDA toolkit; the model still works";
   return res;
 #else
   Impl& im = *impl_;
@@ -630,8 +644,15 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     }
   }
 
-  Launcher L{d, fn, {s.block[0], s.block[1], s.block[2]},
-             static_cast<unsigned>(k.dynamic_shared_bytes), 0, nullptr, nullptr, CUDA_SUCCESS, {}};
+  Launcher L{d,
+             fn,
+             {s.block[0], s.block[1], s.block[2]},
+             static_cast<unsigned>(k.dynamic_shared_bytes),
+             0,
+             nullptr,
+             nullptr,
+             CUDA_SUCCESS,
+             {}};
   const int64_t threads = s.threads();
   int64_t grid = o.mode == RunMode::Written ? s.grid : 0;
   if (o.mode == RunMode::Exposed) {
@@ -679,7 +700,8 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     if (o.warmup) L.timed(grid, -1, 1, res.written.launches);
     std::vector<double> per_launch, single;
     for (int r = 0; r < runs && L.status == CUDA_SUCCESS; ++r) {
-      per_launch.push_back(L.timed(grid, -1, 1, res.written.launches) * 1000.0 / res.written.launches);
+      per_launch.push_back(L.timed(grid, -1, 1, res.written.launches) * 1000.0 /
+                           res.written.launches);
       single.push_back(L.timed(grid, -1, 1, 1) * 1000.0);
     }
     res.written.us_per_launch = median(per_launch);
@@ -727,7 +749,8 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     row.kind = step_kind_name(st.kind);
     row.instructions_per_block = instr;
     row.model_wavefronts = m.instructions ? double(m.wavefronts) / m.instructions : 0;
-    row.scenario_wavefronts = sm_own.instructions ? double(sm_own.wavefronts) / sm_own.instructions : 0;
+    row.scenario_wavefronts =
+        sm_own.instructions ? double(sm_own.wavefronts) / sm_own.instructions : 0;
     if (instr == 0) {
       res.exposed.steps.push_back(row);
       continue;

@@ -93,10 +93,14 @@ uint64_t component_bits(const TypeInfo& t, int64_t value) {
     case K::UInt:
       if (t.comp_bytes == 8) return static_cast<uint64_t>(value);
       return static_cast<uint64_t>(value) & ((uint64_t{1} << (8 * t.comp_bytes)) - 1);
-    case K::F32: return std::bit_cast<uint32_t>(static_cast<float>(value));
-    case K::F64: return std::bit_cast<uint64_t>(static_cast<double>(value));
-    case K::F16: return int_to_small_float(value, 10, 5);
-    case K::BF16: return int_to_small_float(value, 7, 8);
+    case K::F32:
+      return std::bit_cast<uint32_t>(static_cast<float>(value));
+    case K::F64:
+      return std::bit_cast<uint64_t>(static_cast<double>(value));
+    case K::F16:
+      return int_to_small_float(value, 10, 5);
+    case K::BF16:
+      return int_to_small_float(value, 7, 8);
   }
   return 0;
 }
@@ -116,11 +120,15 @@ double component_value(const TypeInfo& t, uint64_t bits) {
     case K::SInt:
       if (t.comp_bytes == 8) return static_cast<double>(static_cast<int64_t>(bits));
       return static_cast<double>(static_cast<int32_t>(component_checksum(t, bits)));
-    case K::UInt: return static_cast<double>(bits);
-    case K::F32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
-    case K::F64: return std::bit_cast<double>(bits);
+    case K::UInt:
+      return static_cast<double>(bits);
+    case K::F32:
+      return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case K::F64:
+      return std::bit_cast<double>(bits);
     case K::F16:
-    case K::BF16: break;
+    case K::BF16:
+      break;
   }
   return std::nan("");
 }

@@ -11,14 +11,14 @@ namespace bankviz::detail {
 enum class CompKind { SInt, UInt, F32, F64, F16, BF16 };
 
 struct TypeInfo {
-  std::string_view name;       // elem_types() spelling
-  std::string_view comp;       // C type of one component ("signed char", "__half", "float")
-  int comps = 1;               // 1 for scalars, 2 or 4 for vector types
+  std::string_view name;  // elem_types() spelling
+  std::string_view comp;  // C type of one component ("signed char", "__half", "float")
+  int comps = 1;          // 1 for scalars, 2 or 4 for vector types
   int comp_bytes = 4;
   CompKind kind = CompKind::SInt;
-  std::string_view make;       // vector constructor ("make_float4", "__halves2half2"); "" scalar
-  bool atomic = false;         // atomicAdd(T*, T) exists for shared memory
-  bool plain_sum = false;      // 1-4 byte scalar integer: `sum += tile[...]` needs no bits()
+  std::string_view make;   // vector constructor ("make_float4", "__halves2half2"); "" scalar
+  bool atomic = false;     // atomicAdd(T*, T) exists for shared memory
+  bool plain_sum = false;  // 1-4 byte scalar integer: `sum += tile[...]` needs no bits()
 };
 
 // nullptr for an unknown name (core validated the name, so that is a bug).

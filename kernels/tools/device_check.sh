@@ -26,10 +26,10 @@ build-dev/tests/kernels/kernel_tests 2>&1 | tee "$OUT/tests.txt" | grep -E "^\[ 
 #    per config 3 launches: verify, warm-up, timed). python checks them against the JSON.
 {
   for p in row-write-column-read rect-row-write-column-read-pad1 kepler-filter-float2-8byte dot-product-reduction; do
-    $CLI run --preset $p --mode exposed --reps 64 --timing-runs 1 --json > /tmp/run.json 2>/dev/null
+    $CLI run --preset $p --mode exposed --reps 512 --timing-runs 1 --json > /tmp/run.json 2>/dev/null
     ncu --clock-control none --csv --log-file /tmp/ncu.csv --metrics \
 smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum \
-      $CLI run --preset $p --mode exposed --reps 64 --timing-runs 1 > /dev/null 2>&1
+      $CLI run --preset $p --mode exposed --reps 512 --timing-runs 1 > /dev/null 2>&1
     python3 kernels/tools/check_ncu.py "$p" /tmp/run.json /tmp/ncu.csv
   done
 } > "$OUT/ncu.txt" 2>&1

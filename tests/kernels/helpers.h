@@ -11,7 +11,9 @@
 
 namespace bankviz::test {
 
-inline std::string preset_dir() { return std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/"; }
+inline std::string preset_dir() {
+  return std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/";
+}
 
 inline Scenario preset(const std::string& name) {
   ScenarioLoad l = load_scenario_file(preset_dir() + name + ".json");

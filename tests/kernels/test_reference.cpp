@@ -110,8 +110,8 @@ TEST(Conversions, IntegersRoundToNearestEvenLikeTheGpu) {
   EXPECT_EQ(detail::component_bits(f, 16777217), std::bit_cast<uint32_t>(16777216.0f));
   const detail::TypeInfo& h = *detail::type_info("half");
   EXPECT_EQ(detail::component_bits(h, 1), 0x3C00u);
-  EXPECT_EQ(detail::component_bits(h, 2049), 0x6800u);  // 2049 -> 2048 (ties to even)
-  EXPECT_EQ(detail::component_bits(h, 2051), 0x6802u);  // 2051 -> 2052
+  EXPECT_EQ(detail::component_bits(h, 2049), 0x6800u);   // 2049 -> 2048 (ties to even)
+  EXPECT_EQ(detail::component_bits(h, 2051), 0x6802u);   // 2051 -> 2052
   EXPECT_EQ(detail::component_bits(h, 70000), 0x7C00u);  // beyond 65504: infinity
   const detail::TypeInfo& b = *detail::type_info("__nv_bfloat16");
   EXPECT_EQ(detail::component_bits(b, 1), 0x3F80u);

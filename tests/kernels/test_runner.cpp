@@ -18,12 +18,14 @@ Runner& runner() {
   return r;
 }
 
-bool have_gpu(std::string* reason) { return runner().device(reason).present; }
+bool have_gpu(std::string* reason) {
+  return runner().device(reason).present;
+}
 
-#define REQUIRE_GPU()                                                             \
-  do {                                                                            \
-    std::string why;                                                              \
-    if (!have_gpu(&why)) GTEST_SKIP() << "no CUDA device (" << why << ")";        \
+#define REQUIRE_GPU()                                                      \
+  do {                                                                     \
+    std::string why;                                                       \
+    if (!have_gpu(&why)) GTEST_SKIP() << "no CUDA device (" << why << ")"; \
   } while (0)
 
 }  // namespace
@@ -108,8 +110,8 @@ TEST(DeviceRun, ConflictFreeFourByteLoadsReach95PercentOf128BytesPerClock) {
   for (const StepTiming& t : r.exposed.steps) {
     if (t.kind != "load") continue;
     seen = true;
-    std::printf("row-write-row-read load: %.1f B/clk/SM (%.1f%% of 128)\n", t.bytes_per_clock_per_sm,
-                t.bytes_per_clock_per_sm / 1.28);
+    std::printf("row-write-row-read load: %.1f B/clk/SM (%.1f%% of 128)\n",
+                t.bytes_per_clock_per_sm, t.bytes_per_clock_per_sm / 1.28);
     EXPECT_GE(t.bytes_per_clock_per_sm, 0.95 * 128.0);
   }
   EXPECT_TRUE(seen);

@@ -27,13 +27,13 @@ std::optional<RunMode> parse_run_mode(std::string_view s);
 
 // Exposed mode: a measured load step issues this many independent loads before summing them,
 // so `reps` must be a multiple of it (the runner rounds up).
-inline constexpr int kExposedLoadBatch = 8;
+inline constexpr int kExposedLoadBatch = 16;
 
 struct KernelSource {
   RunMode mode = RunMode::Written;
-  std::string text;         // the whole .cu source
-  std::string kernel_name;  // the __global__ function's C++ name (NVRTC lowers it)
-  std::string file_name;    // "setRowReadCol.cu": what NVRTC messages point into
+  std::string text;                  // the whole .cu source
+  std::string kernel_name;           // the __global__ function's C++ name (NVRTC lowers it)
+  std::string file_name;             // "setRowReadCol.cu": what NVRTC messages point into
   int64_t static_shared_bytes = 0;   // sum of the static __shared__ tiles
   int64_t dynamic_shared_bytes = 0;  // the extern __shared__ tile (launch argument)
   // Kernel parameters, in order: (unsigned int* out) in written mode;

@@ -20,17 +20,17 @@
 namespace bankviz {
 
 struct ReferenceOptions {
-  int64_t grid = 1;     // blocks launched (blockIdx.x = 0 .. grid-1, gridDim.x = grid)
-  int measure = -1;     // exposed mode: the scenario step repeated `reps` times (-1: none)
+  int64_t grid = 1;  // blocks launched (blockIdx.x = 0 .. grid-1, gridDim.x = grid)
+  int measure = -1;  // exposed mode: the scenario step repeated `reps` times (-1: none)
   int64_t reps = 1;
 };
 
 struct Reference {
-  int64_t threads = 0;          // per block
+  int64_t threads = 0;  // per block
   int64_t grid = 1;
-  std::vector<uint32_t> out;    // expected output, [block * threads + linear thread index]
+  std::vector<uint32_t> out;        // expected output, [block * threads + linear thread index]
   std::vector<uint8_t> determined;  // 1 where the output does not depend on timing
-  int64_t race_count = 0;       // racing (warp, element) pairs found in block 0
+  int64_t race_count = 0;           // racing (warp, element) pairs found in block 0
   std::vector<std::string> races;   // the first few, in words
   std::vector<std::string> notes;   // undefined winners, uninitialized reads (first few)
   // Warp-wide shared instructions one block executes (warps with at least one active lane), per
@@ -59,8 +59,8 @@ struct Mismatch {
 
 struct Verification {
   VerifyStatus status = VerifyStatus::NotRun;
-  int64_t checked = 0;     // outputs compared
-  int64_t unchecked = 0;   // outputs that depend on timing (race, undefined winner, uninitialized)
+  int64_t checked = 0;    // outputs compared
+  int64_t unchecked = 0;  // outputs that depend on timing (race, undefined winner, uninitialized)
   int64_t mismatches = 0;
   std::vector<Mismatch> first;  // the first differing elements (at most 8)
   std::string summary;          // one or two sentences for the user

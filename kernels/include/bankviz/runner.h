@@ -19,56 +19,56 @@ namespace bankviz {
 
 struct DeviceInfo {
   bool present = false;
-  std::string name;          // "NVIDIA H100 80GB HBM3"
+  std::string name;  // "NVIDIA H100 80GB HBM3"
   int cc_major = 0, cc_minor = 0;
-  std::string sm;            // "sm_90": what NVRTC compiles for
+  std::string sm;  // "sm_90": what NVRTC compiles for
   int sm_count = 0;
-  int clock_khz = 0;         // CU_DEVICE_ATTRIBUTE_CLOCK_RATE (the boost clock)
+  int clock_khz = 0;  // CU_DEVICE_ATTRIBUTE_CLOCK_RATE (the boost clock)
   int max_threads_per_block = 0;
   int64_t shared_per_block = 0;        // without opt-in (48 KB)
   int64_t shared_per_block_optin = 0;  // with cudaFuncAttributeMaxDynamicSharedMemorySize
   int64_t shared_per_sm = 0;
-  std::string model_arch;    // arch.h id whose rules describe this GPU ("hopper", "maxwell")
+  std::string model_arch;  // arch.h id whose rules describe this GPU ("hopper", "maxwell")
 };
 
 enum class RunStatus {
-  Ok,             // ran; see verification for the result check
-  NoCuda,         // built without CUDA, no driver, or no device: message has the reason
-  BadScenario,    // the scenario cannot become a kernel, or the CPU evaluation refused it
-  CompileError,   // NVRTC rejected the source: message quotes the generated line
-  TooLarge,       // the tile or the block exceeds what the device allows (message names it)
-  LaunchError,    // the launch or the kernel failed; the context was reset, try again
+  Ok,            // ran; see verification for the result check
+  NoCuda,        // built without CUDA, no driver, or no device: message has the reason
+  BadScenario,   // the scenario cannot become a kernel, or the CPU evaluation refused it
+  CompileError,  // NVRTC rejected the source: message quotes the generated line
+  TooLarge,      // the tile or the block exceeds what the device allows (message names it)
+  LaunchError,   // the launch or the kernel failed; the context was reset, try again
 };
 const char* run_status_name(RunStatus s);
 
 struct RunOptions {
   RunMode mode = RunMode::Written;
-  int timing_runs = 5;       // timed repetitions; the best (exposed) or median (written) is kept
+  int timing_runs = 5;         // timed repetitions; the best (exposed) or median (written) is kept
   int written_launches = 200;  // launches between two events, written mode
-  int64_t reps = 0;          // exposed mode repeats per measured step (0: sized for ~2 ms)
-  bool warmup = true;        // one untimed launch of each configuration first
+  int64_t reps = 0;            // exposed mode repeats per measured step (0: sized for ~2 ms)
+  bool warmup = true;          // one untimed launch of each configuration first
 };
 
 // Written mode: the lesson's launch.
 struct WrittenTiming {
   int64_t grid = 1;
   int launches = 0;
-  double us_per_launch = 0;     // events around `launches` back-to-back launches, median run
-  double us_single = 0;         // events around one launch (includes launch overhead), median
+  double us_per_launch = 0;  // events around `launches` back-to-back launches, median run
+  double us_single = 0;      // events around one launch (includes launch overhead), median
 };
 
 // Exposed mode: one row per scenario memory step.
 struct StepTiming {
-  int step = 0;                 // index into Scenario::steps
+  int step = 0;  // index into Scenario::steps
   std::string label;
-  std::string kind;             // "load", "store", "atomic"
+  std::string kind;  // "load", "store", "atomic"
   int64_t reps = 0;
   int64_t instructions_per_block = 0;  // warp instructions of this step, once (no repeats)
-  double ms = 0;                // best of timing_runs, measured launch
+  double ms = 0;                       // best of timing_runs, measured launch
   double cycles_per_instruction = 0;   // measured: SM cycles per warp-wide shared instruction
-  double model_wavefronts = 0;  // present GPU's model: wavefronts per warp instruction
-  double scenario_wavefronts = 0;  // the scenario's own arch (differs for Kepler 8-byte, cc1.x)
-  double ratio = 0;             // measured cycles / model wavefronts (1.0 = the model exactly)
+  double model_wavefronts = 0;         // present GPU's model: wavefronts per warp instruction
+  double scenario_wavefronts = 0;      // the scenario's own arch (differs for Kepler 8-byte, cc1.x)
+  double ratio = 0;  // measured cycles / model wavefronts (1.0 = the model exactly)
   double bytes_per_clock_per_sm = 0;  // bytes the active lanes asked for, per SM cycle
   // Of the SM's 4 warp schedulers, how many hold a warp that is active in this step (warp i of a
   // block runs on scheduler i % 4). With fewer than 4, issue and latency limit the step before
@@ -81,22 +81,22 @@ struct StepTiming {
 struct ExposedTiming {
   int64_t grid = 0;
   int blocks_per_sm = 0;
-  double baseline_ms = 0;       // every step once
+  double baseline_ms = 0;  // every step once
   std::vector<StepTiming> steps;
 };
 
 struct RunResult {
   RunStatus status = RunStatus::NoCuda;
-  std::string message;          // for every status but Ok: what went wrong, in words
+  std::string message;  // for every status but Ok: what went wrong, in words
   RunMode mode = RunMode::Written;
   DeviceInfo device;
-  std::string source;           // the kernel that ran (or failed to compile)
-  std::string compile_log;      // NVRTC's log, when it said anything
-  bool cache_hit = false;       // the module came from the in-memory cache
-  double compile_ms = 0;        // NVRTC (0 when cached)
-  double run_ms = 0;            // everything after compiling: launches, copies, verification
-  std::string scenario_arch;    // the scenario's arch id
-  std::string arch_note;        // why measurement and the scenario's model may differ
+  std::string source;         // the kernel that ran (or failed to compile)
+  std::string compile_log;    // NVRTC's log, when it said anything
+  bool cache_hit = false;     // the module came from the in-memory cache
+  double compile_ms = 0;      // NVRTC (0 when cached)
+  double run_ms = 0;          // everything after compiling: launches, copies, verification
+  std::string scenario_arch;  // the scenario's arch id
+  std::string arch_note;      // why measurement and the scenario's model may differ
   Verification verification;
   std::vector<std::string> races;  // from the CPU evaluation
   WrittenTiming written;
