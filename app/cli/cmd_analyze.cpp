@@ -20,19 +20,6 @@ struct AnalyzeOptions {
   int wavefront = -1;  // -1 = all wavefronts of the step
 };
 
-// The memory step with the highest conflict degree (first on ties): the one worth drawing.
-int worst_step(const Analysis& a) {
-  int best = -1;
-  double best_ratio = -1;
-  for (int i = 0; i < static_cast<int>(a.steps.size()); ++i) {
-    if (a.steps[static_cast<size_t>(i)].kind == StepKind::Sync) continue;
-    const int ideal = a.step_ideal(i);
-    const double ratio = ideal > 0 ? static_cast<double>(a.step_wavefronts(i)) / ideal : 0;
-    if (ratio > best_ratio) best = i, best_ratio = ratio;
-  }
-  return best;
-}
-
 void run_analyze(const AnalyzeOptions& o) {
   const Scenario s = build_scenario(o.scenario);
   AnalysisResult r = analyze(s);
@@ -49,7 +36,7 @@ void run_analyze(const AnalyzeOptions& o) {
   std::cout << s.name << (s.title.empty() ? "" : ": " + s.title) << "\n\n" << render_table(a);
   for (const Issue& i : a.issues) std::cout << "note: " << i.message << "\n";
   if (o.no_pictures) return;
-  const int step = o.step >= 0 ? o.step : worst_step(a);
+  const int step = o.step >= 0 ? o.step : a.worst_step();
   if (step < 0) return;
   if (step >= static_cast<int>(a.steps.size()))
     throw Exit{kExitUsage, "--show-step " + std::to_string(step) + ": there are " +

@@ -26,18 +26,6 @@ struct ExportOptions {
   double cell = 22;
 };
 
-int worst_step(const Analysis& a) {
-  int best = -1;
-  double best_ratio = -1;
-  for (int i = 0; i < static_cast<int>(a.steps.size()); ++i) {
-    if (a.steps[static_cast<size_t>(i)].kind == StepKind::Sync) continue;
-    const int ideal = a.step_ideal(i);
-    const double ratio = ideal > 0 ? static_cast<double>(a.step_wavefronts(i)) / ideal : 0;
-    if (ratio > best_ratio) best = i, best_ratio = ratio;
-  }
-  return best;
-}
-
 void run_export(const ExportOptions& o) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -53,7 +41,7 @@ void run_export(const ExportOptions& o) {
   const Analysis& a = *r.analysis;
   Playback p;
   p.loop = false;
-  int step = o.step >= 0 ? o.step : worst_step(a);
+  int step = o.step >= 0 ? o.step : a.worst_step();
   Frame f;
   if (step >= 0) {
     double t = time_of(a, p, step, o.warp, o.wavefront);

@@ -350,4 +350,16 @@ int Analysis::total_ideal() const {
   return sum;
 }
 
+int Analysis::worst_step() const {
+  int best = -1;
+  double best_ratio = -1;
+  for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
+    if (steps[static_cast<size_t>(i)].kind == StepKind::Sync) continue;
+    const int ideal = step_ideal(i);
+    const double ratio = ideal > 0 ? static_cast<double>(step_wavefronts(i)) / ideal : 0;
+    if (ratio > best_ratio) best = i, best_ratio = ratio;
+  }
+  return best;
+}
+
 }  // namespace bankviz

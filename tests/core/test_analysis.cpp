@@ -298,3 +298,14 @@ TEST(AnalysisSpeed, FullBlockWithFourStepsIsWellUnderAMillisecond) {
   EXPECT_LT(best, 20.0) << "best of 20 (unoptimized build): " << best << " ms";
 #endif
 }
+
+TEST(Analysis, WorstStepIsTheMostConflictedMemoryStep) {
+  Scenario s =
+      make(32, 32,
+           {store("tile[threadIdx.y][threadIdx.x]"), barrier(),
+            load("tile[threadIdx.y][threadIdx.x]"), load("tile[threadIdx.x][threadIdx.y]")});
+  EXPECT_EQ(run(s).worst_step(), 3);
+  s.tiles[0].pad = 1;  // every step conflict-free: the first memory step
+  EXPECT_EQ(run(s).worst_step(), 0);
+  EXPECT_EQ(Analysis{}.worst_step(), -1);
+}

@@ -51,6 +51,9 @@ struct Analysis {
   int step_ideal(int step) const;
   int total_wavefronts() const;
   int total_ideal() const;
+  // The memory step with the highest wavefronts/ideal ratio (first on ties): the one worth
+  // drawing first. -1 when there is no memory step.
+  int worst_step() const;
 };
 
 struct AnalysisResult {
