@@ -23,6 +23,7 @@ struct RunCmdOptions {
   int timing_runs = 5;
   int launches = 200;
   long long reps = 0;
+  double timeout_ms = 10000;
 };
 
 RunMode mode_of(const std::string& text) {
@@ -36,17 +37,6 @@ std::string fixed(double v, int digits) {
   std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
   return buf;
 }
-
-// Words a student understands for what each mode measures.
-const char* kWrittenExplain =
-    "As written: the lesson's own launch, timed over back-to-back launches. Such a kernel is "
-    "tiny,\n"
-    "so launch overhead and global memory dominate and bank conflicts change the time only a\n"
-    "little (the seeds' 1.2x-1.8x). Use --mode exposed to see what the conflicts really cost.";
-const char* kExposedExplain =
-    "Exposed: each shared-memory step repeated many times inside the kernel, on every SM at once,\n"
-    "so shared memory is the bottleneck. Then each wavefront costs one cycle of the SM's shared\n"
-    "pipe, and cycles per instruction should equal the model's wavefronts per instruction.";
 
 nlohmann::json device_json(const DeviceInfo& d) {
   return {{"name", d.name},
@@ -65,6 +55,7 @@ nlohmann::json result_json(const Scenario& s, const RunResult& r) {
   if (!r.message.empty()) j["message"] = r.message;
   j["scenario_arch"] = r.scenario_arch;
   if (!r.arch_note.empty()) j["arch_note"] = r.arch_note;
+  if (r.status == RunStatus::Ok) j["explanation"] = explain_result(s, r);
   if (r.device.present) j["device"] = device_json(r.device);
   j["compile_ms"] = r.compile_ms;
   j["cache_hit"] = r.cache_hit;
@@ -104,6 +95,7 @@ nlohmann::json result_json(const Scenario& s, const RunResult& r) {
                        {"ratio", t.ratio},
                        {"bytes_per_clock_per_sm", t.bytes_per_clock_per_sm},
                        {"schedulers", t.schedulers},
+                       {"active_warps_per_sm", t.active_warps_per_sm},
                        {"shared_bound", t.shared_bound}});
     j["exposed"] = {{"grid", r.exposed.grid},
                     {"blocks_per_sm", r.exposed.blocks_per_sm},
@@ -114,11 +106,11 @@ nlohmann::json result_json(const Scenario& s, const RunResult& r) {
 }
 
 // The model's wavefronts per memory step (all warps of one block), for the written-mode table.
-void print_model(const Scenario& s, const std::string& arch_id) {
+void print_model(const Scenario& s, const std::string& arch_id, const char* whose) {
   AnalysisResult a = analyze(s, find_arch(arch_id));
   if (!a.analysis) return;
   const Analysis& an = *a.analysis;
-  std::cout << "model (" << an.arch->name << "), one block:\n";
+  std::cout << "model (" << an.arch->name << ", " << whose << "), one block:\n";
   for (size_t e = 0; e < an.steps.size(); ++e) {
     if (an.steps[e].kind == StepKind::Sync) continue;
     const int i = static_cast<int>(e);
@@ -151,14 +143,18 @@ void print_text(const Scenario& s, const RunResult& r) {
               << s.block[1] << "x" << s.block[2] << "; " << fixed(r.written.us_per_launch, 2)
               << " us per launch (" << r.written.launches << " back to back), "
               << fixed(r.written.us_single, 2) << " us for one launch between events\n";
-    print_model(s, d.model_arch);
-    if (r.scenario_arch != d.model_arch) print_model(s, r.scenario_arch);
-    std::cout << "\n" << kWrittenExplain << "\n";
+    print_model(s, d.model_arch, "the GPU that ran it");
+    if (r.scenario_arch != d.model_arch) print_model(s, r.scenario_arch, "the scenario's");
+    std::cout << "\n" << explain_result(s, r) << "\n";
     return;
   }
   const bool other = r.scenario_arch != d.model_arch;
   std::cout << "exposed: " << r.exposed.grid << " blocks (" << r.exposed.blocks_per_sm
             << " per SM), baseline " << fixed(r.exposed.baseline_ms, 3) << " ms\n";
+  // Measured on the present GPU, next to its model (and the simulated architecture's model).
+  std::cout << "measured on " << d.name << "; model wf = the " << d.model_arch
+            << " model (this GPU)" << (other ? "; " + r.scenario_arch + " wf = the scenario's" : "")
+            << "\n";
   std::printf("%-4s %-6s %-34s %8s %10s %10s %8s %8s%s\n", "step", "kind", "access", "reps",
               "model wf", "cyc/instr", "ratio", "B/clk/SM",
               other ? ("  " + r.scenario_arch + " wf").c_str() : "");
@@ -169,11 +165,10 @@ void print_text(const Scenario& s, const RunResult& r) {
                 t.cycles_per_instruction, t.ratio, t.bytes_per_clock_per_sm);
     if (other) std::printf("  %10.3f", t.scenario_wavefronts);
     if (!t.shared_bound && t.instructions_per_block > 0)
-      std::printf("  (active warps on %d of 4 schedulers: issue-bound, not bank-bound)",
-                  t.schedulers);
+      std::printf("  (%d active warps per SM: warp-bound, not bank-bound)", t.active_warps_per_sm);
     std::printf("\n");
   }
-  std::cout << "\n" << kExposedExplain << "\n";
+  std::cout << "\n" << explain_result(s, r) << "\n";
 }
 
 void run_run(const RunCmdOptions& o) {
@@ -183,6 +178,7 @@ void run_run(const RunCmdOptions& o) {
   ro.timing_runs = o.timing_runs;
   ro.written_launches = o.launches;
   ro.reps = o.reps;
+  ro.timeout_ms = o.timeout_ms;
   Runner runner;
   const RunResult r = runner.run(s, ro);
   std::cout.flush();
@@ -226,6 +222,10 @@ void add_run_commands(CLI::App& app) {
       ->capture_default_str();
   run->add_option("--reps", o->reps, "exposed mode: repeats of the measured step (0: ~2 ms)")
       ->check(CLI::Range(0LL, 1LL << 24));
+  run->add_option("--timeout-ms", o->timeout_ms,
+                  "give up on a kernel that has not finished after this long")
+      ->check(CLI::Range(1.0, 600000.0))
+      ->capture_default_str();
   run->callback([o] { run_run(*o); });
 
   auto so = std::make_shared<ScenarioOptions>();

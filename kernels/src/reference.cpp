@@ -475,9 +475,10 @@ Verification verify_output(const Reference& ref, const std::vector<uint32_t>& go
                 std::to_string(m.got);
   } else if (ref.race_count > 0) {
     v.status = VerifyStatus::Race;
-    v.summary = "race: " + std::to_string(v.unchecked) +
-                " outputs depend on which warp runs first (a missing __syncthreads()) and were "
-                "not compared; the other " +
+    // No "race: " prefix: the status names it, and the CLI prints "race: <summary>".
+    v.summary = std::to_string(v.unchecked) +
+                " outputs depend on which warp runs first (a data race: a missing "
+                "__syncthreads()) and were not compared; the other " +
                 std::to_string(v.checked) + " match the CPU";
   } else {
     v.status = VerifyStatus::Verified;

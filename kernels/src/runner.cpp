@@ -23,6 +23,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "bankviz/analysis.h"
 #include "bankviz/arch.h"
@@ -51,6 +52,8 @@ const char* run_status_name(RunStatus s) {
       return "too large";
     case RunStatus::LaunchError:
       return "launch error";
+    case RunStatus::Timeout:
+      return "timeout";
   }
   return "?";
 }
@@ -80,33 +83,187 @@ std::string format_errors(const std::vector<Diagnostic>& errors) {
 // the number of warp instructions (warps with an active lane) they came from.
 struct StepModel {
   int64_t wavefronts = 0, instructions = 0, bytes = 0;
-  int schedulers = 0;  // of the SM's 4 warp schedulers, how many hold a warp active in the step
+  std::vector<int> active_warps;  // warps of the block with an active lane in the step
 };
-[[maybe_unused]] StepModel model_of_step(const Analysis& a, int step) {
+StepModel model_of_step(const Analysis& a, int step) {
   StepModel m;
-  unsigned seen = 0;
   for (size_t e = 0; e < a.steps.size(); ++e) {
     if (a.steps[e].step != step) continue;
     for (const WarpStep& ws : a.warps[e]) {
       if (ws.access.mask == 0) continue;
       m.wavefronts += ws.result.wavefronts;
       ++m.instructions;
-      seen |= 1u << (ws.warp % 4);  // warp i of a block runs on scheduler i % 4
+      if (std::find(m.active_warps.begin(), m.active_warps.end(), ws.warp) == m.active_warps.end())
+        m.active_warps.push_back(ws.warp);
       m.bytes += int64_t{std::popcount(ws.access.mask)} * ws.access.width;
     }
   }
-  m.schedulers = std::popcount(seen);
   return m;
 }
 
+// Block b's warp w sits in warp slot b * W + w of the SM and runs on scheduler slot % 4
+// (consistent with the H200 timings: 1- and 2-warp blocks spread over all 4 schedulers).
+int schedulers_covered(const std::vector<int>& active, int warps_per_block, int blocks) {
+  unsigned seen = 0;
+  for (int b = 0; b < std::max(blocks, 1); ++b)
+    for (int w : active) seen |= 1u << ((int64_t{b} * warps_per_block + w) % 4);
+  return std::popcount(seen);
+}
+
+// Shared-pipe cycles one block needs for one launch, by the model (see
+// estimate_exposed_launch_ms()).
+double block_cycles(const Scenario& s, const Analysis& a, int measure, int64_t reps) {
+  double cycles = 0;
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    if (!s.steps[i].is_memory()) continue;
+    const StepModel m = model_of_step(a, static_cast<int>(i));
+    cycles += double(std::max(m.wavefronts, m.instructions)) *
+              (static_cast<int>(i) == measure ? double(reps) : 1.0);
+  }
+  return cycles;
+}
+
 }  // namespace
+
+double estimate_exposed_launch_ms(const Scenario& s, int measure, int64_t reps, int blocks_per_sm,
+                                  int clock_khz) {
+  AnalysisResult a = analyze(s);
+  if (!a.analysis || clock_khz <= 0) return -1;
+  return block_cycles(s, *a.analysis, measure, reps) * std::max(blocks_per_sm, 1) / clock_khz;
+}
+
+WaitOutcome wait_with_timeout(const std::function<int()>& query, double timeout_ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int polls = 0;; ++polls) {
+    const int q = query();
+    if (q == 0) return WaitOutcome::Done;
+    if (q != 1) return WaitOutcome::Failed;
+    if (ms_since(t0) > timeout_ms) return WaitOutcome::TimedOut;
+    // Spin briefly (most waits are microseconds), then sleep: events time the GPU, not this loop.
+    if (polls > 1000) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+// [SECTION] Explanations (words for the student) ================================================
+
+std::string explain_mode(RunMode m) {
+  if (m == RunMode::Written)
+    return "As written: the lesson's own launch, timed over back-to-back launches. Such a kernel "
+           "is tiny,\nso launch overhead and global memory dominate and bank conflicts change the "
+           "time only a\nlittle (the seeds' 1.2x-1.8x). Use --mode exposed to see what the "
+           "conflicts really cost.";
+  return "Exposed: each shared-memory step repeated many times inside the kernel, on every SM at "
+         "once,\nso shared memory is the bottleneck. Then each wavefront costs one cycle of the "
+         "SM's shared\npipe, and cycles per instruction should equal the model's wavefronts per "
+         "instruction.";
+}
+
+namespace {
+
+// Why a simulated architecture's banks serve the same kernel differently from the present GPU's.
+std::string why_archs_differ(const Arch& sim, const Arch& here) {
+  if (sim.half_warp_unit && !here.half_warp_unit)
+    return "Compute capability 1.x GPUs had " + std::to_string(sim.banks) +
+           " banks and served each half-warp (16 threads) on its own, so threads in different "
+           "halves never conflicted. Since Fermi every GPU has " +
+           std::to_string(here.banks) +
+           " banks and looks at the whole warp at once: two half-warps that each were "
+           "conflict-free can now collide in one bank, and a pattern that filled 16 banks "
+           "now may use all 32.";
+  if (sim.bank_bytes != here.bank_bytes)
+    return "Kepler could make its banks " + std::to_string(sim.bank_bytes) +
+           " bytes wide (cudaDeviceSetSharedMemConfig): two neighbouring 4-byte values, or one "
+           "8-byte value, then sat in one bank and never conflicted. Since Maxwell every GPU "
+           "has " +
+           std::to_string(here.bank_bytes) +
+           "-byte banks and accepts that setting but ignores it, so the kernel cannot run with "
+           "Kepler's banks here: an 8-byte access is served in half-warps and neighbours "
+           "that shared a bank on Kepler fall into two.";
+  return std::string(sim.name) + " arranges shared memory as " + std::to_string(sim.banks) +
+         " banks of " + std::to_string(sim.bank_bytes) + " bytes, the present GPU (" +
+         std::string(here.name) + ") as " + std::to_string(here.banks) + " banks of " +
+         std::to_string(here.bank_bytes) + " bytes with its own rules for wide accesses.";
+}
+
+std::string per_step_line(int step, const std::string& label, double sim_wf, double here_wf,
+                          const Arch& sim, const Arch& here) {
+  char buf[320];
+  std::snprintf(buf, sizeof(buf),
+                "step %d (%s): %s predicts %.3g wavefronts per warp instruction, %s %.3g.", step,
+                label.c_str(), std::string(sim.name).c_str(), sim_wf,
+                std::string(here.name).c_str(), here_wf);
+  return buf;
+}
+
+}  // namespace
+
+std::string explain_result(const Scenario& s, const RunResult& r) {
+  if (r.status != RunStatus::Ok) return {};
+  std::string out = explain_mode(r.mode);
+  const Arch* sim = find_arch(r.scenario_arch);
+  const Arch* here = find_arch(r.device.model_arch);
+  if (sim && here && sim != here) {
+    out += "\n\nMeasured on " + r.device.name + " (" + r.device.sm + "), whose banks follow the " +
+           std::string(here->name) + " model; the scenario simulates " + std::string(sim->name) +
+           ". The table shows the model for the GPU that ran it next to the scenario's. " +
+           why_archs_differ(*sim, *here);
+    // Where the two predictions differ, step by step.
+    std::vector<std::string> lines;
+    if (r.mode == RunMode::Exposed) {
+      for (const StepTiming& t : r.exposed.steps)
+        if (t.instructions_per_block > 0 &&
+            std::fabs(t.scenario_wavefronts - t.model_wavefronts) > 1e-9)
+          lines.push_back(per_step_line(t.step, t.label, t.scenario_wavefronts, t.model_wavefronts,
+                                        *sim, *here));
+    } else {
+      AnalysisResult a = analyze(s, sim), b = analyze(s, here);
+      if (a.analysis && b.analysis) {
+        for (size_t i = 0; i < s.steps.size(); ++i) {
+          if (!s.steps[i].is_memory()) continue;
+          const StepModel ma = model_of_step(*a.analysis, static_cast<int>(i));
+          const StepModel mb = model_of_step(*b.analysis, static_cast<int>(i));
+          if (ma.wavefronts == mb.wavefronts || ma.instructions == 0) continue;
+          lines.push_back(per_step_line(
+              static_cast<int>(i),
+              s.steps[i].label.empty()
+                  ? std::string(step_kind_name(s.steps[i].kind)) + " " + s.steps[i].index
+                  : s.steps[i].label,
+              double(ma.wavefronts) / ma.instructions, double(mb.wavefronts) / mb.instructions,
+              *sim, *here));
+        }
+      }
+    }
+    if (lines.empty()) out += " For this kernel both models happen to predict the same wavefronts.";
+    for (const std::string& l : lines) out += "\n  " + l;
+  }
+  if (r.mode == RunMode::Exposed) {
+    std::string issue;
+    for (const StepTiming& t : r.exposed.steps)
+      if (t.instructions_per_block > 0 && !t.shared_bound && t.kind != "atomic")
+        issue += (issue.empty() ? "" : ", ") + std::to_string(t.step);
+    if (!issue.empty())
+      out += "\n\nStep(s) " + issue +
+             ": only a few warps per SM take part (a guard such as `cacheIndex < 32` leaves "
+             "most of the block idle), and each warp can push a shared-memory instruction only "
+             "every ~10-14 cycles. With fewer than " +
+             std::to_string(kSharedBoundWarps) +
+             " such warps per SM the warps, not the banks, set the pace, so the measured cycles "
+             "exceed the model's wavefronts there even without a conflict.";
+    bool atomic = false;
+    for (const StepTiming& t : r.exposed.steps) atomic |= t.kind == "atomic";
+    if (atomic)
+      out +=
+          "\n\natomicAdd reads, adds and writes in the shared-memory unit: the model counts "
+          "its wavefronts like a store's, and the measured cycles include the extra work.";
+  }
+  return out;
+}
 
 // [SECTION] Driver API, opened at run time =======================================================
 
 #if BANKVIZ_HAVE_CUDA
 
 namespace {
-
 #define BV_STR2(x) #x
 #define BV_STR(x) BV_STR2(x)
 
@@ -143,6 +300,7 @@ struct Driver {
   BV_FN(cuEventDestroy)
   BV_FN(cuEventRecord)
   BV_FN(cuEventSynchronize)
+  BV_FN(cuEventQuery)
   BV_FN(cuEventElapsedTime)
 #undef BV_FN
 
@@ -187,6 +345,7 @@ struct Driver {
     BV_LOAD(cuEventDestroy)
     BV_LOAD(cuEventRecord)
     BV_LOAD(cuEventSynchronize)
+    BV_LOAD(cuEventQuery)
     BV_LOAD(cuEventElapsedTime)
 #undef BV_LOAD
     return ok;
@@ -474,6 +633,8 @@ struct Launcher {
   CUevent e0 = nullptr, e1 = nullptr;
   CUresult status = CUDA_SUCCESS;
   std::string what;  // the call that failed
+  double timeout_ms = 10000;
+  bool timed_out = false;  // a wait gave up: the kernel may still run (the context must go)
 
   bool check(CUresult r, const char* call) {
     if (r == CUDA_SUCCESS) return true;
@@ -491,13 +652,31 @@ struct Launcher {
                           dyn_bytes, nullptr, args3, nullptr),
         "cuLaunchKernel");
   }
+  // Watchdog: waits for event e (recorded after the launches) at most timeout_ms.
+  bool wait(CUevent e) {
+    CUresult failed = CUDA_SUCCESS;
+    const WaitOutcome w = wait_with_timeout(
+        [&] {
+          const CUresult r = d.cuEventQuery_(e);
+          if (r == CUDA_SUCCESS) return 0;
+          if (r == CUDA_ERROR_NOT_READY) return 1;
+          failed = r;
+          return 2;
+        },
+        timeout_ms);
+    if (w == WaitOutcome::TimedOut) {
+      timed_out = true;
+      return check(CUDA_ERROR_LAUNCH_TIMEOUT, "the kernel");
+    }
+    return w == WaitOutcome::Done || check(failed, "the kernel");
+  }
   // Events around `count` launches; milliseconds, or -1 on error.
   double timed(int64_t grid, int measure, int reps, int count) {
     if (!check(d.cuEventRecord_(e0, nullptr), "cuEventRecord")) return -1;
     for (int i = 0; i < count; ++i)
       if (!launch(grid, measure, reps)) return -1;
     if (!check(d.cuEventRecord_(e1, nullptr), "cuEventRecord")) return -1;
-    if (!check(d.cuEventSynchronize_(e1), "the kernel")) return -1;
+    if (!wait(e1)) return -1;
     float ms = 0;
     if (!check(d.cuEventElapsedTime_(&ms, e0, e1), "cuEventElapsedTime")) return -1;
     return ms;
@@ -507,7 +686,7 @@ struct Launcher {
     const size_t n = host.size();
     if (!check(d.cuMemsetD32_(out, 0xDEADBEEFu, n), "cuMemsetD32")) return false;
     if (!launch(grid, measure, reps)) return false;
-    if (!check(d.cuCtxSynchronize_(), "the kernel")) return false;
+    if (!check(d.cuEventRecord_(e1, nullptr), "cuEventRecord") || !wait(e1)) return false;
     return check(d.cuMemcpyDtoH_(host.data(), out, n * sizeof(uint32_t)), "cuMemcpyDtoH");
   }
 };
@@ -652,7 +831,9 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
              nullptr,
              nullptr,
              CUDA_SUCCESS,
-             {}};
+             {},
+             o.timeout_ms,
+             false};
   const int64_t threads = s.threads();
   int64_t grid = o.mode == RunMode::Written ? s.grid : 0;
   if (o.mode == RunMode::Exposed) {
@@ -673,10 +854,26 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
   const int runs = std::max(1, o.timing_runs);
 
   auto finish = [&]() {
+    if (L.timed_out) {
+      // The kernel may still be running. Resetting the context frees everything, but the driver
+      // lets a running kernel end first (measured on an H200: a 2.2 s kernel with a 300 ms
+      // timeout returned after 2.4 s); the model estimate (max_launch_ms) bounds that wait.
+      im.drop_context(true);
+      res.run_ms = ms_since(t_run);
+      res.status = RunStatus::Timeout;
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%.0f ms", o.timeout_ms);
+      res.message = "the kernel did not finish within " + std::string(buf) +
+                    " (timeout). The CUDA context was reset (the driver lets the kernel end "
+                    "first); the next run starts a fresh one. A kernel this long is usually a "
+                    "loop or repeat count far larger than intended";
+      return res;
+    }
     if (L.e0) d.cuEventDestroy_(L.e0);
     if (L.e1) d.cuEventDestroy_(L.e1);
     if (L.out) d.cuMemFree_(L.out);
     res.run_ms = ms_since(t_run);
+    if (res.status == RunStatus::Timeout) return res;  // refused by the estimate, nothing ran
     if (L.status != CUDA_SUCCESS) {
       res.status = RunStatus::LaunchError;
       res.message = L.what + " failed: " + d.describe(L.status);
@@ -684,7 +881,7 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
         im.drop_context(true);
         res.message += " (the CUDA context was reset; the next run starts a fresh one)";
       }
-    } else {
+    } else if (res.status == RunStatus::NoCuda) {  // nothing refused it on the way
       res.status = RunStatus::Ok;
     }
     return res;
@@ -726,6 +923,25 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     res.message = format_errors(bref.errors);
     return finish();
   }
+  const double clock_khz = dev.clock_khz;
+  const int block_warps = static_cast<int>(s.warps());
+  // Watchdog, before anything is launched: the model's time for one launch.
+  auto too_long = [&](int measure, int64_t reps) {
+    const double est =
+        block_cycles(s, *here.analysis, measure, reps) * res.exposed.blocks_per_sm / clock_khz;
+    if (est <= o.max_launch_ms) return false;
+    char buf[160];
+    std::snprintf(buf, sizeof(buf), "%.0f ms per launch by the model, over the %.0f ms limit", est,
+                  o.max_launch_ms);
+    res.status = RunStatus::Timeout;
+    res.message = std::string("not run: ") +
+                  (measure < 0 ? "every step once (its loops included)"
+                               : "step " + std::to_string(measure) + " repeated " +
+                                     std::to_string(reps) + " times") +
+                  " would take about " + buf + "; use fewer repeats or a smaller loop";
+    return true;
+  };
+  if (too_long(-1, 1)) return finish();
   if (!L.run_once(grid, -1, 1, host)) return finish();
   Verification all = verify_output(*bref.ref, host, s.block);
   if (o.warmup) L.timed(grid, -1, 1, 1);
@@ -733,7 +949,7 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
   for (int r = 0; r < runs && L.status == CUDA_SUCCESS; ++r)
     base_ms = std::min(base_ms, L.timed(grid, -1, 1, 1));
   res.exposed.baseline_ms = base_ms;
-  const double clock_hz = dev.clock_khz * 1000.0;
+  const double clock_hz = clock_khz * 1000.0;
   const int per_sm = res.exposed.blocks_per_sm;
 
   for (size_t si = 0; si < s.steps.size() && L.status == CUDA_SUCCESS; ++si) {
@@ -760,11 +976,17 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     if (reps <= 0) {
       const double per_rep = std::max<double>(double(m.wavefronts), double(instr)) * per_sm;
       reps = std::clamp<int64_t>(static_cast<int64_t>(2e-3 * clock_hz / per_rep), 16, 1 << 20);
+      // Within the watchdog's limit even where the other steps' loops are long.
+      const double other = block_cycles(s, *here.analysis, -1, 1) * per_sm;
+      const double fit = (o.max_launch_ms * 0.5 * clock_khz - other) / std::max(per_rep, 1.0);
+      reps = std::clamp<int64_t>(std::min<int64_t>(reps, static_cast<int64_t>(fit)), 16, 1 << 20);
     }
     reps = (reps + kExposedLoadBatch - 1) / kExposedLoadBatch * kExposedLoadBatch;
     row.reps = reps;
-    row.schedulers = m.schedulers;
-    row.shared_bound = m.schedulers == 4;
+    row.active_warps_per_sm = static_cast<int>(m.active_warps.size()) * per_sm;
+    row.schedulers = schedulers_covered(m.active_warps, block_warps, per_sm);
+    row.shared_bound = row.active_warps_per_sm >= kSharedBoundWarps;
+    if (too_long(step, reps)) break;
     ReferenceOptions mo;
     mo.grid = grid;
     mo.measure = step;

@@ -44,9 +44,10 @@ tail -8 "$OUT/ncu.txt"
 } > "$OUT/timings.txt" 2>&1
 grep -E "^(exposed|as written)" "$OUT/timings.txt" | head -3
 # 5. Sanitizers (last: the slowest) on every preset's kernel as written (the lesson's launch), memcheck also on the
-#    exposed kernel with few repeats.
+#    exposed kernel with few repeats. SANITIZE="p1 p2" limits them to some presets; SANITIZE_EXPOSED=1
+#    adds racecheck on the exposed kernel (its padded block included).
 {
-  for p in $PRESETS; do
+  for p in ${SANITIZE:-$PRESETS}; do
     for tool in memcheck racecheck; do
       printf '%-45s %-9s written: ' "$p" "$tool"
       timeout 90 compute-sanitizer --tool $tool --print-limit 3 $CLI run --preset "$p" --mode written \
@@ -58,6 +59,12 @@ grep -E "^(exposed|as written)" "$OUT/timings.txt" | head -3
     timeout 90 compute-sanitizer --tool memcheck --print-limit 3 $CLI run --preset "$p" --mode exposed \
       --reps 2 --timing-runs 1 > /tmp/san.txt 2>&1
     grep -E "ERROR SUMMARY" /tmp/san.txt | tail -1
+    if [ -n "${SANITIZE_EXPOSED:-}" ]; then
+      printf '%-45s %-9s exposed: ' "$p" racecheck
+      timeout 90 compute-sanitizer --tool racecheck --print-limit 3 $CLI run --preset "$p" --mode exposed \
+        --reps 16 --timing-runs 1 > /tmp/san.txt 2>&1
+      grep -E "RACECHECK SUMMARY" /tmp/san.txt | tail -1
+    fi
   done
 } > "$OUT/sanitizer.txt" 2>&1
 grep -c "ERROR SUMMARY: 0 errors" "$OUT/sanitizer.txt"

@@ -152,3 +152,18 @@ TEST(Verify, MatchingOutputIsVerified) {
   EXPECT_EQ(v.status, VerifyStatus::Verified);
   EXPECT_EQ(v.checked, 1024);
 }
+
+TEST(Verify, RaceSummaryDoesNotRepeatTheStatusNameTheCliPrintsBeforeIt) {
+  // The CLI prints "check: <status>: <summary>"; a summary starting with "race: " read
+  // "race: race: ..." there.
+  const Scenario s = preset("histogram-missing-sync");
+  const Reference r = reference_of(s);
+  const Verification v = verify_output(r, r.out, s.block);
+  ASSERT_EQ(v.status, VerifyStatus::Race);
+  const std::string line = std::string(verify_status_name(v.status)) + ": " + v.summary;
+  EXPECT_EQ(line.find("race: race"), std::string::npos) << line;
+  EXPECT_NE(v.summary.rfind("race", 0), 0u) << v.summary;
+  // On its own (the desktop app shows the summary alone) it still says what happened.
+  EXPECT_NE(v.summary.find("missing __syncthreads()"), std::string::npos) << v.summary;
+  EXPECT_NE(v.summary.find("race"), std::string::npos) << v.summary;
+}

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,8 @@ enum class RunStatus {
   CompileError,  // NVRTC rejected the source: message quotes the generated line
   TooLarge,      // the tile or the block exceeds what the device allows (message names it)
   LaunchError,   // the launch or the kernel failed; the context was reset, try again
+  Timeout,       // the kernel would run too long (model estimate) or did not finish in time;
+                 // a kernel that was stopped took the context with it: the next run makes a new one
 };
 const char* run_status_name(RunStatus s);
 
@@ -47,6 +50,12 @@ struct RunOptions {
   int written_launches = 200;  // launches between two events, written mode
   int64_t reps = 0;            // exposed mode repeats per measured step (0: sized for ~2 ms)
   bool warmup = true;          // one untimed launch of each configuration first
+  // Watchdog. Exposed mode refuses a launch whose model estimate exceeds max_launch_ms (the
+  // automatic repeat count is lowered to fit); any wait for the GPU gives up after timeout_ms,
+  // resets the CUDA context and reports RunStatus::Timeout. The reset itself waits until the
+  // running kernel ends (the driver cannot cut it short), which the estimate keeps to seconds.
+  double max_launch_ms = 2000;
+  double timeout_ms = 10000;
 };
 
 // Written mode: the lesson's launch.
@@ -70,13 +79,18 @@ struct StepTiming {
   double scenario_wavefronts = 0;      // the scenario's own arch (differs for Kepler 8-byte, cc1.x)
   double ratio = 0;  // measured cycles / model wavefronts (1.0 = the model exactly)
   double bytes_per_clock_per_sm = 0;  // bytes the active lanes asked for, per SM cycle
-  // Of the SM's 4 warp schedulers, how many hold a warp that is active in this step (warp i of a
-  // block runs on scheduler i % 4). With fewer than 4, issue and latency limit the step before
-  // the banks do (measured: one scheduler pushes a shared store every ~1.7 cycles at best), so
-  // the measurement is not a test of the bank model: shared_bound is false.
+  // Warps of the SM that execute this step (warps of a block with an active lane x resident
+  // blocks), and of the SM's 4 warp schedulers how many hold one (block b's warp w in warp slot
+  // b * W + w, scheduler slot % 4). Measured on an H200 (2026-11-22): each warp pushes a shared
+  // instruction only every ~10 (loads) to ~14 (stores) cycles when few warps take part, whatever
+  // the schedulers: with fewer than kSharedBoundWarps active warps per SM the warps, not the
+  // banks, set the pace (the dot product's `cacheIndex < 32` steps: 8 warps, 1.3x loads, 1.7x
+  // stores), so the step is not a test of the bank model: shared_bound is false.
+  int active_warps_per_sm = 0;
   int schedulers = 0;
   bool shared_bound = false;
 };
+inline constexpr int kSharedBoundWarps = 32;
 
 struct ExposedTiming {
   int64_t grid = 0;
@@ -122,6 +136,28 @@ class Runner {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+// Words a student understands for a result: what the run's mode measures, and, when the
+// scenario simulates another architecture (Kepler's 8-byte banks, cc 1.x's 16 banks), which GPU
+// the measurement ran on, the model's prediction for that GPU next to the scenario's, and why
+// they differ; for exposed runs also which steps are issue-bound rather than bank-bound.
+// Paragraphs separated by blank lines. `s` is the scenario that ran. Empty for a failed run.
+std::string explain_result(const Scenario& s, const RunResult& r);
+// Just the mode's explanation (what "as written" and "exposed" measure, and why they differ).
+std::string explain_mode(RunMode m);
+
+// Watchdog pieces (no GPU needed).
+// The model's estimate of one exposed launch, in ms: every wavefront (or, when more, every warp
+// instruction) of each memory step costs one cycle of the SM's shared pipe, the measured step
+// `reps` times (measure = -1: none), blocks_per_sm blocks one after the other, all SMs at once.
+// A lower bound on the real time: issue-bound steps run up to ~1.7x longer. -1 if the scenario
+// cannot be analyzed.
+double estimate_exposed_launch_ms(const Scenario& s, int measure, int64_t reps, int blocks_per_sm,
+                                  int clock_khz);
+enum class WaitOutcome { Done, Failed, TimedOut };
+// Polls `query` (returns 0: done, 1: not ready yet, 2: failed) until it is done or failed, or
+// timeout_ms has passed since the call.
+WaitOutcome wait_with_timeout(const std::function<int()>& query, double timeout_ms);
 
 // True when this build has the CUDA toolkit (NVRTC and the driver API headers).
 bool built_with_cuda();
