@@ -94,6 +94,13 @@ nlohmann::json result_json(const Scenario& s, const RunResult& r) {
                        {"scenario_wavefronts", t.scenario_wavefronts},
                        {"ratio", t.ratio},
                        {"bytes_per_clock_per_sm", t.bytes_per_clock_per_sm},
+                       {"grid", t.grid},
+                       {"blocks_per_sm", t.blocks_per_sm},
+                       {"block_threads", t.block_threads},
+                       {"lesson_warps", t.lesson_warps},
+                       {"baseline_ms", t.baseline_ms},
+                       {"baseline_launch", t.baseline_launch},
+                       {"measured_launch", t.measured_launch},
                        {"schedulers", t.schedulers},
                        {"active_warps_per_sm", t.active_warps_per_sm},
                        {"shared_bound", t.shared_bound}});
@@ -150,19 +157,21 @@ void print_text(const Scenario& s, const RunResult& r) {
   }
   const bool other = r.scenario_arch != d.model_arch;
   std::cout << "exposed: " << r.exposed.grid << " blocks (" << r.exposed.blocks_per_sm
-            << " per SM), baseline " << fixed(r.exposed.baseline_ms, 3) << " ms\n";
+            << " per SM), baseline " << fixed(r.exposed.baseline_ms, 3)
+            << " ms; a step that only some of the lesson's warps run is launched with just "
+               "those warps (warps/SM)\n";
   // Measured on the present GPU, next to its model (and the simulated architecture's model).
   std::cout << "measured on " << d.name << "; model wf = the " << d.model_arch
             << " model (this GPU)" << (other ? "; " + r.scenario_arch + " wf = the scenario's" : "")
             << "\n";
-  std::printf("%-4s %-6s %-34s %8s %10s %10s %8s %8s%s\n", "step", "kind", "access", "reps",
-              "model wf", "cyc/instr", "ratio", "B/clk/SM",
+  std::printf("%-4s %-6s %-34s %8s %10s %10s %8s %8s %8s%s\n", "step", "kind", "access", "reps",
+              "model wf", "cyc/instr", "ratio", "B/clk/SM", "warps/SM",
               other ? ("  " + r.scenario_arch + " wf").c_str() : "");
   for (const StepTiming& t : r.exposed.steps) {
     std::string label = t.label.size() > 34 ? t.label.substr(0, 31) + "..." : t.label;
-    std::printf("%-4d %-6s %-34s %8lld %10.3f %10.3f %8.3f %8.1f", t.step, t.kind.c_str(),
+    std::printf("%-4d %-6s %-34s %8lld %10.3f %10.3f %8.3f %8.1f %8d", t.step, t.kind.c_str(),
                 label.c_str(), static_cast<long long>(t.reps), t.model_wavefronts,
-                t.cycles_per_instruction, t.ratio, t.bytes_per_clock_per_sm);
+                t.cycles_per_instruction, t.ratio, t.bytes_per_clock_per_sm, t.active_warps_per_sm);
     if (other) std::printf("  %10.3f", t.scenario_wavefronts);
     if (!t.shared_bound && t.instructions_per_block > 0)
       std::printf("  (%d active warps per SM: warp-bound, not bank-bound)", t.active_warps_per_sm);

@@ -56,8 +56,10 @@ namespace {
 // Names the generated code defines itself; a constant or let with one of these names would break
 // it (a #define x would even break threadIdx.x).
 constexpr std::string_view kReserved[] = {
-    "x",   "y",   "z",   "w",   "bits",    "hash", "ld_volatile", "st_volatile",
-    "min", "max", "abs", "out", "measure", "reps", "half",        "half2"};
+    "x",           "y",           "z",    "w",     "bits",  "hash",
+    "ld_volatile", "st_volatile", "min",  "max",   "abs",   "out",
+    "measure",     "reps",        "half", "half2", "warps", "lesson_thread",
+    "lesson_warp", "lesson_tid"};
 
 bool is_reserved(std::string_view name) {
   return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
@@ -426,10 +428,56 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
     e.ln(0, "");
   }
 
+  const std::string bx = std::to_string(s.block[0]), by = std::to_string(s.block[1]),
+                    bz = std::to_string(s.block[2]);
+  if (exposed) {
+    // The lesson's thread a lane of the (smaller) launched block plays; see the kernel's comment.
+    e.ln(0, "// Exposed mode: bit w of `warps` set = warp w of the lesson's " + bx + " x " + by +
+                " x " + bz + " block runs,");
+    e.ln(0,
+         "// played by the next warp of the launched block. lesson_thread() is the lesson's "
+         "thread that");
+    e.ln(0, "// this lane plays (the launch's own ::threadIdx picks it).");
+    e.ln(0, "__device__ uint3 lesson_thread(unsigned int warps)");
+    e.ln(0, "{");
+    e.ln(1,
+         "const unsigned int lesson_warp = __fns(warps, 0, ::threadIdx.x / 32 + 1);  // n-th set "
+         "bit");
+    e.ln(1, "const unsigned int lesson_tid = lesson_warp * 32 + ::threadIdx.x % 32;");
+    if (s.block[1] == 1 && s.block[2] == 1)
+      e.ln(1, "return make_uint3(lesson_tid, 0, 0);");
+    else
+      e.ln(1, "return make_uint3(lesson_tid % " + bx + ", lesson_tid / " + bx + " % " + by +
+                  ", lesson_tid / (" + bx + " * " + by + "));");
+    e.ln(0, "}");
+    e.ln(0, "");
+  }
   e.ln(0, "__global__ void " + k.kernel_name + "(unsigned int* out" +
-              (exposed ? ", int measure, int reps" : "") + ")");
+              (exposed ? ", int measure, int reps, unsigned int warps" : "") + ")");
   e.ln(0, "{");
   for (const TileDecl& t : s.tiles) e.ln(1, t.declaration());
+  if (exposed) {
+    e.ln(1,
+         "// A warp's shared-memory cost depends only on its own 32 lane addresses, so this "
+         "launch runs");
+    e.ln(1,
+         "// only the lesson's warps that the measured step uses (`warps`), each block as "
+         "small as that,");
+    e.ln(1,
+         "// and fits many blocks on every SM: a step that only warp 0 of the lesson's block "
+         "executes");
+    e.ln(1,
+         "// (a guard like `cacheIndex < 32`) still has enough warps per SM to keep the "
+         "shared-memory");
+    e.ln(1,
+         "// pipe busy. threadIdx and blockDim below are the lesson's (they shadow the "
+         "launch's), so");
+    e.ln(1,
+         "// every access reads exactly as in the lesson; the launch's own are ::threadIdx, "
+         "::blockDim.");
+    e.ln(1, "const uint3 threadIdx = lesson_thread(warps);");
+    e.ln(1, "const dim3 blockDim(" + bx + ", " + by + ", " + bz + ");");
+  }
   const bool is1d = s.block[1] == 1 && s.block[2] == 1;
   const bool is2d = !is1d && s.block[2] == 1;
   const std::string tid_expr =
@@ -542,8 +590,12 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
     }
   }
   e.ln(0, "");
-  e.ln(1, "out[blockIdx.x * (blockDim.x * blockDim.y * blockDim.z) + " + names.tid +
-              "] = " + names.sum + ";");
+  if (exposed)
+    e.ln(1, "out[blockIdx.x * ::blockDim.x + ::threadIdx.x] = " + names.sum +
+                ";  // one output per lane that ran");
+  else
+    e.ln(1, "out[blockIdx.x * (blockDim.x * blockDim.y * blockDim.z) + " + names.tid +
+                "] = " + names.sum + ";");
   e.ln(0, "}");
   k.text = std::move(e.text);
   res.kernel = std::move(k);

@@ -112,6 +112,7 @@ struct BlockRun {
   bool run() {
     const int64_t threads = s.threads();
     const int warps = static_cast<int>(s.warps());
+    auto present = [&](int w) { return o.warps == 0 || ((o.warps >> w) & 1u) != 0; };
     Env env;
     for (int d = 0; d < 3; ++d) env.blockDim[d] = s.block[d];
     env.gridDim[0] = o.grid;
@@ -192,6 +193,7 @@ struct BlockRun {
         const detail::TypeInfo& ty = *cs.type;
         TileState& ts = tiles[static_cast<size_t>(cs.tile)];
         for (int w = 0; w < warps; ++w) {
+          if (!present(w)) continue;  // exposed mode: this warp of the lesson did not run
           lanes.clear();
           for (int lane = 0; lane < 32; ++lane) {
             const int64_t tid = int64_t{w} * 32 + lane;
@@ -257,6 +259,7 @@ struct BlockRun {
           }
           if (lanes.empty()) continue;
           if (record) {
+            ref.step_warps[si] |= 1u << w;
             ref.step_instructions[si] += reps;
             (st.kind == StepKind::Load    ? ref.load_instructions
              : st.kind == StepKind::Store ? ref.store_instructions
@@ -365,9 +368,18 @@ struct BlockRun {
         }
       }
     }
-    const size_t base = static_cast<size_t>(block_index * threads);
-    std::copy(sum.begin(), sum.end(), ref.out.begin() + static_cast<std::ptrdiff_t>(base));
-    std::copy(det.begin(), det.end(), ref.determined.begin() + static_cast<std::ptrdiff_t>(base));
+    // One output per thread that ran: every thread, or the present warps' lanes in order.
+    const size_t base = static_cast<size_t>(block_index * ref.threads);
+    if (ref.lesson_thread.empty()) {
+      std::copy(sum.begin(), sum.end(), ref.out.begin() + static_cast<std::ptrdiff_t>(base));
+      std::copy(det.begin(), det.end(), ref.determined.begin() + static_cast<std::ptrdiff_t>(base));
+    } else {
+      for (size_t i = 0; i < ref.lesson_thread.size(); ++i) {
+        const size_t t = static_cast<size_t>(ref.lesson_thread[i]);
+        ref.out[base + i] = sum[t];
+        ref.determined[base + i] = det[t];
+      }
+    }
     return true;
   }
 };
@@ -409,10 +421,21 @@ ReferenceResult evaluate_reference(const Scenario& s, const ReferenceOptions& o)
 
   Reference ref;
   ref.threads = s.threads();
+  const uint32_t all = s.warps() >= 32 ? ~0u : (1u << s.warps()) - 1u;
+  if (o.warps != 0 && (o.warps & all) != all) {
+    if ((o.warps & ~all) != 0) {
+      res.errors.push_back({"warps", 0, "the warp mask names warps the block does not have"});
+      return res;
+    }
+    for (int64_t t = 0; t < s.threads(); ++t)
+      if ((o.warps >> (t / 32)) & 1u) ref.lesson_thread.push_back(t);
+    ref.threads = static_cast<int64_t>(ref.lesson_thread.size());
+  }
   ref.grid = o.grid;
   ref.out.assign(static_cast<size_t>(ref.threads * o.grid), 0);
   ref.determined.assign(ref.out.size(), 0);
   ref.step_instructions.assign(s.steps.size(), 0);
+  ref.step_warps.assign(s.steps.size(), 0);
 
   // Blocks run the same code on the same data unless an expression names blockIdx or gridDim:
   // then each block is evaluated on its own, else block 0 is copied.
@@ -457,6 +480,8 @@ Verification verify_output(const Reference& ref, const std::vector<uint32_t>& go
       Mismatch m;
       m.block = static_cast<int64_t>(i) / ref.threads;
       m.thread = static_cast<int64_t>(i) % ref.threads;
+      if (!ref.lesson_thread.empty())
+        m.thread = ref.lesson_thread[static_cast<size_t>(m.thread)];  // the lesson's thread
       m.x = m.thread % block[0];
       m.y = (m.thread / block[0]) % block[1];
       m.z = m.thread / (block[0] * block[1]);

@@ -644,8 +644,11 @@ struct Launcher {
     }
     return false;
   }
+  unsigned warps = 0;  // exposed mode: the lesson's warps that run (kernel argument)
+  int launches = 0;    // kernels launched so far (ncu numbers them in this order)
   bool launch(int64_t grid, int measure, int reps) {
-    void* args3[] = {&out, &measure, &reps};
+    void* args3[] = {&out, &measure, &reps, &warps};
+    ++launches;
     return check(
         d.cuLaunchKernel_(fn, static_cast<unsigned>(grid), 1, 1, static_cast<unsigned>(block[0]),
                           static_cast<unsigned>(block[1]), static_cast<unsigned>(block[2]),
@@ -836,17 +839,32 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
              false};
   const int64_t threads = s.threads();
   int64_t grid = o.mode == RunMode::Written ? s.grid : 0;
-  if (o.mode == RunMode::Exposed) {
+  // Exposed mode launches 1-D blocks of only the lesson's warps in a mask (codegen.h); every SM
+  // holds as many of them as fit.
+  const int lesson_warps = static_cast<int>(s.warps());
+  const uint32_t all_warps = lesson_warps >= 32 ? ~0u : (1u << lesson_warps) - 1u;
+  auto launch_threads = [&](uint32_t mask) {
+    int64_t n = 0;
+    for (int64_t t = 0; t < threads; ++t) n += (mask >> (t / 32)) & 1u;
+    return n;
+  };
+  auto blocks_per_sm = [&](int64_t block_threads) {
     int per_sm = 0;
-    L.check(d.cuOccupancyMaxActiveBlocksPerMultiprocessor_(&per_sm, fn, static_cast<int>(threads),
-                                                           k.dynamic_shared_bytes),
+    L.check(d.cuOccupancyMaxActiveBlocksPerMultiprocessor_(
+                &per_sm, fn, static_cast<int>(block_threads), k.dynamic_shared_bytes),
             "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-    per_sm = std::max(per_sm, 1);
+    return std::max(per_sm, 1);
+  };
+  if (o.mode == RunMode::Exposed) {
+    const int per_sm = blocks_per_sm(threads);
     grid = int64_t{per_sm} * dev.sm_count;
     res.exposed.blocks_per_sm = per_sm;
     res.exposed.grid = grid;
   }
-  const size_t n_out = static_cast<size_t>(grid * threads);
+  // Exposed launches of fewer warps hold more blocks; none holds more threads than an SM can.
+  const size_t n_out = static_cast<size_t>(
+      o.mode == RunMode::Written ? grid * threads
+                                 : std::max<int64_t>(grid * threads, int64_t{dev.sm_count} * 2048));
   L.check(d.cuMemAlloc_(&L.out, n_out * sizeof(uint32_t)), "cuMemAlloc");
   L.check(d.cuEventCreate_(&L.e0, CU_EVENT_DEFAULT), "cuEventCreate");
   L.check(d.cuEventCreate_(&L.e1, CU_EVENT_DEFAULT), "cuEventCreate");
@@ -907,6 +925,11 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
   }
 
   // [SECTION] Exposed mode: shared memory as the bottleneck
+  // Each memory step is measured in a launch of only the lesson's warps that execute it (its
+  // warp mask), as 1-D blocks of that many warps, as many per SM as fit: a warp's shared cost
+  // depends only on its own lane addresses, and small blocks keep enough warps on every SM to
+  // make shared memory the bottleneck even for a step that one warp of the lesson runs. Each
+  // mask has its own baseline launch (every step once, the same warps), differenced away.
   const Arch* model_arch = find_arch(dev.model_arch);
   AnalysisResult here = analyze(s, model_arch);
   AnalysisResult own = analyze(s);
@@ -924,11 +947,11 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     return finish();
   }
   const double clock_khz = dev.clock_khz;
-  const int block_warps = static_cast<int>(s.warps());
-  // Watchdog, before anything is launched: the model's time for one launch.
-  auto too_long = [&](int measure, int64_t reps) {
-    const double est =
-        block_cycles(s, *here.analysis, measure, reps) * res.exposed.blocks_per_sm / clock_khz;
+  const double clock_hz = clock_khz * 1000.0;
+  // Watchdog, before anything is launched: the model's time for one launch (all the lesson's
+  // warps' wavefronts: an upper bound for a launch of fewer warps).
+  auto too_long = [&](int measure, int64_t reps, int per_sm) {
+    const double est = block_cycles(s, *here.analysis, measure, reps) * per_sm / clock_khz;
     if (est <= o.max_launch_ms) return false;
     char buf[160];
     std::snprintf(buf, sizeof(buf), "%.0f ms per launch by the model, over the %.0f ms limit", est,
@@ -941,16 +964,68 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
                   " would take about " + buf + "; use fewer repeats or a smaller loop";
     return true;
   };
-  if (too_long(-1, 1)) return finish();
-  if (!L.run_once(grid, -1, 1, host)) return finish();
-  Verification all = verify_output(*bref.ref, host, s.block);
-  if (o.warmup) L.timed(grid, -1, 1, 1);
-  double base_ms = 1e30;
-  for (int r = 0; r < runs && L.status == CUDA_SUCCESS; ++r)
-    base_ms = std::min(base_ms, L.timed(grid, -1, 1, 1));
-  res.exposed.baseline_ms = base_ms;
-  const double clock_hz = clock_khz * 1000.0;
-  const int per_sm = res.exposed.blocks_per_sm;
+
+  // One launch configuration per warp mask: blocks per SM, grid, and its baseline.
+  struct Config {
+    int64_t block_threads = 0, grid = 0;
+    int per_sm = 0;
+    double base_ms = 0;
+    int base_launch = -1;
+  };
+  std::map<uint32_t, Config> configs;
+  Verification all;
+  auto use = [&](uint32_t mask) {
+    const int64_t bt = launch_threads(mask);
+    L.block[0] = bt;
+    L.block[1] = L.block[2] = 1;
+    L.warps = mask;
+    host.resize(static_cast<size_t>(configs[mask].grid * bt));
+  };
+  auto note_mismatch = [&](const Verification& v, const std::string& what) {
+    if (v.status == VerifyStatus::Mismatch && all.status != VerifyStatus::Mismatch) {
+      all = v;
+      all.summary = what + ": " + v.summary;
+    }
+  };
+  // Sets up (and on first use verifies and times the baseline of) the launch for a mask.
+  auto config = [&](uint32_t mask) -> const Config* {
+    if (auto it = configs.find(mask); it != configs.end()) {
+      use(mask);
+      return &it->second;
+    }
+    Config c;
+    c.block_threads = launch_threads(mask);
+    c.per_sm = mask == all_warps ? res.exposed.blocks_per_sm : blocks_per_sm(c.block_threads);
+    c.grid = int64_t{c.per_sm} * dev.sm_count;
+    configs[mask] = c;
+    use(mask);
+    if (L.status != CUDA_SUCCESS || too_long(-1, 1, c.per_sm)) return nullptr;
+    if (!L.run_once(c.grid, -1, 1, host)) return nullptr;
+    if (mask == all_warps) {
+      all = verify_output(*bref.ref, host, s.block);
+    } else {
+      ReferenceOptions ro2;
+      ro2.grid = c.grid;
+      ro2.warps = mask;
+      if (ReferenceResult r2 = evaluate_reference(s, ro2); r2.ref) {
+        char what[64];
+        std::snprintf(what, sizeof(what), "warps 0x%x, every step once", mask);
+        note_mismatch(verify_output(*r2.ref, host, s.block), what);
+      }
+    }
+    if (o.warmup) L.timed(c.grid, -1, 1, 1);
+    double best = 1e30;
+    for (int r = 0; r < runs && L.status == CUDA_SUCCESS; ++r) {
+      best = std::min(best, L.timed(c.grid, -1, 1, 1));
+      c.base_launch = L.launches - 1;
+    }
+    c.base_ms = best;
+    configs[mask] = c;
+    return &configs[mask];
+  };
+  const Config* full = config(all_warps);
+  if (!full) return finish();
+  res.exposed.baseline_ms = full->base_ms;
 
   for (size_t si = 0; si < s.steps.size() && L.status == CUDA_SUCCESS; ++si) {
     const Step& st = s.steps[si];
@@ -971,6 +1046,10 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
       res.exposed.steps.push_back(row);
       continue;
     }
+    const uint32_t mask = bref.ref->step_warps[si];
+    const Config* c = config(mask);
+    if (!c) break;
+    const int per_sm = c->per_sm;
     // About 2 ms of shared-memory time by the model: long against launch overhead.
     int64_t reps = o.reps;
     if (reps <= 0) {
@@ -983,29 +1062,37 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     }
     reps = (reps + kExposedLoadBatch - 1) / kExposedLoadBatch * kExposedLoadBatch;
     row.reps = reps;
-    row.active_warps_per_sm = static_cast<int>(m.active_warps.size()) * per_sm;
-    row.schedulers = schedulers_covered(m.active_warps, block_warps, per_sm);
+    row.grid = c->grid;
+    row.blocks_per_sm = per_sm;
+    row.block_threads = static_cast<int>(c->block_threads);
+    row.lesson_warps = mask;
+    row.baseline_ms = c->base_ms;
+    row.baseline_launch = c->base_launch;
+    const int launched_warps = std::popcount(mask);
+    std::vector<int> launched(static_cast<size_t>(launched_warps));
+    for (int w = 0; w < launched_warps; ++w) launched[static_cast<size_t>(w)] = w;
+    row.active_warps_per_sm = launched_warps * per_sm;
+    row.schedulers = schedulers_covered(launched, launched_warps, per_sm);
     row.shared_bound = row.active_warps_per_sm >= kSharedBoundWarps;
-    if (too_long(step, reps)) break;
+    if (too_long(step, reps, per_sm)) break;
     ReferenceOptions mo;
-    mo.grid = grid;
+    mo.grid = c->grid;
     mo.measure = step;
     mo.reps = reps;
+    mo.warps = mask;
     ReferenceResult mref = evaluate_reference(s, mo);
-    if (!L.run_once(grid, step, static_cast<int>(reps), host)) break;
-    if (mref.ref) {
-      Verification v = verify_output(*mref.ref, host, s.block);
-      if (v.status == VerifyStatus::Mismatch && all.status != VerifyStatus::Mismatch) {
-        all = v;
-        all.summary = "step " + std::to_string(step) + " repeated: " + v.summary;
-      }
-    }
-    if (o.warmup) L.timed(grid, step, static_cast<int>(reps), 1);
+    if (!L.run_once(c->grid, step, static_cast<int>(reps), host)) break;
+    if (mref.ref)
+      note_mismatch(verify_output(*mref.ref, host, s.block),
+                    "step " + std::to_string(step) + " repeated");
+    if (o.warmup) L.timed(c->grid, step, static_cast<int>(reps), 1);
     double best = 1e30;
-    for (int r = 0; r < runs && L.status == CUDA_SUCCESS; ++r)
-      best = std::min(best, L.timed(grid, step, static_cast<int>(reps), 1));
+    for (int r = 0; r < runs && L.status == CUDA_SUCCESS; ++r) {
+      best = std::min(best, L.timed(c->grid, step, static_cast<int>(reps), 1));
+      row.measured_launch = L.launches - 1;
+    }
     row.ms = best;
-    const double cycles = (best - base_ms) * 1e-3 * clock_hz;
+    const double cycles = (best - c->base_ms) * 1e-3 * clock_hz;
     const double issued = double(reps - 1) * double(instr) * per_sm;
     row.cycles_per_instruction = cycles / issued;
     row.ratio = row.model_wavefronts > 0 ? row.cycles_per_instruction / row.model_wavefronts : 0;

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Compare ncu's executed shared instructions per launch with what bankviz expects.
 
-argv: preset, the run's --json output, ncu's --csv log. Launch order of an exposed run with
---timing-runs 1: per configuration (baseline, then each memory step) verify, warm-up, timed.
+argv: preset, the run's --json output, ncu's --csv log. ncu numbers the run's kernel launches
+in order; the run's JSON gives, per step, the index of its last timed launch and of its
+baseline's (measured_launch, baseline_launch).
 """
 import csv, io, json, sys
 
@@ -15,29 +16,23 @@ for r in rows:
     per_launch.setdefault(int(r["ID"]), {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
 launches = [per_launch[k] for k in sorted(per_launch)]
 ex = run["exposed"]
-grid = ex["grid"]
-steps = ex["steps"]
-base_ld = sum(s["instructions_per_block"] for s in steps if s["kind"] == "load")
-base_st = sum(s["instructions_per_block"] for s in steps if s["kind"] == "store")
-configs = [None] + [s for s in steps if s["instructions_per_block"] > 0]
-print(f"{name}: {len(launches)} launches, grid {grid}")
+steps = [s for s in ex["steps"] if s["instructions_per_block"] > 0]
+print(f"{name}: {len(launches)} launches")
 ok = True
-base = launches[2]
-b_ld = base.get("smsp__inst_executed_op_shared_ld.sum", 0)
-b_st = base.get("smsp__inst_executed_op_shared_st.sum", 0)
-print(f"  baseline: ld {b_ld:.0f} st {b_st:.0f} (a guarded step outside its repeat loop may run "
-      f"predicated in every warp: ncu counts those too)")
-for cfg in configs[1:]:
-    ci = configs.index(cfg)
-    m = launches[ci * 3 + 2]
+# Each step ran in its own launch (only the lesson's warps that execute it, grid s["grid"]) with
+# its own baseline launch (every step once, same warps); the run names both launches' indices.
+for cfg in steps:
+    m = launches[cfg["measured_launch"]]
+    b = launches[cfg["baseline_launch"]]
     metric = "ld" if cfg["kind"] == "load" else "st"
-    got = m.get(f"smsp__inst_executed_op_shared_{metric}.sum", 0) - (b_ld if metric == "ld" else b_st)
-    per_rep = got / (grid * (cfg["reps"] - 1))
-    wf = m.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{metric}.sum", 0) / max(
-        m.get(f"smsp__inst_executed_op_shared_{metric}.sum", 1), 1)
+    inst = f"smsp__inst_executed_op_shared_{metric}.sum"
+    got = m.get(inst, 0) - b.get(inst, 0)
+    per_rep = got / (cfg["grid"] * (cfg["reps"] - 1))
+    wf = m.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{metric}.sum", 0) / max(m.get(inst, 1), 1)
     good = abs(per_rep - cfg["instructions_per_block"]) <= 0.05 * cfg["instructions_per_block"]
     ok &= good
-    print(f"  step {cfg['step']:2d} {cfg['kind']:5s}: extra {metric} instructions per repeat per block "
-          f"{per_rep:.2f} (expected {cfg['instructions_per_block']}), ncu wavefronts/instr "
-          f"{wf:.3f} (model {cfg['model_wavefronts']:.3f}) {'OK' if good else 'DIFFERS'}")
+    print(f"  step {cfg['step']:2d} {cfg['kind']:5s} warps 0x{cfg['lesson_warps']:x} x {cfg['blocks_per_sm']}/SM: "
+          f"extra {metric} instructions per repeat per block {per_rep:.2f} (expected "
+          f"{cfg['instructions_per_block']}), ncu wavefronts/instr {wf:.3f} (model "
+          f"{cfg['model_wavefronts']:.3f}) {'OK' if good else 'DIFFERS'}")
 print(f"{name}: {'counts match' if ok else 'COUNTS DIFFER'}")

@@ -99,7 +99,7 @@ TEST(Codegen, ExposedModeRepeatsTheMeasuredStepWithVolatileSharedAccesses) {
   GenerateResult g = generate_kernel(preset("row-write-column-read"), RunMode::Exposed);
   ASSERT_TRUE(g.kernel);
   const std::string& src = g.kernel->text;
-  EXPECT_TRUE(contains(src, "(unsigned int* out, int measure, int reps)"));
+  EXPECT_TRUE(contains(src, "(unsigned int* out, int measure, int reps, unsigned int warps)"));
   EXPECT_TRUE(contains(src, "ld.volatile.shared.u32"));
   // Stores repeat one at a time; loads sixteen at a time, so a warp keeps sixteen in flight.
   EXPECT_TRUE(contains(src,
@@ -115,6 +115,28 @@ TEST(Codegen, ExposedModeRepeatsTheMeasuredStepWithVolatileSharedAccesses) {
                        "v13 + v14 + v15;"));
   EXPECT_TRUE(
       contains(src, "    } else {\n        sum += ld_volatile(tile[threadIdx.x][threadIdx.y]);"));
+}
+
+TEST(Codegen, ExposedKernelPlaysTheLessonsThreadsSoAccessesReadAsInTheLesson) {
+  // Launched as 1-D blocks of only the measured step's warps: threadIdx and blockDim are the
+  // lesson's (locals shadowing the built-ins), the output slot is the launch's own thread.
+  const std::string src = source_of(preset("dot-product-reduction"), RunMode::Exposed);
+  EXPECT_TRUE(contains(src, "__fns(warps, 0, ::threadIdx.x / 32 + 1)"));
+  EXPECT_TRUE(contains(src, "return make_uint3(lesson_tid, 0, 0);"));
+  EXPECT_TRUE(contains(src,
+                       "    const uint3 threadIdx = lesson_thread(warps);\n"
+                       "    const dim3 blockDim(256, 1, 1);\n"
+                       "    unsigned int cacheIndex = threadIdx.x;\n"));
+  EXPECT_TRUE(contains(src, "if (cacheIndex < 32) {"));
+  EXPECT_TRUE(contains(src, "out[blockIdx.x * ::blockDim.x + ::threadIdx.x] = sum;"));
+  const std::string src2 = source_of(preset("row-write-column-read"), RunMode::Exposed);
+  EXPECT_TRUE(contains(src2,
+                       "return make_uint3(lesson_tid % 32, lesson_tid / 32 % 32, "
+                       "lesson_tid / (32 * 32));"));
+  // The lesson's kernel (written mode) has none of it.
+  const std::string written = source_of(preset("dot-product-reduction"));
+  EXPECT_FALSE(contains(written, "lesson_thread"));
+  EXPECT_FALSE(contains(written, "::threadIdx"));
 }
 
 TEST(Codegen, StepLinesPointAtEachStepsStatement) {

@@ -76,6 +76,53 @@ TEST(Reference, GuardedStepsCountOnlyWarpsWithAnActiveLane) {
   }
 }
 
+TEST(Reference, StepWarpsNameTheLessonsWarpsWithAnActiveLane) {
+  const Scenario s = preset("dot-product-reduction");
+  const Reference r = reference_of(s);
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    const std::string& g = s.steps[i].guard;
+    if (!s.steps[i].is_memory()) continue;
+    const uint32_t expect = g.empty()                 ? 0xFFu
+                            : g == "cacheIndex < 128" ? 0xFu
+                            : g == "cacheIndex < 64"  ? 0x3u
+                                                      : 0x1u;
+    EXPECT_EQ(r.step_warps[i], expect) << i << " " << g;
+  }
+}
+
+TEST(Reference, OnlyTheMaskedWarpsRunAndAbsentWarpsStoresAreNotCompared) {
+  // Exposed mode's launch of warp 0 alone of the dot product's 256-thread block: 32 outputs per
+  // block; warp 0 reads cache[cacheIndex + 128] (stored by warp 4, absent): not compared.
+  ReferenceOptions o;
+  o.grid = 3;
+  o.warps = 0x1;
+  const Reference r = reference_of(preset("dot-product-reduction"), o);
+  EXPECT_EQ(r.threads, 32);
+  ASSERT_EQ(r.out.size(), 96u);
+  ASSERT_EQ(r.lesson_thread.size(), 32u);
+  EXPECT_EQ(r.lesson_thread[31], 31);
+  EXPECT_EQ(r.determined[0], 0);
+  // Row-write/column-read with warps 1 and 3: thread (x, 1) of warp 1 reads tile[x][1], which
+  // thread (1, x) of warp x stored: determined only where warp x ran (x = 1 or 3).
+  ReferenceOptions t;
+  t.warps = 0xA;
+  const Reference q = reference_of(preset("row-write-column-read"), t);
+  ASSERT_EQ(q.threads, 64);
+  EXPECT_EQ(q.lesson_thread[0], 32);
+  EXPECT_EQ(q.lesson_thread[32], 96);
+  for (int x = 0; x < 32; ++x) {
+    const bool known = x == 1 || x == 3;
+    EXPECT_EQ(q.determined[static_cast<size_t>(x)], known ? 1 : 0) << x;
+    if (known) {
+      EXPECT_EQ(q.out[static_cast<size_t>(x)], static_cast<uint32_t>(x * 32 + 1));
+    }
+  }
+  EXPECT_EQ(q.step_instructions[2], 2);  // two warps ran the load
+  ReferenceOptions bad;
+  bad.warps = 1u << 31;  // a 32x32 block has warps 0-31: fine; a 256-thread block has 8
+  EXPECT_FALSE(evaluate_reference(preset("dot-product-reduction"), bad).ref);
+}
+
 TEST(Reference, OutOfBoundsIsRefusedBeforeAnythingRuns) {
   Scenario s = preset("row-write-column-read");
   s.steps[2].index = "tile[threadIdx.x + 1][threadIdx.y]";

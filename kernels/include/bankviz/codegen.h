@@ -9,7 +9,10 @@
 //   exposed: the same kernel, but the step being measured is repeated `reps` times through
 //            ld.volatile.shared / st.volatile.shared, so ptxas can neither hoist the loop-invariant
 //            access out of the repeat loop nor merge repeats; launched over every SM, shared memory
-//            becomes the bottleneck and time is proportional to wavefronts.
+//            becomes the bottleneck and time is proportional to wavefronts. It is launched as a
+//            1-D block of only the lesson's warps named by `warps` (those the measured step uses),
+//            each lane playing the lesson's thread lesson_thread() gives: local `threadIdx` and
+//            `blockDim` shadow the built-ins, so the accesses read exactly as in the lesson.
 #pragma once
 
 #include <optional>
@@ -37,8 +40,11 @@ struct KernelSource {
   int64_t static_shared_bytes = 0;   // sum of the static __shared__ tiles
   int64_t dynamic_shared_bytes = 0;  // the extern __shared__ tile (launch argument)
   // Kernel parameters, in order: (unsigned int* out) in written mode;
-  // (unsigned int* out, int measure, int reps) in exposed mode. measure = scenario step index
-  // repeated `reps` times (-1: none; every step once, as written).
+  // (unsigned int* out, int measure, int reps, unsigned int warps) in exposed mode. measure =
+  // scenario step index repeated `reps` times (-1: none; every step once, as written); warps =
+  // bit w set: the lesson's warp w runs (the launch has one warp per set bit, in order; the last
+  // has fewer lanes where the lesson's block ends mid-warp). Exposed output: one value per
+  // launched lane, out[blockIdx.x * launched threads + launched thread].
   std::vector<int> step_line;  // per scenario step: 1-based line of its first statement
 };
 

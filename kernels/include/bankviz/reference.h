@@ -23,10 +23,17 @@ struct ReferenceOptions {
   int64_t grid = 1;  // blocks launched (blockIdx.x = 0 .. grid-1, gridDim.x = grid)
   int measure = -1;  // exposed mode: the scenario step repeated `reps` times (-1: none)
   int64_t reps = 1;
+  // Exposed mode: bit w set = the lesson's warp w runs (0: every warp). The block then holds
+  // only those warps: a load of what an absent warp would have stored reads uninitialized
+  // memory (not compared), and the output has one value per lane that ran, in warp order.
+  uint32_t warps = 0;
 };
 
 struct Reference {
-  int64_t threads = 0;  // per block
+  int64_t threads = 0;  // per block: outputs per block (the lanes that ran)
+  // The lesson's linear thread index of each output of a block, when only some warps ran
+  // (ReferenceOptions::warps); empty when every thread ran (output i is thread i).
+  std::vector<int64_t> lesson_thread;
   int64_t grid = 1;
   std::vector<uint32_t> out;        // expected output, [block * threads + linear thread index]
   std::vector<uint8_t> determined;  // 1 where the output does not depend on timing
@@ -37,6 +44,8 @@ struct Reference {
   // scenario step, loop iterations and the measured step's repeats included.
   std::vector<int64_t> step_instructions;
   int64_t load_instructions = 0, store_instructions = 0, atomic_instructions = 0;  // per block
+  // Per scenario step: bit w set = the lesson's warp w has an active lane in it (any iteration).
+  std::vector<uint32_t> step_warps;
 };
 
 struct ReferenceResult {

@@ -79,13 +79,25 @@ struct StepTiming {
   double scenario_wavefronts = 0;      // the scenario's own arch (differs for Kepler 8-byte, cc1.x)
   double ratio = 0;  // measured cycles / model wavefronts (1.0 = the model exactly)
   double bytes_per_clock_per_sm = 0;  // bytes the active lanes asked for, per SM cycle
-  // Warps of the SM that execute this step (warps of a block with an active lane x resident
-  // blocks), and of the SM's 4 warp schedulers how many hold one (block b's warp w in warp slot
-  // b * W + w, scheduler slot % 4). Measured on an H200 (2026-11-22): each warp pushes a shared
-  // instruction only every ~10 (loads) to ~14 (stores) cycles when few warps take part, whatever
-  // the schedulers: with fewer than kSharedBoundWarps active warps per SM the warps, not the
-  // banks, set the pace (the dot product's `cacheIndex < 32` steps: 8 warps, 1.3x loads, 1.7x
-  // stores), so the step is not a test of the bank model: shared_bound is false.
+  // The step's launch: only the lesson's warps with an active lane in it (bit w of
+  // lesson_warps = the lesson's warp w), as 1-D blocks of block_threads, blocks_per_sm of them
+  // on each SM (grid in all), and its baseline (every step once, same launch) in baseline_ms.
+  int64_t grid = 0;
+  int blocks_per_sm = 0;
+  int block_threads = 0;
+  uint32_t lesson_warps = 0;
+  double baseline_ms = 0;
+  // Index (from 0, in launch order within this run) of the last timed launch of the baseline
+  // and of the step, so hardware counters (ncu) can be matched to them.
+  int baseline_launch = -1, measured_launch = -1;
+  // Warps of the SM that execute this step (launched warps x resident blocks), and of the SM's
+  // 4 warp schedulers how many hold one (block b's warp w in warp slot b * W + w, scheduler
+  // slot % 4). Measured on an H200 (2026-11-22): each warp pushes a shared instruction only
+  // every ~10 (loads) to ~14 (stores) cycles when few warps take part, whatever the schedulers:
+  // with fewer than kSharedBoundWarps active warps per SM the warps, not the banks, set the pace
+  // (with the lesson's block shape the dot product's `cacheIndex < 32` steps had 8 warps: 1.3x
+  // loads, 1.7x stores), so such a step is not a test of the bank model: shared_bound is false.
+  // Launching only the step's warps, in small blocks, is what lifts them to kSharedBoundWarps.
   int active_warps_per_sm = 0;
   int schedulers = 0;
   bool shared_bound = false;
@@ -93,9 +105,9 @@ struct StepTiming {
 inline constexpr int kSharedBoundWarps = 32;
 
 struct ExposedTiming {
-  int64_t grid = 0;
+  int64_t grid = 0;  // the launch of all the lesson's warps (each step's own: StepTiming)
   int blocks_per_sm = 0;
-  double baseline_ms = 0;  // every step once
+  double baseline_ms = 0;  // every step once, all warps
   std::vector<StepTiming> steps;
 };
 
