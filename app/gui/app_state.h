@@ -73,6 +73,7 @@ struct AppState {
   bool want_screenshot = false;  // PNG of the window (key S / toolbar)
   bool want_svg = false;         // SVG of the tile and bank views
   bool want_sequence = false;    // PNG per beat of the animation
+  bool want_gif = false;         // the animation as an animated GIF
   bool want_quit = false;
   bool want_fonts = false;  // presenter mode/scale changed: rebuild fonts
 };

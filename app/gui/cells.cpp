@@ -1,9 +1,11 @@
-// cells.cpp: the instanced cell renderer (see cells.h).
+// cells.cpp: the cell-grid renderer (see cells.h).
 #include "cells.h"
 
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 
@@ -67,6 +69,11 @@ bool CellRenderer::init(const std::string& dir, std::string* error) {
     return false;
   }
   proj_ = glGetUniformLocation(program_, "proj");
+  gap_loc_ = glGetUniformLocation(program_, "gap_color");
+  rect_loc_ = glGetUniformLocation(program_, "rect");
+  cell_loc_ = glGetUniformLocation(program_, "cell_size");
+  dims_loc_ = glGetUniformLocation(program_, "dims");
+  tex_loc_ = glGetUniformLocation(program_, "cells");
 
   glGenVertexArrays(1, &vao_);
   glBindVertexArray(vao_);
@@ -76,41 +83,31 @@ bool CellRenderer::init(const std::string& dir, std::string* error) {
   glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
   glEnableVertexAttribArray(0);
   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-
-  glGenBuffers(1, &instances_);
-  glBindBuffer(GL_ARRAY_BUFFER, instances_);
-  const GLsizei stride = sizeof(CellInstance);
-  auto attr = [&](GLuint loc, GLint n, GLenum type, GLboolean norm, size_t off) {
-    glEnableVertexAttribArray(loc);
-    glVertexAttribPointer(loc, n, type, norm, stride, reinterpret_cast<const void*>(off));
-    glVertexAttribDivisor(loc, 1);
-  };
-  attr(1, 4, GL_FLOAT, GL_FALSE, offsetof(CellInstance, x));
-  attr(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, offsetof(CellInstance, fill));
-  attr(3, 4, GL_UNSIGNED_BYTE, GL_TRUE, offsetof(CellInstance, edge));
-  attr(4, 4, GL_UNSIGNED_BYTE, GL_TRUE, offsetof(CellInstance, stripe));
-  attr(5, 2, GL_FLOAT, GL_FALSE, offsetof(CellInstance, edge_px));
   glBindVertexArray(0);
   return true;
 }
 
 void CellRenderer::shutdown() {
-  if (instances_) glDeleteBuffers(1, &instances_);
+  for (CellGrid& g : grids_) {
+    if (g.texture) glDeleteTextures(1, &g.texture);
+    g = CellGrid{};
+  }
   if (quad_) glDeleteBuffers(1, &quad_);
   if (vao_) glDeleteVertexArrays(1, &vao_);
   if (program_) glDeleteProgram(program_);
-  program_ = vao_ = quad_ = instances_ = 0;
+  program_ = vao_ = quad_ = 0;
 }
 
-void CellRenderer::new_frame() {
+void CellRenderer::new_frame(ImU32 gap_color) {
+  gap_color_ = gap_color;
   batches_.clear();
   cells_ = 0;
 }
 
-void CellRenderer::draw(ImDrawList* dl, std::vector<CellInstance> cells) {
-  if (cells.empty() || !program_) return;
-  cells_ += cells.size();
-  batches_.push_back(Batch{this, std::move(cells)});
+void CellRenderer::draw(ImDrawList* dl, CellGrid& grid) {
+  if (grid.cells.empty() || !program_) return;
+  cells_ += grid.cells.size();
+  batches_.push_back(Batch{this, &grid});
   dl->AddCallback(&CellRenderer::callback, &batches_.back());
   dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }
@@ -119,6 +116,34 @@ void CellRenderer::callback(const ImDrawList*, const ImDrawCmd* cmd) {
   const Batch* b = static_cast<const Batch*>(cmd->UserCallbackData);
   b->self->render(*b, cmd);
 }
+
+namespace {
+
+// A cell as one RGBA32UI texel: three packed colours, then border and gap widths in 1/16 px.
+void upload(CellGrid& g) {
+  std::vector<uint32_t> texels(g.cells.size() * 4);
+  for (size_t i = 0; i < g.cells.size(); ++i) {
+    const CellInstance& c = g.cells[i];
+    auto fixed = [](float px) {
+      return static_cast<uint32_t>(std::clamp(px * 16.0f, 0.0f, 65535.0f));
+    };
+    texels[i * 4 + 0] = c.fill;
+    texels[i * 4 + 1] = c.edge;
+    texels[i * 4 + 2] = c.stripe;
+    texels[i * 4 + 3] = fixed(c.edge_px) | fixed(c.gap_px) << 16;
+  }
+  if (!g.texture) glGenTextures(1, &g.texture);
+  glBindTexture(GL_TEXTURE_2D, g.texture);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32UI, g.cols, g.rows, 0, GL_RGBA_INTEGER, GL_UNSIGNED_INT,
+               texels.data());
+  g.dirty = false;
+}
+
+}  // namespace
 
 void CellRenderer::render(const Batch& b, const ImDrawCmd* cmd) {
   ImDrawData* dd = ImGui::GetDrawData();
@@ -133,20 +158,32 @@ void CellRenderer::render(const Batch& b, const ImDrawCmd* cmd) {
   ImVec4 c = cmd->ClipRect;
   float x0 = (c.x - L) * sc.x, y0 = (c.y - T) * sc.y, x1 = (c.z - L) * sc.x, y1 = (c.w - T) * sc.y;
   if (x1 <= x0 || y1 <= y0) return;
+  CellGrid& g = *b.grid;
+  if (g.rows <= 0 || g.cols <= 0) return;
   glEnable(GL_SCISSOR_TEST);
   glScissor(static_cast<GLint>(x0), static_cast<GLint>(fb_h - y1), static_cast<GLsizei>(x1 - x0),
             static_cast<GLsizei>(y1 - y0));
-  glEnable(GL_BLEND);
-  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  // Cells are opaque and paint their own gaps: no blending, no discard. A software rasterizer
+  // then writes each pixel once instead of reading it back.
+  glDisable(GL_BLEND);
   glDisable(GL_CULL_FACE);
   glDisable(GL_DEPTH_TEST);
   glUseProgram(program_);
   glUniformMatrix4fv(proj_, 1, GL_FALSE, proj);
+  ImVec4 gc = ImGui::ColorConvertU32ToFloat4(gap_color_);
+  glUniform4f(gap_loc_, gc.x, gc.y, gc.z, 1.0f);
+  glUniform4f(rect_loc_, g.x, g.y, g.cell_w * g.cols, g.cell_h * g.rows);
+  glUniform2f(cell_loc_, g.cell_w, g.cell_h);
+  glUniform2i(dims_loc_, g.cols, g.rows);
+  glUniform1i(tex_loc_, 0);
+  glActiveTexture(GL_TEXTURE0);
+  if (g.dirty || !g.texture) {
+    upload(g);
+  } else {
+    glBindTexture(GL_TEXTURE_2D, g.texture);
+  }
   glBindVertexArray(vao_);
-  glBindBuffer(GL_ARRAY_BUFFER, instances_);
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(b.cells.size() * sizeof(CellInstance)),
-               b.cells.data(), GL_STREAM_DRAW);
-  glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(b.cells.size()));
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);
 }
 

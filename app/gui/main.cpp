@@ -4,6 +4,7 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -45,17 +46,21 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::printf("wrote %s\n", o.svg.c_str());
-    if (o.screenshot.empty() && o.sequence.empty() && o.frames == 0) return 0;
+    if (o.screenshot.empty() && o.sequence.empty() && o.gif.empty() && o.frames == 0) return 0;
   }
 
   // [3] OpenGL context: a window when there is a display, else EGL surfaceless (headless only)
   Platform platform;
-  const bool headless = !o.screenshot.empty() || !o.sequence.empty();
+  const bool headless = !o.screenshot.empty() || !o.sequence.empty() || !o.gif.empty();
   const char* display = std::getenv("DISPLAY");
   bool opened = false;
   std::string window_err;
+  // The window opens at the size it had when it was last closed, unless --size says otherwise.
+  const bool restore = !o.size_given && !headless && o.frames == 0 && !o.no_settings;
+  const int win_w = restore ? s.settings.window_w : o.width;
+  const int win_h = restore ? s.settings.window_h : o.height;
   if (!o.egl && display && *display)
-    opened = platform.open_window(o.width, o.height, !headless, &window_err);
+    opened = platform.open_window(win_w, win_h, !headless, &window_err);
   if (!opened && (headless || o.frames > 0)) opened = platform.open_egl(&err);
   if (!opened) {
     std::fprintf(stderr, "bankviz: %s\n", (window_err.empty() ? err : window_err).c_str());
@@ -94,21 +99,36 @@ int main(int argc, char** argv) {
     return code;
   }
 
-  // [6] Main loop: poll, new frame, UI, render, swap, then the UI's requests
-  std::vector<double> frame_ms;
+  // [6] Main loop: poll (or wait while idle), new frame, UI, render, swap, the UI's requests
+  std::vector<FrameTiming> times;
   if (o.frames > 0) s.playing = true;
   bool fullscreen = false;
-  int saved[4] = {0, 0, o.width, o.height};
+  int saved[4] = {0, 0, win_w, win_h};
+  if (o.frames > 0) glfwSwapInterval(0);  // time the frames, not the display's refresh
   auto last = std::chrono::steady_clock::now();
+  int settle = 3;  // frames ImGui needs after an input (popups open on the next frame)
   while (!glfwWindowShouldClose(platform.window) && !s.want_quit) {
-    glfwPollEvents();
+    // Nothing moves while paused: sleep until an input event (or a measurement's progress tick)
+    // instead of redrawing 60 times a second. --frames always renders flat out.
+    if (o.frames > 0 || s.playing || settle > 0) {
+      glfwPollEvents();
+      settle = std::max(0, settle - 1);
+    } else if (platform.wait_events(s.measurer.state() == Measurer::State::Running ? 0.1 : 0.5)) {
+      settle = 3;
+    }
     auto now = std::chrono::steady_clock::now();
     double dt = std::chrono::duration<double>(now - last).count();
     last = now;
     int w = 0, h = 0;
     glfwGetFramebufferSize(platform.window, &w, &h);
-    render_frame(s, platform, cells, w, h, dt);
-    glfwSwapBuffers(platform.window);
+    FrameTiming ft = render_frame(s, platform, cells, w, h, dt);
+    // Timed frames (--frames) run one at a time: wait for the rasterizer, then for the swap.
+    platform.present(o.frames > 0, &ft.finish, &ft.swap);
+    if (o.frames > 0) {
+      ft.total =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now).count();
+      times.push_back(ft);
+    }
     handle_requests(s, platform, cells, ui_scale);
     if (s.want_fonts) {
       apply_look(s, ui_scale);
@@ -127,23 +147,27 @@ int main(int argc, char** argv) {
         glfwSetWindowMonitor(platform.window, nullptr, saved[0], saved[1], saved[2], saved[3], 0);
       }
     }
-    if (o.frames > 0) {
-      glFinish();
-      frame_ms.push_back(
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now)
-              .count());
-      if (static_cast<int>(frame_ms.size()) >= o.frames) break;
-    }
+    if (o.frames > 0 && static_cast<int>(times.size()) >= o.frames) break;
   }
   if (o.frame_times) {
     int w = 0, h = 0;
     glfwGetFramebufferSize(platform.window, &w, &h);
-    print_frame_times(frame_ms, platform.gl_renderer, w, h);
+    print_frame_times(times, platform.gl_renderer, w, h);
+    std::printf("cells drawn per frame: %zu\n", cells.cells_last_frame());
   }
 
   // [7] Cleanup: settings persist between runs
   if (!o.no_settings && o.frames == 0) {
     if (!s.preset.empty()) s.settings.preset = s.preset;
+    // The windowed size, also when closed in full screen.
+    if (fullscreen) {
+      s.settings.window_w = saved[2];
+      s.settings.window_h = saved[3];
+    } else {
+      glfwGetWindowSize(platform.window, &s.settings.window_w, &s.settings.window_h);
+    }
+    s.settings.window_w = std::clamp(s.settings.window_w, 640, 8192);
+    s.settings.window_h = std::clamp(s.settings.window_h, 400, 8192);
     if (!save_settings(s.settings, &err)) std::fprintf(stderr, "bankviz: %s\n", err.c_str());
   }
   cells.shutdown();

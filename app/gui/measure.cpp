@@ -129,6 +129,10 @@ Measurement measure_with_runner(const Scenario& s) {
   m.cycles_per_instruction = cycles;
   m.predicted = model;
   if (wr.status == RunStatus::Ok) m.microseconds = wr.written.us_per_launch;
+  // The same words as `bankviz-cli run`: what each mode measures, why the lesson's launch hides
+  // most of the conflict, and (for a simulated architecture) why the GPU disagrees with it.
+  m.explanation = explain_result(s, ex);
+  if (wr.status == RunStatus::Ok) m.explanation += "\n\n" + explain_result(s, wr);
   if (!ex.arch_note.empty()) m.lines.push_back(ex.arch_note);
   if (!ex.verification.summary.empty()) m.lines.push_back(ex.verification.summary);
   return m;

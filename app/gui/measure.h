@@ -28,6 +28,7 @@ struct Measurement {
   double predicted = 0;               // model's wavefronts per instruction
   std::string label;                  // what changed, for the history plot ("tile[32][33]")
   std::vector<std::string> lines;  // per step: "load tile[tx][ty]: 32.02 cycles/instr (model 32)"
+  std::string explanation;         // what the two run modes measure and why they differ, in words
 };
 
 // The kernels library's Runner on this thread's behalf: measures both run modes. Builds a

@@ -13,11 +13,13 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   app.add_option("--preset", o.preset, "preset name (assets/presets/NAME.json)");
   app.add_option("--scenario", o.scenario, "scenario JSON file")->check(CLI::ExistingFile);
   app.add_option("--theme", theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
-  app.add_flag("--presenter", o.presenter, "large fonts, high contrast");
+  app.add_flag("--presenter", o.presenter, "large fonts, high contrast, views only");
+  app.add_flag("--views-only", o.views_only, "hide the sidebar: the views fill the window (key V)");
   app.add_option("--scale", o.scale, "UI / export scale, 1 to 4")->check(CLI::Range(0.5f, 4.0f));
   app.add_option("--screenshot", o.screenshot, "render, write this PNG and exit");
   app.add_option("--svg", o.svg, "write an SVG of the tile and bank views and exit");
   app.add_option("--sequence", o.sequence, "write one PNG per beat into this directory and exit");
+  app.add_option("--gif", o.gif, "write the animation as an animated GIF and exit");
   app.add_option("--dump-layout", o.dump_layout, "with --screenshot: write grid positions (JSON)");
   app.add_flag("--force", o.force, "overwrite existing output files");
   app.add_option("--frames", o.frames, "render N frames and exit")->check(CLI::Range(1, 100000));
@@ -48,6 +50,7 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     }
     o.width = w;
     o.height = h;
+    o.size_given = true;
   }
   if (!o.preset.empty() && !o.scenario.empty()) {
     std::fprintf(stderr, "bankviz: give --preset or --scenario, not both\n");

@@ -1,7 +1,8 @@
 // options.h: the desktop app's command line.
 //
-//   bankviz [--preset NAME | --scenario FILE] [--theme light|dark] [--presenter] [--scale S]
-//           [--screenshot out.png [--force]] [--svg out.svg] [--sequence DIR]
+//   bankviz [--preset NAME | --scenario FILE] [--theme light|dark] [--presenter] [--views-only]
+//           [--scale S]
+//           [--screenshot out.png [--force]] [--svg out.svg] [--sequence DIR] [--gif out.gif]
 //           [--frames N --frame-times] [--size 1600x1000] [--step I --warp W --wavefront K]
 #pragma once
 
@@ -19,16 +20,21 @@ struct Options {
   std::string screenshot;                  // render, write this PNG, exit
   std::string svg;                         // write this SVG of the tile and bank views, exit
   std::string sequence;                    // write one PNG per beat into this directory, exit
+  std::string gif;                         // write the animation as an animated GIF, exit
   std::string dump_layout;                 // write where the grids were drawn (JSON), for tests
   bool force = false;                      // overwrite existing output files
   int frames = 0;                          // render N frames then exit
   bool frame_times = false;                // print frame-time statistics
   int width = 1600, height = 1000;         // window (logical) size
+  bool size_given = false;                 // --size was given (else the saved window size)
+  bool views_only = false;                 // start with the sidebar hidden
   int step = -1, warp = 0, wavefront = 0;  // show this beat (step = executed step index)
   bool no_settings = false;                // ignore and do not write the settings file
   bool egl = false;                        // force the EGL surfaceless path even with a display
 
-  bool headless() const { return !screenshot.empty() || !svg.empty() || !sequence.empty(); }
+  bool headless() const {
+    return !screenshot.empty() || !svg.empty() || !sequence.empty() || !gif.empty();
+  }
 };
 
 // Parses argv. Returns nullopt after printing help or an error; *exit_code says which.

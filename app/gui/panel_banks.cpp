@@ -99,38 +99,41 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   int64_t l0 = std::max<int64_t>(0, static_cast<int64_t>((wy0 - grid0.y) / cell));
   int64_t l1 = std::min<int64_t>(lines, static_cast<int64_t>((wy1 - grid0.y) / cell) + 1);
   float gap = cell >= 8 ? 1.0f : 0.0f;
-  std::vector<CellInstance> inst;
-  for (int64_t line = l0; line < l1; ++line)
-    for (int b = 0; b < banks; ++b) {
-      size_t i = static_cast<size_t>(line * banks + b);
-      uint32_t word = wm.first_word + static_cast<uint32_t>(i);
-      CellInstance ci;
-      ci.x = grid0.x + b * cell;
-      ci.y = grid0.y + line * cell;
-      ci.w = ci.h = cell;
-      ci.gap_px = gap;
-      auto li = lit.find(word);
-      bool now = li != lit.end() && li->second->in_wavefront;
-      if (wm.element[i] < 0) {
-        ci.fill = col(pal.background);
-      } else if (wm.padding[i]) {
-        ci.fill = col(pal.padding);
-        ci.stripe = col(pal.padding_stripe);
-      } else {
-        ci.fill = col(pal.bank(b, banks, now));
-      }
-      if (li != lit.end()) {
-        if (li->second->conflict) {
-          ci.edge = col(pal.conflict);
-          ci.edge_px = std::max(2.0f, cell * (now ? 0.16f : 0.1f));
+  // Rebuilt only when what it shows changes (see CellGrid).
+  CellGrid& grid = cr.grid(GridId::Banks);
+  GridKey key;
+  key.add(s.version).add(ti).add(s.cells.tile).add(s.frame.step).add(s.frame.warp);
+  key.add(s.frame.wavefront).add(l0).add(l1).add(grid0.x).add(grid0.y).add(cell).add(pal);
+  if (grid.stale(key.value(), grid0.x, grid0.y + l0 * cell, cell, cell, static_cast<int>(l1 - l0),
+                 banks)) {
+    for (int64_t line = l0; line < l1; ++line)
+      for (int b = 0; b < banks; ++b) {
+        size_t i = static_cast<size_t>(line * banks + b);
+        uint32_t word = wm.first_word + static_cast<uint32_t>(i);
+        CellInstance& ci = grid.at(static_cast<int>(line - l0), b);
+        ci.gap_px = gap;
+        auto li = lit.find(word);
+        bool now = li != lit.end() && li->second->in_wavefront;
+        if (wm.element[i] < 0) {
+          ci.fill = col(pal.background);
+        } else if (wm.padding[i]) {
+          ci.fill = col(pal.padding);
+          ci.stripe = col(pal.padding_stripe);
         } else {
-          ci.edge = col(now ? pal.lit_border : pal.touched_border);
-          ci.edge_px = now ? std::max(2.0f, cell * 0.14f) : 1.0f;
+          ci.fill = col(pal.bank(b, banks, now));
+        }
+        if (li != lit.end()) {
+          if (li->second->conflict) {
+            ci.edge = col(pal.conflict);
+            ci.edge_px = std::max(2.0f, cell * (now ? 0.16f : 0.1f));
+          } else {
+            ci.edge = col(now ? pal.lit_border : pal.touched_border);
+            ci.edge_px = now ? std::max(2.0f, cell * 0.14f) : 1.0f;
+          }
         }
       }
-      inst.push_back(ci);
-    }
-  cr.draw(dl, std::move(inst));
+  }
+  cr.draw(dl, grid);
 
   ImU32 dim = col(pal.text_dim);
   int every = cell >= fs * 1.6f ? 1 : cell >= fs * 0.8f ? 4 : 8;
@@ -153,7 +156,8 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
       int64_t i = word - wm.first_word;
       std::string n = std::to_string(__builtin_ctz(w->lanes));
       if (__builtin_popcount(w->lanes) > 1) n += "+";
-      float size = std::min(fs * 1.1f, cell * 0.6f);
+      // Presenter mode: lane numbers as large as the cell allows (the back row reads them).
+      float size = std::min(fs * 1.1f, cell * (s.settings.presenter ? 0.72f : 0.6f));
       ImVec2 sz = g_fonts.bold->CalcTextSizeA(size, 1e9f, 0, n.c_str());
       ImVec2 p(grid0.x + (i % banks + 0.5f) * cell - sz.x / 2,
                grid0.y + (i / banks + 0.5f) * cell - sz.y / 2);

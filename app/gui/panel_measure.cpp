@@ -34,11 +34,18 @@ void draw_measurement(AppState& s, Rect r) {
     if (m->ok) {
       ImGui::Text("%s", m->device.c_str());
       ImGui::PushFont(g_fonts.big);
-      ImGui::Text("%.2f cycles/instr   %.2f us/launch", m->cycles_per_instruction, m->microseconds);
+      ImGui::Text("%.2f cycles  vs  model %.2f", m->cycles_per_instruction, m->predicted);
       ImGui::PopFont();
-      ImGui::Text("model %.2f wavefronts/instr summed over steps (%s)", m->predicted,
-                  m->mode.c_str());
+      ImGui::TextWrapped(
+          "exposed: cycles per warp-wide shared instruction, summed over the steps; "
+          "as written: %.2f us per launch",
+          m->microseconds);
       for (const std::string& l : m->lines) ImGui::BulletText("%s", l.c_str());
+      if (!m->explanation.empty() && ImGui::CollapsingHeader("Why these numbers")) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextUnformatted(m->explanation.c_str());
+        ImGui::PopTextWrapPos();
+      }
     } else {
       ImGui::TextWrapped("%s", m->error.c_str());
     }

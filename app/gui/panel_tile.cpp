@@ -70,33 +70,37 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
   int64_t c0 = std::max<int64_t>(0, static_cast<int64_t>((clip0.x - grid0.x) / cell));
   int64_t c1 = std::min<int64_t>(g.cols, static_cast<int64_t>((clip1.x - grid0.x) / cell) + 1);
   float gap = cell >= 8 ? 1.0f : 0.0f;
-  std::vector<CellInstance> inst;
-  inst.reserve(static_cast<size_t>(std::max<int64_t>(0, (r1 - r0) * (c1 - c0))));
-  for (int64_t row = r0; row < r1; ++row)
-    for (int64_t c = c0; c < c1; ++c) {
-      int64_t e = grid_element(t, row, c);
-      if (e < 0) continue;
-      CellInstance ci;
-      ci.x = grid0.x + c * cell;
-      ci.y = grid0.y + row * cell;
-      ci.w = ci.h = cell;
-      ci.gap_px = gap;
-      auto it = lanes.find(e);
-      bool now = it != lanes.end() && it->second.second;
-      if (t.is_padding(e)) {
-        ci.fill = col(pal.padding);
-        ci.stripe = col(pal.padding_stripe);
-      } else {
-        int bank = static_cast<int>((t.byte_offset(e) / bank_bytes) % banks);
-        ci.fill = col(pal.bank(bank, banks, now));
+  // Rebuilt only when what it shows changes: the analysis, the lit beat, the scroll, the theme.
+  CellGrid& grid = cr.grid(GridId::Tile);
+  GridKey key;
+  key.add(s.version).add(ti).add(s.cells.tile).add(s.frame.step).add(s.frame.warp);
+  key.add(s.frame.wavefront).add(r0).add(r1).add(c0).add(c1).add(grid0.x).add(grid0.y);
+  key.add(cell).add(pal);
+  const int64_t elements = t.elements();
+  if (grid.stale(key.value(), grid0.x + c0 * cell, grid0.y + r0 * cell, cell, cell,
+                 static_cast<int>(r1 - r0), static_cast<int>(c1 - c0))) {
+    for (int64_t row = r0; row < r1; ++row)
+      for (int64_t c = c0; c < c1; ++c) {
+        const int64_t e = row * g.cols + c;  // grid_element(), without re-deriving the grid
+        if (e >= elements) continue;
+        CellInstance& ci = grid.at(static_cast<int>(row - r0), static_cast<int>(c - c0));
+        ci.gap_px = gap;
+        auto it = lanes.find(e);
+        bool now = it != lanes.end() && it->second.second;
+        if (t.is_padding(e)) {
+          ci.fill = col(pal.padding);
+          ci.stripe = col(pal.padding_stripe);
+        } else {
+          int bank = static_cast<int>((t.byte_offset(e) / bank_bytes) % banks);
+          ci.fill = col(pal.bank(bank, banks, now));
+        }
+        if (it != lanes.end()) {
+          ci.edge = col(now ? pal.lit_border : pal.touched_border);
+          ci.edge_px = now ? std::max(2.0f, cell * 0.14f) : 1.0f;
+        }
       }
-      if (it != lanes.end()) {
-        ci.edge = col(now ? pal.lit_border : pal.touched_border);
-        ci.edge_px = now ? std::max(2.0f, cell * 0.14f) : 1.0f;
-      }
-      inst.push_back(ci);
-    }
-  cr.draw(dl, std::move(inst));
+  }
+  cr.draw(dl, grid);
 
   // Labels: column numbers, row numbers, lanes on lit cells.
   ImU32 dim = col(pal.text_dim), txt = col(pal.text);
@@ -122,7 +126,8 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
       grid_cell(t, e, &row, &c);
       std::string n = std::to_string(__builtin_ctz(info.first));
       if (__builtin_popcount(info.first) > 1) n += "+";
-      float size = std::min(fs * 1.1f, cell * 0.6f);
+      // Presenter mode: lane numbers as large as the cell allows (the back row reads them).
+      float size = std::min(fs * 1.1f, cell * (s.settings.presenter ? 0.72f : 0.6f));
       ImVec2 sz = g_fonts.bold->CalcTextSizeA(size, 1e9f, 0, n.c_str());
       ImVec2 p(grid0.x + (c + 0.5f) * cell - sz.x / 2, grid0.y + (row + 0.5f) * cell - sz.y / 2);
       ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);

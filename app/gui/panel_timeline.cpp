@@ -41,29 +41,29 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
   ImVec2 o = ImGui::GetCursorScreenPos();
   ImVec2 g0(o.x + label_w, o.y + fs * 1.4f);
   ImGui::Dummy(ImVec2(label_w + col_w * steps, fs * 1.4f + row_h * warps));
-  std::vector<CellInstance> inst;
-  for (int st = 0; st < steps; ++st) {
-    bool sync = a.steps[st].kind == StepKind::Sync;
-    for (int w = 0; w < warps && st < static_cast<int>(a.warps.size()); ++w) {
-      if (w >= static_cast<int>(a.warps[st].size())) break;
-      const AccessResult& res = a.warps[st][w].result;
-      CellInstance ci;
-      ci.x = g0.x + st * col_w;
-      ci.y = g0.y + w * row_h;
-      ci.w = col_w;
-      ci.h = row_h;
-      ci.gap_px = row_h >= 8 ? 1.0f : 0.0f;
-      ci.fill = sync                  ? col(pal.padding)
-                : res.wavefronts == 0 ? col(pal.background)
-                                      : degree_color(pal, res.wavefronts, res.ideal);
-      if (st == s.frame.step && w == s.frame.warp) {
-        ci.edge = col(pal.lit_border);
-        ci.edge_px = 2;
+  CellGrid& grid = cr.grid(GridId::Timeline);
+  GridKey key;
+  key.add(s.version).add(s.frame.step).add(s.frame.warp).add(g0.x).add(g0.y).add(col_w);
+  key.add(row_h).add(pal);
+  if (grid.stale(key.value(), g0.x, g0.y, col_w, row_h, warps, steps)) {
+    for (int st = 0; st < steps; ++st) {
+      bool sync = a.steps[st].kind == StepKind::Sync;
+      for (int w = 0; w < warps && st < static_cast<int>(a.warps.size()); ++w) {
+        if (w >= static_cast<int>(a.warps[st].size())) break;
+        const AccessResult& res = a.warps[st][w].result;
+        CellInstance& ci = grid.at(w, st);
+        ci.gap_px = row_h >= 8 ? 1.0f : 0.0f;
+        ci.fill = sync                  ? col(pal.padding)
+                  : res.wavefronts == 0 ? col(pal.background)
+                                        : degree_color(pal, res.wavefronts, res.ideal);
+        if (st == s.frame.step && w == s.frame.warp) {
+          ci.edge = col(pal.lit_border);
+          ci.edge_px = 2;
+        }
       }
-      inst.push_back(ci);
     }
   }
-  cr.draw(dl, std::move(inst));
+  cr.draw(dl, grid);
   for (int st = 0; st < steps; ++st) {
     std::string lbl = a.steps[st].label;
     ImVec2 sz = ImGui::CalcTextSize(lbl.c_str());

@@ -11,7 +11,8 @@ void draw_toolbar(AppState& s, Rect r) {
   ImGui::SetNextWindowSize(r.size);
   ImGui::Begin("##toolbar", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoBackground);
   const float fs = ImGui::GetFontSize();
   ImGui::PushFont(g_fonts.bold);
   ImGui::TextUnformatted("bankviz");
@@ -19,7 +20,10 @@ void draw_toolbar(AppState& s, Rect r) {
   ImGui::SameLine();
 
   // Presets
-  ImGui::SetNextItemWidth(fs * 17);
+  // Presenter mode's large font: keep the bar on one line by leaving out what keys do anyway
+  // (step and warp jumps: arrows and W; loop: L).
+  const bool compact = s.settings.presenter;
+  ImGui::SetNextItemWidth(fs * (compact ? 12 : 17));
   std::string cur = s.preset.empty() ? "(edited)" : s.preset;
   if (ImGui::BeginCombo("##preset", cur.c_str(), ImGuiComboFlags_HeightLarge)) {
     for (const Preset& p : s.presets)
@@ -43,12 +47,16 @@ void draw_toolbar(AppState& s, Rect r) {
       update_frame(s, 0);
     }
   };
-  jump("<step", StepUnit::Step, -1);
-  jump("<warp", StepUnit::Warp, -1);
+  if (!compact) {
+    jump("<step", StepUnit::Step, -1);
+    jump("<warp", StepUnit::Warp, -1);
+  }
   jump("<", StepUnit::Wavefront, -1);
   jump(">", StepUnit::Wavefront, 1);
-  jump("warp>", StepUnit::Warp, 1);
-  jump("step>", StepUnit::Step, 1);
+  if (!compact) {
+    jump("warp>", StepUnit::Warp, 1);
+    jump("step>", StepUnit::Step, 1);
+  }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(fs * 7);
   double old = s.settings.speed;
@@ -57,15 +65,23 @@ void draw_toolbar(AppState& s, Rect r) {
     s.settings.speed = sp;
     s.t *= old / s.settings.speed;  // keep the current beat when the speed changes
   }
-  ImGui::SameLine();
-  ImGui::Checkbox("loop", &s.settings.loop);
+  if (!compact) {
+    ImGui::SameLine();
+    ImGui::Checkbox("loop", &s.settings.loop);
+  }
   ImGui::SameLine();
   if (ImGui::Button(s.settings.light ? "Dark" : "Light")) {
     s.settings.light = !s.settings.light;
     s.want_fonts = true;
   }
   ImGui::SameLine();
-  if (ImGui::Checkbox("presenter", &s.settings.presenter)) s.want_fonts = true;
+  if (ImGui::Checkbox("presenter", &s.settings.presenter)) {
+    if (s.settings.presenter) s.settings.views_only = true;
+    s.want_fonts = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button(s.settings.views_only ? "Controls" : "Views only"))
+    s.settings.views_only = !s.settings.views_only;
   ImGui::SameLine();
   if (ImGui::Button("Export")) ImGui::OpenPopup("export");
   if (ImGui::BeginPopup("export")) {
@@ -74,6 +90,7 @@ void draw_toolbar(AppState& s, Rect r) {
     if (ImGui::Selectable("PNG of the window (S)")) s.want_screenshot = true;
     if (ImGui::Selectable("SVG of tile + banks (E)")) s.want_svg = true;
     if (ImGui::Selectable("PNG sequence of the animation")) s.want_sequence = true;
+    if (ImGui::Selectable("GIF of the animation")) s.want_gif = true;
     ImGui::EndPopup();
   }
   ImGui::SameLine();

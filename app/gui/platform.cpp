@@ -5,7 +5,9 @@
 // glad first: GLFW must not pull in the system GL header.
 #include <GLFW/glfw3.h>
 
+#include <chrono>
 #include <cstdio>
+#include <utility>
 
 #include "backends/imgui_impl_glfw.h"
 #include "backends/imgui_impl_opengl3.h"
@@ -51,29 +53,53 @@ bool Platform::open_window(int width, int height, bool visible, std::string* err
 
 bool Platform::open_egl(std::string* error) {
 #if BANKVIZ_HAVE_EGL
+  // Three ways to a display-less context, in order: Mesa's surfaceless platform (llvmpipe here),
+  // the first GPU through EGL_EXT_platform_device (NVIDIA's driver on a headless GPU host), and
+  // the default display. Each must initialise; the first that does is used.
   auto get_display = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
       eglGetProcAddress("eglGetPlatformDisplayEXT"));
-  EGLDisplay dpy = EGL_NO_DISPLAY;
-  if (get_display) dpy = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-  if (dpy == EGL_NO_DISPLAY) {
-    *error =
-        "no display, and EGL has no surfaceless platform (Mesa's EGL_MESA_platform_surfaceless)";
-    return false;
+  auto query_devices =
+      reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+  std::vector<std::pair<const char*, EGLDisplay>> candidates;
+  if (get_display)
+    candidates.push_back(
+        {"surfaceless", get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr)});
+  if (get_display && query_devices) {
+    EGLDeviceEXT devices[8];
+    EGLint count = 0;
+    if (query_devices(8, devices, &count) && count > 0)
+      candidates.push_back({"device", get_display(EGL_PLATFORM_DEVICE_EXT, devices[0], nullptr)});
   }
-  EGLint major = 0, minor = 0;
-  if (!eglInitialize(dpy, &major, &minor)) {
-    *error = "no display, and EGL surfaceless could not initialise (error 0x" +
-             std::to_string(eglGetError()) + ")";
+  candidates.push_back({"default", eglGetDisplay(EGL_DEFAULT_DISPLAY)});
+  EGLDisplay dpy = EGL_NO_DISPLAY;
+  std::string tried;
+  for (auto& [name, d] : candidates) {
+    EGLint major = 0, minor = 0;
+    if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) {
+      dpy = d;
+      egl_platform = name;
+      break;
+    }
+    tried += std::string(tried.empty() ? "" : ", ") + name;
+  }
+  if (dpy == EGL_NO_DISPLAY) {
+    *error = "no display, and no EGL platform without one initialised (tried " + tried +
+             "; Mesa's EGL_MESA_platform_surfaceless or a GPU's EGL_EXT_platform_device)";
     return false;
   }
   if (!eglBindAPI(EGL_OPENGL_API)) {
     *error = "EGL surfaceless: desktop OpenGL is not available";
     return false;
   }
+  // We draw into our own framebuffer object, so any config will do; a device display has no
+  // window configs (the default surface type), so ask for pbuffer ones, then for anything.
+  EGLint pbuffer_attrs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                            EGL_NONE};
   EGLint config_attrs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
   EGLConfig config = nullptr;
   EGLint n = 0;
-  eglChooseConfig(dpy, config_attrs, &config, 1, &n);
+  if (!eglChooseConfig(dpy, pbuffer_attrs, &config, 1, &n) || n == 0)
+    eglChooseConfig(dpy, config_attrs, &config, 1, &n);
   EGLint ctx_attrs[] = {EGL_CONTEXT_MAJOR_VERSION,
                         3,
                         EGL_CONTEXT_MINOR_VERSION,
@@ -115,7 +141,9 @@ bool Platform::start_imgui(std::string* error) {
     io.BackendPlatformName = "bankviz_headless";
   }
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
-    *error = "ImGui OpenGL3 backend failed to start";
+    // ImGui 1.86's own GL loader dlopens libGL.so.1 even under EGL (seen on a GPU host without
+    // glvnd's libGL: "Failed to initialize OpenGL loader!").
+    *error = "ImGui OpenGL3 backend failed to start (its loader needs libGL.so.1: glvnd's libgl1)";
     return false;
   }
   return true;
@@ -134,6 +162,30 @@ void Platform::new_frame(int width, int height, double dt) {
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
   io.DisplayFramebufferScale = ImVec2(1, 1);
+}
+
+bool Platform::wait_events(double timeout) {
+  auto before = std::chrono::steady_clock::now();
+  glfwWaitEventsTimeout(timeout);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count() <
+         timeout * 0.9;
+}
+
+void Platform::present(bool timed, double* finish_ms, double* swap_ms) {
+  if (!timed) {
+    glfwSwapBuffers(window);
+    return;
+  }
+  auto ms_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+  };
+  auto t = std::chrono::steady_clock::now();
+  glFinish();
+  *finish_ms = ms_since(t);
+  t = std::chrono::steady_clock::now();
+  glfwSwapBuffers(window);
+  glFinish();
+  *swap_ms = ms_since(t);
 }
 
 void Platform::close() {

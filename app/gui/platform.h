@@ -14,7 +14,8 @@ struct Platform {
   GLFWwindow* window = nullptr;  // null on the EGL path
   void* egl_display = nullptr;
   void* egl_context = nullptr;
-  std::string gl_renderer;  // "llvmpipe (LLVM 15.0.6, 256 bits)"
+  std::string gl_renderer;   // "llvmpipe (LLVM 15.0.6, 256 bits)"
+  std::string egl_platform;  // EGL path: "surfaceless", "device" or "default"
 
   // A GLFW window with an OpenGL 3.3 core context; visible=false for headless rendering.
   bool open_window(int width, int height, bool visible, std::string* error);
@@ -24,6 +25,12 @@ struct Platform {
   bool start_imgui(std::string* error);
   // ImGui platform new-frame: GLFW's, or a fixed display size on the EGL path.
   void new_frame(int width, int height, double dt);
+  // Sleeps until an input event or `timeout` seconds (nothing moves on screen meanwhile); true
+  // when an event ended the wait.
+  bool wait_events(double timeout);
+  // Shows the frame. timed: first waits for the GPU, and returns the waits in milliseconds (the
+  // rasterizer's, then the swap's) in *finish_ms and *swap_ms.
+  void present(bool timed, double* finish_ms, double* swap_ms);
   void close();
 };
 

@@ -13,13 +13,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "backends/imgui_impl_opengl3.h"
 #include "bankviz/svg.h"
 #include "capture.h"
+#include "gif.h"
 #include "imgui.h"
 #include "panels.h"
 #include "theme.h"
@@ -46,7 +49,9 @@ bool setup_state(AppState& s, const Options& o, std::string* error) {
     if (!problems.empty()) set_notice(s, problems.front(), 0, 10);
   }
   if (o.theme) s.settings.light = *o.theme == "light";
-  if (o.presenter) s.settings.presenter = true;
+  // Presenter mode gives the room to the pictures: the sidebar starts hidden (key V shows it).
+  if (o.presenter) s.settings.presenter = s.settings.views_only = true;
+  if (o.views_only) s.settings.views_only = true;
   load_presets(s, data_dir() + "/assets/presets");
   if (!o.scenario.empty()) {
     ScenarioLoad load = load_scenario_file(o.scenario);
@@ -99,18 +104,32 @@ void apply_look(AppState& s, float scale) {
 
 // [SECTION] Frames
 
-void render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height, double dt) {
+FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
+                         double dt) {
+  using clock = std::chrono::steady_clock;
+  auto ms = [](clock::time_point a, clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
+  FrameTiming ft;
+  auto t0 = clock::now();
   p.new_frame(width, height, dt);
   ImGui::NewFrame();
-  cells.new_frame();
+  cells.new_frame(col(s.palette.panel));
   update_frame(s, dt);
   draw_ui(s, cells);
   ImGui::Render();
+  auto t1 = clock::now();
   glViewport(0, 0, width, height);
-  const Rgba& bg = s.palette.background;
+  // The panels draw no background of their own (begin_panel): the clear is their background.
+  const Rgba& bg = s.palette.panel;
   glClearColor(bg.r / 255.f, bg.g / 255.f, bg.b / 255.f, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  auto t2 = clock::now();
+  ft.ui = ms(t0, t1);
+  ft.submit = ms(t1, t2);
+  ft.total = ms(t0, t2);
+  return ft;
 }
 
 // [SECTION] Exports
@@ -203,8 +222,56 @@ bool export_sequence(AppState& s, Platform& p, CellRenderer& cells, int lw, int 
   return ok;
 }
 
+bool export_gif(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, float scale,
+                bool light, const std::string& path, bool force, std::string* error) {
+  if (!s.analysis) {
+    *error = "nothing to export: the scenario does not analyze";
+    return false;
+  }
+  // Say no before rendering hundreds of frames, and again when writing (check_output).
+  if (std::string why = check_output(path, force); !why.empty()) {
+    *error = why;
+    return false;
+  }
+  int beats = beat_count(*s.analysis, s.playback);
+  const int kMax = 2000;
+  if (beats == 0) {
+    *error = "nothing to animate: no step of this scenario touches shared memory";
+    return false;
+  }
+  if (beats > kMax) {
+    *error = "the animation has " + std::to_string(beats) + " beats; a GIF is limited to " +
+             std::to_string(kMax) + " (a smaller block, or fewer steps)";
+    return false;
+  }
+  // GIF delays are in hundredths of a second; browsers treat less than 2 as 10.
+  double speed = s.playback.speed > 0 ? s.playback.speed : 1.0;
+  int delay_cs = std::clamp(static_cast<int>(std::lround(100.0 / speed)), 2, 65535);
+  double t0 = s.t;
+  bool was_playing = s.playing;
+  s.playing = false;
+  std::vector<uint8_t> bytes;
+  bool ok = offscreen(s, p, cells, lw, lh, scale, light, 0, error, [&](auto render, int w, int h) {
+    std::optional<GifWriter> gif;
+    for (int b = 0; b < beats; ++b) {
+      s.t = beat_time(b, s.playback);
+      std::vector<uint8_t> px = render();
+      if (!gif) {
+        // The palette: the theme's colours first, then the first frame's most frequent others.
+        gif.emplace(w, h, gif_palette({&px}, palette_seed(s.palette)), delay_cs, s.playback.loop);
+      }
+      gif->add_frame(px);
+    }
+    bytes = gif->finish();
+    return true;
+  });
+  s.t = t0;
+  s.playing = was_playing;
+  return ok && write_binary(path, bytes, force, error);
+}
+
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale) {
-  if (!s.want_screenshot && !s.want_svg && !s.want_sequence) return;
+  if (!s.want_screenshot && !s.want_svg && !s.want_sequence && !s.want_gif) return;
   int lw = 1600, lh = 1000;
   if (p.window) glfwGetWindowSize(p.window, &lw, &lh);
   std::string err, path;
@@ -228,7 +295,13 @@ void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_sca
     apply_look(s, ui_scale);
     set_notice(s, ok ? "saved frames in " + path : err, now);
   }
-  s.want_screenshot = s.want_svg = s.want_sequence = false;
+  if (s.want_gif) {
+    path = next_free_name("", "bankviz", "gif");
+    bool ok = export_gif(s, p, cells, lw, lh, scale, light, path, false, &err);
+    apply_look(s, ui_scale);
+    set_notice(s, ok ? "saved " + path : err, now);
+  }
+  s.want_screenshot = s.want_svg = s.want_sequence = s.want_gif = false;
 }
 
 bool write_layout(const AppState& s, const std::string& path, float scale, std::string* error) {
@@ -247,9 +320,19 @@ bool write_layout(const AppState& s, const std::string& path, float scale, std::
 
 // [SECTION] Headless
 
-void print_frame_times(const std::vector<double>& ms, const std::string& renderer, int w, int h) {
-  if (ms.empty()) return;
-  std::vector<double> v = ms;
+void print_frame_times(const std::vector<FrameTiming>& t, const std::string& renderer, int w,
+                       int h) {
+  if (t.empty()) return;
+  std::vector<double> v;
+  FrameTiming sum_parts;
+  for (const FrameTiming& f : t) {
+    v.push_back(f.total);
+    sum_parts.ui += f.ui;
+    sum_parts.submit += f.submit;
+    sum_parts.finish += f.finish;
+    sum_parts.swap += f.swap;
+  }
+  const double n = static_cast<double>(t.size());
   std::sort(v.begin(), v.end());
   double sum = 0;
   for (double x : v) sum += x;
@@ -258,6 +341,8 @@ void print_frame_times(const std::vector<double>& ms, const std::string& rendere
   std::printf("frames %zu  size %dx%d  renderer %s\n", v.size(), w, h, renderer.c_str());
   std::printf("frame ms: mean %.2f  median %.2f  p95 %.2f  max %.2f  (%.1f fps)\n", mean, pct(0.5),
               pct(0.95), v.back(), 1000.0 / mean);
+  std::printf("mean ms: ui (cpu) %.2f  submit %.2f  finish %.2f  swap %.2f\n", sum_parts.ui / n,
+              sum_parts.submit / n, sum_parts.finish / n, sum_parts.swap / n);
 }
 
 int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells) {
@@ -270,8 +355,16 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return 1;
     }
-    std::printf("wrote %s (%dx%d)\n", o.screenshot.c_str(), static_cast<int>(o.width * scale),
-                static_cast<int>(o.height * scale));
+    std::printf("wrote %s (%dx%d, %s%s)\n", o.screenshot.c_str(), static_cast<int>(o.width * scale),
+                static_cast<int>(o.height * scale), p.gl_renderer.c_str(),
+                p.egl_platform.empty() ? "" : (", EGL " + p.egl_platform).c_str());
+    // What the measurement panel shows: a GPU's timing, or why there is none.
+    if (auto m = s.measurer.last(); m && m->ok) {
+      std::printf("measured on %s: %.2f cycles/instr, %.2f us/launch (%s)\n", m->device.c_str(),
+                  m->cycles_per_instruction, m->microseconds, m->mode.c_str());
+    } else {
+      std::printf("no measurement: %s\n", m ? m->error.c_str() : s.measurer.reason().c_str());
+    }
     if (!o.dump_layout.empty() && !write_layout(s, o.dump_layout, scale, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return 1;
@@ -285,6 +378,13 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
     std::printf("wrote %d frames into %s\n", beat_count(*s.analysis, s.playback),
                 o.sequence.c_str());
   }
+  if (!o.gif.empty()) {
+    if (!export_gif(s, p, cells, o.width, o.height, scale, light, o.gif, o.force, &err)) {
+      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+      return 1;
+    }
+    std::printf("wrote %s (%d frames)\n", o.gif.c_str(), beat_count(*s.analysis, s.playback));
+  }
   if (o.frames > 0 && !p.window) {
     // No window: time frames rendered into an offscreen buffer.
     Offscreen fbo;
@@ -296,15 +396,17 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
     apply_look(s, scale);
     fbo.bind();
     s.playing = true;
-    std::vector<double> ms;
+    std::vector<FrameTiming> times;
     for (int i = 0; i < o.frames; ++i) {
+      FrameTiming ft = render_frame(s, p, cells, w, h, 1.0 / 60);
       auto t0 = std::chrono::steady_clock::now();
-      render_frame(s, p, cells, w, h, 1.0 / 60);
       glFinish();
-      ms.push_back(
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      ft.finish =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      ft.total += ft.finish;
+      times.push_back(ft);
     }
-    if (o.frame_times) print_frame_times(ms, p.gl_renderer + " (offscreen, EGL)", w, h);
+    if (o.frame_times) print_frame_times(times, p.gl_renderer + " (offscreen, EGL)", w, h);
   }
   return 0;
 }

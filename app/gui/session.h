@@ -21,8 +21,17 @@ bool setup_state(AppState& s, const Options& o, std::string* error);
 // Palette, ImGui style and fonts for this scale and the state's theme/presenter settings.
 void apply_look(AppState& s, float scale);
 
+// Where one frame's time went, in milliseconds. ui: our thread building the frame (ImGui, the
+// panels, cell instances) -- the CPU cost a real GPU cannot take away. submit: handing the draw
+// lists to OpenGL (on llvmpipe this includes vertex shading and binning, on a GPU it is small).
+// finish: waiting for the rasterizer (glFinish). swap: presenting (Xvfb copies the window).
+struct FrameTiming {
+  double ui = 0, submit = 0, finish = 0, swap = 0, total = 0;
+};
+
 // One frame: new frame, panels, render into the bound framebuffer of width x height pixels.
-void render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height, double dt);
+FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
+                         double dt);
 
 // Renders the UI offscreen at `scale` (light theme when asked) and writes a PNG.
 bool export_png(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
@@ -35,14 +44,20 @@ bool export_sequence(AppState& s, Platform& p, CellRenderer& cells, int logical_
                      float scale, bool light, const std::string& dir, bool force,
                      std::string* error);
 
+// The animation as an animated GIF: one frame per beat, each shown for one beat at the current
+// speed, looping. Refuses an existing file unless force.
+bool export_gif(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
+                float scale, bool light, const std::string& path, bool force, std::string* error);
+
 // Handles the UI's export requests (keys S/E, the Export menu) after a frame.
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale);
 
 // --screenshot / --sequence / --frames without a window: returns the exit code.
 int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells);
 
-// Renders o.frames frames to the window and prints frame-time statistics (--frame-times).
-void print_frame_times(const std::vector<double>& ms, const std::string& renderer, int w, int h);
+// Prints frame-time statistics (--frame-times): total per frame, and the mean of each part.
+void print_frame_times(const std::vector<FrameTiming>& t, const std::string& renderer, int w,
+                       int h);
 
 // Writes where the views drew their grids (for screenshot tests).
 bool write_layout(const AppState& s, const std::string& path, float scale, std::string* error);

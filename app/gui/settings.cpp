@@ -70,6 +70,9 @@ Settings settings_from_json(const std::string& text, std::vector<std::string>* p
   read(j, "preset", &s.preset, problems);
   read(j, "show_source", &s.show_source, problems);
   read(j, "show_measure", &s.show_measure, problems);
+  read(j, "views_only", &s.views_only, problems);
+  read(j, "window_w", &s.window_w, problems, 640, 8192);
+  read(j, "window_h", &s.window_h, problems, 400, 8192);
   return s;
 }
 
@@ -83,7 +86,10 @@ std::string settings_to_json(const Settings& s) {
             {"export_light", s.export_light},
             {"preset", s.preset},
             {"show_source", s.show_source},
-            {"show_measure", s.show_measure}};
+            {"show_measure", s.show_measure},
+            {"views_only", s.views_only},
+            {"window_w", s.window_w},
+            {"window_h", s.window_h}};
   return j.dump(2) + "\n";
 }
 

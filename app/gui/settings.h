@@ -20,6 +20,9 @@ struct Settings {
   std::string preset;        // last preset shown
   bool show_source = true;   // kernel source panel visible
   bool show_measure = true;  // measurement panel visible
+  bool views_only = false;   // sidebar hidden: the tile, bank and timeline views fill the window
+  int window_w = 1600;       // window size in screen coordinates, 640 .. 8192 x 400 .. 8192
+  int window_h = 1000;
 };
 
 // $XDG_CONFIG_HOME/bankviz (or ~/.config/bankviz); empty when neither is set.

@@ -1,7 +1,9 @@
 // theme.cpp: fonts and style (see theme.h).
 #include "theme.h"
 
+#include <cstdlib>
 #include <filesystem>
+#include <string>
 
 #include "backends/imgui_impl_opengl3.h"
 
@@ -13,10 +15,18 @@ float font_px(float scale, bool presenter) {
   return (presenter ? 26.0f : 17.0f) * scale;
 }
 
+// The first of `paths` that exists; $BANKVIZ_FONT_DIR/<file name> first (a machine without the
+// Debian font packages, such as a GPU host the app was carried to).
 static ImFont* try_font(const char* const* paths, float px) {
   ImGuiIO& io = ImGui::GetIO();
+  const char* dir = std::getenv("BANKVIZ_FONT_DIR");
   for (const char* const* p = paths; *p; ++p) {
     std::error_code ec;
+    if (dir && *dir) {
+      std::string local = std::string(dir) + "/" + std::filesystem::path(*p).filename().string();
+      if (std::filesystem::exists(local, ec))
+        return io.Fonts->AddFontFromFileTTF(local.c_str(), px);
+    }
     if (std::filesystem::exists(*p, ec)) return io.Fonts->AddFontFromFileTTF(*p, px);
   }
   return nullptr;
@@ -66,7 +76,8 @@ void apply_style(const Palette& p, float scale, bool presenter) {
   style.ScaleAllSizes(scale * (presenter ? 1.4f : 1.0f));
   ImVec4* c = style.Colors;
   c[ImGuiCol_WindowBg] = colv(p.panel);
-  c[ImGuiCol_ChildBg] = colv(p.panel);
+  // Child windows sit on their panel: no second background layer to fill (see begin_panel).
+  c[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);
   c[ImGuiCol_Text] = colv(p.text);
   c[ImGuiCol_TextDisabled] = colv(p.text_dim);
   if (!p.light) {

@@ -2,6 +2,8 @@
 //
 //  +----------------------------------------------------------------------+
 //  | toolbar                                                              |
+//  (views only -- key V, and presenter mode's start -- drops the left column: the tile and bank
+//   views and the timeline take the whole width)
 //  +-------------+----------------------------+----------------------------+
 //  | scenario    | logical tile               | physical banks             |
 //  | controls    |                            |                            |
@@ -22,10 +24,18 @@ namespace bankviz::gui {
 bool begin_panel(const char* title, Rect r) {
   ImGui::SetNextWindowPos(r.pos);
   ImGui::SetNextWindowSize(r.size);
-  return ImGui::Begin(title, nullptr,
-                      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                          ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
-                          ImGuiWindowFlags_NoBringToFrontOnFocus);
+  // No background: the panels tile the window, and the frame is cleared to the panel colour
+  // (render_frame). A software rasterizer (llvmpipe under Xvfb) pays per blended pixel, and a
+  // full-window layer of panel backgrounds cost more than all the cells together.
+  bool open =
+      ImGui::Begin(title, nullptr,
+                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                       ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                       ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground);
+  // Without a background ImGui draws no border either: outline the panel ourselves.
+  ImGui::GetWindowDrawList()->AddRect(r.pos, ImVec2(r.pos.x + r.size.x, r.pos.y + r.size.y),
+                                      ImGui::GetColorU32(ImGuiCol_Border));
+  return open;
 }
 
 std::string lanes_text(uint32_t lanes) {
@@ -132,8 +142,10 @@ void shortcuts(AppState& s) {
   }
   if (pressed(GLFW_KEY_P)) {
     s.settings.presenter = !s.settings.presenter;
+    if (s.settings.presenter) s.settings.views_only = true;
     s.want_fonts = true;
   }
+  if (pressed(GLFW_KEY_V)) s.settings.views_only = !s.settings.views_only;
   if (pressed(GLFW_KEY_F11)) s.fullscreen = !s.fullscreen;
   if (pressed(GLFW_KEY_S)) s.want_screenshot = true;
   if (pressed(GLFW_KEY_E)) s.want_svg = true;
@@ -150,24 +162,27 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   const float W = io.DisplaySize.x, H = io.DisplaySize.y;
   const float fs = ImGui::GetFontSize();
   const float bar = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
-  const float side = std::clamp(fs * 21, W * 0.18f, W * 0.32f);
+  // Views only: no sidebar at all; the views are what the back row of a classroom must read.
+  const bool views_only = s.settings.views_only;
+  const float side = views_only ? 0 : std::floor(std::clamp(fs * 21, W * 0.18f, W * 0.32f));
   const float x0 = side, w = W - side;
   const float y0 = bar, h = H - bar;
   // Sidebar: scenario controls, then measurement and kernel source when shown. The views get
-  // the rest of the height: they are what the back row of a classroom must read.
-  // Presenter mode gives the room to the pictures: no source or measurement panel.
+  // the rest of the height. Presenter mode with the sidebar open shows only the controls.
   const bool pres = s.settings.presenter;
-  float meas_h = s.settings.show_measure && !pres ? std::floor(h * 0.20f) : 0;
-  float src_h = s.settings.show_source && !pres ? std::floor(h * 0.28f) : 0;
+  float meas_h = s.settings.show_measure && !pres ? std::floor(h * 0.22f) : 0;
+  float src_h = s.settings.show_source && !pres ? std::floor(h * 0.26f) : 0;
   const float ctl_h = h - meas_h - src_h;
-  const float tl_h = std::floor(h * 0.20f);
+  const float tl_h = std::floor(h * (pres ? 0.15f : 0.20f));
   const float views_h = h - tl_h;
   const float tile_w = std::floor(w * 0.5f);
 
   draw_toolbar(s, {{0, 0}, {W, bar}});
-  draw_controls(s, {{0, y0}, {side, ctl_h}});
-  if (meas_h > 0) draw_measurement(s, {{0, y0 + ctl_h}, {side, meas_h}});
-  if (src_h > 0) draw_source(s, {{0, y0 + ctl_h + meas_h}, {side, src_h}});
+  if (!views_only) {
+    draw_controls(s, {{0, y0}, {side, ctl_h}});
+    if (meas_h > 0) draw_measurement(s, {{0, y0 + ctl_h}, {side, meas_h}});
+    if (src_h > 0) draw_source(s, {{0, y0 + ctl_h + meas_h}, {side, src_h}});
+  }
   draw_tile_view(s, cells, {{x0, y0}, {tile_w, views_h}});
   draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
   draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});

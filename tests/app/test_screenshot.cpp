@@ -12,6 +12,7 @@
 #include <string>
 
 #include "bankviz/svg.h"
+#include "gif_decode.h"
 #include "stb_image.h"
 
 using namespace bankviz;
@@ -144,4 +145,36 @@ TEST(Screenshot, RefusesToOverwriteAnExistingFile) {
   std::ifstream in(png);
   std::string got((std::istreambuf_iterator<char>(in)), {});
   EXPECT_EQ(got, "keep");
+}
+
+TEST(Screenshot, GifExportHasOneFramePerBeatAndRefusesToOverwrite) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  std::string gif = ::testing::TempDir() + "anim.gif", log = ::testing::TempDir() + "gif.log";
+  std::filesystem::remove(gif);
+  // One warp of 32 threads storing then loading: a short animation.
+  std::string cmd = std::string(XVFB_RUN) + " -a " + BANKVIZ_APP +
+                    " --no-settings --preset reverse-static --size 640x400 --gif " + gif + " > " +
+                    log + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream in(gif, std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  bankviz::test::Decoded d = bankviz::test::decode_gif(bytes);
+  ASSERT_TRUE(d.ok) << d.error;
+  EXPECT_EQ(d.width, 640);
+  EXPECT_EQ(d.height, 400);
+  // The app says how many beats it wrote; the file holds exactly that many frames.
+  std::ifstream lg(log);
+  std::string text((std::istreambuf_iterator<char>(lg)), {});
+  size_t at = text.find(" frames)");
+  ASSERT_NE(at, std::string::npos) << text;
+  size_t open = text.rfind('(', at);
+  EXPECT_EQ(static_cast<int>(d.frames.size()), std::stoi(text.substr(open + 1, at - open - 1)));
+  EXPECT_GE(d.frames.size(), 2u);
+  // A second run must not replace it.
+  auto size = std::filesystem::file_size(gif);
+  EXPECT_NE(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(std::filesystem::file_size(gif), size);
+  std::ifstream lg2(log);
+  std::string again((std::istreambuf_iterator<char>(lg2)), {});
+  EXPECT_NE(again.find("exists"), std::string::npos) << again;
 }
