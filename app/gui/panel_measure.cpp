@@ -41,7 +41,8 @@ void draw_measurement(AppState& s, Rect r) {
           "as written: %.2f us per launch",
           m->microseconds);
       for (const std::string& l : m->lines) ImGui::BulletText("%s", l.c_str());
-      if (!m->explanation.empty() && ImGui::CollapsingHeader("Why these numbers")) {
+      if (!m->explanation.empty() &&
+          ImGui::CollapsingHeader("Why these numbers", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushTextWrapPos(0);
         ImGui::TextUnformatted(m->explanation.c_str());
         ImGui::PopTextWrapPos();
