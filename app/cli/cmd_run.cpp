@@ -98,6 +98,7 @@ nlohmann::json result_json(const Scenario& s, const RunResult& r) {
                        {"blocks_per_sm", t.blocks_per_sm},
                        {"block_threads", t.block_threads},
                        {"lesson_warps", t.lesson_warps},
+                       {"replicas", t.replicas},
                        {"baseline_ms", t.baseline_ms},
                        {"baseline_launch", t.baseline_launch},
                        {"measured_launch", t.measured_launch},

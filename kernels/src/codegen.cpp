@@ -56,10 +56,10 @@ namespace {
 // Names the generated code defines itself; a constant or let with one of these names would break
 // it (a #define x would even break threadIdx.x).
 constexpr std::string_view kReserved[] = {
-    "x",           "y",           "z",    "w",     "bits",  "hash",
-    "ld_volatile", "st_volatile", "min",  "max",   "abs",   "out",
-    "measure",     "reps",        "half", "half2", "warps", "lesson_thread",
-    "lesson_warp", "lesson_tid"};
+    "x",           "y",           "z",           "w",     "bits",  "hash",
+    "ld_volatile", "st_volatile", "min",         "max",   "abs",   "out",
+    "measure",     "reps",        "half",        "half2", "warps", "lesson_thread",
+    "lesson_warp", "lesson_tid",  "replica_warp"};
 
 bool is_reserved(std::string_view name) {
   return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
@@ -438,10 +438,27 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
          "// played by the next warp of the launched block. lesson_thread() is the lesson's "
          "thread that");
     e.ln(0, "// this lane plays (the launch's own ::threadIdx picks it).");
+    e.ln(0,
+         "// Replicas: when few of the lesson's warps run, the launched block may hold several "
+         "copies of them");
+    e.ln(0,
+         "// (the masked warps, then the same warps again), because an SM holds at most 32 "
+         "blocks: one warp");
+    e.ln(0,
+         "// per block would leave it half empty. A warp's bank cost depends only on its own "
+         "lane addresses;");
+    e.ln(0,
+         "// every copy plays the same lesson threads and stores the same values to the same "
+         "elements of");
+    e.ln(0,
+         "// the block's tile. bankviz uses copies only where the CPU evaluation shows that no "
+         "copy can load");
+    e.ln(0, "// a value another copy stored which it would not have seen alone.");
     e.ln(0, "__device__ uint3 lesson_thread(unsigned int warps)");
     e.ln(0, "{");
+    e.ln(1, "const unsigned int replica_warp = ::threadIdx.x / 32 % __popc(warps);");
     e.ln(1,
-         "const unsigned int lesson_warp = __fns(warps, 0, ::threadIdx.x / 32 + 1);  // n-th set "
+         "const unsigned int lesson_warp = __fns(warps, 0, replica_warp + 1);  // n-th set "
          "bit");
     e.ln(1, "const unsigned int lesson_tid = lesson_warp * 32 + ::threadIdx.x % 32;");
     if (s.block[1] == 1 && s.block[2] == 1)

@@ -27,11 +27,13 @@ for cfg in steps:
     metric = "ld" if cfg["kind"] == "load" else "st"
     inst = f"smsp__inst_executed_op_shared_{metric}.sum"
     got = m.get(inst, 0) - b.get(inst, 0)
-    per_rep = got / (cfg["grid"] * (cfg["reps"] - 1))
+    # A launched block may hold several replicas of the lesson's warps: per lesson block.
+    k = cfg.get("replicas", 1)
+    per_rep = got / (cfg["grid"] * k * (cfg["reps"] - 1))
     wf = m.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{metric}.sum", 0) / max(m.get(inst, 1), 1)
     good = abs(per_rep - cfg["instructions_per_block"]) <= 0.05 * cfg["instructions_per_block"]
     ok &= good
-    print(f"  step {cfg['step']:2d} {cfg['kind']:5s} warps 0x{cfg['lesson_warps']:x} x {cfg['blocks_per_sm']}/SM: "
+    print(f"  step {cfg['step']:2d} {cfg['kind']:5s} warps 0x{cfg['lesson_warps']:x} x{k} x {cfg['blocks_per_sm']}/SM: "
           f"extra {metric} instructions per repeat per block {per_rep:.2f} (expected "
           f"{cfg['instructions_per_block']}), ncu wavefronts/instr {wf:.3f} (model "
           f"{cfg['model_wavefronts']:.3f}) {'OK' if good else 'DIFFERS'}")

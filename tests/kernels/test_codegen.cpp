@@ -121,7 +121,12 @@ TEST(Codegen, ExposedKernelPlaysTheLessonsThreadsSoAccessesReadAsInTheLesson) {
   // Launched as 1-D blocks of only the measured step's warps: threadIdx and blockDim are the
   // lesson's (locals shadowing the built-ins), the output slot is the launch's own thread.
   const std::string src = source_of(preset("dot-product-reduction"), RunMode::Exposed);
-  EXPECT_TRUE(contains(src, "__fns(warps, 0, ::threadIdx.x / 32 + 1)"));
+  // Launched warp i plays the (i % popcount)-th masked warp: a block of k replicas of the
+  // mask's warps plays the same lesson threads k times.
+  EXPECT_TRUE(
+      contains(src, "const unsigned int replica_warp = ::threadIdx.x / 32 % __popc(warps);"));
+  EXPECT_TRUE(contains(src, "__fns(warps, 0, replica_warp + 1)"));
+  EXPECT_TRUE(contains(src, "// Replicas: when few of the lesson's warps run"));
   EXPECT_TRUE(contains(src, "return make_uint3(lesson_tid, 0, 0);"));
   EXPECT_TRUE(contains(src,
                        "    const uint3 threadIdx = lesson_thread(warps);\n"

@@ -123,6 +123,60 @@ TEST(Reference, OnlyTheMaskedWarpsRunAndAbsentWarpsStoresAreNotCompared) {
   EXPECT_FALSE(evaluate_reference(preset("dot-product-reduction"), bad).ref);
 }
 
+TEST(Reference, ReplicasRepeatTheLanesAndAgreeWhenNoCopyCanSeeAnotherCopysNewValue) {
+  // Two copies of the Kepler filter's warp 0 (its halo step): 64 outputs per block, lane 32 + i
+  // plays lesson thread i and expects what lane i expects.
+  ReferenceOptions o;
+  o.grid = 2;
+  o.warps = 0x1;
+  o.replicas = 2;
+  const Reference k = reference_of(preset("kepler-filter-float"), o);
+  ASSERT_EQ(k.threads, 64);
+  ASSERT_EQ(k.out.size(), 128u);
+  EXPECT_EQ(k.lesson_thread[32], 0);
+  EXPECT_EQ(k.lesson_thread[63], 31);
+  EXPECT_TRUE(k.replicas_agree) << k.replica_conflict;
+  for (size_t i = 0; i < 32; ++i) {
+    EXPECT_EQ(k.out[i + 32], k.out[i]) << i;
+    EXPECT_EQ(k.determined[i + 32], k.determined[i]) << i;
+    EXPECT_EQ(k.out[64 + i], k.out[i]) << i;  // block 1 too
+  }
+  // A warp that loads what it stored since the last barrier (the vector add's temp[]): its
+  // copies would race on those elements (compute-sanitizer's racecheck reports it even though
+  // the values agree), so such a run keeps one copy per block.
+  ReferenceOptions all;
+  all.replicas = 2;
+  const Reference v = reference_of(preset("vector-add-temp-offset3"), all);
+  EXPECT_EQ(v.threads, 64);
+  EXPECT_FALSE(v.replicas_agree);
+  EXPECT_NE(v.replica_conflict.find("would race"), std::string::npos) << v.replica_conflict;
+}
+
+TEST(Reference, ReplicasDisagreeWhenACopyCouldLoadAnotherCopysNewValueOrAtomicsAddTwice) {
+  // The dot product's warp 0 loads cache[cacheIndex] and then stores a new value to it (the
+  // i=128 step's `cache[cacheIndex] += ...` stores the thread's index over temp = 0) between
+  // two barriers: a second copy could load the first copy's new value.
+  const Scenario s = preset("dot-product-reduction");
+  ReferenceOptions o;
+  o.warps = 0x1;
+  o.replicas = 2;
+  const Reference r = reference_of(s, o);
+  EXPECT_FALSE(r.replicas_agree);
+  EXPECT_NE(r.replica_conflict.find("loaded earlier"), std::string::npos) << r.replica_conflict;
+  o.replicas = 1;  // one copy: nothing to disagree with
+  EXPECT_TRUE(reference_of(s, o).replicas_agree);
+  // Every copy's atomicAdd lands.
+  ReferenceOptions h;
+  h.warps = 0x1;
+  h.replicas = 2;
+  const Reference a = reference_of(preset("histogram-shared-atomics"), h);
+  EXPECT_FALSE(a.replicas_agree);
+  EXPECT_NE(a.replica_conflict.find("atomicAdd"), std::string::npos) << a.replica_conflict;
+  ReferenceOptions bad;
+  bad.replicas = 0;
+  EXPECT_FALSE(evaluate_reference(preset("row-write-row-read"), bad).ref);
+}
+
 TEST(Reference, OutOfBoundsIsRefusedBeforeAnythingRuns) {
   Scenario s = preset("row-write-column-read");
   s.steps[2].index = "tile[threadIdx.x + 1][threadIdx.y]";

@@ -43,8 +43,10 @@ struct KernelSource {
   // (unsigned int* out, int measure, int reps, unsigned int warps) in exposed mode. measure =
   // scenario step index repeated `reps` times (-1: none; every step once, as written); warps =
   // bit w set: the lesson's warp w runs (the launch has one warp per set bit, in order; the last
-  // has fewer lanes where the lesson's block ends mid-warp). Exposed output: one value per
-  // launched lane, out[blockIdx.x * launched threads + launched thread].
+  // has fewer lanes where the lesson's block ends mid-warp). A launched block may hold k
+  // replicas of those warps (k x 32 x popcount(warps) threads, only when every masked warp is
+  // full): launched warp i plays the (i % popcount)-th masked warp. Exposed output: one value
+  // per launched lane, out[blockIdx.x * launched threads + launched thread].
   std::vector<int> step_line;  // per scenario step: 1-based line of its first statement
 };
 

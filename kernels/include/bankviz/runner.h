@@ -82,10 +82,15 @@ struct StepTiming {
   // The step's launch: only the lesson's warps with an active lane in it (bit w of
   // lesson_warps = the lesson's warp w), as 1-D blocks of block_threads, blocks_per_sm of them
   // on each SM (grid in all), and its baseline (every step once, same launch) in baseline_ms.
+  // A block may hold `replicas` copies of those warps (each playing the same lesson threads,
+  // codegen.h), so that a step of one or two lesson warps still fills the SM (kFullWarps):
+  // block_threads = replicas x the mask's lanes, and the step's instructions per launched block
+  // are replicas x instructions_per_block.
   int64_t grid = 0;
   int blocks_per_sm = 0;
   int block_threads = 0;
   uint32_t lesson_warps = 0;
+  int replicas = 1;
   double baseline_ms = 0;
   // Index (from 0, in launch order within this run) of the last timed launch of the baseline
   // and of the step, so hardware counters (ncu) can be matched to them.
@@ -97,12 +102,15 @@ struct StepTiming {
   // with fewer than kSharedBoundWarps active warps per SM the warps, not the banks, set the pace
   // (with the lesson's block shape the dot product's `cacheIndex < 32` steps had 8 warps: 1.3x
   // loads, 1.7x stores), so such a step is not a test of the bank model: shared_bound is false.
-  // Launching only the step's warps, in small blocks, is what lifts them to kSharedBoundWarps.
+  // Launching only the step's warps, in small blocks, is what lifts them to kSharedBoundWarps;
+  // replicas of one-warp steps lift them further, to kFullWarps.
   int active_warps_per_sm = 0;
   int schedulers = 0;
   bool shared_bound = false;
 };
 inline constexpr int kSharedBoundWarps = 32;
+// Warps per SM that exposed mode aims for when it chooses replicas (an H100/H200 SM holds 64).
+inline constexpr int kFullWarps = 64;
 
 struct ExposedTiming {
   int64_t grid = 0;  // the launch of all the lesson's warps (each step's own: StepTiming)
