@@ -102,8 +102,6 @@ int main(int argc, char** argv) {
   // [6] Main loop: poll (or wait while idle), new frame, UI, render, swap, the UI's requests
   std::vector<FrameTiming> times;
   if (o.frames > 0) s.playing = true;
-  bool fullscreen = false;
-  int saved[4] = {0, 0, win_w, win_h};
   if (o.frames > 0) glfwSwapInterval(0);  // time the frames, not the display's refresh
   auto last = std::chrono::steady_clock::now();
   int settle = 3;  // frames ImGui needs after an input (popups open on the next frame)
@@ -134,19 +132,7 @@ int main(int argc, char** argv) {
       apply_look(s, ui_scale);
       s.want_fonts = false;
     }
-    if (s.fullscreen != fullscreen) {
-      fullscreen = s.fullscreen;
-      GLFWmonitor* mon = glfwGetPrimaryMonitor();
-      if (fullscreen && mon) {
-        glfwGetWindowPos(platform.window, &saved[0], &saved[1]);
-        glfwGetWindowSize(platform.window, &saved[2], &saved[3]);
-        const GLFWvidmode* mode = glfwGetVideoMode(mon);
-        glfwSetWindowMonitor(platform.window, mon, 0, 0, mode->width, mode->height,
-                             mode->refreshRate);
-      } else {
-        glfwSetWindowMonitor(platform.window, nullptr, saved[0], saved[1], saved[2], saved[3], 0);
-      }
-    }
+    platform.set_fullscreen(s.fullscreen);
     if (o.frames > 0 && static_cast<int>(times.size()) >= o.frames) break;
   }
   if (o.frame_times) {
@@ -157,19 +143,7 @@ int main(int argc, char** argv) {
   }
 
   // [7] Cleanup: settings persist between runs
-  if (!o.no_settings && o.frames == 0) {
-    if (!s.preset.empty()) s.settings.preset = s.preset;
-    // The windowed size, also when closed in full screen.
-    if (fullscreen) {
-      s.settings.window_w = saved[2];
-      s.settings.window_h = saved[3];
-    } else {
-      glfwGetWindowSize(platform.window, &s.settings.window_w, &s.settings.window_h);
-    }
-    s.settings.window_w = std::clamp(s.settings.window_w, 640, 8192);
-    s.settings.window_h = std::clamp(s.settings.window_h, 400, 8192);
-    if (!save_settings(s.settings, &err)) std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-  }
+  if (!o.no_settings && o.frames == 0) remember_session(s, platform);
   cells.shutdown();
   platform.close();
   ImGui::DestroyContext();

@@ -274,4 +274,29 @@ void Offscreen::destroy() {
   width = height = 0;
 }
 
+void Platform::set_fullscreen(bool on) {
+  if (!window || on == fullscreen_) return;
+  GLFWmonitor* mon = glfwGetPrimaryMonitor();
+  if (on && mon) {
+    glfwGetWindowPos(window, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(window, &windowed_[2], &windowed_[3]);
+    const GLFWvidmode* mode = glfwGetVideoMode(mon);
+    glfwSetWindowMonitor(window, mon, 0, 0, mode->width, mode->height, mode->refreshRate);
+    fullscreen_ = true;
+  } else if (!on) {
+    glfwSetWindowMonitor(window, nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3],
+                         0);
+    fullscreen_ = false;
+  }
+}
+
+void Platform::windowed_size(int* width, int* height) const {
+  if (fullscreen_) {
+    *width = windowed_[2];
+    *height = windowed_[3];
+  } else if (window) {
+    glfwGetWindowSize(window, width, height);
+  }
+}
+
 }  // namespace bankviz::gui

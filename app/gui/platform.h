@@ -31,7 +31,16 @@ struct Platform {
   // Shows the frame. timed: first waits for the GPU, and returns the waits in milliseconds (the
   // rasterizer's, then the swap's) in *finish_ms and *swap_ms.
   void present(bool timed, double* finish_ms, double* swap_ms);
+  // F11: full screen on the primary monitor, or back to the window's last windowed place.
+  void set_fullscreen(bool on);
+  bool fullscreen() const { return fullscreen_; }
+  // The window's size when not full screen (what the settings remember).
+  void windowed_size(int* width, int* height) const;
   void close();
+
+ private:
+  bool fullscreen_ = false;
+  int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before going full screen
 };
 
 // A framebuffer object to render the UI into at any size (screenshots, scaled exports).

@@ -411,4 +411,13 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
   return 0;
 }
 
+void remember_session(AppState& s, const Platform& p) {
+  if (!s.preset.empty()) s.settings.preset = s.preset;
+  p.windowed_size(&s.settings.window_w, &s.settings.window_h);  // also when closed full screen
+  s.settings.window_w = std::clamp(s.settings.window_w, 640, 8192);
+  s.settings.window_h = std::clamp(s.settings.window_h, 400, 8192);
+  std::string err;
+  if (!save_settings(s.settings, &err)) std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+}
+
 }  // namespace bankviz::gui

@@ -21,6 +21,9 @@ bool setup_state(AppState& s, const Options& o, std::string* error);
 // Palette, ImGui style and fonts for this scale and the state's theme/presenter settings.
 void apply_look(AppState& s, float scale);
 
+// On exit: the last preset and the windowed size go into the settings file (errors on stderr).
+void remember_session(AppState& s, const Platform& p);
+
 // Where one frame's time went, in milliseconds. ui: our thread building the frame (ImGui, the
 // panels, cell instances) -- the CPU cost a real GPU cannot take away. submit: handing the draw
 // lists to OpenGL (on llvmpipe this includes vertex shading and binning, on a GPU it is small).
