@@ -55,11 +55,14 @@ namespace {
 
 // Names the generated code defines itself; a constant or let with one of these names would break
 // it (a #define x would even break threadIdx.x).
-constexpr std::string_view kReserved[] = {
-    "x",           "y",           "z",           "w",     "bits",  "hash",
-    "ld_volatile", "st_volatile", "min",         "max",   "abs",   "out",
-    "measure",     "reps",        "half",        "half2", "warps", "lesson_thread",
-    "lesson_warp", "lesson_tid",  "replica_warp"};
+constexpr std::string_view kReserved[] = {"x",           "y",           "z",
+                                          "w",           "bits",        "hash",
+                                          "ld_volatile", "st_volatile", "min",
+                                          "max",         "abs",         "out",
+                                          "measure",     "reps",        "half",
+                                          "half2",       "warps",       "lesson_thread",
+                                          "lesson_warp", "lesson_tid",  "replica_warp",
+                                          "replica",     "REPLICAS"};
 
 bool is_reserved(std::string_view name) {
   return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
@@ -215,6 +218,19 @@ struct Emitter {
   void ln(int indent, const std::string& s) { put(std::string(4 * indent, ' ') + s + "\n"); }
 };
 
+// Exposed mode: bytes between two replicas' copies of a tile, a multiple of 128 (32 banks x 4
+// bytes) so that every copy maps its elements to the same banks as the lesson's tile.
+int64_t copy_stride_bytes(int64_t bytes) {
+  return (bytes + 127) / 128 * 128;
+}
+
+// The element type as the declaration spells it ("unsigned int").
+std::string normalized_elem(const TileDecl& t) {
+  const std::string d = t.declaration();  // "extern __shared__ unsigned int tile[];"
+  const size_t from = d.find("__shared__ ") + std::string("__shared__ ").size();
+  return d.substr(from, d.rfind(" " + t.name + "[") - from);
+}
+
 struct Names {
   std::string tid, sum, rep;
 };
@@ -266,7 +282,7 @@ std::string kernel_name_for(const Scenario& s) {
   return out;
 }
 
-GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
+GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   GenerateResult res;
   res.errors = check(s);
   if (!res.errors.empty()) return res;
@@ -343,6 +359,9 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
                " in shared memory: the generated kernels support atomics "
                "on int, unsigned int, unsigned long long, float and double");
   }
+  if (mode == RunMode::Exposed && (replicas < 1 || replicas > 32))
+    fail("replicas", "an exposed kernel holds 1 to 32 copies of the lesson's warps, got " +
+                         std::to_string(replicas));
   if (!res.errors.empty()) return res;
 
   // Lets: `unsigned int` as the seeds write them, `int` when some thread's value is negative.
@@ -382,6 +401,14 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
   k.file_name = k.kernel_name + ".cu";
   k.static_shared_bytes = static_bytes;
   k.dynamic_shared_bytes = dynamic_bytes;
+  if (exposed) {
+    // One copy of every tile per replica, each rounded up to a multiple of 128 bytes (below).
+    k.replicas = replicas;
+    k.static_shared_bytes = k.dynamic_shared_bytes = 0;
+    for (const TileDecl& t : s.tiles)
+      (t.dynamic ? k.dynamic_shared_bytes : k.static_shared_bytes) +=
+          replicas * copy_stride_bytes(t.bytes());
+  }
   k.step_line.assign(s.steps.size(), 0);
 
   Emitter e;
@@ -426,6 +453,11 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
   if (exposed) {
     e.put(kVolatileSource);
     e.ln(0, "");
+    e.ln(0,
+         "// Copies of the lesson's warps per launched block, each with its own copy of every "
+         "tile.");
+    e.ln(0, "#define REPLICAS " + std::to_string(replicas));
+    e.ln(0, "");
   }
 
   const std::string bx = std::to_string(s.block[0]), by = std::to_string(s.block[1]),
@@ -439,21 +471,18 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
          "thread that");
     e.ln(0, "// this lane plays (the launch's own ::threadIdx picks it).");
     e.ln(0,
-         "// Replicas: when few of the lesson's warps run, the launched block may hold several "
+         "// Replicas: when few of the lesson's warps run, the launched block holds REPLICAS "
          "copies of them");
     e.ln(0,
          "// (the masked warps, then the same warps again), because an SM holds at most 32 "
          "blocks: one warp");
     e.ln(0,
          "// per block would leave it half empty. A warp's bank cost depends only on its own "
-         "lane addresses;");
+         "lane addresses.");
     e.ln(0,
-         "// every copy plays the same lesson threads and stores the same values to the same "
-         "elements of");
-    e.ln(0,
-         "// the block's tile. bankviz uses copies only where the CPU evaluation shows that no "
-         "copy can load");
-    e.ln(0, "// a value another copy stored which it would not have seen alone.");
+         "// Copy `replica` works on its own copy of every tile (see the kernel), so the "
+         "copies never touch");
+    e.ln(0, "// each other's data: each computes exactly what the lesson's warps compute alone.");
     e.ln(0, "__device__ uint3 lesson_thread(unsigned int warps)");
     e.ln(0, "{");
     e.ln(1, "const unsigned int replica_warp = ::threadIdx.x / 32 % __popc(warps);");
@@ -469,11 +498,60 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
     e.ln(0, "}");
     e.ln(0, "");
   }
+  // Exposed mode: the tiles become per-replica copies (see copy_struct_name()).
+  std::vector<std::string> copies(s.tiles.size()), structs(s.tiles.size());
+  if (exposed) {
+    for (size_t i = 0; i < s.tiles.size(); ++i) {
+      const TileDecl& t = s.tiles[i];
+      copies[i] = pick(t.name + "_copies", taken);
+      taken.insert(copies[i]);
+      if (t.dynamic) continue;
+      std::string st = t.name;
+      st[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(st[0])));
+      structs[i] = pick(st + "Copy", taken);
+      taken.insert(structs[i]);
+      // "__shared__ int tile[32][32 + 1];" -> "int v[32][32 + 1];"
+      std::string member = t.declaration().substr(std::string("__shared__ ").size());
+      member.replace(member.find(" " + t.name + "[") + 1, t.name.size(), "v");
+      e.ln(0, "// One replica's copy of " + t.name +
+                  ": alignas(128) makes its size (the stride between copies) a multiple");
+      e.ln(0,
+           "// of 128 bytes = 32 banks x 4 bytes: element i of every copy sits in the same bank "
+           "as element i");
+      e.ln(0, "// of the lesson's tile, so every warp sees exactly the lesson's bank conflicts.");
+      e.ln(0, "struct alignas(128) " + structs[i] + " { " + member + " };");
+    }
+    e.ln(0, "");
+  }
   e.ln(0, "__global__ void " + k.kernel_name + "(unsigned int* out" +
               (exposed ? ", int measure, int reps, unsigned int warps" : "") + ")");
   e.ln(0, "{");
-  for (const TileDecl& t : s.tiles) e.ln(1, t.declaration());
+  if (!exposed)
+    for (const TileDecl& t : s.tiles) e.ln(1, t.declaration());
   if (exposed) {
+    e.ln(1,
+         "// Each replica (copy of the lesson's warps in this block) has its own copy of every "
+         "tile, so");
+    e.ln(1,
+         "// replicas never read or overwrite each other's elements (no race between them); "
+         "the #define");
+    e.ln(1, "// makes the lesson's tile name this warp's copy, so the accesses read as written.");
+    e.ln(1, "const unsigned int replica = ::threadIdx.x / 32 / __popc(warps);");
+    for (size_t i = 0; i < s.tiles.size(); ++i) {
+      const TileDecl& t = s.tiles[i];
+      if (t.dynamic) {
+        const std::string elem = normalized_elem(t);
+        const int64_t stride = copy_stride_bytes(t.bytes()) / t.elem_bytes();
+        e.ln(1, "extern __shared__ __align__(128) " + elem + " " + copies[i] +
+                    "[];  // REPLICAS copies, " + std::to_string(stride) +
+                    " elements (a multiple of 128 bytes) apart");
+        e.ln(0, "#define " + t.name + " (" + copies[i] + " + replica * " + std::to_string(stride) +
+                    ")");
+      } else {
+        e.ln(1, "__shared__ " + structs[i] + " " + copies[i] + "[REPLICAS];");
+        e.ln(0, "#define " + t.name + " " + copies[i] + "[replica].v");
+      }
+    }
     e.ln(1,
          "// A warp's shared-memory cost depends only on its own 32 lane addresses, so this "
          "launch runs");
@@ -607,10 +685,11 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode) {
     }
   }
   e.ln(0, "");
-  if (exposed)
+  if (exposed) {
     e.ln(1, "out[blockIdx.x * ::blockDim.x + ::threadIdx.x] = " + names.sum +
                 ";  // one output per lane that ran");
-  else
+    for (const TileDecl& t : s.tiles) e.ln(0, "#undef " + t.name);
+  } else
     e.ln(1, "out[blockIdx.x * (blockDim.x * blockDim.y * blockDim.z) + " + names.tid +
                 "] = " + names.sum + ";");
   e.ln(0, "}");

@@ -71,12 +71,6 @@ struct Cell {
   int32_t phase = -1;                              // barrier epoch of the masks below
   uint32_t writers = 0, readers = 0, atomics = 0;  // warps that did so in `phase`
   int32_t writer_step = -1;                        // executed step of the last plain store
-  // Replicas (ReferenceOptions::replicas > 1), in `phase`: warps that stored here and the bits
-  // they stored first, warps that loaded here before storing and what the cell held then.
-  uint32_t stored = 0, loaded_first = 0;
-  uint64_t stored_bits[4] = {0, 0, 0, 0};
-  bool loaded_known = false;
-  uint64_t loaded_bits[4] = {0, 0, 0, 0};
 };
 
 struct TileState {
@@ -89,7 +83,6 @@ void refresh(Cell& c, int32_t phase) {
   if (c.phase != phase) {
     c.phase = phase;
     c.writers = c.readers = c.atomics = 0;
-    c.stored = c.loaded_first = 0;
   }
 }
 
@@ -166,15 +159,6 @@ struct BlockRun {
       if (!record) return;
       ++ref.race_count;
       if (ref.races.size() < kMaxMessages) ref.races.push_back(std::move(msg));
-    };
-    // Replicas of a warp run the same accesses with no order between them: a copy's load can
-    // see any value another copy stores to that element between the same two barriers.
-    const bool replicated = o.replicas > 1;
-    auto disagree = [&](std::string why) {
-      if (ref.replicas_agree) {
-        ref.replicas_agree = false;
-        ref.replica_conflict = std::move(why);
-      }
     };
     auto note = [&](std::string msg) {
       if (record && ref.notes.size() < kMaxMessages &&
@@ -305,18 +289,6 @@ struct BlockRun {
               }
               c.readers |= me;
               ts.readers[a.elem].push_back(static_cast<int32_t>(a.tid));
-              // Copies of this warp share the tile: one copy's load of an element another copy
-              // stores, with no barrier between, is a race for compute-sanitizer's racecheck
-              // even when the values agree. Such a step runs with one copy per block.
-              if (replicated && (c.stored & me))
-                disagree(here + " loads " + element_text(tile, a.elem) +
-                         ", which the warp stored since the last __syncthreads(): its copies "
-                         "would race on it");
-              if (replicated && !(c.stored & me) && !(c.loaded_first & me)) {
-                c.loaded_first |= me;
-                c.loaded_known = c.state == CellState::Known;
-                std::copy(std::begin(c.bits), std::end(c.bits), std::begin(c.loaded_bits));
-              }
             }
           } else if (st.kind == StepKind::Store) {
             // Lanes of one warp storing to one word: one of them wins, which one is undefined.
@@ -324,23 +296,6 @@ struct BlockRun {
               const LaneAccess& a = lanes[i];
               Cell& c = ts.cells[static_cast<size_t>(a.elem)];
               refresh(c, phase);
-              if (replicated) {
-                auto same = [&](const uint64_t* b) {
-                  return std::equal(std::begin(a.bits), std::end(a.bits), b);
-                };
-                if (c.stored & me) {
-                  if (!same(c.stored_bits))
-                    disagree(here + " stores a second value to " + element_text(tile, a.elem) +
-                             " before the next __syncthreads()");
-                } else {
-                  c.stored |= me;
-                  std::copy(std::begin(a.bits), std::end(a.bits), std::begin(c.stored_bits));
-                  if (c.loaded_first & me)
-                    disagree(here + " stores to " + element_text(tile, a.elem) +
-                             ", which the warp loaded earlier since the last __syncthreads(): "
-                             "its copies would race on it");
-                }
-              }
               bool same_warp_conflict = false;
               for (size_t j = 0; j < i; ++j) {
                 if (lanes[j].elem == a.elem &&
@@ -372,7 +327,6 @@ struct BlockRun {
               c.writer_step = exec;
             }
           } else {  // atomicAdd: every lane's add lands, in some order
-            if (replicated) disagree(here + " is an atomicAdd: every copy's add would land");
             for (const LaneAccess& a : lanes) {
               Cell& c = ts.cells[static_cast<size_t>(a.elem)];
               refresh(c, phase);

@@ -848,12 +848,53 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     for (int64_t t = 0; t < threads; ++t) n += (mask >> (t / 32)) & 1u;
     return n;
   };
-  auto blocks_per_sm = [&](int64_t block_threads) {
+  auto blocks_per_sm_of = [&](CUfunction f, int64_t dyn, int64_t block_threads) {
     int per_sm = 0;
     L.check(d.cuOccupancyMaxActiveBlocksPerMultiprocessor_(
-                &per_sm, fn, static_cast<int>(block_threads), k.dynamic_shared_bytes),
+                &per_sm, f, static_cast<int>(block_threads), static_cast<size_t>(dyn)),
             "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     return std::max(per_sm, 1);
+  };
+  auto blocks_per_sm = [&](int64_t block_threads) {
+    return blocks_per_sm_of(fn, k.dynamic_shared_bytes, block_threads);
+  };
+  // Exposed mode with `reps` replicas per block: the kernel with that many tile copies
+  // (codegen.h), compiled (cached) and loaded; nullptr where it would exceed the device's
+  // shared-memory limits or fails to build (the caller then keeps one copy).
+  struct ReplicaKernel {
+    CUfunction fn = nullptr;
+    int64_t dyn = 0;
+  };
+  std::map<int, ReplicaKernel> replica_kernels;
+  replica_kernels[1] = {fn, k.dynamic_shared_bytes};
+  auto replica_kernel = [&](int copies) -> ReplicaKernel {
+    if (auto it = replica_kernels.find(copies); it != replica_kernels.end()) return it->second;
+    ReplicaKernel rk;
+    GenerateResult g = generate_kernel(s, RunMode::Exposed, copies);
+    // Static __shared__ is limited to 48 KB per block; all of it to the opt-in limit.
+    if (g.kernel && g.kernel->static_shared_bytes <= 48 * 1024 &&
+        g.kernel->static_shared_bytes + g.kernel->dynamic_shared_bytes <=
+            dev.shared_per_block_optin) {
+      const auto t0 = std::chrono::steady_clock::now();
+      CompileOutcome c = compile(*g.kernel, dev.sm);
+      res.compile_ms += c.ms;
+      t_run += std::chrono::steady_clock::now() - t0;  // run_ms leaves the compiler out
+      const std::string key2 = dev.sm + "\n" + g.kernel->text;
+      CUmodule m = nullptr;
+      if (auto it = im.modules.find(key2); it != im.modules.end()) {
+        m = it->second;
+      } else if (c.compiled && d.cuModuleLoadData_(&m, c.compiled->cubin.data()) == CUDA_SUCCESS) {
+        im.modules[key2] = m;
+      }
+      CUfunction f = nullptr;
+      if (m && d.cuModuleGetFunction_(&f, m, c.compiled->lowered.c_str()) == CUDA_SUCCESS &&
+          (g.kernel->dynamic_shared_bytes <= dev.shared_per_block ||
+           d.cuFuncSetAttribute_(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 static_cast<int>(g.kernel->dynamic_shared_bytes)) == CUDA_SUCCESS))
+        rk = {f, g.kernel->dynamic_shared_bytes};
+    }
+    replica_kernels[copies] = rk;
+    return rk;
   };
   if (o.mode == RunMode::Exposed) {
     const int per_sm = blocks_per_sm(threads);
@@ -972,6 +1013,8 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     int64_t block_threads = 0, grid = 0;
     int per_sm = 0;
     int replicas = 1;
+    CUfunction fn = nullptr;  // the kernel with `replicas` tile copies
+    int64_t dyn = 0;          // its dynamic shared memory
     double base_ms = 0;
     int base_launch = -1;
   };
@@ -979,6 +1022,8 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
   Verification all;
   auto use = [&](uint32_t mask) {
     const int64_t bt = configs[mask].block_threads;
+    L.fn = configs[mask].fn;
+    L.dyn_bytes = static_cast<unsigned>(configs[mask].dyn);
     L.block[0] = bt;
     L.block[1] = L.block[2] = 1;
     L.warps = mask;
@@ -999,33 +1044,31 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     Config c;
     const int64_t lanes = launch_threads(mask);
     c.block_threads = lanes;
+    c.fn = fn;
+    c.dyn = k.dynamic_shared_bytes;
     c.per_sm = mask == all_warps ? res.exposed.blocks_per_sm : blocks_per_sm(lanes);
     // Replicas: an SM holds at most 32 blocks, so blocks of one or two warps leave it with 32
     // or 64 warps at most; the shared pipe needs about kFullWarps warps in flight to stay busy
     // (measured, BENCHMARKS.md: one-warp blocks at 32 warps/SM ran 1.035-1.057x the model).
     // k copies of the mask's warps per block (full warps only: the copies must line up on
-    // warp boundaries) raise that, within the thread and register limits the occupancy API
-    // applies, and only where the CPU evaluation shows the copies cannot change each other's
-    // results (ReferenceOptions::replicas).
+    // warp boundaries) raise that, within the thread, register and shared-memory limits the
+    // occupancy API applies. Each copy has its own copy of every tile (codegen.h), so copies
+    // never interact and are always safe; a big tile needs k times its shared memory, so the
+    // occupancy API then gives fewer blocks and k is kept only where it adds warps per SM.
     const int w = std::popcount(mask);
     if (lanes == int64_t{32} * w && c.per_sm * w < kFullWarps) {
-      int best_k = 1, best_per_sm = c.per_sm;
-      for (int k = 2; int64_t{32} * w * k <= dev.max_threads_per_block &&
-                      best_per_sm * best_k * w < kFullWarps;
-           ++k) {
-        const int per = blocks_per_sm(lanes * k);
-        if (per * k > best_per_sm * best_k) best_k = k, best_per_sm = per;
-      }
-      if (best_k > 1) {
-        ReferenceOptions probe;
-        probe.warps = mask;
-        probe.replicas = best_k;
-        ReferenceResult pr = evaluate_reference(s, probe);
-        if (pr.ref && pr.ref->replicas_agree) {
-          c.replicas = best_k;
-          c.per_sm = best_per_sm;
-          c.block_threads = lanes * best_k;
-        }
+      for (int copies = 2; int64_t{32} * w * copies <= dev.max_threads_per_block &&
+                           c.per_sm * c.replicas * w < kFullWarps;
+           ++copies) {
+        const ReplicaKernel rk = replica_kernel(copies);
+        if (!rk.fn) break;  // more copies need even more shared memory
+        const int per = blocks_per_sm_of(rk.fn, rk.dyn, lanes * copies);
+        if (per * copies <= c.per_sm * c.replicas) break;  // shared memory or threads bind
+        c.replicas = copies;
+        c.per_sm = per;
+        c.block_threads = lanes * copies;
+        c.fn = rk.fn;
+        c.dyn = rk.dyn;
       }
     }
     c.grid = int64_t{c.per_sm} * dev.sm_count;

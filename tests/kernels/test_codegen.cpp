@@ -127,6 +127,7 @@ TEST(Codegen, ExposedKernelPlaysTheLessonsThreadsSoAccessesReadAsInTheLesson) {
       contains(src, "const unsigned int replica_warp = ::threadIdx.x / 32 % __popc(warps);"));
   EXPECT_TRUE(contains(src, "__fns(warps, 0, replica_warp + 1)"));
   EXPECT_TRUE(contains(src, "// Replicas: when few of the lesson's warps run"));
+  EXPECT_TRUE(contains(src, "#define REPLICAS 1"));
   EXPECT_TRUE(contains(src, "return make_uint3(lesson_tid, 0, 0);"));
   EXPECT_TRUE(contains(src,
                        "    const uint3 threadIdx = lesson_thread(warps);\n"
@@ -142,6 +143,47 @@ TEST(Codegen, ExposedKernelPlaysTheLessonsThreadsSoAccessesReadAsInTheLesson) {
   const std::string written = source_of(preset("dot-product-reduction"));
   EXPECT_FALSE(contains(written, "lesson_thread"));
   EXPECT_FALSE(contains(written, "::threadIdx"));
+}
+
+TEST(Codegen, ExposedReplicasEachGetTheirOwnTileCopyAt128ByteStrides) {
+  // Static tile: a struct of 128-byte alignment per copy, REPLICAS of them, and a #define that
+  // makes the lesson's name this warp's copy so the index expressions read as written.
+  GenerateResult g = generate_kernel(preset("dot-product-reduction"), RunMode::Exposed, 2);
+  ASSERT_TRUE(g.kernel);
+  const std::string& src = g.kernel->text;
+  EXPECT_TRUE(contains(src, "#define REPLICAS 2"));
+  EXPECT_TRUE(contains(src, "struct alignas(128) CacheCopy { float v[256]; };"));
+  EXPECT_TRUE(contains(src, "__shared__ CacheCopy cache_copies[REPLICAS];"));
+  EXPECT_TRUE(contains(src, "#define cache cache_copies[replica].v"));
+  EXPECT_TRUE(contains(src, "const unsigned int replica = ::threadIdx.x / 32 / __popc(warps);"));
+  EXPECT_TRUE(contains(src, "ld_volatile(cache[cacheIndex + 128])")) << src;
+  EXPECT_EQ(g.kernel->replicas, 2);
+  EXPECT_EQ(g.kernel->static_shared_bytes, 2 * 1024);
+  // A tile whose size is not a multiple of 128 bytes: each copy is rounded up, so copy r starts
+  // at r x 4224 bytes (33 x 128) and every copy maps element i to the lesson tile's bank.
+  GenerateResult p = generate_kernel(preset("row-write-column-read-padded"), RunMode::Exposed, 3);
+  ASSERT_TRUE(p.kernel);
+  EXPECT_EQ(p.kernel->static_shared_bytes, 3 * 4224);
+  // Dynamic tile: copies in the extern buffer, a 128-byte multiple apart.
+  Scenario d = preset("row-write-column-read");
+  d.tiles[0].dynamic = true;
+  d.tiles[0].dims = {32 * 33};
+  d.tiles[0].pad = 0;
+  for (Step& st : d.steps)
+    if (st.is_memory())
+      st.index = st.kind == StepKind::Store ? "tile[threadIdx.y * 33 + threadIdx.x]"
+                                            : "tile[threadIdx.x * 33 + threadIdx.y]";
+  GenerateResult dg = generate_kernel(d, RunMode::Exposed, 2);
+  ASSERT_TRUE(dg.kernel) << dg.errors[0].format();
+  EXPECT_TRUE(contains(dg.kernel->text, "extern __shared__ __align__(128) int tile_copies[];"))
+      << dg.kernel->text;
+  EXPECT_TRUE(contains(dg.kernel->text, "#define tile (tile_copies + replica * 1056)"));
+  EXPECT_EQ(dg.kernel->dynamic_shared_bytes, 2 * 4224);
+  // Written mode is the lesson's kernel whatever the replicas.
+  EXPECT_EQ(source_of(preset("dot-product-reduction")),
+            generate_kernel(preset("dot-product-reduction"), RunMode::Written, 4).kernel->text);
+  EXPECT_FALSE(contains(source_of(preset("dot-product-reduction")), "cache_copies"));
+  EXPECT_FALSE(generate_kernel(preset("dot-product-reduction"), RunMode::Exposed, 0).kernel);
 }
 
 TEST(Codegen, StepLinesPointAtEachStepsStatement) {
@@ -200,6 +242,11 @@ TEST(Nvrtc, EveryPresetCompilesForSm90InBothModes) {
       CompileCheck c = compile_only(*g.kernel, "sm_90");
       EXPECT_TRUE(c.ok) << name << " (" << run_mode_name(mode) << "): " << c.message;
     }
+    // Exposed with two replicas: every tile as a struct of per-copy arrays.
+    GenerateResult g = generate_kernel(preset(name), RunMode::Exposed, 2);
+    ASSERT_TRUE(g.kernel) << name;
+    CompileCheck c = compile_only(*g.kernel, "sm_90");
+    EXPECT_TRUE(c.ok) << name << " (exposed x2): " << c.message;
   }
 }
 

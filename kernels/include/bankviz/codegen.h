@@ -39,13 +39,18 @@ struct KernelSource {
   std::string file_name;             // "setRowReadCol.cu": what NVRTC messages point into
   int64_t static_shared_bytes = 0;   // sum of the static __shared__ tiles
   int64_t dynamic_shared_bytes = 0;  // the extern __shared__ tile (launch argument)
+  // Exposed mode: copies of the masked warps per launched block (REPLICAS in the source). Each
+  // has its own copy of every tile, at a stride that is a multiple of 128 bytes (the bank
+  // mapping of every copy is the lesson tile's); the byte counts above include all copies.
+  int replicas = 1;
   // Kernel parameters, in order: (unsigned int* out) in written mode;
   // (unsigned int* out, int measure, int reps, unsigned int warps) in exposed mode. measure =
   // scenario step index repeated `reps` times (-1: none; every step once, as written); warps =
   // bit w set: the lesson's warp w runs (the launch has one warp per set bit, in order; the last
-  // has fewer lanes where the lesson's block ends mid-warp). A launched block may hold k
-  // replicas of those warps (k x 32 x popcount(warps) threads, only when every masked warp is
-  // full): launched warp i plays the (i % popcount)-th masked warp. Exposed output: one value
+  // has fewer lanes where the lesson's block ends mid-warp). A launched block holds `replicas`
+  // copies of those warps (replicas x 32 x popcount(warps) threads, only when every masked warp
+  // is full): launched warp i plays the (i % popcount)-th masked warp, on tile copy
+  // i / popcount. Exposed output: one value
   // per launched lane, out[blockIdx.x * launched threads + launched thread].
   std::vector<int> step_line;  // per scenario step: 1-based line of its first statement
 };
@@ -57,7 +62,9 @@ struct GenerateResult {
 
 // Never throws. Checks the scenario (check()) first; then what only a kernel needs: a type that
 // has an atomicAdd, one dynamic tile at byte offset 0, names that do not collide with CUDA's.
-GenerateResult generate_kernel(const Scenario& s, RunMode mode);
+// `replicas` (exposed mode only; written mode ignores it and is always the lesson's kernel): the
+// copies of the masked warps a launched block holds, each with its own tiles; 1 to 32.
+GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas = 1);
 
 // The kernel's C++ name for a scenario: its name as an identifier ("row-write-column-read" ->
 // "rowWriteColumnRead"), so the source reads like the seed's kernel table.

@@ -28,9 +28,9 @@ struct ReferenceOptions {
   // memory (not compared), and the output has one value per lane that ran, in warp order.
   uint32_t warps = 0;
   // Exposed mode: each block holds this many copies of the present warps, each playing the same
-  // lesson threads on the block's one tile (codegen.h); the output has `replicas` x the present
-  // lanes per block. The copies agree with one copy alone only if no copy can observe another's
-  // store as a value it would not have seen alone: Reference::replicas_agree says so.
+  // lesson threads on its own copy of every tile (codegen.h), so no copy can see another's
+  // stores or atomics: every copy's outputs are those of one copy alone. The output has
+  // `replicas` x the present lanes per block.
   int replicas = 1;
 };
 
@@ -51,12 +51,6 @@ struct Reference {
   int64_t load_instructions = 0, store_instructions = 0, atomic_instructions = 0;  // per block
   // Per scenario step: bit w set = the lesson's warp w has an active lane in it (any iteration).
   std::vector<uint32_t> step_warps;
-  // ReferenceOptions::replicas > 1: false when a copy could load another copy's store of a value
-  // it would not have seen alone (a warp stores two different values to one element between two
-  // barriers, or loads an element before storing a new value to it), or adds with atomicAdd (the
-  // copies' adds would all land); replica_conflict says where. Such a run must use one copy.
-  bool replicas_agree = true;
-  std::string replica_conflict;
 };
 
 struct ReferenceResult {

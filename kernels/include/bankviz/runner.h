@@ -82,10 +82,10 @@ struct StepTiming {
   // The step's launch: only the lesson's warps with an active lane in it (bit w of
   // lesson_warps = the lesson's warp w), as 1-D blocks of block_threads, blocks_per_sm of them
   // on each SM (grid in all), and its baseline (every step once, same launch) in baseline_ms.
-  // A block may hold `replicas` copies of those warps (each playing the same lesson threads,
-  // codegen.h), so that a step of one or two lesson warps still fills the SM (kFullWarps):
-  // block_threads = replicas x the mask's lanes, and the step's instructions per launched block
-  // are replicas x instructions_per_block.
+  // A block may hold `replicas` copies of those warps (each playing the same lesson threads on
+  // its own copy of every tile, codegen.h), so that a step of one or two lesson warps still fills
+  // the SM (kFullWarps): block_threads = replicas x the mask's lanes, and the step's instructions
+  // per launched block are replicas x instructions_per_block.
   int64_t grid = 0;
   int blocks_per_sm = 0;
   int block_threads = 0;
