@@ -22,13 +22,7 @@ struct AnalyzeOptions {
 
 void run_analyze(const AnalyzeOptions& o) {
   const Scenario s = build_scenario(o.scenario);
-  AnalysisResult r = analyze(s);
-  if (!r.analysis) {
-    std::string msg = "cannot analyze '" + s.name + "':";
-    for (const Diagnostic& d : r.errors) msg += "\n  " + d.format();
-    throw Exit{kExitFailed, msg};
-  }
-  const Analysis& a = *r.analysis;
+  const Analysis a = analyze_or_exit(s);
   if (o.json) {
     std::cout << analysis_to_json(a) << "\n";
     return;

@@ -32,13 +32,7 @@ void run_export(const ExportOptions& o) {
   if (fs::exists(o.svg, ec) && !o.force)
     throw Exit{kExitFailed, o.svg + " exists; pass --force to overwrite it"};
   const Scenario s = build_scenario(o.scenario);
-  AnalysisResult r = analyze(s);
-  if (!r.analysis) {
-    std::string msg = "cannot analyze '" + s.name + "':";
-    for (const Diagnostic& d : r.errors) msg += "\n  " + d.format();
-    throw Exit{kExitFailed, msg};
-  }
-  const Analysis& a = *r.analysis;
+  const Analysis a = analyze_or_exit(s);
   Playback p;
   p.loop = false;
   int step = o.step >= 0 ? o.step : a.worst_step();

@@ -227,6 +227,16 @@ Scenario build_scenario(const ScenarioOptions& o) {
   return s;
 }
 
+Analysis analyze_or_exit(const Scenario& s) {
+  AnalysisResult r = analyze(s);
+  if (!r.analysis) {
+    std::string msg = "cannot analyze '" + s.name + "':";
+    for (const Diagnostic& d : r.errors) msg += "\n  " + d.format();
+    throw Exit{kExitFailed, msg};
+  }
+  return std::move(*r.analysis);
+}
+
 std::string assets_dir() {
   if (const char* env = std::getenv("BANKVIZ_ASSETS"); env && *env) return env;
   std::error_code ec;

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bankviz/analysis.h"
 #include "bankviz/scenario.h"
 
 namespace bankviz::cli {
@@ -48,6 +49,9 @@ Scenario build_scenario(const ScenarioOptions& o);
 // Where assets live: $BANKVIZ_ASSETS, else ../share/bankviz/assets next to the executable,
 // else the source tree's assets/ (compiled in). Empty if none exists.
 std::string assets_dir();
+
+// analyze(s), or Exit{kExitFailed} listing the scenario's evaluation errors.
+Analysis analyze_or_exit(const Scenario& s);
 std::vector<std::string> preset_names();  // sorted stems of assets/presets/*.json
 inline constexpr const char* kDefaultPreset = "row-write-column-read";
 

@@ -39,20 +39,26 @@ bool select_preset(AppState& s, const std::string& name, std::string* error) {
              (names.empty() ? " (no presets found)" : "; presets: " + names);
     return false;
   }
-  ScenarioLoad load = load_scenario_file(it->path);
+  if (!load_draft_file(s, it->path, "preset " + it->path, error)) return false;
+  s.preset = name;
+  s.t = 0;
+  return true;
+}
+
+bool load_draft_file(AppState& s, const std::string& path, const std::string& what,
+                     std::string* error) {
+  ScenarioLoad load = load_scenario_file(path);
   if (!load.scenario) {
-    *error = "preset " + it->path + ":";
+    *error = what + ":";
     for (const Diagnostic& d : load.errors) *error += "\n  " + d.format();
     return false;
   }
   set_draft(s, *load.scenario);
   if (!s.errors.empty()) {
-    *error = "preset " + it->path + " does not analyze:";
+    *error = what + " does not analyze:";
     for (const Diagnostic& d : s.errors) *error += "\n  " + d.format();
     return false;
   }
-  s.preset = name;
-  s.t = 0;
   return true;
 }
 

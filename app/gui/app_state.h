@@ -86,6 +86,10 @@ void load_presets(AppState& s, const std::string& dir);
 bool select_preset(AppState& s, const std::string& name, std::string* error);
 // Sets the draft and re-analyzes; keeps the old analysis when the draft has errors.
 void set_draft(AppState& s, const Scenario& draft);
+// Loads a scenario file (a preset's or the user's) into the draft. False with a message naming
+// `what` when the file does not load or its scenario does not analyze.
+bool load_draft_file(AppState& s, const std::string& path, const std::string& what,
+                     std::string* error);
 // Re-analyzes the current draft (after an edit through the controls).
 void reanalyze(AppState& s);
 // Advances time, recomputes frame and cells.

@@ -54,18 +54,7 @@ bool setup_state(AppState& s, const Options& o, std::string* error) {
   if (o.views_only) s.settings.views_only = true;
   load_presets(s, data_dir() + "/assets/presets");
   if (!o.scenario.empty()) {
-    ScenarioLoad load = load_scenario_file(o.scenario);
-    if (!load.scenario) {
-      *error = o.scenario + ":";
-      for (const Diagnostic& d : load.errors) *error += "\n  " + d.format();
-      return false;
-    }
-    set_draft(s, *load.scenario);
-    if (!s.errors.empty()) {
-      *error = o.scenario + " does not analyze:";
-      for (const Diagnostic& d : s.errors) *error += "\n  " + d.format();
-      return false;
-    }
+    if (!load_draft_file(s, o.scenario, o.scenario, error)) return false;
   } else {
     std::string name = !o.preset.empty()            ? o.preset
                        : !s.settings.preset.empty() ? s.settings.preset
