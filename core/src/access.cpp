@@ -24,7 +24,7 @@
 namespace bankviz {
 
 const char* op_name(Op op) {
-  return op == Op::Load ? "load" : "store";
+  return op == Op::Load ? "load" : op == Op::Store ? "store" : "atomic";
 }
 
 // [SECTION] Splitting the warp into groups served one after another
@@ -135,33 +135,44 @@ struct GroupCost {
   int ideal = 0;
 };
 
-// Wavefronts = the most distinct rows in one bank (with 128-byte lines: distinct words).
-// Ideal = the distinct words' bytes over the line: what a conflict-free layout of the same
+// Does touch i need a bank slot of its own, or does it share touch i-1's? Loads and stores
+// share a row of a bank (one word delivered to many lanes). Shared-memory atomics never do:
+// measured on Hopper (docs/HOPPER_RULE.md), every lane's read-modify-write takes its own pass
+// through its bank, even when all 32 lanes add to one word.
+bool new_slot(const Touch* t, int i, bool atomic) {
+  return i == 0 || touch_slot(t[i]) != touch_slot(t[i - 1]) ||
+         (atomic && touch_lane(t[i]) != touch_lane(t[i - 1]));
+}
+
+// Wavefronts = the most slots in one bank (with 128-byte lines: distinct words; for atomics:
+// lanes). Ideal = the slots' bytes over the line: what a conflict-free layout of the same
 // request would need (Kepler's unaligned float2 row: 256 bytes, ideal 1, served in 2).
-GroupCost cost(const Arch& arch, const Touch* t, int n) {
+GroupCost cost(const Arch& arch, const Touch* t, int n, bool atomic) {
   GroupCost c;
   int words = 0, in_bank = 0;
   for (int i = 0; i < n; ++i) {
     const bool new_bank = i == 0 || touch_bank(t[i]) != touch_bank(t[i - 1]);
     if (new_bank) in_bank = 0;
-    if (new_bank || touch_slot(t[i]) != touch_slot(t[i - 1]))
-      c.wavefronts = std::max(c.wavefronts, ++in_bank);
-    if (i == 0 || touch_word_key(t[i]) != touch_word_key(t[i - 1])) ++words;
+    if (new_bank || new_slot(t, i, atomic)) c.wavefronts = std::max(c.wavefronts, ++in_bank);
+    if (i == 0 || touch_word_key(t[i]) != touch_word_key(t[i - 1]) ||
+        (atomic && touch_lane(t[i]) != touch_lane(t[i - 1])))
+      ++words;
   }
   c.wavefronts = std::max(c.wavefronts, 1);
   c.ideal = std::max(1, (words * arch.bank_bytes + arch.line_bytes - 1) / arch.line_bytes);
   return c;
 }
 
-// The k-th distinct row of every bank goes to the group's k-th wavefront.
-void detail(const Arch& arch, const Touch* t, int n, int wavefronts, std::vector<Wavefront>& out) {
+// The k-th slot of every bank goes to the group's k-th wavefront.
+void detail(const Arch& arch, const Touch* t, int n, int wavefronts, bool atomic,
+            std::vector<Wavefront>& out) {
   const size_t first = out.size();
   out.resize(first + static_cast<size_t>(wavefronts));
   int k = -1;
   for (int i = 0; i < n; ++i) {
     const bool new_bank = i == 0 || touch_bank(t[i]) != touch_bank(t[i - 1]);
     if (new_bank) k = -1;
-    if (new_bank || touch_slot(t[i]) != touch_slot(t[i - 1])) ++k;
+    if (new_bank || new_slot(t, i, atomic)) ++k;
     const bool shared = (i > 0 && touch_word_key(t[i - 1]) == touch_word_key(t[i])) ||
                         (i + 1 < n && touch_word_key(t[i + 1]) == touch_word_key(t[i]));
     Wavefront& wf = out[first + static_cast<size_t>(k)];
@@ -186,10 +197,11 @@ AccessResult run(const Arch& arch, Op op, const WarpAccess& a) {
     const uint32_t lanes = a.mask & group_bits;
     if (!lanes) continue;
     const int n = collect(arch, a, lanes, touches);
-    const GroupCost c = cost(arch, touches, n);
+    const bool atomic = op == Op::Atomic;
+    const GroupCost c = cost(arch, touches, n, atomic);
     r.wavefronts += c.wavefronts;
     r.ideal += c.ideal;
-    if constexpr (kDetail) detail(arch, touches, n, c.wavefronts, r.detail);
+    if constexpr (kDetail) detail(arch, touches, n, c.wavefronts, atomic, r.detail);
   }
   return r;
 }

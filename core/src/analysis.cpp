@@ -280,10 +280,11 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override) {
           ws.element.fill(-1);
           continue;
         }
-        // Atomics (atomicAdd on shared memory) are modelled as stores: the banks see one write
-        // per lane. Real atomics are read-modify-write and serialize lanes that hit the same
-        // address, so this is an approximation for the bank picture, not for atomic throughput.
-        const Op op = st.kind == StepKind::Load ? Op::Load : Op::Store;
+        // Atomics (atomicAdd on shared memory) read-modify-write: lanes that hit one word do not
+        // share it, each takes its own pass through the bank (measured, docs/HOPPER_RULE.md).
+        const Op op = st.kind == StepKind::Load    ? Op::Load
+                      : st.kind == StepKind::Store ? Op::Store
+                                                   : Op::Atomic;
         ws.result = serve(*arch, op, ws.access);
       }
       // Record this step's writes after all warps have read: within one step each warp

@@ -253,8 +253,11 @@ std::string explain_result(const Scenario& s, const RunResult& r) {
     for (const StepTiming& t : r.exposed.steps) atomic |= t.kind == "atomic";
     if (atomic)
       out +=
-          "\n\natomicAdd reads, adds and writes in the shared-memory unit: the model counts "
-          "its wavefronts like a store's, and the measured cycles include the extra work.";
+          "\n\natomicAdd reads, adds and writes in the shared-memory unit: every lane takes its "
+          "own pass through its bank, even lanes adding to the same bin (the model counts "
+          "it so, as measured on Hopper). Where the bins depend on the data (a histogram), "
+          "the model shows block 0 while the exposed run spreads over many blocks, so the two "
+          "agree only on average.";
   }
   return out;
 }

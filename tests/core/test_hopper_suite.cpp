@@ -77,3 +77,29 @@ INSTANTIATE_TEST_SUITE_P(Measured, HopperSuite, ::testing::Values("random", "tar
 
 }  // namespace
 }  // namespace bankviz
+
+namespace bankviz {
+namespace {
+
+// Shared atomics (atom.shared.add.u32, 4-byte cases), measured with ncu's op_atom counters.
+TEST(HopperAtomics, ModelMatchesNsightComputeOnEveryCase) {
+  const std::string base = std::string(BANKVIZ_TEST_DATA) + "/hopper/atomic";
+  const auto cases = read_cases(base + ".txt");
+  std::ifstream in(base + ".expected");
+  std::map<std::string, int> expected;
+  std::string name;
+  int wf = 0;
+  while (in >> name >> wf) expected[name] = wf;
+  ASSERT_GT(cases.size(), 400u);
+  ASSERT_EQ(cases.size(), expected.size());
+  int mismatches = 0;
+  for (const Case& c : cases) {
+    const int model = count_wavefronts(*find_arch("hopper"), Op::Atomic, c.access);
+    if (model != expected.at(c.name) && ++mismatches <= 10)
+      ADD_FAILURE() << c.name << ": model " << model << ", measured " << expected.at(c.name);
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+}  // namespace
+}  // namespace bankviz

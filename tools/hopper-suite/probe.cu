@@ -64,6 +64,18 @@ __global__ void probe(const unsigned* addr, unsigned mask, unsigned* sink, unsig
   if (lane == 0) *base_out = base;
 }
 
+// One shared atomicAdd (atom.shared.add.u32) per active lane: ncu's op_atom counters.
+__global__ void probe_atom(const unsigned* addr, unsigned mask, unsigned* sink, unsigned* base_out) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const unsigned lane = threadIdx.x;
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  const unsigned a = base + addr[lane];
+  unsigned old = 0;
+  if ((mask >> lane) & 1u) asm volatile("atom.shared.add.u32 %0, [%1], 1;" : "=r"(old) : "r"(a));
+  sink[lane] = old;
+  if (lane == 0) *base_out = base;
+}
+
 template <int W>
 static void launch(const unsigned* d_addr, unsigned mask, unsigned* d_sink, unsigned* d_base) {
   CHECK(cudaFuncSetAttribute(probe<W>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
@@ -73,8 +85,9 @@ static void launch(const unsigned* d_addr, unsigned mask, unsigned* d_sink, unsi
 }
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: probe CASES.txt\n");
+  const bool atomics = argc == 3 && std::string(argv[2]) == "--atomic";
+  if (argc != 2 && !atomics) {
+    std::fprintf(stderr, "usage: probe CASES.txt [--atomic]   (--atomic: 4-byte cases only)\n");
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -103,6 +116,16 @@ int main(int argc, char** argv) {
       return 1;
     }
     CHECK(cudaMemcpy(d_addr, addr, sizeof addr, cudaMemcpyHostToDevice));
+    if (atomics) {
+      if (width != 4) continue;
+      CHECK(cudaFuncSetAttribute(probe_atom, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 kSmemBytes));
+      probe_atom<<<1, 32, kSmemBytes>>>(d_addr, mask, d_sink, d_base);
+      CHECK(cudaGetLastError());
+      CHECK(cudaDeviceSynchronize());
+      std::printf("case %d %s\n", index++, name.c_str());
+      continue;
+    }
     switch (width) {
       case 1: launch<1>(d_addr, mask, d_sink, d_base); break;
       case 2: launch<2>(d_addr, mask, d_sink, d_base); break;

@@ -18,8 +18,10 @@
 
 namespace bankviz {
 
-enum class Op { Load, Store };
-const char* op_name(Op op);  // "load" / "store"
+// Atomic: a shared-memory atomicAdd and friends (read-modify-write): lanes never share a word's
+// pass through the bank (measured on Hopper, docs/HOPPER_RULE.md).
+enum class Op { Load, Store, Atomic };
+const char* op_name(Op op);  // "load" / "store" / "atomic"
 
 inline constexpr int kWarpSize = 32;
 inline constexpr uint32_t kMaxSharedBytes = 228u * 1024u;  // Hopper: 228 KB per SM
