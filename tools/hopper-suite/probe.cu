@@ -6,6 +6,7 @@
 //   NAME WIDTH MASK A0 ... A31      (# starts a comment line)
 // Output (stdout): one line per launched case, in launch order: "case INDEX NAME".
 // Build: nvcc -O3 -gencode=arch=compute_90,code=sm_90 -o probe probe.cu
+#include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,16 +14,14 @@
 #include <sstream>
 #include <string>
 #include <vector>
-#include <cuda_runtime.h>
 
-#define CHECK(x)                                                                       \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,                  \
-                   cudaGetErrorString(e_));                                            \
-      std::exit(1);                                                                    \
-    }                                                                                  \
+#define CHECK(x)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
   } while (0)
 
 constexpr int kSmemBytes = 228 * 1024 - 1024;  // the block's opt-in maximum on sm_90
@@ -65,7 +64,8 @@ __global__ void probe(const unsigned* addr, unsigned mask, unsigned* sink, unsig
 }
 
 // One shared atomicAdd (atom.shared.add.u32) per active lane: ncu's op_atom counters.
-__global__ void probe_atom(const unsigned* addr, unsigned mask, unsigned* sink, unsigned* base_out) {
+__global__ void probe_atom(const unsigned* addr, unsigned mask, unsigned* sink,
+                           unsigned* base_out) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x;
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
@@ -127,12 +127,24 @@ int main(int argc, char** argv) {
       continue;
     }
     switch (width) {
-      case 1: launch<1>(d_addr, mask, d_sink, d_base); break;
-      case 2: launch<2>(d_addr, mask, d_sink, d_base); break;
-      case 4: launch<4>(d_addr, mask, d_sink, d_base); break;
-      case 8: launch<8>(d_addr, mask, d_sink, d_base); break;
-      case 16: launch<16>(d_addr, mask, d_sink, d_base); break;
-      default: std::fprintf(stderr, "line %d: bad width\n", lineno); return 1;
+      case 1:
+        launch<1>(d_addr, mask, d_sink, d_base);
+        break;
+      case 2:
+        launch<2>(d_addr, mask, d_sink, d_base);
+        break;
+      case 4:
+        launch<4>(d_addr, mask, d_sink, d_base);
+        break;
+      case 8:
+        launch<8>(d_addr, mask, d_sink, d_base);
+        break;
+      case 16:
+        launch<16>(d_addr, mask, d_sink, d_base);
+        break;
+      default:
+        std::fprintf(stderr, "line %d: bad width\n", lineno);
+        return 1;
     }
     unsigned base = 0;
     CHECK(cudaMemcpy(&base, d_base, sizeof base, cudaMemcpyDeviceToHost));
