@@ -6,18 +6,13 @@
 #include <string>
 
 #include "bankviz/scenario.h"
+#include "helpers.h"
 
 using namespace bankviz;
 
 namespace {
 
-// A step with only its kind and index set (Step is an aggregate with many fields).
-Step step(StepKind kind, std::string index = "") {
-  Step st;
-  st.kind = kind;
-  st.index = std::move(index);
-  return st;
-}
+using test::step;
 
 Scenario transpose_scenario() {
   Scenario s;

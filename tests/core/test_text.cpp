@@ -5,18 +5,13 @@
 #include <sstream>
 
 #include "bankviz/text.h"
+#include "helpers.h"
 
 using namespace bankviz;
 
 namespace {
 
-// A step with only its kind and index set (Step is an aggregate with many fields).
-Step step(StepKind kind, std::string index = "") {
-  Step st;
-  st.kind = kind;
-  st.index = std::move(index);
-  return st;
-}
+using test::step;
 
 Analysis run(Scenario s, const Arch* arch = nullptr) {
   AnalysisResult r = analyze(s, arch);
