@@ -98,9 +98,9 @@ TEST(Trace, StoredValuesKeepTheirCType) {
   Step st = step(StepKind::Store, "tile[threadIdx.x]");
   st.value = "threadIdx.x - 1";
   Trace t = trace_of(make(32, 32, {st}));
-  EXPECT_EQ(t.steps[0].warps[0].value[0], (Value{CType::UInt, 4294967295u}));
+  EXPECT_EQ(t.steps[0].value(0, 0), (Value{CType::UInt, 4294967295u}));
   Step dflt = step(StepKind::Store, "tile[threadIdx.x]");  // default: the linear thread index
-  EXPECT_EQ(trace_of(make(32, 32, {dflt})).steps[0].warps[0].value[7], (Value{CType::UInt, 7}));
+  EXPECT_EQ(trace_of(make(32, 32, {dflt})).steps[0].value(0, 7), (Value{CType::UInt, 7}));
 }
 
 TEST(Trace, UndefinedBehaviourNamesTheThreadAndColumn) {
