@@ -81,6 +81,10 @@ struct Arch {
   // bank word -> line: the row of the bank pictures holding it (one word in every bank)
   constexpr uint32_t line_of_word(uint32_t word) const { return word >> bank_shift(); }
   constexpr uint32_t line_of(uint32_t address) const { return line_of_word(word_of(address)); }
+  // (line, bank) -> bank word: the cell of the bank pictures
+  constexpr uint32_t word_at(uint32_t line, int bank) const {
+    return line << bank_shift() | static_cast<uint32_t>(bank);
+  }
   // Bytes in one row of the bank pictures: banks * bank_bytes (128; 64 on cc 1.x; 256 in Kepler's
   // 8-byte mode). Not line_bytes: Kepler's 4-byte mode shows 128-byte rows of 256-byte segments.
   constexpr int line_bytes_shown() const { return banks * bank_bytes; }
