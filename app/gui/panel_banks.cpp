@@ -45,8 +45,9 @@ const WordMap& word_map(const AppState& s, int ti) {
   for (int64_t e = 0; e < t.elements(); ++e) {
     int64_t b = t.byte_offset(e);
     bool pad = t.is_padding(e);
-    for (int64_t x = b; x < b + t.elem_bytes(); x += std::min(t.elem_bytes(), arch.bank_bytes)) {
-      size_t i = static_cast<size_t>(arch.word_of(static_cast<uint32_t>(x)) - m.first_word);
+    const uint32_t last = arch.word_of(static_cast<uint32_t>(b + t.elem_bytes() - 1));
+    for (uint32_t word = arch.word_of(static_cast<uint32_t>(b)); word <= last; ++word) {
+      size_t i = static_cast<size_t>(word - m.first_word);
       if (m.element[i] < 0) m.element[i] = e;
       if (!pad) m.padding[i] = 0;
     }

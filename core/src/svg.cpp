@@ -164,8 +164,9 @@ std::map<uint32_t, WordInfo> tile_words(const TileDecl& t, const Arch& arch) {
   for (int64_t e = 0; e < t.elements(); ++e) {
     int64_t b = t.byte_offset(e);
     bool pad = t.is_padding(e);
-    for (int64_t x = b; x < b + eb; x += std::min(eb, arch.bank_bytes)) {
-      WordInfo& w = out[arch.word_of(static_cast<uint32_t>(x))];
+    const uint32_t last = arch.word_of(static_cast<uint32_t>(b + eb - 1));
+    for (uint32_t word = arch.word_of(static_cast<uint32_t>(b)); word <= last; ++word) {
+      WordInfo& w = out[word];
       if (w.element < 0) w.element = e;
       w.padding = w.padding && pad;
     }
