@@ -32,9 +32,11 @@ constexpr std::array<Rule, 7> kTeslaRules = {{
      "So 8- and 16-bit reads conflict (char shared[tid]: shared[0..3] share a bank).",
      "CUDA C Programming Guide 4.2, F.3.3.2 and F.3.3.3"},
     {P::Extrapolated,
-     "Which word is broadcast and which lane each other bank serves is unspecified in the guide: "
-     "we take the word of the lowest remaining lane, and the lowest remaining lane of each bank.",
-     "CUDA C Programming Guide 4.2, F.3.3.2 (\"unspecified\")"},
+     "Which word is broadcast and which address each other bank serves is unspecified in the "
+     "guide: we take the word of the lowest remaining lane, and the lowest remaining lane of "
+     "each bank. We read \"one address\" as one lane: more lanes on one word outside the "
+     "broadcast bank would be a second broadcast word, which F.4.3 says only cc 2.x can do.",
+     "CUDA C Programming Guide 4.2, F.3.3.2 (\"unspecified\") and F.4.3"},
     {P::Published,
      "Accesses wider than 32 bits are compiled into separate 32-bit requests (a double: two "
      "requests with a stride of two words), each served by half-warps.",
