@@ -649,10 +649,11 @@ TEST(ExprSymbols, ALoopVariableOfTypeIntGoesNegative) {
   ASSERT_TRUE(p.expr);
   auto b = bind(*p.expr, s);
   ASSERT_TRUE(b.bound);
+  EXPECT_EQ(b.bound->type(), CType::Int);
   Env env;
-  env.slots.assign(1, I(0));
+  env.slots.resize(1);
   env.slots[static_cast<size_t>(k)] = I(0);
-  EXPECT_EQ(b.bound->eval(env), I(-1));
+  EXPECT_EQ(b.bound->eval(env), I(-1));  // an unsigned loop variable would wrap to 4294967295
 }
 
 TEST(ExprSymbols, ExprEvalAndBoundEvalAgree) {
