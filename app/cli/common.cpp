@@ -132,7 +132,9 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
   cmd.add_option("--swizzle", o.swizzle, "XOR swizzle B,M,S (CuTe Swizzle<B,M,S>)");
   cmd.add_option("--block", o.block, "thread block: 32x32 or 256 or 8x8x4");
   cmd.add_option("--define", o.defines, "named constant NAME=VALUE (repeatable)");
-  cmd.add_option("--let", o.lets, "per-thread variable NAME=EXPR, in order (repeatable)");
+  cmd.add_option("--let", o.lets,
+                 "per-thread variable [TYPE] NAME=EXPR, in order (repeatable); TYPE defaults to "
+                 "EXPR's C type");
   cmd.add_option("--step", o.steps,
                  "a step in program order (repeatable): \"store tile[threadIdx.y][threadIdx.x]\","
                  " \"sync\", \"load tile[threadIdx.x][threadIdx.y] if threadIdx.x < 16\"");
@@ -207,13 +209,19 @@ Scenario build_scenario(const ScenarioOptions& o) {
       s.constants.push_back({name, v});
   }
   for (const auto& l : o.lets) {
-    auto [name, expr] = split_assignment(l, "--let");
+    auto [decl, expr] = split_assignment(l, "--let");
+    // "[TYPE] NAME": an optional C type before the name, as in "int row=threadIdx.x - 1".
+    std::string type, name = decl;
+    if (const auto sp = decl.find_last_of(" \t"); sp != std::string::npos) {
+      type = trim(decl.substr(0, sp));
+      name = trim(decl.substr(sp + 1));
+    }
     auto it =
         std::find_if(s.lets.begin(), s.lets.end(), [&](const Let& x) { return x.name == name; });
     if (it != s.lets.end())
-      it->expr = expr;
+      it->expr = expr, it->type = type;
     else
-      s.lets.push_back({name, expr});
+      s.lets.push_back({name, expr, type});
   }
   if (!o.steps.empty()) {
     s.steps.clear();

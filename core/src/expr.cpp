@@ -4,8 +4,11 @@
 // [SECTION] Vocabulary (builtins, functions, type words, keywords)
 // [SECTION] Lexer
 // [SECTION] Parser
+// [SECTION] Types and values
+// [SECTION] Symbols
+// [SECTION] Binding: names to slots, a C type for every node
 // [SECTION] Evaluator
-// [SECTION] Expr value type
+// [SECTION] Expr and BoundExpr value types
 // [SECTION] Public entry points
 //
 // Every user input either parses or yields an ExprError with a 1-based column and a message
@@ -18,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <set>
@@ -63,17 +67,21 @@ constexpr int kMaxDepth = 200;
 
 }  // namespace
 
+// The target of a cast: the four promoted types, and the narrow ones whose value promotes to int.
+enum class CastTo { Bool, SChar, UChar, Short, UShort, Int, UInt, LongLong, ULongLong };
+
 struct Expr::Node {
-  enum class Kind { Int, Builtin, Name, Call, Unary, Chain, Cond };
+  enum class Kind { Int, Builtin, Name, Call, Unary, Chain, Cond, Cast };
   Kind kind = Kind::Int;
   int column = 1;                        // the token this node stands for (operator, name, literal)
-  int64_t value = 0;                     // Int
+  Value value;                           // Int: the literal, typed by C's rules
+  CastTo cast = CastTo::Int;             // Cast
   Builtin builtin = Builtin::ThreadIdx;  // Builtin
   int axis = 0;                          // Builtin: 0=x 1=y 2=z
   std::string name;                      // Name, Call
   Func func = Func::Min;                 // Call
   OpKind op = OpKind::Neg;               // Unary
-  std::vector<std::shared_ptr<const Node>> kids;  // Unary 1, Call args, Chain operands, Cond 3
+  std::vector<std::shared_ptr<const Node>> kids;  // Unary/Cast 1, Call args, Chain operands, Cond 3
   std::vector<std::pair<OpKind, int>> ops;        // Chain: ops[i] joins kids[i] and kids[i+1]
 };
 
@@ -145,6 +153,63 @@ const FuncName* find_func(std::string_view w) {
   return nullptr;
 }
 
+// A cast's or declaration's type words ("unsigned short", "long long int", "const size_t") -> the
+// type; nullopt for combinations C does not have ("short long", "signed unsigned", "int int").
+std::optional<CastTo> cast_target(std::string_view spelling) {
+  int n_unsigned = 0, n_signed = 0, n_long = 0, n_short = 0, n_char = 0, n_int = 0, words = 0;
+  std::string_view alone;  // a typedef or bool, which must stand alone
+  size_t i = 0;
+  while (i < spelling.size()) {
+    while (i < spelling.size() && std::isspace(static_cast<unsigned char>(spelling[i]))) ++i;
+    size_t j = i;
+    while (j < spelling.size() && !std::isspace(static_cast<unsigned char>(spelling[j]))) ++j;
+    const std::string_view w = spelling.substr(i, j - i);
+    i = j;
+    if (w.empty() || w == "const") continue;
+    ++words;
+    if (w == "unsigned")
+      ++n_unsigned;
+    else if (w == "signed")
+      ++n_signed;
+    else if (w == "long")
+      ++n_long;
+    else if (w == "short")
+      ++n_short;
+    else if (w == "char")
+      ++n_char;
+    else if (w == "int")
+      ++n_int;
+    else
+      alone = w;
+  }
+  if (words == 0) return std::nullopt;
+  if (!alone.empty()) {
+    if (words != 1) return std::nullopt;
+    static constexpr std::pair<std::string_view, CastTo> kNamed[] = {
+        {"bool", CastTo::Bool},          {"int8_t", CastTo::SChar},
+        {"uint8_t", CastTo::UChar},      {"int16_t", CastTo::Short},
+        {"uint16_t", CastTo::UShort},    {"int32_t", CastTo::Int},
+        {"uint32_t", CastTo::UInt},      {"int64_t", CastTo::LongLong},
+        {"uint64_t", CastTo::ULongLong}, {"size_t", CastTo::ULongLong}};
+    for (const auto& [name, to] : kNamed)
+      if (name == alone) return to;
+    return std::nullopt;
+  }
+  if (n_unsigned + n_signed > 1 || n_int > 1 || n_short > 1 || n_char > 1 || n_long > 2)
+    return std::nullopt;
+  const bool u = n_unsigned == 1;
+  if (n_char) {
+    if (n_short || n_long || n_int) return std::nullopt;
+    return u ? CastTo::UChar : CastTo::SChar;  // plain char is signed (x86-64 and nvcc)
+  }
+  if (n_short) {
+    if (n_long) return std::nullopt;
+    return u ? CastTo::UShort : CastTo::Short;
+  }
+  if (n_long) return u ? CastTo::ULongLong : CastTo::LongLong;  // long is 64 bits (LP64)
+  return u ? CastTo::UInt : CastTo::Int;
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -192,16 +257,16 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 // "unknown name 'tidx' (did you mean threadIdx.x?)"
-std::string unknown_name_message(std::string_view name, const Env& env) {
+std::string unknown_name_message(std::string_view name, const Symbols& symbols) {
   std::string msg = "unknown name '" + std::string(name) + "'";
   std::string best;
   if (auto a = alias_for(name); !a.empty()) {
     best = std::string(a);
   } else {
     size_t best_d = std::max<size_t>(1, std::min<size_t>(2, name.size() / 2)) + 1;
-    for (const auto& [known, value] : env.names) {
-      size_t d = edit_distance(lower(name), lower(known));
-      if (d < best_d) best_d = d, best = known;
+    for (const Symbols::Entry& known : symbols.entries()) {
+      size_t d = edit_distance(lower(name), lower(known.name));
+      if (d < best_d) best_d = d, best = known.name;
     }
   }
   if (!best.empty()) msg += " (did you mean " + best + "?)";
@@ -216,7 +281,7 @@ struct Token {
   Tok kind = Tok::End;
   std::string_view text;  // punctuation or name spelling; for Error, unused
   int column = 1;         // 1-based
-  int64_t value = 0;      // Int
+  Value value;            // Int: the literal's value and C type
   std::string error;      // Error: what is wrong here
 };
 
@@ -276,10 +341,11 @@ std::vector<Token> lex(std::string_view s) {
                                   : "a binary literal"));
           return out;
         }
-        if (v > (static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) - dv) / radix)
+        if (v > (std::numeric_limits<uint64_t>::max() - static_cast<uint64_t>(dv)) /
+                    static_cast<uint64_t>(radix))
           too_big = true;
         else
-          v = v * radix + dv;
+          v = v * static_cast<uint64_t>(radix) + static_cast<uint64_t>(dv);
         ++i, ++digits;
       }
       if (radix != 8 && radix != 10 && digits == 0) {
@@ -305,16 +371,41 @@ std::vector<Token> lex(std::string_view s) {
                          "' on integer literal (expected u, l, ul, ll or ull)");
         return out;
       }
+      const std::string spelled(s.substr(start, i - start));
       if (too_big) {
-        fail(start, "integer literal '" + std::string(s.substr(start, i - start)) +
-                        "' is too large (the limit is 9223372036854775807)");
+        fail(start,
+             "integer literal '" + spelled + "' is too large (the limit is 18446744073709551615)");
+        return out;
+      }
+      // C's type of an integer literal: the first of these that holds the value (long is 64
+      // bits). Decimal literals without 'u' stay signed; hex, octal and binary ones may become
+      // unsigned.
+      const bool is_unsigned = ls.find('u') != std::string::npos;
+      const bool is_long = ls.find('l') != std::string::npos;
+      const bool decimal = radix == 10;
+      constexpr uint64_t kIntMax = 0x7fffffffu, kUIntMax = 0xffffffffu;
+      constexpr uint64_t kLLMax = 0x7fffffffffffffffu;
+      std::optional<CType> type;
+      if (!is_long && !is_unsigned && v <= kIntMax)
+        type = CType::Int;
+      else if (!is_long && (is_unsigned || !decimal) && v <= kUIntMax)
+        type = CType::UInt;
+      else if (!is_unsigned && v <= kLLMax)
+        type = CType::LongLong;
+      else if (is_unsigned || !decimal)
+        type = CType::ULongLong;
+      if (!type) {
+        fail(start, "integer literal '" + spelled +
+                        "' is too large for any signed type (the limit is 9223372036854775807; "
+                        "write '" +
+                        spelled + "u' for an unsigned literal)");
         return out;
       }
       Token t;
       t.kind = Tok::Int;
       t.text = s.substr(start, i - start);
       t.column = col(start);
-      t.value = static_cast<int64_t>(v);
+      t.value = Value::of_unsigned(*type, v);
       out.push_back(t);
       continue;
     }
@@ -331,13 +422,13 @@ std::vector<Token> lex(std::string_view s) {
         "<<", ">>", "<=", ">=", "==", "!=", "&&", "||"};
     std::string_view two = s.substr(i, 2);
     if (std::find(kTwo.begin(), kTwo.end(), two) != kTwo.end()) {
-      out.push_back(Token{Tok::Punct, two, col(start), 0, {}});
+      out.push_back(Token{Tok::Punct, two, col(start), {}, {}});
       i += 2;
       continue;
     }
     static constexpr std::string_view kOne = "()[],.?:+-*/%<>&|^!~";
     if (kOne.find(c) != std::string_view::npos) {
-      out.push_back(Token{Tok::Punct, s.substr(i, 1), col(start), 0, {}});
+      out.push_back(Token{Tok::Punct, s.substr(i, 1), col(start), {}, {}});
       i += 1;
       continue;
     }
@@ -502,10 +593,11 @@ struct ExprParser {
       DepthGuard guard(*this);
       const int open = take().column;
       std::string type;
+      int first_word = peek().column;
       while (peek().kind == Tok::Name &&
              (is_int_type_word(peek().text) || is_float_type_word(peek().text))) {
         const Token& w = take();
-        if (is_float_type_word(w.text))
+        if (is_float_type_word(w.text) && w.text != "bool")
           fail(w.column, "cast to '" + std::string(w.text) +
                              "' is not supported: index expressions are integers");
         type += (type.empty() ? "" : " ") + std::string(w.text);
@@ -514,7 +606,12 @@ struct ExprParser {
         fail_here("expected ')' after type '" + type + "' in the cast at column " +
                   std::to_string(open));
       take();
-      return parse_unary();  // casts are accepted and ignored: all arithmetic is int64
+      const std::optional<CastTo> to = cast_target(type);
+      if (!to) fail(first_word, "'" + type + "' is not an integer type C knows");
+      auto n = make(Expr::Node::Kind::Cast, open);
+      n->cast = *to;
+      n->kids = {parse_unary()};
+      return n;
     }
     return parse_primary();
   }
@@ -627,6 +724,300 @@ struct ExprParser {
   }
 };
 
+// [SECTION] Types and values ====================================================================
+
+const char* ctype_name(CType t) {
+  switch (t) {
+    case CType::Int:
+      return "int";
+    case CType::UInt:
+      return "unsigned int";
+    case CType::LongLong:
+      return "long long";
+    case CType::ULongLong:
+      return "unsigned long long";
+  }
+  return "?";
+}
+
+int ctype_bits(CType t) {
+  return t == CType::Int || t == CType::UInt ? 32 : 64;
+}
+
+bool ctype_signed(CType t) {
+  return t == CType::Int || t == CType::LongLong;
+}
+
+std::optional<CType> parse_ctype(std::string_view spelling) {
+  switch (cast_target(spelling).value_or(CastTo::Bool)) {
+    case CastTo::Int:
+      return CType::Int;
+    case CastTo::UInt:
+      return CType::UInt;
+    case CastTo::LongLong:
+      return CType::LongLong;
+    case CastTo::ULongLong:
+      return CType::ULongLong;
+    default:
+      return std::nullopt;  // narrow types, bool, or not a type
+  }
+}
+
+// The usual arithmetic conversions (C17 6.3.1.8) on promoted operands: the same type stays; of
+// two signed or two unsigned types the wider wins; an unsigned type at least as wide as the signed
+// one wins; a wider signed type (long long against unsigned int) holds every value and wins.
+CType common_type(CType a, CType b) {
+  if (a == b) return a;
+  if (ctype_signed(a) == ctype_signed(b)) return ctype_bits(a) >= ctype_bits(b) ? a : b;
+  const CType u = ctype_signed(a) ? b : a, sg = ctype_signed(a) ? a : b;
+  return ctype_bits(u) >= ctype_bits(sg) ? u : sg;
+}
+
+namespace {
+
+// x's low bits as a value of type t: sign-extended for signed types, zero-extended for unsigned.
+uint64_t normalize(CType t, uint64_t x) {
+  switch (t) {
+    case CType::Int:
+      return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(x & 0xffffffffu)));
+    case CType::UInt:
+      return x & 0xffffffffu;
+    case CType::LongLong:
+    case CType::ULongLong:
+      return x;
+  }
+  return x;
+}
+
+}  // namespace
+
+Value Value::of(CType t, int64_t v) {
+  return {t, normalize(t, static_cast<uint64_t>(v))};
+}
+
+Value Value::of_unsigned(CType t, uint64_t v) {
+  return {t, normalize(t, v)};
+}
+
+std::optional<int64_t> Value::to_int64() const {
+  if (type == CType::ULongLong && bits > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+  return static_cast<int64_t>(bits);
+}
+
+std::string Value::text() const {
+  return ctype_signed(type) ? std::to_string(static_cast<int64_t>(bits)) : std::to_string(bits);
+}
+
+Value convert(Value v, CType to) {
+  return {to, normalize(to, v.bits)};
+}
+
+// [SECTION] Symbols ==============================================================================
+
+int Symbols::add(std::string_view name, CType type) {
+  for (Entry& e : entries_)
+    if (e.name == name) {
+      e.type = type;
+      return e.slot;
+    }
+  entries_.push_back({std::string(name), type, static_cast<int>(entries_.size())});
+  return entries_.back().slot;
+}
+
+const Symbols::Entry* Symbols::find(std::string_view name) const {
+  for (const Entry& e : entries_)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+// [SECTION] Binding: names to slots, a C type for every node =====================================
+
+// A bound expression is a flat array of typed nodes; kids are indices. Chains stay flat (one node
+// with a list of links), so "a+b+c+..." of any length evaluates without deep recursion.
+struct BoundExpr::Program {
+  struct Link {
+    OpKind op = OpKind::Add;
+    int column = 1;
+    CType operand = CType::Int;  // both sides convert to this (shifts: the left side's type)
+    CType result = CType::Int;
+    int kid = 0;
+  };
+  struct Node {
+    Expr::Node::Kind kind = Expr::Node::Kind::Int;
+    CType type = CType::Int;     // the node's C type
+    CType operand = CType::Int;  // Call (min/max), Cond: the common type of the operands
+    int column = 1;
+    Value value;   // Int
+    int slot = 0;  // Name
+    Builtin builtin = Builtin::ThreadIdx;
+    int axis = 0;
+    Func func = Func::Min;
+    OpKind op = OpKind::Neg;
+    CastTo cast = CastTo::Int;
+    std::array<int, 3> kids{};  // Unary/Cast/Call/Cond; Chain: kids[0] is the first operand
+    std::vector<Link> links;    // Chain
+  };
+  std::vector<Node> nodes;
+  int root = 0;
+  std::string text;
+};
+
+namespace {
+
+struct BindFail {
+  ExprError error;
+};
+
+CType cast_type(CastTo c) {
+  switch (c) {
+    case CastTo::UInt:
+      return CType::UInt;
+    case CastTo::LongLong:
+      return CType::LongLong;
+    case CastTo::ULongLong:
+      return CType::ULongLong;
+    default:
+      return CType::Int;  // int itself, and the narrow types after integer promotion
+  }
+}
+
+}  // namespace
+
+struct BindImpl {
+  using Program = BoundExpr::Program;
+  using Kind = Expr::Node::Kind;
+  const Symbols& symbols;
+  Program& p;
+
+  [[noreturn]] static void fail(int column, std::string message) {
+    throw BindFail{ExprError{column, std::move(message)}};
+  }
+
+  int add(Program::Node n) {
+    p.nodes.push_back(std::move(n));
+    return static_cast<int>(p.nodes.size()) - 1;
+  }
+  CType type_of(int i) const { return p.nodes[static_cast<size_t>(i)].type; }
+
+  int bind(const Expr::Node& n) {
+    Program::Node b;
+    b.kind = n.kind;
+    b.column = n.column;
+    switch (n.kind) {
+      case Kind::Int:
+        b.value = n.value;
+        b.type = n.value.type;
+        break;
+      case Kind::Builtin:
+        b.builtin = n.builtin;
+        b.axis = n.axis;
+        b.type = n.builtin == Builtin::WarpSize ? CType::Int : CType::UInt;
+        break;
+      case Kind::Name: {
+        const Symbols::Entry* e = symbols.find(n.name);
+        if (!e) fail(n.column, unknown_name_message(n.name, symbols));
+        b.slot = e->slot;
+        b.type = e->type;
+        break;
+      }
+      case Kind::Cast:
+        b.cast = n.cast;
+        b.kids[0] = bind(*n.kids[0]);
+        b.type = cast_type(n.cast);
+        break;
+      case Kind::Unary:
+        b.op = n.op;
+        b.kids[0] = bind(*n.kids[0]);
+        b.type = n.op == OpKind::Not ? CType::Int : type_of(b.kids[0]);
+        break;
+      case Kind::Call: {
+        b.func = n.func;
+        for (size_t i = 0; i < n.kids.size(); ++i) b.kids[i] = bind(*n.kids[i]);
+        const CType a = type_of(b.kids[0]);
+        if (n.func == Func::Min || n.func == Func::Max) {
+          b.operand = b.type = common_type(a, type_of(b.kids[1]));
+        } else if (n.func == Func::Abs) {
+          if (!ctype_signed(a))
+            fail(n.column, std::string("abs() of an ") + ctype_name(a) +
+                               " value: CUDA C++ has no abs() for unsigned types (the call is "
+                               "ambiguous); cast it, e.g. abs((int)x)");
+          b.type = a;
+        } else {  // hash(unsigned int) -> unsigned int
+          b.type = CType::UInt;
+        }
+        break;
+      }
+      case Kind::Cond:
+        for (size_t i = 0; i < 3; ++i) b.kids[i] = bind(*n.kids[i]);
+        b.operand = b.type = common_type(type_of(b.kids[1]), type_of(b.kids[2]));
+        break;
+      case Kind::Chain: {
+        b.kids[0] = bind(*n.kids[0]);
+        CType acc = type_of(b.kids[0]);
+        for (size_t i = 0; i < n.ops.size(); ++i) {
+          Program::Link l;
+          l.op = n.ops[i].first;
+          l.column = n.ops[i].second;
+          l.kid = bind(*n.kids[i + 1]);
+          const CType r = type_of(l.kid);
+          switch (l.op) {
+            case OpKind::Shl:
+            case OpKind::Shr:
+              l.operand = l.result = acc;  // the promoted left operand's type
+              break;
+            case OpKind::Lt:
+            case OpKind::Le:
+            case OpKind::Gt:
+            case OpKind::Ge:
+            case OpKind::Eq:
+            case OpKind::Ne:
+              l.operand = common_type(acc, r);
+              l.result = CType::Int;
+              break;
+            case OpKind::LogAnd:
+            case OpKind::LogOr:
+              l.operand = l.result = CType::Int;
+              break;
+            default:
+              l.operand = l.result = common_type(acc, r);
+              break;
+          }
+          acc = l.result;
+          b.links.push_back(l);
+        }
+        b.type = acc;
+        break;
+      }
+    }
+    return add(std::move(b));
+  }
+
+  static BindResult run(const Expr& expr, const Symbols& symbols) {
+    BindResult r;
+    if (!expr.root_) {
+      r.error = ExprError{1, "expected an expression, found an empty one"};
+      return r;
+    }
+    auto program = std::make_shared<Program>();
+    try {
+      BindImpl b{symbols, *program};
+      program->root = b.bind(*expr.root_);
+    } catch (const BindFail& f) {
+      r.error = f.error;
+      return r;
+    }
+    program->text = expr.text();
+    BoundExpr e;
+    e.program_ = std::move(program);
+    r.bound = std::move(e);
+    return r;
+  }
+};
+
+BindResult bind(const Expr& expr, const Symbols& symbols) {
+  return BindImpl::run(expr, symbols);
+}
+
 // [SECTION] Evaluator ============================================================================
 
 namespace {
@@ -646,149 +1037,245 @@ const char* op_spelling(OpKind op) {
   return kOpSpelling[static_cast<int>(op)];
 }
 
-[[noreturn]] void overflow(OpKind op, int column) {
-  eval_fail(column, std::string("result of '") + op_spelling(op) + "' overflows 64-bit integers");
+// "signed overflow: 2147483647 + 1 does not fit in int (undefined in C)"
+[[noreturn]] void overflow(OpKind op, Value a, Value b, int column) {
+  eval_fail(column, "signed overflow: " + a.text() + " " + op_spelling(op) + " " + b.text() +
+                        " does not fit in " + ctype_name(a.type) + " (undefined behaviour in C)");
 }
 
 // A fixed 32-bit integer mix (Chris Wellons' lowbias32): data-dependent but reproducible indices,
-// e.g. a histogram's bins. hash(0) == 0; the result is in [0, 2^32).
-int64_t hash32(int64_t v) {
-  uint32_t x = static_cast<uint32_t>(v);
+// e.g. a histogram's bins. hash(0) == 0.
+uint32_t hash32(uint32_t x) {
   x ^= x >> 16;
   x *= 0x7feb352dU;
   x ^= x >> 15;
   x *= 0x846ca68bU;
   x ^= x >> 16;
-  return static_cast<int64_t>(x);
+  return x;
 }
 
-int64_t binary(OpKind op, int64_t a, int64_t b, int column) {
-  int64_t r = 0;
+int64_t as_signed(Value v) {
+  return static_cast<int64_t>(v.bits);
+}
+
+// a OP b with both already converted to type t (arithmetic and bitwise operators).
+Value arithmetic(OpKind op, CType t, Value a, Value b, int column) {
+  const bool sgn = ctype_signed(t);
+  const bool narrow = ctype_bits(t) == 32;
+  if (op == OpKind::Div || op == OpKind::Mod) {
+    if (b.bits == 0) eval_fail(column, op == OpKind::Div ? "division by zero" : "modulo by zero");
+    if (sgn) {
+      const int64_t x = as_signed(a), y = as_signed(b);
+      const int64_t min = narrow ? INT32_MIN : INT64_MIN;
+      if (x == min && y == -1) overflow(op, a, b, column);  // also a % b: C leaves both undefined
+      return Value::of(t, op == OpKind::Div ? x / y : x % y);  // C: truncation toward zero
+    }
+    return Value::of_unsigned(t, op == OpKind::Div ? a.bits / b.bits : a.bits % b.bits);
+  }
+  if (sgn && (op == OpKind::Add || op == OpKind::Sub || op == OpKind::Mul)) {
+    const int64_t x = as_signed(a), y = as_signed(b);
+    int64_t r = 0;
+    bool over = op == OpKind::Add   ? __builtin_add_overflow(x, y, &r)
+                : op == OpKind::Sub ? __builtin_sub_overflow(x, y, &r)
+                                    : __builtin_mul_overflow(x, y, &r);
+    if (narrow) over = over || r < INT32_MIN || r > INT32_MAX;
+    if (over) overflow(op, a, b, column);
+    return Value::of(t, r);
+  }
   switch (op) {
     case OpKind::Add:
-      if (__builtin_add_overflow(a, b, &r)) overflow(op, column);
-      return r;
+      return Value::of_unsigned(t, a.bits + b.bits);  // unsigned arithmetic wraps
     case OpKind::Sub:
-      if (__builtin_sub_overflow(a, b, &r)) overflow(op, column);
-      return r;
+      return Value::of_unsigned(t, a.bits - b.bits);
     case OpKind::Mul:
-      if (__builtin_mul_overflow(a, b, &r)) overflow(op, column);
-      return r;
-    case OpKind::Div:  // C: truncation toward zero
-      if (b == 0) eval_fail(column, "division by zero");
-      if (a == std::numeric_limits<int64_t>::min() && b == -1) overflow(op, column);
-      return a / b;
-    case OpKind::Mod:  // C: the sign follows the dividend
-      if (b == 0) eval_fail(column, "modulo by zero");
-      if (b == -1) return 0;
-      return a % b;
-    case OpKind::Shl:
-    case OpKind::Shr:
-      if (b < 0 || b > 63)
-        eval_fail(column, "shift count " + std::to_string(b) + " is out of range (0 to 63)");
-      if (op == OpKind::Shl) return static_cast<int64_t>(static_cast<uint64_t>(a) << b);
-      return a >> b;  // arithmetic shift for negatives, as nvcc does for signed int
-    case OpKind::Lt:
-      return a < b;
-    case OpKind::Le:
-      return a <= b;
-    case OpKind::Gt:
-      return a > b;
-    case OpKind::Ge:
-      return a >= b;
-    case OpKind::Eq:
-      return a == b;
-    case OpKind::Ne:
-      return a != b;
+      return Value::of_unsigned(t, a.bits * b.bits);
     case OpKind::BitAnd:
-      return a & b;
+      return Value::of_unsigned(t, a.bits & b.bits);
     case OpKind::BitXor:
-      return a ^ b;
+      return Value::of_unsigned(t, a.bits ^ b.bits);
     case OpKind::BitOr:
-      return a | b;
+      return Value::of_unsigned(t, a.bits | b.bits);
     default:
       break;
   }
-  eval_fail(column, "internal error: not a binary operator");
+  eval_fail(column, "internal error: not an arithmetic operator");
 }
 
-int64_t eval_node(const Expr::Node& n, const Env& env) {
-  using Kind = Expr::Node::Kind;
-  switch (n.kind) {
-    case Kind::Int:
-      return n.value;
-    case Kind::Builtin:
-      switch (n.builtin) {
-        case Builtin::ThreadIdx:
-          return env.threadIdx[n.axis];
-        case Builtin::BlockDim:
-          return env.blockDim[n.axis];
-        case Builtin::BlockIdx:
-          return env.blockIdx[n.axis];
-        case Builtin::GridDim:
-          return env.gridDim[n.axis];
-        case Builtin::WarpSize:
-          return 32;
-      }
-      break;
-    case Kind::Name: {
-      auto it = env.names.find(n.name);
-      if (it == env.names.end()) eval_fail(n.column, unknown_name_message(n.name, env));
-      return it->second;
-    }
-    case Kind::Call: {
-      const int64_t a = eval_node(*n.kids[0], env);
-      switch (n.func) {
-        case Func::Min:
-          return std::min(a, eval_node(*n.kids[1], env));
-        case Func::Max:
-          return std::max(a, eval_node(*n.kids[1], env));
-        case Func::Abs:
-          if (a == std::numeric_limits<int64_t>::min())
-            eval_fail(n.column, "result of 'abs' overflows 64-bit integers");
-          return a < 0 ? -a : a;
-        case Func::Hash:
-          return hash32(a);
-      }
-      break;
-    }
-    case Kind::Unary: {
-      const int64_t a = eval_node(*n.kids[0], env);
-      switch (n.op) {
-        case OpKind::Neg:
-          if (a == std::numeric_limits<int64_t>::min()) overflow(n.op, n.column);
-          return -a;
-        case OpKind::Plus:
-          return a;
-        case OpKind::Not:
-          return !a;
-        case OpKind::BitNot:
-          return ~a;
-        default:
-          break;
-      }
-      break;
-    }
-    case Kind::Chain: {
-      int64_t acc = eval_node(*n.kids[0], env);
-      for (size_t i = 0; i < n.ops.size(); ++i) {
-        const auto [op, column] = n.ops[i];
-        if (op == OpKind::LogAnd || op == OpKind::LogOr) {
-          // Short-circuit as C does: "x != 0 && 64 / x" must not divide by zero.
-          if (op == OpKind::LogAnd && !acc) return 0;
-          if (op == OpKind::LogOr && acc) return 1;
-          acc = eval_node(*n.kids[i + 1], env) != 0;
-          continue;
-        }
-        acc = binary(op, acc, eval_node(*n.kids[i + 1], env), column);
-      }
-      return acc;
-    }
-    case Kind::Cond:
-      return eval_node(*n.kids[0], env) ? eval_node(*n.kids[1], env) : eval_node(*n.kids[2], env);
+// a << b, a >> b: the result has a's (promoted) type t; b only counts.
+Value shift(OpKind op, CType t, Value a, Value b, int column) {
+  const int width = ctype_bits(t);
+  if (b.is_negative() || b.bits >= static_cast<uint64_t>(width))
+    eval_fail(column, "shift count " + b.text() + " is out of range for " + ctype_name(t) +
+                          " (0 to " + std::to_string(width - 1) + "; undefined behaviour in C)");
+  const int n = static_cast<int>(b.bits);
+  if (op == OpKind::Shr)  // arithmetic for negative signed values, as nvcc and gcc do
+    return ctype_signed(t) ? Value::of(t, as_signed(a) >> n) : Value::of_unsigned(t, a.bits >> n);
+  if (ctype_signed(t)) {
+    // C++17 [expr.shift]: E1 << E2 of a signed E1 is defined only for E1 >= 0 with E1 * 2^E2
+    // representable in the corresponding unsigned type; that value is then converted back.
+    if (a.is_negative())
+      eval_fail(column, "left shift of the negative value " + a.text() +
+                            " (undefined behaviour in C and C++17)");
+    if (n > 0 && (a.bits >> (width - n)) != 0)
+      eval_fail(column, a.text() + " << " + b.text() + " does not fit in " + ctype_name(t) +
+                            " (undefined behaviour in C)");
   }
-  eval_fail(n.column, "internal error: unknown expression node");
+  return Value::of_unsigned(t, a.bits << n);
 }
+
+bool compare(OpKind op, CType t, Value a, Value b) {
+  const bool sgn = ctype_signed(t);
+  const auto lt = [&](Value x, Value y) {
+    return sgn ? as_signed(x) < as_signed(y) : x.bits < y.bits;
+  };
+  switch (op) {
+    case OpKind::Lt:
+      return lt(a, b);
+    case OpKind::Le:
+      return !lt(b, a);
+    case OpKind::Gt:
+      return lt(b, a);
+    case OpKind::Ge:
+      return !lt(a, b);
+    case OpKind::Eq:
+      return a.bits == b.bits;
+    default:
+      return a.bits != b.bits;
+  }
+}
+
+Value cast_value(CastTo c, Value v) {
+  switch (c) {
+    case CastTo::Bool:
+      return Value::of(CType::Int, v.bits != 0);
+    case CastTo::SChar:
+      return Value::of(CType::Int, static_cast<int8_t>(v.bits & 0xffu));
+    case CastTo::UChar:
+      return Value::of(CType::Int, static_cast<int64_t>(v.bits & 0xffu));
+    case CastTo::Short:
+      return Value::of(CType::Int, static_cast<int16_t>(v.bits & 0xffffu));
+    case CastTo::UShort:
+      return Value::of(CType::Int, static_cast<int64_t>(v.bits & 0xffffu));
+    default:
+      return convert(v, cast_type(c));
+  }
+}
+
+struct Evaluator {
+  const BoundExpr::Program& p;
+  const Env& env;
+
+  Value eval(int index) const {
+    using Kind = Expr::Node::Kind;
+    const BoundExpr::Program::Node& n = p.nodes[static_cast<size_t>(index)];
+    switch (n.kind) {
+      case Kind::Int:
+        return n.value;
+      case Kind::Builtin: {
+        const int a = n.axis;
+        switch (n.builtin) {
+          case Builtin::ThreadIdx:
+            return {CType::UInt, env.threadIdx[a]};
+          case Builtin::BlockDim:
+            return {CType::UInt, env.blockDim[a]};
+          case Builtin::BlockIdx:
+            return {CType::UInt, env.blockIdx[a]};
+          case Builtin::GridDim:
+            return {CType::UInt, env.gridDim[a]};
+          case Builtin::WarpSize:
+            return {CType::Int, 32};
+        }
+        break;
+      }
+      case Kind::Name:
+        if (static_cast<size_t>(n.slot) >= env.slots.size())
+          eval_fail(n.column, "internal error: no value for a bound name");
+        return env.slots[static_cast<size_t>(n.slot)];
+      case Kind::Cast:
+        return cast_value(n.cast, eval(n.kids[0]));
+      case Kind::Unary: {
+        const Value a = eval(n.kids[0]);
+        switch (n.op) {
+          case OpKind::Neg:
+            if (ctype_signed(a.type)) {
+              const int64_t min = ctype_bits(a.type) == 32 ? INT32_MIN : INT64_MIN;
+              if (as_signed(a) == min)
+                eval_fail(n.column, "signed overflow: -(" + a.text() + ") does not fit in " +
+                                        ctype_name(a.type) + " (undefined behaviour in C)");
+              return Value::of(a.type, -as_signed(a));
+            }
+            return Value::of_unsigned(a.type, 0 - a.bits);
+          case OpKind::Plus:
+            return a;
+          case OpKind::Not:
+            return Value::of(CType::Int, a.bits == 0);
+          case OpKind::BitNot:
+            return Value::of_unsigned(a.type, ~a.bits);
+          default:
+            break;
+        }
+        break;
+      }
+      case Kind::Call: {
+        const Value a = eval(n.kids[0]);
+        switch (n.func) {
+          case Func::Min:
+          case Func::Max: {
+            const Value x = convert(a, n.operand), y = convert(eval(n.kids[1]), n.operand);
+            const bool x_less = compare(OpKind::Lt, n.operand, x, y);
+            return (n.func == Func::Min) == x_less ? x : y;
+          }
+          case Func::Abs: {
+            const int64_t min = ctype_bits(a.type) == 32 ? INT32_MIN : INT64_MIN;
+            if (as_signed(a) == min)
+              eval_fail(n.column, "abs(" + a.text() + ") does not fit in " + ctype_name(a.type) +
+                                      " (undefined behaviour in C)");
+            return Value::of(a.type, as_signed(a) < 0 ? -as_signed(a) : as_signed(a));
+          }
+          case Func::Hash:
+            return {CType::UInt, hash32(static_cast<uint32_t>(a.bits))};
+        }
+        break;
+      }
+      case Kind::Chain: {
+        Value acc = eval(n.kids[0]);
+        for (const BoundExpr::Program::Link& l : n.links) {
+          if (l.op == OpKind::LogAnd || l.op == OpKind::LogOr) {
+            // Short-circuit as C does: "x != 0 && 64 / x" must not divide by zero.
+            if (l.op == OpKind::LogAnd && !acc.truthy()) return Value::of(CType::Int, 0);
+            if (l.op == OpKind::LogOr && acc.truthy()) return Value::of(CType::Int, 1);
+            acc = Value::of(CType::Int, eval(l.kid).truthy());
+            continue;
+          }
+          const Value b = eval(l.kid);
+          switch (l.op) {
+            case OpKind::Shl:
+            case OpKind::Shr:
+              acc = shift(l.op, l.operand, acc, b, l.column);
+              break;
+            case OpKind::Lt:
+            case OpKind::Le:
+            case OpKind::Gt:
+            case OpKind::Ge:
+            case OpKind::Eq:
+            case OpKind::Ne:
+              acc = Value::of(CType::Int, compare(l.op, l.operand, convert(acc, l.operand),
+                                                  convert(b, l.operand)));
+              break;
+            default:
+              acc = arithmetic(l.op, l.operand, convert(acc, l.operand), convert(b, l.operand),
+                               l.column);
+              break;
+          }
+        }
+        return acc;
+      }
+      case Kind::Cond:
+        return convert(eval(n.kids[0]).truthy() ? eval(n.kids[1]) : eval(n.kids[2]), n.operand);
+    }
+    eval_fail(n.column, "internal error: unknown expression node");
+  }
+};
 
 void collect_names(const Expr::Node& n, std::vector<std::string>& out) {
   if (n.kind == Expr::Node::Kind::Name && std::find(out.begin(), out.end(), n.name) == out.end())
@@ -804,9 +1291,25 @@ bool mentions_thread(const Expr::Node& n) {
   return false;
 }
 
+bool mentions_block(const Expr::Node& n) {
+  if (n.kind == Expr::Node::Kind::Builtin &&
+      (n.builtin == Builtin::BlockIdx || n.builtin == Builtin::GridDim))
+    return true;
+  for (const auto& k : n.kids)
+    if (mentions_block(*k)) return true;
+  return false;
+}
+
+bool calls(const Expr::Node& n, std::string_view name) {
+  if (n.kind == Expr::Node::Kind::Call && n.name == name) return true;
+  for (const auto& k : n.kids)
+    if (calls(*k, name)) return true;
+  return false;
+}
+
 }  // namespace
 
-// [SECTION] Expr value type ======================================================================
+// [SECTION] Expr and BoundExpr value types =======================================================
 
 Expr::Expr() = default;
 Expr::~Expr() = default;
@@ -815,17 +1318,20 @@ Expr& Expr::operator=(const Expr&) = default;
 Expr::Expr(Expr&&) noexcept = default;
 Expr& Expr::operator=(Expr&&) noexcept = default;
 
-std::optional<int64_t> Expr::eval(const Env& env, ExprError* error) const {
-  if (!root_) {
-    if (error) *error = ExprError{1, "expected an expression, found an empty one"};
+std::optional<Value> Expr::eval(const Env& env, ExprError* error) const {
+  Symbols symbols;
+  Env bound_env = env;
+  bound_env.slots.clear();
+  for (const auto& [name, value] : env.names) {
+    symbols.add(name, value.type);
+    bound_env.slots.push_back(value);
+  }
+  BindResult b = bind(*this, symbols);
+  if (!b.bound) {
+    if (error) *error = b.error;
     return std::nullopt;
   }
-  try {
-    return eval_node(*root_, env);
-  } catch (const EvalFail& f) {
-    if (error) *error = f.error;
-    return std::nullopt;
-  }
+  return b.bound->eval(bound_env, error);
 }
 
 std::string Expr::text() const {
@@ -840,6 +1346,43 @@ std::vector<std::string> Expr::names() const {
 
 bool Expr::uses_thread_index() const {
   return root_ && mentions_thread(*root_);
+}
+
+bool Expr::uses_block_index() const {
+  return root_ && mentions_block(*root_);
+}
+
+bool Expr::uses_function(std::string_view name) const {
+  return root_ && calls(*root_, name);
+}
+
+BoundExpr::BoundExpr() = default;
+BoundExpr::~BoundExpr() = default;
+BoundExpr::BoundExpr(const BoundExpr&) = default;
+BoundExpr& BoundExpr::operator=(const BoundExpr&) = default;
+BoundExpr::BoundExpr(BoundExpr&&) noexcept = default;
+BoundExpr& BoundExpr::operator=(BoundExpr&&) noexcept = default;
+
+CType BoundExpr::type() const {
+  return program_ ? program_->nodes[static_cast<size_t>(program_->root)].type : CType::Int;
+}
+
+const std::string& BoundExpr::text() const {
+  static const std::string kEmpty;
+  return program_ ? program_->text : kEmpty;
+}
+
+std::optional<Value> BoundExpr::eval(const Env& env, ExprError* error) const {
+  if (!program_) {
+    if (error) *error = ExprError{1, "expected an expression, found an empty one"};
+    return std::nullopt;
+  }
+  try {
+    return Evaluator{*program_, env}.eval(program_->root);
+  } catch (const EvalFail& f) {
+    if (error) *error = f.error;
+    return std::nullopt;
+  }
 }
 
 // [SECTION] Public entry points ==================================================================

@@ -45,13 +45,17 @@ std::optional<StepKind> parse_step_kind(std::string_view s) {
 
 int64_t Step::iterations() const {
   if (loop_var.empty()) return 1;
-  if (loop_step > 0)
-    return loop_to > loop_from ? (loop_to - loop_from + loop_step - 1) / loop_step : 0;
-  if (loop_step < 0) {
-    const int64_t s = -loop_step;
-    return loop_from > loop_to ? (loop_from - loop_to + s - 1) / s : 0;
-  }
-  return 0;
+  // 128-bit arithmetic: any int64 bounds a file gives (check() then rejects those outside int)
+  // count without overflow; the count is clamped to int64.
+  const __int128 from = loop_from, to = loop_to, step = loop_step;
+  __int128 n = 0;
+  if (step > 0 && to > from) n = (to - from + step - 1) / step;
+  if (step < 0 && from > to) n = (from - to - step - 1) / -step;
+  return n > INT64_MAX ? INT64_MAX : static_cast<int64_t>(n);
+}
+
+CType Constant::type() const {
+  return value >= -INT32_MAX && value <= INT32_MAX ? CType::Int : CType::LongLong;
 }
 
 const TileDecl* Scenario::find_tile(std::string_view tile_name) const {
@@ -168,6 +172,12 @@ void check_names(const Scenario& s, std::vector<Diagnostic>& out) {
     } else if (!seen.insert(let.name).second) {
       out.push_back({path + ".name", 0, "'" + let.name + "' is already defined"});
     }
+    if (!let.type.empty() && !parse_ctype(let.type)) {
+      out.push_back({path + ".type", 0,
+                     "'" + let.type +
+                         "' is not a type a let can have (int, unsigned int, long long, unsigned "
+                         "long long, or a spelling of them such as unsigned, size_t, int64_t)"});
+    }
     if (let.expr.empty()) {
       out.push_back({path + ".expr", 0, "empty expression"});
     } else if (ExprParse p = parse_expr(let.expr); !p.expr) {
@@ -187,8 +197,29 @@ void check_step(const Scenario& s, size_t i, const std::set<std::string, std::le
       out.push_back({path + ".loop.var", 0,
                      "'" + st.loop_var + "' is already a constant or let; pick another name"});
     }
+    // The kernel declares `for (int var = from; ...; var += step)`: the bounds, the step and
+    // the value that ends the loop must be ints, or the loop is not the one the model runs.
+    const auto outside_int = [](int64_t v) { return v < INT32_MIN || v > INT32_MAX; };
+    const __int128 after_last =
+        static_cast<__int128>(st.loop_from) +
+        static_cast<__int128>(st.iterations()) * static_cast<__int128>(st.loop_step);
     if (st.loop_step == 0) {
       out.push_back({path + ".loop.step", 0, "the loop step must not be 0"});
+    } else if (outside_int(st.loop_from) || outside_int(st.loop_to) || outside_int(st.loop_step)) {
+      const char* field = outside_int(st.loop_from) ? "from"
+                          : outside_int(st.loop_to) ? "to"
+                                                    : "step";
+      const int64_t v = outside_int(st.loop_from) ? st.loop_from
+                        : outside_int(st.loop_to) ? st.loop_to
+                                                  : st.loop_step;
+      out.push_back({path + ".loop." + field, 0,
+                     std::to_string(v) + " does not fit the loop variable's type int (" +
+                         std::to_string(INT32_MIN) + " to " + std::to_string(INT32_MAX) + ")"});
+    } else if (st.iterations() > 0 && (after_last < INT32_MIN || after_last > INT32_MAX)) {
+      out.push_back({path + ".loop", 0,
+                     "after its last iteration the loop sets " + st.loop_var + " to " +
+                         std::to_string(static_cast<int64_t>(after_last)) +
+                         ", which overflows int (undefined behaviour in C)"});
     } else if (st.iterations() == 0) {
       out.push_back({path + ".loop", 0,
                      "the loop never runs (for " + st.loop_var + " = " +
@@ -273,6 +304,12 @@ std::vector<Diagnostic> check(const Scenario& s) {
     out.push_back({"steps", 0,
                    "the steps unroll to " + std::to_string(executed) + " executed steps; at most " +
                        std::to_string(kMaxExecutedSteps) + " are modelled"});
+  } else if (out.empty() && executed * s.threads() > kMaxThreadSteps) {
+    out.push_back({"steps", 0,
+                   std::to_string(executed) + " executed steps x " + std::to_string(s.threads()) +
+                       " threads = " + std::to_string(executed * s.threads()) +
+                       " thread-steps; at most " + std::to_string(kMaxThreadSteps) +
+                       " are modelled (fewer loop iterations or a smaller block)"});
   }
   return out;
 }
@@ -504,11 +541,12 @@ void read_scenario(Reader& r, const Json& j, Scenario& s) {
     for (size_t i = 0; i < lets->size(); ++i) {
       const std::string path = indexed("lets", i);
       Let let;
-      if (r.object((*lets)[i], path, {"name", "expr"})) {
+      if (r.object((*lets)[i], path, {"name", "expr", "type"})) {
         if (!(*lets)[i].contains("name")) r.error(join(path, "name"), "missing");
         if (!(*lets)[i].contains("expr")) r.error(join(path, "expr"), "missing");
         r.get((*lets)[i], path, "name", let.name);
         r.get((*lets)[i], path, "expr", let.expr);
+        r.get((*lets)[i], path, "type", let.type);
       }
       s.lets.push_back(let);
     }
@@ -605,7 +643,11 @@ Json scenario_to_json_value(const Scenario& s) {
     constants.push_back(Json{{"name", c.name}, {"value", c.value}});
   j["constants"] = std::move(constants);
   Json lets = Json::array();
-  for (const Let& l : s.lets) lets.push_back(Json{{"name", l.name}, {"expr", l.expr}});
+  for (const Let& l : s.lets) {
+    Json j{{"name", l.name}, {"expr", l.expr}};
+    if (!l.type.empty()) j["type"] = l.type;
+    lets.push_back(std::move(j));
+  }
   j["lets"] = std::move(lets);
   Json steps = Json::array();
   for (const Step& st : s.steps) {

@@ -236,6 +236,18 @@ std::string TileDecl::declaration() const {
   const std::string type_name = normalize_spaces(elem);
   if (dynamic) return "extern __shared__ " + type_name + " " + name + "[];";
   std::string out = "__shared__ " + type_name + " " + name;
+  if (!swizzle.identity()) {
+    // Swizzled: declared flat and indexed through the swizzle function, as CuTe code does.
+    std::string n;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      std::string d = std::to_string(dims[i]);
+      if (i + 1 == dims.size() && pad > 0)
+        d = dims.size() > 1 ? "(" + d + " + " + std::to_string(pad) + ")"
+                            : d + " + " + std::to_string(pad);
+      n += (i ? " * " : "") + d;
+    }
+    return out + "[" + n + "];";
+  }
   for (size_t i = 0; i < dims.size(); ++i) {
     out += "[" + std::to_string(dims[i]);
     if (i + 1 == dims.size() && pad > 0) out += " + " + std::to_string(pad);

@@ -17,10 +17,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <set>
 #include <sstream>
 
 #include "bankviz/expr.h"
+#include "bankviz/trace.h"
 #include "types.h"
 
 namespace bankviz {
@@ -235,11 +237,55 @@ struct Names {
   std::string tid, sum, rep;
 };
 
-// "tile[threadIdx.y][threadIdx.x]" from the step's index text, whatever form the user wrote.
-std::string access_text(const TileDecl& tile, const SubscriptParse& p) {
+// "tile[threadIdx.y][threadIdx.x]" from the step's index text, whatever form the user wrote. A
+// swizzled tile is declared flat and indexed as a CuTe user writes it: the row-major element
+// offset, then the swizzle function: "tile[tile_swizzle((threadIdx.y) * 32 + (threadIdx.x))]".
+std::string access_text(const TileDecl& tile, const SubscriptParse& p,
+                        const std::string& swizzle_fn) {
   std::string out = tile.name;
-  for (const Expr& e : p.subscripts) out += "[" + e.text() + "]";
-  return out;
+  if (swizzle_fn.empty()) {
+    for (const Expr& e : p.subscripts) out += "[" + e.text() + "]";
+    return out;
+  }
+  const std::vector<int64_t> d = tile.padded_dims();
+  std::string offset;
+  for (size_t i = 0; i < p.subscripts.size(); ++i) {
+    int64_t stride = 1;
+    for (size_t j = i + 1; j < d.size(); ++j) stride *= d[j];
+    std::string term =
+        p.subscripts.size() == 1 ? p.subscripts[i].text() : "(" + p.subscripts[i].text() + ")";
+    if (stride != 1) term += " * " + std::to_string(stride);
+    offset += (i ? " + " : "") + term;
+  }
+  return out + "[" + swizzle_fn + "(" + offset + ")]";
+}
+
+// CuTe's Swizzle<B,M,S> on element offsets as a device function (see tile.h): the B bits at
+// M + max(0,S) are XORed into the B bits at M - min(0,S).
+std::string swizzle_source(const TileDecl& t, const std::string& fn) {
+  const Swizzle& z = t.swizzle;
+  const uint64_t yyy = ((uint64_t{1} << z.bits) - 1) << (z.base + std::max(0, z.shift));
+  const int from = z.base + std::max(0, z.shift), to = z.base - std::min(0, z.shift);
+  char mask[32];
+  std::snprintf(mask, sizeof mask, "0x%llxu", static_cast<unsigned long long>(yyy));
+  const std::string moved =
+      z.shift >= 0 ? "(offset & " + std::string(mask) + ") >> " + std::to_string(z.shift)
+                   : "(offset & " + std::string(mask) + ") << " + std::to_string(-z.shift);
+  return "// " + t.name + " is laid out with CuTe's " + z.text() + " on element offsets: bits " +
+         std::to_string(from) + ".." + std::to_string(from + z.bits - 1) +
+         " of the row-major offset are XORed\n"
+         "// into bits " +
+         std::to_string(to) + ".." + std::to_string(to + z.bits - 1) +
+         ", so every access goes through " + fn +
+         "() (the picture shows the same mapping).\n"
+         "__device__ __forceinline__ unsigned int " +
+         fn +
+         "(unsigned int offset)\n"
+         "{\n"
+         "    return offset ^ (" +
+         moved +
+         ");\n"
+         "}\n";
 }
 
 // The value a store writes: the user's expression or the thread's linear index, as the element
@@ -338,11 +384,6 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     } else {
       static_bytes += t.bytes();
     }
-    if (!t.swizzle.identity())
-      fail("tiles[" + std::to_string(i) + "].swizzle",
-           "a swizzled tile (" + t.swizzle.text() +
-               ") has no plain C indexing yet: the generated "
-               "kernel would not access the elements the picture shows");
   }
   if (dynamic_tiles > 1)
     fail("tiles",
@@ -364,33 +405,39 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
                          std::to_string(replicas));
   if (!res.errors.empty()) return res;
 
-  // Lets: `unsigned int` as the seeds write them, `int` when some thread's value is negative.
-  std::vector<bool> let_signed(s.lets.size(), false);
-  {
-    Env env;
-    for (int d = 0; d < 3; ++d) env.blockDim[d] = s.block[d];
-    env.gridDim[0] = s.grid;
-    for (const Constant& c : s.constants) env.names[c.name] = c.value;
-    std::vector<Expr> lets;
-    for (const Let& l : s.lets) lets.push_back(*parse_expr(l.expr).expr);
-    const int64_t threads = s.threads();
-    for (int64_t tid = 0; tid < threads; ++tid) {
-      env.threadIdx[0] = tid % s.block[0];
-      env.threadIdx[1] = (tid / s.block[0]) % s.block[1];
-      env.threadIdx[2] = tid / (s.block[0] * s.block[1]);
-      for (size_t k = 0; k < lets.size(); ++k) {
-        std::optional<int64_t> v = lets[k].eval(env);
-        if (!v) break;  // the evaluation error is the reference's to report
-        if (*v < 0) let_signed[k] = true;
-        env.names[s.lets[k].name] = *v;
-      }
+  // Lets are declared with the type the model gives them (trace.h): their own, or their
+  // expression's C type, so `unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;` as the
+  // seeds write it, and `int row = (int)threadIdx.x - 1;` where the expression is signed.
+  std::vector<CType> let_types;
+  for (size_t i = 0; i < s.lets.size(); ++i) {
+    const std::optional<CType> t = let_type(s, i);
+    if (!t) {
+      fail("lets[" + std::to_string(i) + "].expr", "the let's names do not bind (see analyze)");
+      return res;
     }
+    let_types.push_back(*t);
   }
 
   bool uses_hash = false;
-  auto scan_hash = [&](const std::string& t) { uses_hash |= t.find("hash") != std::string::npos; };
+  auto scan_hash = [&](const std::string& t) {
+    if (t.empty()) return;
+    const ExprParse p = parse_expr(t);
+    uses_hash |= p.expr && p.expr->uses_function("hash");
+  };
   for (const Let& l : s.lets) scan_hash(l.expr);
-  for (const Step& st : s.steps) scan_hash(st.index), scan_hash(st.guard), scan_hash(st.value);
+  for (const Step& st : s.steps) {
+    scan_hash(st.guard), scan_hash(st.value);
+    for (const Expr& e : parse_subscripts(st.index, "").subscripts)
+      uses_hash |= e.uses_function("hash");
+  }
+
+  // Swizzled tiles: one swizzle function each.
+  std::vector<std::string> swizzle_fn(s.tiles.size());
+  for (size_t i = 0; i < s.tiles.size(); ++i) {
+    if (s.tiles[i].swizzle.identity()) continue;
+    swizzle_fn[i] = pick(s.tiles[i].name + "_swizzle", taken);
+    taken.insert(swizzle_fn[i]);
+  }
 
   Names names{pick("tid", taken), pick("sum", taken), pick("rep", taken)};
   const bool exposed = mode == RunMode::Exposed;
@@ -426,8 +473,15 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   if (need_fp16) e.ln(0, "#include <cuda_fp16.h>");
   if (need_bf16) e.ln(0, "#include <cuda_bf16.h>");
   e.ln(0, "");
-  for (const Constant& c : s.constants)
-    e.ln(0, "#define " + c.name + " " + std::to_string(c.value));
+  for (const Constant& c : s.constants) {
+    // The literal's type is the constant's type (Constant::type()): int, or long long beyond.
+    std::string v = std::to_string(c.value) + (c.type() == CType::LongLong ? "LL" : "");
+    if (c.value == INT64_MIN)
+      v = "(-9223372036854775807LL - 1)";
+    else if (c.value < 0)
+      v = "(" + v + ")";
+    e.ln(0, "#define " + c.name + " " + v);
+  }
   if (!s.constants.empty()) e.ln(0, "");
 
   // bits() overloads for the element types that need one.
@@ -448,6 +502,11 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   }
   if (uses_hash) {
     e.put(kHashSource);
+    e.ln(0, "");
+  }
+  for (size_t i = 0; i < s.tiles.size(); ++i) {
+    if (swizzle_fn[i].empty()) continue;
+    e.put(swizzle_source(s.tiles[i], swizzle_fn[i]));
     e.ln(0, "");
   }
   if (exposed) {
@@ -586,14 +645,14 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   };
   bool tid_is_let = false;
   for (size_t i = 0; i < s.lets.size() && !tid_is_let; ++i) {
-    if (squeeze(s.lets[i].expr) == squeeze(tid_expr)) {
+    if (squeeze(s.lets[i].expr) == squeeze(tid_expr) && let_types[i] == CType::UInt) {
       names.tid = s.lets[i].name;
       tid_is_let = true;
     }
   }
   if (!tid_is_let) e.ln(1, "unsigned int " + names.tid + " = " + tid_expr + ";");
   for (size_t i = 0; i < s.lets.size(); ++i)
-    e.ln(1, std::string(let_signed[i] ? "int " : "unsigned int ") + s.lets[i].name + " = " +
+    e.ln(1, std::string(ctype_name(let_types[i])) + " " + s.lets[i].name + " = " +
                 parse_expr(s.lets[i].expr).expr->text() + ";");
   e.ln(1, "unsigned int " + names.sum + " = 0;");
   e.ln(0, "");
@@ -607,7 +666,8 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     }
     const TileDecl& tile = *s.find_tile(st.tile);
     const detail::TypeInfo& ti = *detail::type_info(tile.type().name);
-    const std::string where = access_text(tile, parse_subscripts(st.index, tile.name));
+    const std::string where = access_text(tile, parse_subscripts(st.index, tile.name),
+                                          swizzle_fn[static_cast<size_t>(&tile - s.tiles.data())]);
     const std::string value = st.value.empty() ? names.tid : parse_expr(st.value).expr->text();
     std::string stmt;
     switch (st.kind) {

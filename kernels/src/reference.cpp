@@ -1,22 +1,21 @@
 // reference.cpp: the CPU evaluation of the generated kernel (reference.h), and verification.
 //
-// [SECTION] Compiled scenario
-// [SECTION] Shared-memory cells and hazards
+// [SECTION] Shared-memory cells
 // [SECTION] One block
 // [SECTION] evaluate_reference()
 // [SECTION] verify_output()
 //
-// Ordering model, as CUDA promises it: within one warp the steps run in program order; between
-// warps nothing is ordered except by __syncthreads(). So a cell touched by two warps between the
-// same two barriers, at least one of them writing (atomics among themselves excepted), is a race:
-// its readers may see either value, and they are excluded from the comparison.
+// Nothing here evaluates a thread: the trace (core/trace.h) says what every lane touches and
+// stores, and the hazard model (core/hazard.h) which of those accesses race; their results are
+// excluded from the comparison, so a run reports exactly the races the analysis reports.
 #include "bankviz/reference.h"
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
-#include "bankviz/expr.h"
+#include "bankviz/hazard.h"
+#include "bankviz/trace.h"
 #include "types.h"
 
 namespace bankviz {
@@ -39,52 +38,15 @@ namespace {
 
 constexpr size_t kMaxMessages = 4;
 
-// [SECTION] Compiled scenario ====================================================================
-
-struct CStep {
-  const Step* step = nullptr;
-  int tile = -1;
-  const detail::TypeInfo* type = nullptr;
-  std::vector<Expr> subscripts;
-  std::optional<Expr> guard, value;
-};
-
-bool mentions_block(const Scenario& s) {
-  auto has = [](const std::string& t) {
-    return t.find("blockIdx") != std::string::npos || t.find("gridDim") != std::string::npos;
-  };
-  for (const Let& l : s.lets)
-    if (has(l.expr)) return true;
-  for (const Step& st : s.steps)
-    if (has(st.index) || has(st.guard) || has(st.value)) return true;
-  return false;
-}
-
-// [SECTION] Shared-memory cells and hazards ======================================================
+// [SECTION] Shared-memory cells ==================================================================
 
 enum class CellState : uint8_t { Uninit, Known, Unknown };
 
 struct Cell {
   CellState state = CellState::Uninit;
-  uint64_t bits[4] = {0, 0, 0, 0};                 // per component
-  uint32_t checksum = 0;                           // what a load adds to the thread's sum
-  int32_t phase = -1;                              // barrier epoch of the masks below
-  uint32_t writers = 0, readers = 0, atomics = 0;  // warps that did so in `phase`
-  int32_t writer_step = -1;                        // executed step of the last plain store
+  uint64_t bits[4] = {0, 0, 0, 0};  // per component
+  uint32_t checksum = 0;            // what a load adds to the thread's sum
 };
-
-struct TileState {
-  std::vector<Cell> cells;
-  // Threads that loaded a cell in the current epoch (for write-after-read races).
-  std::unordered_map<int64_t, std::vector<int32_t>> readers;
-};
-
-void refresh(Cell& c, int32_t phase) {
-  if (c.phase != phase) {
-    c.phase = phase;
-    c.writers = c.readers = c.atomics = 0;
-  }
-}
 
 uint32_t checksum_of(const detail::TypeInfo& t, const uint64_t bits[4]) {
   uint32_t sum = 0;
@@ -98,11 +60,24 @@ std::string element_text(const TileDecl& t, int64_t elem) {
   return out;
 }
 
+// Component c of a stored vector holds value + c, computed as the kernel's `v + c` computes it
+// (the trace has ruled out signed overflow).
+Value component(Value v, int c) {
+  return Value::of_unsigned(v.type, v.bits + static_cast<uint64_t>(c));
+}
+
+double as_double(Value v) {
+  return ctype_signed(v.type) ? static_cast<double>(static_cast<int64_t>(v.bits))
+                              : static_cast<double>(v.bits);
+}
+
 // [SECTION] One block ============================================================================
 
+// Runs one block's trace on the CPU: the values the loads see and each thread's checksum. What the
+// hazard model flags as racing is left out of the comparison.
 struct BlockRun {
   const Scenario& s;
-  const std::vector<CStep>& steps;
+  const std::vector<const detail::TypeInfo*>& types;  // per tile
   const ReferenceOptions& o;
   int64_t block_index = 0;
   bool record = false;  // block 0: record messages and instruction counts
@@ -110,260 +85,137 @@ struct BlockRun {
   std::vector<Diagnostic>& errors;
 
   bool run() {
-    const int64_t threads = s.threads();
-    const int warps = static_cast<int>(s.warps());
-    auto present = [&](int w) { return o.warps == 0 || ((o.warps >> w) & 1u) != 0; };
-    Env env;
-    for (int d = 0; d < 3; ++d) env.blockDim[d] = s.block[d];
-    env.gridDim[0] = o.grid;
-    env.blockIdx[0] = block_index;
-    for (const Constant& c : s.constants) env.names[c.name] = c.value;
-
-    // Lets, once per thread, in order.
-    std::vector<Expr> lets;
-    for (const Let& l : s.lets) lets.push_back(*parse_expr(l.expr).expr);
-    const size_t nlets = lets.size();
-    std::vector<int64_t> let_values(static_cast<size_t>(threads) * nlets);
-    auto set_thread = [&](int64_t tid) {
-      env.threadIdx[0] = tid % s.block[0];
-      env.threadIdx[1] = (tid / s.block[0]) % s.block[1];
-      env.threadIdx[2] = tid / (s.block[0] * s.block[1]);
-    };
-    for (int64_t tid = 0; tid < threads; ++tid) {
-      set_thread(tid);
-      for (size_t k = 0; k < nlets; ++k) {
-        ExprError err;
-        std::optional<int64_t> v = lets[k].eval(env, &err);
-        if (!v) {
-          errors.push_back({"lets[" + std::to_string(k) + "].expr", err.column, err.message});
-          return false;
-        }
-        let_values[static_cast<size_t>(tid) * nlets + k] = *v;
-        env.names[s.lets[k].name] = *v;
-      }
+    TraceResult tr = trace(s, {block_index, o.grid});
+    if (!tr.trace) {
+      errors = std::move(tr.errors);
+      return false;
     }
-    auto load_lets = [&](int64_t tid) {
-      set_thread(tid);
-      for (size_t k = 0; k < nlets; ++k)
-        env.names[s.lets[k].name] = let_values[static_cast<size_t>(tid) * nlets + k];
-    };
-
-    std::vector<TileState> tiles(s.tiles.size());
-    for (size_t i = 0; i < s.tiles.size(); ++i)
-      tiles[i].cells.resize(static_cast<size_t>(s.tiles[i].elements()));
-    std::vector<uint32_t> sum(static_cast<size_t>(threads), 0);
-    std::vector<uint8_t> det(static_cast<size_t>(threads), 1);
-    int32_t phase = 0;
-    int exec = 0;
-    auto race = [&](std::string msg) {
-      if (!record) return;
-      ++ref.race_count;
-      if (ref.races.size() < kMaxMessages) ref.races.push_back(std::move(msg));
-    };
+    const Trace& t = *tr.trace;
+    if (t.out_of_bounds > 0) {
+      const Issue& first = t.issues.front();
+      errors.push_back(
+          {"steps[" + std::to_string(t.steps[static_cast<size_t>(first.step)].info.step) +
+               "].index",
+           0,
+           first.message + "; on a GPU it would touch memory outside the tile, so the kernel is "
+                           "not run"});
+      return false;
+    }
+    const Hazards hz = find_hazards(s, t, o.warps);
+    if (record) {
+      ref.race_count = hz.racing_accesses;
+      for (const Hazard& h : hz.examples)
+        if (ref.races.size() < kMaxMessages) ref.races.push_back(h.message);
+    }
     auto note = [&](std::string msg) {
       if (record && ref.notes.size() < kMaxMessages &&
           std::find(ref.notes.begin(), ref.notes.end(), msg) == ref.notes.end())
         ref.notes.push_back(std::move(msg));
     };
+    auto present = [&](size_t w) { return o.warps == 0 || ((o.warps >> w) & 1u) != 0; };
 
-    struct LaneAccess {
-      int64_t tid;
-      int64_t elem;
-      uint64_t bits[4];
-      int64_t value;
-    };
-    std::vector<LaneAccess> lanes;
-    std::vector<int64_t> subs;
+    const int64_t threads = s.threads();
+    std::vector<std::vector<Cell>> cells(s.tiles.size());
+    for (size_t i = 0; i < s.tiles.size(); ++i)
+      cells[i].resize(static_cast<size_t>(s.tiles[i].elements()));
+    std::vector<uint32_t> sum(static_cast<size_t>(threads), 0);
+    std::vector<uint8_t> det(static_cast<size_t>(threads), 1);
 
-    for (size_t si = 0; si < steps.size(); ++si) {
-      const CStep& cs = steps[si];
-      const Step& st = *cs.step;
-      const int64_t n = st.iterations();
-      const bool measured = o.measure == static_cast<int>(si);
-      const int64_t reps = measured ? o.reps : 1;
-      for (int64_t it = 0; it < n; ++it, ++exec) {
-        const int64_t iteration = st.loop_var.empty() ? 0 : st.loop_from + it * st.loop_step;
-        if (!st.loop_var.empty()) env.names[st.loop_var] = iteration;
-        if (st.kind == StepKind::Sync) {
-          ++phase;
-          for (TileState& t : tiles) t.readers.clear();
-          continue;
+    for (size_t exec = 0; exec < t.steps.size(); ++exec) {
+      const TraceStep& ts = t.steps[exec];
+      if (ts.info.kind == StepKind::Sync) continue;
+      const size_t si = static_cast<size_t>(ts.info.step);
+      const int64_t reps = o.measure == ts.info.step ? o.reps : 1;
+      const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
+      const detail::TypeInfo& ty = *types[static_cast<size_t>(ts.info.tile)];
+      std::vector<Cell>& tc = cells[static_cast<size_t>(ts.info.tile)];
+      for (size_t w = 0; w < ts.warps.size(); ++w) {
+        const WarpTrace& wt = ts.warps[w];
+        if (!present(w) || wt.mask == 0) continue;  // exposed mode: this warp did not run
+        if (record) {
+          ref.step_warps[si] |= 1u << w;
+          ref.step_instructions[si] += reps;
+          (ts.info.kind == StepKind::Load    ? ref.load_instructions
+           : ts.info.kind == StepKind::Store ? ref.store_instructions
+                                             : ref.atomic_instructions) += reps;
         }
-        const TileDecl& tile = s.tiles[static_cast<size_t>(cs.tile)];
-        const detail::TypeInfo& ty = *cs.type;
-        TileState& ts = tiles[static_cast<size_t>(cs.tile)];
-        for (int w = 0; w < warps; ++w) {
-          if (!present(w)) continue;  // exposed mode: this warp of the lesson did not run
-          lanes.clear();
-          for (int lane = 0; lane < 32; ++lane) {
-            const int64_t tid = int64_t{w} * 32 + lane;
-            if (tid >= threads) break;
-            load_lets(tid);
-            ExprError err;
-            auto where = [&](const char* field) {
-              std::string t = "steps[" + std::to_string(si) + "]." + field;
-              return t;
-            };
-            auto thread_text = [&] {
-              std::string t = "block " + std::to_string(block_index) + ", thread (" +
-                              std::to_string(env.threadIdx[0]) + "," +
-                              std::to_string(env.threadIdx[1]) + "," +
-                              std::to_string(env.threadIdx[2]) + ")";
-              if (!st.loop_var.empty()) t += ", " + st.loop_var + "=" + std::to_string(iteration);
-              return t;
-            };
-            if (cs.guard) {
-              std::optional<int64_t> g = cs.guard->eval(env, &err);
-              if (!g) {
-                errors.push_back({where("guard"), err.column, thread_text() + ": " + err.message});
-                return false;
-              }
-              if (*g == 0) continue;
-            }
-            subs.resize(cs.subscripts.size());
-            for (size_t d = 0; d < subs.size(); ++d) {
-              std::optional<int64_t> v = cs.subscripts[d].eval(env, &err);
-              if (!v) {
-                errors.push_back({where("index"), err.column, thread_text() + ": " + err.message});
-                return false;
-              }
-              subs[d] = *v;
-            }
-            std::optional<int64_t> elem = tile.linear(subs);
-            if (!elem) {
-              std::string text = tile.name;
-              for (int64_t v : subs) text += "[" + std::to_string(v) + "]";
-              errors.push_back({where("index"), 0,
-                                thread_text() + ": " + text +
-                                    " is out of bounds; on a GPU it would touch memory outside "
-                                    "the tile, so the kernel is not run"});
-              return false;
-            }
-            LaneAccess a{tid, *elem, {0, 0, 0, 0}, 0};
-            if (st.kind != StepKind::Load) {
-              if (cs.value) {
-                std::optional<int64_t> v = cs.value->eval(env, &err);
-                if (!v) {
-                  errors.push_back(
-                      {where("value"), err.column, thread_text() + ": " + err.message});
-                  return false;
-                }
-                a.value = *v;
+        const uint32_t racing = hz.racing[exec].empty() ? 0 : hz.racing[exec][w];
+        const std::string here = "step " + std::to_string(si) + " (" +
+                                 step_kind_name(ts.info.kind) + " " + s.steps[si].index +
+                                 ") in warp " + std::to_string(w);
+        for (uint32_t m = wt.mask; m; m &= m - 1) {
+          const int lane = __builtin_ctz(m);
+          const bool races = (racing >> lane) & 1u;
+          const int64_t elem = wt.element[static_cast<size_t>(lane)];
+          const size_t tid = w * 32 + static_cast<size_t>(lane);
+          Cell& c = tc[static_cast<size_t>(elem)];
+          const Value value = wt.value[static_cast<size_t>(lane)];
+          switch (ts.info.kind) {
+            case StepKind::Load:
+              if (races || c.state != CellState::Known) {
+                det[tid] = 0;
+                if (!races && c.state == CellState::Uninit)
+                  note(here + " reads " + element_text(tile, elem) +
+                       ", which no thread stored: shared memory starts uninitialized");
               } else {
-                a.value = tid;  // the default: the thread's linear index
+                sum[tid] += c.checksum * static_cast<uint32_t>(reps);
               }
-              for (int c = 0; c < ty.comps; ++c)
-                a.bits[c] = detail::component_bits(ty, a.value + c);
-            }
-            lanes.push_back(a);
-          }
-          if (lanes.empty()) continue;
-          if (record) {
-            ref.step_warps[si] |= 1u << w;
-            ref.step_instructions[si] += reps;
-            (st.kind == StepKind::Load    ? ref.load_instructions
-             : st.kind == StepKind::Store ? ref.store_instructions
-                                          : ref.atomic_instructions) += reps;
-          }
-          const uint32_t me = 1u << w;
-          const std::string here = "step " + std::to_string(si) + " (" + step_kind_name(st.kind) +
-                                   " " + st.index + ") in warp " + std::to_string(w);
-          if (st.kind == StepKind::Load) {
-            for (const LaneAccess& a : lanes) {
-              Cell& c = ts.cells[static_cast<size_t>(a.elem)];
-              refresh(c, phase);
-              const size_t t = static_cast<size_t>(a.tid);
-              if ((c.writers | c.atomics) & ~me) {
-                det[t] = 0;
-                race("race: " + here + " reads " + element_text(tile, a.elem) +
-                     ", written by another warp with no __syncthreads() between: missing "
-                     "__syncthreads()");
-              } else if (c.state == CellState::Uninit) {
-                det[t] = 0;
-                note(here + " reads " + element_text(tile, a.elem) +
-                     ", which no thread stored: shared memory starts uninitialized");
-              } else if (c.state == CellState::Unknown) {
-                det[t] = 0;
-              } else {
-                sum[t] += c.checksum * static_cast<uint32_t>(reps);
+              break;
+            case StepKind::Store: {
+              uint64_t bits[4] = {0, 0, 0, 0};
+              for (int k = 0; k < ty.comps; ++k)
+                bits[k] = detail::component_bits(ty, component(value, k));
+              // Lanes of one warp storing different values to one element: one of them wins,
+              // which one is undefined.
+              bool undefined_winner = false;
+              for (uint32_t e = wt.mask & ((1u << lane) - 1); e; e &= e - 1) {
+                const int other = __builtin_ctz(e);
+                if (wt.element[static_cast<size_t>(other)] == elem &&
+                    !(wt.value[static_cast<size_t>(other)] == value))
+                  undefined_winner = true;
               }
-              c.readers |= me;
-              ts.readers[a.elem].push_back(static_cast<int32_t>(a.tid));
-            }
-          } else if (st.kind == StepKind::Store) {
-            // Lanes of one warp storing to one word: one of them wins, which one is undefined.
-            for (size_t i = 0; i < lanes.size(); ++i) {
-              const LaneAccess& a = lanes[i];
-              Cell& c = ts.cells[static_cast<size_t>(a.elem)];
-              refresh(c, phase);
-              bool same_warp_conflict = false;
-              for (size_t j = 0; j < i; ++j) {
-                if (lanes[j].elem == a.elem &&
-                    !std::equal(std::begin(a.bits), std::end(a.bits), std::begin(lanes[j].bits)))
-                  same_warp_conflict = true;
-              }
-              if ((c.writers | c.atomics) & ~me) {
+              if (races) {
                 c.state = CellState::Unknown;
-                race("race: " + here + " stores " + element_text(tile, a.elem) +
-                     ", also written by another warp with no __syncthreads() between");
-              } else if (same_warp_conflict) {
+              } else if (undefined_winner) {
                 c.state = CellState::Unknown;
                 note(here + ": several lanes store different values to " +
-                     element_text(tile, a.elem) + "; which one lands is undefined");
+                     element_text(tile, elem) + "; which one lands is undefined");
               } else {
                 c.state = CellState::Known;
-                std::copy(std::begin(a.bits), std::end(a.bits), std::begin(c.bits));
+                std::copy(std::begin(bits), std::end(bits), std::begin(c.bits));
                 c.checksum = checksum_of(ty, c.bits);
               }
-              if (c.readers & ~me) {
-                // Another warp read this cell since the last barrier: it may have seen this store.
-                for (int32_t r : ts.readers[a.elem]) {
-                  if (r / 32 != w) det[static_cast<size_t>(r)] = 0;
-                }
-                race("race: " + here + " stores " + element_text(tile, a.elem) +
-                     ", which another warp reads with no __syncthreads() between");
-              }
-              c.writers |= me;
-              c.writer_step = exec;
+              break;
             }
-          } else {  // atomicAdd: every lane's add lands, in some order
-            for (const LaneAccess& a : lanes) {
-              Cell& c = ts.cells[static_cast<size_t>(a.elem)];
-              refresh(c, phase);
-              if ((c.writers | c.readers) & ~me) {
-                race("race: " + here + " adds to " + element_text(tile, a.elem) +
-                     ", which another warp loads or stores with no __syncthreads() between");
-                for (int32_t r : ts.readers[a.elem]) {
-                  if (r / 32 != w) det[static_cast<size_t>(r)] = 0;
-                }
+            default:  // atomicAdd: every lane's add lands, in some order
+              if (races) {
                 c.state = CellState::Unknown;
               } else if (c.state == CellState::Uninit) {
-                note(here + " adds to " + element_text(tile, a.elem) +
+                note(here + " adds to " + element_text(tile, elem) +
                      ", which no thread stored: shared memory starts uninitialized");
                 c.state = CellState::Unknown;
               } else if (c.state == CellState::Known) {
                 uint64_t& b = c.bits[0];
-                const int64_t add = a.value * reps;
                 if (ty.kind == detail::CompKind::F32 || ty.kind == detail::CompKind::F64) {
                   // Exact only while every partial sum is an integer the format holds exactly;
                   // beyond that the order of the adds changes the rounding.
                   const double limit =
                       ty.kind == detail::CompKind::F32 ? 16777216.0 : 9007199254740992.0;
                   const double now = detail::component_value(ty, b);
-                  const double next = now + static_cast<double>(add);
-                  if (std::fabs(now) + std::fabs(static_cast<double>(add)) > limit) {
+                  const double add = as_double(value) * static_cast<double>(reps);
+                  if (std::fabs(now) + std::fabs(add) > limit)
                     c.state = CellState::Unknown;
-                  } else {
-                    b = detail::component_bits(ty, static_cast<int64_t>(next));
-                  }
-                } else {
-                  b = detail::component_bits(ty,
-                                             static_cast<int64_t>(b + static_cast<uint64_t>(add)));
+                  else
+                    b = detail::component_bits(
+                        ty, Value::of(CType::LongLong, static_cast<int64_t>(now + add)));
+                } else {  // integers wrap: the add converted to the element type, reps times
+                  const uint64_t add =
+                      detail::component_bits(ty, value) * static_cast<uint64_t>(reps);
+                  b = detail::component_bits(ty, Value{CType::ULongLong, b + add});
                 }
                 c.checksum = checksum_of(ty, c.bits);
               }
-              c.atomics |= me;
-            }
+              break;
           }
         }
       }
@@ -400,23 +252,14 @@ ReferenceResult evaluate_reference(const Scenario& s, const ReferenceOptions& o)
     res.errors.push_back({"block", 0, "a block has at most 1024 threads (32 warps)"});
     return res;
   }
-  std::vector<CStep> steps;
-  for (const Step& st : s.steps) {
-    CStep cs;
-    cs.step = &st;
-    if (st.is_memory()) {
-      const TileDecl* tile = s.find_tile(st.tile);
-      cs.tile = static_cast<int>(tile - s.tiles.data());
-      cs.type = detail::type_info(tile->type().name);
-      if (!cs.type) {
-        res.errors.push_back({"tiles", 0, "no kernel code for element type '" + tile->elem + "'"});
-        return res;
-      }
-      cs.subscripts = parse_subscripts(st.index, tile->name).subscripts;
-      if (!st.guard.empty()) cs.guard = parse_expr(st.guard).expr;
-      if (!st.value.empty()) cs.value = parse_expr(st.value).expr;
+  std::vector<const detail::TypeInfo*> types;
+  for (size_t i = 0; i < s.tiles.size(); ++i) {
+    types.push_back(detail::type_info(s.tiles[i].type().name));
+    if (!types.back()) {
+      res.errors.push_back({"tiles[" + std::to_string(i) + "].elem", 0,
+                            "no kernel code for element type '" + s.tiles[i].elem + "'"});
+      return res;
     }
-    steps.push_back(std::move(cs));
   }
 
   if (o.replicas < 1 || o.replicas > 32) {
@@ -446,10 +289,10 @@ ReferenceResult evaluate_reference(const Scenario& s, const ReferenceOptions& o)
 
   // Blocks run the same code on the same data unless an expression names blockIdx or gridDim:
   // then each block is evaluated on its own, else block 0 is copied.
-  const bool per_block = mentions_block(s);
+  const bool per_block = uses_block_index(s);
   const int64_t evaluated = per_block ? o.grid : 1;
   for (int64_t b = 0; b < evaluated; ++b) {
-    BlockRun run{s, steps, o, b, b == 0, ref, res.errors};
+    BlockRun run{s, types, o, b, b == 0, ref, res.errors};
     if (!run.run()) return res;
   }
   if (!per_block) {

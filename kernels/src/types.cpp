@@ -53,9 +53,9 @@ constexpr std::array<TypeInfo, 34> kTypes = {{
 // An integer rounded to nearest even into a binary format with `mbits` fraction bits, `ebits`
 // exponent bits and a sign bit at bit 15 (binary16 and bfloat16): what __uint2half_rn and the
 // __nv_bfloat16 constructors compute for integer inputs.
-uint64_t int_to_small_float(int64_t v, int mbits, int ebits) {
-  const uint64_t sign = v < 0 ? 1u << 15 : 0;
-  uint64_t m = v < 0 ? uint64_t(0) - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+uint64_t int_to_small_float(Value v, int mbits, int ebits) {
+  const uint64_t sign = v.is_negative() ? 1u << 15 : 0;
+  uint64_t m = v.is_negative() ? uint64_t(0) - v.bits : v.bits;
   if (m == 0) return 0;
   int msb = 63 - std::countl_zero(m);
   const int shift = msb - mbits;
@@ -87,20 +87,24 @@ const TypeInfo* type_info(std::string_view elem) {
   return nullptr;
 }
 
-uint64_t component_bits(const TypeInfo& t, int64_t value) {
+uint64_t component_bits(const TypeInfo& t, Value v) {
+  // An unsigned long long above INT64_MAX converts as unsigned; everything else has an int64 value.
+  const bool huge = !v.to_int64();
+  const int64_t value = static_cast<int64_t>(v.bits);
   switch (t.kind) {
     case K::SInt:
     case K::UInt:
-      if (t.comp_bytes == 8) return static_cast<uint64_t>(value);
-      return static_cast<uint64_t>(value) & ((uint64_t{1} << (8 * t.comp_bytes)) - 1);
+      if (t.comp_bytes == 8) return v.bits;
+      return v.bits & ((uint64_t{1} << (8 * t.comp_bytes)) - 1);
     case K::F32:
-      return std::bit_cast<uint32_t>(static_cast<float>(value));
+      return std::bit_cast<uint32_t>(huge ? static_cast<float>(v.bits) : static_cast<float>(value));
     case K::F64:
-      return std::bit_cast<uint64_t>(static_cast<double>(value));
+      return std::bit_cast<uint64_t>(huge ? static_cast<double>(v.bits)
+                                          : static_cast<double>(value));
     case K::F16:
-      return int_to_small_float(value, 10, 5);
+      return int_to_small_float(v, 10, 5);
     case K::BF16:
-      return int_to_small_float(value, 7, 8);
+      return int_to_small_float(v, 7, 8);
   }
   return 0;
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "bankviz/expr.h"
+
 namespace bankviz::detail {
 
 enum class CompKind { SInt, UInt, F32, F64, F16, BF16 };
@@ -24,9 +26,9 @@ struct TypeInfo {
 // nullptr for an unknown name (core validated the name, so that is a bug).
 const TypeInfo* type_info(std::string_view elem);
 
-// The bits of one component holding `value` (a C integer expression's value, converted as an
+// The bits of one component holding `value` (a C integer expression's typed value, converted as an
 // assignment converts it: integers wrap, floats round to nearest even).
-uint64_t component_bits(const TypeInfo& t, int64_t value);
+uint64_t component_bits(const TypeInfo& t, Value value);
 
 // What `bits(component)` (or the plain integer promotion) adds to the thread's 32-bit sum.
 uint32_t component_checksum(const TypeInfo& t, uint64_t bits);

@@ -225,10 +225,13 @@ TEST(Analysis, LoadOfAnotherWarpsStoreWithoutSyncIsARace) {
   ASSERT_EQ(a.issues.size(), 1u);
   EXPECT_EQ(a.issues[0].step, 1);
   EXPECT_EQ(a.issues[0].warp, 0);
-  EXPECT_NE(a.issues[0].message.find("race: step 1"), std::string::npos);
-  EXPECT_NE(a.issues[0].message.find("written by warp 1 in step 0"), std::string::npos);
+  EXPECT_NE(a.issues[0].message.find("race: read after write"), std::string::npos);
+  EXPECT_NE(a.issues[0].message.find("of warp 1 writes tile[63] in step 0"), std::string::npos)
+      << a.issues[0].message;
+  EXPECT_NE(a.issues[0].message.find("of warp 0 reads tile[63] in step 1"), std::string::npos);
   EXPECT_NE(a.issues[0].message.find("missing __syncthreads()"), std::string::npos);
-  EXPECT_NE(a.issues[0].message.find("(64 lanes in this step)"), std::string::npos);
+  EXPECT_NE(a.issues[0].message.find("(64 racing lanes like this)"), std::string::npos);
+  EXPECT_EQ(a.hazards.count(HazardKind::ReadAfterWrite), 64);
 
   steps.insert(steps.begin() + 1, barrier());
   EXPECT_TRUE(run(make(64, 1, steps, {64})).issues.empty());

@@ -839,9 +839,10 @@ TEST(ExprParseErrors, EachMalformedInputNamesItsColumnAndWhatWasExpected) {
       {"threadidx.x", 1, "unknown name 'threadidx' (did you mean threadIdx?)"},
       {"foo.x", 4, "'.' can only follow threadIdx, blockDim, blockIdx or gridDim, not 'foo'"},
       {"99999999999999999999", 1,
-       "integer literal '99999999999999999999' is too large (the limit is 9223372036854775807)"},
+       "integer literal '99999999999999999999' is too large (the limit is 18446744073709551615)"},
       {"1 + 9223372036854775808", 5,
-       "integer literal '9223372036854775808' is too large (the limit is 9223372036854775807)"},
+       "integer literal '9223372036854775808' is too large for any signed type (the limit is "
+       "9223372036854775807; write '9223372036854775808u' for an unsigned literal)"},
       {"1.5", 1, "floating-point literals are not supported: index expressions are integers"},
       {"0x", 3, "expected hex digits after '0x'"},
       {"0b2", 3, "digit '2' is not valid in a binary literal"},

@@ -218,11 +218,15 @@ TEST(Codegen, UserNamesDoNotCollideWithGeneratedLocals) {
   EXPECT_TRUE(contains(src, "unsigned int sum_ = 0;"));
 }
 
-TEST(Codegen, LetWithNegativeValuesIsDeclaredInt) {
+TEST(Codegen, LetsAreDeclaredWithTheTypeTheModelGivesThem) {
   Scenario s = preset("row-write-column-read");
-  s.lets.push_back({"left", "threadIdx.x - 1"});
-  EXPECT_TRUE(contains(source_of(s), "int left = threadIdx.x - 1;"));
-  EXPECT_FALSE(contains(source_of(s), "unsigned int left"));
+  s.lets.push_back({"left", "threadIdx.x - 1"});              // unsigned: wraps for thread 0
+  s.lets.push_back({"signed_left", "(int)threadIdx.x - 1"});  // int: -1 for thread 0
+  s.lets.push_back({"wide", "threadIdx.x", "long long"});     // declared type wins
+  const std::string src = source_of(s);
+  EXPECT_TRUE(contains(src, "unsigned int left = threadIdx.x - 1;")) << src;
+  EXPECT_TRUE(contains(src, "\n    int signed_left = (int)threadIdx.x - 1;")) << src;
+  EXPECT_TRUE(contains(src, "long long wide = threadIdx.x;")) << src;
 }
 
 TEST(Codegen, InvalidScenarioGivesDiagnosticsNotAKernel) {

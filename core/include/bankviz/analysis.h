@@ -1,7 +1,8 @@
 // analysis.h: Scenario -> Analysis, the model's answer for every warp and every step.
 //
-// For each warp and each shared-memory step (loops unrolled): which element and byte each lane
-// touches, and how the banks serve the warp (access.h). Views and the CLI only read this.
+// The trace (trace.h) says which element and byte each lane touches in each executed step; the
+// analysis adds how the banks serve each warp (access.h) and which accesses race (hazard.h).
+// Views and the CLI only read this.
 #pragma once
 
 #include <array>
@@ -12,18 +13,11 @@
 
 #include "bankviz/access.h"
 #include "bankviz/arch.h"
+#include "bankviz/hazard.h"
 #include "bankviz/scenario.h"
+#include "bankviz/trace.h"
 
 namespace bankviz {
-
-// One executed step: a scenario step, or one iteration of a looped step.
-struct StepInfo {
-  int step = 0;           // index into Scenario::steps
-  int64_t iteration = 0;  // loop variable's value (0 without a loop)
-  StepKind kind = StepKind::Load;
-  int tile = 0;       // index into Scenario::tiles (-1 for sync)
-  std::string label;  // "store tile[ty][tx]" or "load tile[tx][ty] (i=3)"
-};
 
 // One warp executing one step.
 struct WarpStep {
@@ -33,17 +27,13 @@ struct WarpStep {
   AccessResult result;                       // empty for sync steps
 };
 
-struct Issue {
-  int step = -1, warp = -1, lane = -1;  // where; -1 = not specific
-  std::string message;                  // "thread (3,31,0): subscript 33 out of bounds [0,32)"
-};
-
 struct Analysis {
   Scenario scenario;
   const Arch* arch = nullptr;
   std::vector<StepInfo> steps;               // executed steps in order (syncs included)
   std::vector<std::vector<WarpStep>> warps;  // [executed step][warp]
-  std::vector<Issue> issues;                 // out-of-bounds, races noticed, ...
+  std::vector<Issue> issues;                 // out-of-bounds, races (hazards.examples), ...
+  Hazards hazards;                           // every racing access, from the one hazard model
 
   int warp_count() const;
   // Sum over warps for one executed step, and over everything.

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "bankviz/expr.h"
 #include "bankviz/tile.h"
 
 namespace bankviz {
@@ -28,7 +29,8 @@ struct Step {
   std::string value;  // store/atomic: the stored value's C expression (default: the thread's
                       // linear index); shown in the generated kernel, checked on the GPU
   std::string label;  // short text for the timeline; empty = derived from index
-  // Optional loop around the step: for (int var = from; var < to; var += step)
+  // Optional loop around the step: for (int var = from; var < to; var += step). The bounds and
+  // every value var takes (the one that ends the loop included) must fit in an int.
   std::string loop_var;
   int64_t loop_from = 0, loop_to = 0, loop_step = 1;
 
@@ -38,17 +40,26 @@ struct Step {
   int64_t iterations() const;
 };
 
-// The most executed steps (loop iterations included) one scenario may unroll into.
+// The most executed steps (loop iterations included) one scenario may unroll into, and the most
+// thread-steps (executed steps x threads of the block): what bounds the model's time and memory.
 inline constexpr int64_t kMaxExecutedSteps = 4096;
+inline constexpr int64_t kMaxThreadSteps = int64_t{1} << 20;
 
 struct Let {
-  std::string name;  // unsigned int NAME = EXPR;  (evaluated per thread, in order)
+  Let() = default;
+  Let(std::string n, std::string e, std::string t = {})
+      : name(std::move(n)), expr(std::move(e)), type(std::move(t)) {}
+  std::string name;  // TYPE NAME = EXPR;  (evaluated per thread, in order)
   std::string expr;
+  std::string type;  // "int", "unsigned int", "long long", ...; empty = the expression's type
 };
 
 struct Constant {
   std::string name;  // #define NAME VALUE
   int64_t value = 0;
+  // The C type of VALUE as the kernel spells it: int within [-INT_MAX, INT_MAX], else long long
+  // (the literal's type; a negative value is the negation of a positive literal).
+  CType type() const;
 };
 
 struct Scenario {

@@ -1,0 +1,88 @@
+// trace.h: Scenario -> what every thread of one block does, step by step. The ONLY place that
+// evaluates a thread's lets, guards, subscripts and values.
+//
+// For each executed step (a scenario step, or one iteration of a looped step), each warp and each
+// lane: active or not (guard true and in bounds), the element and byte it touches, and the value
+// it stores or adds. The bank model (analysis.h), the CPU reference (kernels/reference.h) and the
+// hazard model (hazard.h) all read this; code generation declares the same C types (let_type()).
+//
+// Names have the types the generated kernel declares: constants `#define`d (int, or long long
+// beyond int), lets their declared type (or their expression's type), loop variables int.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bankviz/access.h"
+#include "bankviz/expr.h"
+#include "bankviz/scenario.h"
+
+namespace bankviz {
+
+// One executed step: a scenario step, or one iteration of a looped step.
+struct StepInfo {
+  int step = 0;           // index into Scenario::steps
+  int64_t iteration = 0;  // loop variable's value (0 without a loop)
+  StepKind kind = StepKind::Load;
+  int tile = 0;       // index into Scenario::tiles (-1 for sync)
+  std::string label;  // "store tile[ty][tx]" or "load tile[tx][ty] (i=3)"
+};
+
+// One warp executing one memory step. Inactive lanes (guard false, past the block's last thread,
+// or out of bounds) have element -1.
+struct WarpTrace {
+  uint32_t mask = 0;                         // active lanes, bit i = lane i
+  std::array<int64_t, kWarpSize> element{};  // linear element before swizzle
+  std::array<uint32_t, kWarpSize> byte{};    // byte address: TileDecl::byte_offset
+  std::array<Value, kWarpSize> value{};      // store/atomic: the value (C typed)
+};
+
+struct TraceStep {
+  StepInfo info;
+  std::vector<WarpTrace> warps;  // [warp]; empty for __syncthreads()
+};
+
+// A problem found while tracing that does not stop the model: the lane is left inactive.
+struct Issue {
+  int step = -1, warp = -1, lane = -1;  // where (executed step); -1 = not specific
+  std::string message;                  // "thread (3,31,0): tile[3][33] is out of bounds: ..."
+};
+
+struct Trace {
+  int64_t block_index = 0, grid = 1;  // blockIdx.x and gridDim.x the block was traced with
+  std::vector<TraceStep> steps;       // every executed step, syncs included
+  std::vector<Issue> issues;          // out-of-bounds accesses (listed up to a few per step)
+  int64_t out_of_bounds = 0;          // lanes left inactive because they were out of bounds
+};
+
+struct TraceOptions {
+  int64_t block_index = 0;  // blockIdx.x
+  int64_t grid = 0;         // gridDim.x; 0 = the scenario's grid
+};
+
+struct TraceResult {
+  std::optional<Trace> trace;
+  std::vector<Diagnostic> errors;  // check() errors, names that do not bind, and evaluation
+                                   // errors (undefined behaviour) naming the thread and column
+};
+
+TraceResult trace(const Scenario& s, const TraceOptions& options = {});
+
+// The C type a let is declared with in the kernel: its own `type`, else its expression's type
+// (binding against the constants and earlier lets). nullopt if the expression does not bind.
+std::optional<CType> let_type(const Scenario& s, size_t let_index);
+
+// Does any let or step name blockIdx or gridDim? Then blocks differ and each is traced alone.
+bool uses_block_index(const Scenario& s);
+
+// CUDA's linear thread order: tid = x + y*bx + z*bx*by; warp = tid / 32, lane = tid % 32.
+struct ThreadIndex {
+  int64_t x = 0, y = 0, z = 0;
+};
+ThreadIndex thread_of(int64_t tid, const int64_t block[3]);
+std::string thread_text(const ThreadIndex& t);  // "thread (3,1,0)"
+
+}  // namespace bankviz

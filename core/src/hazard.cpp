@@ -1,0 +1,170 @@
+// hazard.cpp: which accesses of a trace race (hazard.h).
+//
+// Per barrier interval ("epoch": the executed steps between two __syncthreads()), two passes:
+// the first records, per element, which warps load, store and add to it (and the first two
+// accesses of each kind from different warps, to name them); the second flags every access that
+// another warp's access to the same element makes timing-dependent, and names the pair.
+#include "bankviz/hazard.h"
+
+#include <array>
+
+namespace bankviz {
+
+const char* hazard_kind_name(HazardKind k) {
+  switch (k) {
+    case HazardKind::ReadAfterWrite:
+      return "read after write";
+    case HazardKind::WriteAfterRead:
+      return "write after read";
+    case HazardKind::WriteAfterWrite:
+      return "write after write";
+    case HazardKind::AtomicVsPlain:
+      return "atomic against plain access";
+  }
+  return "?";
+}
+
+int64_t Hazards::count(HazardKind k) const {
+  return counts[static_cast<int>(k)];
+}
+
+namespace {
+
+constexpr size_t kMaxExamples = 8;
+
+// The first two accesses of one kind to an element from two different warps (enough to name a
+// partner from another warp for any access).
+struct FirstTwo {
+  std::array<AccessRef, 2> ref;
+  void note(const AccessRef& a) {
+    if (ref[0].warp < 0)
+      ref[0] = a;
+    else if (ref[1].warp < 0 && ref[0].warp != a.warp)
+      ref[1] = a;
+  }
+  AccessRef other_than(int warp) const { return ref[0].warp != warp ? ref[0] : ref[1]; }
+};
+
+struct Cell {
+  int32_t epoch = -1;
+  uint32_t loads = 0, stores = 0, atomics = 0;  // warp masks in this epoch
+  FirstTwo load, store, atomic;
+};
+
+std::string describe(const Scenario& s, const Trace& t, const AccessRef& a, int64_t element) {
+  const TraceStep& ts = t.steps[static_cast<size_t>(a.step)];
+  const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
+  std::string elem = tile.name;
+  for (int64_t v : tile.unlinear(element)) elem += "[" + std::to_string(v) + "]";
+  const char* verb = ts.info.kind == StepKind::Load    ? " reads "
+                     : ts.info.kind == StepKind::Store ? " writes "
+                                                       : " adds to ";
+  return thread_text(thread_of(int64_t{a.warp} * kWarpSize + a.lane, s.block)) + " of warp " +
+         std::to_string(a.warp) + verb + elem + " in step " + std::to_string(a.step) + " (" +
+         ts.info.label + ")";
+}
+
+}  // namespace
+
+Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
+  Hazards h;
+  h.racing.resize(t.steps.size());
+  std::vector<std::vector<Cell>> cells(s.tiles.size());
+  auto present = [&](int w) { return warps == 0 || ((warps >> w) & 1u) != 0; };
+  auto cell = [&](int tile, int64_t element) -> Cell& {
+    std::vector<Cell>& c = cells[static_cast<size_t>(tile)];
+    if (c.empty()) c.resize(static_cast<size_t>(s.tiles[static_cast<size_t>(tile)].elements()));
+    return c[static_cast<size_t>(element)];
+  };
+  // Calls f(step index, warp, lane, element) for every access of the present warps in [b, e).
+  auto each = [&](size_t b, size_t e, auto&& f) {
+    for (size_t i = b; i < e; ++i) {
+      const TraceStep& ts = t.steps[i];
+      for (size_t w = 0; w < ts.warps.size(); ++w) {
+        if (!present(static_cast<int>(w))) continue;
+        const WarpTrace& wt = ts.warps[w];
+        for (uint32_t m = wt.mask; m; m &= m - 1) {
+          const int lane = __builtin_ctz(m);
+          f(ts, AccessRef{static_cast<int>(i), static_cast<int>(w), lane},
+            wt.element[static_cast<size_t>(lane)]);
+        }
+      }
+    }
+  };
+
+  int32_t epoch = 0;
+  for (size_t begin = 0; begin < t.steps.size();) {
+    size_t end = begin;
+    while (end < t.steps.size() && t.steps[end].info.kind != StepKind::Sync) ++end;
+    // Pass 1: who touches what in this epoch.
+    each(begin, end, [&](const TraceStep& ts, const AccessRef& a, int64_t element) {
+      Cell& c = cell(ts.info.tile, element);
+      if (c.epoch != epoch) {
+        c = Cell{};
+        c.epoch = epoch;
+      }
+      const uint32_t me = 1u << a.warp;
+      switch (ts.info.kind) {
+        case StepKind::Load:
+          c.loads |= me, c.load.note(a);
+          break;
+        case StepKind::Store:
+          c.stores |= me, c.store.note(a);
+          break;
+        default:
+          c.atomics |= me, c.atomic.note(a);
+          break;
+      }
+    });
+    // Pass 2: flag what another warp makes timing-dependent, and name the pair.
+    each(begin, end, [&](const TraceStep& ts, const AccessRef& a, int64_t element) {
+      const Cell& c = cell(ts.info.tile, element);
+      const uint32_t others = ~(1u << a.warp);
+      const bool plain = ts.info.kind != StepKind::Atomic;
+      const uint32_t writers = c.stores & others, adders = plain ? c.atomics & others : 0;
+      if (!writers && !adders) return;
+      AccessRef partner;
+      HazardKind kind = HazardKind::AtomicVsPlain;
+      if (writers) {
+        partner = c.store.other_than(a.warp);
+        if (ts.info.kind == StepKind::Load)
+          kind = partner.step < a.step ? HazardKind::ReadAfterWrite : HazardKind::WriteAfterRead;
+        else if (ts.info.kind == StepKind::Store)
+          kind = HazardKind::WriteAfterWrite;
+      } else {
+        partner = c.atomic.other_than(a.warp);
+      }
+      std::vector<uint32_t>& row = h.racing[static_cast<size_t>(a.step)];
+      if (row.empty()) row.resize(ts.warps.size());
+      row[static_cast<size_t>(a.warp)] |= 1u << a.lane;
+      ++h.racing_accesses;
+      ++h.counts[static_cast<int>(kind)];
+      const bool a_first =
+          a.step < partner.step || (a.step == partner.step && a.warp < partner.warp);
+      const AccessRef first = a_first ? a : partner, second = a_first ? partner : a;
+      const int s1 = t.steps[static_cast<size_t>(first.step)].info.step;
+      const int s2 = t.steps[static_cast<size_t>(second.step)].info.step;
+      for (Hazard& e : h.examples) {
+        if (e.kind == kind && t.steps[static_cast<size_t>(e.first.step)].info.step == s1 &&
+            t.steps[static_cast<size_t>(e.second.step)].info.step == s2) {
+          ++e.lanes;
+          return;
+        }
+      }
+      if (h.examples.size() >= kMaxExamples) return;
+      h.examples.push_back({kind, ts.info.tile, element, first, second, 1,
+                            std::string("race: ") + hazard_kind_name(kind) + ": " +
+                                describe(s, t, first, element) + ", and " +
+                                describe(s, t, second, element) +
+                                ", with no __syncthreads() between them: missing "
+                                "__syncthreads()"});
+    });
+    ++epoch;
+    begin = end + 1;
+  }
+  for (Hazard& e : h.examples)
+    if (e.lanes > 1) e.message += " (" + std::to_string(e.lanes) + " racing lanes like this)";
+  return h;
+}
+
+}  // namespace bankviz

@@ -1,0 +1,337 @@
+// trace.cpp: Scenario -> Trace, the one per-thread evaluator (trace.h).
+//
+// [SECTION] Threads and labels
+// [SECTION] Binding: one scope of typed names per step
+// [SECTION] trace()
+//
+// Cost: every expression is parsed and bound once; lets are evaluated once per thread (not once
+// per step) and copied into the thread's slots; thread coordinates are computed once. The hot
+// loop allocates nothing per lane.
+#include "bankviz/trace.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace bankviz {
+
+// [SECTION] Threads and labels ===================================================================
+
+ThreadIndex thread_of(int64_t tid, const int64_t block[3]) {
+  return {tid % block[0], (tid / block[0]) % block[1], tid / (block[0] * block[1])};
+}
+
+std::string thread_text(const ThreadIndex& t) {
+  return "thread (" + std::to_string(t.x) + "," + std::to_string(t.y) + "," + std::to_string(t.z) +
+         ")";
+}
+
+namespace {
+
+std::string step_label(const Step& st, int64_t iteration) {
+  std::string label = st.label;
+  if (label.empty()) {
+    label = st.kind == StepKind::Sync ? "__syncthreads()"
+                                      : std::string(step_kind_name(st.kind)) + " " + st.index;
+  }
+  if (!st.loop_var.empty()) label += " (" + st.loop_var + "=" + std::to_string(iteration) + ")";
+  return label;
+}
+
+// "tile[3][33]" for an issue message.
+std::string element_text(const TileDecl& t, const std::vector<Value>& subs) {
+  std::string out = t.name;
+  for (const Value& v : subs) out += "[" + v.text() + "]";
+  return out;
+}
+
+constexpr int kMaxBoundsIssuesPerStep = 8;
+
+// [SECTION] Binding: one scope of typed names per step ===========================================
+
+// Constants, then lets in order (each sees the constants and the lets before it). A step's scope
+// adds its own loop variable (int) in the slot after the lets: as in C, a loop variable exists
+// only inside its own loop.
+struct Scope {
+  Symbols symbols;          // constants and lets
+  std::vector<Value> base;  // the constants' values, then a slot per let
+  std::vector<BoundExpr> lets;
+  std::vector<CType> let_types;
+  size_t first_let = 0;  // slot of the first let
+};
+
+struct BoundStep {
+  const Step* step = nullptr;
+  int index = 0;
+  int tile = -1;
+  int loop_slot = -1;
+  std::vector<BoundExpr> subscripts;
+  std::optional<BoundExpr> guard, value;
+};
+
+// Binds `text` (already known to parse) or reports why its names do not bind.
+std::optional<BoundExpr> bind_text(const Expr& e, const Symbols& symbols, const std::string& path,
+                                   std::vector<Diagnostic>& errors) {
+  BindResult b = bind(e, symbols);
+  if (!b.bound) errors.push_back({path, b.error.column, b.error.message});
+  return std::move(b.bound);
+}
+
+// Binds the constants and lets; stops at the first let that does not bind.
+Scope make_scope(const Scenario& s, size_t lets, std::vector<Diagnostic>& errors) {
+  Scope sc;
+  for (const Constant& c : s.constants) {
+    sc.symbols.add(c.name, c.type());
+    sc.base.push_back(Value::of(c.type(), c.value));
+  }
+  sc.first_let = sc.base.size();
+  for (size_t k = 0; k < lets && k < s.lets.size(); ++k) {
+    const Let& l = s.lets[k];
+    ExprParse p = parse_expr(l.expr);
+    if (!p.expr) {
+      errors.push_back({"lets[" + std::to_string(k) + "].expr", p.error.column, p.error.message});
+      return sc;
+    }
+    std::optional<BoundExpr> b =
+        bind_text(*p.expr, sc.symbols, "lets[" + std::to_string(k) + "].expr", errors);
+    if (!b) return sc;
+    const CType type = l.type.empty() ? b->type() : parse_ctype(l.type).value_or(b->type());
+    sc.symbols.add(l.name, type);
+    sc.base.push_back(Value::of(type, 0));
+    sc.lets.push_back(std::move(*b));
+    sc.let_types.push_back(type);
+  }
+  return sc;
+}
+
+}  // namespace
+
+std::optional<CType> let_type(const Scenario& s, size_t let_index) {
+  std::vector<Diagnostic> errors;
+  Scope sc = make_scope(s, let_index + 1, errors);
+  if (sc.let_types.size() <= let_index) return std::nullopt;
+  return sc.let_types[let_index];
+}
+
+bool uses_block_index(const Scenario& s) {
+  auto uses = [](const std::string& text) {
+    ExprParse p = parse_expr(text);
+    return p.expr && p.expr->uses_block_index();
+  };
+  for (const Let& l : s.lets)
+    if (uses(l.expr)) return true;
+  for (const Step& st : s.steps) {
+    if (!st.guard.empty() && uses(st.guard)) return true;
+    if (!st.value.empty() && uses(st.value)) return true;
+    for (const Expr& e : parse_subscripts(st.index, "").subscripts)
+      if (e.uses_block_index()) return true;
+  }
+  return false;
+}
+
+// [SECTION] trace() ==============================================================================
+
+TraceResult trace(const Scenario& s, const TraceOptions& o) {
+  TraceResult out;
+  out.errors = check(s);
+  if (!out.errors.empty()) return out;
+  const int64_t grid = o.grid > 0 ? o.grid : s.grid;
+  if (o.block_index < 0 || o.block_index >= grid || grid > UINT32_MAX) {
+    out.errors.push_back({"grid", 0,
+                          "block " + std::to_string(o.block_index) + " is not in a grid of " +
+                              std::to_string(grid) + " blocks"});
+    return out;
+  }
+
+  Scope sc = make_scope(s, s.lets.size(), out.errors);
+  if (!out.errors.empty()) return out;
+
+  // Every step's expressions, bound in the step's scope.
+  std::vector<BoundStep> steps;
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    const Step& st = s.steps[i];
+    BoundStep bs;
+    bs.step = &st;
+    bs.index = static_cast<int>(i);
+    Symbols symbols = sc.symbols;
+    if (!st.loop_var.empty()) bs.loop_slot = symbols.add(st.loop_var, CType::Int);
+    const std::string path = "steps[" + std::to_string(i) + "].";
+    if (st.is_memory()) {
+      const TileDecl* tile = s.find_tile(st.tile);
+      bs.tile = static_cast<int>(tile - s.tiles.data());
+      for (const Expr& e : parse_subscripts(st.index, tile->name).subscripts) {
+        if (auto b = bind_text(e, symbols, path + "index", out.errors))
+          bs.subscripts.push_back(std::move(*b));
+      }
+      if (!st.guard.empty())
+        bs.guard = bind_text(*parse_expr(st.guard).expr, symbols, path + "guard", out.errors);
+      if (!st.value.empty())
+        bs.value = bind_text(*parse_expr(st.value).expr, symbols, path + "value", out.errors);
+    }
+    steps.push_back(std::move(bs));
+  }
+  if (!out.errors.empty()) return out;
+
+  Trace t;
+  t.block_index = o.block_index;
+  t.grid = grid;
+  const int64_t threads = s.threads();
+  const int warps = static_cast<int>(s.warps());
+  Env env;
+  for (int d = 0; d < 3; ++d) env.blockDim[d] = static_cast<uint32_t>(s.block[d]);
+  env.blockIdx[0] = static_cast<uint32_t>(o.block_index);
+  env.gridDim[0] = static_cast<uint32_t>(grid);
+  env.slots = sc.base;
+  env.slots.emplace_back();  // a step's loop variable
+
+  std::vector<ThreadIndex> tidx(static_cast<size_t>(threads));
+  for (int64_t tid = 0; tid < threads; ++tid)
+    tidx[static_cast<size_t>(tid)] = thread_of(tid, s.block);
+  auto where = [&](int64_t tid) {
+    std::string w = thread_text(tidx[static_cast<size_t>(tid)]);
+    if (grid > 1) w = "block " + std::to_string(o.block_index) + ", " + w;
+    return w;
+  };
+  auto enter = [&](int64_t tid) {
+    const ThreadIndex& ti = tidx[static_cast<size_t>(tid)];
+    env.threadIdx[0] = static_cast<uint32_t>(ti.x);
+    env.threadIdx[1] = static_cast<uint32_t>(ti.y);
+    env.threadIdx[2] = static_cast<uint32_t>(ti.z);
+  };
+
+  // Lets: once per thread, in order, converted to their declared type as an initialization does.
+  const size_t nlets = sc.lets.size();
+  std::vector<Value> let_values(static_cast<size_t>(threads) * nlets);
+  for (int64_t tid = 0; tid < threads; ++tid) {
+    enter(tid);
+    for (size_t k = 0; k < nlets; ++k) {
+      ExprError err;
+      std::optional<Value> v = sc.lets[k].eval(env, &err);
+      if (!v) {
+        out.errors.push_back(
+            {"lets[" + std::to_string(k) + "].expr", err.column, where(tid) + ": " + err.message});
+        return out;
+      }
+      const Value typed = convert(*v, sc.let_types[k]);
+      env.slots[sc.first_let + k] = typed;
+      let_values[static_cast<size_t>(tid) * nlets + k] = typed;
+    }
+  }
+
+  std::vector<Value> subs;
+  for (const BoundStep& bs : steps) {
+    const Step& st = *bs.step;
+    const int64_t n = st.iterations();
+    const std::string path = "steps[" + std::to_string(bs.index) + "].";
+    for (int64_t it = 0; it < n; ++it) {
+      const int64_t iteration = st.loop_var.empty() ? 0 : st.loop_from + it * st.loop_step;
+      if (bs.loop_slot >= 0)
+        env.slots[static_cast<size_t>(bs.loop_slot)] = Value::of(CType::Int, iteration);
+      const int exec = static_cast<int>(t.steps.size());
+      TraceStep& ts = t.steps.emplace_back();
+      ts.info = {bs.index, iteration, st.kind, bs.tile, step_label(st, iteration)};
+      if (!st.is_memory()) continue;  // __syncthreads(): a barrier, no access
+
+      const TileDecl& tile = s.tiles[static_cast<size_t>(bs.tile)];
+      const std::vector<int64_t> padded = tile.padded_dims();
+      const int comps = tile.type().lanes;
+      int bounds_issues = 0;
+      auto fail = [&](const char* field, const ExprError& err, int64_t tid) {
+        std::string w = where(tid);
+        if (!st.loop_var.empty()) w += ", " + st.loop_var + "=" + std::to_string(iteration);
+        out.errors.push_back({path + field, err.column, w + ": " + err.message});
+      };
+      subs.resize(bs.subscripts.size());
+      ts.warps.resize(static_cast<size_t>(warps));
+      for (int w = 0; w < warps; ++w) {
+        WarpTrace& wt = ts.warps[static_cast<size_t>(w)];
+        wt.element.fill(-1);
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          const int64_t tid = int64_t{w} * kWarpSize + lane;
+          if (tid >= threads) break;  // the last warp of a partial block: lanes stay inactive
+          enter(tid);
+          std::copy_n(let_values.begin() + static_cast<std::ptrdiff_t>(tid * nlets), nlets,
+                      env.slots.begin() + static_cast<std::ptrdiff_t>(sc.first_let));
+          ExprError err;
+          if (bs.guard) {
+            std::optional<Value> g = bs.guard->eval(env, &err);
+            if (!g) {
+              fail("guard", err, tid);
+              return out;
+            }
+            if (!g->truthy()) continue;  // if (guard) false: the lane sits this instruction out
+          }
+          for (size_t d = 0; d < subs.size(); ++d) {
+            std::optional<Value> v = bs.subscripts[d].eval(env, &err);
+            if (!v) {
+              fail("index", err, tid);
+              return out;
+            }
+            subs[d] = *v;
+          }
+          // (subscripts) -> element offset, row-major over the padded extents.
+          int64_t elem = 0;
+          size_t bad = subs.size();
+          for (size_t d = 0; d < subs.size() && bad == subs.size(); ++d) {
+            const std::optional<int64_t> v = subs[d].to_int64();
+            if (!v || *v < 0 || *v >= padded[d])
+              bad = d;
+            else
+              elem = elem * padded[d] + *v;
+          }
+          if (bad < subs.size()) {
+            // Out of bounds is undefined behaviour in CUDA: report it, never model it.
+            if (bounds_issues++ < kMaxBoundsIssuesPerStep) {
+              t.issues.push_back({exec, w, lane,
+                                  "step " + std::to_string(exec) + " (" + ts.info.label +
+                                      "): " + where(tid) + ": " + element_text(tile, subs) +
+                                      " is out of bounds: subscript " + std::to_string(bad + 1) +
+                                      " is " + subs[bad].text() + ", outside [0," +
+                                      std::to_string(padded[bad]) + ")"});
+            }
+            ++t.out_of_bounds;
+            continue;
+          }
+          if (st.kind != StepKind::Load) {
+            Value v{CType::UInt, static_cast<uint64_t>(tid)};  // default: the linear index
+            if (bs.value) {
+              std::optional<Value> got = bs.value->eval(env, &err);
+              if (!got) {
+                fail("value", err, tid);
+                return out;
+              }
+              v = *got;
+            }
+            // A vector element stores value, value + 1, ... in its components (codegen).
+            if (comps > 1 && ctype_signed(v.type)) {
+              const int64_t max = ctype_bits(v.type) == 32 ? INT32_MAX : INT64_MAX;
+              if (static_cast<int64_t>(v.bits) > max - (comps - 1)) {
+                err = {1, "the " + std::string(tile.type().name) + "'s components are value, " +
+                              "value + 1, ...: value + " + std::to_string(comps - 1) + " = " +
+                              v.text() + " + " + std::to_string(comps - 1) + " overflows " +
+                              ctype_name(v.type)};
+                {
+                  fail("value", err, tid);
+                  return out;
+                }
+              }
+            }
+            wt.value[static_cast<size_t>(lane)] = v;
+          }
+          wt.mask |= 1u << lane;
+          wt.element[static_cast<size_t>(lane)] = elem;
+          wt.byte[static_cast<size_t>(lane)] = static_cast<uint32_t>(tile.byte_offset(elem));
+        }
+      }
+      if (bounds_issues > kMaxBoundsIssuesPerStep) {
+        t.issues.push_back({exec, -1, -1,
+                            "step " + std::to_string(exec) + " (" + ts.info.label +
+                                "): " + std::to_string(bounds_issues - kMaxBoundsIssuesPerStep) +
+                                " more out-of-bounds accesses not listed"});
+      }
+    }
+  }
+  out.trace = std::move(t);
+  return out;
+}
+
+}  // namespace bankviz
