@@ -75,8 +75,16 @@ CType common(CType a, CType b) {
 // Precedence of what an expression's text is at its top (higher binds tighter).
 constexpr int kPrimary = 16, kUnary = 15, kCond = 3;
 
+// A generated expression in two spellings of the same C++ computation:
+// - text: as a kernel writes it; bankviz parses it and C++ compiles the very same tokens.
+// - opaque: every operator that can be undefined called through a function of host_cuda.h
+//   (op_mul(a, b) for a * b, ...), so that the compiler cannot fold it away: GCC's front end
+//   simplifies `0 * -x` to 0, `(short)(x * y)` to a 16-bit multiply and `x - 431 < 0` to
+//   `x < 431` even at -O0, and the sanitizer then misses the overflow. The runner uses this
+//   spelling to confirm bankviz's claims of undefined behaviour.
 struct Gen {
   std::string text;
+  std::string opaque;
   CType type = CType::Int;
   bool has_var = false;  // mentions a value known only at run time
   bool literal = false;  // a bare literal
@@ -179,6 +187,7 @@ Gen literal(Rng& rng, uint64_t v) {
       g.text = digits(v, 10, false);
   }
   g.text += suffix;
+  g.opaque = g.text;
   return g;
 }
 
@@ -215,7 +224,7 @@ constexpr Name kVariables[] = {{"a", CType::Int},         {"b", CType::Int},
 
 Gen name(const Name& n) {
   Gen g;
-  g.text = n.text;
+  g.text = g.opaque = n.text;
   g.type = n.type;
   g.has_var = true;
   return g;
@@ -269,11 +278,17 @@ struct BinOp {
   const char* text;
   int prec;
   int weight;
+  const char* opaque;  // host_cuda.h's function for it; nullptr: && and || stay operators
 };
 constexpr BinOp kBinOps[] = {
-    {"*", 13, 10}, {"/", 13, 6}, {"%", 13, 6},  {"+", 12, 12}, {"-", 12, 12}, {"<<", 11, 7},
-    {">>", 11, 7}, {"<", 10, 4}, {"<=", 10, 3}, {">", 10, 4},  {">=", 10, 3}, {"==", 9, 3},
-    {"!=", 9, 3},  {"&", 8, 6},  {"^", 7, 5},   {"|", 6, 5},   {"&&", 5, 2},  {"||", 4, 2}};
+    {"*", 13, 10, "op_mul"}, {"/", 13, 6, "op_div"},  {"%", 13, 6, "op_mod"},
+    {"+", 12, 12, "op_add"}, {"-", 12, 12, "op_sub"}, {"<<", 11, 7, "op_shl"},
+    {">>", 11, 7, "op_shr"}, {"<", 10, 4, "op_lt"},   {"<=", 10, 3, "op_le"},
+    {">", 10, 4, "op_gt"},   {">=", 10, 3, "op_ge"},  {"==", 9, 3, "op_eq"},
+    {"!=", 9, 3, "op_ne"},   {"&", 8, 6, "op_and"},   {"^", 7, 5, "op_xor"},
+    {"|", 6, 5, "op_or"},    {"&&", 5, 2, nullptr},   {"||", 4, 2, nullptr}};
+constexpr BinOp kAnd = {"&&", 5, 0, nullptr}, kOr = {"||", 4, 0, nullptr};
+constexpr BinOp kBitAnd = {"&", 8, 0, "op_and"}, kBitOr = {"|", 6, 0, "op_or"};
 
 const BinOp& pick_binop(Rng& rng, bool comparisons_only) {
   int total = 0;
@@ -309,7 +324,7 @@ class ExprGen {
     if (roll < 60) return binary(pick_binop(rng_, true), depth);
     if (roll < 85) {
       Gen l = guard(depth - 1), r = binary(pick_binop(rng_, true), depth - 1);
-      return join(l, rng_.percent(50) ? BinOp{"&&", 5, 0} : BinOp{"||", 4, 0}, r, CType::Int);
+      return join(l, rng_.percent(50) ? kAnd : kOr, r, CType::Int);
     }
     Gen g = binary(pick_binop(rng_, true), depth);
     return prefix("!", g, CType::Int);
@@ -330,6 +345,8 @@ class ExprGen {
     Gen g;
     g.text = (l.prec < op.prec || extra ? paren(l) : l.text) + " " + op.text + " " +
              (r.prec <= op.prec || extra ? paren(r) : r.text);
+    g.opaque = op.opaque ? std::string(op.opaque) + "(" + l.opaque + ", " + r.opaque + ")"
+                         : "(" + l.opaque + " " + op.text + " " + r.opaque + ")";
     g.type = type;
     g.has_var = l.has_var || r.has_var;
     g.prec = op.prec;
@@ -343,6 +360,7 @@ class ExprGen {
     if ((op == "-" || op == "+") && (operand[0] == '-' || operand[0] == '+'))
       operand = " " + operand;
     g.text = op + operand;
+    g.opaque = op == "-" ? "op_neg(" + x.opaque + ")" : "(" + op + "(" + x.opaque + "))";
     g.type = type;
     g.has_var = x.has_var;
     g.prec = kUnary;
@@ -359,7 +377,7 @@ class ExprGen {
         r = literal(rng_, nonzero_value(rng_));
       } else if (roll < 70) {
         Gen x = expr(depth - 1), one = literal(rng_, 1);
-        r = join(x, {"|", 6, 0}, one, common(x.type, one.type));
+        r = join(x, kBitOr, one, common(x.type, one.type));
         r.text = paren(r), r.prec = kPrimary;
       } else {
         r = expr(depth - 1);
@@ -371,7 +389,7 @@ class ExprGen {
       } else if (roll < 75) {
         Gen x = expr(depth - 1);
         const Gen mask = literal(rng_, rng_.percent(50) ? 31 : width(l.type) == 64 ? 63 : 15);
-        r = join(x, {"&", 8, 0}, mask, common(x.type, mask.type));
+        r = join(x, kBitAnd, mask, common(x.type, mask.type));
         r.text = paren(r), r.prec = kPrimary;
       } else {
         r = expr(depth - 1);
@@ -400,6 +418,7 @@ class ExprGen {
     Gen x = expr(depth - 1);
     Gen g;
     g.text = std::string("(") + c.spelling + ")" + (x.prec < kUnary ? paren(x) : x.text);
+    g.opaque = std::string("((") + c.spelling + ")(" + x.opaque + "))";
     g.type = c.type;
     g.has_var = x.has_var;
     g.prec = kUnary;
@@ -413,6 +432,7 @@ class ExprGen {
     Gen g;
     g.text = (c.prec <= kCond ? paren(c) : c.text) + " ? " + t.text + " : " +
              (e.prec < kCond ? paren(e) : e.text);
+    g.opaque = "((" + c.opaque + ") ? (" + t.opaque + ") : (" + e.opaque + "))";
     g.type = common(t.type, e.type);
     g.has_var = c.has_var || t.has_var || e.has_var;
     g.prec = kCond;
@@ -428,6 +448,7 @@ class ExprGen {
       Gen x = expr(depth - 1), y = expr(depth - 1);
       if (!x.has_var && !y.has_var) x = variable(rng_);
       g.text = std::string(f) + "(" + x.text + ", " + y.text + ")";
+      g.opaque = std::string(f) + "(" + x.opaque + ", " + y.opaque + ")";
       g.type = common(x.type, y.type);
       g.has_var = true;
       return g;
@@ -438,15 +459,18 @@ class ExprGen {
     if (roll < 12) {  // abs takes a signed operand
       if (!is_signed(x.type)) {
         const bool wide = rng_.percent(50);
-        x.text =
-            std::string(wide ? "(long long)" : "(int)") + (x.prec < kUnary ? paren(x) : x.text);
+        const std::string cast = wide ? "(long long)" : "(int)";
+        x.text = cast + (x.prec < kUnary ? paren(x) : x.text);
+        x.opaque = "(" + cast + "(" + x.opaque + "))";
         x.type = wide ? CType::LongLong : CType::Int;
       }
       g.text = "abs(" + x.text + ")";
+      g.opaque = "abs(" + x.opaque + ")";
       g.type = x.type;
       return g;
     }
     g.text = "hash(" + x.text + ")";
+    g.opaque = "hash(" + x.opaque + ")";
     g.type = CType::UInt;
     return g;
   }
@@ -495,11 +519,14 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i) {
       const int depth = 2 + rng.below(3);
       if (rng.percent(2)) {
-        text += "    BANKVIZ_CASE_ABS_OF_UNSIGNED(" + gen.unsigned_operand(depth - 1).text + "),\n";
+        const Gen g = gen.unsigned_operand(depth - 1);
+        text += "    {BANKVIZ_ABS_OF_UNSIGNED(" + g.text + "), BANKVIZ_EVAL(" + g.opaque +
+                "), true},\n";
         continue;
       }
       const Gen g = rng.percent(30) ? gen.guard(depth) : gen.expr(depth, true);
-      text += "    BANKVIZ_CASE(" + g.text + "),\n";
+      text +=
+          "    {BANKVIZ_TEXT_AND_EVAL(" + g.text + "), BANKVIZ_EVAL(" + g.opaque + "), false},\n";
     }
     text += "};\n\n}  // namespace\n\n";
     text += "extern const CaseTable kCaseTable" + std::to_string(k) +

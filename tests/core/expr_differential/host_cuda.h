@@ -2,9 +2,11 @@
 //
 // The generated translation units are C++17 (what NVRTC compiles) and are built with
 // -fsanitize=undefined -fno-sanitize-recover=all, so an expression whose C++ evaluation is
-// undefined aborts the process instead of yielding a value. Each case is written once, through
-// BANKVIZ_CASE(expr): the macro stringizes the tokens (the text bankviz parses) and compiles
-// the same tokens into a function over the thread's environment (the value C++ computes).
+// undefined aborts the process instead of yielding a value. Each case is written twice:
+// BANKVIZ_TEXT_AND_EVAL(expr) stringizes the tokens (the text bankviz parses) and compiles the
+// same tokens into a function over the thread's environment (the value C++ computes);
+// BANKVIZ_EVAL(opaque) compiles the same computation with each operator behind a function call
+// (op_mul, ...), which the compiler cannot fold, so the sanitizer sees every operation.
 //
 // The environment has the names of a kernel: threadIdx, blockIdx, blockDim, gridDim (members
 // `unsigned int`, as in CUDA), warpSize (`int`) and named variables of each promoted type, as
@@ -56,11 +58,16 @@ HostValue host_value(T v) {
   return {type, bits};
 }
 
-using CaseFn = HostValue (*)(const HostEnv&);
+// The environment is passed by value: the sanitizer checks every access through a reference
+// (null, alignment), which doubles the generated code's compile time.
+using CaseFn = HostValue (*)(HostEnv);
 
+// One generated case (gen_expr_cases.cpp):
+//   {BANKVIZ_TEXT_AND_EVAL(text), BANKVIZ_EVAL(opaque), false}
 struct Case {
   const char* text;      // the expression exactly as C++ saw it (stringized)
-  CaseFn eval;           // the value C++ computes
+  CaseFn eval;           // the value C++ computes for text
+  CaseFn opaque_eval;    // the same computation with each operator behind a function call
   bool refused_at_bind;  // abs() of an unsigned operand: bankviz must refuse to bind it
 };
 
@@ -68,6 +75,42 @@ struct CaseTable {
   const Case* cases;
   size_t count;
 };
+
+// [SECTION] Operators behind function calls =====================================================
+
+// The opaque spelling of a case calls these instead of writing the operator. Unoptimized and not
+// inlined, each computes `a OP b` on its parameters at run time, so the sanitizer sees every
+// operation: GCC's front end folds some undefined operations away even at -O0 (`0 * -x` is 0,
+// `(short)(x * y)` becomes a 16-bit multiply, `x - 431 < 0` becomes `x < 431`). The parameters
+// keep their types (a char stays char until the operator promotes it), so the arithmetic is the
+// same as in the natural spelling.
+#define BANKVIZ_DIFFTEST_BINARY(name, op) \
+  template <class A, class B>             \
+  [[gnu::noinline]] auto name(A a, B b) { \
+    return a op b;                        \
+  }
+BANKVIZ_DIFFTEST_BINARY(op_mul, *)
+BANKVIZ_DIFFTEST_BINARY(op_div, /)
+BANKVIZ_DIFFTEST_BINARY(op_mod, %)
+BANKVIZ_DIFFTEST_BINARY(op_add, +)
+BANKVIZ_DIFFTEST_BINARY(op_sub, -)
+BANKVIZ_DIFFTEST_BINARY(op_shl, <<)
+BANKVIZ_DIFFTEST_BINARY(op_shr, >>)
+BANKVIZ_DIFFTEST_BINARY(op_lt, <)
+BANKVIZ_DIFFTEST_BINARY(op_le, <=)
+BANKVIZ_DIFFTEST_BINARY(op_gt, >)
+BANKVIZ_DIFFTEST_BINARY(op_ge, >=)
+BANKVIZ_DIFFTEST_BINARY(op_eq, ==)
+BANKVIZ_DIFFTEST_BINARY(op_ne, !=)
+BANKVIZ_DIFFTEST_BINARY(op_and, &)
+BANKVIZ_DIFFTEST_BINARY(op_xor, ^)
+BANKVIZ_DIFFTEST_BINARY(op_or, |)
+#undef BANKVIZ_DIFFTEST_BINARY
+
+template <class A>
+[[gnu::noinline]] auto op_neg(A a) {
+  return -a;
+}
 
 // [SECTION] CUDA's functions, on the host ========================================================
 
@@ -130,25 +173,22 @@ inline unsigned int hash(unsigned int x) {
   [[maybe_unused]] const unsigned long long ula = env.ula; \
   [[maybe_unused]] const unsigned long long ulb = env.ulb;
 
-// One case: the text bankviz parses and the value C++ computes, from the same tokens. Unary +
-// gives a narrow or bool result (a comparison, a cast to char) its promoted type, as bankviz does.
-#define BANKVIZ_CASE(...)                                                           \
-  {                                                                                 \
-#__VA_ARGS__, [](const HostEnv& env_) {                                           \
-     BANKVIZ_DIFFTEST_NAMES(env_)                                                    \
-     return host_value(+(__VA_ARGS__));                                              \
-   }, false \
+// The value C++ computes for an expression over the names above. Unary + gives a narrow or bool
+// result (a comparison, a cast to char) its promoted type, as bankviz does.
+#define BANKVIZ_EVAL(...)              \
+  [](HostEnv env_) {                   \
+    BANKVIZ_DIFFTEST_NAMES(env_)       \
+    return host_value(+(__VA_ARGS__)); \
   }
+
+// The text bankviz parses and the value C++ computes, from the same tokens.
+#define BANKVIZ_TEXT_AND_EVAL(...) #__VA_ARGS__, BANKVIZ_EVAL(__VA_ARGS__)
 
 // abs() of an unsigned operand: bankviz must refuse it at bind time; the host compiler checks
 // here that the operand really is unsigned (so the case is not a generator mistake).
-#define BANKVIZ_CASE_ABS_OF_UNSIGNED(...)                                                     \
-  {                                                                                           \
-    "abs(" #__VA_ARGS__ ")",                                                                  \
-        [](const HostEnv& env_) {                                                             \
-          BANKVIZ_DIFFTEST_NAMES(env_)                                                        \
-          static_assert(std::is_unsigned_v<decltype(+(__VA_ARGS__))>, "operand is unsigned"); \
-          return host_value(+(__VA_ARGS__));                                                  \
-        },                                                                                    \
-        true                                                                                  \
+#define BANKVIZ_ABS_OF_UNSIGNED(...)                                                    \
+  "abs(" #__VA_ARGS__ ")", [](HostEnv env_) {                                           \
+    BANKVIZ_DIFFTEST_NAMES(env_)                                                        \
+    static_assert(std::is_unsigned_v<decltype(+(__VA_ARGS__))>, "operand is unsigned"); \
+    return host_value(+(__VA_ARGS__));                                                  \
   }
