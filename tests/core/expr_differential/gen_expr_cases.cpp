@@ -3,8 +3,9 @@
 //
 //   gen_expr_cases OUT_DIR TU_COUNT CASE_COUNT
 //
-// writes OUT_DIR/expr_cases_<k>.cpp (k < TU_COUNT), each a table of BANKVIZ_CASE(expr) lines
-// (host_cuda.h), and OUT_DIR/expr_cases_index.cpp listing the tables. The output depends only on
+// writes OUT_DIR/expr_cases_<k>.cpp (k < TU_COUNT), each a table of cases
+// {BANKVIZ_TEXT_AND_EVAL(text), BANKVIZ_EVAL(opaque), false} (host_cuda.h), and
+// OUT_DIR/expr_cases_index.cpp listing the tables. The output depends only on
 // the arguments: the random source is a fixed-seed splitmix64, not <random>'s distributions
 // (whose results differ between standard libraries).
 //
@@ -14,11 +15,11 @@
 // [SECTION] Expressions
 // [SECTION] Output
 //
-// The generator tracks each subexpression's C type only where the language needs it: abs() takes
-// a signed operand, and shift counts are drawn below the left operand's width most of the time.
-// It keeps most cases defined for most environments (shift counts and divisors are usually
-// tamed), and it never builds an operator whose operands are all constants: the compiler folds
-// such a subexpression at compile time, where the sanitizer cannot see its undefined behaviour.
+// The generator tracks each subexpression's C type for two reasons: abs() takes a signed operand,
+// and shift counts are drawn below the left operand's width most of the time. It keeps most
+// cases defined for most environments (shift counts and divisors are usually tamed), and it never
+// builds an operator whose operands are all constants: such a subexpression is the same in every
+// environment, and the compiler folds it where the sanitizer cannot see it.
 
 #include <cstdint>
 #include <cstdio>
