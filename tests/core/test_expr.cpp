@@ -879,6 +879,31 @@ TEST(ExprParseErrors, EachMalformedInputNamesItsColumnAndWhatWasExpected) {
   }
 }
 
+TEST(ExprParseErrors, IncrementAndDecrementAreRefusedNotReadAsTwoSigns) {
+  // C++ lexes the longest token ([lex.pptoken]/3): "--a" is a pre-decrement, not -(-a), and
+  // "a--1" is a-- followed by 1. The generated kernel pastes the text (lets and loop variables are
+  // modifiable ints), so reading these as signs would model an index the kernel does not compute.
+  struct Case {
+    const char* text;
+    int column;
+    const char* token;
+  };
+  const Case cases[] = {
+      {"--a", 1, "--"},  {"++a", 1, "++"},   {"a--1", 2, "--"},
+      {"a++1", 2, "++"}, {"a+++1", 2, "++"}, {"2 * --i", 5, "--"},
+  };
+  for (const Case& c : cases) {
+    ExprError e = parse_error(c.text);
+    EXPECT_EQ(e.column, c.column) << "'" << c.text << "': " << e.message;
+    EXPECT_TRUE(contains(e.message, c.token)) << "'" << c.text << "': " << e.message;
+  }
+  Env env;
+  env.names["a"] = I(5);
+  EXPECT_EQ(value_of("- -a", env), I(5));  // with a space: two signs, as in C
+  EXPECT_EQ(value_of("a - -1", env), I(6));
+  EXPECT_EQ(value_of("a+ +1", env), I(6));
+}
+
 TEST(ExprParseErrors, AnEarlierSyntaxErrorWinsOverALaterBadCharacter) {
   ExprError e = parse_error("(1 + ) @");
   EXPECT_EQ(e.column, 6);
