@@ -37,6 +37,28 @@ void BM_Analyze1024Threads4Ops(benchmark::State& state) {
 }
 BENCHMARK(BM_Analyze1024Threads4Ops)->Unit(benchmark::kMicrosecond);
 
+// The largest scenario the model accepts: executed steps x threads = 2^20 (scenario.h), here a
+// 1024-thread block running one looped load 1024 times over a padded 32 x 33 int tile, after a
+// store and a barrier.
+bankviz::Scenario largest_legal() {
+  bankviz::Scenario s = block_1024_four_ops();
+  using K = bankviz::StepKind;
+  s.steps = {{K::Store, "", "tile[threadIdx.y][threadIdx.x]", "", "", "", "", 0, 0, 1},
+             {K::Sync, "", "", "", "", "", "", 0, 0, 1},
+             {K::Load, "", "tile[(threadIdx.x + i) % 32][icol]", "", "", "", "i", 0, 1022, 1}};
+  return s;
+}
+
+void BM_AnalyzeLargestLegalScenario(benchmark::State& state) {
+  const bankviz::Scenario s = largest_legal();
+  for (auto _ : state) {
+    auto r = bankviz::analyze(s);
+    if (!r.analysis) state.SkipWithError(r.errors[0].format().c_str());
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_AnalyzeLargestLegalScenario)->Unit(benchmark::kMillisecond);
+
 void BM_CountWavefrontsFloat4Load(benchmark::State& state) {
   bankviz::WarpAccess a;
   a.width = 16;

@@ -71,11 +71,19 @@ void add_list_commands(CLI::App& app) {
     if (names.empty()) throw Exit{kExitFailed, "no presets found (set BANKVIZ_ASSETS)"};
     for (const auto& n : names) std::cout << n << "\n";
   });
-  app.add_subcommand("archs", "list the architectures and where their rules come from")
+  // One line per architecture, then its rules, each labelled published, extrapolated (the guide
+  // is silent or ambiguous: our reading) or measured, with where it comes from.
+  app.add_subcommand("archs", "list the architectures, their rules and where each comes from")
       ->callback([] {
-        for (const Arch& a : all_archs())
+        for (const Arch& a : all_archs()) {
           std::cout << a.id << "\t" << a.name << "\t" << a.banks << " banks x " << a.bank_bytes
-                    << " B\t" << (a.measured ? "measured" : "published") << "\n";
+                    << " B\t" << provenance_summary(a) << "\n";
+          for (const Rule& r : a.rules) {
+            std::string label = std::string(provenance_name(r.provenance)) + ":";
+            label.resize(14, ' ');
+            std::cout << "  " << label << r.text << " [" << r.where << "]\n";
+          }
+        }
       });
 }
 

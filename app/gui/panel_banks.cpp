@@ -1,10 +1,10 @@
 // panel_banks.cpp: the physical view: banks as columns, 128-byte lines as rows.
 //
-//   byte address -> word = address / bank_bytes -> (line = word / banks, bank = word % banks)
-// The same tile elements as the tile view, placed by address. A wavefront serves at most one
-// word per bank, so a bank whose column holds several lit words across the warp's request is a
-// conflict: those words are outlined in red, and the per-bank load row counts the wavefronts each
-// bank has to serve.
+//   byte address -> Arch::word_of -> (Arch::line_of_word, Arch::bank_of_word)
+// The same tile elements as the tile view, placed by address. Which banks conflict is the
+// model's record (AccessResult::conflict_banks, copied into FrameCells): those banks' words are
+// outlined in red, and the per-bank load row shows the passes each bank makes, red where it
+// conflicts. Nothing here decides a bank or a conflict.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -28,25 +28,26 @@ const WordMap& word_map(const AppState& s, int ti) {
   static WordMap m;
   if (m.version == s.version && m.tile == ti) return m;
   const TileDecl& t = s.analysis->scenario.tiles[ti];
-  int bb = s.analysis->arch->bank_bytes, banks = s.analysis->arch->banks;
+  const Arch& arch = *s.analysis->arch;
   uint32_t lo = UINT32_MAX, hi = 0;
   for (int64_t e = 0; e < t.elements(); ++e) {
-    int64_t b = t.byte_offset(e);
-    lo = std::min<uint32_t>(lo, static_cast<uint32_t>(b / bb));
-    hi = std::max<uint32_t>(hi, static_cast<uint32_t>((b + t.elem_bytes() - 1) / bb));
+    const uint32_t b = static_cast<uint32_t>(t.byte_offset(e));
+    lo = std::min(lo, arch.word_of(b));
+    hi = std::max(hi, arch.word_of(b + static_cast<uint32_t>(t.elem_bytes()) - 1));
   }
   if (lo > hi) lo = hi = 0;
   m.version = s.version;
   m.tile = ti;
-  m.first_word = lo / banks * banks;  // start at a line boundary
-  size_t n = (hi / banks + 1) * banks - m.first_word;
+  m.first_word = arch.word_at(arch.line_of_word(lo), 0);  // start at a line boundary
+  size_t n = arch.word_at(arch.line_of_word(hi) + 1, 0) - m.first_word;
   m.element.assign(n, -1);
   m.padding.assign(n, 1);
   for (int64_t e = 0; e < t.elements(); ++e) {
     int64_t b = t.byte_offset(e);
     bool pad = t.is_padding(e);
-    for (int64_t x = b; x < b + t.elem_bytes(); x += std::min(t.elem_bytes(), bb)) {
-      size_t i = static_cast<size_t>(x / bb - m.first_word);
+    const uint32_t last = arch.word_of(static_cast<uint32_t>(b + t.elem_bytes() - 1));
+    for (uint32_t word = arch.word_of(static_cast<uint32_t>(b)); word <= last; ++word) {
+      size_t i = static_cast<size_t>(word - m.first_word);
       if (m.element[i] < 0) m.element[i] = e;
       if (!pad) m.padding[i] = 0;
     }
@@ -65,12 +66,23 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   const Analysis& a = *s.analysis;
   const Palette& pal = s.palette;
   int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
-  int banks = a.arch->banks, bb = a.arch->bank_bytes;
+  const Arch& arch = *a.arch;
+  const int banks = arch.banks;
   const WordMap& wm = word_map(s, ti);
-  int64_t lines = static_cast<int64_t>(wm.element.size()) / banks;
+  const int64_t lines = static_cast<int64_t>(wm.element.size()) / banks;
+  const uint32_t first_line = arch.line_of_word(wm.first_word);
+  // Grid cell (line, bank) -> index into the word map.
+  auto index_of = [&](int64_t line, int b) {
+    return static_cast<size_t>(arch.word_at(first_line + static_cast<uint32_t>(line), b) -
+                               wm.first_word);
+  };
 
-  ImGui::Text("%d banks x %d B, one row per %d-byte line", banks, bb, banks * bb);
-  if (bb == 8) {
+  ImGui::Text("%d banks x %d B, one row per %d-byte line", banks, arch.bank_bytes,
+              arch.line_bytes_shown());
+  if (s.cells.extra_pass) {
+    ImGui::SameLine();
+    ImGui::TextColored(colv(pal.conflict), "  extra pass (guide: \"add 1\")");
+  } else if (arch.bank_bytes == 8) {
     ImGui::SameLine();
     ImGui::TextColored(colv(pal.conflict), "  Kepler 8-byte mode (a modern GPU runs 4-byte banks)");
   } else if (a.arch->half_warp_unit) {
@@ -108,8 +120,8 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
                  banks)) {
     for (int64_t line = l0; line < l1; ++line)
       for (int b = 0; b < banks; ++b) {
-        size_t i = static_cast<size_t>(line * banks + b);
-        uint32_t word = wm.first_word + static_cast<uint32_t>(i);
+        const size_t i = index_of(line, b);
+        const uint32_t word = wm.first_word + static_cast<uint32_t>(i);
         CellInstance& ci = grid.at(static_cast<int>(line - l0), b);
         ci.gap_px = gap;
         auto li = lit.find(word);
@@ -145,7 +157,7 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   }
   for (int64_t line = l0; line < l1; ++line)
     if (cell >= fs * 0.9f || line % every == 0) {
-      std::string n = std::to_string((wm.first_word / banks + line) * banks * bb);
+      std::string n = std::to_string((first_line + line) * arch.line_bytes_shown());
       ImVec2 sz = ImGui::CalcTextSize(n.c_str());
       dl->AddText(ImVec2(grid0.x - sz.x - 6, grid0.y + (line + 0.5f) * cell - sz.y / 2), dim,
                   n.c_str());
@@ -153,14 +165,14 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   if (cell >= 12)
     for (auto& [word, w] : lit) {
       if (!w->in_wavefront || word < wm.first_word) continue;
-      int64_t i = word - wm.first_word;
+      const float line = static_cast<float>(arch.line_of_word(word) - first_line);
       std::string n = std::to_string(__builtin_ctz(w->lanes));
       if (__builtin_popcount(w->lanes) > 1) n += "+";
       // Presenter mode: lane numbers as large as the cell allows (the back row reads them).
       float size = std::min(fs * 1.1f, cell * (s.settings.presenter ? 0.72f : 0.6f));
       ImVec2 sz = g_fonts.bold->CalcTextSizeA(size, 1e9f, 0, n.c_str());
-      ImVec2 p(grid0.x + (i % banks + 0.5f) * cell - sz.x / 2,
-               grid0.y + (i / banks + 0.5f) * cell - sz.y / 2);
+      ImVec2 p(grid0.x + (w->bank + 0.5f) * cell - sz.x / 2,
+               grid0.y + (line + 0.5f) * cell - sz.y / 2);
       ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);
       dl->AddText(g_fonts.bold, size, ImVec2(p.x + 1, p.y + 1), shadow, n.c_str());
       dl->AddText(g_fonts.bold, size, p, pal.light ? IM_COL32(0, 0, 0, 255) : col(pal.text),
@@ -169,18 +181,18 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   if (s.playing)
     for (auto& [word, w] : lit)
       if (w->in_wavefront && word >= wm.first_word) {
-        float y = ((word - wm.first_word) / banks) * cell + fs * 1.3f;
+        float y = static_cast<float>(arch.line_of_word(word) - first_line) * cell + fs * 1.3f;
         if (y < ImGui::GetScrollY() || y + cell > ImGui::GetScrollY() + ImGui::GetWindowHeight())
           ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() / 2));
         break;
       }
-  s.bank_layout = {grid0.x, grid0.y, cell, lines, banks, wm.first_word / banks};
+  s.bank_layout = {grid0.x, grid0.y, cell, lines, banks, first_line};
   if (ImGui::IsWindowHovered()) {
     ImVec2 m = ImGui::GetMousePos();
     int64_t line = static_cast<int64_t>(std::floor((m.y - grid0.y) / cell));
     int64_t b = static_cast<int64_t>(std::floor((m.x - grid0.x) / cell));
     if (line >= 0 && line < lines && b >= 0 && b < banks) {
-      size_t i = static_cast<size_t>(line * banks + b);
+      const size_t i = index_of(line, static_cast<int>(b));
       s.hover.active = true;
       s.hover.has_word = true;
       s.hover.word = wm.first_word + static_cast<uint32_t>(i);
@@ -190,16 +202,16 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   }
   ImGui::EndChild();
 
-  // Per-bank load: wavefronts each bank serves for this warp; more than the ideal is a conflict.
+  // Per-bank load: wavefronts each bank serves for this warp, red where the model found the
+  // bank conflicting (FrameCells::conflicted, from serve()).
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   float x0 = p0.x + label_w + 6;
   dl = ImGui::GetWindowDrawList();
   dl->AddText(ImVec2(p0.x, p0.y + fs * 0.2f), dim, "load");
   if (!s.cells.bank_load.empty()) {
-    int ideal = std::max(1, s.cells.ideal);
     for (int b = 0; b < banks && b < static_cast<int>(s.cells.bank_load.size()); ++b) {
       int n = s.cells.bank_load[b];
-      bool bad = n > ideal;
+      bool bad = s.cells.conflicted(b);
       std::string t = std::to_string(n);
       ImFont* f = bad ? g_fonts.bold : g_fonts.ui;
       float size = std::min(fs, cell * 0.95f);
@@ -218,6 +230,7 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
     ImGui::PopStyleColor();
     ImGui::PopFont();
   }
+
   ImGui::End();
 }
 

@@ -65,6 +65,7 @@ void draw_controls(AppState& s, Rect r) {
     }
     ImGui::EndCombo();
   }
+  if (cur) arch_rules_label(*cur, s.palette);
   show_error(s, "arch");
 
   // Tiles

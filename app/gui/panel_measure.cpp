@@ -15,6 +15,7 @@ void draw_measurement(AppState& s, Rect r) {
     const Analysis& a = *s.analysis;
     ImGui::Text("Model: %d wavefronts (ideal %d) on %.*s", a.total_wavefronts(), a.total_ideal(),
                 static_cast<int>(a.arch->name.size()), a.arch->name.data());
+    if (a.arch->has(Provenance::Extrapolated)) arch_rules_label(*a.arch, pal);
   }
   Measurer::State st = s.measurer.state();
   if (st == Measurer::State::Unavailable) {

@@ -1,7 +1,7 @@
 // panel_tile.cpp: the logical tile, as the kernel declares it.
 //
 // One cell per element of the padded array, coloured by the bank of its first byte:
-//   (row, col) -> element -> byte = base + swizzle(element) * elem_bytes -> bank = byte/4 % 32
+//   (row, col) -> element -> byte = base + swizzle(element) * elem_bytes -> Arch::bank_of(byte)
 // Padding elements are hatched (they hold no data, they only shift the next row's banks).
 // The current wavefront's elements are lit and labelled with the lanes that touch them.
 #include <algorithm>
@@ -23,7 +23,7 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
   const Palette& pal = s.palette;
   int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
   const TileDecl& t = a.scenario.tiles[ti];
-  int banks = a.arch->banks, bank_bytes = a.arch->bank_bytes;
+  const Arch& arch = *a.arch;
   TileGrid g = tile_grid(t);
 
   ImGui::PushFont(g_fonts.mono);
@@ -91,8 +91,8 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
           ci.fill = col(pal.padding);
           ci.stripe = col(pal.padding_stripe);
         } else {
-          int bank = static_cast<int>((t.byte_offset(e) / bank_bytes) % banks);
-          ci.fill = col(pal.bank(bank, banks, now));
+          int bank = arch.bank_of(static_cast<uint32_t>(t.byte_offset(e)));
+          ci.fill = col(pal.bank(bank, arch.banks, now));
         }
         if (it != lanes.end()) {
           ci.edge = col(now ? pal.lit_border : pal.touched_border);
@@ -157,7 +157,7 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
       s.hover.active = true;
       s.hover.element = e;
       s.hover.has_word = true;
-      s.hover.word = static_cast<uint32_t>(t.byte_offset(e) / bank_bytes);
+      s.hover.word = arch.word_of(static_cast<uint32_t>(t.byte_offset(e)));
       hover_tooltip(s);
     }
   }

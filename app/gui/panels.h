@@ -31,5 +31,8 @@ void hover_tooltip(const AppState& s);        // row, col, byte, bank, word, lan
 std::string lanes_text(uint32_t lanes);       // "0, 1, 2 .. 31" compactly: "0-31", "0, 16"
 // Map between a panel's grid rows and the current frame: lanes touching each element/word.
 ImU32 degree_color(const Palette& p, int wavefronts, int ideal);
+// "rules: measured" / "rules: published; 2 of 4 rules extrapolated", in the conflict colour when
+// part of the rule set is extrapolated; hovering lists every rule with its provenance.
+void arch_rules_label(const Arch& arch, const Palette& p);
 
 }  // namespace bankviz::gui

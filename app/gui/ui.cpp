@@ -69,12 +69,39 @@ ImU32 degree_color(const Palette& p, int wavefronts, int ideal) {
   return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1));
 }
 
+void arch_rules_label(const Arch& arch, const Palette& p) {
+  const bool extrapolated = arch.has(Provenance::Extrapolated);
+  const std::string summary = "rules: " + provenance_summary(arch);
+  if (extrapolated) {
+    ImGui::TextColored(colv(p.conflict), "%s", summary.c_str());
+  } else {
+    ImGui::TextDisabled("%s", summary.c_str());
+  }
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+  ImGui::TextUnformatted(std::string(arch.source).c_str());
+  ImGui::Separator();
+  for (const Rule& r : arch.rules) {
+    const char* label = provenance_name(r.provenance);
+    if (r.provenance == Provenance::Extrapolated) {
+      ImGui::TextColored(colv(p.conflict), "%s", label);
+    } else {
+      ImGui::TextDisabled("%s", label);
+    }
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s [%s]", std::string(r.text).c_str(), std::string(r.where).c_str());
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 void hover_tooltip(const AppState& s) {
   if (!s.analysis || !s.hover.active) return;
   const Analysis& a = *s.analysis;
   int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
   const TileDecl& t = a.scenario.tiles[ti];
-  int bb = a.arch->bank_bytes, banks = a.arch->banks;
+  const Arch& arch = *a.arch;
   ImGui::BeginTooltip();
   if (s.hover.element >= 0) {
     std::vector<int64_t> sub = t.unlinear(s.hover.element);
@@ -84,17 +111,16 @@ void hover_tooltip(const AppState& s) {
     ImGui::Text("%s%s%s", t.name.c_str(), idx.c_str(),
                 t.is_padding(s.hover.element) ? "  (padding)" : "");
     ImGui::PopFont();
-    int64_t byte = t.byte_offset(s.hover.element);
-    ImGui::Text("byte address %lld, word %lld, bank %lld", static_cast<long long>(byte),
-                static_cast<long long>(byte / bb), static_cast<long long>(byte / bb % banks));
+    const uint32_t byte = static_cast<uint32_t>(t.byte_offset(s.hover.element));
+    ImGui::Text("byte address %u, word %u, bank %d", byte, arch.word_of(byte), arch.bank_of(byte));
   } else {
-    ImGui::Text("word %u, bank %u: not part of %s", s.hover.word, s.hover.word % banks,
+    ImGui::Text("word %u, bank %d: not part of %s", s.hover.word, arch.bank_of_word(s.hover.word),
                 t.name.c_str());
   }
   uint32_t lanes = 0;
   for (const LitLane& l : s.cells.lanes)
     if ((s.hover.element >= 0 && l.element == s.hover.element) ||
-        (s.hover.element < 0 && l.byte / bb == s.hover.word))
+        (s.hover.element < 0 && arch.word_of(l.byte) == s.hover.word))
       lanes |= 1u << l.lane;
   for (const LitWord& w : s.cells.words)
     if (s.hover.element < 0 && w.word == s.hover.word) lanes |= w.lanes;

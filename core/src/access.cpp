@@ -1,20 +1,27 @@
 // access.cpp: how the banks serve one warp instruction.
 //
 // [SECTION] Splitting the warp into groups served one after another
-// [SECTION] Serving one group: distinct rows per bank
+// [SECTION] Serving one group: distinct segments per bank
+// [SECTION] Per-bank passes and conflicts of one group
+// [SECTION] cc 1.x: one broadcast word per pass, 32-bit requests
 // [SECTION] Public entry points
 //
-// The model, for every architecture:
+// The model, for every architecture from Fermi on:
 //   1. The warp's active lanes are split into groups that the hardware serves one after another
 //      (whole warp, half-warps or quarter-warps, by architecture, width and load/store).
-//   2. A group needs as many wavefronts as the largest number of distinct rows (line_bytes-aligned
-//      segments; with 128-byte lines simply distinct 32-bit words) its lanes touch in any one
-//      bank, at least 1. Lanes touching the same word share it (broadcast on loads; on stores
-//      one lane wins).
+//   2. A group needs as many wavefronts as the largest number of distinct segments
+//      (line_bytes-aligned; with 128-byte lines simply distinct 32-bit words) its lanes touch in
+//      any one bank, at least 1. Lanes touching the same word share it (broadcast on loads; on
+//      stores one lane wins). Fermi's 128-bit quarter-warps take one pass more (the guide's
+//      "add 1").
 //   3. The instruction's wavefronts are the sum over non-empty groups.
 // Hopper's measured twist (docs/HOPPER_RULE.md): an 8- or 16-byte LOAD whose lanes "pair up"
 // (every lane pair 2i/2i+1 uses one address, or within every quad lanes 4q/4q+2 and 4q+1/4q+3
 // do) is split half as finely: 8-byte loads become one group, 16-byte loads two half-warps.
+// cc 1.x follows the guide's own procedure instead (see its section).
+//
+// The per-bank record (passes, conflicting banks) is taken from the same slots that set the
+// wavefront count, so the views can never tell a different story from the verdict.
 #include "bankviz/access.h"
 
 #include <algorithm>
@@ -59,9 +66,9 @@ int group_lanes(const Arch& arch, Op op, const WarpAccess& a) {
   return lanes;
 }
 
-// [SECTION] Serving one group: distinct rows per bank
+// [SECTION] Serving one group: distinct segments per bank
 // One touch = one lane using one bank word, packed so that a plain integer sort orders touches by
-// bank, then row (address / line_bytes), then word within the row, then lane:
+// bank, then row (the word's line_bytes segment), then word within the row, then lane:
 //   [63..58 bank][57..6 row][5 sub: word's index among the bank's words in the row][4..0 lane]
 using Touch = uint64_t;
 constexpr int kBankShift = 58, kRowShift = 6, kSubShift = 5;
@@ -82,24 +89,23 @@ int touch_lane(Touch t) {
   return static_cast<int>(t & 31u);
 }
 
-// All touches of the group's lanes, sorted. Bank counts, bank widths and line sizes are powers of
-// two, so the address arithmetic is shifts and masks.
+// All touches of the group's lanes, sorted. The geometry is the arch's (word_of, bank_of_word,
+// segment_of_word); it is shifts and masks, hoisted out of the loop here.
 int collect(const Arch& arch, const WarpAccess& a, uint32_t lanes, Touch* out) {
   int n = 0;
-  const int bb_shift = std::countr_zero(static_cast<unsigned>(arch.bank_bytes));
-  const int bank_shift = std::countr_zero(static_cast<unsigned>(arch.banks));
-  const int row_shift = std::countr_zero(static_cast<unsigned>(arch.line_bytes)) - bb_shift;
-  const uint64_t bank_mask = static_cast<uint64_t>(arch.banks) - 1;
-  const uint64_t in_row_mask = (uint64_t{1} << row_shift) - 1;
-  const uint64_t width = static_cast<uint64_t>(std::clamp(a.width, 1, 16));
+  const int bank_shift = arch.bank_shift();
+  const int row_shift = arch.segment_shift();
+  const uint32_t in_row_mask = (uint32_t{1} << row_shift) - 1;
+  const uint32_t width = static_cast<uint32_t>(std::clamp(a.width, 1, 16));
   for (uint32_t rest = lanes; rest; rest &= rest - 1) {
     const int lane = std::countr_zero(rest);
-    const uint64_t addr = a.addr[static_cast<size_t>(lane)];
-    const uint64_t last = (addr + width - 1) >> bb_shift;
-    for (uint64_t w = addr >> bb_shift; w <= last; ++w) {
-      const uint64_t in_row = w & in_row_mask;
-      out[n++] = (in_row & bank_mask) << kBankShift | (w >> row_shift) << kRowShift |
-                 (in_row >> bank_shift) << kSubShift | static_cast<uint64_t>(lane);
+    const uint32_t addr = a.addr[static_cast<size_t>(lane)];
+    const uint32_t last = arch.word_of(addr + width - 1);
+    for (uint32_t w = arch.word_of(addr); w <= last; ++w) {
+      out[n++] = static_cast<uint64_t>(arch.bank_of_word(w)) << kBankShift |
+                 static_cast<uint64_t>(arch.segment_of_word(w)) << kRowShift |
+                 static_cast<uint64_t>((w & in_row_mask) >> bank_shift) << kSubShift |
+                 static_cast<uint64_t>(lane);
     }
   }
   // Counting sort by bank, then insertion sort inside each bank (a handful of touches each):
@@ -123,10 +129,10 @@ int collect(const Arch& arch, const WarpAccess& a, uint32_t lanes, Touch* out) {
   return n;
 }
 
+// (segment, sub, bank) -> bank word: the inverse of collect()'s packing.
 uint32_t touch_word(const Arch& arch, Touch t) {
-  const uint64_t words_per_row = static_cast<uint64_t>(arch.line_bytes / arch.bank_bytes);
-  return static_cast<uint32_t>(touch_row(t) * words_per_row +
-                               ((t >> kSubShift) & 1u) * static_cast<uint64_t>(arch.banks) +
+  return static_cast<uint32_t>(touch_row(t) << arch.segment_shift() |
+                               ((t >> kSubShift) & 1u) << arch.bank_shift() |
                                static_cast<uint64_t>(touch_bank(t)));
 }
 
@@ -134,6 +140,12 @@ struct GroupCost {
   int wavefronts = 0;
   int ideal = 0;
 };
+
+// Fermi (F.4.3.2): "to determine the ways of bank conflicts, one must add 1 to the maximum number
+// of threads in a quarter-warp that access different addresses belonging to the same bank".
+bool extra_pass(const Arch& arch, const WarpAccess& a) {
+  return arch.quarter_extra_pass && a.width == 16;
+}
 
 // Does touch i need a bank slot of its own, or does it share touch i-1's? Loads and stores
 // share a row of a bank (one word delivered to many lanes). Shared-memory atomics never do:
@@ -147,7 +159,7 @@ bool new_slot(const Touch* t, int i, bool atomic) {
 // Wavefronts = the most slots in one bank (with 128-byte lines: distinct words; for atomics:
 // lanes). Ideal = the slots' bytes over the line: what a conflict-free layout of the same
 // request would need (Kepler's unaligned float2 row: 256 bytes, ideal 1, served in 2).
-GroupCost cost(const Arch& arch, const Touch* t, int n, bool atomic) {
+GroupCost cost(const Arch& arch, const WarpAccess& a, const Touch* t, int n, bool atomic) {
   GroupCost c;
   int words = 0, in_bank = 0;
   for (int i = 0; i < n; ++i) {
@@ -158,16 +170,28 @@ GroupCost cost(const Arch& arch, const Touch* t, int n, bool atomic) {
         (atomic && touch_lane(t[i]) != touch_lane(t[i - 1])))
       ++words;
   }
-  c.wavefronts = std::max(c.wavefronts, 1);
+  c.wavefronts = std::max(c.wavefronts, 1) + (extra_pass(arch, a) ? 1 : 0);
   c.ideal = std::max(1, (words * arch.bank_bytes + arch.line_bytes - 1) / arch.line_bytes);
   return c;
 }
 
+// [SECTION] Per-bank passes and conflicts of one group
+// A group's bank b needs passes[b] wavefronts; more than the group's ideal is a conflict, and b
+// is one of its causes. Adds the group to the instruction's record.
+void record_group(const int* passes, int banks, int ideal, AccessResult& r) {
+  for (int b = 0; b < banks; ++b) {
+    r.bank_passes[static_cast<size_t>(b)] += passes[b];
+    if (passes[b] > ideal) r.conflict_banks |= 1u << b;
+  }
+}
+
 // The k-th slot of every bank goes to the group's k-th wavefront.
-void detail(const Arch& arch, const Touch* t, int n, int wavefronts, bool atomic,
-            std::vector<Wavefront>& out) {
+void detail(const Arch& arch, const WarpAccess& a, const Touch* t, int n, const GroupCost& c,
+            bool atomic, AccessResult& r) {
+  std::vector<Wavefront>& out = r.detail;
   const size_t first = out.size();
-  out.resize(first + static_cast<size_t>(wavefronts));
+  out.resize(first + static_cast<size_t>(c.wavefronts));
+  int passes[kMaxBanks] = {};
   int k = -1;
   for (int i = 0; i < n; ++i) {
     const bool new_bank = i == 0 || touch_bank(t[i]) != touch_bank(t[i - 1]);
@@ -175,34 +199,139 @@ void detail(const Arch& arch, const Touch* t, int n, int wavefronts, bool atomic
     if (new_bank || new_slot(t, i, atomic)) ++k;
     const bool shared = (i > 0 && touch_word_key(t[i - 1]) == touch_word_key(t[i])) ||
                         (i + 1 < n && touch_word_key(t[i + 1]) == touch_word_key(t[i]));
+    const int bank = touch_bank(t[i]);
+    passes[bank] = k + 1;
     Wavefront& wf = out[first + static_cast<size_t>(k)];
     wf.lanes |= 1u << touch_lane(t[i]);
-    wf.words.push_back(
-        LaneWord{touch_lane(t[i]), touch_word(arch, t[i]), touch_bank(t[i]), shared});
+    wf.banks |= 1u << bank;
+    wf.words.push_back(LaneWord{touch_lane(t[i]), touch_word(arch, t[i]), bank, shared});
   }
+  if (extra_pass(arch, a)) {
+    // The guide's extra pass: it names no word, so it is drawn on the banks that set the count.
+    Wavefront& wf = out.back();
+    wf.extra = true;
+    const int busiest = *std::max_element(passes, passes + arch.banks);
+    for (int b = 0; b < arch.banks; ++b)
+      if (passes[b] == busiest) {
+        wf.banks |= 1u << b;
+        ++passes[b];
+      }
+  }
+  record_group(passes, arch.banks, c.ideal, r);
   for (size_t i = first; i < out.size(); ++i)
     std::sort(out[i].words.begin(), out[i].words.end(), [](const LaneWord& x, const LaneWord& y) {
       return x.lane != y.lane ? x.lane < y.lane : x.word < y.word;
     });
 }
 
+// [SECTION] cc 1.x: one broadcast word per pass, 32-bit requests
+// The programming guide (4.2, F.3.3) serves a half-warp's read in steps; each step serves "all
+// addresses that are within the broadcast word" and "one address for each bank (other than the
+// broadcasting bank)", and "which word is selected as the broadcast word and which address is
+// picked up for each bank at each cycle are unspecified". We pick the lowest remaining lane's
+// word and each bank's lowest remaining lane. Writes have no broadcast: one address per bank per
+// step, lanes writing that very address share it ("only one thread per half-warp performs a
+// write"). Atomics: one lane per bank per step. An access wider than 32 bits "is compiled into
+// separate 32-bit requests": one request per word of the access, each split by half-warp.
+template <bool kDetail>
+void serve_tesla_group(const Arch& arch, Op op, const WarpAccess& a, uint32_t offset,
+                       uint32_t lanes, AccessResult& r) {
+  uint32_t word[kWarpSize], addr[kWarpSize];
+  int bank[kWarpSize];
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const int l = std::countr_zero(rest);
+    addr[l] = a.addr[static_cast<size_t>(l)] + offset;
+    word[l] = arch.word_of(addr[l]);
+    bank[l] = arch.bank_of_word(word[l]);
+  }
+  int passes[kMaxBanks] = {};
+  int steps = 0;
+  for (uint32_t rest = lanes; rest;) {
+    uint32_t served = 0, banks = 0;
+    if (op == Op::Load) {  // the broadcast word: the lowest remaining lane's
+      const int lead = std::countr_zero(rest);
+      for (uint32_t x = rest; x; x &= x - 1)
+        if (word[std::countr_zero(x)] == word[lead]) served |= 1u << std::countr_zero(x);
+      banks |= 1u << bank[lead];
+    }
+    for (uint32_t x = rest & ~served; x; x &= x - 1) {
+      const int l = std::countr_zero(x);
+      if ((banks >> bank[l]) & 1u) continue;  // this bank already serves someone this step
+      banks |= 1u << bank[l];
+      served |= 1u << l;
+      if (op == Op::Store)  // lanes writing this very address: one of them writes
+        for (uint32_t y = x & (x - 1); y; y &= y - 1)
+          if (addr[std::countr_zero(y)] == addr[l]) served |= 1u << std::countr_zero(y);
+    }
+    rest &= ~served;
+    ++steps;
+    if constexpr (kDetail) {
+      Wavefront wf;
+      wf.lanes = served;
+      wf.banks = banks;
+      for (uint32_t x = served; x; x &= x - 1) {
+        const int l = std::countr_zero(x);
+        bool shared = false;
+        for (uint32_t y = served & ~(1u << l); y && !shared; y &= y - 1)
+          shared = word[std::countr_zero(y)] == word[l];
+        wf.words.push_back(LaneWord{l, word[l], bank[l], shared});
+      }
+      for (int b = 0; b < arch.banks; ++b) passes[b] += (banks >> b) & 1u;
+      r.detail.push_back(std::move(wf));
+    }
+  }
+  r.wavefronts += steps;
+  r.ideal += 1;  // a half-warp of at most 32-bit accesses fits one 64-byte line
+  if constexpr (kDetail) record_group(passes, arch.banks, 1, r);
+}
+
+template <bool kDetail>
+void run_tesla(const Arch& arch, Op op, const WarpAccess& a, AccessResult& r) {
+  // Each lane's part lies in one bank word: accesses of at most 32 bits are aligned.
+  const int parts = arch.word_requests && a.width > arch.bank_bytes ? a.width / arch.bank_bytes : 1;
+  const int g = group_lanes(arch, op, a);
+  for (int part = 0; part < parts; ++part)
+    for (int start = 0; start < kWarpSize; start += g) {
+      const uint32_t group_bits = g == 32 ? 0xFFFFFFFFu : ((1u << g) - 1u) << start;
+      const uint32_t lanes = a.mask & group_bits;
+      if (lanes)
+        serve_tesla_group<kDetail>(arch, op, a, static_cast<uint32_t>(part * arch.bank_bytes),
+                                   lanes, r);
+    }
+}
+
+int busiest(const AccessResult& r, int banks) {
+  int best = -1;
+  for (int b = 0; b < banks; ++b)
+    if (r.bank_passes[static_cast<size_t>(b)] > 0 &&
+        (best < 0 ||
+         r.bank_passes[static_cast<size_t>(b)] > r.bank_passes[static_cast<size_t>(best)]))
+      best = b;
+  return best;
+}
+
 template <bool kDetail>
 AccessResult run(const Arch& arch, Op op, const WarpAccess& a) {
   AccessResult r;
   if (a.mask == 0) return r;
-  const int g = group_lanes(arch, op, a);
-  Touch touches[kWarpSize * 8];  // a valid access touches at most 4 words per lane
-  for (int start = 0; start < kWarpSize; start += g) {
-    const uint32_t group_bits = g == 32 ? 0xFFFFFFFFu : ((1u << g) - 1u) << start;
-    const uint32_t lanes = a.mask & group_bits;
-    if (!lanes) continue;
-    const int n = collect(arch, a, lanes, touches);
-    const bool atomic = op == Op::Atomic;
-    const GroupCost c = cost(arch, touches, n, atomic);
-    r.wavefronts += c.wavefronts;
-    r.ideal += c.ideal;
-    if constexpr (kDetail) detail(arch, touches, n, c.wavefronts, atomic, r.detail);
+  if (arch.one_broadcast) {
+    run_tesla<kDetail>(arch, op, a, r);
+  } else {
+    const int g = group_lanes(arch, op, a);
+    Touch touches[kWarpSize * 8];  // a valid access touches at most 4 words per lane
+    for (int start = 0; start < kWarpSize; start += g) {
+      const uint32_t group_bits = g == 32 ? 0xFFFFFFFFu : ((1u << g) - 1u) << start;
+      const uint32_t lanes = a.mask & group_bits;
+      if (!lanes) continue;
+      const int n = collect(arch, a, lanes, touches);
+      const bool atomic = op == Op::Atomic;
+      const GroupCost c = cost(arch, a, touches, n, atomic);
+      r.wavefronts += c.wavefronts;
+      r.ideal += c.ideal;
+      if constexpr (kDetail) detail(arch, a, touches, n, c, atomic, r);
+    }
   }
+  if constexpr (kDetail) r.busiest_bank = busiest(r, arch.banks);
   return r;
 }
 

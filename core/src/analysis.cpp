@@ -6,6 +6,8 @@
 // [SECTION] Analysis totals
 #include "bankviz/analysis.h"
 
+#include <algorithm>
+
 namespace bankviz {
 
 // [SECTION] analyze()
@@ -32,6 +34,8 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override) {
     const TraceStep& ts = t.steps[exec];
     a.steps.push_back(ts.info);
     std::vector<WarpStep>& row = a.warps.emplace_back(static_cast<size_t>(warps));
+    const int width =
+        ts.warps.empty() ? 4 : s.tiles[static_cast<size_t>(ts.info.tile)].elem_bytes();
     for (int w = 0; w < warps; ++w) {
       WarpStep& ws = row[static_cast<size_t>(w)];
       ws.warp = w;
@@ -39,10 +43,10 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override) {
       ws.element.fill(-1);
       if (ts.warps.empty()) continue;  // __syncthreads()
       const WarpTrace& wt = ts.warps[static_cast<size_t>(w)];
-      ws.access.width = s.tiles[static_cast<size_t>(ts.info.tile)].elem_bytes();
+      ws.access.width = width;
       ws.access.mask = wt.mask;
       ws.access.addr = wt.byte;
-      ws.element = wt.element;
+      std::copy(wt.element.begin(), wt.element.end(), ws.element.begin());
       if (ws.access.mask == 0) continue;
       if (std::string bad = validate(ws.access); !bad.empty()) {
         a.issues.push_back(

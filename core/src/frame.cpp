@@ -198,30 +198,28 @@ FrameCells frame_cells(const Analysis& a, const Frame& f) {
     out.lanes.push_back(
         {lane, ws.element[lane], ws.access.addr[lane], (current >> lane & 1u) != 0});
   }
-  int banks = a.arch ? a.arch->banks : 32;
-  out.bank_load.assign(banks, 0);
+  const int banks = a.arch ? a.arch->banks : kMaxBanks;
+  out.bank_load.assign(r.bank_passes.begin(), r.bank_passes.begin() + banks);
+  out.conflict_banks = r.conflict_banks;
+  if (f.wavefront >= 0 && f.wavefront < static_cast<int>(r.detail.size())) {
+    out.wavefront_banks = r.detail[static_cast<size_t>(f.wavefront)].banks;
+    out.extra_pass = r.detail[static_cast<size_t>(f.wavefront)].extra;
+  }
   std::map<uint32_t, LitWord> words;
   for (size_t w = 0; w < r.detail.size(); ++w) {
-    std::vector<bool> used(banks, false);
     for (const LaneWord& lw : r.detail[w].words) {
       LitWord& word = words[lw.word];
       if (word.lanes == 0) {
         word.word = lw.word;
         word.bank = lw.bank;
         word.wavefront = static_cast<int>(w);
+        word.conflict = r.conflicted(lw.bank);
       }
       word.lanes |= 1u << lw.lane;
       if (static_cast<int>(w) == f.wavefront) word.in_wavefront = true;
-      if (lw.bank >= 0 && lw.bank < banks) used[lw.bank] = true;
     }
-    for (int b = 0; b < banks; ++b) out.bank_load[b] += used[b] ? 1 : 0;
   }
-  for (auto& [_, word] : words) {
-    // A bank that must serve more wavefronts than the request ideally needs is a conflict:
-    // its words are served one after another.
-    word.conflict = word.bank >= 0 && word.bank < banks && out.bank_load[word.bank] > r.ideal;
-    out.words.push_back(word);
-  }
+  for (auto& [_, word] : words) out.words.push_back(word);
   return out;
 }
 

@@ -158,14 +158,15 @@ struct WordInfo {
   bool padding = true;
 };
 
-std::map<uint32_t, WordInfo> tile_words(const TileDecl& t, int bank_bytes) {
+std::map<uint32_t, WordInfo> tile_words(const TileDecl& t, const Arch& arch) {
   std::map<uint32_t, WordInfo> out;
   int eb = t.elem_bytes();
   for (int64_t e = 0; e < t.elements(); ++e) {
     int64_t b = t.byte_offset(e);
     bool pad = t.is_padding(e);
-    for (int64_t x = b; x < b + eb; x += std::min(eb, bank_bytes)) {
-      WordInfo& w = out[static_cast<uint32_t>(x / bank_bytes)];
+    const uint32_t last = arch.word_of(static_cast<uint32_t>(b + eb - 1));
+    for (uint32_t word = arch.word_of(static_cast<uint32_t>(b)); word <= last; ++word) {
+      WordInfo& w = out[word];
       if (w.element < 0) w.element = e;
       w.padding = w.padding && pad;
     }
@@ -191,8 +192,7 @@ double draw_tile(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_ind
                  double y0, double cell) {
   const TileDecl& t = a.scenario.tiles[tile_index];
   const Palette& pal = svg.pal;
-  int banks = a.arch ? a.arch->banks : 32;
-  int bank_bytes = a.arch ? a.arch->bank_bytes : 4;
+  const Arch& arch = a.arch ? *a.arch : default_arch();
   TileGrid g = tile_grid(t);
   double fs = cell * 0.5;
   svg.text(x0, y0 + fs * 1.2, "Logical tile: " + t.declaration(), fs * 1.3, pal.text, "start",
@@ -217,13 +217,13 @@ double draw_tile(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_ind
       int64_t e = grid_element(t, r, c);
       if (e < 0) continue;
       double x = gx + c * cell, y = gy + r * cell;
-      int bank = static_cast<int>((t.byte_offset(e) / bank_bytes) % banks);
+      int bank = arch.bank_of(static_cast<uint32_t>(t.byte_offset(e)));
       auto it = lit.find(e);
       bool now = it != lit.end() && it->second->in_wavefront;
       if (t.is_padding(e)) {
         svg.rect(x, y, cell, cell, "url(#hatch)", pal.grid.hex(), 1);
       } else {
-        svg.rect(x, y, cell, cell, pal.bank(bank, banks, now).hex(), pal.grid.hex(), 1);
+        svg.rect(x, y, cell, cell, pal.bank(bank, arch.banks, now).hex(), pal.grid.hex(), 1);
       }
       if (it != lit.end()) {
         const Rgba& border = now ? pal.lit_border : pal.touched_border;
@@ -243,23 +243,23 @@ double draw_banks(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_in
                   double y0, double cell) {
   const TileDecl& t = a.scenario.tiles[tile_index];
   const Palette& pal = svg.pal;
-  int banks = a.arch ? a.arch->banks : 32;
-  int bank_bytes = a.arch ? a.arch->bank_bytes : 4;
+  const Arch& arch = a.arch ? *a.arch : default_arch();
+  const int banks = arch.banks;
   double fs = cell * 0.5;
   std::string head = "Physical banks: " + std::to_string(banks) + " x " +
-                     std::to_string(bank_bytes) + " B, one row per " +
-                     std::to_string(banks * bank_bytes) + "-byte line";
+                     std::to_string(arch.bank_bytes) + " B, one row per " +
+                     std::to_string(arch.line_bytes_shown()) + "-byte line";
   svg.text(x0, y0 + fs * 1.2, head, fs * 1.3, pal.text, "start", true);
-  auto words = tile_words(t, bank_bytes);
+  auto words = tile_words(t, arch);
   std::map<uint32_t, const LitWord*> lit;
   if (fc.tile == tile_index)
     for (const LitWord& w : fc.words) lit[w.word] = &w;
   // Lines to draw: every line of the tile when it is small, else the lines the warp touches.
   std::set<uint32_t> lines;
-  for (auto& [w, _] : words) lines.insert(w / banks);
+  for (auto& [w, _] : words) lines.insert(arch.line_of_word(w));
   if (lines.size() > 64) {
     lines.clear();
-    for (auto& [w, _] : lit) lines.insert(w / banks);
+    for (auto& [w, _] : lit) lines.insert(arch.line_of_word(w));
   }
   double gx = x0 + cell * 2.5, gy = y0 + fs * 2.2 + cell;
   for (int b = 0; b < banks; ++b)
@@ -272,10 +272,11 @@ double draw_banks(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_in
     if (!first && line != prev + 1) y += cell * 0.5;  // a gap marks skipped lines
     first = false;
     prev = line;
-    svg.text(gx - cell * 0.3, y + cell * 0.7, std::to_string(line * banks * bank_bytes), fs * 0.8,
-             pal.text_dim, "end");
+    svg.text(gx - cell * 0.3, y + cell * 0.7,
+             std::to_string(int64_t{line} * arch.line_bytes_shown()), fs * 0.8, pal.text_dim,
+             "end");
     for (int b = 0; b < banks; ++b) {
-      uint32_t word = line * banks + b;
+      uint32_t word = arch.word_at(line, b);
       double x = gx + b * cell;
       auto wi = words.find(word);
       auto li = lit.find(word);
@@ -302,19 +303,27 @@ double draw_banks(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_in
     }
     y += cell;
   }
-  // Per-bank load: how many wavefronts each bank must serve for this warp.
+  // Per-bank load: how many wavefronts each bank must serve for this warp; red where serve()
+  // found the bank conflicting.
   if (fc.tile == tile_index && !fc.bank_load.empty()) {
     svg.text(gx - cell * 0.3, y + cell * 0.75, "load", fs * 0.8, pal.text_dim, "end");
     for (int b = 0; b < banks && b < static_cast<int>(fc.bank_load.size()); ++b) {
       int n = fc.bank_load[b];
-      const Rgba& c = n > fc.ideal ? pal.conflict : pal.text;
+      const Rgba& c = fc.conflicted(b) ? pal.conflict : pal.text;
       svg.text(gx + (b + 0.5) * cell, y + cell * 0.75, std::to_string(n), fs, c, "middle",
-               n > fc.ideal);
+               fc.conflicted(b));
     }
     y += cell * 1.2;
     svg.text(x0, y + fs * 1.4, fc.verdict, fs * 1.4,
              fc.wavefronts > fc.ideal ? pal.conflict : pal.text, "start", true);
     y += fs * 2;
+    if (fc.extra_pass) {
+      svg.text(x0, y + fs * 1.2,
+               "this wavefront: the extra pass the guide charges a 128-bit quarter-warp (no word "
+               "of its own)",
+               fs * 1.1, pal.text_dim);
+      y += fs * 2;
+    }
   }
   return y + cell;
 }
@@ -350,7 +359,7 @@ std::string render_svg(const Analysis& a, const Frame& f, const SvgOptions& o) {
       width = std::max(width, 8 + cell * (g.cols + 3));
     }
     if (o.bank_view) {
-      int banks = a.arch ? a.arch->banks : 32;
+      int banks = a.arch ? a.arch->banks : kMaxBanks;
       y = draw_banks(svg, a, fc, tile_index, 8, y, cell);
       width = std::max(width, 8 + cell * (banks + 4));
     }

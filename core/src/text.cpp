@@ -10,6 +10,7 @@
 #include "bankviz/text.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -34,6 +35,13 @@ std::string pad_right(std::string s, size_t width) {
 
 std::string plural(int64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// Bit b -> bank b, ascending.
+std::vector<int> banks_list(uint32_t banks) {
+  std::vector<int> out;
+  for (uint32_t x = banks; x; x &= x - 1) out.push_back(std::countr_zero(x));
+  return out;
 }
 
 std::string fixed2(double v) {
@@ -152,9 +160,9 @@ std::string render_table(const Analysis& a) {
   std::ostringstream o;
   const Arch& arch = *a.arch;
   o << arch.name << ": " << arch.banks << " banks x " << arch.bank_bytes << " B ("
-    << (arch.measured ? "measured" : "published") << "), block " << a.scenario.block[0] << "x"
-    << a.scenario.block[1] << "x" << a.scenario.block[2] << " = "
-    << plural(a.scenario.threads(), "thread") << " in " << plural(a.warp_count(), "warp") << "\n";
+    << provenance_summary(arch) << "), block " << a.scenario.block[0] << "x" << a.scenario.block[1]
+    << "x" << a.scenario.block[2] << " = " << plural(a.scenario.threads(), "thread") << " in "
+    << plural(a.warp_count(), "warp") << "\n";
   o << "cells: wavefronts/ideal per warp; per req = wavefronts per warp instruction (ncu's\n"
        "transactions per request); verdict for the worst warp\n\n";
 
@@ -348,57 +356,59 @@ std::string render_banks(const Analysis& a, int step, int warp, int wavefront) {
   const WarpStep& ws = a.warps[static_cast<size_t>(step)][static_cast<size_t>(warp)];
   const AccessResult& r = ws.result;
 
-  // bank word -> lanes. A line is one row of all banks: banks * bank_bytes bytes (128 B on
-  // every GPU since Fermi, 64 B on cc 1.x, 256 B in Kepler's 8-byte mode).
+  // bank word -> lanes, as serve() placed them. A line is one row of all banks
+  // (Arch::line_bytes_shown(): 128 B on every GPU since Fermi, 64 B on cc 1.x, 256 B in
+  // Kepler's 8-byte mode). Which banks conflict is serve()'s record, never decided here.
   std::map<uint32_t, Touch> words;
+  std::vector<int> per_bank(static_cast<size_t>(arch.banks), 0);  // distinct words shown
+  bool extra = false;  // the shown wavefront is an extra pass without words of its own
   for (size_t k = 0; k < r.detail.size(); ++k) {
     if (wavefront >= 0 && static_cast<int>(k) != wavefront) continue;
-    for (const LaneWord& lw : r.detail[k].words) words[lw.word].add(lw.lane);
-  }
-  const uint32_t banks = static_cast<uint32_t>(arch.banks);
-  // Two words of one bank conflict only when they lie in different line_bytes segments (on
-  // Kepler a bank is 64 bits wide, so words w and w+32 of one 256-byte segment come together).
-  const uint32_t words_per_segment =
-      static_cast<uint32_t>(std::max(1, arch.line_bytes / arch.bank_bytes));
-  std::vector<int> per_bank(banks, 0);  // distinct words each bank serves
-  std::vector<int> segments(banks, 0);  // distinct segments: the wavefronts this bank needs
-  std::vector<int64_t> last_segment(banks, -1);
-  std::vector<uint32_t> lines;
-  for (const auto& [word, t] : words) {  // ascending words: segments arrive in order per bank
-    const uint32_t b = word % banks;
-    ++per_bank[b];
-    if (last_segment[b] != word / words_per_segment) {
-      last_segment[b] = word / words_per_segment;
-      ++segments[b];
+    extra = extra || r.detail[k].extra;
+    for (const LaneWord& lw : r.detail[k].words) {
+      Touch& t = words[lw.word];
+      if (t.count == 0) ++per_bank[static_cast<size_t>(lw.bank)];
+      t.add(lw.lane);
     }
-    if (lines.empty() || lines.back() != word / banks) lines.push_back(word / banks);
   }
-  const int limit = std::max(1, r.ideal);
-  const int line_bytes = arch.banks * arch.bank_bytes;
+  std::vector<uint32_t> lines;
+  for (const auto& [word, t] : words) {  // ascending words: ascending lines
+    const uint32_t line = arch.line_of_word(word);
+    if (lines.empty() || lines.back() != line) lines.push_back(line);
+  }
+  const int64_t line_bytes = arch.line_bytes_shown();
 
   std::ostringstream o;
   o << view_title(a, step, warp, wavefront);
   o << arch.name << ": " << arch.banks << " banks x " << arch.bank_bytes << " B; one row per "
     << line_bytes << "-byte line (only lines this warp touches)\n";
-  o << "cells: the lane using the bank word ('+': more lanes share the word), '.' unused; '!' "
-       "marks a bank needing more wavefronts than the ideal\n";
+  o << "cells: the lane using the bank word ('+': more lanes share the word), '.' unused\n"
+       "passes: wavefronts each bank serves; '!': a bank needing more passes than the ideal\n";
   constexpr size_t kLabel = 10, kCell = 3;
   o << pad_right("bank", kLabel);
-  for (uint32_t b = 0; b < banks; ++b) o << pad_left(std::to_string(b), kCell);
+  for (int b = 0; b < arch.banks; ++b) o << pad_left(std::to_string(b), kCell);
   o << "\n";
   for (uint32_t line : lines) {
     o << pad_right("line " + std::to_string(line), kLabel);
-    for (uint32_t b = 0; b < banks; ++b) {
-      auto it = words.find(line * banks + b);
+    for (int b = 0; b < arch.banks; ++b) {
+      auto it = words.find(arch.word_at(line, b));
       o << (it == words.end() ? pad_left(".", kCell) : it->second.cell(kCell));
     }
     o << "  bytes " << int64_t{line} * line_bytes << "-" << (int64_t{line} + 1) * line_bytes - 1
       << "\n";
   }
+  if (extra) {
+    o << "(an extra pass the rule charges without a word of its own: the guide's \"add 1\" for "
+         "128-bit accesses, drawn on the busiest banks)\n";
+  }
   o << pad_right("words", kLabel);
-  for (uint32_t b = 0; b < banks; ++b) o << pad_left(std::to_string(per_bank[b]), kCell);
+  for (int b = 0; b < arch.banks; ++b)
+    o << pad_left(std::to_string(per_bank[static_cast<size_t>(b)]), kCell);
+  o << "\n" << pad_right("passes", kLabel);
+  for (int b = 0; b < arch.banks; ++b)
+    o << pad_left(std::to_string(r.bank_passes[static_cast<size_t>(b)]), kCell);
   std::string marks = pad_right("conflict", kLabel);
-  for (uint32_t b = 0; b < banks; ++b) marks += pad_left(segments[b] > limit ? "!" : "", kCell);
+  for (int b = 0; b < arch.banks; ++b) marks += pad_left(r.conflicted(b) ? "!" : "", kCell);
   marks.erase(marks.find_last_not_of(' ') + 1);
   o << "\n" << marks << "\n";
   if (wavefront < 0) o << verdict(r, ws.access.width) << "\n";
@@ -420,6 +430,13 @@ std::string analysis_to_json(const Analysis& a) {
                    {"half_warp_unit", arch.half_warp_unit},
                    {"measured", arch.measured},
                    {"source", std::string(arch.source)}};
+  Json rules = Json::array();
+  for (const Rule& rule : arch.rules) {
+    rules.push_back(Json{{"provenance", provenance_name(rule.provenance)},
+                         {"text", std::string(rule.text)},
+                         {"where", std::string(rule.where)}});
+  }
+  j["arch"]["rules"] = std::move(rules);
   j["scenario"] = detail::scenario_to_json_value(a.scenario);
   j["threads"] = a.scenario.threads();
   j["warps"] = a.warp_count();
@@ -447,6 +464,10 @@ std::string analysis_to_json(const Analysis& a) {
         jw["degree"] = ws.result.degree();
         jw["conflicts"] = ws.result.conflicts();
         jw["verdict"] = verdict(ws.result, ws.access.width);
+        jw["bank_passes"] = std::vector<int>(ws.result.bank_passes.begin(),
+                                             ws.result.bank_passes.begin() + arch.banks);
+        jw["conflict_banks"] = banks_list(ws.result.conflict_banks);
+        jw["busiest_bank"] = ws.result.busiest_bank;
         Json lanes = Json::array();
         for (int lane = 0; lane < kWarpSize; ++lane) {
           if (!(ws.access.mask >> lane & 1u)) continue;
@@ -465,7 +486,11 @@ std::string analysis_to_json(const Analysis& a) {
           for (const LaneWord& lw : wf.words) {
             words.push_back(Json::array({lw.lane, lw.bank, lw.word, lw.shared ? 1 : 0}));
           }
-          detail.push_back(Json{{"lanes", std::move(lanes_served)}, {"words", std::move(words)}});
+          Json jwf{{"lanes", std::move(lanes_served)},
+                   {"words", std::move(words)},
+                   {"banks", banks_list(wf.banks)}};
+          if (wf.extra) jwf["extra"] = true;
+          detail.push_back(std::move(jwf));
         }
         jw["detail"] = std::move(detail);
         warps.push_back(std::move(jw));

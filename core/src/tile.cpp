@@ -204,8 +204,16 @@ std::optional<int64_t> TileDecl::linear(const std::vector<int64_t>& subscripts) 
   return off;
 }
 
+int64_t TileLayout::byte_offset(int64_t linear_elem) const {
+  return base + saturating_mul(swizzle.apply(linear_elem), elem_bytes);
+}
+
+TileLayout TileDecl::layout() const {
+  return {base, elem_bytes(), swizzle};
+}
+
 int64_t TileDecl::byte_offset(int64_t linear_elem) const {
-  return base + saturating_mul(swizzle.apply(linear_elem), elem_bytes());
+  return layout().byte_offset(linear_elem);
 }
 
 // element offset -> (i0, i1, i2) in the padded array; the outermost index is not bounded.

@@ -229,11 +229,13 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
       const int exec = static_cast<int>(t.steps.size());
       TraceStep& ts = t.steps.emplace_back();
       ts.info = {bs.index, iteration, st.kind, bs.tile, step_label(st, iteration)};
+      ts.value_type = bs.value ? bs.value->type() : CType::UInt;
       if (!st.is_memory()) continue;  // __syncthreads(): a barrier, no access
 
       const TileDecl& tile = s.tiles[static_cast<size_t>(bs.tile)];
       const std::vector<int64_t> padded = tile.padded_dims();
       const int comps = tile.type().lanes;
+      const TileLayout layout = tile.layout();
       int bounds_issues = 0;
       auto fail = [&](const char* field, const ExprError& err, int64_t tid) {
         std::string w = where(tid);
@@ -315,11 +317,11 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
                 }
               }
             }
-            wt.value[static_cast<size_t>(lane)] = v;
+            wt.value[static_cast<size_t>(lane)] = v.bits;
           }
           wt.mask |= 1u << lane;
-          wt.element[static_cast<size_t>(lane)] = elem;
-          wt.byte[static_cast<size_t>(lane)] = static_cast<uint32_t>(tile.byte_offset(elem));
+          wt.element[static_cast<size_t>(lane)] = static_cast<int32_t>(elem);
+          wt.byte[static_cast<size_t>(lane)] = static_cast<uint32_t>(layout.byte_offset(elem));
         }
       }
       if (bounds_issues > kMaxBoundsIssuesPerStep) {

@@ -149,7 +149,7 @@ struct BlockRun {
           const int64_t elem = wt.element[static_cast<size_t>(lane)];
           const size_t tid = w * 32 + static_cast<size_t>(lane);
           Cell& c = tc[static_cast<size_t>(elem)];
-          const Value value = wt.value[static_cast<size_t>(lane)];
+          const Value value = ts.value(w, static_cast<size_t>(lane));
           switch (ts.info.kind) {
             case StepKind::Load:
               if (races || c.state != CellState::Known) {
@@ -171,7 +171,7 @@ struct BlockRun {
               for (uint32_t e = wt.mask & ((1u << lane) - 1); e; e &= e - 1) {
                 const int other = __builtin_ctz(e);
                 if (wt.element[static_cast<size_t>(other)] == elem &&
-                    !(wt.value[static_cast<size_t>(other)] == value))
+                    wt.value[static_cast<size_t>(other)] != value.bits)
                   undefined_winner = true;
               }
               if (races) {

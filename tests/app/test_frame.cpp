@@ -150,6 +150,20 @@ TEST(FrameCells, PaddingByOneWordMakesColumnReadConflictFree) {
   EXPECT_EQ(lit, 32);
 }
 
+TEST(FrameCells, CopyTheBankRecordOfTheWarpStep) {
+  Analysis a = lesson();
+  Playback p;
+  int load = step_of_kind(a, StepKind::Load);
+  FrameCells c = frame_cells(a, frame_at(a, time_of(a, p, load, 2, 5), p));
+  const AccessResult& r = a.warps[static_cast<size_t>(load)][2].result;
+  EXPECT_EQ(c.conflict_banks, r.conflict_banks);
+  EXPECT_EQ(c.conflict_banks, 1u << 2);  // warp 2 reads column 2: bank 2
+  EXPECT_TRUE(c.conflicted(2));
+  EXPECT_FALSE(c.conflicted(0));
+  EXPECT_EQ(c.wavefront_banks, r.detail[5].banks);
+  for (size_t b = 0; b < c.bank_load.size(); ++b) EXPECT_EQ(c.bank_load[b], r.bank_passes[b]);
+}
+
 TEST(TileGrid, TwoDimensionalTilesIncludeThePaddingColumn) {
   TileDecl t;
   t.dims = {32, 32};

@@ -8,7 +8,9 @@
 #include <memory>
 #include <sstream>
 
+#include "../core/helpers.h"
 #include "bankviz/svg.h"
+#include "bankviz/text.h"
 
 using namespace bankviz;
 
@@ -117,4 +119,130 @@ TEST(CliExport, RefusesToOverwriteWithoutForce) {
   log = run(std::string(BANKVIZ_CLI) + " export --force --svg " + out, &rc);
   EXPECT_EQ(rc, 0) << log;
   EXPECT_EQ(slurp(out).rfind("<svg", 0), 0u);
+}
+
+// [SECTION] Every view of one scenario tells the same story
+// The text verdict, the text bank picture, the SVG and the frame cells all say which banks
+// conflict; they must name the same banks, and the same ones serve() recorded.
+
+namespace {
+
+struct Named {
+  const char* name;
+  Scenario scenario;
+  int step = 0;  // executed step to look at (warp 0, first wavefront)
+};
+
+Scenario one_step(const char* arch, const char* elem, std::vector<int64_t> dims, int block_x,
+                  StepKind kind, const char* index) {
+  Scenario s;
+  s.arch = arch;
+  s.tiles[0].elem = elem;
+  s.tiles[0].dims = std::move(dims);
+  s.block[0] = block_x, s.block[1] = 1, s.block[2] = 1;
+  s.steps = {test::step(kind, index)};
+  return s;
+}
+
+std::vector<Named> agreement_scenarios() {
+  std::vector<Named> out;
+  for (int64_t pad : {0, 1}) {
+    Scenario s;
+    s.tiles[0].pad = pad;
+    s.steps = {test::step(StepKind::Store, "tile[threadIdx.y][threadIdx.x]"),
+               test::step(StepKind::Sync),
+               test::step(StepKind::Load, "tile[threadIdx.x][threadIdx.y]")};
+    out.push_back({pad ? "padded column read" : "column read", s, 2});
+  }
+  out.push_back(
+      {"atomic to one word", one_step("hopper", "int", {32}, 32, StepKind::Atomic, "tile[0]")});
+  out.push_back({"broadcast", one_step("hopper", "int", {32}, 32, StepKind::Load, "tile[0]")});
+  for (const char* arch : {"hopper", "kepler8", "kepler4", "fermi", "maxwell", "cc1x"}) {
+    for (const char* elem : {"float2", "float4"}) {
+      out.push_back({"", one_step(arch, elem, {32}, 32, StepKind::Load, "tile[threadIdx.x]")});
+      out.push_back({"", one_step(arch, elem, {32, 8}, 32, StepKind::Store,
+                                  "tile[threadIdx.x][threadIdx.x % 8]")});
+    }
+  }
+  out.push_back(
+      {"", one_step("kepler4", "float2", {64}, 32, StepKind::Load, "tile[threadIdx.x + 10]")});
+  out.push_back({"", one_step("cc1x", "char", {128}, 32, StepKind::Load, "tile[threadIdx.x]")});
+  out.push_back({"", one_step("cc1x", "char", {128}, 32, StepKind::Load, "tile[threadIdx.x / 8]")});
+  out.push_back({"", one_step("cc1x", "double", {32}, 32, StepKind::Load, "tile[threadIdx.x]")});
+  return out;
+}
+
+// Banks marked '!' in the text bank picture's "conflict" row.
+uint32_t text_conflict_banks(const std::string& picture) {
+  uint32_t banks = 0;
+  std::istringstream in(picture);
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind("conflict", 0) == 0)
+      for (size_t p = 10; p < l.size(); ++p)
+        if (l[p] == '!') banks |= 1u << ((p - 10) / 3);
+  return banks;
+}
+
+// The SVG's per-bank load row: (number, drawn in the conflict colour) per bank.
+std::vector<std::pair<int, bool>> svg_load_row(const std::string& svg, int banks) {
+  std::vector<std::pair<int, bool>> out;
+  const size_t at = svg.find(">load</text>");
+  if (at == std::string::npos) return out;
+  std::istringstream in(svg.substr(svg.find('\n', at) + 1));
+  const std::string red = "fill=\"" + light_palette().conflict.hex() + "\"";
+  for (std::string l; static_cast<int>(out.size()) < banks && std::getline(in, l);) {
+    const size_t gt = l.find('>'), lt = l.find("</text>");
+    if (l.rfind("<text", 0) != 0 || gt == std::string::npos || lt == std::string::npos) break;
+    out.push_back({std::stoi(l.substr(gt + 1, lt - gt - 1)), l.find(red) != std::string::npos});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(ViewsAgree, TextSvgAndFrameCellsNameTheSameConflictingBanks) {
+  int conflicted = 0, clean = 0;
+  for (const Named& n : agreement_scenarios()) {
+    AnalysisResult ar = analyze(n.scenario);
+    ASSERT_TRUE(ar.analysis) << n.name << " " << n.scenario.steps[0].index;
+    const Analysis& a = *ar.analysis;
+    const WarpStep& ws = a.warps[static_cast<size_t>(n.step)][0];
+    const AccessResult& r = ws.result;
+    SCOPED_TRACE(std::string(n.name) + " | " + a.arch->id.data() + " " + n.scenario.tiles[0].elem +
+                 " " + a.steps[static_cast<size_t>(n.step)].label + " | " +
+                 verdict(r, ws.access.width));
+    const bool says_conflict =
+        verdict(r, ws.access.width).find("bank conflict") != std::string::npos;
+    EXPECT_EQ(says_conflict, r.conflict_banks != 0);
+    (says_conflict ? conflicted : clean) += 1;
+
+    const std::string picture = render_banks(a, n.step, 0);
+    EXPECT_EQ(text_conflict_banks(picture), r.conflict_banks) << picture;
+
+    Playback p;
+    const Frame f = frame_at(a, time_of(a, p, n.step, 0, 0), p);
+    const FrameCells fc = frame_cells(a, f);
+    EXPECT_EQ(fc.conflict_banks, r.conflict_banks);
+    uint32_t word_banks = 0;
+    int red_words = 0;
+    for (const LitWord& w : fc.words) {
+      EXPECT_EQ(w.conflict, r.conflicted(w.bank)) << "word " << w.word;
+      if (w.conflict) word_banks |= 1u << w.bank, ++red_words;
+    }
+    EXPECT_EQ(word_banks, r.conflict_banks);
+
+    const std::string svg = render_svg(a, f, SvgOptions{});
+    const auto row = svg_load_row(svg, a.arch->banks);
+    ASSERT_EQ(static_cast<int>(row.size()), a.arch->banks) << svg;
+    uint32_t svg_banks = 0;
+    for (int b = 0; b < a.arch->banks; ++b) {
+      EXPECT_EQ(row[static_cast<size_t>(b)].first, fc.bank_load[static_cast<size_t>(b)]) << b;
+      if (row[static_cast<size_t>(b)].second) svg_banks |= 1u << b;
+    }
+    EXPECT_EQ(svg_banks, r.conflict_banks);
+    EXPECT_EQ(count(svg, "stroke=\"" + light_palette().conflict.hex() + "\""), red_words);
+  }
+  // The set covers both stories.
+  EXPECT_GE(conflicted, 5);
+  EXPECT_GE(clean, 5);
 }

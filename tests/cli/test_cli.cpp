@@ -129,6 +129,21 @@ TEST(Help, EverySubcommandHasHelpAndExitsZero) {
   }
 }
 
+// [SECTION] archs
+TEST(Archs, LabelsEveryRuleAndTheWideSplitsAfterFermiAsExtrapolated) {
+  const Result r = cli("archs");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("hopper\tHopper (sm_90)\t32 banks x 4 B\tmeasured\n"), std::string::npos)
+      << r.out;
+  const size_t maxwell = r.out.find("\nmaxwell\t");
+  ASSERT_NE(maxwell, std::string::npos);
+  const size_t wide =
+      r.out.find("  extrapolated: 8-byte accesses are served by half-warps", maxwell);
+  EXPECT_NE(wide, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("published: 8-byte accesses"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rules extrapolated"), std::string::npos);
+}
+
 // [SECTION] analyze
 TEST(Analyze, FlagsDescribeTheTransposeAndTheColumnReadIs32Way) {
   const Result r =

@@ -71,7 +71,9 @@ TEST(Presets, EveryPresetLoadsAnalyzesAndIsDescribed) {
     EXPECT_EQ(s.name, stem);
     EXPECT_FALSE(s.title.empty());
     EXPECT_GE(s.description.size(), 40u);
-    EXPECT_EQ(seeds.count(s.source), 1u) << s.source;
+    // A preset reproduces a seed's example, or (source empty) goes beyond the seeds, as the
+    // swizzled layouts of modern GEMMs do.
+    EXPECT_TRUE(s.source.empty() || seeds.count(s.source) == 1u) << s.source;
     AnalysisResult r = analyze(s);
     ASSERT_TRUE(r.analysis) << r.errors[0].format();
     // Only the deliberately broken histogram has an issue to report.

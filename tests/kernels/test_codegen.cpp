@@ -281,3 +281,43 @@ TEST(Nvrtc, CompileErrorQuotesTheGeneratedLineItPointsAt) {
   EXPECT_TRUE(contains(c.message, "line 17: tile[threadIdx.y][threadIdx.x] = undefined_name;"))
       << c.message;
 }
+
+TEST(Codegen, SwizzledTilesIndexThroughTheSwizzleThePictureUses) {
+  for (const char* name : {"transpose-swizzle-5-0-5", "half-tile-swizzle-3-3-3"}) {
+    SCOPED_TRACE(name);
+    const Scenario s = preset(name);
+    const TileDecl& t = s.tiles[0];
+    const std::string src = source_of(s);
+    EXPECT_TRUE(contains(src, t.declaration())) << src;
+    EXPECT_TRUE(contains(src, "tile[tile_swizzle((threadIdx.y) * " + std::to_string(t.dims[1]) +
+                                  " + (threadIdx.x))]"))
+        << src;
+    // The emitted function, read back (mask and shift), maps every offset as Swizzle::apply.
+    const size_t at = src.find("return offset ^ ((offset & ");
+    ASSERT_NE(at, std::string::npos) << src;
+    unsigned long long mask = 0;
+    char dir[3] = {};
+    int shift = 0;
+    ASSERT_EQ(std::sscanf(src.c_str() + at, "return offset ^ ((offset & %llxu) %2s %d);", &mask,
+                          dir, &shift),
+              3);
+    for (int64_t off = 0; off < t.elements(); ++off) {
+      const uint64_t moved =
+          std::string(dir) == ">>" ? (off & mask) >> shift : (off & mask) << shift;
+      ASSERT_EQ(static_cast<int64_t>(off ^ moved), t.swizzle.apply(off)) << off;
+    }
+    for (RunMode mode : {RunMode::Written, RunMode::Exposed})
+      EXPECT_TRUE(generate_kernel(s, mode).kernel) << run_mode_name(mode);
+  }
+}
+
+TEST(Codegen, ConstantsKeepTheirCTypeInTheDefine) {
+  Scenario s = preset("row-write-column-read");
+  s.constants = {{"SMALL", -5}, {"BIG", 5000000000}, {"MIN", -2147483648}};
+  const std::string src = source_of(s);
+  EXPECT_TRUE(contains(src, "#define SMALL (-5)\n")) << src;
+  EXPECT_TRUE(contains(src, "#define BIG 5000000000LL\n")) << src;
+  EXPECT_TRUE(contains(src, "#define MIN (-2147483648LL)\n")) << src;  // -2147483648 is long in C
+  EXPECT_EQ(s.constants[2].type(), CType::LongLong);
+  EXPECT_EQ(s.constants[0].type(), CType::Int);
+}

@@ -1,12 +1,14 @@
 // access.h: one warp-wide shared-memory instruction, and how the banks serve it.
 //
 // This is the heart of the model: (lane addresses, width, active mask, load/store, arch)
-// -> wavefronts, and for each wavefront the lanes it serves and the bank words they touch.
-//
-//   byte address -> word = address / bank_bytes -> bank = word % banks
+// -> wavefronts, and for each wavefront the lanes it serves, the bank words they touch and the
+// banks it uses; for the instruction, how many passes each bank makes and which banks conflict.
+// The address -> bank geometry lives with the architecture (arch.h: word_of, bank_of, ...);
+// every view reads the banks and conflicts from AccessResult and never decides them again.
 //
 // A wavefront delivers at most one word per bank; any number of lanes may read (or write) the
-// same word in one wavefront (broadcast / multicast).
+// same word in one wavefront (broadcast / multicast), except where the rule set says otherwise
+// (cc 1.x broadcasts one word per pass; atomics take a pass per lane).
 #pragma once
 
 #include <array>
@@ -40,20 +42,33 @@ std::string validate(const WarpAccess& access);
 // One bank word touched by one lane in one wavefront.
 struct LaneWord {
   int lane = 0;
-  uint32_t word = 0;    // address / bank_bytes
-  int bank = 0;         // word % banks
+  uint32_t word = 0;    // Arch::word_of(address)
+  int bank = 0;         // Arch::bank_of_word(word)
   bool shared = false;  // another lane reads/writes this same word in this wavefront
 };
 
 struct Wavefront {
   uint32_t lanes = 0;           // lanes that complete (part of) their access in this wavefront
   std::vector<LaneWord> words;  // every (lane, word) served, ordered by lane then word
+  uint32_t banks = 0;           // banks this wavefront uses, bit b = bank b
+  bool extra = false;  // a pass the rule charges without a word of its own: Fermi's 128-bit
+                       // "add 1" (the guide does not say what it carries; banks = the busiest)
 };
 
 struct AccessResult {
   int wavefronts = 0;             // what Nsight Compute counts for this instruction
   int ideal = 0;                  // wavefronts the same request would need with no bank conflict
   std::vector<Wavefront> detail;  // detail.size() == wavefronts
+  // Per bank, decided by the same rule that counted the wavefronts (serve() fills these;
+  // count_wavefronts() does not):
+  std::array<int, kMaxBanks> bank_passes{};  // [bank]: wavefronts in which the bank serves
+  uint32_t conflict_banks = 0;  // banks needing more passes than the ideal in some part of the
+                                // split (a half-/quarter-warp, a 32-bit part on cc 1.x): the
+                                // banks that cause the conflict. 0 iff wavefronts == ideal
+  int busiest_bank = -1;        // the bank with the most passes (lowest on ties); -1 when none
+  bool conflicted(int bank) const {
+    return bank >= 0 && bank < kMaxBanks && ((conflict_banks >> bank) & 1u) != 0;
+  }
   // How many ways the worst bank is shared: wavefronts / ideal, rounded up (1 = conflict-free).
   int degree() const { return ideal > 0 ? (wavefronts + ideal - 1) / ideal : 0; }
   int conflicts() const { return wavefronts - ideal; }  // ncu's bank-conflict counter

@@ -73,22 +73,30 @@ struct LitLane {
 };
 
 struct LitWord {
-  uint32_t word = 0;  // byte address / bank_bytes
+  uint32_t word = 0;  // Arch::word_of(byte address)
   int bank = 0;
   uint32_t lanes = 0;         // lanes touching this word (any wavefront of the warp step)
   int wavefront = 0;          // wavefront that serves it
   bool in_wavefront = false;  // served by the current wavefront
-  bool conflict = false;      // its bank serves more wavefronts than the ideal
+  bool conflict = false;      // its bank is one serve() found conflicting (conflict_banks)
 };
 
+// What the views draw for one frame. Everything about banks is copied from the warp step's
+// AccessResult (access.h): the views never decide a bank or a conflict themselves.
 struct FrameCells {
-  int tile = -1;               // index into Scenario::tiles, -1 when nothing is lit
-  std::vector<LitLane> lanes;  // active lanes of the current warp step, lane order
-  std::vector<LitWord> words;  // every bank word of its request, by word
-  std::vector<int> bank_load;  // [bank]: wavefronts in which the bank serves a word
+  int tile = -1;                 // index into Scenario::tiles, -1 when nothing is lit
+  std::vector<LitLane> lanes;    // active lanes of the current warp step, lane order
+  std::vector<LitWord> words;    // every bank word of its request, by word
+  std::vector<int> bank_load;    // [bank]: wavefronts in which the bank serves (bank_passes)
+  uint32_t conflict_banks = 0;   // banks that cause the conflict (AccessResult::conflict_banks)
+  uint32_t wavefront_banks = 0;  // banks the current wavefront uses
+  bool extra_pass = false;       // the current wavefront is a pass without words (Fermi's +1)
   int wavefronts = 0, ideal = 0;
   std::string verdict;  // "32-way bank conflict: ..." (text.h verdict)
   std::string label;    // the step's label
+  bool conflicted(int bank) const {
+    return bank >= 0 && bank < kMaxBanks && ((conflict_banks >> bank) & 1u) != 0;
+  }
 };
 FrameCells frame_cells(const Analysis& a, const Frame& f);
 

@@ -16,8 +16,10 @@ std::string render_table(const Analysis& a);
 // served in that wavefront.
 std::string render_tile(const Analysis& a, int step, int warp, int wavefront = -1);
 
-// The physical view: one row per 128-byte line (banks*bank_bytes), one column per bank, the lane
-// in each touched bank word; rows limited to the lines the warp touches.
+// The physical view: one row per line (Arch::line_bytes_shown(): 128 bytes since Fermi), one
+// column per bank, the lane in each touched bank word; rows limited to the lines the warp
+// touches. Below: distinct words per bank, the passes each bank makes and '!' on the banks that
+// conflict, both as serve() recorded them (AccessResult::bank_passes, conflict_banks).
 std::string render_banks(const Analysis& a, int step, int warp, int wavefront = -1);
 
 // One sentence: "32-way bank conflict: 32 wavefronts where 1 would do".

@@ -34,6 +34,15 @@ struct Swizzle {
   std::string text() const;  // "Swizzle<3,0,3>"
 };
 
+// A tile's element -> byte mapping with the element size looked up once: what hot loops call.
+//   byte = base + swizzle(element) * elem_bytes
+struct TileLayout {
+  int64_t base = 0;
+  int64_t elem_bytes = 4;
+  Swizzle swizzle;
+  int64_t byte_offset(int64_t linear_elem) const;
+};
+
 struct TileDecl {
   std::string name = "tile";
   std::string elem = "int";              // an elem_types() name
@@ -52,10 +61,13 @@ struct TileDecl {
   // (of the padded extents; writing into padding is legal C and is allowed).
   std::optional<int64_t> linear(const std::vector<int64_t>& subscripts) const;
   int64_t byte_offset(int64_t linear_elem) const;  // base + swizzle(linear) * elem_bytes
+  TileLayout layout() const;                       // the same mapping, for hot loops
   // (element offset) -> subscripts in the padded array; for the tile view's grid.
   std::vector<int64_t> unlinear(int64_t linear_elem) const;
   bool is_padding(int64_t linear_elem) const;  // in a padding column
-  // The declaration as C: "__shared__ int tile[32][32 + 1];" / "extern __shared__ int tile[];"
+  // The declaration as C: "__shared__ int tile[32][32 + 1];" / "extern __shared__ int tile[];";
+  // a swizzled tile is declared flat ("__shared__ int tile[32 * 32];") and indexed through its
+  // swizzle function (kernels/codegen.h).
   std::string declaration() const;
   // Empty when valid; else a message naming the field (unknown type, rank, size, alignment).
   std::string check() const;

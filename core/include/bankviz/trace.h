@@ -32,17 +32,19 @@ struct StepInfo {
 };
 
 // One warp executing one memory step. Inactive lanes (guard false, past the block's last thread,
-// or out of bounds) have element -1.
+// or out of bounds) have element -1. Kept small (516 bytes): the largest scenario has 32768.
 struct WarpTrace {
   uint32_t mask = 0;                         // active lanes, bit i = lane i
-  std::array<int64_t, kWarpSize> element{};  // linear element before swizzle
+  std::array<int32_t, kWarpSize> element{};  // linear element before swizzle (< 2^18)
   std::array<uint32_t, kWarpSize> byte{};    // byte address: TileDecl::byte_offset
-  std::array<Value, kWarpSize> value{};      // store/atomic: the value (C typed)
+  std::array<uint64_t, kWarpSize> value{};   // store/atomic: the value's bits (Value::bits)
 };
 
 struct TraceStep {
   StepInfo info;
-  std::vector<WarpTrace> warps;  // [warp]; empty for __syncthreads()
+  CType value_type = CType::UInt;  // store/atomic: the stored value's C type (one per step)
+  std::vector<WarpTrace> warps;    // [warp]; empty for __syncthreads()
+  Value value(size_t warp, size_t lane) const { return {value_type, warps[warp].value[lane]}; }
 };
 
 // A problem found while tracing that does not stop the model: the lane is left inactive.

@@ -1,0 +1,231 @@
+// The one per-thread trace and the one hazard model: what each lane touches, with CUDA C's
+// meaning, and which accesses race.
+//
+// [SECTION] Helpers
+// [SECTION] C semantics in the trace (the issue's examples)
+// [SECTION] Loops and limits
+// [SECTION] Hazards
+
+#include <gtest/gtest.h>
+
+#include "bankviz/analysis.h"
+#include "bankviz/hazard.h"
+#include "bankviz/trace.h"
+#include "helpers.h"
+
+using namespace bankviz;
+using bankviz::test::step;
+
+// [SECTION] Helpers ==============================================================================
+
+namespace {
+
+Scenario make(int64_t threads, int64_t elements, std::vector<Step> steps) {
+  Scenario s;
+  s.tiles[0].dims = {elements};
+  s.block[0] = threads, s.block[1] = 1, s.block[2] = 1;
+  s.steps = std::move(steps);
+  return s;
+}
+
+Step guarded(StepKind kind, std::string index, std::string guard) {
+  Step st = step(kind, std::move(index));
+  st.guard = std::move(guard);
+  return st;
+}
+
+Trace trace_of(const Scenario& s) {
+  TraceResult r = trace(s);
+  if (!r.trace) {
+    ADD_FAILURE() << r.errors[0].format();
+    return {};
+  }
+  return *r.trace;
+}
+
+std::string first_error(const Scenario& s) {
+  TraceResult r = trace(s);
+  EXPECT_FALSE(r.trace);
+  return r.errors.empty() ? std::string() : r.errors[0].format();
+}
+
+}  // namespace
+
+// [SECTION] C semantics in the trace =============================================================
+
+TEST(Trace, UnsignedThreadIdxWrapsAsInCuda) {
+  // threadIdx.x is unsigned int: for thread 0, threadIdx.x - 1 is 4294967295, and % 32 gives 31.
+  Trace t = trace_of(make(32, 32, {step(StepKind::Store, "tile[(threadIdx.x - 1) % 32]")}));
+  ASSERT_EQ(t.steps.size(), 1u);
+  EXPECT_EQ(t.out_of_bounds, 0);
+  EXPECT_EQ(t.steps[0].warps[0].mask, 0xFFFFFFFFu);
+  EXPECT_EQ(t.steps[0].warps[0].element[0], 31);
+  EXPECT_EQ(t.steps[0].warps[0].element[5], 4);
+}
+
+TEST(Trace, SignedCastMakesTheSameIndexOutOfBounds) {
+  Trace t = trace_of(make(32, 32, {step(StepKind::Store, "tile[((int)threadIdx.x - 1) % 32]")}));
+  EXPECT_EQ(t.out_of_bounds, 1);  // lane 0: -1 % 32 == -1 in C
+  EXPECT_EQ(t.steps[0].warps[0].mask, 0xFFFFFFFEu);
+  ASSERT_FALSE(t.issues.empty());
+  EXPECT_NE(t.issues[0].message.find("tile[-1]"), std::string::npos) << t.issues[0].message;
+}
+
+TEST(Trace, GuardComparesUnsignedAsTheGpuDoes) {
+  // threadIdx.x - 16 wraps for lanes 0-15, so only lanes 16-23 pass `< 8`.
+  Trace t = trace_of(
+      make(32, 32, {guarded(StepKind::Store, "tile[threadIdx.x]", "threadIdx.x - 16 < 8")}));
+  EXPECT_EQ(t.steps[0].warps[0].mask, 0x00FF0000u);
+  Trace s = trace_of(
+      make(32, 32, {guarded(StepKind::Store, "tile[threadIdx.x]", "(int)threadIdx.x - 16 < 8")}));
+  EXPECT_EQ(s.steps[0].warps[0].mask, 0x00FFFFFFu);
+}
+
+TEST(Trace, LetsTakeTheirDeclaredType) {
+  Scenario s = make(32, 32, {step(StepKind::Store, "tile[row + 1]")});
+  s.lets.push_back({"row", "threadIdx.x - 1", "int"});
+  Trace t = trace_of(s);
+  EXPECT_EQ(t.steps[0].warps[0].element[0], 0);  // int row = -1 for thread 0
+  EXPECT_EQ(let_type(s, 0), CType::Int);
+  s.lets[0].type.clear();  // the expression's type: unsigned int, wrapping back to 0
+  EXPECT_EQ(let_type(s, 0), CType::UInt);
+  EXPECT_EQ(trace_of(s).steps[0].warps[0].element[0], 0);
+  s.lets[0].type = "char";
+  EXPECT_NE(first_error(s).find("lets[0].type"), std::string::npos);
+}
+
+TEST(Trace, StoredValuesKeepTheirCType) {
+  Step st = step(StepKind::Store, "tile[threadIdx.x]");
+  st.value = "threadIdx.x - 1";
+  Trace t = trace_of(make(32, 32, {st}));
+  EXPECT_EQ(t.steps[0].value(0, 0), (Value{CType::UInt, 4294967295u}));
+  Step dflt = step(StepKind::Store, "tile[threadIdx.x]");  // default: the linear thread index
+  EXPECT_EQ(trace_of(make(32, 32, {dflt})).steps[0].value(0, 7), (Value{CType::UInt, 7}));
+}
+
+TEST(Trace, UndefinedBehaviourNamesTheThreadAndColumn) {
+  Scenario s = make(32, 32, {step(StepKind::Store, "tile[2147483647 + (int)threadIdx.x]")});
+  const std::string e = first_error(s);
+  EXPECT_NE(e.find("steps[0].index col 17"), std::string::npos) << e;
+  EXPECT_NE(e.find("thread (1,0,0)"), std::string::npos) << e;  // thread 0 adds 0: defined
+  EXPECT_NE(e.find("signed overflow"), std::string::npos) << e;
+}
+
+TEST(Trace, AVectorsLastComponentMustNotOverflow) {
+  Scenario s = make(32, 32, {step(StepKind::Store, "tile[threadIdx.x]")});
+  s.tiles[0].elem = "int4";
+  s.steps[0].value = "2147483645";  // components 2147483645 .. 2147483648: the last overflows
+  EXPECT_NE(first_error(s).find("overflows int"), std::string::npos);
+  s.steps[0].value = "2147483644";
+  EXPECT_TRUE(trace(s).trace);
+}
+
+TEST(Trace, UnknownNamesAreBindErrorsBeforeAnyThreadRuns) {
+  Scenario s = make(32, 32, {step(StepKind::Store, "tile[tidx]")});
+  const std::string e = first_error(s);
+  EXPECT_NE(e.find("unknown name 'tidx' (did you mean threadIdx.x?)"), std::string::npos) << e;
+}
+
+TEST(Trace, ALoopVariableExistsOnlyInItsOwnStep) {
+  Step looped = step(StepKind::Store, "tile[i]");
+  looped.loop_var = "i", looped.loop_from = 0, looped.loop_to = 2;
+  Scenario s = make(32, 32, {looped, step(StepKind::Load, "tile[i]")});
+  EXPECT_NE(first_error(s).find("steps[1].index"), std::string::npos);
+}
+
+// [SECTION] Loops and limits =====================================================================
+
+TEST(TraceLoops, BoundsOutsideIntAreErrorsNotSilentlyEmpty) {
+  Step huge = step(StepKind::Store, "tile[0]");
+  huge.loop_var = "i", huge.loop_from = -9223372036854775807, huge.loop_to = 9223372036854775807;
+  EXPECT_NE(first_error(make(32, 32, {huge})).find("does not fit the loop variable's type int"),
+            std::string::npos);
+  Step big = step(StepKind::Store, "tile[0]");
+  big.loop_var = "i", big.loop_from = 3000000000, big.loop_to = 3000000002;
+  EXPECT_NE(first_error(make(32, 32, {big})).find("steps[0].loop.from"), std::string::npos);
+}
+
+TEST(TraceLoops, TheValueThatEndsTheLoopMustFitInt) {
+  Step st = step(StepKind::Store, "tile[0]");
+  st.loop_var = "i", st.loop_from = 2147483600, st.loop_to = 2147483647, st.loop_step = 40;
+  EXPECT_NE(first_error(make(32, 32, {st})).find("overflows int"), std::string::npos);
+  st.loop_step = 1;  // ends at 2147483647: fine
+  st.loop_from = 2147483640;
+  EXPECT_TRUE(trace(make(32, 32, {st})).trace);
+}
+
+TEST(TraceLoops, TheLoopVariableIsAnInt) {
+  Step st = step(StepKind::Store, "tile[i - 1 < 0 ? 0 : 1]");
+  st.loop_var = "i", st.loop_from = 0, st.loop_to = 1;
+  EXPECT_EQ(trace_of(make(32, 32, {st})).steps[0].warps[0].element[0], 0);  // signed: -1 < 0
+}
+
+TEST(TraceLoops, ThreadStepsAreBounded) {
+  Step st = step(StepKind::Load, "tile[threadIdx.x]");
+  st.loop_var = "i", st.loop_from = 0, st.loop_to = 1025;
+  Scenario s = make(1024, 1024, {st});
+  EXPECT_NE(first_error(s).find("thread-steps"), std::string::npos);
+  s.steps[0].loop_to = 1024;  // 1024 x 1024 = 2^20: the largest legal amount of work
+  EXPECT_TRUE(trace(s).trace);
+}
+
+// [SECTION] Hazards ==============================================================================
+
+TEST(Hazards, StoreAfterAnotherWarpsLoadInOneIntervalIsWriteAfterRead) {
+  // The issue's example: store tile[tx]; sync; load tile[(tx+32)%64]; store tile[tx].
+  Scenario s = make(64, 64,
+                    {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
+                     step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
+                     step(StepKind::Store, "tile[threadIdx.x]")});
+  AnalysisResult r = analyze(s);
+  ASSERT_TRUE(r.analysis);
+  const Hazards& h = r.analysis->hazards;
+  EXPECT_EQ(h.count(HazardKind::WriteAfterRead), 64);  // every load races with a later store
+  EXPECT_EQ(h.racing_accesses, 64);
+  ASSERT_EQ(h.examples.size(), 1u);
+  EXPECT_EQ(h.examples[0].kind, HazardKind::WriteAfterRead);
+  EXPECT_EQ(h.examples[0].first.step, 2);
+  EXPECT_EQ(h.examples[0].second.step, 3);
+  ASSERT_FALSE(r.analysis->issues.empty());
+  EXPECT_NE(r.analysis->issues[0].message.find("race: write after read"), std::string::npos);
+  // A barrier between the load and the store orders them.
+  s.steps.insert(s.steps.begin() + 3, step(StepKind::Sync));
+  EXPECT_EQ(analyze(s).analysis->hazards.racing_accesses, 0);
+}
+
+TEST(Hazards, PlainStoreAgainstAnotherWarpsAtomicIsARace) {
+  Scenario s = make(64, 64,
+                    {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
+                     step(StepKind::Atomic, "tile[0]"),
+                     guarded(StepKind::Store, "tile[0]", "threadIdx.x == 40")});
+  const Hazards h = analyze(s).analysis->hazards;
+  // Warp 0's 32 atomics race with warp 1's store, and the store with them; warp 1's own atomics
+  // come before its store in program order.
+  EXPECT_EQ(h.count(HazardKind::AtomicVsPlain), 33);
+  EXPECT_EQ(h.racing_accesses, 33);
+  ASSERT_EQ(h.examples.size(), 1u);
+  EXPECT_NE(h.examples[0].message.find("adds to tile[0]"), std::string::npos);
+}
+
+TEST(Hazards, AtomicsAmongThemselvesAndOneWarpsOwnAccessesDoNotRace) {
+  Scenario s =
+      make(64, 64,
+           {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
+            step(StepKind::Atomic, "tile[threadIdx.x % 4]"), step(StepKind::Sync),
+            step(StepKind::Load, "tile[threadIdx.x / 32 * 32]"),
+            step(StepKind::Load, "tile[threadIdx.x]"), step(StepKind::Store, "tile[threadIdx.x]")});
+  EXPECT_EQ(analyze(s).analysis->hazards.racing_accesses, 0);
+}
+
+TEST(Hazards, TwoWarpsStoringOneElementIsWriteAfterWrite) {
+  Scenario s = make(64, 64, {step(StepKind::Store, "tile[threadIdx.x % 32]")});
+  const Hazards h = analyze(s).analysis->hazards;
+  EXPECT_EQ(h.count(HazardKind::WriteAfterWrite), 64);
+}
+
+TEST(Hazards, OnlyTheWarpsThatRanCanRace) {
+  Scenario s = make(64, 64, {step(StepKind::Store, "tile[threadIdx.x % 32]")});
+  Trace t = trace_of(s);
+  EXPECT_EQ(find_hazards(s, t, 0b01).racing_accesses, 0);  // warp 0 alone
+  EXPECT_EQ(find_hazards(s, t, 0b11).racing_accesses, 64);
+}
