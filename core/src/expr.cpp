@@ -421,6 +421,14 @@ std::vector<Token> lex(std::string_view s) {
     static constexpr std::array<std::string_view, 8> kTwo = {
         "<<", ">>", "<=", ">=", "==", "!=", "&&", "||"};
     std::string_view two = s.substr(i, 2);
+    if (two == "++" || two == "--") {
+      // C++ lexes the longest token: "--a" is a decrement, not -(-a). An index expression
+      // cannot change a variable (the kernel would compute another index than the model).
+      fail(i, "unexpected '" + std::string(two) + "': an index expression cannot " +
+                  (two == "++" ? "increment" : "decrement") + " a variable (for two signs write '" +
+                  std::string(1, two[0]) + " " + std::string(1, two[0]) + "')");
+      return out;
+    }
     if (std::find(kTwo.begin(), kTwo.end(), two) != kTwo.end()) {
       out.push_back(Token{Tok::Punct, two, col(start), {}, {}});
       i += 2;
@@ -935,7 +943,15 @@ struct BindImpl {
         for (size_t i = 0; i < n.kids.size(); ++i) b.kids[i] = bind(*n.kids[i]);
         const CType a = type_of(b.kids[0]);
         if (n.func == Func::Min || n.func == Func::Max) {
-          b.operand = b.type = common_type(a, type_of(b.kids[1]));
+          const CType c = type_of(b.kids[1]);
+          // CUDA's min/max overloads pair same-width arguments (int/unsigned int, long long/
+          // unsigned long long): a 32-bit with a 64-bit argument is ambiguous and won't compile.
+          if (ctype_bits(a) != ctype_bits(c))
+            fail(n.column, std::string(n.func == Func::Min ? "min" : "max") + "() of " +
+                               ctype_name(a) + " and " + ctype_name(c) +
+                               ": CUDA C++ has no such overload (the call is ambiguous); cast "
+                               "one argument so both are 32-bit or both 64-bit");
+          b.operand = b.type = common_type(a, c);
         } else if (n.func == Func::Abs) {
           if (!ctype_signed(a))
             fail(n.column, std::string("abs() of an ") + ctype_name(a) +

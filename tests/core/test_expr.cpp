@@ -568,6 +568,16 @@ TEST(ExprFunctions, MinAndMaxCompareInTheCommonTypeOfTheirArguments) {
   EXPECT_EQ(value_of("min(max(1, 2), 3) + abs(-1 - 1)"), I(4));
 }
 
+TEST(ExprFunctions, MinAndMaxOfA32And64BitArgumentDoNotBindAsCudaDoesNotCompileThem) {
+  // nvcc: "more than one instance of overloaded function min matches" for (int, long long).
+  for (const char* text : {"min(1, 2LL)", "max(threadIdx.x, 5ull)", "min((long long)1, 2u)"}) {
+    ExprError e = eval_error(text);
+    EXPECT_EQ(e.column, 1) << text;
+    EXPECT_TRUE(contains(e.message, "no such overload")) << text << ": " << e.message;
+  }
+  EXPECT_EQ(value_of("min((long long)threadIdx.x, 2LL)", thread(5)), LL(2));
+}
+
 TEST(ExprFunctions, AbsKeepsItsSignedType) {
   EXPECT_EQ(value_of("abs(-5)"), I(5));
   EXPECT_EQ(value_of("abs(5)"), I(5));

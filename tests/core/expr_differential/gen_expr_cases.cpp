@@ -448,6 +448,15 @@ class ExprGen {
       const char* f = roll < 4 ? "min" : "max";
       Gen x = expr(depth - 1), y = expr(depth - 1);
       if (!x.has_var && !y.has_var) x = variable(rng_);
+      // CUDA's min/max take two 32-bit or two 64-bit arguments (a mix is ambiguous and bankviz
+      // refuses it at bind time): widen the 32-bit one, as a user would.
+      const auto wide = [](CType t) { return t == CType::LongLong || t == CType::ULongLong; };
+      if (wide(x.type) != wide(y.type)) {
+        Gen& n = wide(x.type) ? y : x;
+        n.text = "(long long)" + (n.prec < kUnary ? paren(n) : n.text);
+        n.opaque = "((long long)(" + n.opaque + "))";
+        n.type = CType::LongLong;
+      }
       g.text = std::string(f) + "(" + x.text + ", " + y.text + ")";
       g.opaque = std::string(f) + "(" + x.opaque + ", " + y.opaque + ")";
       g.type = common(x.type, y.type);
