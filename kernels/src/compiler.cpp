@@ -138,6 +138,17 @@ CompileOutcome compile(const KernelSource& k, const std::string& sm) {
   return out;
 }
 
+void set_cubin_cache_bounds(size_t max_entries, size_t max_bytes) {
+  std::lock_guard<std::mutex> lock(g_cubins_mutex);
+  g_cubins.set_bounds(max_entries, max_bytes);
+  g_cubins.trim();
+}
+
+size_t cubin_cache_size() {
+  std::lock_guard<std::mutex> lock(g_cubins_mutex);
+  return g_cubins.size();
+}
+
 // [SECTION] ModuleCache ==========================================================================
 
 CUresult ModuleCache::get(const std::string& key, const Compiled& c, CUmodule* out, bool* hit) {

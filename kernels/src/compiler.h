@@ -52,6 +52,10 @@ struct CompileOutcome {
 // Thread-safe.
 CompileOutcome compile(const KernelSource& k, const std::string& sm);
 
+// The cubin cache's bounds (kCubinCache*; tests lower them), applied at once, and its size.
+void set_cubin_cache_bounds(size_t max_entries, size_t max_bytes);
+size_t cubin_cache_size();
+
 // The modules loaded into one context. Not thread-safe (one per Runner).
 class ModuleCache {
  public:

@@ -57,6 +57,12 @@ class LruCache {
     return all;
   }
 
+  // New bounds; they apply at the next trim().
+  void set_bounds(size_t max_entries, size_t max_bytes) {
+    max_entries_ = max_entries;
+    max_bytes_ = max_bytes;
+  }
+
   size_t size() const { return entries_.size(); }
   size_t bytes() const { return bytes_; }
   size_t max_entries() const { return max_entries_; }
