@@ -46,8 +46,10 @@ KernelFunction Session::load(const KernelSource& k, const Compiled& c) {
     // Above 48 KB a block must opt in to more dynamic shared memory.
     if (CUresult r = d.cuFuncSetAttribute_(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                            static_cast<int>(k.dynamic_shared_bytes));
-        r != CUDA_SUCCESS)
+        r != CUDA_SUCCESS) {
+      f.opt_in_refused = true;
       return failed(r, "cuFuncSetAttribute");
+    }
   }
   f.fn = fn;
   return f;

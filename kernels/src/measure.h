@@ -27,9 +27,11 @@ struct KernelFunction {
   CUfunction fn = nullptr;
   int64_t dyn = 0;      // its dynamic shared memory
   bool cached = false;  // the module was loaded before this run
-  // On failure: the call that failed and its result (fn stays nullptr).
+  // On failure: the call that failed and its result (fn stays nullptr); opt_in_refused when it
+  // was the opt-in to more dynamic shared memory (the device allows less).
   CUresult result = CUDA_SUCCESS;
   const char* call = "";
+  bool opt_in_refused = false;
 };
 
 struct Session {

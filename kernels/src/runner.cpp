@@ -115,7 +115,7 @@ bool load_scenario_kernel(Session& run, const KernelSource& k) {
   res.cache_hit = res.cache_hit && run.kernel.cached;
   if (run.kernel.fn) return true;
   const std::string driver_says = driver().describe(run.kernel.result);
-  if (std::string(run.kernel.call) == "cuFuncSetAttribute") {
+  if (run.kernel.opt_in_refused) {
     res.status = RunStatus::TooLarge;
     res.message = "cannot opt in to " + std::to_string(k.dynamic_shared_bytes) +
                   " bytes of dynamic shared memory (device limit " +
@@ -127,7 +127,7 @@ bool load_scenario_kernel(Session& run, const KernelSource& k) {
   return false;
 }
 
-RunResult finish(Runner::Impl& im, Session& run);
+void finish(Runner::Impl& im, Session& run);
 
 }  // namespace
 
@@ -169,14 +169,16 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     else
       measure_exposed(run);
   }
-  return finish(*impl_, run);
+  finish(*impl_, run);
+  return res;
 }
 
 // [SECTION] The end of a run: releasing, and the status in words =================================
 
 namespace {
 
-RunResult finish(Runner::Impl& im, Session& run) {
+// Releases what the run holds and turns its outcome into res.status and res.message.
+void finish(Runner::Impl& im, Session& run) {
   RunResult& res = run.res;
   Launcher& L = run.launcher;
   if (L.timed_out()) {
@@ -195,14 +197,14 @@ RunResult finish(Runner::Impl& im, Session& run) {
                   "first); the next run starts a fresh one. A kernel this long is usually a "
                   "loop or repeat count far larger than intended";
     if (!reset.ok()) res.message += " (" + reset.message() + ")";
-    return res;
+    return;
   }
   L.release();
   // The module cache's bound applies between runs; a broken context is reset below instead.
   if (!is_sticky(L.status().result())) im.modules.trim(L.status());
-  if (!run.kernel.fn) return res;  // not compiled or not loaded: res says why
+  if (!run.kernel.fn) return;  // not compiled or not loaded: res says why
   res.run_ms = ms_since(run.t_run);
-  if (res.status == RunStatus::Timeout) return res;  // refused by the estimate, nothing ran
+  if (res.status == RunStatus::Timeout) return;  // refused by the estimate, nothing ran
   if (!L.ok()) {
     res.status = RunStatus::LaunchError;
     res.message = L.status().message();
@@ -216,7 +218,6 @@ RunResult finish(Runner::Impl& im, Session& run) {
   } else if (res.status == RunStatus::NoCuda) {  // nothing refused it on the way
     res.status = RunStatus::Ok;
   }
-  return res;
 }
 
 }  // namespace
