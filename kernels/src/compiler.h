@@ -64,7 +64,7 @@ class ModuleCache {
   ModuleCache& operator=(const ModuleCache&) = delete;
 
   // The module of `c` (compiled for `key`): cached (hit = true) or loaded now.
-  CUresult get(const std::string& key, const Compiled& c, CUmodule* out, bool* hit);
+  [[nodiscard]] CUresult get(const std::string& key, const Compiled& c, CUmodule* out, bool* hit);
   // Unloads the least recently used modules beyond the bounds; failures go to st.
   void trim(DriverStatus& st);
   // Unloads every module (the context is being released); failures go to st.

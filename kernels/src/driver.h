@@ -125,7 +125,7 @@ class Owned {
   bool held() const { return release_ != nullptr; }
   const char* release_call() const { return call_; }  // "cuMemFree"
 
-  CUresult release() {
+  [[nodiscard]] CUresult release() {
     if (!release_) return CUDA_SUCCESS;
     const CUresult r = release_(h_);
     abandon();
@@ -151,10 +151,11 @@ using Module = Owned<CUmodule>;           // cuModuleLoadData / cuModuleUnload
 using DeviceMemory = Owned<CUdeviceptr>;  // cuMemAlloc / cuMemFree
 using Event = Owned<CUevent>;             // cuEventCreate / cuEventDestroy
 
-// Each replaces `out` (releasing what it held) only on success.
-CUresult load_module(Module& out, const void* image);
-CUresult alloc_device(DeviceMemory& out, size_t bytes);
-CUresult create_event(Event& out);
+// Each replaces `out` (releasing what it held) only on success. Every function here that returns
+// a CUresult is [[nodiscard]]: an ignored driver result does not compile (-Werror).
+[[nodiscard]] CUresult load_module(Module& out, const void* image);
+[[nodiscard]] CUresult alloc_device(DeviceMemory& out, size_t bytes);
+[[nodiscard]] CUresult create_event(Event& out);
 
 // The device's primary context, retained while held. release() gives it back; reset() also
 // destroys it (everything in it, a running kernel's memory included) after a sticky error or a
@@ -166,8 +167,8 @@ class PrimaryContext {
   PrimaryContext& operator=(const PrimaryContext&) = delete;
   ~PrimaryContext();  // releases it; a failure goes to stderr
 
-  CUresult retain(CUdevice dev);
-  CUresult make_current() const;
+  [[nodiscard]] CUresult retain(CUdevice dev);
+  [[nodiscard]] CUresult make_current() const;
   bool held() const { return ctx_ != nullptr; }
   void release(DriverStatus& st);
   void reset(DriverStatus& st);
