@@ -126,7 +126,8 @@ struct RunResult {
   DeviceInfo device;
   std::string source;         // the kernel that ran (or failed to compile)
   std::string compile_log;    // NVRTC's log, when it said anything
-  bool cache_hit = false;     // the module came from the in-memory cache
+  bool cache_hit = false;     // the cubin and the loaded module came from the in-memory caches
+                              // (both bounded: a kernel not run for a while is compiled again)
   double compile_ms = 0;      // NVRTC (0 when cached)
   double run_ms = 0;          // everything after compiling: launches, copies, verification
   std::string scenario_arch;  // the scenario's arch id
@@ -137,9 +138,10 @@ struct RunResult {
   ExposedTiming exposed;
 };
 
-// Owns the CUDA context and the loaded modules. Not thread-safe: use one Runner per worker
-// thread. A sticky CUDA error (a kernel fault) destroys the context; the next run makes a new
-// one, so the caller can always try again.
+// Owns the CUDA context and the loaded modules (a bounded cache: the least recently used are
+// unloaded between runs). Not thread-safe: use one Runner per worker thread. A sticky CUDA error (a
+// kernel fault) destroys the context; the next run makes a new one, so the caller can always try
+// again.
 class Runner {
  public:
   Runner();
