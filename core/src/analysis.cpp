@@ -58,7 +58,7 @@ std::string step_label(const Step& st, int64_t iteration) {
 // "tile[3][33]" for an issue message.
 std::string element_text(const TileDecl& t, const std::vector<int64_t>& subs) {
   std::string out = t.name;
-  for (int64_t v : subs) out += "[" + std::to_string(v) + "]";
+  for (int64_t v : subs) out += '[' + std::to_string(v) + ']';
   return out;
 }
 

@@ -237,7 +237,8 @@ std::string TileDecl::declaration() const {
   if (dynamic) return "extern __shared__ " + type_name + " " + name + "[];";
   std::string out = "__shared__ " + type_name + " " + name;
   for (size_t i = 0; i < dims.size(); ++i) {
-    out += "[" + std::to_string(dims[i]);
+    out += '[';
+    out += std::to_string(dims[i]);
     if (i + 1 == dims.size() && pad > 0) out += " + " + std::to_string(pad);
     out += "]";
   }

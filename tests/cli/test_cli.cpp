@@ -62,7 +62,7 @@ INSTANTIATE_TEST_SUITE_P(Measured, WavefrontsSuite,
 
 std::string addresses(int stride, int count = 32) {
   std::string s;
-  for (int l = 0; l < count; ++l) s += " " + std::to_string(l * stride);
+  for (int l = 0; l < count; ++l) s += ' ' + std::to_string(l * stride);
   return s;
 }
 
