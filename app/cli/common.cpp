@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -128,7 +129,12 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
   cmd.add_option("--elem", o.elem, "element type of the (first) tile: int, float2, double, ...");
   cmd.add_option("--dims", o.dims, "tile extents, outermost first: 32x32");
   cmd.add_option("--pad", o.pad, "padding elements per innermost row");
-  cmd.add_flag("--dynamic", o.dynamic, "declare the tile extern __shared__ (1-D)");
+  // A flag function, not add_flag(o.dynamic): CLI11 (2.1) runs a flag's callback for its default
+  // value, which would set o.dynamic = false when --dynamic is absent and turn every dynamic
+  // preset static. --dynamic=false gives -1 here.
+  cmd.add_flag_function(
+      "--dynamic", [&o](std::int64_t n) { o.dynamic = n > 0; },
+      "declare the tile extern __shared__ (1-D); --dynamic=false declares it static");
   cmd.add_option("--swizzle", o.swizzle, "XOR swizzle B,M,S (CuTe Swizzle<B,M,S>)");
   cmd.add_option("--block", o.block, "thread block: 32x32 or 256 or 8x8x4");
   cmd.add_option("--define", o.defines, "named constant NAME=VALUE (repeatable)");
