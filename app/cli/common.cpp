@@ -14,6 +14,7 @@
 
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
+#include "data_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -245,16 +246,8 @@ Analysis analyze_or_exit(const Scenario& s) {
 
 std::string assets_dir() {
   if (const char* env = std::getenv("BANKVIZ_ASSETS"); env && *env) return env;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed = exe.parent_path() / ".." / "share" / "bankviz" / "assets";
-    if (fs::is_directory(installed, ec)) return installed.lexically_normal().string();
-  }
-#ifdef BANKVIZ_SOURCE_ASSETS
-  if (fs::is_directory(BANKVIZ_SOURCE_ASSETS, ec)) return BANKVIZ_SOURCE_ASSETS;
-#endif
-  return {};
+  const std::string data = data_dir();
+  return data.empty() ? data : data + "/assets";
 }
 
 std::vector<std::string> preset_names() {
