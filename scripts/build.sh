@@ -6,9 +6,14 @@ build=${BANKVIZ_BUILD_DIR:-build}
 jobs=${BANKVIZ_JOBS:-$(nproc)}
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
+# Our development builds treat warnings as errors (a plain cmake build does not: BANKVIZ_WERROR).
+# A build dir configured before that option existed gets it too; arguments given here come last,
+# so -DBANKVIZ_WERROR=OFF still wins.
+werror=()
+grep -qs '^BANKVIZ_WERROR:' "$build/CMakeCache.txt" || werror=(-DBANKVIZ_WERROR=ON)
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
-  cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
-elif (($#)); then
-  cmake -S . -B "$build" "$@"
+  cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${werror[@]}" "$@"
+elif (($# + ${#werror[@]})); then
+  cmake -S . -B "$build" "${werror[@]}" "$@"
 fi
 cmake --build "$build" -j "$jobs"

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -13,6 +14,7 @@
 
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
+#include "data_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -128,7 +130,12 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
   cmd.add_option("--elem", o.elem, "element type of the (first) tile: int, float2, double, ...");
   cmd.add_option("--dims", o.dims, "tile extents, outermost first: 32x32");
   cmd.add_option("--pad", o.pad, "padding elements per innermost row");
-  cmd.add_flag("--dynamic", o.dynamic, "declare the tile extern __shared__ (1-D)");
+  // A flag function, not add_flag(o.dynamic): CLI11 (2.1) runs a flag's callback for its default
+  // value, which would set o.dynamic = false when --dynamic is absent and turn every dynamic
+  // preset static. --dynamic=false gives -1 here.
+  cmd.add_flag_function(
+      "--dynamic", [&o](std::int64_t n) { o.dynamic = n > 0; },
+      "declare the tile extern __shared__ (1-D); --dynamic=false declares it static");
   cmd.add_option("--swizzle", o.swizzle, "XOR swizzle B,M,S (CuTe Swizzle<B,M,S>)");
   cmd.add_option("--block", o.block, "thread block: 32x32 or 256 or 8x8x4");
   cmd.add_option("--define", o.defines, "named constant NAME=VALUE (repeatable)");
@@ -247,16 +254,8 @@ Analysis analyze_or_exit(const Scenario& s) {
 
 std::string assets_dir() {
   if (const char* env = std::getenv("BANKVIZ_ASSETS"); env && *env) return env;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed = exe.parent_path() / ".." / "share" / "bankviz" / "assets";
-    if (fs::is_directory(installed, ec)) return installed.lexically_normal().string();
-  }
-#ifdef BANKVIZ_SOURCE_ASSETS
-  if (fs::is_directory(BANKVIZ_SOURCE_ASSETS, ec)) return BANKVIZ_SOURCE_ASSETS;
-#endif
-  return {};
+  const std::string data = data_dir();
+  return data.empty() ? data : data + "/assets";
 }
 
 std::vector<std::string> preset_names() {

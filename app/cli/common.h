@@ -46,8 +46,8 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o);
 // the flags override fields. Throws Exit{kExitFailed or kExitUsage, message} on bad input.
 Scenario build_scenario(const ScenarioOptions& o);
 
-// Where assets live: $BANKVIZ_ASSETS, else ../share/bankviz/assets next to the executable,
-// else the source tree's assets/ (compiled in). Empty if none exists.
+// Where assets live: $BANKVIZ_ASSETS, else data_dir()/assets (data_dir.h: $BANKVIZ_DATA_DIR, the
+// install's share/bankviz beside the program, the source tree). Empty if none exists.
 std::string assets_dir();
 
 // analyze(s), or Exit{kExitFailed} listing the scenario's evaluation errors.

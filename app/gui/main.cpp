@@ -13,6 +13,7 @@
 
 #include "app_state.h"
 #include "cells.h"
+#include "data_dir.h"
 #include "imgui.h"
 #include "options.h"
 #include "platform.h"
@@ -85,7 +86,7 @@ int main(int argc, char** argv) {
   }
   apply_look(s, ui_scale);
   CellRenderer cells;
-  if (!cells.init(data_dir() + "/shaders", &err)) {
+  if (!cells.init(bankviz::data_dir() + "/shaders", &err)) {
     std::fprintf(stderr, "bankviz: %s\n", err.c_str());
     return 1;
   }

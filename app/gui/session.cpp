@@ -22,6 +22,7 @@
 #include "backends/imgui_impl_opengl3.h"
 #include "bankviz/svg.h"
 #include "capture.h"
+#include "data_dir.h"
 #include "gif.h"
 #include "imgui.h"
 #include "panels.h"
@@ -32,14 +33,6 @@ namespace bankviz::gui {
 namespace fs = std::filesystem;
 
 // [SECTION] Set-up
-
-std::string data_dir() {
-  std::error_code ec;
-  if (const char* env = std::getenv("BANKVIZ_DATA_DIR"); env && fs::is_directory(env, ec))
-    return env;
-  if (fs::is_directory(std::string(BANKVIZ_SOURCE_DIR) + "/shaders", ec)) return BANKVIZ_SOURCE_DIR;
-  return BANKVIZ_INSTALL_DATA_DIR;
-}
 
 bool setup_state(AppState& s, const Options& o, std::string* error) {
   if (!o.no_settings && !o.headless() && o.frames == 0) {

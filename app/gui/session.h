@@ -11,9 +11,6 @@
 
 namespace bankviz::gui {
 
-// Where shaders/ and assets/ are: the source tree when run from a build dir, else the install.
-std::string data_dir();
-
 // Settings (unless --no-settings or headless), presets, the scenario from flags. False with a
 // message for a bad preset or scenario file.
 bool setup_state(AppState& s, const Options& o, std::string* error);

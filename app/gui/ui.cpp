@@ -106,7 +106,7 @@ void hover_tooltip(const AppState& s) {
   if (s.hover.element >= 0) {
     std::vector<int64_t> sub = t.unlinear(s.hover.element);
     std::string idx;
-    for (int64_t v : sub) idx += "[" + std::to_string(v) + "]";
+    for (int64_t v : sub) idx += '[' + std::to_string(v) + ']';
     ImGui::PushFont(g_fonts.mono);
     ImGui::Text("%s%s%s", t.name.c_str(), idx.c_str(),
                 t.is_padding(s.hover.element) ? "  (padding)" : "");

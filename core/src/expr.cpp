@@ -608,7 +608,8 @@ struct ExprParser {
         if (is_float_type_word(w.text) && w.text != "bool")
           fail(w.column, "cast to '" + std::string(w.text) +
                              "' is not supported: index expressions are integers");
-        type += (type.empty() ? "" : " ") + std::string(w.text);
+        if (!type.empty()) type += ' ';
+        type += w.text;
       }
       if (!at(")"))
         fail_here("expected ')' after type '" + type + "' in the cast at column " +

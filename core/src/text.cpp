@@ -176,7 +176,7 @@ std::string render_table(const Analysis& a) {
   };
 
   o << pad_left("#", 3) << "  " << pad_right("step", label_w);
-  for (int w = 0; w < shown; ++w) o << pad_left("w" + std::to_string(w), 6);
+  for (int w = 0; w < shown; ++w) o << pad_left('w' + std::to_string(w), 6);
   o << pad_left("total", 10) << pad_left("per req", 9) << "  verdict\n";
 
   int total_wf = 0, total_ideal = 0;
@@ -271,7 +271,7 @@ std::string render_tile(const Analysis& a, int step, int warp, int wavefront) {
   } else {
     for (int64_t k = 0; k < pd[0]; ++k) {
       for (int64_t r = 0; r < pd[1]; ++r) {
-        rows.push_back({"[" + std::to_string(k) + "][" + std::to_string(r) + "]",
+        rows.push_back({'[' + std::to_string(k) + "][" + std::to_string(r) + ']',
                         (k * pd[1] + r) * pd[2], pd[2], k});
       }
     }

@@ -257,7 +257,8 @@ std::string TileDecl::declaration() const {
     return out + "[" + n + "];";
   }
   for (size_t i = 0; i < dims.size(); ++i) {
-    out += "[" + std::to_string(dims[i]);
+    out += '[';
+    out += std::to_string(dims[i]);
     if (i + 1 == dims.size() && pad > 0) out += " + " + std::to_string(pad);
     out += "]";
   }

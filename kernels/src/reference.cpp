@@ -56,7 +56,7 @@ uint32_t checksum_of(const detail::TypeInfo& t, const uint64_t bits[4]) {
 
 std::string element_text(const TileDecl& t, int64_t elem) {
   std::string out = t.name;
-  for (int64_t v : t.unlinear(elem)) out += "[" + std::to_string(v) + "]";
+  for (int64_t v : t.unlinear(elem)) out += '[' + std::to_string(v) + ']';
   return out;
 }
 

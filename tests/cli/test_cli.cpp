@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -62,7 +63,7 @@ INSTANTIATE_TEST_SUITE_P(Measured, WavefrontsSuite,
 
 std::string addresses(int stride, int count = 32) {
   std::string s;
-  for (int l = 0; l < count; ++l) s += " " + std::to_string(l * stride);
+  for (int l = 0; l < count; ++l) s += ' ' + std::to_string(l * stride);
   return s;
 }
 
@@ -188,6 +189,58 @@ TEST(Analyze, ScenarioFromStandardInputWithErrorsSaysWhere) {
   const Result r = cli("analyze --file -", "{ \"tiles\": [ { \"elem\": \"int\", ");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("standard input"), std::string::npos) << r.err;
+}
+
+// [SECTION] presets through the scenario flags
+using nlohmann::json;
+
+// The first tile of `analyze --json` for the given scenario flags.
+json analyzed_tiles(const std::string& args) {
+  const Result r = cli("analyze --no-pictures --json " + args);
+  EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+  return r.status == 0 ? json::parse(r.out)["scenario"]["tiles"] : json();
+}
+
+TEST(Presets, EveryPresetKeepsEachTileFieldItGivesWhenNoFlagChangesIt) {
+  int presets = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(BANKVIZ_SOURCE_DIR) / "assets/presets")) {
+    if (e.path().extension() != ".json") continue;
+    ++presets;
+    const std::string name = e.path().stem().string();
+    const json given = json::parse(slurp(e.path()))["tiles"];
+    const json got = analyzed_tiles("--preset " + name);
+    ASSERT_EQ(got.size(), given.size()) << name;
+    for (size_t t = 0; t < given.size(); ++t)
+      for (const auto& [field, value] : given[t].items())
+        EXPECT_EQ(got[t][field], value) << name << " tiles[" << t << "]." << field;
+  }
+  EXPECT_GT(presets, 0);
+}
+
+TEST(Presets, DynamicPresetsSourceDeclaresExternShared) {
+  int dynamic = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(BANKVIZ_SOURCE_DIR) / "assets/presets")) {
+    const json given = json::parse(slurp(e.path()));
+    if (!given["tiles"][0].value("dynamic", false)) continue;
+    ++dynamic;
+    const std::string name = e.path().stem().string();
+    const Result r = cli("source --preset " + name);
+    EXPECT_EQ(r.status, 0) << name << ": " << r.err;
+    const std::string tile = given["tiles"][0]["name"];
+    EXPECT_NE(r.out.find("extern __shared__ " + std::string(given["tiles"][0]["elem"]) + " " +
+                         tile + "[];"),
+              std::string::npos)
+        << name << ":\n"
+        << r.out;
+  }
+  EXPECT_GT(dynamic, 0);
+}
+
+TEST(Presets, DynamicFlagOverridesThePresetEitherWay) {
+  EXPECT_EQ(analyzed_tiles("--preset reverse-dynamic --dynamic=false")[0]["dynamic"], false);
+  EXPECT_EQ(analyzed_tiles("--preset reverse-static --dynamic")[0]["dynamic"], true);
+  const Result r = cli("source --preset reverse-dynamic --dynamic=false");
+  EXPECT_EQ(r.out.find("extern __shared__ float s[];"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -206,7 +206,7 @@ TEST(Check, StepsMustExistAndUnrollBounded) {
   s.steps = {step(StepKind::Sync)};
   EXPECT_NE(find_diag(check(s), "steps").message.find("only __syncthreads()"), std::string::npos);
   s = transpose_scenario();
-  for (Step& st : s.steps) st.loop_var = "i", st.loop_to = 2000;  // 6000 executed steps
+  for (Step& st : s.steps) st.loop_var = 'i', st.loop_to = 2000;  // 6000 executed steps
   EXPECT_NE(find_diag(check(s), "steps").message.find("6000 executed steps"), std::string::npos);
 }
 
