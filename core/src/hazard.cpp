@@ -54,8 +54,7 @@ struct Cell {
 std::string describe(const Scenario& s, const Trace& t, const AccessRef& a, int64_t element) {
   const TraceStep& ts = t.steps[static_cast<size_t>(a.step)];
   const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
-  std::string elem = tile.name;
-  for (int64_t v : tile.unlinear(element)) elem += "[" + std::to_string(v) + "]";
+  const std::string elem = tile.element_name(element);
   const char* verb = ts.info.kind == StepKind::Load    ? " reads "
                      : ts.info.kind == StepKind::Store ? " writes "
                                                        : " adds to ";

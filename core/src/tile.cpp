@@ -232,6 +232,12 @@ std::vector<int64_t> TileDecl::unlinear(int64_t linear_elem) const {
   return out;
 }
 
+std::string TileDecl::element_name(int64_t linear_elem) const {
+  std::string out = name;
+  for (int64_t v : unlinear(linear_elem)) out += '[' + std::to_string(v) + ']';
+  return out;
+}
+
 bool TileDecl::is_padding(int64_t linear_elem) const {
   if (pad <= 0 || dims.empty()) return false;
   const std::vector<int64_t> idx = unlinear(linear_elem);

@@ -40,7 +40,7 @@ std::string step_label(const Step& st, int64_t iteration) {
 // "tile[3][33]" for an issue message.
 std::string element_text(const TileDecl& t, const std::vector<Value>& subs) {
   std::string out = t.name;
-  for (const Value& v : subs) out += "[" + v.text() + "]";
+  for (const Value& v : subs) out += '[' + v.text() + ']';
   return out;
 }
 

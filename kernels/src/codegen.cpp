@@ -244,7 +244,7 @@ std::string access_text(const TileDecl& tile, const SubscriptParse& p,
                         const std::string& swizzle_fn) {
   std::string out = tile.name;
   if (swizzle_fn.empty()) {
-    for (const Expr& e : p.subscripts) out += "[" + e.text() + "]";
+    for (const Expr& e : p.subscripts) out += '[' + e.text() + ']';
     return out;
   }
   const std::vector<int64_t> d = tile.padded_dims();
@@ -253,7 +253,7 @@ std::string access_text(const TileDecl& tile, const SubscriptParse& p,
     int64_t stride = 1;
     for (size_t j = i + 1; j < d.size(); ++j) stride *= d[j];
     std::string term =
-        p.subscripts.size() == 1 ? p.subscripts[i].text() : "(" + p.subscripts[i].text() + ")";
+        p.subscripts.size() == 1 ? p.subscripts[i].text() : '(' + p.subscripts[i].text() + ')';
     if (stride != 1) term += " * " + std::to_string(stride);
     offset += (i ? " + " : "") + term;
   }

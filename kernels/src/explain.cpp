@@ -146,7 +146,10 @@ namespace detail {
 
 std::string format_errors(const std::vector<Diagnostic>& errors) {
   std::string out;
-  for (const Diagnostic& d : errors) out += (out.empty() ? "" : "\n") + d.format();
+  for (const Diagnostic& d : errors) {
+    if (!out.empty()) out += '\n';  // not ("" or "\n") + ...: GCC 12's -Wrestrict false positive
+    out += d.format();
+  }
   return out;
 }
 

@@ -54,12 +54,6 @@ uint32_t checksum_of(const detail::TypeInfo& t, const uint64_t bits[4]) {
   return sum;
 }
 
-std::string element_text(const TileDecl& t, int64_t elem) {
-  std::string out = t.name;
-  for (int64_t v : t.unlinear(elem)) out += '[' + std::to_string(v) + ']';
-  return out;
-}
-
 // Component c of a stored vector holds value + c, computed as the kernel's `v + c` computes it
 // (the trace has ruled out signed overflow).
 Value component(Value v, int c) {
@@ -155,7 +149,7 @@ struct BlockRun {
               if (races || c.state != CellState::Known) {
                 det[tid] = 0;
                 if (!races && c.state == CellState::Uninit)
-                  note(here + " reads " + element_text(tile, elem) +
+                  note(here + " reads " + tile.element_name(elem) +
                        ", which no thread stored: shared memory starts uninitialized");
               } else {
                 sum[tid] += c.checksum * static_cast<uint32_t>(reps);
@@ -178,8 +172,8 @@ struct BlockRun {
                 c.state = CellState::Unknown;
               } else if (undefined_winner) {
                 c.state = CellState::Unknown;
-                note(here + ": several lanes store different values to " +
-                     element_text(tile, elem) + "; which one lands is undefined");
+                note(here + ": several lanes store different values to " + tile.element_name(elem) +
+                     "; which one lands is undefined");
               } else {
                 c.state = CellState::Known;
                 std::copy(std::begin(bits), std::end(bits), std::begin(c.bits));
@@ -191,7 +185,7 @@ struct BlockRun {
               if (races) {
                 c.state = CellState::Unknown;
               } else if (c.state == CellState::Uninit) {
-                note(here + " adds to " + element_text(tile, elem) +
+                note(here + " adds to " + tile.element_name(elem) +
                      ", which no thread stored: shared memory starts uninitialized");
                 c.state = CellState::Unknown;
               } else if (c.state == CellState::Known) {

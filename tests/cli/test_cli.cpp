@@ -244,3 +244,42 @@ TEST(Presets, DynamicFlagOverridesThePresetEitherWay) {
 }
 
 }  // namespace
+
+// [SECTION] C semantics from the command line (issue 7's examples)
+
+TEST(Semantics, UnsignedThreadIdxWrapsSoTheIndexIsInBounds) {
+  const Result r = cli("analyze --dims 32 --block 32 --step 'store tile[(threadIdx.x - 1) % 32]'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("out of bounds"), std::string::npos) << r.out;
+}
+
+TEST(Semantics, ALetMayDeclareItsTypeBeforeItsName) {
+  // int row = threadIdx.x - 1 is -1 for thread 0: out of bounds; unsigned it would wrap.
+  const Result r =
+      cli("analyze --dims 32 --block 32 --let 'int row=threadIdx.x - 1' "
+          "--step 'store tile[row]' --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("tile[-1] is out of bounds"), std::string::npos) << r.out;
+  const Result src =
+      cli("source --dims 32 --block 32 --let 'int row=threadIdx.x - 1' "
+          "--step 'store tile[row + 1]'");
+  EXPECT_NE(src.out.find("    int row = threadIdx.x - 1;"), std::string::npos) << src.out;
+  EXPECT_NE(cli("analyze --let 'float row=1' --step 'load tile[0][0]'").status, 0);
+}
+
+TEST(Semantics, ALoopOutsideIntIsAnErrorNotZeroSteps) {
+  const Result r =
+      cli("analyze --dims 32 --block 32 "
+          "--step 'store tile[0] for i in -9223372036854775807..9223372036854775807'");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("does not fit the loop variable's type int"), std::string::npos) << r.err;
+}
+
+TEST(Semantics, ASwizzledScenarioHasAKernel) {
+  const Result r =
+      cli("source --dims 32x32 --block 32x32 --swizzle 5,0,5 "
+          "--step 'store tile[threadIdx.y][threadIdx.x]'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("tile[tile_swizzle((threadIdx.y) * 32 + (threadIdx.x))]"), std::string::npos)
+      << r.out;
+}

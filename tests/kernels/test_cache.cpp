@@ -48,7 +48,7 @@ std::vector<int> ids(const std::vector<Handle>& v) {
 
 TEST(LruCache, BeyondTheCountTheLeastRecentlyUsedAreEvictedOldestFirst) {
   LruCache<std::string, Handle> c(3, 1 << 20);
-  for (int i = 0; i < 5; ++i) c.insert("k" + std::to_string(i), Handle(i), 10);
+  for (int i = 0; i < 5; ++i) c.insert(std::string(1, 'k') + std::to_string(i), Handle(i), 10);
   EXPECT_EQ(c.size(), 5u);  // insert alone never evicts: the caller decides when
   EXPECT_EQ(ids(c.trim()), (std::vector<int>{0, 1}));
   EXPECT_EQ(c.size(), 3u);

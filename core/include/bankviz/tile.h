@@ -64,7 +64,8 @@ struct TileDecl {
   TileLayout layout() const;                       // the same mapping, for hot loops
   // (element offset) -> subscripts in the padded array; for the tile view's grid.
   std::vector<int64_t> unlinear(int64_t linear_elem) const;
-  bool is_padding(int64_t linear_elem) const;  // in a padding column
+  bool is_padding(int64_t linear_elem) const;           // in a padding column
+  std::string element_name(int64_t linear_elem) const;  // "tile[3][31]", for messages
   // The declaration as C: "__shared__ int tile[32][32 + 1];" / "extern __shared__ int tile[];";
   // a swizzled tile is declared flat ("__shared__ int tile[32 * 32];") and indexed through its
   // swizzle function (kernels/codegen.h).
