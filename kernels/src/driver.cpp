@@ -88,6 +88,9 @@ std::string DriverStatus::message() const {
 // [SECTION] Owned driver objects =================================================================
 
 void report_release_failure(CUresult r, const char* call) {
+  // At program exit the driver may shut down before our static caches release their modules:
+  // it has freed them with their context, so there is nothing to report.
+  if (r == CUDA_ERROR_DEINITIALIZED) return;
   std::fprintf(stderr, "bankviz: %s failed while cleaning up: %s\n", call,
                driver().describe(r).c_str());
 }

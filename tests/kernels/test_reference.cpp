@@ -304,3 +304,24 @@ TEST(Reference, RacingLoadsAreNotCompared) {
   const Reference r = reference_of(s);
   for (size_t t = 0; t < 64; ++t) EXPECT_EQ(r.determined[t], 0) << t;  // each load may see either
 }
+
+TEST(Reference, SemanticsScenariosAreDeterminedUnlessTheyRace) {
+  // tests/data/semantics: the scenarios kernels/tools/semantics_check.sh runs on the GPU. On the
+  // CPU, every thread's result is determined (so the GPU run checks every thread) except in the
+  // files named *race*, where the hazard model and the analysis find the same races.
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(BANKVIZ_SOURCE_DIR) +
+                                                           "/tests/data/semantics")) {
+    ++files;
+    SCOPED_TRACE(e.path().filename().string());
+    ScenarioLoad l = load_scenario_file(e.path().string());
+    ASSERT_TRUE(l.scenario) << l.errors[0].format();
+    const Reference r = reference_of(*l.scenario);
+    const bool races = e.path().stem().string().find("race") != std::string::npos;
+    EXPECT_EQ(r.race_count > 0, races);
+    EXPECT_EQ(r.race_count, analyze(*l.scenario).analysis->hazards.racing_accesses);
+    if (!races)
+      for (size_t t = 0; t < r.determined.size(); ++t) EXPECT_EQ(r.determined[t], 1) << t;
+  }
+  EXPECT_GE(files, 10);
+}
