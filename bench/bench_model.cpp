@@ -37,15 +37,15 @@ void BM_Analyze1024Threads4Ops(benchmark::State& state) {
 }
 BENCHMARK(BM_Analyze1024Threads4Ops)->Unit(benchmark::kMicrosecond);
 
-// The largest scenario the model accepts: executed steps x threads = 2^20 (scenario.h), here a
-// 1024-thread block running one looped load 1024 times over a padded 32 x 33 int tile, after a
-// store and a barrier.
+// The largest scenario the model accepts: executed steps x threads = 2^19 (kMaxThreadSteps), here
+// a 1024-thread block storing, syncing and running one looped load 510 times over a padded
+// 32 x 33 int tile.
 bankviz::Scenario largest_legal() {
   bankviz::Scenario s = block_1024_four_ops();
   using K = bankviz::StepKind;
   s.steps = {{K::Store, "", "tile[threadIdx.y][threadIdx.x]", "", "", "", "", 0, 0, 1},
              {K::Sync, "", "", "", "", "", "", 0, 0, 1},
-             {K::Load, "", "tile[(threadIdx.x + i) % 32][icol]", "", "", "", "i", 0, 1022, 1}};
+             {K::Load, "", "tile[(threadIdx.x + i) % 32][icol]", "", "", "", "i", 0, 510, 1}};
   return s;
 }
 

@@ -210,6 +210,21 @@ std::optional<CastTo> cast_target(std::string_view spelling) {
   return u ? CastTo::UInt : CastTo::Int;
 }
 
+// The type a cast's value has: its own for the four promoted types, int for the narrow ones
+// (integer promotion).
+CType cast_type(CastTo c) {
+  switch (c) {
+    case CastTo::UInt:
+      return CType::UInt;
+    case CastTo::LongLong:
+      return CType::LongLong;
+    case CastTo::ULongLong:
+      return CType::ULongLong;
+    default:
+      return CType::Int;  // int itself, and the narrow types after integer promotion
+  }
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -749,27 +764,11 @@ const char* ctype_name(CType t) {
   return "?";
 }
 
-int ctype_bits(CType t) {
-  return t == CType::Int || t == CType::UInt ? 32 : 64;
-}
-
-bool ctype_signed(CType t) {
-  return t == CType::Int || t == CType::LongLong;
-}
-
 std::optional<CType> parse_ctype(std::string_view spelling) {
-  switch (cast_target(spelling).value_or(CastTo::Bool)) {
-    case CastTo::Int:
-      return CType::Int;
-    case CastTo::UInt:
-      return CType::UInt;
-    case CastTo::LongLong:
-      return CType::LongLong;
-    case CastTo::ULongLong:
-      return CType::ULongLong;
-    default:
-      return std::nullopt;  // narrow types, bool, or not a type
-  }
+  const std::optional<CastTo> to = cast_target(spelling);
+  // Narrow types and bool are not declaration types here: they promote to int.
+  if (!to || (*to != CastTo::Int && cast_type(*to) == CType::Int)) return std::nullopt;
+  return cast_type(*to);
 }
 
 // The usual arithmetic conversions (C17 6.3.1.8) on promoted operands: the same type stays; of
@@ -806,11 +805,6 @@ Value Value::of(CType t, int64_t v) {
 
 Value Value::of_unsigned(CType t, uint64_t v) {
   return {t, normalize(t, v)};
-}
-
-std::optional<int64_t> Value::to_int64() const {
-  if (type == CType::ULongLong && bits > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
-  return static_cast<int64_t>(bits);
 }
 
 std::string Value::text() const {
@@ -876,19 +870,6 @@ namespace {
 struct BindFail {
   ExprError error;
 };
-
-CType cast_type(CastTo c) {
-  switch (c) {
-    case CastTo::UInt:
-      return CType::UInt;
-    case CastTo::LongLong:
-      return CType::LongLong;
-    case CastTo::ULongLong:
-      return CType::ULongLong;
-    default:
-      return CType::Int;  // int itself, and the narrow types after integer promotion
-  }
-}
 
 }  // namespace
 
@@ -1182,6 +1163,20 @@ struct Evaluator {
   const BoundExpr::Program& p;
   const Env& env;
 
+  // Operands that are leaves (literals, names, threadIdx) are read inline by the operator that
+  // uses them rather than through a recursive call: most operands of an index expression are
+  // leaves, and the call's indirect branch is what a tree walker pays for (BENCHMARKS.md).
+  Value operand(int index) const {
+    using Kind = Expr::Node::Kind;
+    const BoundExpr::Program::Node& n = p.nodes[static_cast<size_t>(index)];
+    if (n.kind == Kind::Int) return n.value;
+    if (n.kind == Kind::Name && static_cast<size_t>(n.slot) < env.slots.size())
+      return env.slots[static_cast<size_t>(n.slot)];
+    if (n.kind == Kind::Builtin && n.builtin == Builtin::ThreadIdx)
+      return {CType::UInt, env.threadIdx[n.axis]};
+    return eval(index);
+  }
+
   Value eval(int index) const {
     using Kind = Expr::Node::Kind;
     const BoundExpr::Program::Node& n = p.nodes[static_cast<size_t>(index)];
@@ -1209,9 +1204,9 @@ struct Evaluator {
           eval_fail(n.column, "internal error: no value for a bound name");
         return env.slots[static_cast<size_t>(n.slot)];
       case Kind::Cast:
-        return cast_value(n.cast, eval(n.kids[0]));
+        return cast_value(n.cast, operand(n.kids[0]));
       case Kind::Unary: {
-        const Value a = eval(n.kids[0]);
+        const Value a = operand(n.kids[0]);
         switch (n.op) {
           case OpKind::Neg:
             if (ctype_signed(a.type)) {
@@ -1234,11 +1229,11 @@ struct Evaluator {
         break;
       }
       case Kind::Call: {
-        const Value a = eval(n.kids[0]);
+        const Value a = operand(n.kids[0]);
         switch (n.func) {
           case Func::Min:
           case Func::Max: {
-            const Value x = convert(a, n.operand), y = convert(eval(n.kids[1]), n.operand);
+            const Value x = convert(a, n.operand), y = convert(operand(n.kids[1]), n.operand);
             const bool x_less = compare(OpKind::Lt, n.operand, x, y);
             return (n.func == Func::Min) == x_less ? x : y;
           }
@@ -1255,16 +1250,16 @@ struct Evaluator {
         break;
       }
       case Kind::Chain: {
-        Value acc = eval(n.kids[0]);
+        Value acc = operand(n.kids[0]);
         for (const BoundExpr::Program::Link& l : n.links) {
           if (l.op == OpKind::LogAnd || l.op == OpKind::LogOr) {
             // Short-circuit as C does: "x != 0 && 64 / x" must not divide by zero.
             if (l.op == OpKind::LogAnd && !acc.truthy()) return Value::of(CType::Int, 0);
             if (l.op == OpKind::LogOr && acc.truthy()) return Value::of(CType::Int, 1);
-            acc = Value::of(CType::Int, eval(l.kid).truthy());
+            acc = Value::of(CType::Int, operand(l.kid).truthy());
             continue;
           }
-          const Value b = eval(l.kid);
+          const Value b = operand(l.kid);
           switch (l.op) {
             case OpKind::Shl:
             case OpKind::Shr:
@@ -1288,7 +1283,8 @@ struct Evaluator {
         return acc;
       }
       case Kind::Cond:
-        return convert(eval(n.kids[0]).truthy() ? eval(n.kids[1]) : eval(n.kids[2]), n.operand);
+        return convert(operand(n.kids[0]).truthy() ? operand(n.kids[1]) : operand(n.kids[2]),
+                       n.operand);
     }
     eval_fail(n.column, "internal error: unknown expression node");
   }

@@ -162,10 +162,10 @@ TEST(TraceLoops, TheLoopVariableIsAnInt) {
 
 TEST(TraceLoops, ThreadStepsAreBounded) {
   Step st = step(StepKind::Load, "tile[threadIdx.x]");
-  st.loop_var = "i", st.loop_from = 0, st.loop_to = 1025;
+  st.loop_var = "i", st.loop_from = 0, st.loop_to = 513;
   Scenario s = make(1024, 1024, {st});
   EXPECT_NE(first_error(s).find("thread-steps"), std::string::npos);
-  s.steps[0].loop_to = 1024;  // 1024 x 1024 = 2^20: the largest legal amount of work
+  s.steps[0].loop_to = 512;  // 512 x 1024 = 2^19: the largest legal amount of work
   EXPECT_TRUE(trace(s).trace);
 }
 

@@ -55,9 +55,13 @@ struct ExprError {
 // Narrower types (char, short, bool) exist only as cast targets: their values promote to int.
 // long and unsigned long are 64 bits (LP64, as in device code) and compute as long long does.
 enum class CType : uint8_t { Int, UInt, LongLong, ULongLong };
-const char* ctype_name(CType t);  // "int", "unsigned int", "long long", "unsigned long long"
-int ctype_bits(CType t);          // 32 or 64
-bool ctype_signed(CType t);
+const char* ctype_name(CType t);     // "int", "unsigned int", "long long", "unsigned long long"
+constexpr int ctype_bits(CType t) {  // 32 or 64
+  return t == CType::Int || t == CType::UInt ? 32 : 64;
+}
+constexpr bool ctype_signed(CType t) {
+  return t == CType::Int || t == CType::LongLong;
+}
 // A declaration's type as a user writes it ("int", "unsigned", "unsigned int", "long long",
 // "size_t", "uint32_t", ...); nullopt for anything else (narrow types included: a let or a loop
 // variable is at least an int).
@@ -79,7 +83,10 @@ struct Value {
   bool is_negative() const { return ctype_signed(type) && static_cast<int64_t>(bits) < 0; }
   // The mathematical value as an int64_t, when it has one (not for unsigned long long values
   // above INT64_MAX).
-  std::optional<int64_t> to_int64() const;
+  std::optional<int64_t> to_int64() const {
+    if (type == CType::ULongLong && bits > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+    return static_cast<int64_t>(bits);
+  }
   bool truthy() const { return bits != 0; }
   std::string text() const;  // "-1", "4294967295"
   friend bool operator==(const Value&, const Value&) = default;

@@ -43,7 +43,7 @@ struct Step {
 // The most executed steps (loop iterations included) one scenario may unroll into, and the most
 // thread-steps (executed steps x threads of the block): what bounds the model's time and memory.
 inline constexpr int64_t kMaxExecutedSteps = 4096;
-inline constexpr int64_t kMaxThreadSteps = int64_t{1} << 20;
+inline constexpr int64_t kMaxThreadSteps = int64_t{1} << 19;
 
 struct Let {
   Let() = default;
