@@ -320,8 +320,9 @@ TEST(Reference, SemanticsScenariosAreDeterminedUnlessTheyRace) {
     const bool races = e.path().stem().string().find("race") != std::string::npos;
     EXPECT_EQ(r.race_count > 0, races);
     EXPECT_EQ(r.race_count, analyze(*l.scenario).analysis->hazards.racing_accesses);
-    if (!races)
+    if (!races) {
       for (size_t t = 0; t < r.determined.size(); ++t) EXPECT_EQ(r.determined[t], 1) << t;
+    }
   }
   EXPECT_GE(files, 10);
 }
