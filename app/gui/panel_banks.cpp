@@ -202,12 +202,12 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   }
   ImGui::EndChild();
 
-  // Per-bank load: wavefronts each bank serves for this warp, red where the model found the
+  // Per-bank passes: wavefronts each bank serves for this warp, red where the model found the
   // bank conflicting (FrameCells::conflicted, from serve()).
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   float x0 = p0.x + label_w + 6;
   dl = ImGui::GetWindowDrawList();
-  dl->AddText(ImVec2(p0.x, p0.y + fs * 0.2f), dim, "load");
+  dl->AddText(ImVec2(p0.x, p0.y + fs * 0.2f), dim, "passes");  // as the text picture names it
   if (!s.cells.bank_load.empty()) {
     for (int b = 0; b < banks && b < static_cast<int>(s.cells.bank_load.size()); ++b) {
       int n = s.cells.bank_load[b];
