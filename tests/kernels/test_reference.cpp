@@ -267,16 +267,27 @@ TEST(Verify, RaceSummaryDoesNotRepeatTheStatusNameTheCliPrintsBeforeIt) {
   EXPECT_NE(v.summary.find("race"), std::string::npos) << v.summary;
 }
 
+namespace {
+
+// The example on 64 threads: store tile[tx]; sync; load tile[(tx+32)%64]; store tile[tx].
+// Each warp loads what the other warp then stores, with no barrier between: write after read.
+Scenario write_after_read() {
+  Scenario s = preset("row-write-row-read");
+  s.block[0] = 64, s.block[1] = 1;
+  s.tiles[0].dims = {64};
+  s.lets.clear();
+  s.steps = {test::step(StepKind::Store, "tile[threadIdx.x]"), test::step(StepKind::Sync),
+             test::step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
+             test::step(StepKind::Store, "tile[threadIdx.x]")};
+  return s;
+}
+
+}  // namespace
+
 TEST(Reference, ReportsExactlyTheRacesTheAnalysisReports) {
   // One hazard model: the CPU reference and analyze() count the same racing accesses, for the
   // racing preset and for the write-after-read and atomic-against-store examples.
-  Scenario war = preset("row-write-row-read");
-  war.block[0] = 64, war.block[1] = 1;
-  war.tiles[0].dims = {64};
-  war.lets.clear();
-  war.steps = {test::step(StepKind::Store, "tile[threadIdx.x]"), test::step(StepKind::Sync),
-               test::step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
-               test::step(StepKind::Store, "tile[threadIdx.x]")};
+  const Scenario war = write_after_read();
   Scenario atomic = war;
   atomic.steps[2] = test::step(StepKind::Atomic, "tile[0]");
   atomic.steps[3].index = "tile[0]";
@@ -294,14 +305,7 @@ TEST(Reference, ReportsExactlyTheRacesTheAnalysisReports) {
 }
 
 TEST(Reference, RacingLoadsAreNotCompared) {
-  Scenario s = preset("row-write-row-read");
-  s.block[0] = 64, s.block[1] = 1;
-  s.tiles[0].dims = {64};
-  s.lets.clear();
-  s.steps = {test::step(StepKind::Store, "tile[threadIdx.x]"), test::step(StepKind::Sync),
-             test::step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
-             test::step(StepKind::Store, "tile[threadIdx.x]")};
-  const Reference r = reference_of(s);
+  const Reference r = reference_of(write_after_read());
   for (size_t t = 0; t < 64; ++t) EXPECT_EQ(r.determined[t], 0) << t;  // each load may see either
 }
 
