@@ -1,5 +1,6 @@
 // cmd_run.cpp: `bankviz-cli run` (the generated kernel on the GPU, next to the model) and
 // `bankviz-cli source` (the generated kernel's text).
+#include <cstdarg>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -15,6 +16,17 @@
 
 namespace bankviz::cli {
 namespace {
+
+// printf-style formatting into std::cout, so the table passes the CLI's printable filter (a
+// step's label is user text) and stays in order with the rest of the output.
+[[gnu::format(printf, 1, 2)]] void print(const char* format, ...) {
+  char line[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(line, sizeof line, format, args);
+  va_end(args);
+  std::cout << line;
+}
 
 struct RunCmdOptions {
   ScenarioOptions scenario;
@@ -165,18 +177,18 @@ void print_text(const Scenario& s, const RunResult& r) {
   std::cout << "measured on " << d.name << "; model wf = the " << d.model_arch
             << " model (this GPU)" << (other ? "; " + r.scenario_arch + " wf = the scenario's" : "")
             << "\n";
-  std::printf("%-4s %-6s %-34s %8s %10s %10s %8s %8s %8s%s\n", "step", "kind", "access", "reps",
-              "model wf", "cyc/instr", "ratio", "B/clk/SM", "warps/SM",
-              other ? ("  " + r.scenario_arch + " wf").c_str() : "");
+  print("%-4s %-6s %-34s %8s %10s %10s %8s %8s %8s%s\n", "step", "kind", "access", "reps",
+        "model wf", "cyc/instr", "ratio", "B/clk/SM", "warps/SM",
+        other ? ("  " + r.scenario_arch + " wf").c_str() : "");
   for (const StepTiming& t : r.exposed.steps) {
     std::string label = t.label.size() > 34 ? t.label.substr(0, 31) + "..." : t.label;
-    std::printf("%-4d %-6s %-34s %8lld %10.3f %10.3f %8.3f %8.1f %8d", t.step, t.kind.c_str(),
-                label.c_str(), static_cast<long long>(t.reps), t.model_wavefronts,
-                t.cycles_per_instruction, t.ratio, t.bytes_per_clock_per_sm, t.active_warps_per_sm);
-    if (other) std::printf("  %10.3f", t.scenario_wavefronts);
+    print("%-4d %-6s %-34s %8lld %10.3f %10.3f %8.3f %8.1f %8d", t.step, t.kind.c_str(),
+          label.c_str(), static_cast<long long>(t.reps), t.model_wavefronts,
+          t.cycles_per_instruction, t.ratio, t.bytes_per_clock_per_sm, t.active_warps_per_sm);
+    if (other) print("  %10.3f", t.scenario_wavefronts);
     if (!t.shared_bound && t.instructions_per_block > 0)
-      std::printf("  (%d active warps per SM: warp-bound, not bank-bound)", t.active_warps_per_sm);
-    std::printf("\n");
+      print("  (%d active warps per SM: warp-bound, not bank-bound)", t.active_warps_per_sm);
+    std::cout << "\n";
   }
   std::cout << "\n" << explain_result(s, r) << "\n";
 }

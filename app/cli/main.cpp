@@ -11,9 +11,24 @@
 
 #include "commands.h"
 #include "common.h"
+#include "printable.h"
 
 int main(int argc, char** argv) {
   using namespace bankviz::cli;
+  // Everything printed goes through PrintableBuf: no user text reaches the terminal as control.
+  std::streambuf* const cout_buf = std::cout.rdbuf();
+  std::streambuf* const cerr_buf = std::cerr.rdbuf();
+  PrintableBuf out(cout_buf), err(cerr_buf);
+  std::cout.rdbuf(&out);
+  std::cerr.rdbuf(&err);
+  struct Restore {  // the streams outlive main's locals: give them their own buffers back
+    std::streambuf *o, *e;
+    ~Restore() {
+      std::cout.flush();
+      std::cout.rdbuf(o);
+      std::cerr.rdbuf(e);
+    }
+  } restore{cout_buf, cerr_buf};
   CLI::App app{"bankviz-cli: CUDA shared-memory banks, wavefronts and conflicts, without a window"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");

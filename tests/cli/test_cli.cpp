@@ -283,3 +283,18 @@ TEST(Semantics, ASwizzledScenarioHasAKernel) {
   EXPECT_NE(r.out.find("tile[tile_swizzle((threadIdx.y) * 32 + (threadIdx.x))]"), std::string::npos)
       << r.out;
 }
+
+TEST(Hostile, ControlBytesInTitlesAndLabelsNeverReachTheTerminal) {
+  // An OSC sequence (retitles a terminal window) and a clear-screen in user text (issue 11).
+  const std::string scenario = R"({"name": "x", "title": "t\u001b]0;owned\u0007\u001b[2J",
+    "steps": [{"kind": "store", "index": "tile[threadIdx.y][threadIdx.x]",
+               "label": "s\u001b[31mred\r"}]})";
+  for (const char* cmd : {"analyze --file -", "source --file -"}) {
+    const Result r = cli(cmd, scenario);
+    EXPECT_EQ(r.status, 0) << cmd << ": " << r.err;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << cmd;
+    EXPECT_EQ(r.out.find('\x07'), std::string::npos) << cmd;
+    EXPECT_EQ(r.out.find('\r'), std::string::npos) << cmd;
+    EXPECT_NE(r.out.find("]0;owned"), std::string::npos) << cmd << ": " << r.out.substr(0, 300);
+  }
+}

@@ -1,6 +1,8 @@
 // The generated CUDA source: what the student reads is what runs.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "bankviz/codegen.h"
 #include "bankviz/runner.h"
 #include "helpers.h"
@@ -320,4 +322,38 @@ TEST(Codegen, ConstantsKeepTheirCTypeInTheDefine) {
   EXPECT_TRUE(contains(src, "#define MIN (-2147483648LL)\n")) << src;  // -2147483648 is long in C
   EXPECT_EQ(s.constants[2].type(), CType::LongLong);
   EXPECT_EQ(s.constants[0].type(), CType::Int);
+}
+
+TEST(Codegen, UserTextStaysInsideOneCommentLine) {
+  // Newlines, carriage returns, other control bytes and a line-splicing backslash in every text
+  // field that reaches the source: none of it may become CUDA code (issue 11).
+  const std::string payload = "x\n#error injected\r\nout[0] = 12345;\x1b]0;title\x07 \\";
+  Scenario s = preset("row-write-column-read");
+  s.name = "evil" + payload;
+  s.title = "evil" + payload;
+  s.description = payload;
+  s.source = payload;
+  for (Step& st : s.steps) st.label = "evil" + payload;
+  for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+    SCOPED_TRACE(run_mode_name(mode));
+    GenerateResult g = generate_kernel(s, mode);
+    ASSERT_TRUE(g.kernel) << g.errors[0].format();
+    EXPECT_TRUE(is_valid_name(g.kernel->kernel_name)) << g.kernel->kernel_name;
+    std::istringstream in(g.kernel->text);
+    for (std::string line; std::getline(in, line);) {
+      // (The kernel's name is the scenario name made an identifier: "evilxErrorInjected...".)
+      for (const char* injected : {"#error", "out[0] = 12345", "]0;title", "evil\""}) {
+        const size_t at = line.find(injected);
+        if (at == std::string::npos) continue;
+        const size_t comment = line.find("//");
+        EXPECT_TRUE(comment != std::string::npos && comment < at) << line;
+      }
+      EXPECT_TRUE(line.empty() || line.back() != '\\') << line;
+      for (char c : line) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 && c != '\t') << line;
+    }
+    if (built_with_cuda()) {
+      CompileCheck c = compile_only(*g.kernel, "sm_90");
+      EXPECT_TRUE(c.ok) << c.message;
+    }
+  }
 }
