@@ -15,6 +15,7 @@
 
 #include "bankviz/access.h"
 #include "bankviz/arch.h"
+#include "bankviz/io.h"
 #include "commands.h"
 #include "common.h"
 
@@ -75,6 +76,9 @@ int run_wavefronts(const std::string& arch_id, const std::string& path) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
+    // A directory reads as nothing and a FIFO blocks: only regular files (records stream line
+    // by line, so their size needs no cap).
+    if (std::string p = regular_file_problem(path); !p.empty()) throw Exit{kExitFailed, p};
     file.open(path);
     if (!file) throw Exit{kExitFailed, "cannot open '" + path + "'"};
     in = &file;

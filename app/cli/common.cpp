@@ -14,6 +14,7 @@
 
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
+#include "bankviz/io.h"
 #include "data_dir.h"
 
 namespace fs = std::filesystem;
@@ -102,10 +103,6 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
   return {trim(text.substr(0, eq)), trim(text.substr(eq + 1))};
 }
 
-std::string read_all(std::istream& in) {
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 }  // namespace
 
 std::vector<long long> parse_extents(const std::string& text, const char* flag, size_t max_rank) {
@@ -160,7 +157,9 @@ Scenario build_scenario(const ScenarioOptions& o) {
     return std::move(*r.scenario);
   };
   if (o.file == "-") {
-    s = from_load(scenario_from_json(read_all(std::cin)), "standard input");
+    TextRead in = read_text_stream(std::cin, kMaxScenarioBytes, "standard input");
+    if (!in.text) throw Exit{kExitFailed, in.error};
+    s = from_load(scenario_from_json(*in.text), "standard input");
   } else if (!o.file.empty()) {
     s = from_load(load_scenario_file(o.file), o.file);
   } else if (!o.preset.empty() || o.steps.empty()) {

@@ -5,6 +5,9 @@
 //   bankviz-cli presets | archs             what can be named
 //   bankviz-cli run / source [scenario]     the generated CUDA kernel (when built with kernels)
 //   bankviz-cli export --svg OUT            vector pictures for slides
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -52,6 +55,12 @@ int main(int argc, char** argv) {
     return e.status;
   } catch (const std::exception& e) {
     std::cerr << "bankviz-cli: internal error: " << e.what() << "\n";
+    return kExitFailed;
+  }
+  // Output that did not reach its file (a full disk, a closed pipe) is a failure, not success.
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "bankviz-cli: cannot write the output: " << std::strerror(errno) << "\n";
     return kExitFailed;
   }
   return kExitOk;

@@ -1,6 +1,8 @@
 // settings.cpp: settings file (see settings.h).
 #include "settings.h"
 
+#include "bankviz/io.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -96,11 +98,17 @@ std::string settings_to_json(const Settings& s) {
 Settings load_settings(std::vector<std::string>* problems) {
   std::string dir = config_dir();
   if (dir.empty()) return {};
-  std::ifstream in(dir + "/settings.json");
-  if (!in) return {};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return settings_from_json(ss.str(), problems);
+  const std::string path = dir + "/settings.json";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};  // first start: defaults
+  // Regular files of at most 1 MB only: settings.json as /dev/zero or a FIFO must not hang or
+  // exhaust the app; it is reported and the defaults are used.
+  TextRead text = read_text_file(path, int64_t{1} << 20);
+  if (!text.text) {
+    if (problems) problems->push_back("settings: " + text.error + "; using the defaults");
+    return {};
+  }
+  return settings_from_json(*text.text, problems);
 }
 
 bool save_settings(const Settings& s, std::string* error) {

@@ -16,6 +16,7 @@
 #include "bankviz/access.h"
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
+#include "bankviz/io.h"
 #include "scenario_json.h"
 
 namespace bankviz {
@@ -678,18 +679,12 @@ std::string scenario_to_json(const Scenario& s) {
 
 ScenarioLoad load_scenario_file(const std::string& path) {
   ScenarioLoad out;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    out.errors.push_back({path, 0, "cannot open the scenario file (missing or unreadable)"});
+  TextRead text = read_text_file(path, kMaxScenarioBytes);
+  if (!text.text) {
+    out.errors.push_back({path, 0, "cannot read the scenario file: " + text.error});
     return out;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    out.errors.push_back({path, 0, "cannot read the scenario file"});
-    return out;
-  }
-  out = scenario_from_json(text.str());
+  out = scenario_from_json(*text.text);
   if (out.scenario && out.scenario->name == Scenario{}.name) {
     // A file without "name" is named after its stem, as presets are.
     std::string stem = path.substr(path.find_last_of("/\\") + 1);

@@ -288,7 +288,15 @@ std::string TileDecl::check() const {
     if (dims[i] <= 0)
       return "dims[" + std::to_string(i) + "]: every extent must be positive, got " +
              std::to_string(dims[i]);
+  // Bounds before any arithmetic: an extent or a padding past what fits in a block's shared
+  // memory is an error, never an overflowing product (undefined behaviour).
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] > kMaxBlockSharedBytes)
+      return "dims[" + std::to_string(i) + "]: " + std::to_string(dims[i]) +
+             " elements cannot fit in the 227 KB one block may use";
   if (pad < 0) return "pad: padding must be 0 or more elements, got " + std::to_string(pad);
+  if (pad > kMaxBlockSharedBytes)
+    return "pad: " + std::to_string(pad) + " elements cannot fit in the 227 KB one block may use";
   if (dynamic && dims.size() != 1)
     return "dynamic: an extern __shared__ array is 1-D (declared 'T " + name +
            "[]'), but dims has " + std::to_string(dims.size()) + " extents";
@@ -307,6 +315,8 @@ std::string TileDecl::check() const {
   if (!swizzle.identity()) {
     if (swizzle.base < 0 || swizzle.base > 16)
       return "swizzle: " + swizzle.text() + " needs M (base) in 0..16";
+    if (swizzle.shift < -16 || swizzle.shift > 16)  // before negating it (INT_MIN)
+      return "swizzle: " + swizzle.text() + " needs |S| (shift) in B..16";
     const int mag = swizzle.shift < 0 ? -swizzle.shift : swizzle.shift;
     if (mag < swizzle.bits || mag > 16)
       return "swizzle: " + swizzle.text() +

@@ -386,7 +386,8 @@ TEST(ScenarioFile, MissingFileIsAClearError) {
   ScenarioLoad l = load_scenario_file("/nonexistent/dir/none.json");
   ASSERT_EQ(l.errors.size(), 1u);
   EXPECT_EQ(l.errors[0].format(),
-            "/nonexistent/dir/none.json: cannot open the scenario file (missing or unreadable)");
+            "/nonexistent/dir/none.json: cannot read the scenario file: "
+            "'/nonexistent/dir/none.json': no such file");
 }
 
 TEST(ScenarioFile, UnnamedFileIsNamedAfterItsStem) {

@@ -351,3 +351,14 @@ TEST(TileCheck, SwizzleThatSendsElementsPastTheEndIsRejected) {
   padded.swizzle = {3, 0, 3};
   EXPECT_EQ(padded.check(), "");
 }
+
+TEST(TileCheck, HugePaddingExtentsAndShiftsAreErrorsNotOverflow) {
+  // These once overflowed (undefined behaviour) inside the checks themselves (issue 11).
+  TileDecl pad = tile("int", {32, 32}, INT64_MAX);
+  EXPECT_TRUE(contains(pad.check(), "pad:")) << pad.check();
+  TileDecl dims = tile("int", {INT64_MAX, INT64_MAX});
+  EXPECT_TRUE(contains(dims.check(), "dims[0]:")) << dims.check();
+  TileDecl swz = tile("int", {32, 32});
+  swz.swizzle = Swizzle{1, 0, INT32_MIN};
+  EXPECT_TRUE(contains(swz.check(), "shift")) << swz.check();
+}
