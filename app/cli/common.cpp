@@ -106,26 +106,38 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
 }  // namespace
 
 std::vector<long long> parse_extents(const std::string& text, const char* flag, size_t max_rank) {
+  // Split at every 'x', keeping empty parts, so "32x" and "x32" are errors, not 32.
   std::vector<long long> out;
-  std::string part;
-  std::istringstream in(text);
-  while (std::getline(in, part, 'x')) {
-    const long long v = parse_int(trim(part), flag);
+  for (size_t from = 0;;) {
+    const size_t x = text.find('x', from);
+    const std::string part = trim(text.substr(from, x == std::string::npos ? x : x - from));
+    if (part.empty())
+      throw Exit{kExitUsage, std::string(flag) + " '" + text + "': expected extents like 32x33"};
+    const long long v = parse_int(part, flag);
     if (v < 1) throw Exit{kExitUsage, std::string(flag) + " '" + text + "': extents must be >= 1"};
     out.push_back(v);
+    if (x == std::string::npos) break;
+    from = x + 1;
   }
-  if (out.empty() || out.size() > max_rank)
+  if (out.size() > max_rank)
     throw Exit{kExitUsage, std::string(flag) + " '" + text + "': expected 1 to " +
                                std::to_string(max_rank) + " extents like 32x33"};
   return out;
 }
 
 void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
-  cmd.add_option("--file,-f", o.file, "JSON scenario file (- for standard input)");
-  cmd.add_option("--preset,-p", o.preset, "a preset name (see `bankviz-cli presets`)");
-  cmd.add_option("--arch", o.arch, "architecture: " + arch_ids());
-  cmd.add_option("--elem", o.elem, "element type of the (first) tile: int, float2, double, ...");
-  cmd.add_option("--dims", o.dims, "tile extents, outermost first: 32x32");
+  // An empty value ("--elem ''") is a usage error, not "flag not given".
+  const CLI::Validator non_empty(
+      [](std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
+      "", "non-empty");
+  cmd.add_option("--file,-f", o.file, "JSON scenario file (- for standard input)")
+      ->check(non_empty);
+  cmd.add_option("--preset,-p", o.preset, "a preset name (see `bankviz-cli presets`)")
+      ->check(non_empty);
+  cmd.add_option("--arch", o.arch, "architecture: " + arch_ids())->check(non_empty);
+  cmd.add_option("--elem", o.elem, "element type of the (first) tile: int, float2, double, ...")
+      ->check(non_empty);
+  cmd.add_option("--dims", o.dims, "tile extents, outermost first: 32x32")->check(non_empty);
   cmd.add_option("--pad", o.pad, "padding elements per innermost row");
   // A flag function, not add_flag(o.dynamic): CLI11 (2.1) runs a flag's callback for its default
   // value, which would set o.dynamic = false when --dynamic is absent and turn every dynamic
@@ -133,8 +145,9 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
   cmd.add_flag_function(
       "--dynamic", [&o](std::int64_t n) { o.dynamic = n > 0; },
       "declare the tile extern __shared__ (1-D); --dynamic=false declares it static");
-  cmd.add_option("--swizzle", o.swizzle, "XOR swizzle B,M,S (CuTe Swizzle<B,M,S>)");
-  cmd.add_option("--block", o.block, "thread block: 32x32 or 256 or 8x8x4");
+  cmd.add_option("--swizzle", o.swizzle, "XOR swizzle B,M,S (CuTe Swizzle<B,M,S>)")
+      ->check(non_empty);
+  cmd.add_option("--block", o.block, "thread block: 32x32 or 256 or 8x8x4")->check(non_empty);
   cmd.add_option("--define", o.defines, "named constant NAME=VALUE (repeatable)");
   cmd.add_option("--let", o.lets,
                  "per-thread variable [TYPE] NAME=EXPR, in order (repeatable); TYPE defaults to "

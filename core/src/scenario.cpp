@@ -475,6 +475,8 @@ Step read_step(Reader& r, const Json& j, const std::string& path) {
     if (r.object(*it, lp, {"var", "from", "to", "step"})) {
       if (!it->contains("var")) r.error(join(lp, "var"), "missing: the loop variable's name");
       r.get(*it, lp, "var", st.loop_var);
+      if (it->contains("var") && st.loop_var.empty())  // else the loop would silently vanish
+        r.error(join(lp, "var"), "empty: name the loop variable, e.g. \"i\"");
       r.get(*it, lp, "from", st.loop_from);
       if (!it->contains("to")) r.error(join(lp, "to"), "missing: the loop's end (exclusive)");
       r.get(*it, lp, "to", st.loop_to);

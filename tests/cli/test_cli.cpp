@@ -328,3 +328,22 @@ TEST(Hostile, DirectoriesAndFifosAreRefusedNotReadOrWaitedOn) {
   }
   fs::remove_all(dir);
 }
+
+TEST(Hostile, EmptyAndTruncatedFlagValuesAreUsageErrors) {
+  // They were silently ignored (or "32x" read as 32) (issue 11).
+  for (const char* args :
+       {"analyze --dims 32x", "analyze --dims x32", "analyze --elem ''", "analyze --preset ''",
+        "analyze --dims ''", "analyze --arch ''", "source --block ''", "analyze --swizzle ''"}) {
+    const Result r = cli(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_FALSE(r.err.empty()) << args;
+  }
+  EXPECT_EQ(cli("analyze --dims 32x33").status, 0);
+}
+
+TEST(Hostile, AnEmptyLoopVariableIsAnErrorNotANoLoop) {
+  const Result r = cli("analyze --file -", R"({"steps": [{"kind": "store", "index": "tile[0][0]",
+    "loop": {"var": "", "from": 0, "to": 3}}]})");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("steps[0].loop.var: empty"), std::string::npos) << r.err;
+}
