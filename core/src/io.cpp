@@ -1,9 +1,15 @@
 // io.cpp: bounded reads of user files (io.h).
 #include "bankviz/io.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <istream>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace bankviz {
 
@@ -84,6 +90,82 @@ TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string
   }
   r.text = std::move(text);
   return r;
+}
+
+std::string output_problem(const std::string& path, bool force) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return "no output file given";
+  const std::string q = "'" + path + "'";
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (!ec && st.type() != fs::file_type::not_found) {
+    if (st.type() == fs::file_type::directory) return q + " is a directory";
+    if (st.type() != fs::file_type::regular)
+      return q + " exists and is not a regular file (a device, FIFO or socket); bankviz writes " +
+             "only regular files";
+    if (!force) return q + " exists; pass --force to overwrite it";
+  }
+  const fs::path dir = fs::path(path).parent_path();
+  if (!dir.empty() && !fs::is_directory(dir, ec))
+    return "cannot write " + q + ": directory '" + dir.string() + "' does not exist";
+  return {};
+}
+
+std::string write_file_atomic(const std::string& path, std::string_view bytes, bool force) {
+  if (std::string why = output_problem(path, force); !why.empty()) return why;
+  const std::string q = "'" + path + "'";
+  auto failed = [&](int err) { return "cannot write " + q + ": " + std::strerror(err); };
+  // The temporary file: beside the target (rename is atomic only within a file system), hidden,
+  // created exclusively so nothing existing is ever opened.
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // Through a symbolic link, the file it names is replaced and the link kept.
+  fs::path target(path);
+  if (fs::is_symlink(target, ec)) {
+    fs::path resolved = fs::canonical(target, ec);
+    if (!ec) target = resolved;
+  }
+  std::string tmp;
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    tmp = (target.parent_path() / ("." + target.filename().string() + ".bankviz-" +
+                                   std::to_string(::getpid()) + "-" + std::to_string(attempt)))
+              .string();
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) return failed(errno);
+  }
+  if (fd < 0) return "cannot write " + q + ": no free temporary name beside it";
+  auto abandon = [&](int err) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return failed(err);
+  };
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return abandon(errno);
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) return abandon(errno);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return failed(err);
+  }
+  // An existing file keeps its permission bits.
+  if (fs::is_regular_file(target, ec))
+    fs::permissions(tmp, fs::status(target, ec).permissions(), ec);
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return failed(err);
+  }
+  return {};
 }
 
 }  // namespace bankviz

@@ -42,3 +42,70 @@ TEST(Io, AStreamIsReadUpToItsCap) {
   std::istringstream ok(std::string(999, 'x'));
   EXPECT_EQ(read_text_stream(ok, 999, "in").text->size(), 999u);
 }
+
+namespace {
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d =
+      fs::temp_directory_path() / ("bankviz-io-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+size_t entries(const fs::path& d) {
+  return static_cast<size_t>(std::distance(fs::directory_iterator(d), fs::directory_iterator()));
+}
+}  // namespace
+
+TEST(Io, WritesReplaceAFileOnlyWithForceAndLeaveNoTemporaryFile) {
+  const fs::path d = fresh_dir("write");
+  const std::string p = (d / "out.svg").string();
+  EXPECT_EQ(write_file_atomic(p, "first", false), "");
+  EXPECT_EQ(slurp(p), "first");
+  const std::string refused = write_file_atomic(p, "second", false);
+  EXPECT_NE(refused.find("exists; pass --force"), std::string::npos) << refused;
+  EXPECT_EQ(slurp(p), "first");
+  EXPECT_EQ(write_file_atomic(p, "second", true), "");
+  EXPECT_EQ(slurp(p), "second");
+  EXPECT_EQ(entries(d), 1u);  // no temporary file left beside it
+  fs::remove_all(d);
+}
+
+TEST(Io, SpecialFilesDirectoriesAndMissingDirectoriesAreNeverWritten) {
+  // /dev/full once "succeeded": a device is refused even with --force (and never renamed over).
+  const std::string full = write_file_atomic("/dev/full", "x", true);
+  EXPECT_NE(full.find("not a regular file"), std::string::npos) << full;
+  EXPECT_TRUE(fs::is_character_file("/dev/full"));
+  EXPECT_NE(write_file_atomic("/tmp", "x", true).find("is a directory"), std::string::npos);
+  EXPECT_NE(write_file_atomic("/nonexistent-dir/x.png", "x", true).find("does not exist"),
+            std::string::npos);
+  EXPECT_EQ(write_file_atomic("", "x", true), "no output file given");
+}
+
+TEST(Io, AWriteThroughALinkReplacesTheFileItNamesAndKeepsTheLink) {
+  const fs::path d = fresh_dir("link");
+  std::ofstream(d / "real.json") << "old";
+  fs::create_symlink(d / "real.json", d / "link.json");
+  EXPECT_EQ(write_file_atomic((d / "link.json").string(), "new", true), "");
+  EXPECT_TRUE(fs::is_symlink(d / "link.json"));
+  EXPECT_EQ(slurp(d / "real.json"), "new");
+  fs::remove_all(d);
+}
+
+TEST(Io, AFailedWriteLeavesTheOldFileAndNoPartialOne) {
+  // A directory that cannot be written: the temporary file cannot be made, so the old file stays.
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root: permissions do not stop writes";
+  const fs::path d = fresh_dir("ro");
+  std::ofstream(d / "keep.txt") << "precious";
+  fs::permissions(d, fs::perms::owner_read | fs::perms::owner_exec);
+  const std::string why = write_file_atomic((d / "keep.txt").string(), "lost?", true);
+  fs::permissions(d, fs::perms::owner_all);
+  EXPECT_NE(why.find("cannot write"), std::string::npos) << why;
+  EXPECT_NE(why.find("Permission denied"), std::string::npos) << why;
+  EXPECT_EQ(slurp(d / "keep.txt"), "precious");
+  EXPECT_EQ(entries(d), 1u);
+  fs::remove_all(d);
+}

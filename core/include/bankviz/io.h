@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace bankviz {
 
@@ -27,5 +28,20 @@ TextRead read_text_file(const std::string& path, int64_t max_bytes);
 
 // At most max_bytes of a stream (standard input); `what` names it in the error.
 TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string& what);
+
+// ---- Writing ----------------------------------------------------------------------------------
+// Every file bankviz writes (exports, screenshots, settings, scenarios) goes through here: the
+// bytes go to a temporary file beside the target, are flushed, synced and closed with every error
+// checked, and only then renamed over the target. A full disk or a failed write leaves the old file
+// as it was and no partial file behind.
+
+// Empty when `path` may be written, else why not: no name, a directory, an existing file without
+// `force`, an existing special file (a device or FIFO is never replaced, even with `force`), or a
+// missing directory.
+std::string output_problem(const std::string& path, bool force);
+
+// Writes `bytes` to `path` as above. Empty on success, else the reason ("cannot write 'x': No space
+// left on device").
+std::string write_file_atomic(const std::string& path, std::string_view bytes, bool force);
 
 }  // namespace bankviz
