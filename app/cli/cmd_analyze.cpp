@@ -24,7 +24,7 @@ void run_analyze(const AnalyzeOptions& o) {
   const Scenario s = build_scenario(o.scenario);
   const Analysis a = analyze_or_exit(s);
   if (o.json) {
-    std::cout << analysis_to_json(a) << "\n";
+    write_analysis_json(a, std::cout);
     return;
   }
   std::cout << s.name << (s.title.empty() ? "" : ": " + s.title) << "\n\n" << render_table(a);

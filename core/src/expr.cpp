@@ -1380,6 +1380,23 @@ CType BoundExpr::type() const {
   return program_ ? program_->nodes[static_cast<size_t>(program_->root)].type : CType::Int;
 }
 
+int64_t BoundExpr::cost() const {
+  if (!program_) return 0;
+  int64_t n = static_cast<int64_t>(program_->nodes.size());
+  for (const Program::Node& node : program_->nodes) n += static_cast<int64_t>(node.links.size());
+  return n;
+}
+
+std::vector<int> BoundExpr::slots() const {
+  std::vector<int> out;
+  if (!program_) return out;
+  for (const Program::Node& node : program_->nodes)
+    if (node.kind == Expr::Node::Kind::Name) out.push_back(node.slot);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 const std::string& BoundExpr::text() const {
   static const std::string kEmpty;
   return program_ ? program_->text : kEmpty;

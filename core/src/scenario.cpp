@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <initializer_list>
 #include <set>
 #include <sstream>
@@ -129,15 +130,23 @@ void check_tiles(const Scenario& s, std::vector<Diagnostic>& out) {
         msg = msg.substr(colon + 2);
       }
       out.push_back({field.empty() ? path : path + "." + field, 0, msg});
-      continue;
     }
-    // Two __shared__ arrays never share bytes; overlapping declarations would picture a
-    // layout no compiler produces (place the second one with "base").
-    for (size_t j = 0; j < i; ++j) {
-      const TileDecl& o = s.tiles[j];
-      if (!o.check().empty()) continue;
-      if (t.base < o.base + o.bytes() && o.base < t.base + t.bytes()) {
-        out.push_back({path + ".base", 0,
+  }
+  // Two __shared__ arrays never share bytes; overlapping declarations would picture a layout no
+  // compiler produces (place the second one with "base"). Sorted by base, each tile is compared
+  // with the one reaching furthest before it: n log n, one message per overlapping tile.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < s.tiles.size(); ++i)
+    if (s.tiles[i].check().empty()) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return s.tiles[a].base < s.tiles[b].base; });
+  std::optional<size_t> reach;  // the tile ending furthest so far
+  for (size_t i : order) {
+    const TileDecl& t = s.tiles[i];
+    if (reach) {
+      const TileDecl& o = s.tiles[*reach];
+      if (t.base < o.base + o.bytes()) {
+        out.push_back({indexed("tiles", i) + ".base", 0,
                        "tile '" + t.name + "' (bytes " + std::to_string(t.base) + ".." +
                            std::to_string(t.base + t.bytes()) + ") overlaps tile '" + o.name +
                            "' (bytes " + std::to_string(o.base) + ".." +
@@ -145,6 +154,7 @@ void check_tiles(const Scenario& s, std::vector<Diagnostic>& out) {
                            std::to_string(o.base + o.bytes()) + " or more"});
       }
     }
+    if (!reach || t.base + t.bytes() > s.tiles[*reach].base + s.tiles[*reach].bytes()) reach = i;
   }
 }
 
@@ -276,8 +286,61 @@ void check_step(const Scenario& s, size_t i, const std::set<std::string, std::le
 
 }  // namespace
 
+namespace {
+
+// The per-scenario limits (scenario.h), checked before anything else so no later check runs long.
+void check_limits(const Scenario& s, std::vector<Diagnostic>& out) {
+  auto count = [&](const char* what, size_t n, size_t max) {
+    if (n > max)
+      out.push_back(
+          {what, 0,
+           std::to_string(n) + " " + what + "; a scenario holds at most " + std::to_string(max)});
+  };
+  count("tiles", s.tiles.size(), kMaxTiles);
+  count("constants", s.constants.size(), kMaxConstants);
+  count("lets", s.lets.size(), kMaxLets);
+  count("steps", s.steps.size(), kMaxSteps);
+  auto text = [&](const std::string& path, const std::string& t, size_t max, const char* what) {
+    if (t.size() > max)
+      out.push_back({path, 0,
+                     std::string(what) + " is " + std::to_string(t.size()) +
+                         " characters long; at most " + std::to_string(max)});
+  };
+  text("name", s.name, kMaxTextChars, "the name");
+  text("title", s.title, kMaxTextChars, "the title");
+  text("description", s.description, kMaxTextChars, "the description");
+  text("source", s.source, kMaxTextChars, "the source");
+  if (!out.empty()) return;  // the per-item checks below would list thousands of problems
+  for (size_t i = 0; i < s.tiles.size(); ++i)
+    text(indexed("tiles", i) + ".name", s.tiles[i].name, kMaxTextChars, "the name");
+  for (size_t i = 0; i < s.lets.size(); ++i)
+    text(indexed("lets", i) + ".expr", s.lets[i].expr, kMaxExprChars, "the expression");
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    const Step& st = s.steps[i];
+    const std::string path = indexed("steps", i);
+    text(path + ".index", st.index, kMaxExprChars, "the index");
+    text(path + ".guard", st.guard, kMaxExprChars, "the guard");
+    text(path + ".value", st.value, kMaxExprChars, "the value");
+    text(path + ".label", st.label, kMaxTextChars, "the label");
+  }
+}
+
+}  // namespace
+
+void limit_diagnostics(std::vector<Diagnostic>& errors) {
+  if (errors.size() <= kMaxDiagnostics) return;
+  const size_t more = errors.size() - (kMaxDiagnostics - 1);
+  errors.resize(kMaxDiagnostics - 1);
+  errors.push_back({"", 0, std::to_string(more) + " more problems not listed"});
+}
+
 std::vector<Diagnostic> check(const Scenario& s) {
   std::vector<Diagnostic> out;
+  check_limits(s, out);
+  if (!out.empty()) {
+    limit_diagnostics(out);
+    return out;
+  }
   if (find_arch(s.arch) == nullptr) {
     out.push_back({"arch", 0, "unknown architecture '" + s.arch + "' (known: " + arch_ids() + ")"});
   }
@@ -312,6 +375,7 @@ std::vector<Diagnostic> check(const Scenario& s) {
                        " thread-steps; at most " + std::to_string(kMaxThreadSteps) +
                        " are modelled (fewer loop iterations or a smaller block)"});
   }
+  limit_diagnostics(out);
   return out;
 }
 
@@ -487,6 +551,11 @@ Step read_step(Reader& r, const Json& j, const std::string& path) {
 }
 
 void read_constants(Reader& r, const Json& j, Scenario& s) {
+  if ((j.is_object() || j.is_array()) && j.size() > kMaxConstants) {
+    r.error("constants", std::to_string(j.size()) + " constants; a scenario holds at most " +
+                             std::to_string(kMaxConstants));
+    return;
+  }
   if (j.is_object()) {  // {"N": 32, "IPAD": 1}: order as written
     for (auto it = j.begin(); it != j.end(); ++it) {
       Constant c{it.key(), 0};
@@ -522,7 +591,15 @@ void read_scenario(Reader& r, const Json& j, Scenario& s) {
   r.get(j, "", "description", s.description);
   r.get(j, "", "source", s.source);
   r.get(j, "", "arch", s.arch);
-  if (const Json* tiles = r.array(j, "", "tiles")) {
+  // An array over its limit is reported by its size and not read (check() words it the same).
+  auto within = [&](const Json* a, const char* what, size_t max) {
+    if (a == nullptr) return false;
+    if (a->size() <= max) return true;
+    r.error(what, std::to_string(a->size()) + " " + what + "; a scenario holds at most " +
+                      std::to_string(max));
+    return false;
+  };
+  if (const Json* tiles = r.array(j, "", "tiles"); within(tiles, "tiles", kMaxTiles)) {
     s.tiles.clear();
     for (size_t i = 0; i < tiles->size(); ++i) {
       s.tiles.push_back(read_tile(r, (*tiles)[i], indexed("tiles", i)));
@@ -540,7 +617,7 @@ void read_scenario(Reader& r, const Json& j, Scenario& s) {
   }
   r.get(j, "", "grid", s.grid);
   if (auto it = j.find("constants"); it != j.end()) read_constants(r, *it, s);
-  if (const Json* lets = r.array(j, "", "lets")) {
+  if (const Json* lets = r.array(j, "", "lets"); within(lets, "lets", kMaxLets)) {
     for (size_t i = 0; i < lets->size(); ++i) {
       const std::string path = indexed("lets", i);
       Let let;
@@ -554,7 +631,7 @@ void read_scenario(Reader& r, const Json& j, Scenario& s) {
       s.lets.push_back(let);
     }
   }
-  if (const Json* steps = r.array(j, "", "steps")) {
+  if (const Json* steps = r.array(j, "", "steps"); within(steps, "steps", kMaxSteps)) {
     for (size_t i = 0; i < steps->size(); ++i) {
       s.steps.push_back(read_step(r, (*steps)[i], indexed("steps", i)));
     }
@@ -577,11 +654,88 @@ std::pair<int, int> line_column(std::string_view text, size_t byte) {
 
 }  // namespace
 
+namespace {
+
+// Watches the parse: a key written twice in one object (JSON readers keep one silently), nesting
+// deeper than any scenario needs, or more values than any legal scenario holds stop it with the
+// path of the problem. Objects keep their keys in order (ordered_json), so a huge object would
+// also be slow to build: the value cap stops that too.
+class JsonGuard {
+ public:
+  struct Stop {
+    std::string path, message;
+  };
+  static constexpr size_t kMaxDepth = 32;
+  static constexpr size_t kMaxValues = 1'000'000;
+
+  bool operator()(int, Json::parse_event_t event, Json& parsed) {
+    using E = Json::parse_event_t;
+    switch (event) {
+      case E::object_start:
+      case E::array_start:
+        if (frames_.size() >= kMaxDepth)
+          throw Stop{path(), "nested more than " + std::to_string(kMaxDepth) +
+                                 " levels deep; a scenario needs far fewer"};
+        frames_.push_back({event == E::array_start, 0, {}, {}});
+        break;
+      case E::key: {
+        Frame& f = frames_.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second)
+          throw Stop{path(),
+                     "the key \"" + f.key + "\" is written twice in one object; keep one of them"};
+        break;
+      }
+      case E::object_end:
+      case E::array_end:
+        frames_.pop_back();
+        value_done();
+        break;
+      case E::value:
+        value_done();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    size_t index = 0;
+    std::string key;
+    std::set<std::string> keys;
+  };
+  void value_done() {
+    if (++values_ > kMaxValues)
+      throw Stop{path(), "more than " + std::to_string(kMaxValues) +
+                             " JSON values; a scenario holds far fewer"};
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+  std::string path() const {
+    std::string p;
+    for (const Frame& f : frames_) {
+      if (f.array)
+        p += '[' + std::to_string(f.index) + ']';
+      else if (!f.key.empty())
+        p += (p.empty() ? "" : ".") + f.key;
+    }
+    return p.empty() ? "(top level)" : p;
+  }
+  std::vector<Frame> frames_;
+  size_t values_ = 0;
+};
+
+}  // namespace
+
 ScenarioLoad scenario_from_json(std::string_view json_text) {
   ScenarioLoad out;
   Json j;
   try {
-    j = Json::parse(json_text.begin(), json_text.end());
+    JsonGuard guard;
+    j = Json::parse(json_text.begin(), json_text.end(), std::ref(guard));
+  } catch (const JsonGuard::Stop& stop) {
+    out.errors.push_back({stop.path, 0, stop.message});
+    return out;
   } catch (const nlohmann::json::parse_error& e) {
     auto [line, col] = line_column(json_text, e.byte);
     // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: syntax
@@ -606,7 +760,10 @@ ScenarioLoad scenario_from_json(std::string_view json_text) {
   } catch (const std::exception& e) {  // defensive: nlohmann type errors must never escape
     out.errors.push_back({"", 0, std::string("unexpected JSON content: ") + e.what()});
   }
-  if (!out.errors.empty()) return out;
+  if (!out.errors.empty()) {
+    limit_diagnostics(out.errors);
+    return out;
+  }
   out.errors = check(s);
   if (out.errors.empty()) out.scenario = std::move(s);
   return out;
@@ -674,7 +831,10 @@ Json scenario_to_json_value(const Scenario& s) {
 }  // namespace detail
 
 std::string scenario_to_json(const Scenario& s) {
-  return detail::scenario_to_json_value(s).dump(2) + "\n";
+  // Invalid UTF-8 (text typed on a command line) is replaced, never thrown.
+  return detail::scenario_to_json_value(s).dump(2, ' ', false,
+                                                detail::Json::error_handler_t::replace) +
+         "\n";
 }
 
 // [SECTION] Files

@@ -417,11 +417,101 @@ std::string render_banks(const Analysis& a, int step, int warp, int wavefront) {
 
 // [SECTION] analysis_to_json()
 
-std::string analysis_to_json(const Analysis& a) {
+namespace {
+
+// dump(2) of a value written at `depth` inside a larger document: the same text the whole
+// document's dump(2) would hold there. Invalid UTF-8 (a label from the command line) is replaced,
+// never thrown.
+std::string dump_at(const detail::Json& v, int depth) {
+  std::string text = v.dump(2, ' ', false, detail::Json::error_handler_t::replace);
+  const std::string indent(static_cast<size_t>(depth) * 2, ' ');
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
+detail::Json step_json(const Analysis& a, size_t i) {
   using detail::Json;
-  Json j;
   const Arch& arch = *a.arch;
-  j["arch"] = Json{{"id", std::string(arch.id)},
+  const StepInfo& s = a.steps[i];
+  Json js;
+  js["index"] = i;
+  js["step"] = s.step;
+  js["iteration"] = s.iteration;
+  js["kind"] = step_kind_name(s.kind);
+  js["tile"] = s.tile >= 0 ? Json(a.scenario.tiles[static_cast<size_t>(s.tile)].name) : Json();
+  js["label"] = s.label;
+  int instructions = 0;
+  Json warps = Json::array();
+  if (s.kind != StepKind::Sync) {
+    for (const WarpStep& ws : a.warps[i]) {
+      if (ws.access.mask != 0) ++instructions;
+      Json jw;
+      jw["warp"] = ws.warp;
+      jw["mask"] = ws.access.mask;
+      jw["width"] = ws.access.width;
+      jw["wavefronts"] = ws.result.wavefronts;
+      jw["ideal"] = ws.result.ideal;
+      jw["degree"] = ws.result.degree();
+      jw["conflicts"] = ws.result.conflicts();
+      jw["verdict"] = verdict(ws.result, ws.access.width);
+      jw["bank_passes"] = std::vector<int>(ws.result.bank_passes.begin(),
+                                           ws.result.bank_passes.begin() + arch.banks);
+      jw["conflict_banks"] = banks_list(ws.result.conflict_banks);
+      jw["busiest_bank"] = ws.result.busiest_bank;
+      Json lanes = Json::array();
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!(ws.access.mask >> lane & 1u)) continue;
+        lanes.push_back(Json{{"lane", lane},
+                             {"element", ws.element[static_cast<size_t>(lane)]},
+                             {"address", ws.access.addr[static_cast<size_t>(lane)]}});
+      }
+      jw["lanes"] = std::move(lanes);
+      Json detail = Json::array();
+      for (const Wavefront& wf : ws.result.detail) {
+        Json lanes_served = Json::array();
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          if (wf.lanes >> lane & 1u) lanes_served.push_back(lane);
+        }
+        Json words = Json::array();
+        for (const LaneWord& lw : wf.words) {
+          words.push_back(Json::array({lw.lane, lw.bank, lw.word, lw.shared ? 1 : 0}));
+        }
+        Json jwf{{"lanes", std::move(lanes_served)},
+                 {"words", std::move(words)},
+                 {"banks", banks_list(wf.banks)}};
+        if (wf.extra) jwf["extra"] = true;
+        detail.push_back(std::move(jwf));
+      }
+      jw["detail"] = std::move(detail);
+      warps.push_back(std::move(jw));
+    }
+  }
+  const int wf = a.step_wavefronts(static_cast<int>(i));
+  js["wavefronts"] = wf;
+  js["ideal"] = a.step_ideal(static_cast<int>(i));
+  js["instructions"] = instructions;
+  js["per_request"] = instructions > 0 ? static_cast<double>(wf) / instructions : 0.0;
+  js["warps"] = std::move(warps);
+  return js;
+}
+
+}  // namespace
+
+void write_analysis_json(const Analysis& a, std::ostream& out) {
+  using detail::Json;
+  const Arch& arch = *a.arch;
+  Json rules = Json::array();
+  for (const Rule& rule : arch.rules) {
+    rules.push_back(Json{{"provenance", provenance_name(rule.provenance)},
+                         {"text", std::string(rule.text)},
+                         {"where", std::string(rule.where)}});
+  }
+  const Json jarch{{"id", std::string(arch.id)},
                    {"name", std::string(arch.name)},
                    {"sm", std::string(arch.sm)},
                    {"banks", arch.banks},
@@ -429,90 +519,32 @@ std::string analysis_to_json(const Analysis& a) {
                    {"line_bytes", arch.line_bytes},
                    {"half_warp_unit", arch.half_warp_unit},
                    {"measured", arch.measured},
-                   {"source", std::string(arch.source)}};
-  Json rules = Json::array();
-  for (const Rule& rule : arch.rules) {
-    rules.push_back(Json{{"provenance", provenance_name(rule.provenance)},
-                         {"text", std::string(rule.text)},
-                         {"where", std::string(rule.where)}});
-  }
-  j["arch"]["rules"] = std::move(rules);
-  j["scenario"] = detail::scenario_to_json_value(a.scenario);
-  j["threads"] = a.scenario.threads();
-  j["warps"] = a.warp_count();
-  Json steps = Json::array();
-  for (size_t i = 0; i < a.steps.size(); ++i) {
-    const StepInfo& s = a.steps[i];
-    Json js;
-    js["index"] = i;
-    js["step"] = s.step;
-    js["iteration"] = s.iteration;
-    js["kind"] = step_kind_name(s.kind);
-    js["tile"] = s.tile >= 0 ? Json(a.scenario.tiles[static_cast<size_t>(s.tile)].name) : Json();
-    js["label"] = s.label;
-    int instructions = 0;
-    Json warps = Json::array();
-    if (s.kind != StepKind::Sync) {
-      for (const WarpStep& ws : a.warps[i]) {
-        if (ws.access.mask != 0) ++instructions;
-        Json jw;
-        jw["warp"] = ws.warp;
-        jw["mask"] = ws.access.mask;
-        jw["width"] = ws.access.width;
-        jw["wavefronts"] = ws.result.wavefronts;
-        jw["ideal"] = ws.result.ideal;
-        jw["degree"] = ws.result.degree();
-        jw["conflicts"] = ws.result.conflicts();
-        jw["verdict"] = verdict(ws.result, ws.access.width);
-        jw["bank_passes"] = std::vector<int>(ws.result.bank_passes.begin(),
-                                             ws.result.bank_passes.begin() + arch.banks);
-        jw["conflict_banks"] = banks_list(ws.result.conflict_banks);
-        jw["busiest_bank"] = ws.result.busiest_bank;
-        Json lanes = Json::array();
-        for (int lane = 0; lane < kWarpSize; ++lane) {
-          if (!(ws.access.mask >> lane & 1u)) continue;
-          lanes.push_back(Json{{"lane", lane},
-                               {"element", ws.element[static_cast<size_t>(lane)]},
-                               {"address", ws.access.addr[static_cast<size_t>(lane)]}});
-        }
-        jw["lanes"] = std::move(lanes);
-        Json detail = Json::array();
-        for (const Wavefront& wf : ws.result.detail) {
-          Json lanes_served = Json::array();
-          for (int lane = 0; lane < kWarpSize; ++lane) {
-            if (wf.lanes >> lane & 1u) lanes_served.push_back(lane);
-          }
-          Json words = Json::array();
-          for (const LaneWord& lw : wf.words) {
-            words.push_back(Json::array({lw.lane, lw.bank, lw.word, lw.shared ? 1 : 0}));
-          }
-          Json jwf{{"lanes", std::move(lanes_served)},
-                   {"words", std::move(words)},
-                   {"banks", banks_list(wf.banks)}};
-          if (wf.extra) jwf["extra"] = true;
-          detail.push_back(std::move(jwf));
-        }
-        jw["detail"] = std::move(detail);
-        warps.push_back(std::move(jw));
-      }
-    }
-    const int wf = a.step_wavefronts(static_cast<int>(i));
-    js["wavefronts"] = wf;
-    js["ideal"] = a.step_ideal(static_cast<int>(i));
-    js["instructions"] = instructions;
-    js["per_request"] = instructions > 0 ? static_cast<double>(wf) / instructions : 0.0;
-    js["warps"] = std::move(warps);
-    steps.push_back(std::move(js));
-  }
-  j["steps"] = std::move(steps);
-  j["totals"] = Json{{"wavefronts", a.total_wavefronts()}, {"ideal", a.total_ideal()}};
+                   {"source", std::string(arch.source)},
+                   {"rules", std::move(rules)}};
+  // Member by member, one step at a time: the largest scenario's JSON (hundreds of MB) is
+  // never held whole.
+  out << "{\n  \"arch\": " << dump_at(jarch, 1);
+  out << ",\n  \"scenario\": " << dump_at(detail::scenario_to_json_value(a.scenario), 1);
+  out << ",\n  \"threads\": " << a.scenario.threads();
+  out << ",\n  \"warps\": " << a.warp_count();
+  out << ",\n  \"steps\": [";
+  for (size_t i = 0; i < a.steps.size() && out; ++i)  // a closed pipe: stop writing
+    out << (i ? ",\n    " : "\n    ") << dump_at(step_json(a, i), 2);
+  out << (a.steps.empty() ? "]" : "\n  ]");
+  out << ",\n  \"totals\": "
+      << dump_at(Json{{"wavefronts", a.total_wavefronts()}, {"ideal", a.total_ideal()}}, 1);
   Json issues = Json::array();
   for (const Issue& is : a.issues) {
     issues.push_back(
         Json{{"step", is.step}, {"warp", is.warp}, {"lane", is.lane}, {"message", is.message}});
   }
-  j["issues"] = std::move(issues);
-  return j.dump(2) + "\n";
+  out << ",\n  \"issues\": " << dump_at(issues, 1) << "\n}\n";
+}
+
+std::string analysis_to_json(const Analysis& a) {
+  std::ostringstream out;
+  write_analysis_json(a, out);
+  return out.str();
 }
 
 }  // namespace bankviz

@@ -5,8 +5,9 @@
 // [SECTION] trace()
 //
 // Cost: every expression is parsed and bound once; lets are evaluated once per thread (not once
-// per step) and copied into the thread's slots; thread coordinates are computed once. The hot
-// loop allocates nothing per lane.
+// per step) and the ones a step reads are copied into the thread's slots; thread coordinates are
+// computed once. The hot loop allocates nothing per lane. The total is bounded (kMaxEvaluations)
+// and checked before evaluating.
 #include "bankviz/trace.h"
 
 #include <algorithm>
@@ -66,6 +67,8 @@ struct BoundStep {
   int loop_slot = -1;
   std::vector<BoundExpr> subscripts;
   std::optional<BoundExpr> guard, value;
+  std::vector<size_t> lets_read;  // the lets (0-based) its expressions name: copied per thread
+  int64_t cost = 0;               // nodes evaluated per thread per execution
 };
 
 // Binds `text` (already known to parse) or reports why its names do not bind.
@@ -105,11 +108,9 @@ Scope make_scope(const Scenario& s, size_t lets, std::vector<Diagnostic>& errors
 
 }  // namespace
 
-std::optional<CType> let_type(const Scenario& s, size_t let_index) {
+std::vector<CType> let_types(const Scenario& s) {
   std::vector<Diagnostic> errors;
-  Scope sc = make_scope(s, let_index + 1, errors);
-  if (sc.let_types.size() <= let_index) return std::nullopt;
-  return sc.let_types[let_index];
+  return make_scope(s, s.lets.size(), errors).let_types;
 }
 
 bool uses_block_index(const Scenario& s) {
@@ -167,9 +168,45 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
       if (!st.value.empty())
         bs.value = bind_text(*parse_expr(st.value).expr, symbols, path + "value", out.errors);
     }
+    std::vector<int> read;
+    auto note = [&](const BoundExpr& e) {
+      bs.cost += e.cost();
+      for (int slot : e.slots()) read.push_back(slot);
+    };
+    for (const BoundExpr& e : bs.subscripts) note(e);
+    if (bs.guard) note(*bs.guard);
+    if (bs.value) note(*bs.value);
+    std::sort(read.begin(), read.end());
+    read.erase(std::unique(read.begin(), read.end()), read.end());
+    for (int slot : read) {
+      const auto first = static_cast<int>(sc.first_let);
+      if (slot >= first && slot < first + static_cast<int>(sc.lets.size()))
+        bs.lets_read.push_back(static_cast<size_t>(slot - first));
+    }
+    bs.cost += static_cast<int64_t>(bs.lets_read.size());
     steps.push_back(std::move(bs));
   }
   if (!out.errors.empty()) return out;
+
+  // The work budget, before any evaluation: a scenario within every count limit can still ask
+  // for billions of evaluations (long guards on many thread-steps); say so instead of hanging.
+  {
+    int64_t let_cost = 0;
+    for (const BoundExpr& e : sc.lets) let_cost += e.cost();
+    int64_t step_cost = 0;  // every count is capped by check(): no overflow in int64
+    for (const BoundStep& bs : steps)
+      step_cost += bs.step->iterations() * std::max<int64_t>(1, bs.cost);
+    const int64_t total = s.threads() * (let_cost + step_cost);
+    if (total > kMaxEvaluations) {
+      out.errors.push_back(
+          {"steps", 0,
+           "the scenario needs " + std::to_string(total) +
+               " expression evaluations (threads x executed steps x expression size, lets " +
+               "included); at most " + std::to_string(kMaxEvaluations) +
+               " are modelled: shorten the expressions, or use fewer loop iterations or threads"});
+      return out;
+    }
+  }
 
   Trace t;
   t.block_index = o.block_index;
@@ -251,8 +288,8 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
           const int64_t tid = int64_t{w} * kWarpSize + lane;
           if (tid >= threads) break;  // the last warp of a partial block: lanes stay inactive
           enter(tid);
-          std::copy_n(let_values.begin() + static_cast<std::ptrdiff_t>(tid * nlets), nlets,
-                      env.slots.begin() + static_cast<std::ptrdiff_t>(sc.first_let));
+          for (size_t k : bs.lets_read)
+            env.slots[sc.first_let + k] = let_values[static_cast<size_t>(tid) * nlets + k];
           ExprError err;
           if (bs.guard) {
             std::optional<Value> g = bs.guard->eval(env, &err);

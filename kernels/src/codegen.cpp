@@ -422,14 +422,11 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   // Lets are declared with the type the model gives them (trace.h): their own, or their
   // expression's C type, so `unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;` as the
   // seeds write it, and `int row = (int)threadIdx.x - 1;` where the expression is signed.
-  std::vector<CType> let_types;
-  for (size_t i = 0; i < s.lets.size(); ++i) {
-    const std::optional<CType> t = let_type(s, i);
-    if (!t) {
-      fail("lets[" + std::to_string(i) + "].expr", "the let's names do not bind (see analyze)");
-      return res;
-    }
-    let_types.push_back(*t);
+  const std::vector<CType> let_types = bankviz::let_types(s);
+  if (let_types.size() < s.lets.size()) {
+    fail("lets[" + std::to_string(let_types.size()) + "].expr",
+         "the let's names do not bind (see analyze)");
+    return res;
   }
 
   bool uses_hash = false;

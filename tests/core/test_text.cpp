@@ -319,3 +319,19 @@ TEST(AnalysisJson, MarksBroadcastWords) {
   ASSERT_EQ(words.size(), 32u);
   EXPECT_EQ(words[5], nlohmann::json::array({5, 0, 0, 1}));
 }
+
+TEST(AnalysisJson, IsWrittenStepByStepAsTheSameDocumentAWholeDumpWouldBe) {
+  Scenario s = transpose();
+  s.steps[0].label = "bad \xff utf-8";  // from a command line: replaced, never thrown
+  Analysis a = run(s);
+  const std::string text = analysis_to_json(a);
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
+  EXPECT_TRUE(text == j.dump(2) + "\n");  // member order and indentation of one dump(2)
+  EXPECT_EQ(j["steps"][0]["label"], "bad \xef\xbf\xbd utf-8");
+  EXPECT_EQ(j["scenario"]["steps"][0]["label"], "bad \xef\xbf\xbd utf-8");
+  // A stream that fails part way (a closed pipe) is not written on.
+  std::ostringstream dead;
+  dead.setstate(std::ios::badbit);
+  write_analysis_json(a, dead);
+  EXPECT_TRUE(dead.str().empty());
+}

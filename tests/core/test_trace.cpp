@@ -86,9 +86,13 @@ TEST(Trace, LetsTakeTheirDeclaredType) {
   s.lets.push_back({"row", "threadIdx.x - 1", "int"});
   Trace t = trace_of(s);
   EXPECT_EQ(t.steps[0].warps[0].element[0], 0);  // int row = -1 for thread 0
-  EXPECT_EQ(let_type(s, 0), CType::Int);
+  EXPECT_EQ(let_types(s), std::vector<CType>{CType::Int});
   s.lets[0].type.clear();  // the expression's type: unsigned int, wrapping back to 0
-  EXPECT_EQ(let_type(s, 0), CType::UInt);
+  EXPECT_EQ(let_types(s), std::vector<CType>{CType::UInt});
+  s.lets.push_back({"late", "nowhere + 1"});  // does not bind: the list stops before it
+  s.lets.push_back({"after", "row"});
+  EXPECT_EQ(let_types(s).size(), 1u);
+  s.lets.resize(1);
   EXPECT_EQ(trace_of(s).steps[0].warps[0].element[0], 0);
   s.lets[0].type = "char";
   EXPECT_NE(first_error(s).find("lets[0].type"), std::string::npos);

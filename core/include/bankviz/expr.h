@@ -168,6 +168,10 @@ class BoundExpr {
   // the column of the operator or function.
   std::optional<Value> eval(const Env& env, ExprError* error = nullptr) const;
   const std::string& text() const;
+  // What one evaluation costs, in nodes visited (the model's work budget counts these).
+  int64_t cost() const;
+  // The slots (names) the expression reads, sorted, each once.
+  std::vector<int> slots() const;
 
   struct Program;
 

@@ -45,6 +45,17 @@ struct Step {
 inline constexpr int64_t kMaxExecutedSteps = 4096;
 inline constexpr int64_t kMaxThreadSteps = int64_t{1} << 19;
 
+// What one scenario may hold (check() and the JSON reader say so with the limit). Together with
+// kMaxThreadSteps and kMaxEvaluations (trace.h) they bound the model's time and memory: the worst
+// legal scenario analyzes in well under a second (BENCHMARKS.md).
+inline constexpr size_t kMaxTiles = 256;        // __shared__ arrays
+inline constexpr size_t kMaxConstants = 1024;   // #defines
+inline constexpr size_t kMaxLets = 1024;        // per-thread variables
+inline constexpr size_t kMaxSteps = 4096;       // scenario steps (each executes at least once)
+inline constexpr size_t kMaxExprChars = 4096;   // one index, guard, value or let expression
+inline constexpr size_t kMaxTextChars = 65536;  // name, title, label, description, source
+inline constexpr size_t kMaxDiagnostics = 100;  // problems listed; then "N more problems"
+
 struct Let {
   Let() = default;
   Let(std::string n, std::string e, std::string t = {})
@@ -91,6 +102,9 @@ struct Diagnostic {
 
 // Checks ranges and every expression (parse only; evaluation errors come from analyze).
 std::vector<Diagnostic> check(const Scenario& s);
+
+// Keeps the first kMaxDiagnostics - 1 problems and says how many more there were.
+void limit_diagnostics(std::vector<Diagnostic>& errors);
 
 struct ScenarioLoad {
   std::optional<Scenario> scenario;

@@ -1,6 +1,7 @@
 // text.h: the model's pictures as plain text and JSON, so they can be seen and tested without GL.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 
 #include "bankviz/analysis.h"
@@ -28,7 +29,9 @@ std::string verdict(const AccessResult& r);
 // conflict-free (each half-warp is one wavefront)".
 std::string verdict(const AccessResult& r, int width);
 
-// The full analysis as JSON (schema in docs/SCENARIO.md).
-std::string analysis_to_json(const Analysis& a);
+// The full analysis as JSON (schema in docs/SCENARIO.md), written member by member and step by
+// step (the largest scenario's is hundreds of MB; it is never built whole).
+void write_analysis_json(const Analysis& a, std::ostream& out);
+std::string analysis_to_json(const Analysis& a);  // the same, as one string (tests, small cases)
 
 }  // namespace bankviz

@@ -73,9 +73,15 @@ struct TraceResult {
 
 TraceResult trace(const Scenario& s, const TraceOptions& options = {});
 
-// The C type a let is declared with in the kernel: its own `type`, else its expression's type
-// (binding against the constants and earlier lets). nullopt if the expression does not bind.
-std::optional<CType> let_type(const Scenario& s, size_t let_index);
+// The C types the lets are declared with in the kernel, in order: a let's own `type`, else its
+// expression's type (binding against the constants and earlier lets). Stops at the first let
+// whose expression does not bind, so the result may be shorter than s.lets.
+std::vector<CType> let_types(const Scenario& s);
+
+// The most expression-node evaluations one trace may take: lets once per thread, plus every
+// executed step's guard, subscripts and value (and the lets it reads) once per thread. A scenario
+// asking for more is refused before evaluating anything.
+inline constexpr int64_t kMaxEvaluations = int64_t{1} << 26;
 
 // Does any let or step name blockIdx or gridDim? Then blocks differ and each is traced alone.
 bool uses_block_index(const Scenario& s);
