@@ -59,9 +59,11 @@ void add_analyze_command(CLI::App& app) {
   add_scenario_options(*cmd, o->scenario);
   cmd->add_flag("--json", o->json, "print the full analysis as JSON");
   cmd->add_flag("--no-pictures", o->no_pictures, "only the table");
-  cmd->add_option("--show-step", o->step, "executed step to draw (default: the worst)");
-  cmd->add_option("--warp", o->warp, "warp to draw (default 0)");
-  cmd->add_option("--wavefront", o->wavefront, "draw one wavefront only (0-based)");
+  cmd->add_option("--show-step", o->step, "executed step to draw (default: the worst)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--warp", o->warp, "warp to draw (default 0)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--wavefront", o->wavefront, "draw one wavefront only (0-based)")
+      ->check(CLI::NonNegativeNumber);
   cmd->callback([o] { run_analyze(*o); });
 }
 

@@ -1,12 +1,11 @@
 // cmd_export.cpp: `bankviz-cli export --svg out.svg [scenario flags as analyze]`: the tile and
 // bank views of one frame as SVG, the same picture the desktop app draws (core/svg.h).
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "bankviz/analysis.h"
 #include "bankviz/frame.h"
+#include "bankviz/io.h"
 #include "bankviz/svg.h"
 #include "commands.h"
 #include "common.h"
@@ -27,10 +26,8 @@ struct ExportOptions {
 };
 
 void run_export(const ExportOptions& o) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(o.svg, ec) && !o.force)
-    throw Exit{kExitFailed, o.svg + " exists; pass --force to overwrite it"};
+  // Said before any work; said again by the write itself if the file appears meanwhile.
+  if (std::string why = output_problem(o.svg, o.force); !why.empty()) throw Exit{kExitFailed, why};
   const Scenario s = build_scenario(o.scenario);
   const Analysis a = analyze_or_exit(s);
   Playback p;
@@ -51,10 +48,8 @@ void run_export(const ExportOptions& o) {
   so.cell = o.cell;
   so.tile_view = o.view != "banks";
   so.bank_view = o.view != "tile";
-  std::ofstream out(o.svg, std::ios::binary);
-  out << render_svg(a, f, so);
-  out.close();
-  if (!out) throw Exit{kExitFailed, "cannot write " + o.svg};
+  if (std::string why = write_file_atomic(o.svg, render_svg(a, f, so), o.force); !why.empty())
+    throw Exit{kExitFailed, why};
   std::cout << "wrote " << o.svg << "\n";
 }
 
@@ -69,8 +64,9 @@ void add_export_command(CLI::App& app) {
   cmd->add_flag("--dark", o->dark, "dark theme (default: light, for slides)");
   cmd->add_option("--view", o->view, "tile, banks or both")
       ->check(CLI::IsMember({"tile", "banks", "both"}));
-  cmd->add_option("--show-step", o->step, "executed step to draw (default: the worst)");
-  cmd->add_option("--warp", o->warp, "warp to draw (default 0)");
+  cmd->add_option("--show-step", o->step, "executed step to draw (default: the worst)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--warp", o->warp, "warp to draw (default 0)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--wavefront", o->wavefront, "wavefront to light (default 0)");
   cmd->add_option("--cell", o->cell, "cell size in px (default 22)")->check(CLI::Range(6.0, 80.0));
   cmd->callback([o] { run_export(*o); });

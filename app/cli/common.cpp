@@ -157,11 +157,34 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
                  " \"sync\", \"load tile[threadIdx.x][threadIdx.y] if threadIdx.x < 16\"");
 }
 
+namespace {
+
+// The flag that sets the field at a diagnostic's path ("tiles[0].pad" -> "--pad"); empty if none.
+std::string flag_of(const std::string& path) {
+  static const std::pair<const char*, const char*> kFlags[] = {{"tiles[0].elem", "--elem"},
+                                                               {"tiles[0].dims", "--dims"},
+                                                               {"tiles[0].pad", "--pad"},
+                                                               {"tiles[0].swizzle", "--swizzle"},
+                                                               {"tiles[0].dynamic", "--dynamic"},
+                                                               {"block", "--block"},
+                                                               {"constants", "--define"},
+                                                               {"lets", "--let"},
+                                                               {"steps", "--step"},
+                                                               {"arch", "--arch"}};
+  for (const auto& [prefix, flag] : kFlags)
+    if (path.rfind(prefix, 0) == 0) return flag;
+  return {};
+}
+
+}  // namespace
+
 Scenario build_scenario(const ScenarioOptions& o) {
   Scenario s;
   if (!o.file.empty() && !o.preset.empty())
     throw Exit{kExitUsage, "give --file or --preset, not both"};
   auto from_load = [](ScenarioLoad&& r, const std::string& what) {
+    if (!r.scenario && r.errors.size() == 1 && r.errors[0].path.empty())
+      throw Exit{kExitFailed, r.errors[0].message};  // "cannot read the scenario file 'x': ..."
     if (!r.scenario) {
       std::string msg = what + ":";
       for (const Diagnostic& d : r.errors) msg += "\n  " + d.format();
@@ -246,10 +269,15 @@ Scenario build_scenario(const ScenarioOptions& o) {
     s.steps.clear();
     for (const auto& spec : o.steps) s.steps.push_back(parse_step(spec));
   }
+  // The file or preset was valid (from_load), so what is wrong now came from the flags: a usage
+  // error, named by the flag that sets the field.
   if (auto errors = check(s); !errors.empty()) {
-    std::string msg = "the scenario has errors:";
-    for (const Diagnostic& d : errors) msg += "\n  " + d.format();
-    throw Exit{kExitFailed, msg};
+    std::string msg = "the flags give an invalid scenario:";
+    for (const Diagnostic& d : errors) {
+      const std::string flag = flag_of(d.path);
+      msg += "\n  " + (flag.empty() ? "" : flag + ": ") + d.format();
+    }
+    throw Exit{kExitUsage, msg};
   }
   return s;
 }

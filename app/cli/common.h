@@ -43,7 +43,8 @@ struct ScenarioOptions {
 void add_scenario_options(CLI::App& cmd, ScenarioOptions& o);
 
 // File or preset first (default: the default lesson when neither and no --step is given), then
-// the flags override fields. Throws Exit{kExitFailed or kExitUsage, message} on bad input.
+// the flags override fields. Throws Exit{kExitFailed} when the file or preset is bad (or cannot
+// be read), Exit{kExitUsage} when a flag is bad or makes the scenario invalid.
 Scenario build_scenario(const ScenarioOptions& o);
 
 // Where assets live: $BANKVIZ_ASSETS, else data_dir()/assets (data_dir.h: $BANKVIZ_DATA_DIR, the

@@ -167,9 +167,41 @@ TEST(Analyze, PaddingFlagRemovesTheConflict) {
 
 TEST(Analyze, BadExpressionNamesTheStepAndColumn) {
   const Result r = cli("analyze --step 'load tile[threadIdx.x][threadIdx.y +]'");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("steps[0]"), std::string::npos) << r.err;
+  EXPECT_EQ(r.status, 2);  // a flag's value: a usage error
+  EXPECT_NE(r.err.find("--step: steps[0].index col"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("col"), std::string::npos) << r.err;
+}
+
+TEST(Analyze, FlagsThatMakeTheScenarioInvalidAreUsageErrorsNamingTheFlag) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--elem foo", "--elem: tiles[0].elem: unknown element type 'foo'"},
+      {"--pad -1", "--pad: tiles[0].pad"},
+      {"--pad 9223372036854775807", "--pad: tiles[0].pad"},
+      {"--swizzle 1,0,-2147483648", "--swizzle: tiles[0].swizzle"},
+      {"--block 33x33", "--block: block: 33 x 33 x 1 = 1089 threads"},
+      {"--define 1N=3", "--define: constants["},
+      {"--let x=", "--let: lets[1].expr: empty expression"},
+      {"--let 'char x=3'", "--let: lets[1].type"},
+      {"--step sync", "--step: steps: only __syncthreads()"}};
+  for (const auto& [flags, message] : cases) {
+    const Result r = cli(std::string("analyze --preset row-write-column-read ") + flags);
+    EXPECT_EQ(r.status, 2) << flags << "\n" << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << flags << "\n" << r.err;
+  }
+  // Negative picture coordinates are refused, not read as "the default".
+  EXPECT_EQ(cli("analyze --show-step -5").status, 2);
+  EXPECT_EQ(cli("analyze --warp -1").status, 2);
+  EXPECT_EQ(cli("export --svg /tmp/x.svg --wavefront -2").status, 2);
+}
+
+TEST(Analyze, ABadOrUnreadableScenarioFileIsAFailureNotAUsageError) {
+  Result r = cli("analyze --file /nonexistent/x.json");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "bankviz-cli: cannot read the scenario file '/nonexistent/x.json': no such file\n");
+  r = cli("analyze --file -", R"({"tiles": [{"dims": [0]}]})");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("standard input:\n  tiles[0].dims"), std::string::npos) << r.err;
 }
 
 TEST(Analyze, UnknownPresetListsTheKnownOnes) {
@@ -346,4 +378,33 @@ TEST(Hostile, AnEmptyLoopVariableIsAnErrorNotANoLoop) {
     "loop": {"var": "", "from": 0, "to": 3}}]})");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("steps[0].loop.var: empty"), std::string::npos) << r.err;
+}
+
+TEST(Export, WritesAnSvgAndNeverReplacesAFileItShouldNot) {
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-export-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string svg = (dir / "slide.svg").string();
+  Result r = cli("export --preset row-write-column-read --svg '" + svg + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(slurp(svg).find("<svg"), std::string::npos);
+  std::ofstream(svg) << "my slide";
+  r = cli("export --preset row-write-column-read --svg '" + svg + "'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("exists; pass --force"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(svg), "my slide");
+  r = cli("export --preset row-write-column-read --force --svg '" + svg + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(slurp(svg).find("<svg"), std::string::npos);
+  // A device is never written, even with --force ("wrote /dev/full" and exit 0, once).
+  r = cli("export --preset row-write-column-read --force --svg /dev/full");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  r = cli("export --preset row-write-column-read --svg '" + (dir / "no/such/dir.svg").string() +
+          "'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  fs::remove_all(dir);
 }
