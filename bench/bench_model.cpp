@@ -81,9 +81,9 @@ bankviz::Scenario worst_lets() {
   s.lets.clear();
   s.lets.push_back({"v0", "threadIdx.x"});
   for (int i = 1; i < 1024; ++i) {
-    std::string e = "v" + std::to_string(i - 1);
+    std::string e = 'v' + std::to_string(i - 1);
     for (int k = 0; k < 30; ++k) e += k % 2 ? " - 1" : " + 1";
-    s.lets.push_back({"v" + std::to_string(i), e});
+    s.lets.push_back({'v' + std::to_string(i), e});
   }
   using K = bankviz::StepKind;
   s.steps = {{K::Load, "", "tile[threadIdx.y][v1023 % 32]", "", "", "", "i", 0, 100, 1}};
@@ -98,7 +98,7 @@ bankviz::Scenario worst_tiles_and_steps() {
   s.tiles.clear();
   for (int t = 0; t < 256; ++t) {
     bankviz::TileDecl d;
-    d.name = "t" + std::to_string(t);
+    d.name = 't' + std::to_string(t);
     d.dims = {4, 32};
     d.pad = 1;
     d.base = t * 4 * 33 * 4;
@@ -106,7 +106,7 @@ bankviz::Scenario worst_tiles_and_steps() {
   }
   using K = bankviz::StepKind;
   for (int i = 0; i < 4096; ++i) {
-    const std::string t = "t" + std::to_string(i % 256);
+    const std::string t = 't' + std::to_string(i % 256);
     s.steps.push_back(
         {i % 2 ? K::Load : K::Store, t,
          t + (i % 2 ? "[threadIdx.x % 4][threadIdx.y]" : "[threadIdx.y][threadIdx.x]"), "", "", "",

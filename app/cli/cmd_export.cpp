@@ -68,7 +68,9 @@ void add_export_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--warp", o->warp, "warp to draw (default 0)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--wavefront", o->wavefront, "wavefront to light (default 0)");
-  cmd->add_option("--cell", o->cell, "cell size in px (default 22)")->check(CLI::Range(6.0, 80.0));
+  cmd->add_option("--cell", o->cell, "cell size in px (default 22)")
+      ->check(finite_number())
+      ->check(CLI::Range(6.0, 80.0));
   cmd->callback([o] { run_export(*o); });
 }
 

@@ -246,6 +246,7 @@ void add_run_commands(CLI::App& app) {
       ->check(CLI::Range(0LL, 1LL << 24));
   run->add_option("--timeout-ms", o->timeout_ms,
                   "give up on a kernel that has not finished after this long")
+      ->check(finite_number())
       ->check(CLI::Range(1.0, 600000.0))
       ->capture_default_str();
   run->callback([o] { run_run(*o); });

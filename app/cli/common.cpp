@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -123,6 +124,17 @@ std::vector<long long> parse_extents(const std::string& text, const char* flag, 
     throw Exit{kExitUsage, std::string(flag) + " '" + text + "': expected 1 to " +
                                std::to_string(max_rank) + " extents like 32x33"};
   return out;
+}
+
+const CLI::Validator& finite_number() {
+  static const CLI::Validator v(
+      [](std::string& text) {
+        double d = 0;
+        if (!CLI::detail::lexical_cast(text, d)) return "'" + text + "' is not a number";
+        return std::isfinite(d) ? std::string() : "'" + text + "' is not a finite number";
+      },
+      "", "finite");
+  return v;
 }
 
 void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {

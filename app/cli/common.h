@@ -39,6 +39,10 @@ struct ScenarioOptions {
   std::vector<std::string> steps;    // --step "store tile[ty][tx]" | "load ... if COND" | "sync"
 };
 
+// A floating-point flag's value must be a finite number: CLI::Range lets NaN through (every
+// comparison with NaN is false). Use before the range: ->check(finite_number())->check(Range).
+const CLI::Validator& finite_number();
+
 // Registers the flags above on a subcommand.
 void add_scenario_options(CLI::App& cmd, ScenarioOptions& o);
 

@@ -31,7 +31,7 @@ std::string regular_file_problem(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
-  const std::string q = "'" + path + "'";
+  const std::string q = '\'' + path + '\'';
   if (ec || st.type() == fs::file_type::not_found) return q + ": no such file";
   switch (st.type()) {
     case fs::file_type::regular:
@@ -60,15 +60,15 @@ TextRead read_text_file(const std::string& path, int64_t max_bytes) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec && static_cast<int64_t>(size) > max_bytes) {
-    r.error = too_big("'" + path + "' (" + size_text(static_cast<int64_t>(size)) + ")", max_bytes);
+    r.error = too_big('\'' + path + "' (" + size_text(static_cast<int64_t>(size)) + ")", max_bytes);
     return r;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    r.error = "'" + path + "': cannot open it (permissions?)";
+    r.error = '\'' + path + "': cannot open it (permissions?)";
     return r;
   }
-  return read_text_stream(in, max_bytes, "'" + path + "'");
+  return read_text_stream(in, max_bytes, '\'' + path + '\'');
 }
 
 TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string& what) {
@@ -95,7 +95,7 @@ TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string
 std::string output_problem(const std::string& path, bool force) {
   namespace fs = std::filesystem;
   if (path.empty()) return "no output file given";
-  const std::string q = "'" + path + "'";
+  const std::string q = '\'' + path + '\'';
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (!ec && st.type() != fs::file_type::not_found) {
@@ -113,7 +113,7 @@ std::string output_problem(const std::string& path, bool force) {
 
 std::string write_file_atomic(const std::string& path, std::string_view bytes, bool force) {
   if (std::string why = output_problem(path, force); !why.empty()) return why;
-  const std::string q = "'" + path + "'";
+  const std::string q = '\'' + path + '\'';
   auto failed = [&](int err) { return "cannot write " + q + ": " + std::strerror(err); };
   // The temporary file: beside the target (rename is atomic only within a file system), hidden,
   // created exclusively so nothing existing is ever opened.
@@ -128,7 +128,7 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
   std::string tmp;
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    tmp = (target.parent_path() / ("." + target.filename().string() + ".bankviz-" +
+    tmp = (target.parent_path() / ('.' + target.filename().string() + ".bankviz-" +
                                    std::to_string(::getpid()) + "-" + std::to_string(attempt)))
               .string();
     fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);

@@ -310,6 +310,11 @@ void check_limits(const Scenario& s, std::vector<Diagnostic>& out) {
   text("title", s.title, kMaxTextChars, "the title");
   text("description", s.description, kMaxTextChars, "the description");
   text("source", s.source, kMaxTextChars, "the source");
+  // The name titles windows, files and the generated kernel (as an identifier built from it):
+  // one line of text. Titles and labels may hold anything; every output sanitizes them.
+  if (std::any_of(s.name.begin(), s.name.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    out.push_back({"name", 0, "the name must be one line without control characters"});
   if (!out.empty()) return;  // the per-item checks below would list thousands of problems
   for (size_t i = 0; i < s.tiles.size(); ++i)
     text(indexed("tiles", i) + ".name", s.tiles[i].name, kMaxTextChars, "the name");

@@ -24,12 +24,17 @@ std::string errors_text(const std::vector<Diagnostic>& ds) {
 
 // {"tiles": [...n char tiles...], "steps": [one store]} with tile i at byte `base(i)`.
 std::string char_tiles_json(int n, int stride) {
-  std::string tiles;
+  std::string j = R"({"tiles":[)";
   for (int i = 0; i < n; ++i) {
-    tiles += (i ? "," : "") + std::string(R"({"name":"t)") + std::to_string(i) +
-             R"(","elem":"char","dims":[4],"base":)" + std::to_string(i * stride) + "}";
+    if (i) j += ',';
+    j += R"({"name":"t)";
+    j += std::to_string(i);
+    j += R"(","elem":"char","dims":[4],"base":)";
+    j += std::to_string(i * stride);
+    j += '}';
   }
-  return R"({"tiles":[)" + tiles + R"(],"block":[32],"steps":[{"kind":"store","index":"t0[0]"}]})";
+  j += R"(],"block":[32],"steps":[{"kind":"store","index":"t0[0]"}]})";
+  return j;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -144,7 +149,7 @@ TEST(Limits, ManyLetsCostOnlyWhatEachStepReads) {
   Scenario s;
   for (int i = 0; i < 1024; ++i)
     s.lets.push_back(
-        {"v" + std::to_string(i), i ? "v" + std::to_string(i - 1) + " + 1" : "threadIdx.x"});
+        {'v' + std::to_string(i), i ? 'v' + std::to_string(i - 1) + " + 1" : "threadIdx.x"});
   Step st = step(StepKind::Load, "tile[threadIdx.y][v1023 % 32]");
   st.loop_var = "i";
   st.loop_to = 512;
