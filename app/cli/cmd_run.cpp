@@ -205,7 +205,9 @@ void run_run(const RunCmdOptions& o) {
   const RunResult r = runner.run(s, ro);
   std::cout.flush();
   if (o.json) {
-    std::cout << result_json(s, r).dump(2) << "\n";
+    // Invalid UTF-8 in a label from the command line is replaced, never thrown.
+    std::cout << result_json(s, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   } else {
     print_text(s, r);
   }

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <istream>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace bankviz {
@@ -57,18 +57,46 @@ TextRead read_text_file(const std::string& path, int64_t max_bytes) {
     r.error = std::move(p);
     return r;
   }
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!ec && static_cast<int64_t>(size) > max_bytes) {
-    r.error = too_big('\'' + path + "' (" + size_text(static_cast<int64_t>(size)) + ")", max_bytes);
+  // Opened without blocking and checked again on the open file: a FIFO swapped in after the
+  // check above cannot make the read wait forever.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    r.error = '\'' + path + "': cannot open it: " + std::strerror(errno);
     return r;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    r.error = '\'' + path + "': cannot open it (permissions?)";
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    r.error = '\'' + path + "' is not a regular file";
     return r;
   }
-  return read_text_stream(in, max_bytes, '\'' + path + '\'');
+  if (st.st_size > max_bytes) {
+    ::close(fd);
+    r.error = too_big('\'' + path + "' (" + size_text(st.st_size) + ")", max_bytes);
+    return r;
+  }
+  std::string text;
+  text.reserve(static_cast<size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      r.error = '\'' + path + "': read error: " + std::strerror(errno);
+      ::close(fd);
+      return r;
+    }
+    if (n == 0) break;
+    if (static_cast<int64_t>(text.size()) + n > max_bytes) {  // the file grew while read
+      ::close(fd);
+      r.error = too_big('\'' + path + '\'', max_bytes);
+      return r;
+    }
+    text.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  r.text = std::move(text);
+  return r;
 }
 
 TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string& what) {
