@@ -102,6 +102,18 @@ int Analysis::step_ideal(int step) const {
   return sum;
 }
 
+int Analysis::step_instructions(int step) const {
+  int n = 0;
+  if (step < 0 || step >= static_cast<int>(warps.size())) return 0;
+  for (const WarpStep& ws : warps[static_cast<size_t>(step)]) n += ws.access.mask != 0 ? 1 : 0;
+  return n;
+}
+
+double Analysis::step_per_request(int step) const {
+  const int n = step_instructions(step);
+  return n > 0 ? static_cast<double>(step_wavefronts(step)) / n : 0.0;
+}
+
 int Analysis::total_wavefronts() const {
   int sum = 0;
   for (int i = 0; i < static_cast<int>(warps.size()); ++i) sum += step_wavefronts(i);

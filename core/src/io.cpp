@@ -125,6 +125,9 @@ std::string output_problem(const std::string& path, bool force) {
   if (path.empty()) return "no output file given";
   const std::string q = '\'' + path + '\'';
   std::error_code ec;
+  // A link that points nowhere still exists: it is replaced only with force.
+  if (fs::is_symlink(fs::symlink_status(path, ec)) && !fs::exists(path, ec) && !force)
+    return q + " exists (a link to nothing); pass --force to overwrite it";
   const fs::file_status st = fs::status(path, ec);
   if (!ec && st.type() != fs::file_type::not_found) {
     if (st.type() == fs::file_type::directory) return q + " is a directory";

@@ -445,11 +445,9 @@ detail::Json step_json(const Analysis& a, size_t i) {
   js["kind"] = step_kind_name(s.kind);
   js["tile"] = s.tile >= 0 ? Json(a.scenario.tiles[static_cast<size_t>(s.tile)].name) : Json();
   js["label"] = s.label;
-  int instructions = 0;
   Json warps = Json::array();
   if (s.kind != StepKind::Sync) {
     for (const WarpStep& ws : a.warps[i]) {
-      if (ws.access.mask != 0) ++instructions;
       Json jw;
       jw["warp"] = ws.warp;
       jw["mask"] = ws.access.mask;
@@ -494,8 +492,8 @@ detail::Json step_json(const Analysis& a, size_t i) {
   const int wf = a.step_wavefronts(static_cast<int>(i));
   js["wavefronts"] = wf;
   js["ideal"] = a.step_ideal(static_cast<int>(i));
-  js["instructions"] = instructions;
-  js["per_request"] = instructions > 0 ? static_cast<double>(wf) / instructions : 0.0;
+  js["instructions"] = a.step_instructions(static_cast<int>(i));
+  js["per_request"] = a.step_per_request(static_cast<int>(i));
   js["warps"] = std::move(warps);
   return js;
 }

@@ -92,6 +92,9 @@ TEST(Io, AWriteThroughALinkReplacesTheFileItNamesAndKeepsTheLink) {
   EXPECT_EQ(write_file_atomic((d / "link.json").string(), "new", true), "");
   EXPECT_TRUE(fs::is_symlink(d / "link.json"));
   EXPECT_EQ(slurp(d / "real.json"), "new");
+  fs::create_symlink(d / "nowhere", d / "dangling.json");  // still something the user made
+  EXPECT_NE(write_file_atomic((d / "dangling.json").string(), "x", false).find("pass --force"),
+            std::string::npos);
   fs::remove_all(d);
 }
 

@@ -39,6 +39,8 @@ struct Analysis {
   // Sum over warps for one executed step, and over everything.
   int step_wavefronts(int step) const;
   int step_ideal(int step) const;
+  int step_instructions(int step) const;    // warps that issue it (any active lane)
+  double step_per_request(int step) const;  // wavefronts per instruction (0 without any)
   int total_wavefronts() const;
   int total_ideal() const;
   // The memory step with the highest wavefronts/ideal ratio (first on ties): the one worth

@@ -1,0 +1,202 @@
+// compare.cpp: summaries, comparisons and sweeps (compare.h).
+#include "bankviz/compare.h"
+
+#include <charconv>
+
+namespace bankviz {
+
+Summary summarize(const Analysis& a) {
+  Summary s;
+  s.name = a.scenario.name;
+  s.title = a.scenario.title;
+  s.total_wavefronts = a.total_wavefronts();
+  s.total_ideal = a.total_ideal();
+  s.worst_step = a.worst_step();
+  if (s.worst_step >= 0) {
+    s.worst_label = a.steps[static_cast<size_t>(s.worst_step)].label;
+    s.worst_wavefronts = a.step_wavefronts(s.worst_step);
+    s.worst_instructions = a.step_instructions(s.worst_step);
+    s.worst_per_request = a.step_per_request(s.worst_step);
+  }
+  s.racing_accesses = a.hazards.racing_accesses;
+  for (const Issue& i : a.issues)
+    if (i.message.find("out of bounds") != std::string::npos) ++s.out_of_bounds;
+  return s;
+}
+
+namespace {
+double ratio(double b, double a) {
+  return a > 0 ? b / a : 0;
+}
+}  // namespace
+
+Comparison compare(const Analysis& a, const Analysis& b) {
+  Comparison c;
+  c.a = summarize(a);
+  c.b = summarize(b);
+  c.total_ratio = ratio(c.b.total_wavefronts, c.a.total_wavefronts);
+  c.per_request_ratio = ratio(c.b.worst_per_request, c.a.worst_per_request);
+  return c;
+}
+
+// [SECTION] Sweep
+
+namespace {
+
+std::string trim(std::string_view t) {
+  const size_t a = t.find_first_not_of(" \t");
+  if (a == std::string_view::npos) return {};
+  return std::string(t.substr(a, t.find_last_not_of(" \t") - a + 1));
+}
+
+std::optional<int64_t> to_int(std::string_view t) {
+  int64_t v = 0;
+  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
+  return v;
+}
+
+std::vector<std::string> split(std::string_view t, char sep) {
+  std::vector<std::string> out;
+  size_t from = 0;
+  for (size_t i = 0; i <= t.size(); ++i) {
+    if (i == t.size() || t[i] == sep) {
+      out.push_back(trim(t.substr(from, i - from)));
+      from = i + 1;
+    }
+  }
+  return out;
+}
+
+bool is_integer_param(const std::string& p) {
+  return p == "pad" || p == "rows" || p == "cols";
+}
+
+}  // namespace
+
+SweepParse parse_sweep(const std::string& text) {
+  SweepParse r;
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos) {
+    r.error = "'" + text + "': expected PARAM=VALUES, e.g. pad=0..32 or elem=int,float2";
+    return r;
+  }
+  SweepSpec spec;
+  spec.param = trim(std::string_view(text).substr(0, eq));
+  const std::string values = trim(std::string_view(text).substr(eq + 1));
+  if (spec.param != "pad" && spec.param != "rows" && spec.param != "cols" && spec.param != "elem" &&
+      spec.param != "swizzle") {
+    r.error = "unknown parameter '" + spec.param + "' (pad, rows, cols, elem, swizzle)";
+    return r;
+  }
+  if (values.empty()) {
+    r.error = spec.param + ": no values";
+    return r;
+  }
+  if (is_integer_param(spec.param)) {
+    // A..B (inclusive) or a list A,B,C.
+    if (const size_t dots = values.find(".."); dots != std::string::npos) {
+      const auto from = to_int(trim(std::string_view(values).substr(0, dots)));
+      const auto to = to_int(trim(std::string_view(values).substr(dots + 2)));
+      if (!from || !to) {
+        r.error = spec.param + "=" + values + ": expected integers A..B";
+        return r;
+      }
+      if (*to < *from) {
+        r.error = spec.param + "=" + values + ": the range is empty (B < A)";
+        return r;
+      }
+      if (*to - *from >= static_cast<int64_t>(kMaxSweepValues)) {
+        r.error = spec.param + "=" + values + ": " + "at most " + std::to_string(kMaxSweepValues) +
+                  " values";
+        return r;
+      }
+      for (int64_t v = *from; v <= *to; ++v) spec.values.push_back(std::to_string(v));
+    } else {
+      for (const std::string& v : split(values, ',')) {
+        if (!to_int(v)) {
+          r.error = spec.param + ": '" + v + "' is not an integer";
+          return r;
+        }
+        spec.values.push_back(v);
+      }
+    }
+  } else {
+    spec.values = split(values, spec.param == "swizzle" ? ';' : ',');
+    for (const std::string& v : spec.values) {
+      if (v.empty()) {
+        r.error = spec.param + "=" + values + ": an empty value";
+        return r;
+      }
+    }
+  }
+  if (spec.values.size() > kMaxSweepValues) {
+    r.error = spec.param + ": at most " + std::to_string(kMaxSweepValues) + " values";
+    return r;
+  }
+  r.spec = std::move(spec);
+  return r;
+}
+
+ScenarioLoad apply_sweep_value(const Scenario& base, const std::string& param,
+                               const std::string& value) {
+  ScenarioLoad out;
+  Scenario s = base;
+  if (s.tiles.empty()) {
+    out.errors.push_back({"tiles", 0, "no tile to vary"});
+    return out;
+  }
+  TileDecl& t = s.tiles.front();
+  auto fail = [&](const std::string& msg) {
+    out.errors.push_back({param, 0, msg});
+    return out;
+  };
+  if (is_integer_param(param)) {
+    const std::optional<int64_t> v = to_int(value);
+    if (!v) return fail("'" + value + "' is not an integer");
+    if (param == "pad") t.pad = *v;
+    if (param == "rows") {
+      if (t.dims.size() < 2) return fail("the tile has one dimension: vary cols");
+      t.dims.front() = *v;
+    }
+    if (param == "cols") t.dims.back() = *v;
+  } else if (param == "elem") {
+    t.elem = value;
+  } else if (param == "swizzle") {
+    if (value == "none") {
+      t.swizzle = {};
+    } else {
+      const std::vector<std::string> p = split(value, ',');
+      std::optional<int64_t> b, m, sh;
+      if (p.size() == 3) b = to_int(p[0]), m = to_int(p[1]), sh = to_int(p[2]);
+      if (!b || !m || !sh || *b < -64 || *b > 64 || *m < -64 || *m > 64 || *sh < -64 || *sh > 64)
+        return fail("'" + value + "': expected B,M,S like 3,0,3, or none");
+      t.swizzle = {static_cast<int>(*b), static_cast<int>(*m), static_cast<int>(*sh)};
+    }
+  } else {
+    return fail("unknown parameter");
+  }
+  out.errors = check(s);
+  if (out.errors.empty()) out.scenario = std::move(s);
+  return out;
+}
+
+std::vector<SweepPoint> sweep(const Scenario& s, const SweepSpec& spec) {
+  std::vector<SweepPoint> out;
+  for (const std::string& v : spec.values) {
+    SweepPoint p;
+    p.value = v;
+    ScenarioLoad l = apply_sweep_value(s, spec.param, v);
+    if (!l.scenario) {
+      p.error = l.errors.empty() ? "invalid" : l.errors.front().format();
+    } else if (AnalysisResult r = analyze(*l.scenario); !r.analysis) {
+      p.error = r.errors.empty() ? "cannot analyze" : r.errors.front().format();
+    } else {
+      p.summary = summarize(*r.analysis);
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace bankviz
