@@ -4,11 +4,23 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "imgui.h"
+
 namespace bankviz::gui {
 
-void set_notice(AppState& s, std::string text, double now, double seconds) {
+void set_notice(AppState& s, std::string text, double now, double seconds, Notice kind) {
   s.notice = std::move(text);
+  s.notice_kind = kind;
   s.notice_until = now + seconds;
+}
+
+void report_export(AppState& s, bool ok, const std::string& saved, const std::string& error,
+                   double now) {
+  if (ok) {
+    set_notice(s, "saved " + saved, now);
+  } else {
+    set_notice(s, error, now, 10, Notice::Error);
+  }
 }
 
 void load_presets(AppState& s, const std::string& dir) {
@@ -29,7 +41,12 @@ void load_presets(AppState& s, const std::string& dir) {
             [](const Preset& a, const Preset& b) { return a.name < b.name; });
 }
 
-bool select_preset(AppState& s, const std::string& name, std::string* error) {
+bool has_preset(const AppState& s, const std::string& name) {
+  return std::any_of(s.presets.begin(), s.presets.end(),
+                     [&](const Preset& p) { return p.name == name; });
+}
+
+bool select_preset(AppState& s, const std::string& name, std::string* error, bool wait) {
   auto it = std::find_if(s.presets.begin(), s.presets.end(),
                          [&](const Preset& p) { return p.name == name; });
   if (it == s.presets.end()) {
@@ -39,22 +56,22 @@ bool select_preset(AppState& s, const std::string& name, std::string* error) {
              (names.empty() ? " (no presets found)" : "; presets: " + names);
     return false;
   }
-  if (!load_draft_file(s, it->path, "preset " + it->path, error)) return false;
+  if (!load_draft_file(s, it->path, "preset " + it->path, error, wait)) return false;
   s.preset = name;
   s.t = 0;
   return true;
 }
 
 bool load_draft_file(AppState& s, const std::string& path, const std::string& what,
-                     std::string* error) {
+                     std::string* error, bool wait) {
   ScenarioLoad load = load_scenario_file(path);
   if (!load.scenario) {
     *error = what + ":";
     for (const Diagnostic& d : load.errors) *error += "\n  " + d.format();
     return false;
   }
-  set_draft(s, *load.scenario);
-  if (!s.errors.empty()) {
+  set_draft(s, *load.scenario, wait);
+  if (wait && !s.errors.empty()) {
     *error = what + " does not analyze:";
     for (const Diagnostic& d : s.errors) *error += "\n  " + d.format();
     return false;
@@ -62,28 +79,42 @@ bool load_draft_file(AppState& s, const std::string& path, const std::string& wh
   return true;
 }
 
-void set_draft(AppState& s, const Scenario& draft) {
+void set_draft(AppState& s, const Scenario& draft, bool wait) {
   s.draft = draft;
-  reanalyze(s);
+  reanalyze(s, wait);
 }
 
-void reanalyze(AppState& s) {
-  s.errors = check(s.draft);
-  if (s.errors.empty()) {
-    AnalysisResult r = analyze(s.draft);
-    if (r.analysis) {
-      s.scenario = s.draft;
-      s.analysis = std::move(r.analysis);
-      ++s.version;
-      s.measurer.request(s.scenario);
-    } else {
-      s.errors = std::move(r.errors);
-    }
-  }
+void reanalyze(AppState& s, bool wait) {
+  s.analyzer.request(s.draft);
+  s.analyzer.wait(wait ? 1e9 : kEditWaitSeconds);
   update_frame(s, 0);
 }
 
+bool poll_analysis(AppState& s) {
+  std::optional<AnalysisOutcome> o = s.analyzer.take();
+  if (!o) return false;
+  if (o->analysis) {
+    s.scenario = std::move(o->scenario);
+    s.analysis = std::move(o->analysis);
+    s.errors.clear();
+    ++s.version;
+    s.measurer.request(s.scenario);
+  } else if (!o->failure.empty()) {
+    // An exception (out of memory, ...): the last good analysis stays on screen.
+    s.errors = {Diagnostic{"", 0, o->failure}};
+    set_notice(s, o->failure, ImGui::GetCurrentContext() ? ImGui::GetTime() : 0, 10, Notice::Error);
+  } else {
+    s.errors = std::move(o->errors);
+  }
+  return true;
+}
+
+bool analysis_stale(const AppState& s) {
+  return s.analyzer.busy();
+}
+
 void update_frame(AppState& s, double dt) {
+  poll_analysis(s);
   s.playback.speed = s.settings.speed;
   s.playback.loop = s.settings.loop;
   if (s.playing) s.t += dt;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer.h"
 #include "bankviz/analysis.h"
 #include "bankviz/frame.h"
 #include "bankviz/scenario.h"
@@ -39,16 +40,21 @@ struct GridLayout {
   uint32_t first_line = 0;  // bank view: line of the top row
 };
 
+// The toolbar's one-line status: a saved file (Info) or a problem (Error, in the conflict colour).
+enum class Notice { Info, Error };
+
 struct AppState {
   // [SECTION] model
   Scenario draft;                    // what the controls show (may not analyze)
   Scenario scenario;                 // last scenario that analyzed cleanly
   std::optional<Analysis> analysis;  // of `scenario`
   int version = 0;                   // bumped on every new analysis (panel caches)
-  std::vector<Diagnostic> errors;    // of `draft`; empty when draft == scenario
+  std::vector<Diagnostic> errors;    // of the last draft analyzed; empty when it analyzed
+  Analyzer analyzer;                 // analyzes drafts on a worker (analyzer.h)
   std::vector<Preset> presets;
   std::string preset;  // current preset's name, empty when edited
   std::string notice;  // one-line status (saved files, settings problems)
+  Notice notice_kind = Notice::Info;
   double notice_until = 0;
 
   // [SECTION] animation: the frame is a pure function of t (frame.h)
@@ -65,6 +71,7 @@ struct AppState {
   bool show_help = false;
   bool fullscreen = false;
   GridLayout tile_layout, bank_layout;
+  int failed_frames = 0;  // frames a panel threw in (render_frame); exports refuse such a frame
 
   // [SECTION] measurement (worker thread; see measure.h)
   Measurer measurer;
@@ -80,23 +87,41 @@ struct AppState {
 
 // [SECTION] operations on the state (app_state.cpp)
 
+// How long an edit waits for its analysis before the frame goes on without it (the views then
+// show the last good picture, marked stale, until the worker is done). Small scenarios analyze
+// well within it, so an edit shows in the same frame.
+inline constexpr double kEditWaitSeconds = 0.05;
+
 // Scans the preset directory; empty with a notice when it is missing.
 void load_presets(AppState& s, const std::string& dir);
-// Loads a preset by name; false with a message when unknown or invalid.
-bool select_preset(AppState& s, const std::string& name, std::string* error);
-// Sets the draft and re-analyzes; keeps the old analysis when the draft has errors.
-void set_draft(AppState& s, const Scenario& draft);
+bool has_preset(const AppState& s, const std::string& name);
+// Loads a preset by name; false with a message when unknown or invalid. wait: as in set_draft.
+bool select_preset(AppState& s, const std::string& name, std::string* error, bool wait = true);
+// Sets the draft and re-analyzes it. wait: until the analysis is done (start-up, headless runs),
+// else at most kEditWaitSeconds (the UI). The old analysis stays when the draft has errors, when
+// the analysis fails (an exception, out of memory: reported in errors and the notice) and while
+// it runs.
+void set_draft(AppState& s, const Scenario& draft, bool wait = true);
 // Loads a scenario file (a preset's or the user's) into the draft. False with a message naming
-// `what` when the file does not load or its scenario does not analyze.
+// `what` when the file does not load or (wait) its scenario does not analyze.
 bool load_draft_file(AppState& s, const std::string& path, const std::string& what,
-                     std::string* error);
-// Re-analyzes the current draft (after an edit through the controls).
-void reanalyze(AppState& s);
-// Advances time, recomputes frame and cells.
+                     std::string* error, bool wait = true);
+// Re-analyzes the current draft after an edit through the controls (waits kEditWaitSeconds).
+void reanalyze(AppState& s, bool wait = false);
+// Takes the analyzer's outcome when it is ready: a new analysis replaces the old one, errors and
+// failures are kept for the controls and the old analysis stays. True when something changed.
+bool poll_analysis(AppState& s);
+// True while the views show an analysis older than the draft being analyzed.
+bool analysis_stale(const AppState& s);
+// Advances time, takes a finished analysis, recomputes frame and cells.
 void update_frame(AppState& s, double dt);
 // Jumps to a (step, warp, wavefront) beat; false when there is no such beat.
 bool seek(AppState& s, int step, int warp, int wavefront);
-void set_notice(AppState& s, std::string text, double now, double seconds = 4.0);
+void set_notice(AppState& s, std::string text, double now, double seconds = 4.0,
+                Notice kind = Notice::Info);
+// An export's result in the notice: "saved PATH" (Info) or the error (Error).
+void report_export(AppState& s, bool ok, const std::string& saved, const std::string& error,
+                   double now);
 
 // The first error of the draft whose path starts with `prefix` ("steps[1].index"), or null.
 const Diagnostic* error_for(const AppState& s, const std::string& prefix);

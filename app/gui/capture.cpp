@@ -1,60 +1,50 @@
-// capture.cpp: PNG/SVG writing (see capture.h). libstb provides stbi_write_png; we must not
-// define STB_IMAGE_WRITE_IMPLEMENTATION ourselves.
+// capture.cpp: PNG/SVG writing (see capture.h). libstb provides stbi_write_png_to_func; we must
+// not define STB_IMAGE_WRITE_IMPLEMENTATION ourselves.
 #include "capture.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
+#include "bankviz/io.h"
 #include "stb_image_write.h"
 
 namespace bankviz::gui {
 
 namespace fs = std::filesystem;
 
-std::string check_output(const std::string& path, bool force) {
-  if (path.empty()) return "no output file given";
-  std::error_code ec;
-  fs::path p(path);
-  if (fs::exists(p, ec)) {
-    if (fs::is_directory(p, ec)) return path + " is a directory";
-    if (!force) return path + " exists; pass --force to overwrite it";
-  }
-  fs::path dir = p.parent_path();
-  if (!dir.empty() && !fs::is_directory(dir, ec))
-    return "cannot write " + path + ": directory " + dir.string() + " does not exist";
-  return "";
+std::string png_bytes(int width, int height, const std::vector<uint8_t>& rgba) {
+  if (width <= 0 || height <= 0 ||
+      rgba.size() != static_cast<size_t>(width) * static_cast<size_t>(height) * 4)
+    return {};
+  std::string out;
+  auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                               static_cast<size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &out, width, height, 4, rgba.data(), width * 4)) return {};
+  return out;
 }
 
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
                bool force, std::string* error) {
-  if (std::string why = check_output(path, force); !why.empty()) {
+  // Refuse before encoding: the encoder's time is wasted on a target that cannot be written.
+  if (std::string why = output_problem(path, force); !why.empty()) {
     *error = why;
     return false;
   }
-  errno = 0;
-  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4)) {
-    *error = "cannot write " + path + (errno ? std::string(": ") + std::strerror(errno) : "");
+  const std::string png = png_bytes(width, height, rgba);
+  if (png.empty()) {
+    *error = "cannot write '" + path + "': the PNG encoder failed (" + std::to_string(width) + "x" +
+             std::to_string(height) + ")";
     return false;
   }
-  return true;
+  *error = write_file_atomic(path, png, force);
+  return error->empty();
 }
 
 bool write_text(const std::string& path, const std::string& text, bool force, std::string* error) {
-  if (std::string why = check_output(path, force); !why.empty()) {
-    *error = why;
-    return false;
-  }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) {
-    *error = "cannot write " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  return true;
+  *error = write_file_atomic(path, text, force);
+  return error->empty();
 }
 
 std::string next_free_name(const std::string& dir, const std::string& stem,
@@ -64,7 +54,7 @@ std::string next_free_name(const std::string& dir, const std::string& stem,
     std::snprintf(buf, sizeof buf, "%s-%04d.%s", stem.c_str(), i, ext.c_str());
     fs::path p = fs::path(dir.empty() ? "." : dir) / buf;
     std::error_code ec;
-    if (!fs::exists(p, ec)) return p.string();
+    if (!fs::exists(fs::symlink_status(p, ec))) return p.string();
   }
   return "";
 }

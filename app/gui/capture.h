@@ -1,4 +1,6 @@
-// capture.h: writing PNG and SVG files without ever overwriting silently.
+// capture.h: writing PNG and SVG files without ever overwriting silently. Every write goes through
+// core's write_file_atomic (io.h): a temporary file renamed over the target, so a full disk or a
+// failed write leaves no partial file, and output_problem() is the one check of a target.
 #pragma once
 
 #include <cstdint>
@@ -7,9 +9,8 @@
 
 namespace bankviz::gui {
 
-// Empty when `path` may be written: it does not exist (or force), and its directory exists.
-// Else a message saying why not ("out.png exists; pass --force to overwrite").
-std::string check_output(const std::string& path, bool force);
+// RGBA pixels (top row first) encoded as PNG in memory; empty when the encoder fails.
+std::string png_bytes(int width, int height, const std::vector<uint8_t>& rgba);
 
 // Writes RGBA pixels (top row first) as PNG; false with a reason.
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,

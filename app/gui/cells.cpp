@@ -6,19 +6,22 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
-#include <sstream>
+
+#include "bankviz/io.h"
 
 namespace bankviz::gui {
 
 namespace {
 
-bool read_file(const std::string& path, std::string* out) {
-  std::ifstream in(path);
-  if (!in) return false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  *out = ss.str();
+// Shaders come from data_dir(), which $BANKVIZ_DATA_DIR may point anywhere: read them like any
+// user file (regular files only, 1 MB at most), so a FIFO or device there cannot hang the app.
+bool read_file(const std::string& path, std::string* out, std::string* error) {
+  TextRead r = read_text_file(path, int64_t{1} << 20);
+  if (!r.text) {
+    *error = "cannot read the shader " + r.error;
+    return false;
+  }
+  *out = std::move(*r.text);
   return true;
 }
 
@@ -43,10 +46,8 @@ GLuint compile(GLenum type, const std::string& src, const std::string& name, std
 
 bool CellRenderer::init(const std::string& dir, std::string* error) {
   std::string vs, fs;
-  if (!read_file(dir + "/cells.vert", &vs) || !read_file(dir + "/cells.frag", &fs)) {
-    *error = "cannot read shaders cells.vert/cells.frag in " + dir;
+  if (!read_file(dir + "/cells.vert", &vs, error) || !read_file(dir + "/cells.frag", &fs, error))
     return false;
-  }
   GLuint v = compile(GL_VERTEX_SHADER, vs, dir + "/cells.vert", error);
   if (!v) return false;
   GLuint f = compile(GL_FRAGMENT_SHADER, fs, dir + "/cells.frag", error);

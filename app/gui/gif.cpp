@@ -12,12 +12,11 @@
 #include "gif.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <string_view>
 #include <unordered_map>
 
-#include "capture.h"
+#include "bankviz/io.h"
 
 namespace bankviz::gui {
 
@@ -307,20 +306,9 @@ std::vector<uint8_t> GifWriter::finish() {
 
 bool write_binary(const std::string& path, const std::vector<uint8_t>& bytes, bool force,
                   std::string* error) {
-  if (std::string why = check_output(path, force); !why.empty()) {
-    *error = why;
-    return false;
-  }
-  errno = 0;
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) {
-    *error = "cannot write " + path + (errno ? std::string(": ") + std::strerror(errno) : "");
-    return false;
-  }
-  return true;
+  *error = write_file_atomic(
+      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), force);
+  return error->empty();
 }
 
 }  // namespace bankviz::gui

@@ -64,7 +64,8 @@ class GifWriter {
 // zero-length terminator). Exposed for tests.
 std::vector<uint8_t> gif_lzw(const std::vector<uint8_t>& indices, int min_code_size);
 
-// Writes `bytes` to `path` unless it exists (and !force); false with the reason.
+// Writes `bytes` to `path` through write_file_atomic (io.h): never an existing file unless force,
+// never a partial file; false with the reason.
 bool write_binary(const std::string& path, const std::vector<uint8_t>& bytes, bool force,
                   std::string* error);
 

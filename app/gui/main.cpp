@@ -5,13 +5,18 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "analyzer.h"
 #include "app_state.h"
+#include "bankviz/io.h"
 #include "cells.h"
 #include "data_dir.h"
 #include "imgui.h"
@@ -23,20 +28,42 @@
 
 using namespace bankviz::gui;
 
-int main(int argc, char** argv) {
+namespace {
+
+// With a window, Ctrl+C or a SIGTERM ends the session like closing the window: settings are saved.
+// (Headless runs keep the default: a signal stops them at once.)
+volatile std::sig_atomic_t g_stop = 0;
+void request_stop(int) {
+  g_stop = 1;
+}
+
+// Exit statuses: 0 done, 1 the work failed (a file that does not load or cannot be written, no
+// way to render), 2 a usage error (options.h). Nothing thrown escapes main.
+int run(int argc, char** argv) {
   // [1] Command line
   int code = 0;
   std::optional<Options> opts = parse_options(argc, argv, &code);
   if (!opts) return code;
   const Options& o = *opts;
+  if (!o.headless() && o.frames == 0) {
+    std::signal(SIGINT, request_stop);
+    std::signal(SIGTERM, request_stop);
+  }
 
   // [2] The model: settings, presets, the scenario to show
   AppState s;
   std::string err;
-  if (!setup_state(s, o, &err)) {
+  if (int rc = setup_state(s, o, &err); rc != kExitOk) {
     std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-    return 1;
+    return rc;
   }
+  // Outputs that cannot be written are refused before any rendering (and again when written).
+  for (const std::string* out : {&o.screenshot, &o.gif, &o.dump_layout})
+    if (!out->empty())
+      if (std::string why = bankviz::output_problem(*out, o.force); !why.empty()) {
+        std::fprintf(stderr, "bankviz: %s\n", why.c_str());
+        return kExitFailed;
+      }
   // Timing runs on a worker thread through the kernels runner; no device is reported there.
   if (o.frames == 0 || !o.screenshot.empty()) s.measurer.set_runner(measure_with_runner);
   s.measurer.request(s.scenario);
@@ -44,10 +71,11 @@ int main(int argc, char** argv) {
   if (!o.svg.empty()) {
     if (!export_svg(s, s.settings.light, o.svg, o.force, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return 1;
+      return kExitFailed;
     }
     std::printf("wrote %s\n", o.svg.c_str());
-    if (o.screenshot.empty() && o.sequence.empty() && o.gif.empty() && o.frames == 0) return 0;
+    if (o.screenshot.empty() && o.sequence.empty() && o.gif.empty() && o.frames == 0)
+      return kExitOk;
   }
 
   // [3] OpenGL context: a window when there is a display, else EGL surfaceless (headless only)
@@ -66,17 +94,20 @@ int main(int argc, char** argv) {
   if (!opened) {
     std::fprintf(stderr, "bankviz: %s\n", (window_err.empty() ? err : window_err).c_str());
     if (!headless) std::fprintf(stderr, "bankviz: without a display, use --screenshot\n");
-    return 1;
+    return kExitFailed;
   }
 
   // [4] Dear ImGui, fonts, style, our cell shaders
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  std::string ini = config_dir().empty() ? "" : config_dir() + "/imgui.ini";
-  ImGui::GetIO().IniFilename = (headless || o.no_settings || ini.empty()) ? nullptr : ini.c_str();
+  // ImGui's layout file is read and written by us (session.h): bounded, and checked.
+  ImGui::GetIO().IniFilename = nullptr;
+  const bool keep_layout = !headless && !o.no_settings && o.frames == 0 && !config_dir().empty();
+  const std::string ini = keep_layout ? config_dir() + "/imgui.ini" : "";
+  load_imgui_ini(s, ini);
   if (!platform.start_imgui(&err)) {
     std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-    return 1;
+    return kExitFailed;
   }
   float ui_scale = o.scale > 0 ? o.scale : s.settings.ui_scale;
   if (platform.window && o.scale <= 0) {
@@ -88,7 +119,7 @@ int main(int argc, char** argv) {
   CellRenderer cells;
   if (!cells.init(bankviz::data_dir() + "/shaders", &err)) {
     std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-    return 1;
+    return kExitFailed;
   }
 
   // [5] Headless runs: render, write, exit
@@ -106,13 +137,15 @@ int main(int argc, char** argv) {
   if (o.frames > 0) glfwSwapInterval(0);  // time the frames, not the display's refresh
   auto last = std::chrono::steady_clock::now();
   int settle = 3;  // frames ImGui needs after an input (popups open on the next frame)
-  while (!glfwWindowShouldClose(platform.window) && !s.want_quit) {
+  while (!glfwWindowShouldClose(platform.window) && !s.want_quit && !g_stop) {
     // Nothing moves while paused: sleep until an input event (or a measurement's progress tick)
     // instead of redrawing 60 times a second. --frames always renders flat out.
     if (o.frames > 0 || s.playing || settle > 0) {
       glfwPollEvents();
       settle = std::max(0, settle - 1);
-    } else if (platform.wait_events(s.measurer.state() == Measurer::State::Running ? 0.1 : 0.5)) {
+    } else if (platform.wait_events(
+                   s.measurer.state() == Measurer::State::Running || analysis_stale(s) ? 0.1
+                                                                                       : 0.5)) {
       settle = 3;
     }
     auto now = std::chrono::steady_clock::now();
@@ -143,10 +176,32 @@ int main(int argc, char** argv) {
     std::printf("cells drawn per frame: %zu\n", cells.cells_last_frame());
   }
 
-  // [7] Cleanup: settings persist between runs
-  if (!o.no_settings && o.frames == 0) remember_session(s, platform);
+  // [7] Cleanup: settings and the window layout persist between runs; a failure to save them is
+  // reported and is the exit status.
+  code = kExitOk;
+  if (!o.no_settings && o.frames == 0 && !remember_session(s, platform)) code = kExitFailed;
+  if (keep_layout && !save_imgui_ini(ini)) code = kExitFailed;
   cells.shutdown();
   platform.close();
   ImGui::DestroyContext();
-  return 0;
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int code = kExitFailed;
+  try {
+    code = run(argc, argv);
+  } catch (...) {
+    // Out of memory or any other exception outside the guarded frame: say so, never abort.
+    std::fprintf(stderr, "bankviz: stopped: %s\n", current_exception_text().c_str());
+    return kExitFailed;
+  }
+  // What was printed ("wrote out.png") must have reached standard output.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "bankviz: cannot write to standard output: %s\n", std::strerror(errno));
+    return code == kExitOk ? kExitFailed : code;
+  }
+  return code;
 }

@@ -1,64 +1,110 @@
 // options.cpp: command-line parsing with CLI11 (see options.h).
+//
+// Every flag is checked here, before any work: a value CLI11 cannot convert, one out of range
+// (NaN and infinities included: CLI::Range lets NaN through), an empty value, and flags that make
+// no sense together are usage errors (exit 2) with a message naming the flag.
 #include "options.h"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 
 namespace bankviz::gui {
 
+namespace {
+
+// "1600x1000" -> true with both extents; anything else (signs, spaces, trailing text, overflow)
+// -> false.
+bool parse_size(const std::string& text, int* w, int* h) {
+  const size_t x = text.find('x');
+  if (x == std::string::npos) return false;
+  auto number = [](const char* first, const char* last, int* out) {
+    if (first == last || *first < '0' || *first > '9') return false;
+    auto [end, ec] = std::from_chars(first, last, *out);
+    return ec == std::errc() && end == last;
+  };
+  const char* s = text.data();
+  return number(s, s + x, w) && number(s + x + 1, s + text.size(), h);
+}
+
+std::optional<Options> usage(int* exit_code, const std::string& message) {
+  std::fprintf(stderr, "bankviz: %s\nRun with --help for more information.\n", message.c_str());
+  *exit_code = kExitUsage;
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   Options o;
   CLI::App app{"bankviz: see CUDA shared-memory bank conflicts, warp by warp"};
+  // An empty value ("--preset ''") is a usage error, never "flag not given".
+  const CLI::Validator non_empty(
+      [](std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
+      "", "non-empty");
   std::string theme, size;
-  app.add_option("--preset", o.preset, "preset name (assets/presets/NAME.json)");
-  app.add_option("--scenario", o.scenario, "scenario JSON file")->check(CLI::ExistingFile);
+  app.add_option("--preset", o.preset, "preset name (assets/presets/NAME.json)")->check(non_empty);
+  // A missing or unreadable file is reported when it is loaded (exit 1, as bankviz-cli --file).
+  app.add_option("--scenario", o.scenario, "scenario JSON file")->check(non_empty);
   app.add_option("--theme", theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
   app.add_flag("--presenter", o.presenter, "large fonts, high contrast, views only");
   app.add_flag("--views-only", o.views_only, "hide the sidebar: the views fill the window (key V)");
-  app.add_option("--scale", o.scale, "UI / export scale, 1 to 4")->check(CLI::Range(0.5f, 4.0f));
-  app.add_option("--screenshot", o.screenshot, "render, write this PNG and exit");
-  app.add_option("--svg", o.svg, "write an SVG of the tile and bank views and exit");
-  app.add_option("--sequence", o.sequence, "write one PNG per beat into this directory and exit");
-  app.add_option("--gif", o.gif, "write the animation as an animated GIF and exit");
-  app.add_option("--dump-layout", o.dump_layout, "with --screenshot: write grid positions (JSON)");
+  CLI::Option* scale = app.add_option("--scale", o.scale, "UI / export scale, 0.5 to 4");
+  app.add_option("--screenshot", o.screenshot, "render, write this PNG and exit")->check(non_empty);
+  app.add_option("--svg", o.svg, "write an SVG of the tile and bank views and exit")
+      ->check(non_empty);
+  app.add_option("--sequence", o.sequence, "write one PNG per beat into this directory and exit")
+      ->check(non_empty);
+  app.add_option("--gif", o.gif, "write the animation as an animated GIF and exit")
+      ->check(non_empty);
+  app.add_option("--dump-layout", o.dump_layout, "with --screenshot: write grid positions (JSON)")
+      ->check(non_empty);
   app.add_flag("--force", o.force, "overwrite existing output files");
   app.add_option("--frames", o.frames, "render N frames and exit")->check(CLI::Range(1, 100000));
   app.add_flag("--frame-times", o.frame_times, "print frame-time statistics");
   app.add_option("--size", size, "window size, WxH (default 1600x1000)");
-  app.add_option("--step", o.step, "executed step to show (0-based)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--warp", o.warp, "warp to show")->check(CLI::NonNegativeNumber);
-  app.add_option("--wavefront", o.wavefront, "wavefront to show (0-based)")
-      ->check(CLI::NonNegativeNumber);
+  CLI::Option* step = app.add_option("--step", o.step, "executed step to show (0-based)")
+                          ->check(CLI::Range(0, INT_MAX));
+  CLI::Option* warp =
+      app.add_option("--warp", o.warp, "with --step: warp to show")->check(CLI::Range(0, INT_MAX));
+  CLI::Option* wavefront =
+      app.add_option("--wavefront", o.wavefront, "with --step: wavefront to show (0-based)")
+          ->check(CLI::Range(0, INT_MAX));
   app.add_flag("--no-settings", o.no_settings, "do not read or write the settings file");
   app.add_flag("--egl", o.egl, "render headless through EGL even when a display exists");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    *exit_code = app.exit(e);
+    // --help exits 0; every other parse problem is a usage error.
+    *exit_code = app.exit(e) == 0 ? kExitOk : kExitUsage;
     return std::nullopt;
   }
   if (!theme.empty()) o.theme = theme;
-  if (!size.empty()) {
+  // Written so that NaN fails too (every comparison with NaN is false).
+  if (scale->count() > 0 && !(std::isfinite(o.scale) && o.scale >= 0.5f && o.scale <= 4.0f))
+    return usage(exit_code, "--scale " + scale->as<std::string>() + ": expected 0.5 to 4");
+  if (!size.empty() || app.count("--size") > 0) {
     int w = 0, h = 0;
-    if (std::sscanf(size.c_str(), "%dx%d", &w, &h) != 2 || w < 640 || h < 400 || w > 8192 ||
-        h > 8192) {
-      std::fprintf(stderr, "bankviz: --size %s: expected WxH between 640x400 and 8192x8192\n",
-                   size.c_str());
-      *exit_code = 2;
-      return std::nullopt;
-    }
+    if (!parse_size(size, &w, &h) || w < 640 || h < 400 || w > 8192 || h > 8192)
+      return usage(exit_code, "--size '" + size + "': expected WxH between 640x400 and 8192x8192");
     o.width = w;
     o.height = h;
     o.size_given = true;
   }
-  if (!o.preset.empty() && !o.scenario.empty()) {
-    std::fprintf(stderr, "bankviz: give --preset or --scenario, not both\n");
-    *exit_code = 2;
-    return std::nullopt;
-  }
+  if (!o.preset.empty() && !o.scenario.empty())
+    return usage(exit_code, "give --preset or --scenario, not both");
+  if ((warp->count() > 0 || wavefront->count() > 0) && step->count() == 0)
+    return usage(exit_code, "--warp and --wavefront pick a beat together with --step");
+  if (!o.dump_layout.empty() && o.screenshot.empty())
+    return usage(exit_code, "--dump-layout works with --screenshot");
+  if (o.egl && !o.headless() && o.frames == 0 && !o.frame_times)
+    return usage(exit_code,
+                 "--egl renders offscreen: give --screenshot, --sequence, --gif or "
+                 "--frames");
   if (o.frame_times && o.frames == 0) o.frames = 120;
-  *exit_code = 0;
+  *exit_code = kExitOk;
   return o;
 }
 

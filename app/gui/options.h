@@ -11,12 +11,17 @@
 
 namespace bankviz::gui {
 
+// Exit statuses, as bankviz-cli's (app/cli/common.h).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;  // the input was understood but is wrong, or the work failed
+inline constexpr int kExitUsage = 2;   // bad flags: unknown, a bad value, conflicting
+
 struct Options {
   std::string preset;                // preset name (assets/presets/NAME.json)
   std::string scenario;              // a scenario JSON file
   std::optional<std::string> theme;  // "light" / "dark"; overrides settings
   bool presenter = false;
-  float scale = 0;                         // 0 = settings; 1..4 for screenshots
+  float scale = 0;                         // 0 = settings; 0.5..4 (screenshots: 1 when 0)
   std::string screenshot;                  // render, write this PNG, exit
   std::string svg;                         // write this SVG of the tile and bank views, exit
   std::string sequence;                    // write one PNG per beat into this directory, exit
@@ -37,7 +42,7 @@ struct Options {
   }
 };
 
-// Parses argv. Returns nullopt after printing help or an error; *exit_code says which.
+// Parses argv. Returns nullopt after printing help (*exit_code 0) or a usage error (2).
 std::optional<Options> parse_options(int argc, char** argv, int* exit_code);
 
 }  // namespace bankviz::gui

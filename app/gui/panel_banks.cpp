@@ -222,7 +222,13 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
     }
   }
   ImGui::Dummy(ImVec2(1, fs * 1.5f));
-  if (!s.cells.verdict.empty()) {
+  if (analysis_stale(s)) {
+    // A large edit analyzes on the worker (analyzer.h): the picture above is the last good one.
+    ImGui::PushFont(g_fonts.big);
+    ImGui::TextDisabled("analyzing... %.1f s", s.analyzer.busy_seconds());
+    ImGui::PopFont();
+    ImGui::TextDisabled("showing the last scenario that analyzed");
+  } else if (!s.cells.verdict.empty()) {
     ImGui::PushFont(g_fonts.big);
     bool bad = s.cells.wavefronts > s.cells.ideal;
     ImGui::PushStyleColor(ImGuiCol_Text, bad ? colv(pal.conflict) : colv(pal.text));

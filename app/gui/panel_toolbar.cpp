@@ -29,10 +29,10 @@ void draw_toolbar(AppState& s, Rect r) {
     for (const Preset& p : s.presets)
       if (ImGui::Selectable(p.name.c_str(), p.name == s.preset)) {
         std::string err;
-        if (select_preset(s, p.name, &err)) {
+        if (select_preset(s, p.name, &err, false)) {
           s.settings.preset = p.name;
         } else {
-          set_notice(s, err, ImGui::GetTime(), 8);
+          set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
         }
       }
     ImGui::EndCombo();
@@ -98,7 +98,9 @@ void draw_toolbar(AppState& s, Rect r) {
 
   if (!s.notice.empty() && ImGui::GetTime() < s.notice_until) {
     ImGui::SameLine(0, fs);
-    ImGui::TextColored(colv(s.palette.conflict), "%s", s.notice.c_str());
+    // Problems in the conflict colour; a saved file in the plain text colour.
+    const Rgba& c = s.notice_kind == Notice::Error ? s.palette.conflict : s.palette.text;
+    ImGui::TextColored(colv(c), "%s", s.notice.c_str());
   }
   ImGui::End();
 }

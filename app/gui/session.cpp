@@ -18,11 +18,14 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 
 #include "backends/imgui_impl_opengl3.h"
+#include "bankviz/io.h"
 #include "bankviz/svg.h"
 #include "capture.h"
 #include "data_dir.h"
+#include "frame_guard.h"
 #include "gif.h"
 #include "imgui.h"
 #include "panels.h"
@@ -34,12 +37,12 @@ namespace fs = std::filesystem;
 
 // [SECTION] Set-up
 
-bool setup_state(AppState& s, const Options& o, std::string* error) {
+int setup_state(AppState& s, const Options& o, std::string* error) {
   if (!o.no_settings && !o.headless() && o.frames == 0) {
     std::vector<std::string> problems;
     s.settings = load_settings(&problems);
     for (const std::string& p : problems) std::fprintf(stderr, "bankviz: %s\n", p.c_str());
-    if (!problems.empty()) set_notice(s, problems.front(), 0, 10);
+    if (!problems.empty()) set_notice(s, problems.front(), 0, 10, Notice::Error);
   }
   if (o.theme) s.settings.light = *o.theme == "light";
   // Presenter mode gives the room to the pictures: the sidebar starts hidden (key V shows it).
@@ -47,22 +50,23 @@ bool setup_state(AppState& s, const Options& o, std::string* error) {
   if (o.views_only) s.settings.views_only = true;
   load_presets(s, data_dir() + "/assets/presets");
   if (!o.scenario.empty()) {
-    if (!load_draft_file(s, o.scenario, o.scenario, error)) return false;
+    if (!load_draft_file(s, o.scenario, o.scenario, error)) return kExitFailed;
+  } else if (!o.preset.empty()) {
+    // A name given on the command line that names no preset is a usage error, as in bankviz-cli.
+    if (!has_preset(s, o.preset)) {
+      select_preset(s, o.preset, error);  // the message lists the presets
+      return kExitUsage;
+    }
+    if (!select_preset(s, o.preset, error)) return kExitFailed;
   } else {
-    std::string name = !o.preset.empty()            ? o.preset
-                       : !s.settings.preset.empty() ? s.settings.preset
-                                                    : "row-write-column-read";
+    std::string name = !s.settings.preset.empty() ? s.settings.preset : "row-write-column-read";
     std::string err;
     if (!select_preset(s, name, &err)) {
-      if (!o.preset.empty()) {
-        *error = err;
-        return false;
-      }
       // A stale preset in the settings: say so and fall back to the first preset.
-      set_notice(s, err, 0, 10);
+      set_notice(s, err, 0, 10, Notice::Error);
       if (s.presets.empty() || !select_preset(s, s.presets.front().name, &err)) {
         *error = "no usable preset in " + data_dir() + "/assets/presets: " + err;
-        return false;
+        return kExitFailed;
       }
     }
   }
@@ -70,9 +74,9 @@ bool setup_state(AppState& s, const Options& o, std::string* error) {
     *error = "no beat at --step " + std::to_string(o.step) + " --warp " + std::to_string(o.warp) +
              " --wavefront " + std::to_string(o.wavefront) +
              " (steps without shared-memory access, or too few wavefronts)";
-    return false;
+    return kExitUsage;
   }
-  return true;
+  return kExitOk;
 }
 
 // [SECTION] Look
@@ -97,8 +101,18 @@ FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int widt
   p.new_frame(width, height, dt);
   ImGui::NewFrame();
   cells.new_frame(col(s.palette.panel));
-  update_frame(s, dt);
-  draw_ui(s, cells);
+  try {
+    update_frame(s, dt);
+    draw_ui(s, cells);
+  } catch (...) {
+    // A panel or the model threw half way (out of memory, ...): close what the frame left open,
+    // say what happened, and keep the state; the next frame draws it again.
+    recover_imgui_frame();
+    ++s.failed_frames;
+    std::string what = "this frame failed: " + current_exception_text();
+    std::fprintf(stderr, "bankviz: %s\n", what.c_str());
+    set_notice(s, std::move(what), ImGui::GetTime(), 10, Notice::Error);
+  }
   ImGui::Render();
   auto t1 = clock::now();
   glViewport(0, 0, width, height);
@@ -118,7 +132,8 @@ FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int widt
 
 namespace {
 
-// Renders offscreen with a temporary look; restores the look afterwards.
+// Renders offscreen with a temporary look; restores the look (and the window's framebuffer)
+// afterwards, also when `each` throws: the exception becomes the error.
 template <typename Fn>
 bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, float scale,
                bool light, float restore_scale, std::string* error, Fn&& each) {
@@ -129,14 +144,23 @@ bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, fl
   s.settings.light = light;
   apply_look(s, scale);
   fbo.bind();
-  bool ok = each(
-      [&] {
-        // Two frames: ImGui settles sizes on the first.
-        for (int i = 0; i < 2; ++i) render_frame(s, p, cells, w, h, 0);
-        glFinish();
-        return fbo.read_rgba();
-      },
-      w, h);
+  bool ok = false;
+  try {
+    ok = each(
+        [&] {
+          // Two frames: ImGui settles sizes on the first. A frame that failed (render_frame
+          // caught an exception) fails the export rather than being written.
+          const int failed = s.failed_frames;
+          for (int i = 0; i < 2; ++i) render_frame(s, p, cells, w, h, 0);
+          if (s.failed_frames != failed) throw std::runtime_error(s.notice);
+          glFinish();
+          return fbo.read_rgba();
+        },
+        w, h);
+  } catch (...) {
+    *error = "export failed: " + current_exception_text();
+    ok = false;
+  }
   Offscreen::unbind();
   fbo.destroy();
   s.settings.light = old_light;
@@ -144,11 +168,20 @@ bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, fl
   return ok;
 }
 
+constexpr int kMaxBeats = 2000;  // frames of a sequence or a GIF
+
+std::string frame_name(int beat) {
+  char name[32];
+  std::snprintf(name, sizeof name, "frame-%04d.png", beat + 1);
+  return name;
+}
+
 }  // namespace
 
 bool export_png(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, float scale,
                 bool light, const std::string& path, bool force, std::string* error) {
-  if (std::string why = check_output(path, force); !why.empty()) {
+  // Say no before rendering (and again when writing: write_file_atomic).
+  if (std::string why = output_problem(path, force); !why.empty()) {
     *error = why;
     return false;
   }
@@ -163,6 +196,10 @@ bool export_svg(const AppState& s, bool light, const std::string& path, bool for
     *error = "nothing to export: the scenario does not analyze";
     return false;
   }
+  if (std::string why = output_problem(path, force); !why.empty()) {
+    *error = why;
+    return false;
+  }
   SvgOptions o;
   o.light = light;
   return write_text(path, render_svg(*s.analysis, s.frame, o), force, error);
@@ -174,31 +211,42 @@ bool export_sequence(AppState& s, Platform& p, CellRenderer& cells, int lw, int 
     *error = "nothing to export: the scenario does not analyze";
     return false;
   }
+  int beats = beat_count(*s.analysis, s.playback);
+  if (beats > kMaxBeats) {
+    *error = "the animation has " + std::to_string(beats) + " beats; a sequence is limited to " +
+             std::to_string(kMaxBeats) + " (pick one warp with the timeline, or a smaller block)";
+    return false;
+  }
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (!fs::is_directory(dir, ec)) {
-    *error = "cannot create directory " + dir;
+  if (!fs::is_directory(dir)) {
+    *error = "cannot create the directory '" + dir + "'" + (ec ? ": " + ec.message() : "");
     return false;
   }
-  int beats = beat_count(*s.analysis, s.playback);
-  const int kMax = 2000;
-  if (beats > kMax) {
-    *error = "the animation has " + std::to_string(beats) + " beats; a sequence is limited to " +
-             std::to_string(kMax) + " (pick one warp with the timeline, or a smaller block)";
-    return false;
-  }
+  // Every frame's name is checked before the first is written: an existing frame (without
+  // --force) or a special file in the way stops the sequence before it starts, not half way.
+  for (int b = 0; b < beats; ++b)
+    if (std::string why = output_problem((fs::path(dir) / frame_name(b)).string(), force);
+        !why.empty()) {
+      *error = why;
+      return false;
+    }
   double t0 = s.t;
   bool was_playing = s.playing;
   s.playing = false;
+  int written = 0;
   bool ok = offscreen(s, p, cells, lw, lh, scale, light, 0, error, [&](auto render, int w, int h) {
     for (int b = 0; b < beats; ++b) {
-      char name[32];
-      std::snprintf(name, sizeof name, "frame-%04d.png", b + 1);
       s.t = beat_time(b, s.playback);
-      if (!write_png((fs::path(dir) / name).string(), w, h, render(), force, error)) return false;
+      if (!write_png((fs::path(dir) / frame_name(b)).string(), w, h, render(), force, error))
+        return false;
+      ++written;
     }
     return true;
   });
+  if (!ok && written > 0)
+    *error += " (the sequence is incomplete: " + std::to_string(written) + " of " +
+              std::to_string(beats) + " frames were written)";
   s.t = t0;
   s.playing = was_playing;
   return ok;
@@ -210,20 +258,19 @@ bool export_gif(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, f
     *error = "nothing to export: the scenario does not analyze";
     return false;
   }
-  // Say no before rendering hundreds of frames, and again when writing (check_output).
-  if (std::string why = check_output(path, force); !why.empty()) {
+  // Say no before rendering hundreds of frames (and again when writing: write_file_atomic).
+  if (std::string why = output_problem(path, force); !why.empty()) {
     *error = why;
     return false;
   }
   int beats = beat_count(*s.analysis, s.playback);
-  const int kMax = 2000;
   if (beats == 0) {
     *error = "nothing to animate: no step of this scenario touches shared memory";
     return false;
   }
-  if (beats > kMax) {
+  if (beats > kMaxBeats) {
     *error = "the animation has " + std::to_string(beats) + " beats; a GIF is limited to " +
-             std::to_string(kMax) + " (a smaller block, or fewer steps)";
+             std::to_string(kMaxBeats) + " (a smaller block, or fewer steps)";
     return false;
   }
   // GIF delays are in hundredths of a second; browsers treat less than 2 as 10.
@@ -256,37 +303,49 @@ void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_sca
   if (!s.want_screenshot && !s.want_svg && !s.want_sequence && !s.want_gif) return;
   int lw = 1600, lh = 1000;
   if (p.window) glfwGetWindowSize(p.window, &lw, &lh);
-  std::string err, path;
   double now = ImGui::GetTime();
   bool light = s.settings.export_light;
   float scale = static_cast<float>(s.settings.export_scale);
-  if (s.want_screenshot) {
-    path = next_free_name("", "bankviz", "png");
-    bool ok = offscreen(
-        s, p, cells, lw, lh, scale, light, ui_scale, &err,
-        [&](auto render, int w, int h) { return write_png(path, w, h, render(), false, &err); });
-    set_notice(s, ok ? "saved " + path : err, now);
-  }
-  if (s.want_svg) {
-    path = next_free_name("", "bankviz", "svg");
-    set_notice(s, export_svg(s, light, path, false, &err) ? "saved " + path : err, now);
-  }
+  // Each export reports in the notice: "saved ..." in the text colour, a failure in red. Nothing
+  // thrown (out of memory for a large GIF) escapes: it is reported and the app goes on.
+  auto attempt = [&](const char* stem, const char* ext, const char* saved_prefix, auto&& run) {
+    std::string err, path = next_free_name("", stem, ext);
+    bool ok = false;
+    try {
+      ok = !path.empty() && run(path, &err);
+      if (path.empty()) err = std::string("no free file name for ") + stem + "-NNNN." + ext;
+    } catch (...) {
+      err = "export failed: " + current_exception_text();
+    }
+    report_export(s, ok, saved_prefix + path, err, now);
+  };
+  if (s.want_screenshot)
+    attempt("bankviz", "png", "", [&](const std::string& path, std::string* err) {
+      return offscreen(
+          s, p, cells, lw, lh, scale, light, ui_scale, err,
+          [&](auto render, int w, int h) { return write_png(path, w, h, render(), false, err); });
+    });
+  if (s.want_svg)
+    attempt("bankviz", "svg", "", [&](const std::string& path, std::string* err) {
+      return export_svg(s, light, path, false, err);
+    });
   if (s.want_sequence) {
-    path = next_free_name("", "bankviz-frames", "d");
-    bool ok = export_sequence(s, p, cells, lw, lh, scale, light, path, false, &err);
+    attempt("bankviz-frames", "d", "frames in ", [&](const std::string& path, std::string* err) {
+      return export_sequence(s, p, cells, lw, lh, scale, light, path, false, err);
+    });
     apply_look(s, ui_scale);
-    set_notice(s, ok ? "saved frames in " + path : err, now);
   }
   if (s.want_gif) {
-    path = next_free_name("", "bankviz", "gif");
-    bool ok = export_gif(s, p, cells, lw, lh, scale, light, path, false, &err);
+    attempt("bankviz", "gif", "", [&](const std::string& path, std::string* err) {
+      return export_gif(s, p, cells, lw, lh, scale, light, path, false, err);
+    });
     apply_look(s, ui_scale);
-    set_notice(s, ok ? "saved " + path : err, now);
   }
   s.want_screenshot = s.want_svg = s.want_sequence = s.want_gif = false;
 }
 
-bool write_layout(const AppState& s, const std::string& path, float scale, std::string* error) {
+bool write_layout(const AppState& s, const std::string& path, float scale, bool force,
+                  std::string* error) {
   auto grid = [](const GridLayout& g) {
     return nlohmann::json{{"x", g.x},       {"y", g.y},       {"cell", g.cell},
                           {"rows", g.rows}, {"cols", g.cols}, {"first_line", g.first_line}};
@@ -297,7 +356,7 @@ bool write_layout(const AppState& s, const std::string& path, float scale, std::
       {"banks", grid(s.bank_layout)},
       {"frame",
        {{"step", s.frame.step}, {"warp", s.frame.warp}, {"wavefront", s.frame.wavefront}}}};
-  return write_text(path, j.dump(2) + "\n", true, error);
+  return write_text(path, j.dump(2) + "\n", force, error);
 }
 
 // [SECTION] Headless
@@ -331,11 +390,14 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
   float scale = o.scale > 0 ? o.scale : 1.0f;
   bool light = s.settings.light;
   std::string err;
+  // Set-up waited for the analysis; make sure nothing is pending before the pictures are taken.
+  s.analyzer.wait(1e9);
+  poll_analysis(s);
   if (!o.screenshot.empty()) {
     s.measurer.wait(240);  // a GPU host shows its measured timing in the screenshot
     if (!export_png(s, p, cells, o.width, o.height, scale, light, o.screenshot, o.force, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return 1;
+      return kExitFailed;
     }
     std::printf("wrote %s (%dx%d, %s%s)\n", o.screenshot.c_str(), static_cast<int>(o.width * scale),
                 static_cast<int>(o.height * scale), p.gl_renderer.c_str(),
@@ -347,15 +409,15 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
     } else {
       std::printf("no measurement: %s\n", m ? m->error.c_str() : s.measurer.reason().c_str());
     }
-    if (!o.dump_layout.empty() && !write_layout(s, o.dump_layout, scale, &err)) {
+    if (!o.dump_layout.empty() && !write_layout(s, o.dump_layout, scale, o.force, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return 1;
+      return kExitFailed;
     }
   }
   if (!o.sequence.empty()) {
     if (!export_sequence(s, p, cells, o.width, o.height, scale, light, o.sequence, o.force, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return 1;
+      return kExitFailed;
     }
     std::printf("wrote %d frames into %s\n", beat_count(*s.analysis, s.playback),
                 o.sequence.c_str());
@@ -363,7 +425,7 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
   if (!o.gif.empty()) {
     if (!export_gif(s, p, cells, o.width, o.height, scale, light, o.gif, o.force, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return 1;
+      return kExitFailed;
     }
     std::printf("wrote %s (%d frames)\n", o.gif.c_str(), beat_count(*s.analysis, s.playback));
   }
@@ -373,7 +435,7 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
     int w = static_cast<int>(o.width * scale), h = static_cast<int>(o.height * scale);
     if (!fbo.ensure(w, h, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return 1;
+      return kExitFailed;
     }
     apply_look(s, scale);
     fbo.bind();
@@ -390,16 +452,49 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
     }
     if (o.frame_times) print_frame_times(times, p.gl_renderer + " (offscreen, EGL)", w, h);
   }
-  return 0;
+  return kExitOk;
 }
 
-void remember_session(AppState& s, const Platform& p) {
+bool remember_session(AppState& s, const Platform& p) {
   if (!s.preset.empty()) s.settings.preset = s.preset;
   p.windowed_size(&s.settings.window_w, &s.settings.window_h);  // also when closed full screen
   s.settings.window_w = std::clamp(s.settings.window_w, 640, 8192);
   s.settings.window_h = std::clamp(s.settings.window_h, 400, 8192);
   std::string err;
-  if (!save_settings(s.settings, &err)) std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+  if (!save_settings(s.settings, &err)) {
+    std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+    return false;
+  }
+  return true;
+}
+
+// [SECTION] ImGui's layout file
+
+void load_imgui_ini(AppState& s, const std::string& path) {
+  std::error_code ec;
+  if (path.empty() || !fs::exists(fs::symlink_status(path, ec))) return;  // first start
+  TextRead text = read_text_file(path, kMaxSettingsBytes);
+  if (!text.text) {
+    std::string why = "window layout: " + text.error + "; using the default layout";
+    std::fprintf(stderr, "bankviz: %s\n", why.c_str());
+    set_notice(s, why, 0, 10, Notice::Error);
+    return;
+  }
+  ImGui::LoadIniSettingsFromMemory(text.text->data(), text.text->size());
+}
+
+bool save_imgui_ini(const std::string& path) {
+  if (path.empty()) return true;
+  size_t n = 0;
+  const char* data = ImGui::SaveIniSettingsToMemory(&n);
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  std::string err = write_file_atomic(path, std::string_view(data, n), true);
+  if (!err.empty()) {
+    std::fprintf(stderr, "bankviz: cannot save the window layout: %s\n", err.c_str());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace bankviz::gui

@@ -11,15 +11,23 @@
 
 namespace bankviz::gui {
 
-// Settings (unless --no-settings or headless), presets, the scenario from flags. False with a
-// message for a bad preset or scenario file.
-bool setup_state(AppState& s, const Options& o, std::string* error);
+// Settings (unless --no-settings or headless), presets, the scenario from flags. Returns kExitOk,
+// or with a message kExitUsage (an unknown --preset, no beat at --step) or kExitFailed (a scenario
+// or preset file that does not load or analyze).
+int setup_state(AppState& s, const Options& o, std::string* error);
 
 // Palette, ImGui style and fonts for this scale and the state's theme/presenter settings.
 void apply_look(AppState& s, float scale);
 
-// On exit: the last preset and the windowed size go into the settings file (errors on stderr).
-void remember_session(AppState& s, const Platform& p);
+// On exit: the last preset and the windowed size go into the settings file. False (the reason on
+// stderr) when it cannot be written.
+bool remember_session(AppState& s, const Platform& p);
+
+// Dear ImGui's layout file (imgui.ini beside the settings), read and written by us instead of
+// ImGui (io.IniFilename = nullptr): read like the settings (a regular file of at most 1 MB; a
+// problem is reported and the default layout used), written through write_file_atomic.
+void load_imgui_ini(AppState& s, const std::string& path);
+bool save_imgui_ini(const std::string& path);  // false with the reason on stderr
 
 // Where one frame's time went, in milliseconds. ui: our thread building the frame (ImGui, the
 // panels, cell instances) -- the CPU cost a real GPU cannot take away. submit: handing the draw
@@ -60,6 +68,7 @@ void print_frame_times(const std::vector<FrameTiming>& t, const std::string& ren
                        int h);
 
 // Writes where the views drew their grids (for screenshot tests).
-bool write_layout(const AppState& s, const std::string& path, float scale, std::string* error);
+bool write_layout(const AppState& s, const std::string& path, float scale, bool force,
+                  std::string* error);
 
 }  // namespace bankviz::gui

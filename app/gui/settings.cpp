@@ -3,11 +3,10 @@
 
 #include "bankviz/io.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace bankviz::gui {
 
@@ -26,21 +25,30 @@ void read(const json& j, const char* key, T* out, std::vector<std::string>* prob
           T hi = T{}) {
   if (!j.contains(key)) return;
   const json& v = j[key];
-  T def = *out;
-  try {
-    T got = v.get<T>();
-    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
-      if (got < lo || got > hi) {
-        problems->push_back(std::string("settings: ") + key + " = " + v.dump() +
-                            " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                            "]; using " + json(def).dump());
-        return;
-      }
-    }
-    *out = got;
-  } catch (const json::exception&) {
+  const T def = *out;
+  auto wrong_type = [&] {
     problems->push_back(std::string("settings: ") + key + " = " + v.dump() +
                         " has the wrong type; using " + json(def).dump());
+  };
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    // Checked as a double before any conversion: 1e300 must not become a float infinity or a
+    // 4294967936 wrap to 640 in an int (both undefined or wrong), and 2.5 is not an integer.
+    if (!v.is_number()) return wrong_type();
+    const double d = v.get<double>();
+    if (std::is_integral_v<T> && v.is_number_float() && d != std::floor(d)) return wrong_type();
+    if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi))) {  // NaN fails too
+      problems->push_back(std::string("settings: ") + key + " = " + v.dump() +
+                          " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                          "]; using " + json(def).dump());
+      return;
+    }
+    *out = static_cast<T>(d);
+  } else {
+    try {
+      *out = v.get<T>();
+    } catch (const json::exception&) {
+      wrong_type();
+    }
   }
 }
 
@@ -103,7 +111,7 @@ Settings load_settings(std::vector<std::string>* problems) {
   if (!std::filesystem::exists(path, ec)) return {};  // first start: defaults
   // Regular files of at most 1 MB only: settings.json as /dev/zero or a FIFO must not hang or
   // exhaust the app; it is reported and the defaults are used.
-  TextRead text = read_text_file(path, int64_t{1} << 20);
+  TextRead text = read_text_file(path, kMaxSettingsBytes);
   if (!text.text) {
     if (problems) problems->push_back("settings: " + text.error + "; using the defaults");
     return {};
@@ -123,14 +131,11 @@ bool save_settings(const Settings& s, std::string* error) {
     *error = "cannot create " + dir + ": " + ec.message();
     return false;
   }
-  std::string path = dir + "/settings.json";
-  std::ofstream out(path);
-  out << settings_to_json(s);
-  if (!out) {
-    *error = "cannot write " + path;
-    return false;
-  }
-  return true;
+  // Replaced whole (temporary file, then rename): a full disk leaves the old settings intact. A
+  // settings.json that is a device, FIFO or directory is refused, never written into.
+  *error = write_file_atomic(dir + "/settings.json", settings_to_json(s), true);
+  if (!error->empty()) *error = "cannot save settings: " + *error;
+  return error->empty();
 }
 
 }  // namespace bankviz::gui

@@ -25,6 +25,9 @@ struct Settings {
   int window_h = 1000;
 };
 
+// The most bytes read from the settings file (and ImGui's layout file beside it).
+inline constexpr long long kMaxSettingsBytes = 1 << 20;
+
 // $XDG_CONFIG_HOME/bankviz (or ~/.config/bankviz); empty when neither is set.
 std::string config_dir();
 

@@ -1,6 +1,17 @@
-// Settings file: bad values are reported and defaulted, never fatal.
+// Settings file: bad values are reported and defaulted, never fatal; special files are refused.
+// And the exported files' writers (capture.h, gif.h): checked, atomic, never into a device.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "capture.h"
+#include "gif.h"
 #include "settings.h"
 
 using namespace bankviz::gui;
@@ -66,4 +77,167 @@ TEST(Settings, ImpossibleWindowSizeIsReportedAndDefaulted) {
   EXPECT_EQ(s.window_w, Settings{}.window_w);
   EXPECT_EQ(s.window_h, Settings{}.window_h);
   EXPECT_FALSE(s.views_only);
+}
+
+// [SECTION] The settings file on disk: special files are refused, never read or written.
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh $XDG_CONFIG_HOME for one test; config_dir() is DIR/bankviz.
+struct ConfigHome {
+  fs::path root;
+  std::string old;
+  bool had = false;
+  explicit ConfigHome(const std::string& name) {
+    root = fs::path(::testing::TempDir()) / ("config-" + name + "-" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root / "bankviz");
+    if (const char* x = std::getenv("XDG_CONFIG_HOME")) {
+      had = true;
+      old = x;
+    }
+    setenv("XDG_CONFIG_HOME", root.c_str(), 1);
+  }
+  ~ConfigHome() {
+    if (had) {
+      setenv("XDG_CONFIG_HOME", old.c_str(), 1);
+    } else {
+      unsetenv("XDG_CONFIG_HOME");
+    }
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+  fs::path file() const { return root / "bankviz" / "settings.json"; }
+};
+
+}  // namespace
+
+TEST(SettingsFile, SpecialFilesAreReportedNotReadAndNeverWrittenInto) {
+  struct Case {
+    const char* name;
+    std::function<void(const fs::path&)> make;
+  };
+  const std::vector<Case> cases = {
+      {"fifo", [](const fs::path& p) { ASSERT_EQ(mkfifo(p.c_str(), 0644), 0); }},
+      {"directory", [](const fs::path& p) { fs::create_directory(p); }},
+      {"dev-zero", [](const fs::path& p) { fs::create_symlink("/dev/zero", p); }},
+      {"dev-full", [](const fs::path& p) { fs::create_symlink("/dev/full", p); }},
+  };
+  for (const Case& c : cases) {
+    ConfigHome home(c.name);
+    c.make(home.file());
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::string> problems;
+    Settings s = load_settings(&problems);  // a FIFO would block forever if it were opened
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5)) << c.name;
+    ASSERT_EQ(problems.size(), 1u) << c.name;
+    EXPECT_NE(problems[0].find("settings.json"), std::string::npos) << problems[0];
+    EXPECT_NE(problems[0].find("defaults"), std::string::npos) << problems[0];
+    EXPECT_DOUBLE_EQ(s.speed, Settings{}.speed);
+    std::string err;
+    EXPECT_FALSE(save_settings(s, &err)) << c.name;
+    EXPECT_NE(err.find("settings.json"), std::string::npos) << err;
+    // Still what it was: saving never replaces a special file.
+    const fs::file_status st = fs::symlink_status(home.file());
+    const std::string name = c.name;
+    const fs::file_type want = name == "fifo"        ? fs::file_type::fifo
+                               : name == "directory" ? fs::file_type::directory
+                                                     : fs::file_type::symlink;
+    EXPECT_EQ(st.type(), want) << name;
+  }
+}
+
+TEST(SettingsFile, HugeFileIsRefusedAndSavingReplacesItWhole) {
+  ConfigHome home("huge");
+  {
+    std::ofstream out(home.file());
+    out << "{\"speed\": 3, \"pad\": \"" << std::string(2 << 20, 'x') << "\"}";
+  }
+  std::vector<std::string> problems;
+  Settings s = load_settings(&problems);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("larger than"), std::string::npos) << problems[0];
+  s.speed = 7;
+  std::string err;
+  ASSERT_TRUE(save_settings(s, &err)) << err;
+  problems.clear();
+  Settings back = load_settings(&problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_DOUBLE_EQ(back.speed, 7);
+  // No temporary file is left beside it.
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(home.file().parent_path())) {
+    (void)e;
+    ++files;
+  }
+  EXPECT_EQ(files, 1);
+}
+
+TEST(SettingsFile, NumbersAreRangeCheckedBeforeAnyConversion) {
+  // 1e300 would be an infinity as a float; 4294967936 would wrap to 640 as an int; 1e10 as an int
+  // is undefined; 2.5 is no integer. Each is reported and defaulted.
+  std::vector<std::string> problems;
+  Settings s = settings_from_json(
+      R"({"ui_scale": 1e300, "window_w": 4294967936, "window_h": 1e10, "export_scale": 2.5,
+          "speed": -1e300})",
+      &problems);
+  EXPECT_EQ(problems.size(), 5u);
+  for (const std::string& p : problems) EXPECT_NE(p.find("using"), std::string::npos) << p;
+  EXPECT_FLOAT_EQ(s.ui_scale, 1.0f);
+  EXPECT_EQ(s.window_w, Settings{}.window_w);
+  EXPECT_EQ(s.window_h, Settings{}.window_h);
+  EXPECT_EQ(s.export_scale, Settings{}.export_scale);
+  EXPECT_DOUBLE_EQ(s.speed, Settings{}.speed);
+  // In range and whole: kept, including an integer written as 3.0.
+  problems.clear();
+  s = settings_from_json(R"({"window_w": 1920.0, "export_scale": 3, "ui_scale": 2})", &problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(s.window_w, 1920);
+  EXPECT_EQ(s.export_scale, 3);
+  EXPECT_FLOAT_EQ(s.ui_scale, 2.0f);
+}
+
+// [SECTION] Exported files go through write_file_atomic
+
+TEST(ExportFiles, DevicesAreRefusedEvenWithForce) {
+  std::vector<uint8_t> px(4 * 4 * 4, 200);
+  std::string err;
+  EXPECT_FALSE(write_png("/dev/full", 4, 4, px, true, &err));
+  EXPECT_NE(err.find("/dev/full"), std::string::npos) << err;
+  EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
+  EXPECT_FALSE(write_text("/dev/full", "svg", true, &err));
+  EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
+  EXPECT_FALSE(write_binary("/dev/full", {1, 2, 3}, true, &err));
+  EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
+}
+
+TEST(ExportFiles, ExistingFilesAreKeptWithoutForceAndReplacedWholeWithIt) {
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("export-files-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string png = (dir / "a.png").string();
+  { std::ofstream(png) << "keep"; }
+  std::vector<uint8_t> px(8 * 2 * 4, 0);
+  for (size_t i = 0; i < px.size(); i += 4) px[i] = static_cast<uint8_t>(i);
+  std::string err;
+  EXPECT_FALSE(write_png(png, 8, 2, px, false, &err));
+  EXPECT_NE(err.find("--force"), std::string::npos) << err;
+  std::ifstream in(png);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), "keep");
+  ASSERT_TRUE(write_png(png, 8, 2, px, true, &err)) << err;
+  // What was written is the encoder's PNG, byte for byte.
+  std::ifstream again(png, std::ios::binary);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), {}), png_bytes(8, 2, px));
+  EXPECT_EQ(png_bytes(8, 2, px).substr(1, 3), "PNG");
+  EXPECT_TRUE(png_bytes(8, 3, px).empty());  // pixels that do not match the size
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    (void)e;
+    ++files;
+  }
+  EXPECT_EQ(files, 1);  // no temporary file left
+  fs::remove_all(dir);
 }

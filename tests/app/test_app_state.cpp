@@ -1,0 +1,241 @@
+// The app's state under failure: an analysis that throws (out of memory) or takes long keeps the
+// last good picture; superseded analyses are dropped; export results are coloured by outcome;
+// an exception in the middle of an ImGui frame is recovered from instead of aborting.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <new>
+#include <stdexcept>
+#include <thread>
+
+#include <unistd.h>
+
+#include "app_state.h"
+#include "frame_guard.h"
+#include "imgui.h"
+#include "imgui_internal.h"
+
+using namespace bankviz;
+using namespace bankviz::gui;
+
+namespace {
+
+// A gate an analysis function waits at until the test opens it.
+struct Gate {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool open = false;
+  int entered = 0;
+  void pass() {
+    std::unique_lock<std::mutex> lock(mu);
+    ++entered;
+    cv.notify_all();
+    cv.wait(lock, [&] { return open; });
+  }
+  void wait_entered(int n) {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait_for(lock, std::chrono::seconds(30), [&] { return entered >= n; });
+  }
+  void release() {
+    std::lock_guard<std::mutex> lock(mu);
+    open = true;
+    cv.notify_all();
+  }
+};
+
+Scenario with_pad(int64_t pad) {
+  Scenario s;
+  s.name = "pad" + std::to_string(pad);
+  s.tiles[0].dims = {32, 32};
+  s.tiles[0].pad = pad;
+  Step st;
+  st.kind = StepKind::Load;
+  st.index = "[threadIdx.x][threadIdx.y]";
+  s.steps.push_back(st);
+  return s;
+}
+
+}  // namespace
+
+TEST(Analyzer, AnOutcomeIsForTheNewestRequestOnly) {
+  Gate gate;
+  std::atomic<int> runs{0};
+  Analyzer a([&](const Scenario& s) {
+    if (runs++ == 0) gate.pass();  // the first request blocks until released
+    return analyze_draft(s);
+  });
+  a.request(with_pad(0));
+  gate.wait_entered(1);
+  EXPECT_TRUE(a.busy());
+  const uint64_t second = a.request(with_pad(1));
+  const uint64_t third = a.request(with_pad(2));  // replaces the queued second one
+  EXPECT_GT(third, second);
+  EXPECT_FALSE(a.take());  // nothing is ready
+  gate.release();
+  ASSERT_TRUE(a.wait(30));
+  std::optional<AnalysisOutcome> o = a.take();
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->id, third);
+  EXPECT_EQ(o->scenario.name, "pad2");
+  EXPECT_TRUE(o->analysis);
+  EXPECT_FALSE(a.take());  // taken once
+  EXPECT_FALSE(a.busy());
+  EXPECT_EQ(runs.load(), 2);  // the first (superseded, dropped) and the third; never the second
+}
+
+TEST(Analyzer, AnExceptionBecomesAFailureNotACrash) {
+  Analyzer a([](const Scenario&) -> AnalysisOutcome { throw std::bad_alloc(); });
+  a.request(with_pad(0));
+  ASSERT_TRUE(a.wait(30));
+  std::optional<AnalysisOutcome> o = a.take();
+  ASSERT_TRUE(o);
+  EXPECT_FALSE(o->analysis);
+  EXPECT_NE(o->failure.find("out of memory"), std::string::npos) << o->failure;
+  a.set_function([](const Scenario&) -> AnalysisOutcome { throw std::runtime_error("boom"); });
+  a.request(with_pad(0));
+  ASSERT_TRUE(a.wait(30));
+  o = a.take();
+  ASSERT_TRUE(o);
+  EXPECT_NE(o->failure.find("boom"), std::string::npos) << o->failure;
+}
+
+TEST(AppState, AnAnalysisThatThrowsKeepsTheLastGoodPicture) {
+  AppState s;
+  set_draft(s, with_pad(0));
+  ASSERT_TRUE(s.analysis);
+  ASSERT_TRUE(s.errors.empty());
+  const int version = s.version;
+  s.analyzer.set_function([](const Scenario&) -> AnalysisOutcome { throw std::bad_alloc(); });
+  set_draft(s, with_pad(1));  // waits for the outcome
+  ASSERT_TRUE(s.analysis);
+  EXPECT_EQ(s.analysis->scenario.tiles[0].pad, 0);  // the last good analysis
+  EXPECT_EQ(s.scenario.tiles[0].pad, 0);
+  EXPECT_EQ(s.version, version);
+  EXPECT_EQ(s.draft.tiles[0].pad, 1);  // the user's edit is kept
+  ASSERT_EQ(s.errors.size(), 1u);
+  EXPECT_NE(s.errors[0].message.find("out of memory"), std::string::npos);
+  EXPECT_EQ(s.notice_kind, Notice::Error);
+  EXPECT_NE(s.notice.find("out of memory"), std::string::npos);
+  // And a start-up file whose analysis throws is an error naming it, not an abort.
+  std::string err;
+  s.analyzer.set_function([](const Scenario&) -> AnalysisOutcome { throw std::bad_alloc(); });
+  const std::string path =
+      ::testing::TempDir() + "state-bad-alloc-" + std::to_string(::getpid()) + ".json";
+  { std::ofstream(path) << scenario_to_json(with_pad(3)); }
+  EXPECT_FALSE(load_draft_file(s, path, "x.json", &err));
+  EXPECT_NE(err.find("out of memory"), std::string::npos) << err;
+  std::remove(path.c_str());
+  // A later good edit analyzes again.
+  s.analyzer.set_function(analyze_draft);
+  set_draft(s, with_pad(2));
+  ASSERT_TRUE(s.analysis);
+  EXPECT_EQ(s.analysis->scenario.tiles[0].pad, 2);
+  EXPECT_TRUE(s.errors.empty());
+  EXPECT_GT(s.version, version);
+}
+
+TEST(AppState, ASlowEditShowsTheOldPictureMarkedStaleUntilItsAnalysisArrives) {
+  AppState s;
+  set_draft(s, with_pad(0));
+  ASSERT_TRUE(s.analysis);
+  const int version = s.version;
+  Gate gate;
+  s.analyzer.set_function([&](const Scenario& sc) {
+    gate.pass();
+    return analyze_draft(sc);
+  });
+  s.draft = with_pad(1);
+  reanalyze(s);  // an edit: waits kEditWaitSeconds at most
+  EXPECT_TRUE(analysis_stale(s));
+  EXPECT_GT(s.analyzer.busy_seconds(), 0.0);
+  ASSERT_TRUE(s.analysis);
+  EXPECT_EQ(s.analysis->scenario.tiles[0].pad, 0);  // still the last good one
+  EXPECT_EQ(s.version, version);
+  update_frame(s, 0.016);  // frames go on meanwhile
+  EXPECT_EQ(s.version, version);
+  // A newer edit supersedes it; only the newest analysis is ever shown.
+  gate.wait_entered(1);
+  s.draft = with_pad(2);
+  reanalyze(s);
+  gate.release();
+  ASSERT_TRUE(s.analyzer.wait(30));
+  update_frame(s, 0.016);
+  EXPECT_FALSE(analysis_stale(s));
+  ASSERT_TRUE(s.analysis);
+  EXPECT_EQ(s.analysis->scenario.tiles[0].pad, 2);
+  EXPECT_EQ(s.version, version + 1);  // pad 1's analysis was dropped, never shown
+}
+
+TEST(AppState, ADraftWithErrorsKeepsTheOldAnalysis) {
+  AppState s;
+  set_draft(s, with_pad(0));
+  Scenario bad = with_pad(0);
+  bad.steps[0].index = "[threadIdx.x][";
+  set_draft(s, bad);
+  EXPECT_FALSE(s.errors.empty());
+  ASSERT_TRUE(s.analysis);
+  EXPECT_EQ(s.analysis->scenario.steps[0].index, "[threadIdx.x][threadIdx.y]");
+}
+
+TEST(AppState, ExportNoticesAreErrorsOnlyWhenTheExportFailed) {
+  AppState s;
+  report_export(s, true, "bankviz-0001.png", "", 1.0);
+  EXPECT_EQ(s.notice, "saved bankviz-0001.png");
+  EXPECT_EQ(s.notice_kind, Notice::Info);
+  report_export(s, false, "bankviz-0002.png", "cannot write 'x': No space left on device", 2.0);
+  EXPECT_EQ(s.notice, "cannot write 'x': No space left on device");
+  EXPECT_EQ(s.notice_kind, Notice::Error);
+  EXPECT_GT(s.notice_until, 2.0);
+}
+
+TEST(FrameGuard, AFrameThatThrowsHalfWayIsClosedAndTheNextFrameWorks) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(800, 600);
+  io.DeltaTime = 1.0f / 60;
+  unsigned char* px = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
+  ImFont* font = io.Fonts->Fonts[0];
+  for (int frame = 0; frame < 3; ++frame) {
+    ImGui::NewFrame();
+    try {
+      // What a panel has open when the model throws inside it: a window, a child, a combo
+      // popup's worth of pushes, a font, colours, style vars, IDs, a group, a tooltip.
+      ImGui::Begin("panel");
+      ImGui::PushID(7);
+      ImGui::PushFont(font);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0, 0, 1));
+      ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.5f);
+      ImGui::BeginGroup();
+      ImGui::BeginChild("child", ImVec2(100, 100));
+      ImGui::PushFont(font);
+      ImGui::PushID("x");
+      ImGui::BeginTooltip();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 1, 0, 1));
+      ImGui::TextUnformatted("half drawn");
+      throw std::bad_alloc();
+    } catch (const std::bad_alloc&) {
+      recover_imgui_frame();
+    }
+    // The frame ends cleanly (ImGui asserts otherwise) and the next one starts from scratch.
+    ImGui::Render();
+    EXPECT_EQ(ImGui::GetCurrentContext()->CurrentWindowStack.Size, 0);
+  }
+  for (int frame = 0; frame < 2; ++frame) {  // a new window shows from its second frame
+    ImGui::NewFrame();
+    ImGui::Begin("after");
+    ImGui::TextUnformatted("fine");
+    ImGui::End();
+    ImGui::Render();
+  }
+  EXPECT_GT(ImGui::GetDrawData()->CmdListsCount, 0);
+  ImGui::DestroyContext();
+}
