@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   add_analyze_command(app);
   add_wavefronts_command(app);
   add_list_commands(app);
+  add_compare_commands(app);
 #ifdef BANKVIZ_CLI_RUN
   add_run_commands(app);
 #endif

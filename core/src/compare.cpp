@@ -106,7 +106,7 @@ SweepParse parse_sweep(const std::string& text) {
         r.error = spec.param + "=" + values + ": the range is empty (B < A)";
         return r;
       }
-      if (*to - *from >= static_cast<int64_t>(kMaxSweepValues)) {
+      if (static_cast<__int128>(*to) - *from >= static_cast<__int128>(kMaxSweepValues)) {
         r.error = spec.param + "=" + values + ": " + "at most " + std::to_string(kMaxSweepValues) +
                   " values";
         return r;

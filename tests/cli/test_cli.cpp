@@ -408,3 +408,46 @@ TEST(Export, WritesAnSvgAndNeverReplacesAFileItShouldNot) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
   fs::remove_all(dir);
 }
+
+TEST(Compare, PrintsBothAndTheRatioInTextAndJson) {
+  Result r = cli("compare row-write-column-read row-write-column-read-padded");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("wavefronts (model)           1056                   64"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("B needs 16.50x fewer wavefronts than A."), std::string::npos) << r.out;
+  r = cli("compare row-write-column-read row-write-column-read-padded --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["a"]["total_wavefronts"], 1056);
+  EXPECT_EQ(j["b"]["worst_per_request"], 1.0);
+  EXPECT_DOUBLE_EQ(j["per_request_ratio"].get<double>(), 1.0 / 32);
+  // A file works like a preset; a missing one is a failure, a missing operand a usage error.
+  r = cli("compare '" + std::string(BANKVIZ_SOURCE_DIR) +
+          "/assets/presets/row-write-row-read.json' row-write-column-read");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(cli("compare /nonexistent.json row-write-column-read").status, 1);
+  EXPECT_EQ(cli("compare row-write-column-read").status, 2);
+  EXPECT_EQ(cli("compare nope row-write-column-read").status, 2);
+}
+
+TEST(Sweep, CsvHasOneRowPerValueWithValueAndWorstPerRequest) {
+  Result r = cli("sweep --preset row-write-column-read --param pad=0..32 --csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream in(r.out);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header, "value,total_wavefronts,total_ideal,worst_per_request,worst_step,error");
+  int rows = 0;
+  while (std::getline(in, line)) ++rows;
+  EXPECT_EQ(rows, 33);
+  EXPECT_NE(r.out.find("\"0\",1056,64,32.000,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"1\",64,64,1.000,"), std::string::npos) << r.out;
+  r = cli("sweep --preset row-write-column-read --param elem=int,nope --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["points"].size(), 2u);
+  EXPECT_NE(j["points"][1]["error"].get<std::string>().find("unknown element type"),
+            std::string::npos);
+  EXPECT_EQ(cli("sweep --preset row-write-column-read --param bogus=1").status, 2);
+  EXPECT_EQ(cli("sweep --preset row-write-column-read --param pad=1 --csv --json").status, 2);
+}

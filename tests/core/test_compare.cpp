@@ -1,0 +1,76 @@
+// Comparisons and sweeps (compare.h): the figures and ratios of two scenarios, and one parameter
+// over a range, each value checked and analyzed on its own.
+#include <gtest/gtest.h>
+
+#include "bankviz/compare.h"
+#include "helpers.h"
+
+using namespace bankviz;
+using test::step;
+
+namespace {
+
+Scenario transpose(int64_t pad) {
+  Scenario s;
+  s.tiles[0].pad = pad;
+  s.steps = {step(StepKind::Store, "tile[threadIdx.y][threadIdx.x]"), step(StepKind::Sync),
+             step(StepKind::Load, "tile[threadIdx.x][threadIdx.y]")};
+  return s;
+}
+
+Analysis run(const Scenario& s) {
+  AnalysisResult r = analyze(s);
+  EXPECT_TRUE(r.analysis) << r.errors[0].format();
+  return std::move(*r.analysis);
+}
+
+}  // namespace
+
+TEST(Compare, PaddingByOneTurnsA32WayColumnLoadIntoOneWavefront) {
+  const Comparison c = compare(run(transpose(0)), run(transpose(1)));
+  EXPECT_EQ(c.a.total_wavefronts, 32 + 32 * 32);
+  EXPECT_EQ(c.b.total_wavefronts, 64);
+  EXPECT_EQ(c.a.worst_step, 2);
+  EXPECT_EQ(c.a.worst_label, "load tile[threadIdx.x][threadIdx.y]");
+  EXPECT_EQ(c.a.worst_instructions, 32);
+  EXPECT_DOUBLE_EQ(c.a.worst_per_request, 32.0);
+  EXPECT_DOUBLE_EQ(c.b.worst_per_request, 1.0);
+  EXPECT_DOUBLE_EQ(c.total_ratio, 64.0 / 1056.0);
+  EXPECT_DOUBLE_EQ(c.per_request_ratio, 1.0 / 32.0);
+}
+
+TEST(Sweep, RangesAndListsParseAndBadOnesSayWhy) {
+  SweepParse p = parse_sweep("pad=0..32");
+  ASSERT_TRUE(p.spec) << p.error;
+  EXPECT_EQ(p.spec->values.size(), 33u);
+  EXPECT_EQ(p.spec->values.back(), "32");
+  p = parse_sweep("swizzle=none; 3,0,3 ;5,0,5");
+  ASSERT_TRUE(p.spec) << p.error;
+  EXPECT_EQ(p.spec->values, (std::vector<std::string>{"none", "3,0,3", "5,0,5"}));
+  EXPECT_EQ(parse_sweep("depth=1..2").error,
+            "unknown parameter 'depth' (pad, rows, cols, elem, swizzle)");
+  EXPECT_NE(parse_sweep("pad=5..1").error.find("empty"), std::string::npos);
+  EXPECT_NE(parse_sweep("pad=0..9223372036854775807").error.find("at most 257"), std::string::npos);
+  EXPECT_NE(parse_sweep("pad=-9223372036854775807..9223372036854775807").error.find("at most"),
+            std::string::npos);
+  EXPECT_NE(parse_sweep("pad").error.find("expected PARAM=VALUES"), std::string::npos);
+  EXPECT_NE(parse_sweep("elem=int,,float").error.find("empty value"), std::string::npos);
+  EXPECT_NE(parse_sweep("cols=1,x").error.find("'x' is not an integer"), std::string::npos);
+}
+
+TEST(Sweep, EachValueIsAnalyzedAndAnInvalidOneIsAPointWithItsError) {
+  const SweepParse p = parse_sweep("pad=0..2");
+  const std::vector<SweepPoint> pts = sweep(transpose(0), *p.spec);
+  ASSERT_EQ(pts.size(), 3u);
+  EXPECT_DOUBLE_EQ(pts[0].summary->worst_per_request, 32.0);
+  EXPECT_DOUBLE_EQ(pts[1].summary->worst_per_request, 1.0);
+  EXPECT_DOUBLE_EQ(pts[2].summary->worst_per_request, 2.0);  // stride 34: 2-way
+  const std::vector<SweepPoint> rows = sweep(transpose(1), *parse_sweep("rows=8,32,0").spec);
+  EXPECT_GT(rows[0].summary->out_of_bounds, 0);  // 8 rows for a 32x32 block: out of bounds
+  EXPECT_EQ(rows[1].summary->out_of_bounds, 0);
+  EXPECT_FALSE(rows[2].summary);
+  EXPECT_NE(rows[2].error.find("tiles[0].dims"), std::string::npos) << rows[2].error;
+  const std::vector<SweepPoint> sw = sweep(transpose(0), *parse_sweep("swizzle=none;5,0,5;x").spec);
+  EXPECT_DOUBLE_EQ(sw[1].summary->worst_per_request, 1.0);
+  EXPECT_NE(sw[2].error.find("expected B,M,S"), std::string::npos);
+}
