@@ -60,6 +60,8 @@ Measured measure(Runner& runner, const Scenario& s, const Analysis& a) {
   }
   if (r.verification.status == VerifyStatus::Mismatch)
     m.note = "verification: " + r.verification.summary;
+  // The GPU present may not have the scenario's banks (a Kepler 8-byte lesson on Hopper): say so.
+  if (!r.arch_note.empty()) m.note += (m.note.empty() ? "" : "; ") + r.arch_note;
   const int step = a.steps[static_cast<size_t>(worst)].step;
   for (const StepTiming& t : r.exposed.steps)
     if (t.step == step) m.cycles = t.cycles_per_instruction;
