@@ -102,6 +102,39 @@ def cp_cost(op, mask, addrs):
     return wf, ideal
 
 
+def cp_cost_source_sketch(op, mask, dst, src):
+    """A partial explanation of cp.async with an arbitrary global source (not the CLI's model).
+
+    The active lanes are taken in lane order into global passes of at most 4 distinct 128-byte
+    source lines; within a pass, each fixed group costs the larger of its source-bank load and
+    its destination-bank load (lanes counted per bank, same words included); IDEAL is the
+    number of (pass, group) pairs. It reproduces the coalesced and the one-source-address runs
+    but only part of the others (tools/matrix-suite/check.py prints how much).
+    """
+    s = CP_OPS[op]
+    passes, cur, lines = [], [], set()
+    for lane in range(32):
+        if not (mask >> lane) & 1:
+            continue
+        line = src[lane] // 128
+        if line not in lines and len(lines) == 4:
+            passes.append(cur)
+            cur, lines = [], set()
+        cur.append(lane)
+        lines.add(line)
+    if cur:
+        passes.append(cur)
+    wf = ideal = 0
+    for p in passes:
+        for g in cp_groups(s):
+            lanes = [l for l in p if l in g]
+            if lanes:
+                wf += max(lanes_per_bank([src[l] for l in lanes], s),
+                          lanes_per_bank([dst[l] for l in lanes], s))
+                ideal += 1
+    return wf, ideal
+
+
 def model(op, mask, addrs):
     """(WAVEFRONTS, IDEAL) for one warp instruction."""
     check(op, mask, addrs)

@@ -50,9 +50,7 @@ __global__ void k_ldsm(const unsigned* addr, unsigned* sink, unsigned* base_out)
   if constexpr (N == 1 && !T)
     asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(a));
   if constexpr (N == 1 && T)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];"
-                 : "=r"(r0)
-                 : "r"(a));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(a));
   if constexpr (N == 2 && !T)
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];"
                  : "=r"(r0), "=r"(r1)
@@ -84,17 +82,16 @@ __global__ void k_stsm(const unsigned* addr, unsigned* sink, unsigned* base_out)
   if constexpr (N == 1 && !T)
     asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" ::"r"(a), "r"(v0));
   if constexpr (N == 1 && T)
-    asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(a),
-                 "r"(v0));
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(a), "r"(v0));
   if constexpr (N == 2 && !T)
     asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1,%2};" ::"r"(a), "r"(v0),
                  "r"(v1));
   if constexpr (N == 2 && T)
-    asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1,%2};" ::"r"(a),
-                 "r"(v0), "r"(v1));
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1,%2};" ::"r"(a), "r"(v0),
+                 "r"(v1));
   if constexpr (N == 4 && !T)
-    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1,%2,%3,%4};" ::"r"(a),
-                 "r"(v0), "r"(v1), "r"(v2), "r"(v3));
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1,%2,%3,%4};" ::"r"(a), "r"(v0),
+                 "r"(v1), "r"(v2), "r"(v3));
   if constexpr (N == 4 && T)
     asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};" ::"r"(a),
                  "r"(v0), "r"(v1), "r"(v2), "r"(v3));
@@ -225,8 +222,8 @@ int main(int argc, char** argv) {
     const unsigned align = matrix ? 16 : static_cast<unsigned>(size);
     for (int i = 0; i < 32; ++i) {
       if (addr[i] % align != 0 || addr[i] + align > static_cast<unsigned>(kSmemBytes)) {
-        std::fprintf(stderr, "line %d: lane %d address %u misaligned or out of range\n", lineno,
-                     i, addr[i]);
+        std::fprintf(stderr, "line %d: lane %d address %u misaligned or out of range\n", lineno, i,
+                     addr[i]);
         return 1;
       }
     }
@@ -239,30 +236,46 @@ int main(int argc, char** argv) {
         if (src_mode == "same") srcoff[i] = 0;
         if (nsrc) srcoff[i] = src[i];
         if (srcoff[i] % size || srcoff[i] + size > static_cast<unsigned>(kGlobalBytes)) {
-          std::fprintf(stderr, "line %d: lane %d source %u misaligned or out of range\n", lineno,
-                       i, srcoff[i]);
+          std::fprintf(stderr, "line %d: lane %d source %u misaligned or out of range\n", lineno, i,
+                       srcoff[i]);
           return 1;
         }
       }
       CHECK(cudaMemcpy(d_srcoff, srcoff, sizeof srcoff, cudaMemcpyHostToDevice));
     }
     dim3 g(1), b(32);
-    if (op == "ldmatrix.x1") k_ldsm<1, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "ldmatrix.x1.trans") k_ldsm<1, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "ldmatrix.x2") k_ldsm<2, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "ldmatrix.x2.trans") k_ldsm<2, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "ldmatrix.x4") k_ldsm<4, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "ldmatrix.x4.trans") k_ldsm<4, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "stmatrix.x1") k_stsm<1, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "stmatrix.x1.trans") k_stsm<1, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "stmatrix.x2") k_stsm<2, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "stmatrix.x2.trans") k_stsm<2, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "stmatrix.x4") k_stsm<4, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (op == "stmatrix.x4.trans") k_stsm<4, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
-    else if (size == 4) k_cp<4, false><<<g, b, kSmemBytes>>>(d_addr, mask, d_g, d_srcoff, d_sink, d_base);
-    else if (size == 8) k_cp<8, false><<<g, b, kSmemBytes>>>(d_addr, mask, d_g, d_srcoff, d_sink, d_base);
-    else if (size == 16 && !cg) k_cp<16, false><<<g, b, kSmemBytes>>>(d_addr, mask, d_g, d_srcoff, d_sink, d_base);
-    else if (size == 16 && cg) k_cp<16, true><<<g, b, kSmemBytes>>>(d_addr, mask, d_g, d_srcoff, d_sink, d_base);
+    if (op == "ldmatrix.x1")
+      k_ldsm<1, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "ldmatrix.x1.trans")
+      k_ldsm<1, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "ldmatrix.x2")
+      k_ldsm<2, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "ldmatrix.x2.trans")
+      k_ldsm<2, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "ldmatrix.x4")
+      k_ldsm<4, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "ldmatrix.x4.trans")
+      k_ldsm<4, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "stmatrix.x1")
+      k_stsm<1, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "stmatrix.x1.trans")
+      k_stsm<1, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "stmatrix.x2")
+      k_stsm<2, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "stmatrix.x2.trans")
+      k_stsm<2, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "stmatrix.x4")
+      k_stsm<4, false><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (op == "stmatrix.x4.trans")
+      k_stsm<4, true><<<g, b, kSmemBytes>>>(d_addr, d_sink, d_base);
+    else if (size == 4)
+      k_cp<4, false><<<g, b, kSmemBytes>>>(d_addr, mask, d_g, d_srcoff, d_sink, d_base);
+    else if (size == 8)
+      k_cp<8, false><<<g, b, kSmemBytes>>>(d_addr, mask, d_g, d_srcoff, d_sink, d_base);
+    else if (size == 16 && !cg)
+      k_cp<16, false><<<g, b, kSmemBytes>>>(d_addr, mask, d_g, d_srcoff, d_sink, d_base);
+    else if (size == 16 && cg)
+      k_cp<16, true><<<g, b, kSmemBytes>>>(d_addr, mask, d_g, d_srcoff, d_sink, d_base);
     else {
       std::fprintf(stderr, "line %d: bad op %s\n", lineno, op.c_str());
       return 1;

@@ -3,14 +3,14 @@
 # suite file in CASEDIR and packs the joined tables into OUTDIR/results.tgz.
 # usage: tools/matrix-suite/run_all.sh CASEDIR OUTDIR
 #   CASEDIR/ld*.txt are measured with the ldmatrix metrics, st*.txt with the stmatrix ones,
-#   cp*.txt with the cp.async ones; a file named *.cg.txt runs with --cg, *.mirror.txt with
+#   cp*.txt with the cp.async ones, sa*.txt with the instrumented (SASS) counters; a file named *.cg.txt runs with --cg, *.mirror.txt with
 #   --src mirror, *.same.txt with --src same.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cases=$1
 out=$2
-w=$out/w
-mkdir -p "$w"
+w=$(mktemp -d)
+mkdir -p "$out"
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader
   nvcc --version | tail -2
@@ -24,7 +24,7 @@ echo "sass check rc=$?"; tail -1 "$w/sass_check.txt"
 ncu --query-metrics --chip gh100 > /tmp/q.txt 2>&1 || ncu --query-metrics > /tmp/q.txt 2>&1
 grep -iE 'shared|ldsm|stsm|ldgsts' /tmp/q.txt > "$w/query_shared.txt"
 wc -l /tmp/q.txt "$w/query_shared.txt"
-for k in ld st cp; do
+for k in ld st cp sa; do
   python3 "$here/pick_metrics.py" /tmp/q.txt $k > "/tmp/metrics_$k"
   echo "$k: $(cat /tmp/metrics_$k)" | tee -a "$w/metrics_used.txt"
 done
