@@ -70,6 +70,7 @@ bool load_draft_file(AppState& s, const std::string& path, const std::string& wh
     for (const Diagnostic& d : load.errors) *error += "\n  " + d.format();
     return false;
   }
+  s.open_pending = true;
   set_draft(s, *load.scenario, wait);
   if (wait && !s.errors.empty()) {
     *error = what + " does not analyze:";
@@ -90,15 +91,50 @@ void reanalyze(AppState& s, bool wait) {
   update_frame(s, 0);
 }
 
+namespace {
+
+// The first warp that executes executed step `step` (its time), or -1.
+double first_beat_of(const AppState& s, int step, int wavefront) {
+  for (int w = 0; w < s.analysis->warp_count(); ++w)
+    if (double t = time_of(*s.analysis, s.playback, step, w, wavefront); t >= 0) return t;
+  return -1;
+}
+
+// After an edit: the same step, warp and wavefront if they still exist, else the same step's
+// first beat of that warp, else of any warp; else the time stays (clamped by frame_at).
+void keep_place(AppState& s, const Frame& before) {
+  if (before.step < 0) return;
+  for (double t : {time_of(*s.analysis, s.playback, before.step, before.warp, before.wavefront),
+                   time_of(*s.analysis, s.playback, before.step, before.warp, 0),
+                   first_beat_of(s, before.step, 0)}) {
+    if (t >= 0) {
+      s.t = t;
+      return;
+    }
+  }
+}
+
+}  // namespace
+
 bool poll_analysis(AppState& s) {
   std::optional<AnalysisOutcome> o = s.analyzer.take();
   if (!o) return false;
   if (o->analysis) {
+    const Frame before = s.frame;  // the place on screen before this analysis
+    const bool had_analysis = s.analysis.has_value();
     s.scenario = std::move(o->scenario);
     s.analysis = std::move(o->analysis);
     s.errors.clear();
     ++s.version;
     s.measurer.request(s.scenario);
+    if (s.open_pending) {
+      s.open_pending = false;
+      const int worst = s.analysis->worst_step();
+      const double t = worst >= 0 ? first_beat_of(s, worst, 0) : -1;
+      s.t = t >= 0 ? t : 0;
+    } else if (had_analysis) {
+      keep_place(s, before);
+    }
   } else if (!o->failure.empty()) {
     // An exception (out of memory, ...): the last good analysis stays on screen.
     s.errors = {Diagnostic{"", 0, o->failure}};

@@ -60,6 +60,10 @@ struct AppState {
   // [SECTION] animation: the frame is a pure function of t (frame.h)
   Playback playback;
   double t = 0;
+  // A preset or file just loaded opens on its worst step (the one the lesson is about) when its
+  // analysis arrives; an edit instead keeps the step, warp and wavefront on screen where they
+  // still exist (poll_analysis).
+  bool open_pending = false;
   bool playing = false;
   Frame frame;       // frame_at(analysis, t, playback), set each frame
   FrameCells cells;  // frame_cells(analysis, frame)

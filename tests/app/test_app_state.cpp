@@ -239,3 +239,48 @@ TEST(FrameGuard, AFrameThatThrowsHalfWayIsClosedAndTheNextFrameWorks) {
   EXPECT_GT(ImGui::GetDrawData()->CmdListsCount, 0);
   ImGui::DestroyContext();
 }
+
+// Issue 8: a preset opens on the step it is about; an edit keeps the place on screen.
+Scenario transpose(int64_t pad) {
+  Scenario s = with_pad(pad);
+  Step store;
+  store.kind = StepKind::Store;
+  store.index = "[threadIdx.y][threadIdx.x]";
+  Step sync;
+  sync.kind = StepKind::Sync;
+  s.steps.insert(s.steps.begin(), {store, sync});
+  return s;
+}
+
+TEST(AppState, ALoadedScenarioOpensOnItsWorstStep) {
+  AppState s;
+  const std::string path =
+      testing::TempDir() + "bankviz-open-" + std::to_string(::getpid()) + ".json";
+  std::ofstream(path) << scenario_to_json(transpose(0));
+  std::string err;
+  ASSERT_TRUE(load_draft_file(s, path, path, &err)) << err;
+  std::remove(path.c_str());
+  ASSERT_TRUE(s.analysis);
+  EXPECT_EQ(s.frame.step, 2);  // the 32-way column load, not the conflict-free store (step 0)
+  EXPECT_EQ(s.frame.warp, 0);
+  EXPECT_EQ(s.frame.wavefront, 0);
+}
+
+TEST(AppState, AnEditKeepsTheStepWarpAndWavefrontWhereTheyStillExist) {
+  AppState s;
+  set_draft(s, transpose(0));
+  ASSERT_TRUE(seek(s, 2, 5, 7));
+  update_frame(s, 0);
+  ASSERT_EQ(s.frame.wavefront, 7);
+  Scenario edited = transpose(2);  // still 2-way: wavefront 7 is gone, step 2 warp 5 stays
+  set_draft(s, edited);
+  EXPECT_EQ(s.frame.step, 2);
+  EXPECT_EQ(s.frame.warp, 5);
+  EXPECT_EQ(s.frame.wavefront, 0);
+  ASSERT_TRUE(seek(s, 2, 5, 1));
+  update_frame(s, 0);
+  set_draft(s, transpose(0));  // back to 32-way: wavefront 1 exists again
+  EXPECT_EQ(s.frame.step, 2);
+  EXPECT_EQ(s.frame.warp, 5);
+  EXPECT_EQ(s.frame.wavefront, 1);
+}
