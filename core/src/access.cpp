@@ -31,7 +31,59 @@
 namespace bankviz {
 
 const char* op_name(Op op) {
-  return op == Op::Load ? "load" : op == Op::Store ? "store" : "atomic";
+  switch (op) {
+    case Op::Load:
+      return "load";
+    case Op::Store:
+      return "store";
+    case Op::Atomic:
+      return "atomic";
+    case Op::LdMatrix:
+      return "ldmatrix";
+    case Op::StMatrix:
+      return "stmatrix";
+    case Op::CpAsync:
+      return "cp.async";
+  }
+  return "?";
+}
+
+bool is_matrix_op(Op op) {
+  return op == Op::LdMatrix || op == Op::StMatrix;
+}
+
+std::optional<OpSpec> parse_op(std::string_view name) {
+  OpSpec s;
+  if (name.starts_with("cp.async.")) {
+    const std::string_view size = name.substr(9);
+    s.op = Op::CpAsync;
+    if (size == "4" || size == "8" || size == "16")
+      s.width = size == "4" ? 4 : size == "8" ? 8 : 16;
+    else
+      return std::nullopt;
+    return s;
+  }
+  if (name.starts_with("ldmatrix.x"))
+    s.op = Op::LdMatrix;
+  else if (name.starts_with("stmatrix.x"))
+    s.op = Op::StMatrix;
+  else
+    return std::nullopt;
+  std::string_view rest = name.substr(10);
+  if (rest.ends_with(".trans")) {
+    s.trans = true;
+    rest.remove_suffix(6);
+  }
+  if (rest != "1" && rest != "2" && rest != "4") return std::nullopt;
+  s.matrices = rest[0] - '0';
+  s.width = 16;
+  return s;
+}
+
+std::string op_spec_name(const OpSpec& s) {
+  if (s.op == Op::CpAsync) return "cp.async." + std::to_string(s.width);
+  if (!is_matrix_op(s.op)) return op_name(s.op);
+  return std::string(op_name(s.op)) + ".x" + std::to_string(s.matrices) + (s.trans ? ".trans" : "");
 }
 
 // [SECTION] Splitting the warp into groups served one after another
@@ -56,6 +108,7 @@ bool lanes_pair_up(const WarpAccess& a) {
 
 // Lanes per group: 32 (whole warp), 16 (half-warps) or 8 (quarter-warps).
 int group_lanes(const Arch& arch, Op op, const WarpAccess& a) {
+  if (is_matrix_op(op)) return 8;      // one matrix (8 rows of 16 bytes) at a time (measured)
   if (arch.half_warp_unit) return 16;  // cc 1.x: half-warps, whatever the width
   // One wavefront delivers at most line_bytes (128; 256 on Kepler). Accesses wider than 4 bytes
   // are split so that one group's lanes fill one line: 8-byte accesses on 128-byte lines go by
@@ -314,7 +367,7 @@ template <bool kDetail>
 AccessResult run(const Arch& arch, Op op, const WarpAccess& a) {
   AccessResult r;
   if (a.mask == 0) return r;
-  if (arch.one_broadcast) {
+  if (arch.one_broadcast && (op == Op::Load || op == Op::Store || op == Op::Atomic)) {
     run_tesla<kDetail>(arch, op, a, r);
   } else {
     const int g = group_lanes(arch, op, a);
@@ -324,7 +377,9 @@ AccessResult run(const Arch& arch, Op op, const WarpAccess& a) {
       const uint32_t lanes = a.mask & group_bits;
       if (!lanes) continue;
       const int n = collect(arch, a, lanes, touches);
-      const bool atomic = op == Op::Atomic;
+      // Lanes never share a word's pass: atomics' read-modify-writes, and cp.async's writes
+      // (measured: 32 lanes copying to one address cost 32 wavefronts).
+      const bool atomic = op == Op::Atomic || op == Op::CpAsync;
       const GroupCost c = cost(arch, a, touches, n, atomic);
       r.wavefronts += c.wavefronts;
       r.ideal += c.ideal;
@@ -353,6 +408,20 @@ std::string validate(const WarpAccess& a) {
              " bytes)";
   }
   return {};
+}
+
+std::string validate(Op op, const WarpAccess& a) {
+  if (is_matrix_op(op)) {
+    if (a.width != 16)
+      return std::string(op_name(op)) + " reads 16-byte rows, not " + std::to_string(a.width) +
+             "-byte accesses";
+    if (a.mask != 0xFFu && a.mask != 0xFFFFu && a.mask != 0xFFFFFFFFu)
+      return std::string(op_name(op)) +
+             ": the row addresses come from lanes 0-7 (.x1), 0-15 (.x2) or 0-31 (.x4)";
+  } else if (op == Op::CpAsync && a.width != 4 && a.width != 8 && a.width != 16) {
+    return "cp.async copies 4, 8 or 16 bytes, not " + std::to_string(a.width);
+  }
+  return validate(a);
 }
 
 AccessResult serve(const Arch& arch, Op op, const WarpAccess& access) {

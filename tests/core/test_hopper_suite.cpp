@@ -75,6 +75,71 @@ TEST_P(HopperSuite, ModelMatchesNsightComputeOnEveryCase) {
 
 INSTANTIATE_TEST_SUITE_P(Measured, HopperSuite, ::testing::Values("random", "targeted", "holdout"));
 
+// ldmatrix, stmatrix and cp.async (docs/MATRIX_RULE.md): lines NAME OP MASK A0..A31, expected
+// NAME WAVEFRONTS IDEAL as Nsight Compute counted them on an H100.
+class MatrixSuite : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(MatrixSuite, ModelMatchesNsightComputeOnEveryCase) {
+  const std::string base = std::string(BANKVIZ_TEST_DATA) + "/hopper/" + GetParam();
+  std::ifstream in(base + ".txt");
+  ASSERT_TRUE(in) << base;
+  const auto expected = read_expected(base + ".expected");
+  const Arch& hopper = *find_arch("hopper");
+  int cases = 0, mismatches = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream s(line);
+    std::string name, op, mask;
+    s >> name >> op >> mask;
+    const std::optional<OpSpec> spec = parse_op(op);
+    ASSERT_TRUE(spec) << line;
+    EXPECT_EQ(op_spec_name(*spec), op);
+    WarpAccess a;
+    a.width = spec->width;
+    a.mask = spec->lanes(static_cast<uint32_t>(std::stoul(mask, nullptr, 0)));
+    for (auto& x : a.addr) s >> x;
+    ASSERT_TRUE(s) << line;
+    ASSERT_EQ(validate(spec->op, a), "") << name;
+    const auto it = expected.find(name);
+    ASSERT_NE(it, expected.end()) << name;
+    const AccessResult r = serve(hopper, spec->op, a);
+    ++cases;
+    if (r.wavefronts != it->second.first || r.ideal != it->second.second) {
+      if (++mismatches <= 10)
+        ADD_FAILURE() << name << " " << op << ": model " << r.wavefronts << " " << r.ideal
+                      << ", measured " << it->second.first << " " << it->second.second;
+    }
+    EXPECT_EQ(r.detail.size(), static_cast<size_t>(r.wavefronts)) << name;
+    EXPECT_EQ(count_wavefronts(hopper, spec->op, a), r.wavefronts) << name;
+  }
+  EXPECT_EQ(static_cast<size_t>(cases), expected.size());
+  EXPECT_GT(cases, 50);
+  EXPECT_EQ(mismatches, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Measured, MatrixSuite,
+                         ::testing::Values("ldmatrix", "stmatrix", "cpasync", "ldmatrix_holdout",
+                                           "stmatrix_holdout", "cpasync_holdout"));
+
+TEST(MatrixOps, NamesParseBackAndForthAndBadOnesAreRefused) {
+  for (const char* n : {"ldmatrix.x1", "ldmatrix.x2.trans", "stmatrix.x4", "cp.async.8"})
+    EXPECT_EQ(op_spec_name(*parse_op(n)), n);
+  for (const char* n : {"ldmatrix.x3", "ldmatrix.x", "stmatrix.x4.tran", "cp.async.2", "cp.async.",
+                        "ld", "ldmatrix.x1.trans.trans"})
+    EXPECT_FALSE(parse_op(n)) << n;
+  WarpAccess a;
+  a.width = 16;
+  a.mask = 0xFFFF;
+  EXPECT_EQ(validate(Op::LdMatrix, a), "");
+  a.mask = 0xFFF;  // 12 lanes: not 8N
+  EXPECT_NE(validate(Op::LdMatrix, a).find("lanes 0-7"), std::string::npos);
+  a.mask = 0xFF;
+  a.addr[3] = 8;  // rows are 16-byte aligned
+  EXPECT_NE(validate(Op::StMatrix, a).find("lane 3"), std::string::npos);
+  a.width = 2;
+  EXPECT_NE(validate(Op::CpAsync, a).find("4, 8 or 16"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace bankviz
 

@@ -13,7 +13,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bankviz/arch.h"
@@ -22,8 +24,30 @@ namespace bankviz {
 
 // Atomic: a shared-memory atomicAdd and friends (read-modify-write): lanes never share a word's
 // pass through the bank (measured on Hopper, docs/HOPPER_RULE.md).
-enum class Op { Load, Store, Atomic };
-const char* op_name(Op op);  // "load" / "store" / "atomic"
+// LdMatrix / StMatrix: ldmatrix / stmatrix .m8n8 .b16 (.x1/.x2/.x4, .trans alike): the access's
+// lanes are the ones that supply row addresses, lanes 0..8N-1 for N matrices, each a 16-byte
+// row; every matrix (8 lanes) is served on its own, lanes sharing words as loads do (measured on
+// Hopper, docs/MATRIX_RULE.md). CpAsync: the shared-memory write of cp.async.ca of 4, 8 or 16
+// bytes: the fixed split of stores, and lanes never share a word's pass (docs/MATRIX_RULE.md;
+// assumes the global source is read coalesced).
+enum class Op { Load, Store, Atomic, LdMatrix, StMatrix, CpAsync };
+const char* op_name(Op op);  // "load" / "store" / "atomic" / "ldmatrix" / "stmatrix" / "cp.async"
+bool is_matrix_op(Op op);    // ldmatrix or stmatrix
+
+// An instruction as PTX names it: "ldmatrix.x4", "stmatrix.x2.trans", "cp.async.16".
+struct OpSpec {
+  Op op = Op::Load;
+  int width = 4;     // bytes per lane: 16 for the matrix rows; the copy size for cp.async
+  int matrices = 0;  // ldmatrix/stmatrix: 1, 2 or 4
+  bool trans = false;
+  // The lanes whose addresses the instruction uses: lanes 0..8N-1 for the matrix instructions
+  // (whatever the warp's mask: they are .sync.aligned), else `mask`.
+  uint32_t lanes(uint32_t mask) const {
+    return matrices == 4 ? 0xFFFFFFFFu : matrices > 0 ? (1u << (8 * matrices)) - 1u : mask;
+  }
+};
+std::optional<OpSpec> parse_op(std::string_view name);
+std::string op_spec_name(const OpSpec& spec);  // the PTX name back: "ldmatrix.x4.trans"
 
 inline constexpr int kWarpSize = 32;
 inline constexpr uint32_t kMaxSharedBytes = 228u * 1024u;  // Hopper: 228 KB per SM
@@ -38,6 +62,9 @@ struct WarpAccess {
 // Checks width (1/2/4/8/16), alignment (address % width == 0) and range (address + width <=
 // kMaxSharedBytes) of every active lane. Empty string when valid, else a message naming the lane.
 std::string validate(const WarpAccess& access);
+// The same, plus what the instruction requires: for ldmatrix/stmatrix 16-byte rows from lanes
+// 0..8N-1 exactly (N = 1, 2 or 4); for cp.async a size of 4, 8 or 16 bytes.
+std::string validate(Op op, const WarpAccess& access);
 
 // One bank word touched by one lane in one wavefront.
 struct LaneWord {
