@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 
+#include "bankviz/text.h"
 #include "panels.h"
 #include "theme.h"
 
@@ -77,6 +78,15 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
                                wm.first_word);
   };
 
+  // Where the eyes are, in every mode, above the picture: an edit that does not analyze (the
+  // picture is the last good one), races and out-of-bounds accesses (text.h headline_warnings).
+  ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.conflict));
+  if (!s.errors.empty())
+    ImGui::TextWrapped("STALE PICTURE: the edit does not analyze: %s",
+                       s.errors.front().format().c_str());
+  for (const std::string& w : headline_warnings(a, s.frame.step))
+    ImGui::TextWrapped("%s", w.c_str());
+  ImGui::PopStyleColor();
   ImGui::Text("%d banks x %d B, one row per %d-byte line", banks, arch.bank_bytes,
               arch.line_bytes_shown());
   if (s.cells.extra_pass) {

@@ -29,6 +29,7 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override) {
   a.scenario = s;
   a.arch = arch;
   a.issues = t.issues;
+  a.out_of_bounds = t.out_of_bounds;
   const int warps = static_cast<int>(s.warps());
   for (size_t exec = 0; exec < t.steps.size(); ++exec) {
     const TraceStep& ts = t.steps[exec];

@@ -500,6 +500,34 @@ detail::Json step_json(const Analysis& a, size_t i) {
 
 }  // namespace
 
+std::vector<std::string> headline_warnings(const Analysis& a, int step) {
+  std::vector<std::string> out;
+  if (a.hazards.racing_accesses > 0) {
+    std::string steps;
+    bool here = false;
+    int listed = 0;
+    for (size_t i = 0; i < a.hazards.racing.size(); ++i) {
+      bool any = false;
+      for (uint32_t lanes : a.hazards.racing[i]) any = any || lanes != 0;
+      if (!any) continue;
+      here = here || static_cast<int>(i) == step;
+      if (listed++ < 4) steps += (steps.empty() ? "" : ", ") + std::to_string(i);
+    }
+    if (listed > 4) steps += ", ...";
+    out.push_back("RACE: " + std::to_string(a.hazards.racing_accesses) +
+                  " lane accesses race (a __syncthreads() is missing); " +
+                  (listed == 1 ? "step " : "steps ") + steps + (here ? " (this step)" : ""));
+  }
+  if (a.out_of_bounds > 0) {
+    bool here = false;
+    for (const Issue& i : a.issues) here = here || (i.step == step && step >= 0 && i.lane >= 0);
+    out.push_back("OUT OF BOUNDS: " + std::to_string(a.out_of_bounds) +
+                  " lane accesses fall outside the tile (undefined behaviour in CUDA; left out)" +
+                  (here ? " (this step)" : ""));
+  }
+  return out;
+}
+
 void write_analysis_json(const Analysis& a, std::ostream& out) {
   using detail::Json;
   const Arch& arch = *a.arch;

@@ -335,3 +335,24 @@ TEST(AnalysisJson, IsWrittenStepByStepAsTheSameDocumentAWholeDumpWouldBe) {
   write_analysis_json(a, dead);
   EXPECT_TRUE(dead.str().empty());
 }
+
+TEST(HeadlineWarnings, NameRacesAndOutOfBoundsAccessesAndTheStepsInvolved) {
+  Scenario s;  // a store then a load of another thread's element, no __syncthreads(): a race
+  s.steps = {step(StepKind::Store, "tile[threadIdx.y][threadIdx.x]"),
+             step(StepKind::Load, "tile[threadIdx.x][threadIdx.y]")};
+  Analysis a = run(s);
+  std::vector<std::string> w = headline_warnings(a, 1);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].rfind("RACE: ", 0), 0u) << w[0];
+  EXPECT_NE(w[0].find("__syncthreads() is missing"), std::string::npos);
+  EXPECT_NE(w[0].find("(this step)"), std::string::npos);
+  s.steps.insert(s.steps.begin() + 1, step(StepKind::Sync));
+  EXPECT_TRUE(headline_warnings(run(s)).empty());
+  s.tiles[0].dims = {16, 32};  // rows 16..31 of a 32x32 block fall outside
+  a = run(s);
+  EXPECT_EQ(a.out_of_bounds, 512 + 512);  // the store's and the load's out-of-bounds lanes
+  w = headline_warnings(a, 0);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].rfind("OUT OF BOUNDS: 1024 lane accesses", 0), 0u) << w[0];
+  EXPECT_NE(w[0].find("(this step)"), std::string::npos);
+}

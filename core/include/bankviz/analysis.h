@@ -34,6 +34,7 @@ struct Analysis {
   std::vector<std::vector<WarpStep>> warps;  // [executed step][warp]
   std::vector<Issue> issues;                 // out-of-bounds, races (hazards.examples), ...
   Hazards hazards;                           // every racing access, from the one hazard model
+  int64_t out_of_bounds = 0;                 // lanes left inactive: out of bounds (Trace)
 
   int warp_count() const;
   // Sum over warps for one executed step, and over everything.

@@ -3,6 +3,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "bankviz/analysis.h"
 
@@ -28,6 +29,11 @@ std::string verdict(const AccessResult& r);
 // The same, naming the access width when the request is split: "8-byte access: 2 wavefronts,
 // conflict-free (each half-warp is one wavefront)".
 std::string verdict(const AccessResult& r, int width);
+
+// What must not be missed, in a few words each, for the verdict area of every view (presenter
+// mode included): races (with the executed steps involved), out-of-bounds lanes. Empty when
+// neither. `step` (an executed step, or -1) adds "(this step)" where it is involved.
+std::vector<std::string> headline_warnings(const Analysis& a, int step = -1);
 
 // The full analysis as JSON (schema in docs/SCENARIO.md), written member by member and step by
 // step (the largest scenario's is hundreds of MB; it is never built whole).
