@@ -1,6 +1,7 @@
 // cli_main.cpp: bankviz-cli's body (cli_main.h); main.cpp calls it.
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
@@ -51,6 +52,12 @@ int cli_main(int argc, char** argv) {
     return e.status;
   } catch (const std::exception& e) {
     std::cerr << "bankviz-cli: internal error: " << e.what() << "\n";
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+    // In the fuzz build (fuzz/) an exception that no check turned into a message is a crash, so
+    // that the fuzzer keeps the input.
+    std::fprintf(stderr, "bankviz-cli: internal error: %s\n", e.what());
+    std::abort();
+#endif
     return kExitFailed;
   }
   // Output that did not reach its file (a full disk, a closed pipe) is a failure, not success.
