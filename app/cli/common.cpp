@@ -255,7 +255,7 @@ Scenario build_scenario(const ScenarioOptions& o) {
   for (const auto& d : o.defines) {
     auto [name, value] = split_assignment(d, "--define");
     auto it = std::find_if(s.constants.begin(), s.constants.end(),
-                           [&](const Constant& c) { return c.name == name; });
+                           [&n = name](const Constant& c) { return c.name == n; });
     const long long v = parse_int(value, "--define " + name);
     if (it != s.constants.end())
       it->value = v;

@@ -1,0 +1,73 @@
+// cli_main.cpp: bankviz-cli's body (cli_main.h); main.cpp calls it.
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_main.h"
+#include "commands.h"
+#include "common.h"
+#include "printable.h"
+
+namespace bankviz::cli {
+
+int cli_main(int argc, char** argv) {
+  // Everything printed goes through PrintableBuf: no user text reaches the terminal as control.
+  std::streambuf* const cout_buf = std::cout.rdbuf();
+  std::streambuf* const cerr_buf = std::cerr.rdbuf();
+  PrintableBuf out(cout_buf), err(cerr_buf);
+  std::cout.rdbuf(&out);
+  std::cerr.rdbuf(&err);
+  struct Restore {  // the streams outlive cli_main's locals: give them their own buffers back
+    std::streambuf *o, *e;
+    ~Restore() {
+      std::cout.flush();
+      std::cout.rdbuf(o);
+      std::cerr.rdbuf(e);
+    }
+  } restore{cout_buf, cerr_buf};
+  CLI::App app{"bankviz-cli: CUDA shared-memory banks, wavefronts and conflicts, without a window"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "help for every subcommand");
+  add_analyze_command(app);
+  add_wavefronts_command(app);
+  add_list_commands(app);
+  add_compare_commands(app);
+#ifdef BANKVIZ_CLI_RUN
+  add_run_commands(app);
+#endif
+#ifdef BANKVIZ_CLI_EXPORT
+  add_export_command(app);
+#endif
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; every other parse problem is a usage error (exit status 2).
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitUsage;
+  } catch (const Exit& e) {
+    if (!e.message.empty()) std::cerr << "bankviz-cli: " << e.message << "\n";
+    return e.status;
+  } catch (const std::exception& e) {
+    std::cerr << "bankviz-cli: internal error: " << e.what() << "\n";
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+    // In the fuzz build (fuzz/) an exception that no check turned into a message is a crash, so
+    // that the fuzzer keeps the input.
+    std::fprintf(stderr, "bankviz-cli: internal error: %s\n", e.what());
+    std::abort();
+#endif
+    return kExitFailed;
+  }
+  // Output that did not reach its file (a full disk, a closed pipe) is a failure, not success.
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "bankviz-cli: cannot write the output: " << std::strerror(errno) << "\n";
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace bankviz::cli

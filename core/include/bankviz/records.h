@@ -1,0 +1,29 @@
+// records.h: recorded warp accesses, one per line, as `bankviz-cli wavefronts` reads them.
+//
+//   NAME WIDTH MASK A0 A1 ... A31
+// NAME without spaces, WIDTH in bytes (1, 2, 4, 8, 16), MASK the active lanes (decimal or 0x
+// hex), then 32 byte addresses into shared memory (inactive lanes' are ignored, but must still be
+// numbers). A blank line or one whose first non-blank character is '#' is not a record.
+// The CLI and the record fuzzer (fuzz/) call these same functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "bankviz/access.h"
+
+namespace bankviz {
+
+// Unsigned integer in decimal or 0x hex; false on anything else (signs, junk, overflow, empty).
+bool parse_u64(std::string_view text, uint64_t& value);
+
+// False for a blank line (spaces, tabs, '\r') and a comment line ('#' first): not a record.
+bool is_record_line(std::string_view line);
+
+// Parses one record line into `name` and `access` (checked with validate()); returns an error
+// message ("width '3' is not 1, 2, 4, 8 or 16", "lane 5: negative address -4"), or empty on
+// success.
+std::string parse_record(const std::string& line, std::string& name, WarpAccess& access);
+
+}  // namespace bankviz

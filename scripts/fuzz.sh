@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (fuzz/README.md) with clang into build-fuzz/ (or
+# $BANKVIZ_FUZZ_BUILD_DIR) and runs each for SECONDS (default 30). Exit status 1 if any harness
+# crashed, leaked, hung (10 s per input) or went over 2 GB; the inputs that did are saved in
+# build-fuzz/fuzz-run/crashes/NAME/ and listed at the end. Without clang (or its libFuzzer
+# runtime) it says so and exits 0.
+# usage: scripts/fuzz.sh [SECONDS]      CI runs it after the tests (.ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+seconds=${1:-30}
+if [[ ! $seconds =~ ^[0-9]+$ ]] || ((seconds < 1)); then
+  echo "usage: scripts/fuzz.sh [SECONDS]   (seconds per harness, default 30)" >&2
+  exit 2
+fi
+build=${BANKVIZ_FUZZ_BUILD_DIR:-build-fuzz}
+[[ $build = /* ]] || build=$root/$build
+jobs=${BANKVIZ_JOBS:-$(nproc)}
+harnesses=(expr scenario records cli)
+
+cxx=${BANKVIZ_FUZZ_CXX:-$(command -v clang++ || true)}
+if [[ -z $cxx ]]; then
+  echo "fuzz: SKIPPED: no clang++ (libFuzzer needs clang; install clang and libclang-rt-dev)"
+  exit 0
+fi
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  cmake -S . -B "$build" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBANKVIZ_FUZZ=ON -DBANKVIZ_WERROR=ON \
+    -DBANKVIZ_GUI=OFF -DBANKVIZ_CUDA=OFF -DBANKVIZ_TESTS=OFF -DBANKVIZ_BENCHMARKS=OFF
+fi
+if ! grep -qs '^BANKVIZ_HAVE_LIBFUZZER:INTERNAL=1$' "$build/CMakeCache.txt"; then
+  echo "fuzz: SKIPPED: $cxx cannot link libFuzzer with ASan and UBSan (install libclang-rt-dev)"
+  exit 0
+fi
+cmake --build "$build" -j "$jobs" --target "${harnesses[@]/#/fuzz_}"
+
+# The CLI harness runs in a scratch directory: the relative paths it makes up name these files.
+run=$build/fuzz-run
+rm -rf "$run/sandbox"
+mkdir -p "$run/sandbox/d"
+cp assets/presets/row-write-column-read.json "$run/sandbox/s.json"
+head -n 5 tests/data/hopper/random.txt >"$run/sandbox/r.txt"
+cd "$run/sandbox"
+
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+failed=()
+for name in "${harnesses[@]}"; do
+  bin=$build/fuzz/fuzz_$name
+  crashes=$run/crashes/$name
+  mkdir -p "$run/corpus/$name" "$crashes"
+  # Inputs that once failed (fixed since) must pass first.
+  regressions=("$root"/fuzz/regressions/"$name"/*)
+  if [[ -e ${regressions[0]} ]] &&
+    ! "$bin" "${regressions[@]}" >"$run/$name-regressions.log" 2>&1; then
+    echo "fuzz_$name: a regression input fails again: see $run/$name-regressions.log"
+    failed+=("$name")
+    continue
+  fi
+  echo "fuzz_$name: ${seconds} s"
+  if "$bin" "$run/corpus/$name" "$root/fuzz/corpus/$name" -dict="$root/fuzz/dict/$name.dict" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$crashes/" >"$run/$name.log" 2>&1; then
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/$name.log")
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$run/$name.log")
+    echo "fuzz_$name: ok: $runs inputs, $rate per second"
+  else
+    echo "fuzz_$name: FAILED: the end of $run/$name.log:"
+    grep -a -v '^#[0-9]' "$run/$name.log" | tail -n 40
+    failed+=("$name")
+  fi
+done
+
+if ((${#failed[@]})); then
+  echo "fuzz: FAILED: ${failed[*]}; inputs that crashed, leaked, hung or ran out of memory:"
+  find "$run/crashes" -type f -newer "$run/sandbox/s.json" | sed 's/^/  /'
+  echo "reproduce one: (cd $run/sandbox && $build/fuzz/fuzz_NAME FILE)"
+  exit 1
+fi
+echo "fuzz: all ${#harnesses[@]} harnesses ran ${seconds} s each without a failure"
