@@ -1,6 +1,7 @@
 // records.cpp: one recorded warp access per line (records.h).
 #include "bankviz/records.h"
 
+#include <cctype>
 #include <charconv>
 #include <sstream>
 #include <vector>
@@ -25,10 +26,38 @@ bool is_record_line(std::string_view line) {
   return first != std::string_view::npos && line[first] != '#';
 }
 
-std::string parse_record(const std::string& line, std::string& name, WarpAccess& a) {
+namespace {
+
+std::vector<std::string> fields(const std::string& line) {
   std::istringstream in(line);
   std::vector<std::string> f;
   for (std::string tok; in >> tok;) f.push_back(tok);
+  return f;
+}
+
+// The 32 addresses (fields 3..34): every one must be a number; those of `lanes` non-negative and
+// within 32 bits.
+std::string read_addresses(const std::vector<std::string>& f, uint32_t lanes, WarpAccess& a) {
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const std::string& t = f[3 + static_cast<size_t>(lane)];
+    const bool active = (lanes >> lane) & 1u;
+    const bool negative = !t.empty() && t[0] == '-';
+    uint64_t v = 0;
+    if (!parse_u64(negative ? std::string_view(t).substr(1) : std::string_view(t), v))
+      return "lane " + std::to_string(lane) + ": '" + t + "' is not an address";
+    if (!active) continue;  // inactive lanes' addresses are ignored
+    if (negative) return "lane " + std::to_string(lane) + ": negative address " + t;
+    if (v > 0xFFFFFFFFull)
+      return "lane " + std::to_string(lane) + ": address " + t + " is beyond 228 KB";
+    a.addr[static_cast<size_t>(lane)] = static_cast<uint32_t>(v);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string parse_record(const std::string& line, std::string& name, WarpAccess& a) {
+  const std::vector<std::string> f = fields(line);
   if (f.size() != 35)
     return "expected 35 fields (NAME WIDTH MASK and 32 addresses), found " +
            std::to_string(f.size());
@@ -41,20 +70,37 @@ std::string parse_record(const std::string& line, std::string& name, WarpAccess&
     return "mask '" + f[2] + "' is not a 32-bit number (decimal or 0x hex)";
   a.width = static_cast<int>(width);
   a.mask = static_cast<uint32_t>(mask);
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    const std::string& t = f[3 + static_cast<size_t>(lane)];
-    const bool active = (a.mask >> lane) & 1u;
-    const bool negative = !t.empty() && t[0] == '-';
-    uint64_t v = 0;
-    if (!parse_u64(negative ? std::string_view(t).substr(1) : std::string_view(t), v))
-      return "lane " + std::to_string(lane) + ": '" + t + "' is not an address";
-    if (!active) continue;  // inactive lanes' addresses are ignored
-    if (negative) return "lane " + std::to_string(lane) + ": negative address " + t;
-    if (v > 0xFFFFFFFFull)
-      return "lane " + std::to_string(lane) + ": address " + t + " is beyond 228 KB";
-    a.addr[static_cast<size_t>(lane)] = static_cast<uint32_t>(v);
-  }
+  if (std::string err = read_addresses(f, a.mask, a); !err.empty()) return err;
   return validate(a);
+}
+
+std::string parse_any_record(const std::string& line, Record& r) {
+  const std::vector<std::string> f = fields(line);
+  const bool op_named =
+      f.size() > 1 && !f[1].empty() && std::isalpha(static_cast<unsigned char>(f[1][0]));
+  if (!op_named) {
+    r.op.reset();
+    return parse_record(line, r.name, r.access);
+  }
+  if (f.size() != 35)
+    return "expected 35 fields (NAME OP MASK and 32 addresses), found " + std::to_string(f.size());
+  r.name = f[0];
+  r.op = parse_op(f[1]);
+  if (!r.op)
+    return "'" + f[1] +
+           "' is neither a width nor an instruction (ldmatrix.x1|x2|x4[.trans], "
+           "stmatrix.x1|x2|x4[.trans], cp.async.4|8|16)";
+  uint64_t mask = 0;
+  if (!parse_u64(f[2], mask) || mask > 0xFFFFFFFFull)
+    return "mask '" + f[2] + "' is not a 32-bit number (decimal or 0x hex)";
+  if (is_matrix_op(r.op->op) && mask != 0xFFFFFFFFull)
+    return f[1] + " is .sync.aligned: every lane executes it, so MASK must be 0xffffffff (the " +
+           "row addresses come from lanes 0.." + std::to_string(8 * r.op->matrices - 1) + ")";
+  r.access = WarpAccess{};
+  r.access.width = r.op->width;
+  r.access.mask = r.op->lanes(static_cast<uint32_t>(mask));
+  if (std::string err = read_addresses(f, r.access.mask, r.access); !err.empty()) return err;
+  return validate(r.op->op, r.access);
 }
 
 }  // namespace bankviz

@@ -62,11 +62,46 @@ TEST_P(WavefrontsSuite, PrintsTheMeasuredLoadAndStoreWavefrontsForEveryCase) {
 }
 INSTANTIATE_TEST_SUITE_P(Measured, WavefrontsSuite,
                          ::testing::Values("random", "targeted", "holdout"));
+// The same command on OP lines prints NAME WAVEFRONTS IDEAL (docs/MATRIX_RULE.md).
+INSTANTIATE_TEST_SUITE_P(MeasuredMatrix, WavefrontsSuite,
+                         ::testing::Values("ldmatrix", "stmatrix", "cpasync", "ldmatrix_holdout",
+                                           "stmatrix_holdout", "cpasync_holdout"));
 
 std::string addresses(int stride, int count = 32) {
   std::string s;
   for (int l = 0; l < count; ++l) s += ' ' + std::to_string(l * stride);
   return s;
+}
+
+TEST(Wavefronts, MatrixAndAsyncLinesAreCheckedAsTheInstructionsRequire) {
+  const std::string rows = addresses(16);  // 32 rows of 16 bytes, back to back
+  Result r = cli("wavefronts -", "x4 ldmatrix.x4 0xffffffff" + rows + "\nx1 stmatrix.x1.trans " +
+                                     "0xffffffff" + addresses(128) + "\ncp cp.async.4 0xffffffff" +
+                                     addresses(0) + "\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "x4 4 4\nx1 8 1\ncp 32 1\n");  // rows 128 B apart: one bank, 8 ways
+  r = cli("wavefronts -", "partial ldmatrix.x2 0xffff" + rows + "\nodd ldmatrix.x1 0xffffffff" +
+                              addresses(8) + "\nmis cp.async.8 0x3" + addresses(4) +
+                              "\nbogus ldmatrix.x3 0xffffffff" + rows + "\nshort cp.async.4 1 2\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("-:1: ldmatrix.x2 is .sync.aligned: every lane executes it, so MASK must "
+                       "be 0xffffffff (the row addresses come from lanes 0..15)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("-:2: lane 1: address 8 is not a multiple of the access width 16"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("-:3: lane 1: address 4 is not a multiple of the access width 8"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("-:4: 'ldmatrix.x3' is neither a width nor an instruction"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("-:5: expected 35 fields (NAME OP MASK"), std::string::npos) << r.err;
+  r = cli("wavefronts --arch maxwell -", "x4 ldmatrix.x4 0xffffffff" + rows + "\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("modelled for --arch hopper only"), std::string::npos) << r.err;
 }
 
 TEST(Wavefronts, ReadsStandardInputAndSkipsCommentsAndBlankLines) {

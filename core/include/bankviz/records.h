@@ -1,6 +1,7 @@
 // records.h: recorded warp accesses, one per line, as `bankviz-cli wavefronts` reads them.
 //
 //   NAME WIDTH MASK A0 A1 ... A31
+//   NAME OP MASK A0 A1 ... A31       (OP: ldmatrix.x4, stmatrix.x2.trans, cp.async.16, ...)
 // NAME without spaces, WIDTH in bytes (1, 2, 4, 8, 16), MASK the active lanes (decimal or 0x
 // hex), then 32 byte addresses into shared memory (inactive lanes' are ignored, but must still be
 // numbers). A blank line or one whose first non-blank character is '#' is not a record.
@@ -8,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,5 +27,17 @@ bool is_record_line(std::string_view line);
 // message ("width '3' is not 1, 2, 4, 8 or 16", "lane 5: negative address -4"), or empty on
 // success.
 std::string parse_record(const std::string& line, std::string& name, WarpAccess& access);
+
+// Either form: `NAME WIDTH MASK A0..A31` (op empty) or `NAME OP MASK A0..A31` with OP one of
+// ldmatrix.x1|x2|x4[.trans], stmatrix.x1|x2|x4[.trans], cp.async.4|8|16 (docs/MATRIX_RULE.md).
+// For the matrix instructions MASK must be full (they are .sync.aligned) and the access's lanes
+// are the row-address lanes 0..8N-1; rows must be 16-byte aligned, cp.async destinations aligned
+// to the copy size.
+struct Record {
+  std::string name;
+  std::optional<OpSpec> op;
+  WarpAccess access;
+};
+std::string parse_any_record(const std::string& line, Record& record);
 
 }  // namespace bankviz
