@@ -1,13 +1,14 @@
 // fuzz_records: the record parser of `bankviz-cli wavefronts` (core/records.h). The input is a
 // records file: lines "NAME WIDTH MASK A0 .. A31", comments and blank lines.
 //
-// Every record line is parsed as the CLI parses it; each access that parses is served on every
-// architecture. Properties, besides no crash, leak or undefined behaviour (ASan + UBSan):
+// Lines are read and parsed as the CLI reads and parses them; each access that parses is served on
+// every architecture. Properties, besides no crash, leak or undefined behaviour (ASan + UBSan):
 // - a parse either fails with a message or gives a valid access (validate() is empty);
 // - count_wavefronts() and serve() agree; serve()'s record is consistent: one detail per
 //   wavefront, no bank conflict exactly when wavefronts == ideal, no more ideal than actual
 //   wavefronts, no inactive lane served and every active lane served.
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -44,11 +45,11 @@ void check_access(const WarpAccess& a, const std::string& line) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  for (size_t from = 0; from <= text.size();) {
-    size_t nl = text.find('\n', from);
-    if (nl == std::string_view::npos) nl = text.size();
-    const std::string line(text.substr(from, nl - from));
-    from = nl + 1;
+  std::istringstream in{std::string(text)};
+  std::string line;
+  for (LineRead read; (read = read_record_line(in, line)) != LineRead::End;) {
+    FUZZ_CHECK(line.size() <= kMaxRecordLineBytes, "a line over the cap was kept");
+    if (read == LineRead::TooLong) continue;
     if (!is_record_line(line)) continue;
     std::string name;
     WarpAccess a;

@@ -28,7 +28,7 @@ int run_wavefronts(const std::string& arch_id, const std::string& path) {
   std::istream* in = &std::cin;
   if (path != "-") {
     // A directory reads as nothing and a FIFO blocks: only regular files (records stream line
-    // by line, so their size needs no cap).
+    // by line, each line capped at kMaxRecordLineBytes, so their size needs no cap).
     if (std::string p = regular_file_problem(path); !p.empty()) throw Exit{kExitFailed, p};
     file.open(path);
     if (!file) throw Exit{kExitFailed, "cannot open '" + path + "'"};
@@ -36,7 +36,15 @@ int run_wavefronts(const std::string& arch_id, const std::string& path) {
   }
   bool bad = false;
   std::string line;
-  for (long lineno = 1; std::getline(*in, line); ++lineno) {
+  for (long lineno = 1;; ++lineno) {
+    const LineRead read = read_record_line(*in, line);
+    if (read == LineRead::End) break;
+    if (read == LineRead::TooLong) {
+      std::cerr << path << ":" << lineno << ": the line is longer than " << kMaxRecordLineBytes
+                << " bytes (line skipped)\n";
+      bad = true;
+      continue;
+    }
     if (!is_record_line(line)) continue;
     Record r;
     std::string err = parse_any_record(line, r);

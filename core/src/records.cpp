@@ -3,10 +3,32 @@
 
 #include <cctype>
 #include <charconv>
+#include <istream>
 #include <sstream>
 #include <vector>
 
 namespace bankviz {
+
+LineRead read_record_line(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  using traits = std::char_traits<char>;
+  bool any = false, too_long = false;
+  for (traits::int_type c = buf->sbumpc();; c = buf->sbumpc()) {
+    if (traits::eq_int_type(c, traits::eof())) {
+      in.setstate(std::ios::eofbit);
+      if (!any) return LineRead::End;
+      break;
+    }
+    any = true;
+    if (traits::to_char_type(c) == '\n') break;
+    if (line.size() < kMaxRecordLineBytes)
+      line += traits::to_char_type(c);
+    else
+      too_long = true;
+  }
+  return too_long ? LineRead::TooLong : LineRead::Line;
+}
 
 bool parse_u64(std::string_view t, uint64_t& v) {
   const char* b = t.data();

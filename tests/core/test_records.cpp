@@ -1,6 +1,7 @@
 // Recorded warp accesses (records.h): the line format `bankviz-cli wavefronts` reads.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "bankviz/records.h"
@@ -65,4 +66,24 @@ TEST(Records, EachBadFieldHasItsMessage) {
   EXPECT_EQ(error("a 4 0x1 0 zz" + addresses(4, 30)), "lane 1: 'zz' is not an address");
   EXPECT_EQ(error("a 4 0x1 0 -3" + addresses(4, 30)), "");
   EXPECT_NE(error("a 8 0x3 0 4" + addresses(8, 30)), "");  // misaligned active lane: validate()
+}
+
+TEST(Records, LinesAreReadWithABoundedBuffer) {
+  std::istringstream in("a b\r\n\n" + std::string(kMaxRecordLineBytes + 1, 'x') + "\nlast");
+  std::string line;
+  EXPECT_EQ(read_record_line(in, line), LineRead::Line);
+  EXPECT_EQ(line, "a b\r");  // as std::getline: only '\n' ends a line
+  EXPECT_EQ(read_record_line(in, line), LineRead::Line);
+  EXPECT_EQ(line, "");
+  EXPECT_EQ(read_record_line(in, line), LineRead::TooLong);
+  EXPECT_EQ(line.size(), kMaxRecordLineBytes);  // the rest was read and dropped
+  EXPECT_EQ(read_record_line(in, line), LineRead::Line);
+  EXPECT_EQ(line, "last");  // the last line needs no newline
+  EXPECT_EQ(read_record_line(in, line), LineRead::End);
+
+  // A stream without a newline (standard input from /dev/zero) keeps at most the cap in memory.
+  std::istringstream endless(std::string(16 * kMaxRecordLineBytes, '\0'));
+  EXPECT_EQ(read_record_line(endless, line), LineRead::TooLong);
+  EXPECT_LT(line.capacity(), 2 * kMaxRecordLineBytes);
+  EXPECT_EQ(read_record_line(endless, line), LineRead::End);
 }

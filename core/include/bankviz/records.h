@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,16 @@
 #include "bankviz/access.h"
 
 namespace bankviz {
+
+// The longest line read as a record (its 34 numbers take under 1 KB): a longer line is not kept
+// in memory; the CLI skips it with an error.
+inline constexpr size_t kMaxRecordLineBytes = 64 * 1024;
+
+enum class LineRead { Line, TooLong, End };
+// Reads the next line ('\n' ends it and is dropped) into `line`: Line, or TooLong (the line was
+// longer than kMaxRecordLineBytes: it is read to its end but `line` keeps only its start), or End
+// (nothing left). Memory stays bounded on any input, a stream without newlines included.
+LineRead read_record_line(std::istream& in, std::string& line);
 
 // Unsigned integer in decimal or 0x hex; false on anything else (signs, junk, overflow, empty).
 bool parse_u64(std::string_view text, uint64_t& value);
