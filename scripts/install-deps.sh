@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian packages bankviz needs that are missing (Debian 12, run as root or with sudo).
-# usage: scripts/install-deps.sh [--gui]   (--gui adds the desktop app's packages)
+# usage: scripts/install-deps.sh [--gui] [--fuzz]   (--gui adds the desktop app's packages,
+#        --fuzz clang and its libFuzzer runtime for scripts/fuzz.sh)
 # CUDA comes from the toolkit in /usr/local/cuda and is optional: without it the real-kernel
 # parts are left out and everything else builds.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev)
-if [[ "${1:-}" == "--gui" ]]; then
-  pkgs+=(libimgui-dev libglfw3-dev python3-glad libstb-dev libgl-dev libegl-dev
-         xvfb xauth mesa-utils libgl1-mesa-dri fonts-dejavu-core fonts-jetbrains-mono)
-fi
+for arg in "$@"; do
+  case $arg in
+    --gui)
+      pkgs+=(libimgui-dev libglfw3-dev python3-glad libstb-dev libgl-dev libegl-dev
+             xvfb xauth mesa-utils libgl1-mesa-dri fonts-dejavu-core fonts-jetbrains-mono) ;;
+    --fuzz) pkgs+=(clang libclang-rt-14-dev) ;;
+    *) echo "usage: scripts/install-deps.sh [--gui] [--fuzz]" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
