@@ -89,22 +89,10 @@ bool leaves_the_directory(std::string_view w) {
 // (to reproduce one: BANKVIZ_FUZZ_OPEN=1 fuzz_cli regressions/open/cli/FILE).
 bool skip_open_bugs = true;
 bool known_open_bug(const std::vector<std::string>& words, size_t i) {
-  if (!skip_open_bugs) return false;
-  const std::string_view w = words[i];
-  // common.cpp's preset lookup: std::filesystem::exists() throws on a preset name longer than a
-  // file name may be (ENAMETOOLONG: "internal error: filesystem error: ... File name too long").
-  const auto too_long = [](std::string_view name) { return name.size() >= 200; };
-  if ((w == "--preset" || w == "-p") && i + 1 < words.size() && too_long(words[i + 1])) return true;
-  if ((w.substr(0, 9) == "--preset=" && too_long(w.substr(9))) ||
-      (w.substr(0, 2) == "-p" && too_long(w.substr(2))))
-    return true;
-  // common.cpp's --dynamic flag function: CLI11 2.1 converts a value it does not know with
-  // std::stoll and lets std::invalid_argument / std::out_of_range escape ("internal error: stoll").
-  constexpr std::string_view dynamic = "--dynamic=";
-  if (w.substr(0, dynamic.size()) == dynamic) {
-    const std::string_view v = w.substr(dynamic.size());
-    return !(v.empty() || v == "true" || v == "false" || v == "1" || v == "0");
-  }
+  // None open: the too-long preset name and --dynamic=VALUE (fixed 2026-11-22, their inputs are
+  // in regressions/cli/) were the last. Add a skip here, with its reason, for the next one.
+  (void)words;
+  (void)i;
   return false;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <stdexcept>
 
 #include <CLI/CLI.hpp>
 
@@ -51,6 +52,14 @@ int cli_main(int argc, char** argv) {
   } catch (const Exit& e) {
     if (!e.message.empty()) std::cerr << "bankviz-cli: " << e.message << "\n";
     return e.status;
+  } catch (const std::invalid_argument& e) {
+    // CLI11 (2.1) converts a flag's value (--dynamic=VALUE) with std::stoll and lets its
+    // exception escape: a value that is not a number is a usage error, not an internal one.
+    std::cerr << "bankviz-cli: a flag's value is not a number (" << e.what() << "); see --help\n";
+    return kExitUsage;
+  } catch (const std::out_of_range& e) {
+    std::cerr << "bankviz-cli: a flag's value is out of range (" << e.what() << "); see --help\n";
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "bankviz-cli: internal error: " << e.what() << "\n";
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION

@@ -214,7 +214,9 @@ Scenario build_scenario(const ScenarioOptions& o) {
     const std::string name = o.preset.empty() ? kDefaultPreset : o.preset;
     const std::string dir = assets_dir();
     const fs::path path = fs::path(dir) / "presets" / (name + ".json");
-    if (dir.empty() || !fs::exists(path)) {
+    // A name is a file stem: no directories (and no "File name too long" thrown by exists()).
+    std::error_code ec;
+    if (dir.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(path, ec)) {
       std::string list;
       for (const auto& p : preset_names()) list += (list.empty() ? "" : ", ") + p;
       throw Exit{kExitUsage, "no preset named '" + name + "'" +
