@@ -330,7 +330,7 @@ TEST(Codegen, UserTextStaysInsideOneCommentLine) {
   const std::string payload = "x\n#error injected\r\nout[0] = 12345;\x1b]0;title\x07 \\";
   Scenario s = preset("row-write-column-read");
   s.name = "evil" + payload;
-  ASSERT_FALSE(check(s).empty());  // a name is one line: check() refuses control bytes in it
+  ASSERT_FALSE(check(s).empty());    // a name is one line: check() refuses control bytes in it
   s.name = "evil\" */ #error x \\";  // what a name may hold: quotes, comment ends, a backslash
   s.title = "evil" + payload;
   s.description = payload;
