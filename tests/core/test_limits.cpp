@@ -1,9 +1,9 @@
 // Limits on what one scenario may hold (issue 11): counts, text lengths, JSON shape, the
 // evaluation budget and the number of problems listed. Each limit is reported with its path and
-// value; nothing over a limit is read, checked pair by pair, or evaluated.
+// value; nothing over a limit is read, checked pair by pair, or evaluated. Their speed is measured
+// by bench/bench_model.cpp (BENCHMARKS.md, "Worst legal scenarios"), not timed here.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <string>
 
 #include "bankviz/analysis.h"
@@ -35,10 +35,6 @@ std::string char_tiles_json(int n, int stride) {
   }
   j += R"(],"block":[32],"steps":[{"kind":"store","index":"t0[0]"}]})";
   return j;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
@@ -101,12 +97,10 @@ TEST(Limits, LongExpressionsAndTextsAreRefusedByLength) {
   EXPECT_EQ(ds[0].format(), "steps[0].guard: the guard is 4097 characters long; at most 4096");
 }
 
-TEST(Limits, OverlappingTilesAreOneMessagePerTileInNLogNTime) {
+TEST(Limits, OverlappingTilesAreOneMessagePerTileNotPerPair) {
   // 256 one-word tiles all at base 0: 255 overlaps (not 32640 pairs), listed up to the limit.
-  const auto t0 = std::chrono::steady_clock::now();
   ScenarioLoad l = scenario_from_json(char_tiles_json(static_cast<int>(kMaxTiles), 0));
   ASSERT_FALSE(l.scenario);
-  EXPECT_LT(seconds_since(t0), 1.0);
   ASSERT_EQ(l.errors.size(), kMaxDiagnostics);
   EXPECT_EQ(l.errors.back().message, "156 more problems not listed");
   EXPECT_EQ(l.errors[0].path, "tiles[1].base");
@@ -132,9 +126,7 @@ TEST(Limits, AnEvaluationBudgetRefusesLongGuardsOnManyThreadStepsBeforeEvaluatin
   st.loop_var = "i";
   st.loop_to = 256;
   s.steps = {st};
-  const auto t0 = std::chrono::steady_clock::now();
   TraceResult r = trace(s);
-  EXPECT_LT(seconds_since(t0), 0.5);
   ASSERT_FALSE(r.trace);
   ASSERT_EQ(r.errors.size(), 1u) << errors_text(r.errors);
   EXPECT_NE(r.errors[0].message.find("expression evaluations"), std::string::npos);
@@ -154,9 +146,7 @@ TEST(Limits, ManyLetsCostOnlyWhatEachStepReads) {
   st.loop_var = "i";
   st.loop_to = 512;
   s.steps = {st};
-  const auto t0 = std::chrono::steady_clock::now();
   AnalysisResult a = analyze(s);
-  EXPECT_LT(seconds_since(t0), 5.0);  // generous for sanitizer builds
   ASSERT_TRUE(a.errors.empty()) << errors_text(a.errors);
   EXPECT_EQ(let_types(s).size(), 1024u);
 }
