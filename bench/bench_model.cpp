@@ -30,13 +30,19 @@ bankviz::Scenario block_1024_four_ops() {
   return s;
 }
 
-void BM_Analyze1024Threads4Ops(benchmark::State& state) {
-  const bankviz::Scenario s = block_1024_four_ops();
+void analyze_bench(benchmark::State& state, const bankviz::Scenario& s) {
   for (auto _ : state) {
     auto r = bankviz::analyze(s);
-    if (!r.analysis) state.SkipWithError("analysis failed");
+    if (!r.analysis) {
+      state.SkipWithError(r.errors[0].format().c_str());
+      break;
+    }
     benchmark::DoNotOptimize(r);
   }
+}
+
+void BM_Analyze1024Threads4Ops(benchmark::State& state) {
+  analyze_bench(state, block_1024_four_ops());
 }
 BENCHMARK(BM_Analyze1024Threads4Ops)->Unit(benchmark::kMicrosecond);
 
@@ -53,12 +59,7 @@ bankviz::Scenario largest_legal() {
 }
 
 void BM_AnalyzeLargestLegalScenario(benchmark::State& state) {
-  const bankviz::Scenario s = largest_legal();
-  for (auto _ : state) {
-    auto r = bankviz::analyze(s);
-    if (!r.analysis) state.SkipWithError(r.errors[0].format().c_str());
-    benchmark::DoNotOptimize(r);
-  }
+  analyze_bench(state, largest_legal());
 }
 BENCHMARK(BM_AnalyzeLargestLegalScenario)->Unit(benchmark::kMillisecond);
 
@@ -115,16 +116,6 @@ bankviz::Scenario worst_tiles_and_steps() {
   return s;
 }
 
-void analyze_bench(benchmark::State& state, const bankviz::Scenario& s) {
-  for (auto _ : state) {
-    auto r = bankviz::analyze(s);
-    if (!r.analysis) {
-      state.SkipWithError(r.errors[0].format().c_str());
-      break;
-    }
-    benchmark::DoNotOptimize(r);
-  }
-}
 void BM_WorstEvaluations(benchmark::State& state) {
   analyze_bench(state, worst_evaluations());
 }

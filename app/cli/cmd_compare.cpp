@@ -20,12 +20,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 // A preset name, or a scenario file when it names one (or has a path or .json in it).
 Scenario scenario_named(const std::string& what) {
   ScenarioOptions o;

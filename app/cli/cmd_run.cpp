@@ -44,12 +44,6 @@ RunMode mode_of(const std::string& text) {
   return *m;
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
-  return buf;
-}
-
 nlohmann::json device_json(const DeviceInfo& d) {
   return {{"name", d.name},
           {"sm", d.sm},

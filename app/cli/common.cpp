@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -124,6 +125,12 @@ std::vector<long long> parse_extents(const std::string& text, const char* flag, 
     throw Exit{kExitUsage, std::string(flag) + " '" + text + "': expected 1 to " +
                                std::to_string(max_rank) + " extents like 32x33"};
   return out;
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
 }
 
 const CLI::Validator& finite_number() {

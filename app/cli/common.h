@@ -63,4 +63,7 @@ inline constexpr const char* kDefaultPreset = "row-write-column-read";
 // "32x33" -> {32, 33}; throws Exit with a message naming the flag.
 std::vector<long long> parse_extents(const std::string& text, const char* flag, size_t max_rank);
 
+// "%.*f": v with `digits` decimals, for tables.
+std::string fixed(double v, int digits);
+
 }  // namespace bankviz::cli
