@@ -189,7 +189,7 @@ FrameCells frame_cells(const Analysis& a, const Frame& f) {
   out.label = a.steps[f.step].label;
   out.wavefronts = r.wavefronts;
   out.ideal = r.ideal;
-  out.verdict = verdict(r);
+  out.verdict = a.steps[f.step].tile >= 0 ? verdict(r, a.step_op(f.step)) : verdict(r);
   uint32_t current = 0;
   if (f.wavefront >= 0 && f.wavefront < static_cast<int>(r.detail.size()))
     current = r.detail[f.wavefront].lanes;
