@@ -94,8 +94,8 @@ struct BlockRun {
   void wide_step(const Step& st, const TileDecl& tile, const detail::TypeInfo& ty,
                  std::vector<Cell>& tc, const WarpTrace& wt, uint32_t racing, size_t w,
                  int64_t reps, const std::string& here, std::vector<uint32_t>& sum,
-                 std::vector<uint8_t>& det, Note&& note,
-                 const std::function<Value(int)>& value_of) {
+                 std::vector<uint8_t>& det, Note&& note, const std::function<Value(int)>& value_of,
+                 bool measured) {
     auto slot = [&](int lane) { return tile.slot_of_byte(wt.byte[static_cast<size_t>(lane)]); };
     auto row_races = [&](int lane) { return ((racing >> lane) & 1u) != 0; };
     // Several lanes of one instruction writing different bits to one slot: an undefined winner.
@@ -178,6 +178,10 @@ struct BlockRun {
             if (!row_races(row_lane) && c.state == CellState::Uninit)
               note(here + " reads " + slot_name(tile, at) +
                    ", which no thread stored: shared memory starts uninitialized");
+          } else if (measured) {
+            // The measured step adds each register as it is (codegen.h): half h at bit 16h.
+            sum[tid] += (static_cast<uint32_t>(c.bits[0] & 0xffffu) << (16 * h)) *
+                        static_cast<uint32_t>(reps);
           } else {
             sum[tid] += c.checksum * static_cast<uint32_t>(reps);
           }
@@ -246,8 +250,10 @@ struct BlockRun {
                                  " " + s.steps[si].index + ") in warp " + std::to_string(w);
         if (ts.info.kind == StepKind::LdMatrix || ts.info.kind == StepKind::StMatrix ||
             ts.info.kind == StepKind::CpAsync) {
-          wide_step(s.steps[si], tile, ty, tc, wt, racing, w, reps, here, sum, det, note,
-                    [&](int lane) { return ts.value(w, static_cast<size_t>(lane)); });
+          wide_step(
+              s.steps[si], tile, ty, tc, wt, racing, w, reps, here, sum, det, note,
+              [&](int lane) { return ts.value(w, static_cast<size_t>(lane)); },
+              o.measure == ts.info.step);
           continue;
         }
         for (uint32_t m = wt.mask; m; m &= m - 1) {

@@ -118,6 +118,10 @@ TEST(DeviceRun, ExposedCyclesPerInstructionWithinFivePercentOfTheModel) {
         EXPECT_EQ(t.replicas, 2) << "step " << t.step;
         EXPECT_EQ(t.active_warps_per_sm, kFullWarps) << "step " << t.step;
       }
+      if (t.copy_bound) {  // the copy's global side sets the pace (runner.h): never faster
+        EXPECT_GT(t.ratio, 0.95) << name << " step " << t.step << " (" << t.label << ")";
+        continue;
+      }
       EXPECT_NEAR(t.ratio, 1.0, 0.05) << name << " step " << t.step << " (" << t.label << ")";
     }
   }
