@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bankviz/codegen.h"
+#include "bankviz/counters.h"
 #include "bankviz/reference.h"
 #include "bankviz/scenario.h"
 
@@ -56,6 +57,9 @@ struct RunOptions {
   // running kernel ends (the driver cannot cut it short), which the estimate keeps to seconds.
   double max_launch_ms = 2000;
   double timeout_ms = 10000;
+  // Read the GPU's shared-memory counters (CUPTI, counters.h) in launches of their own after the
+  // timed ones: per step (exposed) or per kernel (written), beside the model.
+  bool counters = true;
 };
 
 // Written mode: the lesson's launch.
@@ -64,6 +68,8 @@ struct WrittenTiming {
   int launches = 0;
   double us_per_launch = 0;  // events around `launches` back-to-back launches, median run
   double us_single = 0;      // events around one launch (includes launch overhead), median
+  // The lesson's launch once more with the counters on: per lesson block, every shared step.
+  CounterComparison hw;
 };
 
 // Exposed mode: one row per scenario memory step.
@@ -107,6 +113,9 @@ struct StepTiming {
   int active_warps_per_sm = 0;
   int schedulers = 0;
   bool shared_bound = false;
+  // The step's launch (repeats 2) less its baseline, with the counters on: this step once, per
+  // lesson block, beside the model of the present GPU.
+  CounterComparison hw;
 };
 inline constexpr int kSharedBoundWarps = 32;
 // Warps per SM that exposed mode aims for when it chooses replicas (an H100/H200 SM holds 64).
@@ -136,6 +145,11 @@ struct RunResult {
   std::vector<std::string> races;  // from the CPU evaluation
   WrittenTiming written;
   ExposedTiming exposed;
+  // The hardware counters: Ok (read into written.hw / each step's hw), Off, or why not
+  // (counters_message: counter_problem()'s words with the fix). Timing never depends on them.
+  CounterStatus counters = CounterStatus::Off;
+  std::string counters_message;
+  double counters_ms = 0;  // what reading them added to the run
 };
 
 // Owns the CUDA context and the loaded modules (a bounded cache: the least recently used are

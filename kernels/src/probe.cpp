@@ -1,0 +1,359 @@
+// probe.cpp: recorded warp accesses run one instruction per single-warp launch, with the
+// hardware counters read per launch (counters.h, probe_records()).
+//
+// [SECTION] The probe kernels (fixed text; the addresses come from a buffer)
+// [SECTION] Loading them for the present GPU
+// [SECTION] probe_records()
+//
+// The probes are the kernels that measured the committed suites (tools/hopper-suite/probe.cu,
+// tools/matrix-suite/probe.cu), written for NVRTC: one shared access per kernel, through
+// `ld/st.volatile.shared`, `atom.shared.add`, `ldmatrix`/`stmatrix ...shared.b16` or
+// `cp.async.ca.shared.global`, at base + addr[lane] in a dynamic shared buffer of the device's
+// opt-in size (128-byte aligned).
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "bankviz/probe.h"
+#include "compiler.h"
+#include "cupti.h"
+#include "driver.h"
+#include "timing.h"
+
+namespace bankviz {
+
+using namespace detail;
+
+// [SECTION] The probe kernels (fixed text; the addresses come from a buffer) =====================
+
+namespace {
+
+constexpr const char* kPrologue = R"(
+#define PROBE_BEGIN(NAME)                                                                  \
+  extern "C" __global__ void NAME(const unsigned* addr, unsigned mask, unsigned* sink,     \
+                                  const unsigned char* src) {                              \
+    extern __shared__ __align__(128) unsigned char smem[];                                 \
+    const unsigned lane = threadIdx.x;                                                     \
+    const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + addr[lane]; \
+    const bool active = (mask >> lane) & 1u;                                               \
+    unsigned v0 = lane, v1 = 0, v2 = 0, v3 = 0;
+#define PROBE_END                    \
+    sink[lane] = v0 ^ v1 ^ v2 ^ v3; \
+  }
+)";
+
+// PTX type and register list of a plain access of `width` bytes.
+struct PlainForm {
+  int width;
+  const char* load;   // the load's asm
+  const char* store;  // the store's asm
+};
+const PlainForm kPlain[] = {
+    {1, R"(asm volatile("ld.volatile.shared.u8 %0, [%1];" : "=r"(v0) : "r"(a));)",
+     R"(asm volatile("st.volatile.shared.u8 [%0], %1;" ::"r"(a), "r"(s));)"},
+    {2, R"(asm volatile("ld.volatile.shared.u16 %0, [%1];" : "=r"(v0) : "r"(a));)",
+     R"(asm volatile("st.volatile.shared.u16 [%0], %1;" ::"r"(a), "r"(s));)"},
+    {4, R"(asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v0) : "r"(a));)",
+     R"(asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(a), "r"(s));)"},
+    {8,
+     R"(asm volatile("ld.volatile.shared.v2.u32 {%0,%1}, [%2];" : "=r"(v0), "=r"(v1) : "r"(a));)",
+     R"(asm volatile("st.volatile.shared.v2.u32 [%0], {%1,%2};" ::"r"(a), "r"(s), "r"(s));)"},
+    {16,
+     R"(asm volatile("ld.volatile.shared.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3) : "r"(a));)",
+     R"(asm volatile("st.volatile.shared.v4.u32 [%0], {%1,%2,%3,%4};" ::"r"(a), "r"(s), "r"(s), "r"(s), "r"(s));)"},
+};
+
+std::string plain_name(int width) {
+  return "probe_ls_" + std::to_string(width);
+}
+std::string matrix_name(const OpSpec& op) {
+  if (op.op == Op::CpAsync) return "probe_cp_" + std::to_string(op.width);
+  return std::string(op.op == Op::LdMatrix ? "probe_ldsm_x" : "probe_stsm_x") +
+         std::to_string(op.matrices) + (op.trans ? "_t" : "");
+}
+
+// Family 0: plain loads and stores, atomics (every GPU). Family 1: ldmatrix (sm_75) and
+// cp.async (sm_80). Family 2: stmatrix (sm_90). One module each, so a GPU without an
+// instruction loses only its family.
+std::string family_source(int family, std::string* first) {
+  std::string src = kPrologue;
+  auto kernel = [&](const std::string& name, const std::string& body) {
+    if (first->empty()) *first = name;
+    src += "PROBE_BEGIN(" + name + ")\n" + body + "\nPROBE_END\n";
+  };
+  if (family == 0) {
+    for (const PlainForm& f : kPlain)
+      kernel(plain_name(f.width), std::string("if (active) { ") + f.load +
+                                      " }\n__syncwarp();\nif (active) { const unsigned s = lane "
+                                      "+ 1; " +
+                                      f.store + " }");
+    kernel("probe_atom",
+           R"(if (active) asm volatile("atom.shared.add.u32 %0, [%1], 1;" : "=r"(v0) : "r"(a));)");
+    return src;
+  }
+  const char* regs[] = {"", "{%0}", "{%0,%1}", "", "{%0,%1,%2,%3}"};
+  const char* outs[] = {"", R"("=r"(v0))", R"("=r"(v0), "=r"(v1))", "",
+                        R"("=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3))"};
+  const char* ins[] = {"", R"("r"(v0))", R"("r"(v0), "r"(v1))", "",
+                       R"("r"(v0), "r"(v1), "r"(v2), "r"(v3))"};
+  const char* sregs[] = {"", "{%1}", "{%1,%2}", "", "{%1,%2,%3,%4}"};
+  for (int n : {1, 2, 4}) {
+    for (bool t : {false, true}) {
+      const std::string shape = std::string(".m8n8.x") + std::to_string(n) + (t ? ".trans" : "");
+      OpSpec spec;
+      spec.matrices = n;
+      spec.trans = t;
+      if (family == 1) {
+        spec.op = Op::LdMatrix;
+        kernel(matrix_name(spec), "asm volatile(\"ldmatrix.sync.aligned" + shape + ".shared.b16 " +
+                                      regs[n] + ", [%" + std::to_string(n) + "];\" : " + outs[n] +
+                                      " : \"r\"(a));");
+      } else {
+        spec.op = Op::StMatrix;
+        kernel(matrix_name(spec),
+               "v1 = lane + 32; v2 = lane + 64; v3 = lane + 96;\n"
+               "asm volatile(\"stmatrix.sync.aligned" +
+                   shape + ".shared.b16 [%0], " + sregs[n] + ";\" :: \"r\"(a), " + ins[n] + ");");
+      }
+    }
+  }
+  if (family == 1) {
+    for (int w : {4, 8, 16}) {
+      OpSpec spec;
+      spec.op = Op::CpAsync;
+      spec.width = w;
+      kernel(matrix_name(spec),
+             "if (active) asm volatile(\"cp.async.ca.shared.global [%0], [%1], " +
+                 std::to_string(w) + ";\" :: \"r\"(a), \"l\"(src + lane * " + std::to_string(w) +
+                 "));\nasm volatile(\"cp.async.commit_group;\");\n"
+                 "asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n__syncwarp();");
+    }
+  }
+  return src;
+}
+
+// The smallest compute capability (major * 10 + minor) of each family.
+constexpr int kFamilyMinCc[] = {70, 80, 90};
+const char* const kFamilyWhat[] = {"plain loads, stores and atomics", "ldmatrix and cp.async",
+                                   "stmatrix"};
+
+// [SECTION] Loading them for the present GPU =====================================================
+
+struct Probes {
+  std::vector<Module> modules;
+  std::map<std::string, CUfunction> fn;
+  std::string why[3];  // per family: why it is missing (empty when loaded)
+  double compile_ms = 0;
+};
+
+void load_probes(Probes& p, const DeviceInfo& dev, int smem) {
+  const Driver& d = driver();
+  const int cc = dev.cc_major * 10 + dev.cc_minor;
+  for (int family = 0; family < 3; ++family) {
+    if (cc < kFamilyMinCc[family]) {
+      p.why[family] = std::string(kFamilyWhat[family]) + " need compute capability " +
+                      std::to_string(kFamilyMinCc[family] / 10) + "." +
+                      std::to_string(kFamilyMinCc[family] % 10) +
+                      " (this GPU: " + std::to_string(dev.cc_major) + "." +
+                      std::to_string(dev.cc_minor) + ")";
+      continue;
+    }
+    KernelSource k;
+    k.text = family_source(family, &k.kernel_name);
+    k.file_name = "bankviz_probe.cu";
+    const CompileOutcome c = compile(k, dev.sm);
+    p.compile_ms += c.ms;
+    if (!c.compiled) {
+      p.why[family] = c.error;
+      continue;
+    }
+    Module m;
+    if (CUresult r = load_module(m, c.compiled->cubin.data()); r != CUDA_SUCCESS) {
+      p.why[family] = "cuModuleLoadData failed: " + d.describe(r);
+      continue;
+    }
+    // Every kernel of the family: its name and the opt-in to the whole shared memory.
+    for (size_t at = 0; (at = k.text.find("PROBE_BEGIN(", at)) != std::string::npos;) {
+      at += 12;
+      const std::string name = k.text.substr(at, k.text.find(')', at) - at);
+      if (name == "NAME") continue;  // the macro's own definition
+      CUfunction f = nullptr;
+      if (CUresult r = d.cuModuleGetFunction_(&f, m.get(), name.c_str()); r != CUDA_SUCCESS) {
+        p.why[family] = "cuModuleGetFunction(" + name + ") failed: " + d.describe(r);
+        break;
+      }
+      if (CUresult r =
+              d.cuFuncSetAttribute_(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem);
+          r != CUDA_SUCCESS) {
+        p.why[family] = "cuFuncSetAttribute failed: " + d.describe(r);
+        break;
+      }
+      p.fn[name] = f;
+    }
+    p.modules.push_back(std::move(m));
+  }
+}
+
+int family_of(const ProbeRecord& r) {
+  if (!r.record.op) return 0;
+  return r.record.op->op == Op::StMatrix ? 2 : 1;
+}
+
+std::string kernel_of(const ProbeRecord& r) {
+  if (r.record.op) return matrix_name(*r.record.op);
+  return r.atomic ? "probe_atom" : plain_name(r.record.access.width);
+}
+
+}  // namespace
+
+// [SECTION] probe_records() ======================================================================
+
+ProbeRun probe_records(const std::vector<ProbeRecord>& records) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ProbeRun run;
+  const size_t n = records.size();
+  run.ran.assign(n, false);
+  run.why.assign(n, {});
+  run.counters.assign(n, {});
+  auto fail = [&](CounterStatus s, const std::string& detail) {
+    run.status = s;
+    run.message = counter_problem(s, detail);
+    run.ms = ms_since(t0);
+    return run;
+  };
+
+  const OpenedDevice od = open_first_device();
+  if (!od.ok) return fail(CounterStatus::NoDevice, od.reason);
+  run.device = od.info;
+  const Driver& d = driver();
+  PrimaryContext ctx;
+  if (CUresult r = ctx.retain(od.dev); r != CUDA_SUCCESS)
+    return fail(CounterStatus::Failed, "cuDevicePrimaryCtxRetain failed: " + d.describe(r));
+  if (CUresult r = ctx.make_current(); r != CUDA_SUCCESS)
+    return fail(CounterStatus::Failed, "cuCtxSetCurrent failed: " + d.describe(r));
+  // Counters first: without them there is nothing to probe.
+  CounterSession counters(ctx.get(), 0);
+  if (!counters.ok()) return fail(counters.status(), counters.message());
+  run.missing_metrics = counters.missing();
+  run.passes = counters.passes();
+
+  const int smem = static_cast<int>(od.info.shared_per_block_optin);
+  Probes probes;
+  load_probes(probes, od.info, smem);
+  run.compile_ms = probes.compile_ms;
+
+  // Which records run, and their addresses in one buffer (32 per record).
+  std::vector<uint32_t> addr(n * kWarpSize, 0);
+  std::vector<CUfunction> fn(n, nullptr);
+  for (size_t i = 0; i < n; ++i) {
+    const ProbeRecord& r = records[i];
+    const WarpAccess& a = r.record.access;
+    const int family = family_of(r);
+    const std::string name = kernel_of(r);
+    if (!probes.why[family].empty()) {
+      run.why[i] = probes.why[family];
+      continue;
+    }
+    if (r.atomic && a.width != 4) {
+      run.why[i] = "atomic probes are 4 bytes wide";
+      continue;
+    }
+    const uint32_t lanes = r.record.op ? r.record.op->lanes(a.mask) : a.mask;
+    uint32_t end = 0;
+    for (int l = 0; l < kWarpSize; ++l)
+      if ((lanes >> l) & 1u) end = std::max(end, a.addr[l] + static_cast<uint32_t>(a.width));
+    if (end > static_cast<uint32_t>(smem)) {
+      run.why[i] =
+          "address beyond this GPU's " + std::to_string(smem) + " bytes of shared memory per block";
+      continue;
+    }
+    auto it = probes.fn.find(name);
+    if (it == probes.fn.end()) {
+      run.why[i] = "no probe kernel " + name;
+      continue;
+    }
+    fn[i] = it->second;
+    for (int l = 0; l < kWarpSize; ++l) addr[i * kWarpSize + l] = a.addr[l];
+  }
+
+  DeviceMemory d_addr, d_sink, d_src;
+  const size_t addr_bytes = std::max<size_t>(addr.size(), kWarpSize) * sizeof(uint32_t);
+  DriverStatus st;
+  st.check(alloc_device(d_addr, addr_bytes), "cuMemAlloc") &&
+      st.check(alloc_device(d_sink, kWarpSize * sizeof(uint32_t)), "cuMemAlloc") &&
+      st.check(alloc_device(d_src, kWarpSize * 16), "cuMemAlloc") &&
+      st.check(d.cuMemsetD32_(d_src.get(), 0, kWarpSize * 4), "cuMemsetD32") &&
+      (addr.empty() ||
+       st.check(d.cuMemcpyHtoD_(d_addr.get(), addr.data(), addr.size() * sizeof(uint32_t)),
+                "cuMemcpyHtoD"));
+  if (!st.ok()) return fail(CounterStatus::Failed, st.message());
+
+  auto launch = [&](CUfunction f, size_t record, uint32_t mask) {
+    CUdeviceptr a = d_addr.get() + record * kWarpSize * sizeof(uint32_t);
+    CUdeviceptr sink = d_sink.get(), src = d_src.get();
+    void* args[] = {&a, &mask, &sink, &src};
+    return st.check(d.cuLaunchKernel_(f, 1, 1, 1, kWarpSize, 1, 1, static_cast<unsigned>(smem),
+                                      nullptr, args, nullptr),
+                    "cuLaunchKernel");
+  };
+
+  // cp.async: the same kernel with no lane active, once, is what the rest of it counts.
+  std::map<CUfunction, SharedCounters> cp_base;
+  {
+    std::vector<CUfunction> cps;
+    for (size_t i = 0; i < n; ++i)
+      if (fn[i] && records[i].record.op && records[i].record.op->op == Op::CpAsync &&
+          !cp_base.count(fn[i])) {
+        cp_base[fn[i]] = {};
+        cps.push_back(fn[i]);
+      }
+    std::vector<SharedCounters> base;
+    if (!cps.empty() && !counters.collect(
+                            [&] {
+                              for (CUfunction f : cps)
+                                if (!launch(f, 0, 0u)) return false;
+                              return st.check(d.cuCtxSynchronize_(), "cuCtxSynchronize");
+                            },
+                            cps.size(), base)) {
+      return fail(counters.ok() ? CounterStatus::Failed : counters.status(),
+                  counters.ok() ? st.message() : counters.message());
+    }
+    for (size_t k = 0; k < cps.size() && k < base.size(); ++k) cp_base[cps[k]] = base[k];
+  }
+
+  // The records, in batches of launches per profiler session.
+  constexpr size_t kBatch = 1024;
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < n; ++i)
+    if (fn[i]) todo.push_back(i);
+  for (size_t b = 0; b < todo.size(); b += kBatch) {
+    const size_t e = std::min(todo.size(), b + kBatch);
+    std::vector<SharedCounters> got;
+    const bool ok = counters.collect(
+        [&] {
+          for (size_t k = b; k < e; ++k) {
+            const size_t i = todo[k];
+            if (!launch(fn[i], i, records[i].record.access.mask)) return false;
+          }
+          return st.check(d.cuCtxSynchronize_(), "cuCtxSynchronize");
+        },
+        e - b, got);
+    if (!ok)
+      return fail(counters.ok() ? CounterStatus::Failed : counters.status(),
+                  counters.ok() ? st.message() : counters.message());
+    if (got.size() != e - b)
+      return fail(CounterStatus::Failed, "CUPTI returned " + std::to_string(got.size()) +
+                                             " ranges for " + std::to_string(e - b) + " launches");
+    for (size_t k = b; k < e; ++k) {
+      const size_t i = todo[k];
+      run.ran[i] = true;
+      run.counters[i] = got[k - b];
+      if (auto it = cp_base.find(fn[i]); it != cp_base.end()) run.counters[i] -= it->second;
+    }
+  }
+  run.status = CounterStatus::Ok;
+  run.ms = ms_since(t0);
+  return run;
+}
+
+}  // namespace bankviz
