@@ -63,9 +63,13 @@ std::string suite_names() {
 // --suites DIR, else the install's share/bankviz/suites/hopper, else the source tree's
 // tests/data/hopper.
 std::string find_suites_dir(const std::string& given) {
-  if (!given.empty()) return given;
-  const std::string data = data_dir();
   std::error_code ec;
+  if (!given.empty()) {
+    if (!fs::is_directory(given, ec))
+      throw Exit{kExitFailed, "--suites '" + given + "': not a directory"};
+    return given;
+  }
+  const std::string data = data_dir();
   for (const char* sub : {"/suites/hopper", "/tests/data/hopper"})
     if (!data.empty() && fs::is_directory(data + sub, ec)) return data + sub;
   return {};
@@ -234,6 +238,7 @@ std::string text_report(const Report& r) {
   o << "counters: " << counter_metrics().size() - r.run.missing_metrics.size() << " metrics, "
     << r.run.passes << " replay pass(es) per launch; all suites in " << fixed(r.ms / 1000, 1)
     << " s (compile " << fixed(r.run.compile_ms, 0) << " ms)\n";
+  if (!r.run.note.empty()) o << "  " << r.run.note << "\n";
   for (const std::string& m : r.run.missing_metrics)
     o << "  this GPU lacks the metric " << m << " (read as 0)\n";
   const bool hopper_here = r.arch_id == "hopper";
@@ -291,6 +296,8 @@ nlohmann::json json_report(const Report& r) {
   j["compile_ms"] = r.run.compile_ms;
   j["passes"] = r.run.passes;
   j["missing_metrics"] = r.run.missing_metrics;
+  j["probe_note"] = r.run.note;
+  j["last_batch_timing"] = r.run.timing;
   j["agrees"] = r.agrees();
   nlohmann::json suites = nlohmann::json::array();
   for (const SuiteResult& s : r.suites) {

@@ -171,6 +171,7 @@ std::string format_comparison(const CounterComparison& c) {
   if (std::fabs(c.hw_instructions - c.model_instructions) >= 1e-9)
     out += " in " + number(c.model_instructions);
   out += c.agrees() ? " (agrees)" : " (differs)";
+  if (c.model_block0_only) out += " [blocks differ: model of block 0, hardware the average]";
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
@@ -90,7 +91,8 @@ bool CounterSession::check(CUptiResult r, const char* call) {
   return false;
 }
 
-CounterSession::CounterSession(CUcontext ctx, int device_index) : ctx_(ctx) {
+CounterSession::CounterSession(CUcontext ctx, int device_index, bool keep_enabled)
+    : ctx_(ctx), keep_enabled_(keep_enabled) {
   const Cupti& c = cupti();
   if (!c.usable()) {
     status_ = CounterStatus::NoCupti;
@@ -187,6 +189,7 @@ CounterSession::CounterSession(CUcontext ctx, int device_index) : ctx_(ctx) {
 }
 
 CounterSession::~CounterSession() {
+  disable();
   if (!host_) return;
   CUpti_Profiler_Host_Deinitialize_Params d{};
   d.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE;
@@ -198,34 +201,64 @@ CounterSession::~CounterSession() {
 
 // [SECTION] A counter session: one batch of launches =============================================
 
-bool CounterSession::collect(const std::function<bool()>& launches, size_t max_launches,
-                             std::vector<SharedCounters>& out) {
-  if (!ok() || max_launches == 0) return ok();
-  const Cupti& c = cupti();
-  // The profiler is on only for this batch: enabled, configured, started, stopped, decoded,
-  // disabled. Launches outside collect() (the timed ones) never see it.
+bool CounterSession::enable() {
+  if (rp_) return true;
   CUpti_RangeProfiler_Enable_Params en{};
   en.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
   en.ctx = ctx_;
-  if (!check(c.cuptiRangeProfilerEnable_(&en), "cuptiRangeProfilerEnable")) return false;
-  CUpti_RangeProfiler_Object* rp = en.pRangeProfilerObject;
-  bool launched = true;
+  if (!check(cupti().cuptiRangeProfilerEnable_(&en), "cuptiRangeProfilerEnable")) return false;
+  rp_ = en.pRangeProfilerObject;
+  return true;
+}
+
+void CounterSession::disable() {
+  if (!rp_) return;
+  CUpti_RangeProfiler_Disable_Params dis{};
+  dis.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
+  dis.pRangeProfilerObject = rp_;
+  rp_ = nullptr;
+  check(cupti().cuptiRangeProfilerDisable_(&dis), "cuptiRangeProfilerDisable");
+}
+
+bool CounterSession::collect(size_t count, const std::function<bool(size_t)>& launch,
+                             const std::function<bool()>& sync, std::vector<SharedCounters>& out) {
+  if (!ok() || count == 0) return ok();
+  const Cupti& c = cupti();
+  using clock = std::chrono::steady_clock;
+  auto t = clock::now();
+  std::string timing;
+  auto lap = [&](const char* what) {
+    const auto now = clock::now();
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s%s %.1f ms", timing.empty() ? "" : ", ", what,
+                  std::chrono::duration<double, std::milli>(now - t).count());
+    timing += buf;
+    t = now;
+  };
+  // Enabled for this batch only unless kept: launches outside collect() (the timed ones) then
+  // never run under the profiler.
+  if (!enable()) return false;
+  lap("enable");
   std::vector<uint8_t> data;
+  std::vector<std::string> names(count);
+  for (size_t i = 0; i < count; ++i) names[i] = std::to_string(i);
+  bool launched = true;
+  size_t passes = 0;
   [&] {
     CUpti_RangeProfiler_GetCounterDataSize_Params ds{};
     ds.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
-    ds.pRangeProfilerObject = rp;
+    ds.pRangeProfilerObject = rp_;
     ds.pMetricNames = names_.data();
     ds.numMetrics = names_.size();
-    ds.maxNumOfRanges = max_launches;
-    ds.maxNumRangeTreeNodes = static_cast<uint32_t>(max_launches);
+    ds.maxNumOfRanges = count;
+    ds.maxNumRangeTreeNodes = static_cast<uint32_t>(count);
     if (!check(c.cuptiRangeProfilerGetCounterDataSize_(&ds),
                "cuptiRangeProfilerGetCounterDataSize"))
       return;
     data.resize(ds.counterDataSize);
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params di{};
     di.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
-    di.pRangeProfilerObject = rp;
+    di.pRangeProfilerObject = rp_;
     di.counterDataSize = data.size();
     di.pCounterData = data.data();
     if (!check(c.cuptiRangeProfilerCounterDataImageInitialize_(&di),
@@ -233,42 +266,62 @@ bool CounterSession::collect(const std::function<bool()>& launches, size_t max_l
       return;
     CUpti_RangeProfiler_SetConfig_Params sc{};
     sc.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
-    sc.pRangeProfilerObject = rp;
+    sc.pRangeProfilerObject = rp_;
     sc.configSize = config_.size();
     sc.pConfig = config_.data();
     sc.counterDataImageSize = data.size();
     sc.pCounterDataImage = data.data();
-    sc.range = CUPTI_AutoRange;
-    sc.replayMode = CUPTI_KernelReplay;
-    sc.maxRangesPerPass = max_launches;
+    sc.range = CUPTI_UserRange;
+    sc.replayMode = CUPTI_UserReplay;
+    sc.maxRangesPerPass = count;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
     sc.targetNestingLevel = 1;
     if (!check(c.cuptiRangeProfilerSetConfig_(&sc), "cuptiRangeProfilerSetConfig")) return;
-    CUpti_RangeProfiler_Start_Params st{};
-    st.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
-    st.pRangeProfilerObject = rp;
-    if (!check(c.cuptiRangeProfilerStart_(&st), "cuptiRangeProfilerStart")) return;
-    launched = launches();
-    CUpti_RangeProfiler_Stop_Params sp{};
-    sp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
-    sp.pRangeProfilerObject = rp;
-    if (!check(c.cuptiRangeProfilerStop_(&sp), "cuptiRangeProfilerStop")) return;
+    lap("config");
+    // One pass per loop; CUPTI says when every pass the metrics need has been submitted.
+    for (bool all = false; !all && launched && passes < 64; ++passes) {
+      CUpti_RangeProfiler_Start_Params st{};
+      st.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
+      st.pRangeProfilerObject = rp_;
+      if (!check(c.cuptiRangeProfilerStart_(&st), "cuptiRangeProfilerStart")) return;
+      for (size_t i = 0; i < count && launched && ok(); ++i) {
+        CUpti_RangeProfiler_PushRange_Params push{};
+        push.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE;
+        push.pRangeProfilerObject = rp_;
+        push.pRangeName = names[i].c_str();
+        if (!check(c.cuptiRangeProfilerPushRange_(&push), "cuptiRangeProfilerPushRange")) break;
+        launched = launch(i) && sync();
+        CUpti_RangeProfiler_PopRange_Params pop{};
+        pop.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE;
+        pop.pRangeProfilerObject = rp_;
+        check(c.cuptiRangeProfilerPopRange_(&pop), "cuptiRangeProfilerPopRange");
+      }
+      CUpti_RangeProfiler_Stop_Params sp{};
+      sp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+      sp.pRangeProfilerObject = rp_;
+      if (!check(c.cuptiRangeProfilerStop_(&sp), "cuptiRangeProfilerStop")) return;
+      all = sp.isAllPassSubmitted != 0;
+      if (!ok()) return;
+    }
+    lap((std::to_string(passes) + " passes").c_str());
     CUpti_RangeProfiler_DecodeData_Params dd{};
     dd.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
-    dd.pRangeProfilerObject = rp;
+    dd.pRangeProfilerObject = rp_;
     if (!check(c.cuptiRangeProfilerDecodeData_(&dd), "cuptiRangeProfilerDecodeData")) return;
     if (dd.numOfRangeDropped > 0 && status_ == CounterStatus::Ok) {
       status_ = CounterStatus::Failed;
       message_ = std::to_string(dd.numOfRangeDropped) + " launches' counters were dropped";
     }
+    lap("decode");
   }();
-  CUpti_RangeProfiler_Disable_Params dis{};
-  dis.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
-  dis.pRangeProfilerObject = rp;
-  check(c.cuptiRangeProfilerDisable_(&dis), "cuptiRangeProfilerDisable");
-  if (!ok() || !launched) return false;
+  if (!keep_enabled_ || !ok() || !launched) disable();
+  lap("disable");
+  if (!ok() || !launched) {
+    timing_ = timing;
+    return false;
+  }
 
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{};
   info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
@@ -277,6 +330,12 @@ bool CounterSession::collect(const std::function<bool()>& launches, size_t max_l
   if (!check(c.cuptiRangeProfilerGetCounterDataInfo_(&info),
              "cuptiRangeProfilerGetCounterDataInfo"))
     return false;
+  if (info.numTotalRanges != count) {
+    status_ = CounterStatus::Failed;
+    message_ = "CUPTI returned " + std::to_string(info.numTotalRanges) + " ranges for " +
+               std::to_string(count) + " launches";
+    return false;
+  }
   std::vector<SharedCounters> batch(info.numTotalRanges);
   std::vector<double> values(names_.size());
   for (size_t i = 0; i < info.numTotalRanges; ++i) {
@@ -295,6 +354,8 @@ bool CounterSession::collect(const std::function<bool()>& launches, size_t max_l
     for (size_t m = 0; m < names_.size(); ++m)
       batch[i].*fields_[m] = static_cast<int64_t>(std::llround(values[m]));
   }
+  lap("evaluate");
+  timing_ = timing;
   out.insert(out.end(), batch.begin(), batch.end());
   return true;
 }

@@ -30,6 +30,8 @@ namespace bankviz::detail {
 
 #define BANKVIZ_CUPTI_FUNCTIONS(X)                \
   X(cuptiGetResultString)                         \
+  X(cuptiRangeProfilerPushRange)                  \
+  X(cuptiRangeProfilerPopRange)                   \
   X(cuptiProfilerInitialize)                      \
   X(cuptiProfilerDeviceSupported)                 \
   X(cuptiDeviceGetChipName)                       \
@@ -76,13 +78,16 @@ CounterStatus classify_cupti_result(CUptiResult r);
 // [SECTION] A counter session ====================================================================
 
 // The metric configuration for one device, built once (the Profiler Host API), and the reading
-// of counters for batches of launches (the Range Profiler: automatic ranges, one per kernel
-// launch; kernel replay, so each launch runs as many passes as the metrics need, serialized).
-// Not thread-safe; the context must be current on the calling thread.
+// of counters for batches of launches (the Range Profiler: one user range around each launch,
+// user replay: the whole batch is launched once per pass the metrics need; launches that write
+// the same outputs each time replay without saving and restoring memory, which kernel replay
+// would do for every launch). Not thread-safe; the context must be current on the calling
+// thread.
 class CounterSession {
  public:
-  // device_index: the device's ordinal (CUPTI names chips by it).
-  CounterSession(CUcontext ctx, int device_index);
+  // device_index: the device's ordinal (CUPTI names chips by it). keep_enabled: the range
+  // profiler stays enabled on the context between collect()s (enabling it costs tens of ms).
+  CounterSession(CUcontext ctx, int device_index, bool keep_enabled = false);
   ~CounterSession();
   CounterSession(const CounterSession&) = delete;
   CounterSession& operator=(const CounterSession&) = delete;
@@ -94,16 +99,23 @@ class CounterSession {
   const std::vector<std::string>& missing() const { return missing_; }
   size_t passes() const { return passes_; }  // replay passes per launch
 
-  // Runs `launches` (which launches at most max_launches kernels and returns false on its own
-  // failure) with the profiler on, and appends each launch's counters to out, in launch order.
-  // False when CUPTI failed (status() says why) or `launches` did; out is then unchanged.
-  bool collect(const std::function<bool()>& launches, size_t max_launches,
-               std::vector<SharedCounters>& out);
+  // Calls launch(i) for i in 0..count-1 once per pass, each in a range of its own followed by
+  // sync() (both return false on their own failure), and appends each launch's counters to out,
+  // in order. False when CUPTI failed (status() says why) or a launch did; out is then unchanged.
+  bool collect(size_t count, const std::function<bool(size_t)>& launch,
+               const std::function<bool()>& sync, std::vector<SharedCounters>& out);
+  // Where the last collect()'s time went ("enable 1.0 ms, config 2.0 ms, 3 passes 4.0 ms, ...").
+  const std::string& timing() const { return timing_; }
 
  private:
   bool check(CUptiResult r, const char* call);
+  bool enable();
+  void disable();
 
   CUcontext ctx_ = nullptr;
+  bool keep_enabled_ = false;
+  CUpti_RangeProfiler_Object* rp_ = nullptr;  // enabled on ctx_ while set
+  std::string timing_;
   CounterStatus status_ = CounterStatus::Ok;
   std::string message_;
   std::vector<std::string> missing_;

@@ -243,7 +243,7 @@ ProbeRun probe_records(const std::vector<ProbeRecord>& records) {
   run.compile_ms = probes.compile_ms;
 
   // Which records run, and their addresses in one buffer (32 per record).
-  std::vector<uint32_t> addr(n * kWarpSize, 0);
+  std::vector<uint32_t> addr((n + 1) * kWarpSize, 0);  // a row of zeros last
   std::vector<CUfunction> fn(n, nullptr);
   for (size_t i = 0; i < n; ++i) {
     const ProbeRecord& r = records[i];
@@ -277,15 +277,13 @@ ProbeRun probe_records(const std::vector<ProbeRecord>& records) {
   }
 
   DeviceMemory d_addr, d_sink, d_src;
-  const size_t addr_bytes = std::max<size_t>(addr.size(), kWarpSize) * sizeof(uint32_t);
+  const size_t addr_bytes = addr.size() * sizeof(uint32_t);
   DriverStatus st;
   st.check(alloc_device(d_addr, addr_bytes), "cuMemAlloc") &&
       st.check(alloc_device(d_sink, kWarpSize * sizeof(uint32_t)), "cuMemAlloc") &&
       st.check(alloc_device(d_src, kWarpSize * 16), "cuMemAlloc") &&
       st.check(d.cuMemsetD32_(d_src.get(), 0, kWarpSize * 4), "cuMemsetD32") &&
-      (addr.empty() ||
-       st.check(d.cuMemcpyHtoD_(d_addr.get(), addr.data(), addr.size() * sizeof(uint32_t)),
-                "cuMemcpyHtoD"));
+      st.check(d.cuMemcpyHtoD_(d_addr.get(), addr.data(), addr_bytes), "cuMemcpyHtoD");
   if (!st.ok()) return fail(CounterStatus::Failed, st.message());
 
   auto launch = [&](CUfunction f, size_t record, uint32_t mask) {
@@ -297,60 +295,64 @@ ProbeRun probe_records(const std::vector<ProbeRecord>& records) {
                     "cuLaunchKernel");
   };
 
-  // cp.async: the same kernel with no lane active, once, is what the rest of it counts.
-  std::map<CUfunction, SharedCounters> cp_base;
+  auto sync = [&] { return st.check(d.cuCtxSynchronize_(), "cuCtxSynchronize"); };
+  auto collect_failed = [&] {
+    return fail(counters.ok() ? CounterStatus::Failed : counters.status(),
+                counters.ok() ? st.message() : counters.message());
+  };
+
+  // cp.async has no wavefront counter of its own: its writes show only among all of the
+  // launch's shared wavefronts, with the probe's own. Those are what the same kernel counts with
+  // one lane copying to address 0 (one wavefront, whatever the rules) less that one.
+  std::map<CUfunction, int64_t> cp_rest;
   {
     std::vector<CUfunction> cps;
     for (size_t i = 0; i < n; ++i)
       if (fn[i] && records[i].record.op && records[i].record.op->op == Op::CpAsync &&
-          !cp_base.count(fn[i])) {
-        cp_base[fn[i]] = {};
+          !cp_rest.count(fn[i])) {
+        cp_rest[fn[i]] = 0;
         cps.push_back(fn[i]);
       }
     std::vector<SharedCounters> base;
-    if (!cps.empty() && !counters.collect(
-                            [&] {
-                              for (CUfunction f : cps)
-                                if (!launch(f, 0, 0u)) return false;
-                              return st.check(d.cuCtxSynchronize_(), "cuCtxSynchronize");
-                            },
-                            cps.size(), base)) {
-      return fail(counters.ok() ? CounterStatus::Failed : counters.status(),
-                  counters.ok() ? st.message() : counters.message());
+    // Launch 2k: no lane; 2k + 1: lane 0 (the zero row after the records' addresses).
+    if (!cps.empty() &&
+        !counters.collect(
+            2 * cps.size(), [&](size_t k) { return launch(cps[k / 2], n, k % 2 ? 1u : 0u); }, sync,
+            base))
+      return collect_failed();
+    for (size_t k = 0; k < cps.size(); ++k) {
+      cp_rest[cps[k]] = base[2 * k + 1].wavefronts_all - 1;
+      run.note += (run.note.empty() ? "" : "; ") + std::string("cp.async probe: ") +
+                  std::to_string(base[2 * k].wavefronts_all) + " shared wavefronts with no lane, " +
+                  std::to_string(base[2 * k + 1].wavefronts_all) + " with one";
     }
-    for (size_t k = 0; k < cps.size() && k < base.size(); ++k) cp_base[cps[k]] = base[k];
   }
 
   // The records, in batches of launches per profiler session.
-  constexpr size_t kBatch = 1024;
+  constexpr size_t kBatch = 512;
   std::vector<size_t> todo;
   for (size_t i = 0; i < n; ++i)
     if (fn[i]) todo.push_back(i);
   for (size_t b = 0; b < todo.size(); b += kBatch) {
     const size_t e = std::min(todo.size(), b + kBatch);
     std::vector<SharedCounters> got;
-    const bool ok = counters.collect(
-        [&] {
-          for (size_t k = b; k < e; ++k) {
-            const size_t i = todo[k];
-            if (!launch(fn[i], i, records[i].record.access.mask)) return false;
-          }
-          return st.check(d.cuCtxSynchronize_(), "cuCtxSynchronize");
-        },
-        e - b, got);
-    if (!ok)
-      return fail(counters.ok() ? CounterStatus::Failed : counters.status(),
-                  counters.ok() ? st.message() : counters.message());
-    if (got.size() != e - b)
-      return fail(CounterStatus::Failed, "CUPTI returned " + std::to_string(got.size()) +
-                                             " ranges for " + std::to_string(e - b) + " launches");
+    if (!counters.collect(
+            e - b,
+            [&](size_t k) {
+              const size_t i = todo[b + k];
+              return launch(fn[i], i, records[i].record.access.mask);
+            },
+            sync, got))
+      return collect_failed();
     for (size_t k = b; k < e; ++k) {
       const size_t i = todo[k];
       run.ran[i] = true;
       run.counters[i] = got[k - b];
-      if (auto it = cp_base.find(fn[i]); it != cp_base.end()) run.counters[i] -= it->second;
+      if (auto it = cp_rest.find(fn[i]); it != cp_rest.end())
+        run.counters[i].wavefronts_all -= it->second;
     }
   }
+  run.timing = counters.timing();
   run.status = CounterStatus::Ok;
   run.ms = ms_since(t0);
   return run;

@@ -3,12 +3,22 @@
 
 #include "bankviz/analysis.h"
 #include "bankviz/arch.h"
+#include "bankviz/trace.h"
 #include "plan.h"
 #include "timing.h"
 
 namespace bankviz::detail {
 
 namespace {
+
+// The measured step repeated kRepsHigh and kRepsLow times: the difference is the step
+// kRepsHigh - kRepsLow times, whatever the rest of the kernel does (loads repeat in groups of 16,
+// codegen.h).
+constexpr int kRepsLow = 16, kRepsHigh = 32;
+
+// Whether the range profiler stays enabled on the runner's context between runs (the next
+// run's timed launches then run with it enabled but not started).
+constexpr bool kKeepProfilerEnabled = false;
 
 Op op_of(StepKind k) {
   return k == StepKind::Store ? Op::Store : k == StepKind::Atomic ? Op::Atomic : Op::Load;
@@ -21,7 +31,7 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
   const auto t0 = std::chrono::steady_clock::now();
   const Scenario& s = run.s;
   Launcher& L = run.launcher;
-  if (!session) session = std::make_unique<CounterSession>(ctx, 0);
+  if (!session) session = std::make_unique<CounterSession>(ctx, 0, kKeepProfilerEnabled);
   auto failed = [&](CounterStatus st, const std::string& why) {
     res.counters = st;
     res.counters_message = counter_problem(st, why);
@@ -35,6 +45,8 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
   const AnalysisResult here = analyze(s, find_arch(run.dev.model_arch));
   if (!here.analysis) return failed(CounterStatus::Failed, "the model could not analyze it");
   const Analysis& a = *here.analysis;
+  // The model analyzes block 0; hardware counts are averaged over the launch's blocks.
+  const bool blocks_differ = uses_block_index(s);
 
   // The launches, each a range: (shape, grid, measure, reps).
   struct Shot {
@@ -58,21 +70,20 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
       if (!f.fn) continue;
       const LaunchShape shape{
           f.fn, {row.block_threads, 1, 1}, static_cast<unsigned>(f.dyn), row.lesson_warps};
-      shots.push_back({shape, row.grid, -1, 1});
-      shots.push_back({shape, row.grid, row.step, 2});
+      shots.push_back({shape, row.grid, row.step, kRepsLow});
+      shots.push_back({shape, row.grid, row.step, kRepsHigh});
     }
   }
   if (shots.empty()) return failed(CounterStatus::Failed, "no launch to read");
   std::vector<SharedCounters> got;
   const bool ok = session->collect(
-      [&] {
-        for (const Shot& sh : shots) {
-          L.set_shape(sh.shape);
-          if (L.timed(sh.grid, sh.measure, sh.reps, 1) < 0) return false;
-        }
-        return true;
+      shots.size(),
+      [&](size_t i) {
+        L.set_shape(shots[i].shape);
+        return L.timed(shots[i].grid, shots[i].measure, shots[i].reps, 1) >= 0;
       },
-      shots.size(), got);
+      [] { return true; },  // timed() waited for the launch's event
+      got);
   if (!ok || got.size() != shots.size()) {
     if (!L.ok()) return;  // the launch failed: the run's status says so
     const CounterStatus st = session->ok() ? CounterStatus::Failed : session->status();
@@ -98,6 +109,7 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
       hw.model_wavefronts += double(m.wavefronts);
       hw.model_instructions += double(m.instructions);
     }
+    hw.model_block0_only = blocks_differ;
   } else {
     size_t k = 0;
     for (StepTiming& row : res.exposed.steps) {
@@ -105,7 +117,7 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
       const SharedCounters c = got[k + 1] - got[k];
       k += 2;
       const Op op = op_of(s.steps[static_cast<size_t>(row.step)].kind);
-      const double copies = double(row.grid) * row.replicas;
+      const double copies = double(row.grid) * row.replicas * (kRepsHigh - kRepsLow);
       const StepModel m = model_of_step(a, row.step);
       row.hw.read = true;
       row.hw.hw_wavefronts = double(op_wavefronts(c, op)) / copies;
@@ -113,6 +125,7 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
       row.hw.hw_conflicts = double(op_conflicts(c, op)) / copies;
       row.hw.model_wavefronts = double(m.wavefronts);
       row.hw.model_instructions = double(m.instructions);
+      row.hw.model_block0_only = blocks_differ;
     }
   }
   res.counters = CounterStatus::Ok;

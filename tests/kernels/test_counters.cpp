@@ -186,6 +186,7 @@ TEST(CountersOnGpu, ProbedStridesCountWhatTheModelCounts) {
     EXPECT_EQ(c.inst_ld, 1) << recs[i].record.name;
     EXPECT_EQ(c.inst_st, 1) << recs[i].record.name;
   }
+  std::printf("probe timing of the last batch: %s\n", r.timing.c_str());
   EXPECT_EQ(r.counters[2].wavefronts_ld, 32);  // the column: a 32-way conflict
   EXPECT_EQ(r.counters[2].conflicts_ld, 31);
 }
@@ -230,6 +231,31 @@ TEST(CountersOnGpu, WrittenModeReadsTheLessonsLaunchOnceMore) {
     std::printf("%-40s written: %s (counters %.1f ms)\n", name.c_str(),
                 format_comparison(r.written.hw).c_str(), r.counters_ms);
   }
+}
+
+TEST(CountersOnGpu, ReadingCountersLeavesTheNextRunsTimingAlone) {
+  REQUIRE_GPU();
+  // Timing is the benchmarks' to judge (BENCHMARKS.md); this prints what reading counters costs
+  // on a cached run and the written timing before and after, and checks that both runs ran.
+  RunOptions off;
+  off.counters = false;
+  RunOptions on;
+  const Scenario s = preset("matmul-tile32");
+  const RunResult before = runner().run(s, off);
+  RunResult with;
+  for (int i = 0; i < 3; ++i) {
+    with = runner().run(s, on);
+    std::printf("cached run with counters: counters %.1f ms, run %.1f ms (%s)\n", with.counters_ms,
+                with.run_ms, counter_status_name(with.counters));
+  }
+  const RunResult after = runner().run(s, off);
+  std::printf(
+      "written timing: %.3f us per launch before any counters, %.3f after; run %.1f ms "
+      "without counters\n",
+      before.written.us_per_launch, after.written.us_per_launch, after.run_ms);
+  ASSERT_EQ(before.status, RunStatus::Ok) << before.message;
+  ASSERT_EQ(after.status, RunStatus::Ok) << after.message;
+  EXPECT_TRUE(with.cache_hit);
 }
 
 TEST(CountersOnGpu, NoCountersLeavesThemOffAndTheTimingThere) {

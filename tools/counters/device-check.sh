@@ -22,10 +22,12 @@ if command -v ncu > /dev/null; then
 fi
 echo "== kernel tests (counters)"
 build-dev/tests/kernels/kernel_tests --gtest_filter='Counters*' 2>&1 | tee "$out/kernel_tests.txt" | grep -vE "^\[ RUN|^\[       OK" | tail -80
+echo "== cli tests (validate)"
+build-dev/tests/cli/cli_tests --gtest_filter='Validate*' 2>&1 | tee "$out/cli_tests.txt" | grep -vE "^\[ RUN|^\[       OK" | tail -30
 echo "== validate"
-/usr/bin/time -f "validate wall %e s" $cli validate --report "$out/validate.json" --json > /dev/null 2> "$out/validate.err"
-cat "$out/validate.err"
-$cli validate 2>&1 | tee "$out/validate.txt" | head -120
+t1=$(date +%s.%N)
+$cli validate --report "$out/validate.txt" 2>&1 | head -150
+echo "validate exit ${PIPESTATUS[0]}, wall $(echo "$(date +%s.%N) - $t1" | bc) s"
 echo "== run with counters"
 $cli run --preset row-write-column-read 2>&1 | tail -12
 $cli run --preset row-write-column-read --mode exposed 2>&1 | tail -14

@@ -82,6 +82,9 @@ struct CounterComparison {
   double hw_conflicts = 0;
   double model_wavefronts = 0;  // the present GPU's model, per lesson block
   double model_instructions = 0;
+  // The scenario names blockIdx, so its blocks differ: the model is block 0's while the hardware
+  // is the average over the launch's blocks (a difference then need not be the model's).
+  bool model_block0_only = false;
   bool agrees() const;  // wavefronts and instructions equal (to 1e-9)
 };
 // "hardware 1024 wavefronts in 32 instructions; model 1024 (agrees)" / "... model 512 in 32".

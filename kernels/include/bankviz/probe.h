@@ -28,8 +28,8 @@ struct ProbeRun {
   DeviceInfo device;
   // Per record, in order: ran[i] false when the GPU cannot run it (why[i] says why: an
   // instruction this GPU lacks, an address beyond its shared memory). counters[i]: the launch's
-  // counters; for cp.async less those of the same kernel with no lane active (the probe's own
-  // bookkeeping), so that wavefronts_all is the copy's shared writes.
+  // counters; for cp.async wavefronts_all less the probe's own shared wavefronts (measured
+  // with one lane copying), so that it is the copy's shared writes.
   std::vector<bool> ran;
   std::vector<std::string> why;
   std::vector<SharedCounters> counters;
@@ -37,6 +37,8 @@ struct ProbeRun {
   size_t passes = 0;  // replay passes per launch
   double ms = 0;      // the whole probe run, compiling included
   double compile_ms = 0;
+  std::string note;    // what the probes' own bookkeeping counted (cp.async), for the report
+  std::string timing;  // where the last batch's time went (CUPTI's steps)
 };
 ProbeRun probe_records(const std::vector<ProbeRecord>& records);
 
