@@ -25,9 +25,7 @@ build-dev/tests/kernels/kernel_tests --gtest_filter='Counters*' 2>&1 | tee "$out
 echo "== cli tests (validate)"
 build-dev/tests/cli/cli_tests --gtest_filter='Validate*' 2>&1 | tee "$out/cli_tests.txt" | grep -vE "^\[ RUN|^\[       OK" | tail -30
 echo "== validate"
-t1=$(date +%s.%N)
-$cli validate --report "$out/validate.txt" 2>&1 | head -150
-echo "validate exit ${PIPESTATUS[0]}, wall $(echo "$(date +%s.%N) - $t1" | bc) s"
+/usr/bin/time -f "validate: exit %x, wall %e s" $cli validate --report "$out/validate.txt" 2>&1 | head -150
 echo "== run with counters"
 $cli run --preset row-write-column-read 2>&1 | tail -12
 $cli run --preset row-write-column-read --mode exposed 2>&1 | tail -14
