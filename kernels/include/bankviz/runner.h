@@ -179,6 +179,10 @@ class Runner {
 // they differ; for exposed runs also which steps are issue-bound rather than bank-bound.
 // Paragraphs separated by blank lines. `s` is the scenario that ran. Empty for a failed run.
 std::string explain_result(const Scenario& s, const RunResult& r);
+// The hardware counters beside the model in words (part of explain_result()): whether they agree,
+// and for each row that does not, why (blocks that differ, the compiler's instructions, a rule
+// set that is not measured), or why no counters were read, with the fix. Empty when not asked.
+std::string explain_counters(const RunResult& r);
 // Just the mode's explanation (what "as written" and "exposed" measure, and why they differ).
 std::string explain_mode(RunMode m);
 
