@@ -56,10 +56,11 @@ nlohmann::json device_json(const DeviceInfo& d) {
 
 nlohmann::json comparison_json(const CounterComparison& c) {
   if (!c.read) return nullptr;
-  return {
-      {"hardware_wavefronts", c.hw_wavefronts},     {"hardware_instructions", c.hw_instructions},
-      {"hardware_bank_conflicts", c.hw_conflicts},  {"model_wavefronts", c.model_wavefronts},
-      {"model_instructions", c.model_instructions}, {"agrees", c.agrees()}};
+  return {{"hardware_wavefronts", c.hw_wavefronts},
+          {"hardware_instructions", c.hw_instructions},
+          {"model_wavefronts", c.model_wavefronts},
+          {"model_instructions", c.model_instructions},
+          {"agrees", c.agrees()}};
 }
 
 nlohmann::json result_json(const Scenario& s, const RunResult& r) {
@@ -89,7 +90,9 @@ nlohmann::json result_json(const Scenario& s, const RunResult& r) {
                      {"got", m.got}});
   j["verification"]["first"] = first;
   j["races"] = r.races;
-  j["counters"] = {{"status", counter_status_name(r.counters)}, {"ms", r.counters_ms}};
+  j["counters"] = {{"status", counter_status_name(r.counters)},
+                   {"ms", r.counters_ms},
+                   {"timing", r.counters_timing}};
   if (!r.counters_message.empty()) j["counters"]["message"] = r.counters_message;
   if (r.status == RunStatus::Ok && r.mode == RunMode::Written) {
     j["written"] = {{"grid", r.written.grid},

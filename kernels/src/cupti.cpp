@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -91,7 +92,8 @@ bool CounterSession::check(CUptiResult r, const char* call) {
   return false;
 }
 
-CounterSession::CounterSession(CUcontext ctx, int device_index, bool keep_enabled)
+CounterSession::CounterSession(CUcontext ctx, int device_index, bool keep_enabled,
+                               const std::vector<std::string>* only)
     : ctx_(ctx), keep_enabled_(keep_enabled) {
   const Cupti& c = cupti();
   if (!c.usable()) {
@@ -145,6 +147,7 @@ CounterSession::CounterSession(CUcontext ctx, int device_index, bool keep_enable
 
   // Each metric this chip knows; the others are named in missing().
   for (const CounterMetric& m : counter_metrics()) {
+    if (only && std::find(only->begin(), only->end(), m.name) == only->end()) continue;
     CUpti_Profiler_Host_GetMetricProperties_Params prop{};
     prop.structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE;
     prop.pHostObject = host_;

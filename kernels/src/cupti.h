@@ -87,7 +87,9 @@ class CounterSession {
  public:
   // device_index: the device's ordinal (CUPTI names chips by it). keep_enabled: the range
   // profiler stays enabled on the context between collect()s (enabling it costs tens of ms).
-  CounterSession(CUcontext ctx, int device_index, bool keep_enabled = false);
+  // only: the metrics to read (names from counter_metrics()); all of them when null.
+  CounterSession(CUcontext ctx, int device_index, bool keep_enabled = false,
+                 const std::vector<std::string>* only = nullptr);
   ~CounterSession();
   CounterSession(const CounterSession&) = delete;
   CounterSession& operator=(const CounterSession&) = delete;

@@ -18,7 +18,7 @@ constexpr int kRepsLow = 16, kRepsHigh = 32;
 
 // Whether the range profiler stays enabled on the runner's context between runs (the next
 // run's timed launches then run with it enabled but not started).
-constexpr bool kKeepProfilerEnabled = false;
+constexpr bool kKeepProfilerEnabled = true;
 
 Op op_of(StepKind k) {
   return k == StepKind::Store ? Op::Store : k == StepKind::Atomic ? Op::Atomic : Op::Load;
@@ -31,7 +31,17 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
   const auto t0 = std::chrono::steady_clock::now();
   const Scenario& s = run.s;
   Launcher& L = run.launcher;
-  if (!session) session = std::make_unique<CounterSession>(ctx, 0, kKeepProfilerEnabled);
+  if (!session) {
+    // Wavefronts and instructions only: each replay pass costs tens of ms, and these fit in one.
+    static const std::vector<std::string> kRunMetrics = {
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+        "smsp__inst_executed_op_shared_ld.sum",
+        "smsp__inst_executed_op_shared_st.sum",
+        "smsp__inst_executed_op_shared_atom.sum"};
+    session = std::make_unique<CounterSession>(ctx, 0, kKeepProfilerEnabled, &kRunMetrics);
+  }
   auto failed = [&](CounterStatus st, const std::string& why) {
     res.counters = st;
     res.counters_message = counter_problem(st, why);
@@ -102,7 +112,6 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
     hw.read = true;
     hw.hw_wavefronts = double(c.wavefronts_ld + c.wavefronts_st + c.wavefronts_atom) / blocks;
     hw.hw_instructions = double(c.inst_ld + c.inst_st + c.inst_atom) / blocks;
-    hw.hw_conflicts = double(c.conflicts_ld + c.conflicts_st + c.conflicts_atom) / blocks;
     for (size_t si = 0; si < s.steps.size(); ++si) {
       if (!s.steps[si].is_memory()) continue;
       const StepModel m = model_of_step(a, static_cast<int>(si));
@@ -122,7 +131,6 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
       row.hw.read = true;
       row.hw.hw_wavefronts = double(op_wavefronts(c, op)) / copies;
       row.hw.hw_instructions = double(op_instructions(c, op)) / copies;
-      row.hw.hw_conflicts = double(op_conflicts(c, op)) / copies;
       row.hw.model_wavefronts = double(m.wavefronts);
       row.hw.model_instructions = double(m.instructions);
       row.hw.model_block0_only = blocks_differ;
@@ -130,6 +138,7 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
   }
   res.counters = CounterStatus::Ok;
   res.counters_ms = ms_since(t0);
+  res.counters_timing = session->timing() + ", " + std::to_string(session->passes()) + " pass(es)";
 }
 
 }  // namespace bankviz::detail

@@ -118,10 +118,78 @@ TEST(Counters, ComparisonLineNamesHardwareAndModelAndWhetherTheyAgree) {
   EXPECT_TRUE(c.agrees());
   EXPECT_EQ(format_comparison(c),
             "hardware 1024 wavefronts in 32 instructions; model 1024 (agrees)");
+  c.hw_wavefronts = 1026;  // a few stray wavefronts over a whole-GPU launch
+  EXPECT_TRUE(c.agrees());
+  EXPECT_EQ(format_comparison(c),
+            "hardware 1026 wavefronts in 32 instructions; model 1024 (agrees)");
+  c.hw_wavefronts = 1056;  // 3%: a different rule
+  EXPECT_FALSE(c.agrees());
+  c.hw_wavefronts = 1024;
   c.hw_instructions = 16;  // the compiler merged pairs of accesses
   EXPECT_FALSE(c.agrees());
   EXPECT_EQ(format_comparison(c),
             "hardware 1024 wavefronts in 16 instructions; model 1024 in 32 (differs)");
+}
+
+namespace {
+
+RunResult counted_run(RunMode mode) {
+  RunResult r;
+  r.status = RunStatus::Ok;
+  r.mode = mode;
+  r.device.model_arch = "hopper";
+  r.counters = CounterStatus::Ok;
+  return r;
+}
+
+CounterComparison comparison(double hw_wf, double hw_instr, double model_wf, double model_instr) {
+  CounterComparison c;
+  c.read = true;
+  c.hw_wavefronts = hw_wf;
+  c.hw_instructions = hw_instr;
+  c.model_wavefronts = model_wf;
+  c.model_instructions = model_instr;
+  return c;
+}
+
+}  // namespace
+
+TEST(Counters, WordsSayWhereTheCompilersInstructionsDifferFromTheLessons) {
+  RunResult r = counted_run(RunMode::Written);
+  r.written.hw = comparison(1600, 1344, 2112, 2112);
+  const std::string w = explain_counters(r);
+  EXPECT_NE(w.find("0 of 1 agree"), std::string::npos) << w;
+  EXPECT_NE(w.find("1344 shared instructions per block where the lesson's code has 2112"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find("compiler"), std::string::npos) << w;
+}
+
+TEST(Counters, WordsSayBlocksDifferWhenTheScenarioNamesBlockIdx) {
+  RunResult r = counted_run(RunMode::Exposed);
+  StepTiming t;
+  t.step = 2;
+  t.hw = comparison(25.2, 8, 28, 8);
+  t.hw.model_block0_only = true;
+  r.exposed.steps.push_back(t);
+  StepTiming u;
+  u.step = 4;
+  u.hw = comparison(8, 8, 8, 8);
+  r.exposed.steps.push_back(u);
+  const std::string w = explain_counters(r);
+  EXPECT_NE(w.find("1 of 2 agree"), std::string::npos) << w;
+  EXPECT_NE(w.find("Step 2:"), std::string::npos) << w;
+  EXPECT_EQ(w.find("Step 4:"), std::string::npos) << w;  // it agrees
+  EXPECT_NE(w.find("blockIdx"), std::string::npos) << w;
+}
+
+TEST(Counters, WordsCarryTheFixWhenCountersWereNotPermitted) {
+  RunResult r = counted_run(RunMode::Written);
+  r.counters = CounterStatus::NotPermitted;
+  r.counters_message = counter_problem(CounterStatus::NotPermitted, "");
+  EXPECT_NE(explain_counters(r).find("NVreg_RestrictProfilingToAdminUsers=0"), std::string::npos);
+  r.counters = CounterStatus::Off;
+  EXPECT_EQ(explain_counters(r), "");
 }
 
 #if BANKVIZ_HAVE_CUDA

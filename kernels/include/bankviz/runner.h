@@ -149,7 +149,8 @@ struct RunResult {
   // (counters_message: counter_problem()'s words with the fix). Timing never depends on them.
   CounterStatus counters = CounterStatus::Off;
   std::string counters_message;
-  double counters_ms = 0;  // what reading them added to the run
+  double counters_ms = 0;       // what reading them added to the run
+  std::string counters_timing;  // where that time went (CUPTI's steps)
 };
 
 // Owns the CUDA context and the loaded modules (a bounded cache: the least recently used are
