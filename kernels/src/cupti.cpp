@@ -240,7 +240,11 @@ bool CounterSession::collect(size_t count, const std::function<bool(size_t)>& la
   };
   // Enabled for this batch only unless kept: launches outside collect() (the timed ones) then
   // never run under the profiler.
+  // A profiler kept enabled is reused only for a batch of the same size (a reused one was seen
+  // to return too few ranges for a larger batch).
+  if (rp_ && count != enabled_count_) disable();
   if (!enable()) return false;
+  enabled_count_ = count;
   lap("enable");
   std::vector<uint8_t> data;
   std::vector<std::string> names(count);

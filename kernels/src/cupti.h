@@ -117,6 +117,7 @@ class CounterSession {
   CUcontext ctx_ = nullptr;
   bool keep_enabled_ = false;
   CUpti_RangeProfiler_Object* rp_ = nullptr;  // enabled on ctx_ while set
+  size_t enabled_count_ = 0;                  // the batch size rp_ was last configured for
   std::string timing_;
   CounterStatus status_ = CounterStatus::Ok;
   std::string message_;
