@@ -1,8 +1,7 @@
 // probe.cpp: recorded warp accesses run one instruction per single-warp launch, with the
 // hardware counters read per launch (counters.h, probe_records()).
 //
-// [SECTION] The probe kernels (fixed text; the addresses come from a buffer)
-// [SECTION] Loading them for the present GPU
+// [SECTION] Loading the probe kernels (probe_kernels.h) for the present GPU
 // [SECTION] probe_records()
 //
 // The probes are the kernels that measured the committed suites (tools/hopper-suite/probe.cu,
@@ -18,148 +17,39 @@
 #include "compiler.h"
 #include "cupti.h"
 #include "driver.h"
+#include "probe_kernels.h"
 #include "timing.h"
 
 namespace bankviz {
 
 using namespace detail;
 
-// [SECTION] The probe kernels (fixed text; the addresses come from a buffer) =====================
-
 namespace {
 
-constexpr const char* kPrologue = R"(
-#define PROBE_BEGIN(NAME)                                                                  \
-  extern "C" __global__ void NAME(const unsigned* addr, unsigned mask, unsigned* sink,     \
-                                  const unsigned char* src) {                              \
-    extern __shared__ __align__(128) unsigned char smem[];                                 \
-    const unsigned lane = threadIdx.x;                                                     \
-    const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + addr[lane]; \
-    const bool active = (mask >> lane) & 1u;                                               \
-    unsigned v0 = lane, v1 = 0, v2 = 0, v3 = 0;
-#define PROBE_END                    \
-    sink[lane] = v0 ^ v1 ^ v2 ^ v3; \
-  }
-)";
-
-// PTX type and register list of a plain access of `width` bytes.
-struct PlainForm {
-  int width;
-  const char* load;   // the load's asm
-  const char* store;  // the store's asm
-};
-const PlainForm kPlain[] = {
-    {1, R"(asm volatile("ld.volatile.shared.u8 %0, [%1];" : "=r"(v0) : "r"(a));)",
-     R"(asm volatile("st.volatile.shared.u8 [%0], %1;" ::"r"(a), "r"(s));)"},
-    {2, R"(asm volatile("ld.volatile.shared.u16 %0, [%1];" : "=r"(v0) : "r"(a));)",
-     R"(asm volatile("st.volatile.shared.u16 [%0], %1;" ::"r"(a), "r"(s));)"},
-    {4, R"(asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v0) : "r"(a));)",
-     R"(asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(a), "r"(s));)"},
-    {8,
-     R"(asm volatile("ld.volatile.shared.v2.u32 {%0,%1}, [%2];" : "=r"(v0), "=r"(v1) : "r"(a));)",
-     R"(asm volatile("st.volatile.shared.v2.u32 [%0], {%1,%2};" ::"r"(a), "r"(s), "r"(s));)"},
-    {16,
-     R"(asm volatile("ld.volatile.shared.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3) : "r"(a));)",
-     R"(asm volatile("st.volatile.shared.v4.u32 [%0], {%1,%2,%3,%4};" ::"r"(a), "r"(s), "r"(s), "r"(s), "r"(s));)"},
-};
-
-std::string plain_name(int width) {
-  return "probe_ls_" + std::to_string(width);
-}
-std::string matrix_name(const OpSpec& op) {
-  if (op.op == Op::CpAsync) return "probe_cp_" + std::to_string(op.width);
-  return std::string(op.op == Op::LdMatrix ? "probe_ldsm_x" : "probe_stsm_x") +
-         std::to_string(op.matrices) + (op.trans ? "_t" : "");
-}
-
-// Family 0: plain loads and stores, atomics (every GPU). Family 1: ldmatrix (sm_75) and
-// cp.async (sm_80). Family 2: stmatrix (sm_90). One module each, so a GPU without an
-// instruction loses only its family.
-std::string family_source(int family, std::string* first) {
-  std::string src = kPrologue;
-  auto kernel = [&](const std::string& name, const std::string& body) {
-    if (first->empty()) *first = name;
-    src += "PROBE_BEGIN(" + name + ")\n" + body + "\nPROBE_END\n";
-  };
-  if (family == 0) {
-    for (const PlainForm& f : kPlain)
-      kernel(plain_name(f.width), std::string("if (active) { ") + f.load +
-                                      " }\n__syncwarp();\nif (active) { const unsigned s = lane "
-                                      "+ 1; " +
-                                      f.store + " }");
-    kernel("probe_atom",
-           R"(if (active) asm volatile("atom.shared.add.u32 %0, [%1], 1;" : "=r"(v0) : "r"(a));)");
-    return src;
-  }
-  const char* regs[] = {"", "{%0}", "{%0,%1}", "", "{%0,%1,%2,%3}"};
-  const char* outs[] = {"", R"("=r"(v0))", R"("=r"(v0), "=r"(v1))", "",
-                        R"("=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3))"};
-  const char* ins[] = {"", R"("r"(v0))", R"("r"(v0), "r"(v1))", "",
-                       R"("r"(v0), "r"(v1), "r"(v2), "r"(v3))"};
-  const char* sregs[] = {"", "{%1}", "{%1,%2}", "", "{%1,%2,%3,%4}"};
-  for (int n : {1, 2, 4}) {
-    for (bool t : {false, true}) {
-      const std::string shape = std::string(".m8n8.x") + std::to_string(n) + (t ? ".trans" : "");
-      OpSpec spec;
-      spec.matrices = n;
-      spec.trans = t;
-      if (family == 1) {
-        spec.op = Op::LdMatrix;
-        kernel(matrix_name(spec), "asm volatile(\"ldmatrix.sync.aligned" + shape + ".shared.b16 " +
-                                      regs[n] + ", [%" + std::to_string(n) + "];\" : " + outs[n] +
-                                      " : \"r\"(a));");
-      } else {
-        spec.op = Op::StMatrix;
-        kernel(matrix_name(spec),
-               "v1 = lane + 32; v2 = lane + 64; v3 = lane + 96;\n"
-               "asm volatile(\"stmatrix.sync.aligned" +
-                   shape + ".shared.b16 [%0], " + sregs[n] + ";\" :: \"r\"(a), " + ins[n] + ");");
-      }
-    }
-  }
-  if (family == 1) {
-    for (int w : {4, 8, 16}) {
-      OpSpec spec;
-      spec.op = Op::CpAsync;
-      spec.width = w;
-      kernel(matrix_name(spec),
-             "if (active) asm volatile(\"cp.async.ca.shared.global [%0], [%1], " +
-                 std::to_string(w) + ";\" :: \"r\"(a), \"l\"(src + lane * " + std::to_string(w) +
-                 "));\nasm volatile(\"cp.async.commit_group;\");\n"
-                 "asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n__syncwarp();");
-    }
-  }
-  return src;
-}
-
-// The smallest compute capability (major * 10 + minor) of each family.
-constexpr int kFamilyMinCc[] = {70, 80, 90};
-const char* const kFamilyWhat[] = {"plain loads, stores and atomics", "ldmatrix and cp.async",
-                                   "stmatrix"};
-
-// [SECTION] Loading them for the present GPU =====================================================
+// [SECTION] Loading the probe kernels for the present GPU
+// =====================================================
 
 struct Probes {
   std::vector<Module> modules;
   std::map<std::string, CUfunction> fn;
-  std::string why[3];  // per family: why it is missing (empty when loaded)
+  std::string why[kProbeFamilies];  // per family: why it is missing (empty when loaded)
   double compile_ms = 0;
 };
 
 void load_probes(Probes& p, const DeviceInfo& dev, int smem) {
   const Driver& d = driver();
   const int cc = dev.cc_major * 10 + dev.cc_minor;
-  for (int family = 0; family < 3; ++family) {
-    if (cc < kFamilyMinCc[family]) {
-      p.why[family] = std::string(kFamilyWhat[family]) + " need compute capability " +
-                      std::to_string(kFamilyMinCc[family] / 10) + "." +
-                      std::to_string(kFamilyMinCc[family] % 10) +
+  for (int family = 0; family < kProbeFamilies; ++family) {
+    if (cc < probe_family_min_cc(family)) {
+      p.why[family] = std::string(probe_family_what(family)) + " need compute capability " +
+                      std::to_string(probe_family_min_cc(family) / 10) + "." +
+                      std::to_string(probe_family_min_cc(family) % 10) +
                       " (this GPU: " + std::to_string(dev.cc_major) + "." +
                       std::to_string(dev.cc_minor) + ")";
       continue;
     }
     KernelSource k;
-    k.text = family_source(family, &k.kernel_name);
+    k.text = probe_family_source(family, &k.kernel_name);
     k.file_name = "bankviz_probe.cu";
     const CompileOutcome c = compile(k, dev.sm);
     p.compile_ms += c.ms;
@@ -173,10 +63,7 @@ void load_probes(Probes& p, const DeviceInfo& dev, int smem) {
       continue;
     }
     // Every kernel of the family: its name and the opt-in to the whole shared memory.
-    for (size_t at = 0; (at = k.text.find("PROBE_BEGIN(", at)) != std::string::npos;) {
-      at += 12;
-      const std::string name = k.text.substr(at, k.text.find(')', at) - at);
-      if (name == "NAME") continue;  // the macro's own definition
+    for (const std::string& name : probe_family_kernels(k.text)) {
       CUfunction f = nullptr;
       if (CUresult r = d.cuModuleGetFunction_(&f, m.get(), name.c_str()); r != CUDA_SUCCESS) {
         p.why[family] = "cuModuleGetFunction(" + name + ") failed: " + d.describe(r);
@@ -200,8 +87,8 @@ int family_of(const ProbeRecord& r) {
 }
 
 std::string kernel_of(const ProbeRecord& r) {
-  if (r.record.op) return matrix_name(*r.record.op);
-  return r.atomic ? "probe_atom" : plain_name(r.record.access.width);
+  if (r.record.op) return probe_op_name(*r.record.op);
+  return r.atomic ? "probe_atom" : probe_plain_name(r.record.access.width);
 }
 
 }  // namespace

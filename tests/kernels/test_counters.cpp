@@ -3,6 +3,7 @@
 // skip too (saying why and how to allow it) where the driver keeps the counters to root.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -11,6 +12,7 @@
 #include "bankviz/probe.h"
 #include "bankviz/runner.h"
 #include "helpers.h"
+#include "probe_kernels.h"
 #if BANKVIZ_HAVE_CUDA
 #include "cupti.h"
 #endif
@@ -190,6 +192,46 @@ TEST(Counters, WordsCarryTheFixWhenCountersWereNotPermitted) {
   EXPECT_NE(explain_counters(r).find("NVreg_RestrictProfilingToAdminUsers=0"), std::string::npos);
   r.counters = CounterStatus::Off;
   EXPECT_EQ(explain_counters(r), "");
+}
+
+TEST(Counters, EveryRecordKindHasItsProbeKernelInOneFamily) {
+  std::vector<std::string> all;
+  for (int f = 0; f < detail::kProbeFamilies; ++f) {
+    std::string first;
+    const std::string src = detail::probe_family_source(f, &first);
+    const std::vector<std::string> names = detail::probe_family_kernels(src);
+    ASSERT_FALSE(names.empty()) << f;
+    EXPECT_EQ(first, names[0]);
+    all.insert(all.end(), names.begin(), names.end());
+  }
+  auto has = [&](const std::string& n) { return std::count(all.begin(), all.end(), n) == 1; };
+  for (int w : {1, 2, 4, 8, 16}) EXPECT_TRUE(has(detail::probe_plain_name(w))) << w;
+  EXPECT_TRUE(has("probe_atom"));
+  for (const char* op :
+       {"ldmatrix.x1", "ldmatrix.x2.trans", "ldmatrix.x4", "stmatrix.x1.trans", "stmatrix.x2",
+        "stmatrix.x4.trans", "cp.async.4", "cp.async.8", "cp.async.16"}) {
+    const std::optional<OpSpec> spec = parse_op(op);
+    ASSERT_TRUE(spec) << op;
+    EXPECT_TRUE(has(detail::probe_op_name(*spec))) << op;
+  }
+  EXPECT_EQ(all.size(), 6u + 9u + 6u);  // plain + atomic, ldmatrix + cp.async, stmatrix
+}
+
+TEST(Counters, ProbeKernelsCompileForHopperWithNvrtcAlone) {
+  if (!built_with_cuda()) GTEST_SKIP() << "built without the CUDA toolkit (no NVRTC)";
+  for (int f = 0; f < detail::kProbeFamilies; ++f) {
+    KernelSource k;
+    k.text = detail::probe_family_source(f, &k.kernel_name);
+    k.file_name = "bankviz_probe.cu";
+    const CompileCheck c = compile_only(k, "sm_90");
+    EXPECT_TRUE(c.ok) << detail::probe_family_what(f) << ": " << c.message << "\n" << c.log;
+  }
+  // stmatrix is sm_90's: an Ampere build of its family fails, which is why families are apart.
+  KernelSource k;
+  k.text = detail::probe_family_source(2, &k.kernel_name);
+  k.file_name = "bankviz_probe.cu";
+  EXPECT_FALSE(compile_only(k, "sm_80").ok);
+  EXPECT_EQ(detail::probe_family_min_cc(2), 90);
 }
 
 #if BANKVIZ_HAVE_CUDA
