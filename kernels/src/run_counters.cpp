@@ -17,10 +17,11 @@ namespace {
 constexpr int kRepsLow = 16, kRepsHigh = 32;
 
 // Whether the range profiler stays enabled on the runner's context between runs. Measured on an
-// H100 (2026-11-22, matmul-tile32 written, cached): 13 ms of counters per run kept enabled,
+// H100 (2026-11-22, matmul-tile32 written, cached): 14 ms of counters per run kept enabled,
 // 150 ms when it is disabled after each read (re-enabling makes the next passes slow again);
-// the next run's timing was not disturbed (3.95 us per launch before, 3.67 after). Reused only
-// for batches of the same size (CounterSession::collect).
+// the next run's timing was not disturbed (4.20 us per launch before, 4.04 after). Reused only
+// for batches of the same size (CounterSession::collect): the app, which alternates exposed
+// and written runs, re-enables it each time.
 constexpr bool kKeepProfilerEnabled = true;
 
 Op op_of(StepKind k) {
@@ -35,7 +36,8 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
   const Scenario& s = run.s;
   Launcher& L = run.launcher;
   if (!session) {
-    // Wavefronts and instructions only: each replay pass costs tens of ms, and these fit in one.
+    // Wavefronts and instructions only: two replay passes on an H100, where all fourteen take
+    // three.
     static const std::vector<std::string> kRunMetrics = {
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
