@@ -1,6 +1,8 @@
 // run_counters.cpp: a run's hardware counters beside the model (run_counters.h).
 #include "run_counters.h"
 
+#include <algorithm>
+
 #include "bankviz/analysis.h"
 #include "bankviz/arch.h"
 #include "bankviz/trace.h"
@@ -24,8 +26,10 @@ constexpr int kRepsLow = 16, kRepsHigh = 32;
 // and written runs, re-enables it each time.
 constexpr bool kKeepProfilerEnabled = true;
 
-Op op_of(StepKind k) {
-  return k == StepKind::Store ? Op::Store : k == StepKind::Atomic ? Op::Atomic : Op::Load;
+// The instruction a scenario step issues (Step::op: ldmatrix, stmatrix and cp.async included).
+Op op_of(const Scenario& s, const Step& st) {
+  const TileDecl* t = s.find_tile(st.tile);
+  return st.op(t ? t->elem_bytes() : 4).op;
 }
 
 }  // namespace
@@ -42,9 +46,12 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
-        "smsp__inst_executed_op_shared_ld.sum",
-        "smsp__inst_executed_op_shared_st.sum",
-        "smsp__inst_executed_op_shared_atom.sum"};
+        "smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_st.sum",
+        "smsp__inst_executed_op_shared_atom.sum",
+        // ldmatrix / stmatrix / cp.async steps (their wavefronts: op_ld, op_st, and all shared
+        // wavefronts less the others for cp.async, whose write has no counter of its own)
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "smsp__inst_executed_op_ldsm.sum",
+        "smsp__inst_executed_op_shared_stsm.sum", "smsp__inst_executed_op_ldgsts.sum"};
     session = std::make_unique<CounterSession>(ctx, 0, kKeepProfilerEnabled, &kRunMetrics);
   }
   auto failed = [&](CounterStatus st, const std::string& why) {
@@ -115,8 +122,14 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
     CounterComparison& hw = res.written.hw;
     const double blocks = static_cast<double>(std::max<int64_t>(1, s.grid));
     hw.read = true;
-    hw.hw_wavefronts = double(c.wavefronts_ld + c.wavefronts_st + c.wavefronts_atom) / blocks;
-    hw.hw_instructions = double(c.inst_ld + c.inst_st + c.inst_atom) / blocks;
+    // cp.async's shared write is in no op_ counter: the rest of all shared wavefronts.
+    const bool copies = std::any_of(s.steps.begin(), s.steps.end(),
+                                    [](const Step& st) { return st.kind == StepKind::CpAsync; });
+    const int64_t ops = c.wavefronts_ld + c.wavefronts_st + c.wavefronts_atom;
+    hw.hw_wavefronts = double(copies ? std::max(ops, c.wavefronts_all) : ops) / blocks;
+    hw.hw_instructions =
+        double(c.inst_ld + c.inst_st + c.inst_atom + c.inst_ldsm + c.inst_stsm + c.inst_ldgsts) /
+        blocks;
     for (size_t si = 0; si < s.steps.size(); ++si) {
       if (!s.steps[si].is_memory()) continue;
       const StepModel m = model_of_step(a, static_cast<int>(si));
@@ -130,7 +143,7 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
       if (row.reps == 0 || row.grid == 0 || !run.replica_kernel(row.replicas).fn) continue;
       const SharedCounters c = got[k + 1] - got[k];
       k += 2;
-      const Op op = op_of(s.steps[static_cast<size_t>(row.step)].kind);
+      const Op op = op_of(s, s.steps[static_cast<size_t>(row.step)]);
       const double copies = double(row.grid) * row.replicas * (kRepsHigh - kRepsLow);
       const StepModel m = model_of_step(a, row.step);
       row.hw.read = true;
