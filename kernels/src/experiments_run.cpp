@@ -308,27 +308,33 @@ void data_layout(ExperimentRun& res, int runs, const std::vector<Scenario>& scen
         "row-write-row-read)";
     return;
   }
+  // Launch-bound kernels of a few microseconds: the two alternate for three rounds and each keeps
+  // its fastest round, so a clock ramping up or a busy moment does not favour one of them.
   Runner runner;
   const char* names[] = {"setColReadCol", "setRowReadRow"};
-  for (size_t i = 0; i < 2; ++i) {
-    const char* name = names[i];
-    RunOptions o;
-    o.mode = RunMode::Written;
-    o.timing_runs = runs;
-    const RunResult r = runner.run(scenarios[i], o);
-    if (r.status != RunStatus::Ok) {
-      res.status = r.status;
-      res.message = r.message;
-      return;
+  std::vector<VariantTiming> best(2);
+  for (int round = 0; round < 3; ++round) {
+    for (size_t i = 0; i < 2; ++i) {
+      RunOptions o;
+      o.mode = RunMode::Written;
+      o.timing_runs = runs;
+      o.counters = false;
+      const RunResult r = runner.run(scenarios[i], o);
+      if (r.status != RunStatus::Ok) {
+        res.status = r.status;
+        res.message = r.message;
+        return;
+      }
+      res.device = r.device;
+      VariantTiming& v = best[i];
+      const double ms = r.written.us_per_launch / 1000.0;
+      if (round == 0 || ms < v.ms) v.ms = ms;
+      v.name = names[i];
+      v.verified = r.verification.status == VerifyStatus::Verified;
+      v.check = r.verification.summary;
     }
-    res.device = r.device;
-    VariantTiming v;
-    v.name = name;
-    v.ms = r.written.us_per_launch / 1000.0;
-    v.verified = r.verification.status == VerifyStatus::Verified;
-    v.check = r.verification.summary;
-    res.variants.push_back(v);
   }
+  res.variants = best;
 }
 
 }  // namespace

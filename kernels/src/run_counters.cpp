@@ -1,8 +1,6 @@
 // run_counters.cpp: a run's hardware counters beside the model (run_counters.h).
 #include "run_counters.h"
 
-#include <algorithm>
-
 #include "bankviz/analysis.h"
 #include "bankviz/arch.h"
 #include "bankviz/trace.h"
@@ -48,10 +46,11 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
         "smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_st.sum",
         "smsp__inst_executed_op_shared_atom.sum",
-        // ldmatrix / stmatrix / cp.async steps (their wavefronts: op_ld, op_st, and all shared
-        // wavefronts less the others for cp.async, whose write has no counter of its own)
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "smsp__inst_executed_op_ldsm.sum",
-        "smsp__inst_executed_op_shared_stsm.sum", "smsp__inst_executed_op_ldgsts.sum"};
+        // ldmatrix / stmatrix / cp.async steps (their wavefronts are in op_ld and op_st; a
+        // cp.async is compared by its bank conflicts, CounterComparison::conflicts)
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+        "smsp__inst_executed_op_ldsm.sum", "smsp__inst_executed_op_shared_stsm.sum",
+        "smsp__inst_executed_op_ldgsts.sum"};
     session = std::make_unique<CounterSession>(ctx, 0, kKeepProfilerEnabled, &kRunMetrics);
   }
   auto failed = [&](CounterStatus st, const std::string& why) {
@@ -122,18 +121,16 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
     CounterComparison& hw = res.written.hw;
     const double blocks = static_cast<double>(std::max<int64_t>(1, s.grid));
     hw.read = true;
-    // cp.async's shared write is in no op_ counter: the rest of all shared wavefronts.
-    const bool copies = std::any_of(s.steps.begin(), s.steps.end(),
-                                    [](const Step& st) { return st.kind == StepKind::CpAsync; });
-    const int64_t ops = c.wavefronts_ld + c.wavefronts_st + c.wavefronts_atom;
-    hw.hw_wavefronts = double(copies ? std::max(ops, c.wavefronts_all) : ops) / blocks;
+    // cp.async's shared write is in no op_ counter: the kernel's wavefronts are the other
+    // steps' (the model's below leave cp.async steps out too; their instructions count).
+    hw.hw_wavefronts = double(c.wavefronts_ld + c.wavefronts_st + c.wavefronts_atom) / blocks;
     hw.hw_instructions =
         double(c.inst_ld + c.inst_st + c.inst_atom + c.inst_ldsm + c.inst_stsm + c.inst_ldgsts) /
         blocks;
     for (size_t si = 0; si < s.steps.size(); ++si) {
       if (!s.steps[si].is_memory()) continue;
       const StepModel m = model_of_step(a, static_cast<int>(si));
-      hw.model_wavefronts += double(m.wavefronts);
+      if (s.steps[si].kind != StepKind::CpAsync) hw.model_wavefronts += double(m.wavefronts);
       hw.model_instructions += double(m.instructions);
     }
     hw.model_block0_only = blocks_differ;
@@ -147,9 +144,11 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
       const double copies = double(row.grid) * row.replicas * (kRepsHigh - kRepsLow);
       const StepModel m = model_of_step(a, row.step);
       row.hw.read = true;
-      row.hw.hw_wavefronts = double(op_wavefronts(c, op)) / copies;
+      row.hw.conflicts = op == Op::CpAsync;
+      row.hw.hw_wavefronts =
+          double(row.hw.conflicts ? op_conflicts(c, op) : op_wavefronts(c, op)) / copies;
       row.hw.hw_instructions = double(op_instructions(c, op)) / copies;
-      row.hw.model_wavefronts = double(m.wavefronts);
+      row.hw.model_wavefronts = double(row.hw.conflicts ? m.wavefronts - m.ideal : m.wavefronts);
       row.hw.model_instructions = double(m.instructions);
       row.hw.model_block0_only = blocks_differ;
     }

@@ -84,6 +84,10 @@ struct CounterComparison {
   // The scenario names blockIdx, so its blocks differ: the model is block 0's while the hardware
   // is the average over the launch's blocks (a difference then need not be the model's).
   bool model_block0_only = false;
+  // A cp.async step: Nsight Compute counts its bank conflicts (l1tex__data_bank_conflicts_pipe_
+  // lsu_mem_shared_op_ldgsts), not its shared write's wavefronts (docs/MATRIX_RULE.md), so
+  // hw_wavefronts and model_wavefronts hold bank conflicts (the model's: wavefronts - ideal).
+  bool conflicts = false;
   // Instructions equal, wavefronts within 1%: a launch of the whole GPU counts a few stray
   // wavefronts (0.25% at most in the presets on an H100), a single-warp probe none.
   bool agrees() const;
