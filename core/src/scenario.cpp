@@ -366,6 +366,21 @@ std::vector<Diagnostic> check(const Scenario& s) {
     executed += std::max<int64_t>(0, std::min(s.steps[i].iterations(), kMaxExecutedSteps + 1));
     any_memory = any_memory || s.steps[i].is_memory();
   }
+  if (s.open_step != -1) {
+    if (s.open_step < 0 || static_cast<size_t>(s.open_step) >= s.steps.size()) {
+      out.push_back({"open_step", 0,
+                     "no step " + std::to_string(s.open_step) + " (the scenario has " +
+                         std::to_string(s.steps.size()) + " steps, numbered from 0)"});
+    } else if (!s.steps[s.open_step].is_memory()) {
+      out.push_back({"open_step", 0,
+                     "step " + std::to_string(s.open_step) +
+                         " is a __syncthreads(): open on a load, store or atomic"});
+    } else if (s.steps[s.open_step].iterations() == 0) {
+      out.push_back(
+          {"open_step", 0,
+           "step " + std::to_string(s.open_step) + " never executes (its loop is empty)"});
+    }
+  }
   if (!s.steps.empty() && !any_memory) {
     out.push_back({"steps", 0, "only __syncthreads(): add at least one load or store"});
   }
@@ -588,7 +603,7 @@ void read_constants(Reader& r, const Json& j, Scenario& s) {
 void read_scenario(Reader& r, const Json& j, Scenario& s) {
   if (!r.object(j, "",
                 {"name", "title", "description", "source", "arch", "tiles", "block", "grid",
-                 "constants", "lets", "steps"})) {
+                 "constants", "lets", "steps", "open_step"})) {
     return;
   }
   r.get(j, "", "name", s.name);
@@ -596,6 +611,7 @@ void read_scenario(Reader& r, const Json& j, Scenario& s) {
   r.get(j, "", "description", s.description);
   r.get(j, "", "source", s.source);
   r.get(j, "", "arch", s.arch);
+  r.get(j, "", "open_step", s.open_step);
   // An array over its limit is reported by its size and not read (check() words it the same).
   auto within = [&](const Json* a, const char* what, size_t max) {
     if (a == nullptr) return false;
@@ -830,6 +846,7 @@ Json scenario_to_json_value(const Scenario& s) {
     steps.push_back(std::move(js));
   }
   j["steps"] = std::move(steps);
+  if (s.open_step != -1) j["open_step"] = s.open_step;
   return j;
 }
 

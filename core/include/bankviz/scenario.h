@@ -85,6 +85,9 @@ struct Scenario {
   std::vector<Constant> constants;
   std::vector<Let> lets;
   std::vector<Step> steps;
+  // The step the picture opens on (a preset's or a lesson scene's point): an index into `steps`,
+  // shown at its first execution; -1 (absent in JSON) = the worst step.
+  int open_step = -1;
 
   int64_t threads() const { return block[0] * block[1] * block[2]; }
   int64_t warps() const { return (threads() + 31) / 32; }
