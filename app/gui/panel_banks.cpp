@@ -84,7 +84,7 @@ CountRow count_row(const AppState& s, float width, float cell) {
   const float most = s.settings.presenter ? fs * 1.2f : fs;
   auto fit = [&](float room) { return std::min(most, (room - 3) / std::max(w1, 1e-3f)); };
   r.size = fit(cell);
-  if (r.size < fs * 0.6f) {
+  if (r.size < fs * 0.45f) {
     // Narrow columns: odd banks one row lower, so each count has two columns of room.
     r.staggered = true;
     r.size = std::min(fit(cell * 2), fs);
@@ -304,7 +304,8 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   const char* kind = s.frame.step >= 0 ? step_kind_name(a.steps[s.frame.step].kind) : "passes";
   {
     const ImVec2 ksz = ImGui::CalcTextSize(kind);
-    dl->AddText(ImVec2(x0 - 6 - ksz.x, p0.y + (counts.height - ksz.y) / 2), dim, kind);
+    const float first_row = counts.staggered ? counts.size * 1.1f : counts.height;
+    dl->AddText(ImVec2(x0 - 6 - ksz.x, p0.y + (first_row - ksz.y) / 2), dim, kind);
   }
   if (!s.cells.bank_load.empty() && counts.size > 0) {
     const ImU32 rule = col(pal.text_dim, 0.35f);

@@ -303,16 +303,20 @@ ScenarioLoad scene_scenario(const Scene& scene, const std::string& presets_dir) 
   }
   if (scene.open_step >= 0) {
     load.scenario->open_step = scene.open_step;
-    load.errors = check(*load.scenario);
-    if (!load.errors.empty()) load.scenario.reset();
+    if (std::optional<Diagnostic> d = check_open_step(*load.scenario)) {
+      load.errors = {*d};
+      load.scenario.reset();
+    }
   }
   return load;
 }
 
 int opening_step(const Analysis& a) {
+  // A stale open_step (the step was edited away, or is a barrier now) falls back to the worst.
   if (a.scenario.open_step >= 0)
     for (size_t i = 0; i < a.steps.size(); ++i)
-      if (a.steps[i].step == a.scenario.open_step) return static_cast<int>(i);
+      if (a.steps[i].step == a.scenario.open_step && a.steps[i].kind != StepKind::Sync)
+        return static_cast<int>(i);
   return a.worst_step();
 }
 

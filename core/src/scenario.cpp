@@ -339,6 +339,23 @@ void limit_diagnostics(std::vector<Diagnostic>& errors) {
   errors.push_back({"", 0, std::to_string(more) + " more problems not listed"});
 }
 
+std::optional<Diagnostic> check_open_step(const Scenario& s) {
+  if (s.open_step == -1) return std::nullopt;
+  if (s.open_step < 0 || static_cast<size_t>(s.open_step) >= s.steps.size())
+    return Diagnostic{"open_step", 0,
+                      "no step " + std::to_string(s.open_step) + " (the scenario has " +
+                          std::to_string(s.steps.size()) + " steps, numbered from 0)"};
+  if (!s.steps[s.open_step].is_memory())
+    return Diagnostic{"open_step", 0,
+                      "step " + std::to_string(s.open_step) +
+                          " is a __syncthreads(): open on a load, store or atomic"};
+  if (s.steps[s.open_step].iterations() == 0)
+    return Diagnostic{
+        "open_step", 0,
+        "step " + std::to_string(s.open_step) + " never executes (its loop is empty)"};
+  return std::nullopt;
+}
+
 std::vector<Diagnostic> check(const Scenario& s) {
   std::vector<Diagnostic> out;
   check_limits(s, out);
@@ -365,21 +382,6 @@ std::vector<Diagnostic> check(const Scenario& s) {
     check_step(s, i, names, out);
     executed += std::max<int64_t>(0, std::min(s.steps[i].iterations(), kMaxExecutedSteps + 1));
     any_memory = any_memory || s.steps[i].is_memory();
-  }
-  if (s.open_step != -1) {
-    if (s.open_step < 0 || static_cast<size_t>(s.open_step) >= s.steps.size()) {
-      out.push_back({"open_step", 0,
-                     "no step " + std::to_string(s.open_step) + " (the scenario has " +
-                         std::to_string(s.steps.size()) + " steps, numbered from 0)"});
-    } else if (!s.steps[s.open_step].is_memory()) {
-      out.push_back({"open_step", 0,
-                     "step " + std::to_string(s.open_step) +
-                         " is a __syncthreads(): open on a load, store or atomic"});
-    } else if (s.steps[s.open_step].iterations() == 0) {
-      out.push_back(
-          {"open_step", 0,
-           "step " + std::to_string(s.open_step) + " never executes (its loop is empty)"});
-    }
   }
   if (!s.steps.empty() && !any_memory) {
     out.push_back({"steps", 0, "only __syncthreads(): add at least one load or store"});
@@ -786,6 +788,8 @@ ScenarioLoad scenario_from_json(std::string_view json_text) {
     return out;
   }
   out.errors = check(s);
+  if (out.errors.empty())
+    if (std::optional<Diagnostic> d = check_open_step(s)) out.errors.push_back(*d);
   if (out.errors.empty()) out.scenario = std::move(s);
   return out;
 }
@@ -846,7 +850,7 @@ Json scenario_to_json_value(const Scenario& s) {
     steps.push_back(std::move(js));
   }
   j["steps"] = std::move(steps);
-  if (s.open_step != -1) j["open_step"] = s.open_step;
+  if (s.open_step != -1 && !check_open_step(s)) j["open_step"] = s.open_step;
   return j;
 }
 

@@ -238,14 +238,31 @@ TEST(OpenStep, MustNameAMemoryStepThatExists) {
   ASSERT_TRUE(sl.scenario);
   Scenario s = *sl.scenario;
   s.open_step = 1;  // __syncthreads()
-  auto errors = check(s);
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].format(),
+  ASSERT_TRUE(check_open_step(s));
+  EXPECT_EQ(check_open_step(s)->format(),
             "open_step: step 1 is a __syncthreads(): open on a load, store or atomic");
   s.open_step = 3;
-  errors = check(s);
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].format(), "open_step: no step 3 (the scenario has 3 steps, numbered from 0)");
+  ASSERT_TRUE(check_open_step(s));
+  EXPECT_EQ(check_open_step(s)->format(),
+            "open_step: no step 3 (the scenario has 3 steps, numbered from 0)");
+  // A file that says so does not load.
+  ScenarioLoad bad = scenario_from_json(R"({"steps": [{"kind": "load", "index": "tile[0][0]"}],
+                                           "open_step": 1})");
+  ASSERT_FALSE(bad.scenario);
+  EXPECT_EQ(bad.errors[0].path, "open_step");
+}
+
+TEST(OpenStep, AnEditThatRemovesTheStepFallsBackToTheWorstAndSavesWithoutIt) {
+  ScenarioLoad sl = load_scenario_file(kPresets + "/row-write-column-read-padded.json");
+  ASSERT_TRUE(sl.scenario);
+  Scenario s = *sl.scenario;
+  s.steps.erase(s.steps.begin() + 1, s.steps.end());  // only the store is left
+  EXPECT_TRUE(check(s).empty());                      // still analyzes
+  const Analysis a = analyzed(s);
+  EXPECT_EQ(opening_step(a), a.worst_step());
+  ScenarioLoad again = scenario_from_json(scenario_to_json(s));
+  ASSERT_TRUE(again.scenario) << all(again.errors);
+  EXPECT_EQ(again.scenario->open_step, -1);
 }
 
 TEST(OpenStep, PresetsWhoseWorstStepIsNotThePointOpenOnTheirPoint) {
