@@ -166,15 +166,25 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   ImGui::PopStyleColor();
   ImGui::Text("%d banks x %d B, one row per %d-byte line", banks, arch.bank_bytes,
               arch.line_bytes_shown());
+  // The architecture's note beside it when it fits, else on its own line (never cut off).
+  auto note = [&](const char* text, bool red) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    if (x + ImGui::CalcTextSize(text).x <= right) ImGui::SameLine();
+    if (red) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.conflict));
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.text_dim));
+    }
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+  };
   if (s.cells.extra_pass) {
-    ImGui::SameLine();
-    ImGui::TextColored(colv(pal.conflict), "  extra pass (guide: \"add 1\")");
+    note("extra pass (guide: \"add 1\")", true);
   } else if (arch.bank_bytes == 8) {
-    ImGui::SameLine();
-    ImGui::TextColored(colv(pal.conflict), "  Kepler 8-byte mode (a modern GPU runs 4-byte banks)");
+    note("Kepler 8-byte mode (a modern GPU runs 4-byte banks)", true);
   } else if (a.arch->half_warp_unit) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("  cc 1.x: each half-warp is served alone");
+    note("cc 1.x: each half-warp is served alone", false);
   }
 
   std::map<uint32_t, const LitWord*> lit;

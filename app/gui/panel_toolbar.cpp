@@ -67,7 +67,10 @@ void draw_toolbar(AppState& s, Rect r) {
   const float combo_w = fs * (compact ? 11 : 17);
   item(combo_w);
   ImGui::SetNextItemWidth(combo_w);
-  std::string cur = s.preset.empty() ? "(edited)" : s.preset;
+  // A lesson's embedded scene has no preset: its scenario's name, as long as it is unedited.
+  std::string cur = !s.preset.empty()                                                 ? s.preset
+                    : s.lesson && s.draft.name == s.scenario.name && s.errors.empty() ? s.draft.name
+                                                                                      : "(edited)";
   if (ImGui::BeginCombo("##preset", cur.c_str(), ImGuiComboFlags_HeightLarge)) {
     for (const Preset& p : s.presets)
       if (ImGui::Selectable(p.name.c_str(), p.name == s.preset)) {
