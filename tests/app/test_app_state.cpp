@@ -334,7 +334,8 @@ TEST(Clicker, RevealsTheAnswerBeforeTheNextSceneAndGoesBack) {
   update_frame(s, 0);
   EXPECT_EQ(s.scene, 3);
   EXPECT_FALSE(s.revealed);
-  EXPECT_EQ(s.preset, "row-write-column-read-dynamic");
+  EXPECT_EQ(s.preset, "column-write-row-read");
+  EXPECT_EQ(s.frame.step, 0);  // its point is the column store
   clicker(s, -1);
   s.analyzer.wait(1e9);
   update_frame(s, 0);

@@ -84,7 +84,8 @@ TEST(Lessons, DataLayoutTellsTheSeedsStoryInOrder) {
   };
   EXPECT_LT(at("row-write-row-read"), at("column-write-column-read"));
   EXPECT_LT(at("column-write-column-read"), at("row-write-column-read"));
-  EXPECT_LT(at("row-write-column-read"), at("row-write-column-read-padded"));
+  EXPECT_LT(at("row-write-column-read"), at("column-write-row-read"));
+  EXPECT_LT(at("column-write-row-read"), at("row-write-column-read-padded"));
   EXPECT_LT(at("row-write-column-read-padded"), at("rect-row-write-column-read"));
   EXPECT_LT(at("rect-row-write-column-read"), at("rect-row-write-column-read-pad1"));
   EXPECT_LT(at("rect-row-write-column-read-pad1"), at("rect-row-write-column-read-pad2"));
