@@ -183,13 +183,14 @@ bool seek(AppState& s, int step, int warp, int wavefront) {
 void clicker(AppState& s, int dir) {
   if (s.lesson && s.scene >= 0) {
     const Scene& scene = s.lesson->scenes[s.scene];
+    const double now = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
     std::string err;
     if (dir > 0 && scene.question && !s.revealed) {
       s.revealed = true;
     } else if (dir > 0 && s.scene + 1 < static_cast<int>(s.lesson->scenes.size())) {
-      if (!go_to_scene(s, s.scene + 1, &err, false)) set_notice(s, err, 0, 10, Notice::Error);
+      if (!go_to_scene(s, s.scene + 1, &err, false)) set_notice(s, err, now, 10, Notice::Error);
     } else if (dir < 0 && s.scene > 0) {
-      if (!go_to_scene(s, s.scene - 1, &err, false)) set_notice(s, err, 0, 10, Notice::Error);
+      if (!go_to_scene(s, s.scene - 1, &err, false)) set_notice(s, err, now, 10, Notice::Error);
     }
     return;
   }
