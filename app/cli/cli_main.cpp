@@ -38,6 +38,7 @@ int cli_main(int argc, char** argv) {
   add_list_commands(app);
   add_compare_commands(app);
   add_experiments_command(app);
+  add_lessons_command(app);
 #ifdef BANKVIZ_CLI_RUN
   add_run_commands(app);
   add_validate_command(app);

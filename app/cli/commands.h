@@ -13,5 +13,6 @@ void add_export_command(CLI::App& app);       // cmd_export.cpp: export
 void add_compare_commands(CLI::App& app);     // cmd_compare.cpp: compare, sweep
 void add_experiments_command(CLI::App& app);  // cmd_experiments.cpp: experiments
 void add_validate_command(CLI::App& app);     // cmd_validate.cpp: validate (needs a GPU)
+void add_lessons_command(CLI::App& app);      // cmd_lessons.cpp: lessons
 
 }  // namespace bankviz::cli

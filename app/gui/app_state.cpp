@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "bankviz/lesson.h"
 #include "imgui.h"
 
 namespace bankviz::gui {
@@ -129,8 +130,14 @@ bool poll_analysis(AppState& s) {
     s.measurer.request(s.scenario);
     if (s.open_pending) {
       s.open_pending = false;
-      const int worst = s.analysis->worst_step();
-      const double t = worst >= 0 ? first_beat_of(s, worst, 0) : -1;
+      // A lesson's scene opens on its step; a preset on its own open_step, else its worst step
+      // (lesson.h). The scene's answer is the model's, for the analysis on screen.
+      const bool in_scene = s.lesson && s.scene >= 0;
+      const int open =
+          in_scene ? scene_step(*s.analysis, s.lesson->scenes[s.scene]) : opening_step(*s.analysis);
+      if (in_scene && s.lesson->scenes[s.scene].question)
+        s.answer = model_answer(*s.analysis, s.lesson->scenes[s.scene].question->quantity, open);
+      const double t = open >= 0 ? first_beat_of(s, open, 0) : -1;
       s.t = t >= 0 ? t : 0;
     } else if (had_analysis) {
       keep_place(s, before);
@@ -170,6 +177,64 @@ bool seek(AppState& s, int step, int warp, int wavefront) {
   if (t < 0) return false;
   s.t = t;
   update_frame(s, 0);
+  return true;
+}
+
+void clicker(AppState& s, int dir) {
+  if (s.lesson && s.scene >= 0) {
+    const Scene& scene = s.lesson->scenes[s.scene];
+    const double now = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
+    std::string err;
+    if (dir > 0 && scene.question && !s.revealed) {
+      s.revealed = true;
+    } else if (dir > 0 && s.scene + 1 < static_cast<int>(s.lesson->scenes.size())) {
+      if (!go_to_scene(s, s.scene + 1, &err, false)) set_notice(s, err, now, 10, Notice::Error);
+    } else if (dir < 0 && s.scene > 0) {
+      if (!go_to_scene(s, s.scene - 1, &err, false)) set_notice(s, err, now, 10, Notice::Error);
+    }
+    return;
+  }
+  if (!s.analysis) return;
+  s.playing = false;
+  s.t = step_time(*s.analysis, s.t, s.playback, StepUnit::Step, dir);
+  update_frame(s, 0);
+}
+
+bool open_lesson(AppState& s, const std::string& path, const std::string& presets_dir, int first,
+                 std::string* error) {
+  LessonLoad load = load_lesson_file(path);
+  std::vector<Diagnostic> errors = load.errors;
+  if (load.lesson) errors = check_lesson(*load.lesson, presets_dir);
+  if (!errors.empty()) {
+    *error = "lesson " + path + ":";
+    for (const Diagnostic& d : errors) *error += "\n  " + d.format();
+    return false;
+  }
+  if (first < 0 || first >= static_cast<int>(load.lesson->scenes.size())) {
+    *error = "lesson " + path + " has " + std::to_string(load.lesson->scenes.size()) +
+             " scenes; there is no scene " + std::to_string(first + 1);
+    return false;
+  }
+  s.lesson = std::move(load.lesson);
+  s.lesson_presets = presets_dir;
+  return go_to_scene(s, first, error);
+}
+
+bool go_to_scene(AppState& s, int i, std::string* error, bool wait) {
+  const Scene& scene = s.lesson->scenes[i];
+  ScenarioLoad load = scene_scenario(scene, s.lesson_presets);
+  if (!load.scenario) {
+    *error = "scene " + std::to_string(i + 1) + ":";
+    for (const Diagnostic& d : load.errors) *error += "\n  " + d.format();
+    return false;
+  }
+  s.scene = i;
+  s.revealed = false;
+  s.answer = 0;
+  s.preset = scene.preset;
+  s.playing = false;
+  s.open_pending = true;
+  set_draft(s, *load.scenario, wait);
   return true;
 }
 

@@ -12,6 +12,7 @@
 #include "analyzer.h"
 #include "bankviz/analysis.h"
 #include "bankviz/frame.h"
+#include "bankviz/lesson.h"
 #include "bankviz/scenario.h"
 #include "bankviz/svg.h"
 #include "measure.h"
@@ -40,6 +41,25 @@ struct GridLayout {
   uint32_t first_line = 0;  // bank view: line of the top row
 };
 
+// Where one frame put the parts a room must see, in window pixels (render_frame fills it; the
+// screenshot tests read it through --dump-layout).
+struct Box {
+  float x = 0, y = 0, w = 0, h = 0;
+};
+struct ScreenLayout {
+  float width = 0, height = 0;  // the window (framebuffer) size
+  float font_px = 0;            // the UI font
+  Box toolbar;                  // the toolbar's items, all rows
+  int toolbar_rows = 1;
+  Box verdict;        // the verdict text under the bank picture (h = 0 when none)
+  Box timeline;       // the timeline panel
+  Box timeline_rows;  // its visible warp rows
+  int timeline_rows_visible = 0;
+  float lane_digit_px = 0;  // pixel height of a lane number's digit glyph in the views
+  float bank_count_px = 0;  // pixel height of a per-bank count's digit glyph
+  Box caption;              // the lesson's caption (h = 0 without a lesson)
+};
+
 // The toolbar's one-line status: a saved file (Info) or a problem (Error, in the conflict colour).
 enum class Notice { Info, Error };
 
@@ -60,13 +80,20 @@ struct AppState {
   // [SECTION] animation: the frame is a pure function of t (frame.h)
   Playback playback;
   double t = 0;
-  // A preset or file just loaded opens on its worst step (the one the lesson is about) when its
-  // analysis arrives; an edit instead keeps the step, warp and wavefront on screen where they
-  // still exist (poll_analysis).
+  // A preset or file just loaded opens on its open_step, else its worst step (lesson.h
+  // opening_step), when its analysis arrives; an edit instead keeps the step, warp and wavefront on
+  // screen where they still exist (poll_analysis).
   bool open_pending = false;
   bool playing = false;
   Frame frame;       // frame_at(analysis, t, playback), set each frame
   FrameCells cells;  // frame_cells(analysis, frame)
+
+  // [SECTION] lesson (--lesson NAME): its scenes in order; the clicker walks them
+  std::optional<Lesson> lesson;
+  int scene = -1;              // current scene, -1 without a lesson
+  bool revealed = false;       // the current scene's answer is shown (its question is asked first)
+  int64_t answer = 0;          // the model's answer to the current scene's question
+  std::string lesson_presets;  // where its scenes' presets are
 
   // [SECTION] view
   Settings settings;
@@ -75,6 +102,9 @@ struct AppState {
   bool show_help = false;
   bool fullscreen = false;
   GridLayout tile_layout, bank_layout;
+  ScreenLayout layout;    // this frame's (draw_ui)
+  float toolbar_h = 0;    // the toolbar's height on the last frame (its rows wrap)
+  float view_px_h = 0;    // the window height presenter mode's type is sized for (apply_look)
   int failed_frames = 0;  // frames a panel threw in (render_frame); exports refuse such a frame
 
   // [SECTION] measurement (worker thread; see measure.h)
@@ -119,6 +149,17 @@ bool poll_analysis(AppState& s);
 bool analysis_stale(const AppState& s);
 // Advances time, takes a finished analysis, recomputes frame and cells.
 void update_frame(AppState& s, double dt);
+// A presentation clicker's next (dir > 0) or back. With a lesson: next reveals the scene's answer
+// when its question is still open, else opens the next scene; back opens the previous scene.
+// Without a lesson: the next or previous step.
+void clicker(AppState& s, int dir);
+
+// Loads a lesson file and checks every scene against the model (lesson.h check_lesson), then
+// opens scene `first`. False with a message naming the file and the problem's path.
+bool open_lesson(AppState& s, const std::string& path, const std::string& presets_dir, int first,
+                 std::string* error);
+// Opens scene i of the open lesson (its scenario, on its step, the question not yet answered).
+bool go_to_scene(AppState& s, int i, std::string* error, bool wait = true);
 // Jumps to a (step, warp, wavefront) beat; false when there is no such beat.
 bool seek(AppState& s, int step, int warp, int wavefront);
 void set_notice(AppState& s, std::string text, double now, double seconds = 4.0,

@@ -115,6 +115,11 @@ int run(int argc, char** argv) {
     glfwGetWindowContentScale(platform.window, &sx, &sy);
     ui_scale *= sx;
   }
+  if (platform.window) {
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(platform.window, &fw, &fh);
+    s.view_px_h = static_cast<float>(fh);
+  }
   apply_look(s, ui_scale);
   CellRenderer cells;
   if (!cells.init(bankviz::data_dir() + "/shaders", &err)) {
@@ -162,7 +167,9 @@ int run(int argc, char** argv) {
       times.push_back(ft);
     }
     handle_requests(s, platform, cells, ui_scale);
-    if (s.want_fonts) {
+    // Presenter mode's type follows the window's height (a resize, full screen, a projector).
+    if (s.want_fonts || look_outdated(s, ui_scale, h)) {
+      s.view_px_h = static_cast<float>(h);
       apply_look(s, ui_scale);
       s.want_fonts = false;
     }

@@ -48,6 +48,11 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   app.add_option("--preset", o.preset, "preset name (assets/presets/NAME.json)")->check(non_empty);
   // A missing or unreadable file is reported when it is loaded (exit 1, as bankviz-cli --file).
   app.add_option("--scenario", o.scenario, "scenario JSON file")->check(non_empty);
+  app.add_option("--lesson", o.lesson, "open a guided lesson (assets/lessons/NAME.json)")
+      ->check(non_empty);
+  CLI::Option* scene =
+      app.add_option("--scene", o.scene, "with --lesson: the scene to open (1-based)")
+          ->check(CLI::Range(1, 1000));
   app.add_option("--theme", theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
   app.add_flag("--presenter", o.presenter, "large fonts, high contrast, views only");
   app.add_flag("--views-only", o.views_only, "hide the sidebar: the views fill the window (key V)");
@@ -93,8 +98,10 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     o.height = h;
     o.size_given = true;
   }
-  if (!o.preset.empty() && !o.scenario.empty())
-    return usage(exit_code, "give --preset or --scenario, not both");
+  if (!o.preset.empty() + !o.scenario.empty() + !o.lesson.empty() > 1)
+    return usage(exit_code, "give one of --preset, --scenario and --lesson");
+  if (scene->count() > 0 && o.lesson.empty())
+    return usage(exit_code, "--scene picks a scene of a --lesson");
   if ((warp->count() > 0 || wavefront->count() > 0) && step->count() == 0)
     return usage(exit_code, "--warp and --wavefront pick a beat together with --step");
   if (!o.dump_layout.empty() && o.screenshot.empty())

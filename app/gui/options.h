@@ -1,6 +1,7 @@
 // options.h: the desktop app's command line.
 //
-//   bankviz [--preset NAME | --scenario FILE] [--theme light|dark] [--presenter] [--views-only]
+//   bankviz [--preset NAME | --scenario FILE | --lesson NAME [--scene N]] [--theme light|dark]
+//           [--presenter] [--views-only]
 //           [--scale S]
 //           [--screenshot out.png [--force]] [--svg out.svg] [--sequence DIR] [--gif out.gif]
 //           [--frames N --frame-times] [--size 1600x1000] [--step I --warp W --wavefront K]
@@ -19,6 +20,8 @@ inline constexpr int kExitUsage = 2;   // bad flags: unknown, a bad value, confl
 struct Options {
   std::string preset;                // preset name (assets/presets/NAME.json)
   std::string scenario;              // a scenario JSON file
+  std::string lesson;                // lesson name (assets/lessons/NAME.json)
+  int scene = 1;                     // with --lesson: the scene to open (1-based)
   std::optional<std::string> theme;  // "light" / "dark"; overrides settings
   bool presenter = false;
   float scale = 0;                         // 0 = settings; 0.5..4 (screenshots: 1 when 0)

@@ -56,10 +56,87 @@ const WordMap& word_map(const AppState& s, int ti) {
   return m;
 }
 
+// The per-bank count row: font size, two staggered rows or one, height.
+struct CountRow {
+  float size = 0;
+  bool staggered = false;
+  float height = 0;
+};
+
+// The cell size the grid will get, before the footer is known (the count row depends on it; the
+// footer's few pixels rarely change it).
+float cell_guess(ImVec2 avail, int banks, int64_t lines) {
+  const float fs = ImGui::GetFontSize();
+  const float label_w = ImGui::CalcTextSize("000000").x;
+  float cell = std::floor(std::min((avail.x - label_w - 6) / banks,
+                                   (avail.y - fs * 4.5f - fs * 1.3f) / static_cast<float>(lines)));
+  return std::clamp(cell, 4.0f, fs * 2.6f);
+}
+
+CountRow count_row(const AppState& s, float width, float cell) {
+  const float fs = ImGui::GetFontSize();
+  CountRow r;
+  if (width <= 0) return r;
+  int widest = 1;
+  for (int n : s.cells.bank_load) widest = std::max(widest, n);
+  const std::string w = std::to_string(widest);
+  const float w1 = g_fonts.ui->CalcTextSizeA(1.0f, 1e9f, 0, w.c_str()).x;  // per pixel of size
+  const float most = s.settings.presenter ? fs * 1.2f : fs;
+  auto fit = [&](float room) { return std::min(most, (room - 3) / std::max(w1, 1e-3f)); };
+  r.size = fit(cell);
+  if (r.size < fs * 0.45f) {
+    // Narrow columns: odd banks one row lower, so each count has two columns of room.
+    r.staggered = true;
+    r.size = std::min(fit(cell * 2), fs);
+  }
+  r.size = std::max(r.size, 6.0f);
+  r.height = r.size * (r.staggered ? 2.2f : 1.2f);
+  return r;
+}
+
+// The verdict for the lit warp step, in the big font: red when it conflicts; "analyzing..." while
+// a newer edit is being analyzed.
+float verdict_text_height(const AppState& s, float width) {
+  if (analysis_stale(s)) return g_fonts.big->FontSize + ImGui::GetFontSize() * 1.4f;
+  if (s.cells.verdict.empty()) return 0;
+  return g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, width, s.cells.verdict.c_str()).y;
+}
+
+void verdict_text(AppState& s) {
+  const Palette& pal = s.palette;
+  const ImVec2 v0 = ImGui::GetCursorScreenPos();
+  if (analysis_stale(s)) {
+    // A large edit analyzes on the worker (analyzer.h): the picture above is the last good one.
+    ImGui::PushFont(g_fonts.big);
+    ImGui::TextDisabled("analyzing... %.1f s", s.analyzer.busy_seconds());
+    ImGui::PopFont();
+    ImGui::TextDisabled("showing the last scenario that analyzed");
+  } else if (!s.cells.verdict.empty()) {
+    ImGui::PushFont(g_fonts.big);
+    bool bad = s.cells.wavefronts > s.cells.ideal;
+    ImGui::PushStyleColor(ImGuiCol_Text, bad ? colv(pal.conflict) : colv(pal.text));
+    ImGui::TextWrapped("%s", s.cells.verdict.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+    const ImVec2 v1 = ImGui::GetItemRectMax();
+    s.layout.verdict = {v0.x, v0.y, v1.x - v0.x, v1.y - v0.y};
+  }
+}
+
 }  // namespace
 
+float verdict_height(const AppState& s, float width) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float text = verdict_text_height(s, width - st.WindowPadding.x * 2);
+  return text > 0 ? std::ceil(text + st.WindowPadding.y * 2) : 0;
+}
+
+void draw_verdict_text(AppState& s) {
+  verdict_text(s);
+}
+
 void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
-  if (!begin_panel("Physical banks", r)) return ImGui::End();
+  if (!begin_panel("Physical banks", r, !s.settings.presenter)) return ImGui::End();
   if (!s.analysis || s.analysis->scenario.tiles.empty()) {
     ImGui::TextDisabled("No analysis yet.");
     return ImGui::End();
@@ -89,15 +166,25 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   ImGui::PopStyleColor();
   ImGui::Text("%d banks x %d B, one row per %d-byte line", banks, arch.bank_bytes,
               arch.line_bytes_shown());
+  // The architecture's note beside it when it fits, else on its own line (never cut off).
+  auto note = [&](const char* text, bool red) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    if (x + ImGui::CalcTextSize(text).x <= right) ImGui::SameLine();
+    if (red) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.conflict));
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.text_dim));
+    }
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+  };
   if (s.cells.extra_pass) {
-    ImGui::SameLine();
-    ImGui::TextColored(colv(pal.conflict), "  extra pass (guide: \"add 1\")");
+    note("extra pass (guide: \"add 1\")", true);
   } else if (arch.bank_bytes == 8) {
-    ImGui::SameLine();
-    ImGui::TextColored(colv(pal.conflict), "  Kepler 8-byte mode (a modern GPU runs 4-byte banks)");
+    note("Kepler 8-byte mode (a modern GPU runs 4-byte banks)", true);
   } else if (a.arch->half_warp_unit) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("  cc 1.x: each half-warp is served alone");
+    note("cc 1.x: each half-warp is served alone", false);
   }
 
   std::map<uint32_t, const LitWord*> lit;
@@ -106,8 +193,13 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
 
   const float fs = ImGui::GetFontSize();
   const float label_w = ImGui::CalcTextSize("000000").x;
-  const float footer = fs * 5.2f;  // load row + verdict
   ImVec2 avail = ImGui::GetContentRegionAvail();
+  // Below the picture: the per-bank passes row and the verdict, sized for what they hold so
+  // that neither is cut off (the verdict wraps in a narrow window).
+  const CountRow counts = count_row(s, avail.x - label_w - 6, cell_guess(avail, banks, lines));
+  // Presenter mode draws the verdict in its own strip under both views (draw_verdict).
+  const float verdict_h = s.settings.presenter ? 0 : verdict_text_height(s, avail.x);
+  const float footer = counts.height + ImGui::GetStyle().ItemSpacing.y * 2 + verdict_h;
   float cell = std::floor(std::min((avail.x - label_w - 6) / banks,
                                    (avail.y - footer - fs * 1.3f) / static_cast<float>(lines)));
   cell = std::clamp(cell, 4.0f, fs * 2.6f);
@@ -172,14 +264,14 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
       dl->AddText(ImVec2(grid0.x - sz.x - 6, grid0.y + (line + 0.5f) * cell - sz.y / 2), dim,
                   n.c_str());
     }
-  if (cell >= 12)
+  if (cell >= (s.settings.presenter ? 8 : 12))
     for (auto& [word, w] : lit) {
       if (!w->in_wavefront || word < wm.first_word) continue;
       const float line = static_cast<float>(arch.line_of_word(word) - first_line);
       std::string n = std::to_string(__builtin_ctz(w->lanes));
       if (__builtin_popcount(w->lanes) > 1) n += "+";
-      // Presenter mode: lane numbers as large as the cell allows (the back row reads them).
-      float size = std::min(fs * 1.1f, cell * (s.settings.presenter ? 0.72f : 0.6f));
+      const float size = lane_label_size(n.c_str(), cell, s.settings.presenter);
+      s.layout.lane_digit_px = std::max(s.layout.lane_digit_px, digit_px(g_fonts.bold, size));
       ImVec2 sz = g_fonts.bold->CalcTextSizeA(size, 1e9f, 0, n.c_str());
       ImVec2 p(grid0.x + (w->bank + 0.5f) * cell - sz.x / 2,
                grid0.y + (line + 0.5f) * cell - sz.y / 2);
@@ -213,39 +305,43 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   ImGui::EndChild();
 
   // Per-bank passes: wavefronts each bank serves for this warp, red where the model found the
-  // bank conflicting (FrameCells::conflicted, from serve()).
+  // bank conflicting (FrameCells::conflicted, from serve()). Labelled by the step's kind; each
+  // count sized to fit its own column (two staggered rows when the columns are narrow), with a
+  // rule between columns so that two 16s never read as 1616.
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   float x0 = p0.x + label_w + 6;
   dl = ImGui::GetWindowDrawList();
-  dl->AddText(ImVec2(p0.x, p0.y + fs * 0.2f), dim, "passes");  // as the text picture names it
-  if (!s.cells.bank_load.empty()) {
+  const char* kind = s.frame.step >= 0 ? step_kind_name(a.steps[s.frame.step].kind) : "passes";
+  {
+    const ImVec2 ksz = ImGui::CalcTextSize(kind);
+    const float first_row = counts.staggered ? counts.size * 1.1f : counts.height;
+    dl->AddText(ImVec2(x0 - 6 - ksz.x, p0.y + (first_row - ksz.y) / 2), dim, kind);
+  }
+  if (!s.cells.bank_load.empty() && counts.size > 0) {
+    const ImU32 rule = col(pal.text_dim, 0.35f);
+    for (int b = 0; b <= banks && !counts.staggered; ++b)
+      dl->AddLine(ImVec2(x0 + b * cell, p0.y), ImVec2(x0 + b * cell, p0.y + counts.height), rule);
     for (int b = 0; b < banks && b < static_cast<int>(s.cells.bank_load.size()); ++b) {
       int n = s.cells.bank_load[b];
+      if (n <= 0) continue;
       bool bad = s.cells.conflicted(b);
       std::string t = std::to_string(n);
       ImFont* f = bad ? g_fonts.bold : g_fonts.ui;
-      float size = std::min(fs, cell * 0.95f);
-      ImVec2 sz = f->CalcTextSizeA(size, 1e9f, 0, t.c_str());
-      if (cell * banks < avail.x && n > 0)
-        dl->AddText(f, size, ImVec2(x0 + (b + 0.5f) * cell - sz.x / 2, p0.y + fs * 0.2f),
-                    bad ? col(pal.conflict) : col(pal.text), t.c_str());
+      ImVec2 sz = f->CalcTextSizeA(counts.size, 1e9f, 0, t.c_str());
+      const float row_y =
+          counts.staggered ? (b % 2 ? counts.size * 1.1f : 0.0f) : (counts.height - sz.y) / 2;
+      dl->AddText(f, counts.size, ImVec2(x0 + (b + 0.5f) * cell - sz.x / 2, p0.y + row_y),
+                  bad ? col(pal.conflict) : col(pal.text), t.c_str());
     }
+    s.layout.bank_count_px = digit_px(g_fonts.ui, counts.size);
   }
-  ImGui::Dummy(ImVec2(1, fs * 1.5f));
-  if (analysis_stale(s)) {
-    // A large edit analyzes on the worker (analyzer.h): the picture above is the last good one.
-    ImGui::PushFont(g_fonts.big);
-    ImGui::TextDisabled("analyzing... %.1f s", s.analyzer.busy_seconds());
-    ImGui::PopFont();
-    ImGui::TextDisabled("showing the last scenario that analyzed");
-  } else if (!s.cells.verdict.empty()) {
-    ImGui::PushFont(g_fonts.big);
-    bool bad = s.cells.wavefronts > s.cells.ideal;
-    ImGui::PushStyleColor(ImGuiCol_Text, bad ? colv(pal.conflict) : colv(pal.text));
-    ImGui::TextWrapped("%s", s.cells.verdict.c_str());
-    ImGui::PopStyleColor();
-    ImGui::PopFont();
-  }
+  if (ImGui::IsMouseHoveringRect(p0, ImVec2(p0.x + avail.x, p0.y + counts.height)))
+    ImGui::SetTooltip(
+        "Passes each bank makes for this warp's %s: one per wavefront it serves; red where the "
+        "bank is in conflict (more distinct words than one pass serves)",
+        kind);
+  ImGui::Dummy(ImVec2(1, counts.height));
+  if (!s.settings.presenter) verdict_text(s);
 
   ImGui::End();
 }

@@ -30,6 +30,16 @@ bool input_i64(const char* label, int64_t* v, int64_t lo, int64_t hi) {
   return true;
 }
 
+// A tooltip for the control just drawn: what it is, in the field's words.
+void tip(const char* text) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 void section(const std::string& title) {
   ImGui::Spacing();
   ImGui::PushFont(g_fonts.bold);
@@ -65,6 +75,8 @@ void draw_controls(AppState& s, Rect r) {
     }
     ImGui::EndCombo();
   }
+  tip("The GPU generation whose bank rules serve the accesses: bank count and width, how a warp's "
+      "request is split (cc 1.x half-warps), Kepler's 4- or 8-byte banks");
   if (cur) arch_rules_label(*cur, s.palette);
   show_error(s, "arch");
 
@@ -84,14 +96,19 @@ void draw_controls(AppState& s, Rect r) {
       }
       ImGui::EndCombo();
     }
+    tip("The C type of each element: its size decides how many banks one element spans "
+        "(float2 and double: two 4-byte banks)");
     static const char* dim_names[] = {"rows", "columns", "depth"};
     for (size_t k = 0; k < t.dims.size() && k < 3; ++k) {
       ImGui::SetNextItemWidth(w);
       const char* n = t.dims.size() == 1 ? "length" : dim_names[t.dims.size() == 3 ? k : k];
       changed |= input_i64(n, &t.dims[k], 1, 65536);
+      tip("An extent of the array as declared: tile[rows][columns]");
     }
     ImGui::SetNextItemWidth(w);
     changed |= input_i64("padding", &t.pad, 0, 64);
+    tip("Unused elements added to each row (tile[32][32 + pad]): a row then starts pad words "
+        "further along the banks, which spreads a column over different banks");
     int sw[3] = {t.swizzle.bits, t.swizzle.base, t.swizzle.shift};
     ImGui::SetNextItemWidth(w);
     if (ImGui::InputInt3("swizzle B,M,S", sw)) {
@@ -100,6 +117,11 @@ void draw_controls(AppState& s, Rect r) {
       t.swizzle.shift = std::clamp(sw[2], 0, 12);
       changed = true;
     }
+    tip("CuTe's Swizzle<B,M,S>: the element offset's bits [M, M+B) are XORed with bits "
+        "[M+S, M+S+B). B: how many bits are permuted (2^B chunks per row); M: the chunk size, 2^M "
+        "elements kept together; S: how far up the row bits are taken from. 0,0,0 = no swizzle. "
+        "Swizzle<5,0,5> on a 32x32 int tile XORs the column with the row: a transpose without "
+        "padding and without conflicts");
     show_error(s, "tiles[" + std::to_string(ti) + "]");
     ImGui::PopID();
   }
@@ -113,6 +135,8 @@ void draw_controls(AppState& s, Rect r) {
     for (int k = 0; k < 3; ++k) d.block[k] = std::clamp(b[k], 1, 1024);
     changed = true;
   }
+  tip("blockDim.x, .y, .z: threads are numbered x fastest; each 32 consecutive threads form a "
+      "warp, the unit whose accesses the banks serve together");
   show_error(s, "block");
 
   // Steps
@@ -131,6 +155,8 @@ void draw_controls(AppState& s, Rect r) {
       const Diagnostic* bad = error_for(s, p + ".index");
       if (bad) ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0.55f, 0.10f, 0.10f, 0.55f));
       changed |= ImGui::InputText("##index", &st.index);
+      tip("The subscript as the kernel writes it, a C expression over threadIdx, blockDim, "
+          "blockIdx, the constants and the lets: tile[threadIdx.y][threadIdx.x]");
       if (bad) ImGui::PopStyleColor();
       ImGui::PopFont();
       if (!st.guard.empty()) {
@@ -139,6 +165,7 @@ void draw_controls(AppState& s, Rect r) {
         ImGui::SetNextItemWidth(-1);
         ImGui::PushFont(g_fonts.mono);
         changed |= ImGui::InputText("##guard", &st.guard);
+        tip("Only threads for which this C condition holds take part in the step");
         ImGui::PopFont();
       }
     }

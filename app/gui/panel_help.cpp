@@ -27,8 +27,11 @@ void draw_help(AppState& s) {
       {"F11", "full screen"},
       {"S", "screenshot (PNG, export scale)"},
       {"E", "export SVG of the tile and bank views"},
+      {"PageDown / .", "clicker next: the lesson's answer, then its next scene (no lesson: step)"},
+      {"PageUp / B", "clicker back: the lesson's previous scene (no lesson: step)"},
       {"F1 or ?", "this help"},
-      {"Esc", "close this help"},
+      {"Esc", "close this help; else leave presenter mode"},
+      {"Q / Ctrl+Q", "quit"},
   };
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_PadOuterX)) {
     for (auto& k : keys) {

@@ -6,6 +6,7 @@
 // The current wavefront's elements are lit and labelled with the lanes that touch them.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "panels.h"
@@ -14,7 +15,7 @@
 namespace bankviz::gui {
 
 void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
-  if (!begin_panel("Logical tile", r)) return ImGui::End();
+  if (!begin_panel("Logical tile", r, !s.settings.presenter)) return ImGui::End();
   if (!s.analysis || s.analysis->scenario.tiles.empty()) {
     ImGui::TextDisabled("No analysis yet: fix the errors in the controls.");
     return ImGui::End();
@@ -26,19 +27,34 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
   const Arch& arch = *a.arch;
   TileGrid g = tile_grid(t);
 
+  // Each part of the header goes on the same line only when it fits (a narrow projector wraps).
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  auto same_line_if = [&](const char* text) {
+    const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    if (x + ImGui::CalcTextSize(text).x <= right) ImGui::SameLine();
+  };
   ImGui::PushFont(g_fonts.mono);
-  ImGui::TextUnformatted(t.declaration().c_str());
+  ImGui::TextWrapped("%s", t.declaration().c_str());
   ImGui::PopFont();
-  ImGui::SameLine();
-  ImGui::TextDisabled("  colour = bank%s", t.pad > 0 ? ", hatched = padding" : "");
+  const std::string legend =
+      std::string("colour = bank") + (t.pad > 0 ? ", hatched = padding" : "");
+  if (!s.settings.presenter) {  // presenter mode gives the line to the cells
+    same_line_if(legend.c_str());
+    ImGui::TextDisabled("%s", legend.c_str());
+  }
   // Where the animation is, in words: the step, the warp, the wavefront.
   if (s.frame.step >= 0) {
     ImGui::PushFont(g_fonts.bold);
-    ImGui::Text("%s", a.steps[s.frame.step].label.c_str());
+    ImGui::TextWrapped("%s", a.steps[s.frame.step].label.c_str());
     ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::Text("  warp %d of %d   wavefront %d of %d", s.frame.warp, a.warp_count(),
-                s.frame.wavefront + 1, s.frame.wavefronts);
+    char where[96];
+    // Presenter mode says it shorter, so that it fits beside the step on one line.
+    std::snprintf(
+        where, sizeof where,
+        s.settings.presenter ? "warp %d/%d  wavefront %d/%d" : "warp %d of %d   wavefront %d of %d",
+        s.frame.warp, a.warp_count(), s.frame.wavefront + 1, s.frame.wavefronts);
+    same_line_if(where);
+    ImGui::TextUnformatted(where);
   }
 
   // Lanes of the current warp step on each element; lit = served in this wavefront.
@@ -119,15 +135,15 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
       dl->AddText(ImVec2(grid0.x - sz.x - 4, grid0.y + (row + 0.5f) * cell - sz.y / 2), dim,
                   n.c_str());
     }
-  if (cell >= 12)
+  if (cell >= (s.settings.presenter ? 8 : 12))
     for (auto& [e, info] : lanes) {
       if (!info.second) continue;
       int64_t row, c;
       grid_cell(t, e, &row, &c);
       std::string n = std::to_string(__builtin_ctz(info.first));
       if (__builtin_popcount(info.first) > 1) n += "+";
-      // Presenter mode: lane numbers as large as the cell allows (the back row reads them).
-      float size = std::min(fs * 1.1f, cell * (s.settings.presenter ? 0.72f : 0.6f));
+      const float size = lane_label_size(n.c_str(), cell, s.settings.presenter);
+      s.layout.lane_digit_px = std::max(s.layout.lane_digit_px, digit_px(g_fonts.bold, size));
       ImVec2 sz = g_fonts.bold->CalcTextSizeA(size, 1e9f, 0, n.c_str());
       ImVec2 p(grid0.x + (c + 0.5f) * cell - sz.x / 2, grid0.y + (row + 0.5f) * cell - sz.y / 2);
       ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);

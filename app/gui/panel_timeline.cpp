@@ -2,14 +2,59 @@
 // wavefronts that warp needed for that step; a scrubber over all beats of the animation.
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "panels.h"
 #include "theme.h"
 
 namespace bankviz::gui {
 
+namespace {
+
+// A step label that fits `width` pixels, keeping what tells steps apart: first the index
+// spelled out, then threadIdx.x as tx (and y, z), then without the tile name; then the loop's
+// value alone ("i=128: load cache[...]" -> "i=128: lo~" -> "i=128" -> "128") -- a label cut to
+// "i=1" would read as i=1 -- and "(i=3)" kept at the end of a cut label.
+std::string fit_label(const std::string& label, float width) {
+  auto fits = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x <= width; };
+  if (fits(label)) return label;
+  std::string t = label;
+  if (t.rfind("__syncthreads", 0) == 0) return fits("sync") ? "sync" : "";
+  for (const char* d : {"x", "y", "z"})
+    for (size_t p; (p = t.find(std::string("threadIdx.") + d)) != std::string::npos;)
+      t.replace(p, 11, 't' + std::string(d));
+  if (fits(t)) return t;
+  // "load tile[tx][ty]" -> "load [tx][ty]": the word before the first '[' is the tile's name.
+  if (size_t br = t.find('['); br != std::string::npos && br > 0 && t[br - 1] != ' ') {
+    const size_t sp = t.rfind(' ', br);
+    const size_t from = sp == std::string::npos ? 0 : sp + 1;
+    t.erase(from, br - from);
+  }
+  if (fits(t)) return t;
+  // A loop's value leads ("i=128: ...") or trails ("... (i=128)"): it survives whole.
+  std::string head, tail;
+  if (size_t c = t.find(": "), eq = t.find('=');
+      c != std::string::npos && eq != std::string::npos && eq < c && t.find(' ') > c) {
+    head = t.substr(0, c);
+    t.erase(0, c + 2);
+  } else if (size_t p = t.rfind(" ("); p != std::string::npos && t.back() == ')') {
+    tail = t.substr(p);
+    t.erase(p);
+  }
+  const std::string lead = head.empty() ? std::string() : head + ": ";
+  while (!t.empty() && !fits(lead + t + '~' + tail)) t.pop_back();
+  if (!t.empty()) return lead + t + '~' + tail;
+  std::string value = !head.empty() ? head : tail.size() > 3 ? tail.substr(2, tail.size() - 3) : "";
+  if (!value.empty() && fits(value)) return value;
+  if (size_t eq = value.find('='); eq != std::string::npos && fits(value.substr(eq + 1)))
+    return value.substr(eq + 1);
+  return fits("~") ? "~" : "";
+}
+
+}  // namespace
+
 void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
-  if (!begin_panel("Warp timeline", r)) return ImGui::End();
+  if (!begin_panel("Warp timeline", r, !s.settings.presenter)) return ImGui::End();
   if (!s.analysis) {
     ImGui::TextDisabled("No analysis yet.");
     return ImGui::End();
@@ -20,23 +65,38 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
   int steps = static_cast<int>(a.steps.size());
   int warps = a.warp_count();
 
-  // Scrubber first, so it never scrolls away.
-  int beats = s.frame.beats;
-  int beat = std::max(0, s.frame.beat);
-  ImGui::SetNextItemWidth(-fs * 16);
-  if (beats > 0 && ImGui::SliderInt("##scrub", &beat, 0, beats - 1, "beat %d")) {
-    s.t = beat_time(beat, s.playback);
-    update_frame(s, 0);
+  // Scrubber first, so it never scrolls away; presenter mode shows the verdict there instead.
+  if (s.settings.presenter) {
+    draw_verdict_text(s);
+  } else {
+    int beats = s.frame.beats;
+    int beat = std::max(0, s.frame.beat);
+    ImGui::SetNextItemWidth(-fs * 16);
+    if (beats > 0 && ImGui::SliderInt("##scrub", &beat, 0, beats - 1, "beat %d")) {
+      s.t = beat_time(beat, s.playback);
+      update_frame(s, 0);
+    }
+    ImGui::SameLine();
+    ImGui::Text("total %d wavefronts, ideal %d", a.total_wavefronts(), a.total_ideal());
   }
-  ImGui::SameLine();
-  ImGui::Text("total %d wavefronts, ideal %d", a.total_wavefronts(), a.total_ideal());
 
   const float label_w = ImGui::CalcTextSize("warp 00").x + fs * 0.8f;
   ImVec2 avail = ImGui::GetContentRegionAvail();
   float col_w = std::clamp((avail.x - label_w) / std::max(1, steps), fs * 2.2f, fs * 12);
+  // Presenter mode keeps rows tall enough to read and scrolls to the current warp instead.
+  const float min_row = s.settings.presenter ? fs * 0.8f : 2.0f;
   float row_h =
-      std::clamp(std::floor((avail.y - fs * 1.5f) / std::max(1, warps)), 2.0f, fs * 1.35f);
-  ImGui::BeginChild("tl", avail, false, ImGuiWindowFlags_HorizontalScrollbar);
+      std::clamp(std::floor((avail.y - fs * 1.5f) / std::max(1, warps)), min_row, fs * 1.35f);
+  // Presenter mode scrolls to the current warp itself: no scroll bars to take the rows' room.
+  ImGui::BeginChild(
+      "tl", avail, false,
+      s.settings.presenter ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_HorizontalScrollbar);
+  if (s.settings.presenter && s.frame.warp >= 0) {
+    const float y = fs * 1.4f + s.frame.warp * row_h;
+    const float view = ImGui::GetWindowHeight();
+    if (y < ImGui::GetScrollY() + fs * 1.4f || y + row_h > ImGui::GetScrollY() + view)
+      ImGui::SetScrollY(std::max(0.0f, y - fs * 1.4f));
+  }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec2 o = ImGui::GetCursorScreenPos();
   ImVec2 g0(o.x + label_w, o.y + fs * 1.4f);
@@ -65,12 +125,9 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
   }
   cr.draw(dl, grid);
   for (int st = 0; st < steps; ++st) {
-    std::string lbl = a.steps[st].label;
-    ImVec2 sz = ImGui::CalcTextSize(lbl.c_str());
+    // The label, shortened to fit without losing what tells steps apart (see fit_label).
+    const std::string lbl = fit_label(a.steps[st].label, col_w - 6);
     ImVec2 p(g0.x + st * col_w + 4, o.y);
-    if (sz.x > col_w - 6) {
-      lbl = lbl.substr(0, static_cast<size_t>(std::max(1.0f, (col_w - 6) / (fs * 0.55f))));
-    }
     dl->PushClipRect(ImVec2(p.x, p.y), ImVec2(p.x + col_w - 6, p.y + fs * 1.3f), true);
     dl->AddText(p, st == s.frame.step ? col(pal.text) : col(pal.text_dim), lbl.c_str());
     dl->PopClipRect();
@@ -102,6 +159,16 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
             pal.light ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255), n.c_str());
       }
     }
+  {
+    // What a room sees of the timeline: the panel and the rows in view.
+    const float top = std::max(g0.y, ImGui::GetWindowPos().y);
+    const float bottom =
+        std::min(g0.y + row_h * warps, ImGui::GetWindowPos().y + ImGui::GetWindowHeight());
+    s.layout.timeline = {r.pos.x, r.pos.y, r.size.x, r.size.y};
+    s.layout.timeline_rows = {g0.x, top, col_w * steps, std::max(0.0f, bottom - top)};
+    s.layout.timeline_rows_visible =
+        row_h > 0 ? static_cast<int>(std::max(0.0f, bottom - top) / row_h + 0.01f) : 0;
+  }
   // Click a box to jump there.
   if (ImGui::IsWindowHovered()) {
     ImVec2 m = ImGui::GetMousePos();

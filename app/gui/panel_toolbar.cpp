@@ -1,10 +1,46 @@
 // panel_toolbar.cpp: presets, playback, speed, theme, export; where the animation is now.
 #include <algorithm>
+#include <cmath>
 
 #include "panels.h"
 #include "theme.h"
 
 namespace bankviz::gui {
+
+namespace {
+
+// The toolbar flows: each item goes on the current row when it fits, else starts the next row,
+// so that a narrow window (a 1024x768 projector in presenter mode) wraps the bar instead of
+// cutting Export and help off.
+struct Flow {
+  float right = 0;  // the window's right edge for items
+  bool first = true;
+  float max_x = 0;  // rightmost item edge placed
+  int rows = 1;
+  // Call before an item of width w.
+  void next(float w) {
+    if (!first) {
+      const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+      if (x + w <= right) {
+        ImGui::SameLine();
+      } else {
+        ++rows;
+      }
+    }
+    first = false;
+  }
+  void done() { max_x = std::max(max_x, ImGui::GetItemRectMax().x); }
+};
+
+float button_w(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+float checkbox_w(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+         ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+}  // namespace
 
 void draw_toolbar(AppState& s, Rect r) {
   ImGui::SetNextWindowPos(r.pos);
@@ -14,17 +50,27 @@ void draw_toolbar(AppState& s, Rect r) {
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
                    ImGuiWindowFlags_NoBackground);
   const float fs = ImGui::GetFontSize();
+  Flow flow;
+  flow.right = r.pos.x + r.size.x - ImGui::GetStyle().WindowPadding.x;
+  const float top = ImGui::GetCursorScreenPos().y;
+  auto item = [&](float w) { flow.next(w); };
   ImGui::PushFont(g_fonts.bold);
+  item(ImGui::CalcTextSize("bankviz").x);
   ImGui::TextUnformatted("bankviz");
   ImGui::PopFont();
-  ImGui::SameLine();
+  flow.done();
 
   // Presets
-  // Presenter mode's large font: keep the bar on one line by leaving out what keys do anyway
-  // (step and warp jumps: arrows and W; loop: L).
+  // Presenter mode's large font: leave out what keys do anyway (step and warp jumps: arrows and
+  // W; loop: L); what remains wraps onto a second row when the window is narrow.
   const bool compact = s.settings.presenter;
-  ImGui::SetNextItemWidth(fs * (compact ? 12 : 17));
-  std::string cur = s.preset.empty() ? "(edited)" : s.preset;
+  const float combo_w = fs * (compact ? 11 : 17);
+  item(combo_w);
+  ImGui::SetNextItemWidth(combo_w);
+  // A lesson's embedded scene has no preset: its scenario's name, as long as it is unedited.
+  std::string cur = !s.preset.empty()                                                 ? s.preset
+                    : s.lesson && s.draft.name == s.scenario.name && s.errors.empty() ? s.draft.name
+                                                                                      : "(edited)";
   if (ImGui::BeginCombo("##preset", cur.c_str(), ImGuiComboFlags_HeightLarge)) {
     for (const Preset& p : s.presets)
       if (ImGui::Selectable(p.name.c_str(), p.name == s.preset)) {
@@ -37,27 +83,34 @@ void draw_toolbar(AppState& s, Rect r) {
       }
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The seeds' examples: each opens on the step it is about");
+  flow.done();
+  item(fs * 4);
   if (ImGui::Button(s.playing ? "Pause" : "Play", ImVec2(fs * 4, 0))) s.playing = !s.playing;
-  auto jump = [&](const char* label, StepUnit u, int dir) {
-    ImGui::SameLine();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play or pause the animation (Space)");
+  flow.done();
+  auto jump = [&](const char* label, StepUnit u, int dir, const char* tip) {
+    item(button_w(label));
     if (ImGui::Button(label) && s.analysis) {
       s.playing = false;
       s.t = step_time(*s.analysis, s.t, s.playback, u, dir);
       update_frame(s, 0);
     }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+    flow.done();
   };
   if (!compact) {
-    jump("<step", StepUnit::Step, -1);
-    jump("<warp", StepUnit::Warp, -1);
+    jump("<step", StepUnit::Step, -1, "Previous step (Up)");
+    jump("<warp", StepUnit::Warp, -1, "Previous warp (Shift+W)");
   }
-  jump("<", StepUnit::Wavefront, -1);
-  jump(">", StepUnit::Wavefront, 1);
+  jump("<", StepUnit::Wavefront, -1, "Previous wavefront (Left)");
+  jump(">", StepUnit::Wavefront, 1, "Next wavefront (Right)");
   if (!compact) {
-    jump("warp>", StepUnit::Warp, 1);
-    jump("step>", StepUnit::Step, 1);
+    jump("warp>", StepUnit::Warp, 1, "Next warp (W)");
+    jump("step>", StepUnit::Step, 1, "Next step (Down)");
   }
-  ImGui::SameLine();
+  item(fs * 7);
   ImGui::SetNextItemWidth(fs * 7);
   double old = s.settings.speed;
   float sp = static_cast<float>(s.settings.speed);
@@ -65,25 +118,42 @@ void draw_toolbar(AppState& s, Rect r) {
     s.settings.speed = sp;
     s.t *= old / s.settings.speed;  // keep the current beat when the speed changes
   }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Animation speed in wavefronts per second (+ and -)");
+  flow.done();
   if (!compact) {
-    ImGui::SameLine();
+    item(checkbox_w("loop"));
     ImGui::Checkbox("loop", &s.settings.loop);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Start again after the last beat (L)");
+    flow.done();
   }
-  ImGui::SameLine();
-  if (ImGui::Button(s.settings.light ? "Dark" : "Light")) {
+  const char* theme = s.settings.light ? "Dark" : "Light";
+  item(button_w(theme));
+  if (ImGui::Button(theme)) {
     s.settings.light = !s.settings.light;
     s.want_fonts = true;
   }
-  ImGui::SameLine();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Switch the colour theme (T)");
+  flow.done();
+  item(checkbox_w("presenter"));
   if (ImGui::Checkbox("presenter", &s.settings.presenter)) {
     if (s.settings.presenter) s.settings.views_only = true;
     s.want_fonts = true;
   }
-  ImGui::SameLine();
-  if (ImGui::Button(s.settings.views_only ? "Controls" : "Views only"))
-    s.settings.views_only = !s.settings.views_only;
-  ImGui::SameLine();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Large type, high contrast, views only (P; Escape leaves it). Clicker keys: "
+        "PageDown or . next, PageUp or B back");
+  flow.done();
+  const char* views = s.settings.views_only ? "Controls" : "Views only";
+  item(button_w(views));
+  if (ImGui::Button(views)) s.settings.views_only = !s.settings.views_only;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show or hide the sidebar (V)");
+  flow.done();
+  item(button_w("Export"));
   if (ImGui::Button("Export")) ImGui::OpenPopup("export");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("PNG, SVG, PNG sequence or GIF of the views");
+  flow.done();
   if (ImGui::BeginPopup("export")) {
     ImGui::SliderInt("PNG scale", &s.settings.export_scale, 1, 4, "%dx");
     ImGui::Checkbox("light slide theme", &s.settings.export_light);
@@ -93,15 +163,26 @@ void draw_toolbar(AppState& s, Rect r) {
     if (ImGui::Selectable("GIF of the animation")) s.want_gif = true;
     ImGui::EndPopup();
   }
-  ImGui::SameLine();
+  item(button_w("?"));
   if (ImGui::Button("?")) s.show_help = !s.show_help;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys and what the views show (F1)");
+  flow.done();
 
   if (!s.notice.empty() && ImGui::GetTime() < s.notice_until) {
-    ImGui::SameLine(0, fs);
-    // Problems in the conflict colour; a saved file in the plain text colour.
+    // Problems in the conflict colour; a saved file in the plain text colour, wrapped on its own
+    // row when it does not fit (a full path is long).
+    const ImVec2 sz = ImGui::CalcTextSize(s.notice.c_str());
+    item(sz.x + fs);
     const Rgba& c = s.notice_kind == Notice::Error ? s.palette.conflict : s.palette.text;
+    ImGui::PushTextWrapPos(flow.right);
     ImGui::TextColored(colv(c), "%s", s.notice.c_str());
+    ImGui::PopTextWrapPos();
+    flow.done();
   }
+  const float bottom = ImGui::GetItemRectMax().y;
+  s.toolbar_h = std::ceil(bottom - r.pos.y + ImGui::GetStyle().WindowPadding.y);
+  s.layout.toolbar = {r.pos.x, top, flow.max_x - r.pos.x, bottom - top};
+  s.layout.toolbar_rows = flow.rows;
   ImGui::End();
 }
 

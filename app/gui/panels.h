@@ -18,21 +18,37 @@ void draw_controls(AppState& s, Rect r);
 void draw_tile_view(AppState& s, CellRenderer& cells, Rect r);
 void draw_bank_view(AppState& s, CellRenderer& cells, Rect r);
 void draw_timeline(AppState& s, CellRenderer& cells, Rect r);
+// The verdict for the lit warp step, in the big font, in the current window (panel_banks.cpp):
+// presenter mode shows it across the timeline's top instead of under the banks. Its height for a
+// window `width` wide (0 when there is no verdict to show).
+void draw_verdict_text(AppState& s);
+float verdict_height(const AppState& s, float width);
 void draw_source(AppState& s, Rect r);
 void draw_measurement(AppState& s, Rect r);
 void draw_help(AppState& s);
+// The lesson's caption strip (panel_lesson.cpp); its height for a window `width` wide (0 without
+// a lesson).
+void draw_lesson(AppState& s, Rect r);
+float lesson_height(const AppState& s, float width);
 
 // The whole window: layout, panels, keyboard shortcuts (ui.cpp).
 void draw_ui(AppState& s, CellRenderer& cells);
 
 // [SECTION] helpers shared by panels (ui.cpp)
-bool begin_panel(const char* title, Rect r);  // a fixed, titled window; call ImGui::End() after
-void hover_tooltip(const AppState& s);        // row, col, byte, bank, word, lanes of s.hover
-std::string lanes_text(uint32_t lanes);       // "0, 1, 2 .. 31" compactly: "0-31", "0, 16"
+// A fixed window (titled unless title_bar is false: presenter mode gives the height to the
+// pictures); call ImGui::End() after.
+bool begin_panel(const char* title, Rect r, bool title_bar = true);
+void hover_tooltip(const AppState& s);   // row, col, byte, bank, word, lanes of s.hover
+std::string lanes_text(uint32_t lanes);  // "0, 1, 2 .. 31" compactly: "0-31", "0, 16"
 // Map between a panel's grid rows and the current frame: lanes touching each element/word.
 ImU32 degree_color(const Palette& p, int wavefronts, int ideal);
 // "rules: measured" / "rules: published; 2 of 4 rules extrapolated", in the conflict colour when
 // part of the rule set is extrapolated; hovering lists every rule with its provenance.
 void arch_rules_label(const Arch& arch, const Palette& p);
+// Pixel height of the digit glyph '0' of `font` drawn at `size` px (what a reader sees).
+float digit_px(ImFont* font, float size);
+// The size to draw a lane number (`text`: "7", "31+") inside a lit cell of `cell` px: presenter
+// mode fills the cell, the desk view stays modest.
+float lane_label_size(const char* text, float cell, bool presenter);
 
 }  // namespace bankviz::gui

@@ -49,7 +49,25 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
   if (o.presenter) s.settings.presenter = s.settings.views_only = true;
   if (o.views_only) s.settings.views_only = true;
   load_presets(s, data_dir() + "/assets/presets");
-  if (!o.scenario.empty()) {
+  if (!o.lesson.empty()) {
+    // A name, as for presets: a name that names no lesson is a usage error listing them.
+    const std::string dir = data_dir() + "/assets/lessons";
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    if (std::find(names.begin(), names.end(), o.lesson) == names.end()) {
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      *error = "no lesson named '" + o.lesson + "'" +
+               (list.empty() ? " (no lessons in " + dir + ")" : "; lessons: " + list);
+      return kExitUsage;
+    }
+    if (!open_lesson(s, dir + "/" + o.lesson + ".json", data_dir() + "/assets/presets", o.scene - 1,
+                     error))
+      return kExitFailed;
+  } else if (!o.scenario.empty()) {
     if (!load_draft_file(s, o.scenario, o.scenario, error)) return kExitFailed;
   } else if (!o.preset.empty()) {
     // A name given on the command line that names no preset is a usage error, as in bankviz-cli.
@@ -84,8 +102,15 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
 void apply_look(AppState& s, float scale) {
   s.palette = s.settings.light ? light_palette() : dark_palette();
   if (s.settings.presenter) s.palette = high_contrast(s.palette);
-  apply_style(s.palette, scale, s.settings.presenter);
-  load_fonts(font_px(scale, s.settings.presenter));
+  // Presenter mode sizes its type for the window's height; the style grows with it.
+  const float px = font_px(scale, s.settings.presenter, s.view_px_h);
+  apply_style(s.palette, scale * px / font_px(scale, s.settings.presenter), s.settings.presenter);
+  load_fonts(px);
+}
+
+bool look_outdated(const AppState& s, float scale, int px_h) {
+  if (!s.settings.presenter) return false;
+  return std::abs(font_px(scale, true, static_cast<float>(px_h)) - g_fonts.size) > 0.5f;
 }
 
 // [SECTION] Frames
@@ -141,7 +166,9 @@ bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, fl
   Offscreen fbo;
   if (!fbo.ensure(w, h, error)) return false;
   bool old_light = s.settings.light;
+  const float old_h = s.view_px_h;
   s.settings.light = light;
+  s.view_px_h = static_cast<float>(h);
   apply_look(s, scale);
   fbo.bind();
   bool ok = false;
@@ -164,6 +191,7 @@ bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, fl
   Offscreen::unbind();
   fbo.destroy();
   s.settings.light = old_light;
+  s.view_px_h = old_h;
   if (restore_scale > 0) apply_look(s, restore_scale);
   return ok;
 }
@@ -317,7 +345,11 @@ void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_sca
     } catch (...) {
       err = "export failed: " + current_exception_text();
     }
-    report_export(s, ok, saved_prefix + path, err, now);
+    // The notice names the full path: the user must find the file (the working directory of an
+    // app started from a menu is rarely obvious).
+    std::error_code ec;
+    const fs::path full = path.empty() ? fs::path() : fs::absolute(path, ec);
+    report_export(s, ok, saved_prefix + (ec ? path : full.string()), err, now);
   };
   if (s.want_screenshot)
     attempt("bankviz", "png", "", [&](const std::string& path, std::string* err) {
@@ -350,8 +382,23 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
     return nlohmann::json{{"x", g.x},       {"y", g.y},       {"cell", g.cell},
                           {"rows", g.rows}, {"cols", g.cols}, {"first_line", g.first_line}};
   };
+  auto box = [](const Box& b) {
+    return nlohmann::json{{"x", b.x}, {"y", b.y}, {"w", b.w}, {"h", b.h}};
+  };
+  const ScreenLayout& l = s.layout;
   nlohmann::json j = {
       {"scale", scale},
+      {"window", {{"w", l.width}, {"h", l.height}}},
+      {"font_px", l.font_px},
+      {"toolbar", box(l.toolbar)},
+      {"toolbar_rows", l.toolbar_rows},
+      {"verdict", box(l.verdict)},
+      {"timeline", box(l.timeline)},
+      {"timeline_rows", box(l.timeline_rows)},
+      {"timeline_rows_visible", l.timeline_rows_visible},
+      {"lane_digit_px", l.lane_digit_px},
+      {"bank_count_px", l.bank_count_px},
+      {"caption", box(l.caption)},
       {"tile", grid(s.tile_layout)},
       {"banks", grid(s.bank_layout)},
       {"frame",
@@ -437,6 +484,7 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return kExitFailed;
     }
+    s.view_px_h = static_cast<float>(h);
     apply_look(s, scale);
     fbo.bind();
     s.playing = true;

@@ -19,6 +19,10 @@ int setup_state(AppState& s, const Options& o, std::string* error);
 // Palette, ImGui style and fonts for this scale and the state's theme/presenter settings.
 void apply_look(AppState& s, float scale);
 
+// True when presenter mode's type was sized for another window height than px_h (apply_look
+// again, with s.view_px_h = px_h).
+bool look_outdated(const AppState& s, float scale, int px_h);
+
 // On exit: the last preset and the windowed size go into the settings file. False (the reason on
 // stderr) when it cannot be written.
 bool remember_session(AppState& s, const Platform& p);

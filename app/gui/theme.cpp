@@ -1,6 +1,8 @@
 // theme.cpp: fonts and style (see theme.h).
 #include "theme.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -11,8 +13,9 @@ namespace bankviz::gui {
 
 Fonts g_fonts;
 
-float font_px(float scale, bool presenter) {
-  return (presenter ? 26.0f : 17.0f) * scale;
+float font_px(float scale, bool presenter, float window_px_h) {
+  if (!presenter) return 17.0f * scale;
+  return std::max(20.0f * scale, std::floor(window_px_h / 40.0f));
 }
 
 // The first of `paths` that exists; $BANKVIZ_FONT_DIR/<file name> first (a machine without the

@@ -15,8 +15,10 @@ struct Fonts {
 };
 extern Fonts g_fonts;
 
-// Base UI font size for a scale and presenter mode.
-float font_px(float scale, bool presenter);
+// Base UI font size for a scale and presenter mode. Presenter mode's type grows with the window
+// (window_px_h: its height in pixels) so that a 4K projector shows it as large as a 1080p one:
+// at least 20 px x scale, else a 40th of the height (the cells, not the chrome, fill the rest).
+float font_px(float scale, bool presenter, float window_px_h = 0);
 // Rebuilds the font atlas (and its GL texture) at this size. Missing TTFs fall back silently to
 // ImGui's built-in font.
 void load_fonts(float px);

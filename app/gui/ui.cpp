@@ -21,17 +21,17 @@
 
 namespace bankviz::gui {
 
-bool begin_panel(const char* title, Rect r) {
+bool begin_panel(const char* title, Rect r, bool title_bar) {
   ImGui::SetNextWindowPos(r.pos);
   ImGui::SetNextWindowSize(r.size);
   // No background: the panels tile the window, and the frame is cleared to the panel colour
   // (render_frame). A software rasterizer (llvmpipe under Xvfb) pays per blended pixel, and a
   // full-window layer of panel backgrounds cost more than all the cells together.
-  bool open =
-      ImGui::Begin(title, nullptr,
-                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                       ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
-                       ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground);
+  bool open = ImGui::Begin(
+      title, nullptr,
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+          ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+          ImGuiWindowFlags_NoBackground | (title_bar ? 0 : ImGuiWindowFlags_NoTitleBar));
   // Without a background ImGui draws no border either: outline the panel ourselves.
   ImGui::GetWindowDrawList()->AddRect(r.pos, ImVec2(r.pos.x + r.size.x, r.pos.y + r.size.y),
                                       ImGui::GetColorU32(ImGuiCol_Border));
@@ -176,7 +176,22 @@ void shortcuts(AppState& s) {
   if (pressed(GLFW_KEY_S)) s.want_screenshot = true;
   if (pressed(GLFW_KEY_E)) s.want_svg = true;
   if (pressed(GLFW_KEY_F1) || (pressed(GLFW_KEY_SLASH) && io.KeyShift)) s.show_help = !s.show_help;
-  if (pressed(GLFW_KEY_ESCAPE)) s.show_help = false;
+  // A presentation clicker sends PageDown/PageUp (next/back) and B or period (its "blank" key):
+  // next and back through the lesson's scenes, or through the steps without a lesson.
+  const bool next = pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_PERIOD);
+  const bool back = pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_B);
+  if (next || back) clicker(s, next ? 1 : -1);
+  // Escape closes help, else leaves presenter mode; Q (or Ctrl+Q) quits.
+  if (pressed(GLFW_KEY_ESCAPE)) {
+    if (s.show_help) {
+      s.show_help = false;
+    } else if (s.settings.presenter) {
+      s.settings.presenter = false;
+      s.settings.views_only = false;
+      s.want_fonts = true;
+    }
+  }
+  if (pressed(GLFW_KEY_Q)) s.want_quit = true;
 }
 
 }  // namespace
@@ -187,23 +202,40 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   ImGuiIO& io = ImGui::GetIO();
   const float W = io.DisplaySize.x, H = io.DisplaySize.y;
   const float fs = ImGui::GetFontSize();
-  const float bar = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  // The toolbar wraps onto more rows in a narrow window: its height is the last frame's.
+  const float bar =
+      std::max(ImGui::GetFrameHeight() + st.WindowPadding.y * 2, std::min(s.toolbar_h, H * 0.3f));
+  s.layout = {};
+  s.layout.width = W;
+  s.layout.height = H;
+  s.layout.font_px = fs;
   // Views only: no sidebar at all; the views are what the back row of a classroom must read.
   const bool views_only = s.settings.views_only;
   const float side = views_only ? 0 : std::floor(std::clamp(fs * 21, W * 0.18f, W * 0.32f));
   const float x0 = side, w = W - side;
-  const float y0 = bar, h = H - bar;
+  // A lesson's caption spans the window under the toolbar (at most a third of it).
+  const float cap = std::min(std::floor(H / 3), lesson_height(s, W));
+  const float y0 = bar + cap, h = H - bar - cap;
   // Sidebar: scenario controls, then measurement and kernel source when shown. The views get
   // the rest of the height. Presenter mode with the sidebar open shows only the controls.
   const bool pres = s.settings.presenter;
   float meas_h = s.settings.show_measure && !pres ? std::floor(h * 0.22f) : 0;
   float src_h = s.settings.show_source && !pres ? std::floor(h * 0.26f) : 0;
   const float ctl_h = h - meas_h - src_h;
-  const float tl_h = std::floor(h * (pres ? 0.15f : 0.20f));
+  // Presenter mode: the timeline is a strip of the verdict (across the whole width, where the
+  // bank view's half would wrap it onto three lines; the keys and the clicker replace the
+  // scrubber), the step labels and a few warp rows (it scrolls to the current warp), so that the
+  // tile and the banks get the height.
+  const float tl_h =
+      pres ? std::floor(std::min(h * 0.35f, std::max(verdict_height(s, w), fs * 1.5f) + fs * 3.0f +
+                                                st.WindowPadding.y + st.ItemSpacing.y))
+           : std::floor(h * 0.20f);
   const float views_h = h - tl_h;
   const float tile_w = std::floor(w * 0.5f);
 
   draw_toolbar(s, {{0, 0}, {W, bar}});
+  if (cap > 0) draw_lesson(s, {{0, bar}, {W, cap}});
   if (!views_only) {
     draw_controls(s, {{0, y0}, {side, ctl_h}});
     if (meas_h > 0) draw_measurement(s, {{0, y0 + ctl_h}, {side, meas_h}});
@@ -213,6 +245,23 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
   draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});
   draw_help(s);
+}
+
+float digit_px(ImFont* font, float size) {
+  const ImFontGlyph* g = font->FindGlyph('0');
+  if (!g || font->FontSize <= 0) return size * 0.73f;
+  return (g->Y1 - g->Y0) * size / font->FontSize;
+}
+
+float lane_label_size(const char* text, float cell, bool presenter) {
+  // As large as the cell allows in presenter mode (the back row reads them): the widest label
+  // ("31+") still fits inside the cell with a margin.
+  const float fs = ImGui::GetFontSize();
+  if (!presenter) return std::min(fs * 1.1f, cell * 0.6f);
+  const float w1 = g_fonts.bold->CalcTextSizeA(1.0f, 1e9f, 0, text).x;  // width per pixel of size
+  float size = cell * 0.95f;
+  if (w1 > 0) size = std::min(size, (cell - std::max(2.0f, cell * 0.25f)) / w1);
+  return std::max(size, std::min(fs, cell * 0.6f));
 }
 
 }  // namespace bankviz::gui

@@ -445,6 +445,23 @@ void limit_diagnostics(std::vector<Diagnostic>& errors) {
   errors.push_back({"", 0, std::to_string(more) + " more problems not listed"});
 }
 
+std::optional<Diagnostic> check_open_step(const Scenario& s) {
+  if (s.open_step == -1) return std::nullopt;
+  if (s.open_step < 0 || static_cast<size_t>(s.open_step) >= s.steps.size())
+    return Diagnostic{"open_step", 0,
+                      "no step " + std::to_string(s.open_step) + " (the scenario has " +
+                          std::to_string(s.steps.size()) + " steps, numbered from 0)"};
+  if (!s.steps[s.open_step].is_memory())
+    return Diagnostic{"open_step", 0,
+                      "step " + std::to_string(s.open_step) +
+                          " is a __syncthreads(): open on a load, store or atomic"};
+  if (s.steps[s.open_step].iterations() == 0)
+    return Diagnostic{
+        "open_step", 0,
+        "step " + std::to_string(s.open_step) + " never executes (its loop is empty)"};
+  return std::nullopt;
+}
+
 std::vector<Diagnostic> check(const Scenario& s) {
   std::vector<Diagnostic> out;
   check_limits(s, out);
@@ -696,7 +713,7 @@ void read_constants(Reader& r, const Json& j, Scenario& s) {
 void read_scenario(Reader& r, const Json& j, Scenario& s) {
   if (!r.object(j, "",
                 {"name", "title", "description", "source", "arch", "tiles", "block", "grid",
-                 "constants", "lets", "steps"})) {
+                 "constants", "lets", "steps", "open_step"})) {
     return;
   }
   r.get(j, "", "name", s.name);
@@ -704,6 +721,7 @@ void read_scenario(Reader& r, const Json& j, Scenario& s) {
   r.get(j, "", "description", s.description);
   r.get(j, "", "source", s.source);
   r.get(j, "", "arch", s.arch);
+  r.get(j, "", "open_step", s.open_step);
   // An array over its limit is reported by its size and not read (check() words it the same).
   auto within = [&](const Json* a, const char* what, size_t max) {
     if (a == nullptr) return false;
@@ -878,6 +896,8 @@ ScenarioLoad scenario_from_json(std::string_view json_text) {
     return out;
   }
   out.errors = check(s);
+  if (out.errors.empty())
+    if (std::optional<Diagnostic> d = check_open_step(s)) out.errors.push_back(*d);
   if (out.errors.empty()) out.scenario = std::move(s);
   return out;
 }
@@ -938,6 +958,7 @@ Json scenario_to_json_value(const Scenario& s) {
     steps.push_back(std::move(js));
   }
   j["steps"] = std::move(steps);
+  if (s.open_step != -1 && !check_open_step(s)) j["open_step"] = s.open_step;
   return j;
 }
 

@@ -284,3 +284,87 @@ TEST(AppState, AnEditKeepsTheStepWarpAndWavefrontWhereTheyStillExist) {
   EXPECT_EQ(s.frame.warp, 5);
   EXPECT_EQ(s.frame.wavefront, 1);
 }
+
+TEST(AppState, AScenarioOpensOnItsOpenStepRatherThanItsWorst) {
+  AppState s;
+  Scenario sc = transpose(0);
+  sc.open_step = 0;  // the conflict-free row store: the point of this scenario, say
+  const std::string path =
+      testing::TempDir() + "bankviz-openstep-" + std::to_string(::getpid()) + ".json";
+  std::ofstream(path) << scenario_to_json(sc);
+  std::string err;
+  ASSERT_TRUE(load_draft_file(s, path, path, &err)) << err;
+  std::remove(path.c_str());
+  EXPECT_EQ(s.frame.step, 0);
+}
+
+// [SECTION] Lessons and the clicker
+
+namespace {
+
+const std::string kAssets = std::string(BANKVIZ_SOURCE_DIR) + "/assets";
+
+}  // namespace
+
+TEST(Clicker, WithoutALessonStepsThroughTheSteps) {
+  AppState s;
+  set_draft(s, transpose(0));
+  ASSERT_TRUE(seek(s, 0, 0, 0));
+  clicker(s, 1);
+  EXPECT_EQ(s.frame.step, 2);  // the sync has no beat
+  clicker(s, -1);
+  EXPECT_EQ(s.frame.step, 0);
+}
+
+TEST(Clicker, RevealsTheAnswerBeforeTheNextSceneAndGoesBack) {
+  AppState s;
+  std::string err;
+  ASSERT_TRUE(open_lesson(s, kAssets + "/lessons/data-layout.json", kAssets + "/presets", 2, &err))
+      << err;
+  ASSERT_TRUE(s.analysis);
+  EXPECT_EQ(s.preset, "row-write-column-read");
+  EXPECT_EQ(s.frame.step, 2);  // the scene opens on the column load
+  EXPECT_FALSE(s.revealed);
+  EXPECT_EQ(s.answer, 32);  // the model's, waiting to be revealed
+  clicker(s, 1);
+  EXPECT_TRUE(s.revealed);
+  EXPECT_EQ(s.scene, 2);
+  clicker(s, 1);
+  s.analyzer.wait(1e9);
+  update_frame(s, 0);
+  EXPECT_EQ(s.scene, 3);
+  EXPECT_FALSE(s.revealed);
+  EXPECT_EQ(s.preset, "column-write-row-read");
+  EXPECT_EQ(s.frame.step, 0);  // its point is the column store
+  clicker(s, -1);
+  s.analyzer.wait(1e9);
+  update_frame(s, 0);
+  EXPECT_EQ(s.scene, 2);
+  EXPECT_EQ(s.preset, "row-write-column-read");
+}
+
+TEST(Clicker, ALessonSceneOpensOnItsIteration) {
+  AppState s;
+  std::string err;
+  ASSERT_TRUE(
+      open_lesson(s, kAssets + "/lessons/kepler-bank-width.json", kAssets + "/presets", 1, &err))
+      << err;
+  ASSERT_TRUE(s.analysis);
+  ASSERT_GE(s.frame.step, 0);
+  EXPECT_EQ(s.analysis->steps[s.frame.step].iteration, 1);
+  EXPECT_EQ(s.answer, 2);
+}
+
+TEST(Clicker, ALessonThatDisagreesWithTheModelIsRefusedWithThePath) {
+  AppState s;
+  const std::string path =
+      testing::TempDir() + "bankviz-lesson-" + std::to_string(::getpid()) + ".json";
+  std::ofstream(path) << R"({"scenes": [{"preset": "row-write-column-read", "caption": "c",
+    "question": {"ask": "?", "quantity": "wavefronts", "answer": 2}}]})";
+  std::string err;
+  EXPECT_FALSE(open_lesson(s, path, kAssets + "/presets", 0, &err));
+  std::remove(path.c_str());
+  EXPECT_NE(err.find("scenes[0].question.answer: 2 disagrees with the model"), std::string::npos)
+      << err;
+  EXPECT_FALSE(s.lesson);
+}

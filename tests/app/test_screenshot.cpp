@@ -139,6 +139,114 @@ TEST(Screenshot, PaddingColumnIsHatchedNotColouredByBank) {
   }
 }
 
+// [SECTION] Presenter mode fits the room (issue 8): at a projector's size, the toolbar (Export and
+// help included), the verdict and the timeline's rows are inside the window, and the lane numbers
+// in the cells are tall enough to read from the back. The app reports where it put each part
+// (--dump-layout); the lane digit's height is also measured in the pixels.
+
+namespace {
+
+struct Box {
+  double x = 0, y = 0, w = 0, h = 0;
+};
+Box box(const nlohmann::json& j) {
+  return {j.at("x").get<double>(), j.at("y").get<double>(), j.at("w").get<double>(),
+          j.at("h").get<double>()};
+}
+bool inside(const Box& b, int w, int h) {
+  return b.x >= 0 && b.y >= 0 && b.x + b.w <= w + 0.5 && b.y + b.h <= h + 0.5;
+}
+
+// Rows of the cell at (line, bank) of the bank view whose interior holds pixels of the text
+// colour: the lane number's drawn height in pixels.
+int digit_rows(const Shot& s, int line, int bank, Rgba text) {
+  const auto& b = s.layout["banks"];
+  const double x = b["x"], y = b["y"], cell = b["cell"];
+  const double x0 = x + bank * cell, y0 = y + line * cell;
+  const double edge = std::max(2.0, cell * 0.16) + 1;
+  int first = -1, last = -1;
+  for (double dy = edge; dy < cell - edge; dy += 1)
+    for (double dx = edge; dx < cell - edge; dx += 1)
+      if (near(s.img.at(x0 + dx, y0 + dy), text, 60)) {
+        if (first < 0) first = static_cast<int>(dy);
+        last = static_cast<int>(dy);
+        break;
+      }
+  return first < 0 ? 0 : last - first + 1;
+}
+
+void expect_fits_the_room(const Shot& s, int w, int h, double min_digit_px) {
+  const auto& l = s.layout;
+  ASSERT_EQ(s.img.w, w);
+  ASSERT_EQ(s.img.h, h);
+  EXPECT_EQ(l["window"]["w"].get<double>(), w);
+  EXPECT_EQ(l["window"]["h"].get<double>(), h);
+  // Every toolbar item (the rightmost is the help button, after Export) ends inside the window.
+  const Box bar = box(l["toolbar"]);
+  EXPECT_TRUE(inside(bar, w, h)) << l["toolbar"].dump();
+  EXPECT_GT(bar.w, w * 0.3);
+  // The verdict is drawn whole inside the window, below the toolbar and above the timeline's
+  // rows (presenter mode puts it across the timeline's top, where the scrubber was).
+  const Box verdict = box(l["verdict"]), timeline = box(l["timeline"]);
+  const Box rows = box(l["timeline_rows"]);
+  EXPECT_GT(verdict.h, 0) << l.dump();
+  EXPECT_TRUE(inside(verdict, w, h)) << l["verdict"].dump();
+  EXPECT_LE(verdict.y + verdict.h, rows.y + 0.5) << l.dump();
+  EXPECT_GT(verdict.y, bar.y + bar.h);
+  // The timeline and at least one whole warp row of it are on screen.
+  EXPECT_TRUE(inside(timeline, w, h)) << l["timeline"].dump();
+  EXPECT_GE(l["timeline_rows_visible"].get<int>(), 1) << l.dump();
+  EXPECT_TRUE(inside(rows, w, h)) << l["timeline_rows"].dump();
+  EXPECT_LE(rows.y + rows.h, timeline.y + timeline.h + 0.5);
+  // Lane numbers: the size the app drew them at, and what reached the pixels (lane 0's word,
+  // line 0 of bank 0, lit in wavefront 0; a little less for anti-aliased edges).
+  EXPECT_GE(l["lane_digit_px"].get<double>(), min_digit_px) << l.dump();
+  EXPECT_GE(digit_rows(s, 0, 0, high_contrast(dark_palette()).text), min_digit_px - 2);
+  // The per-bank counts grow with the window too.
+  EXPECT_GE(l["bank_count_px"].get<double>(), min_digit_px * 0.6) << l.dump();
+}
+
+}  // namespace
+
+TEST(Screenshot, PresenterModeFitsA1024x768Projector) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  Shot s = screenshot("presenter-1024",
+                      "--preset row-write-column-read --presenter --size 1024x768 --step 2 "
+                      "--wavefront 0");
+  ASSERT_EQ(s.rc, 0) << s.log;
+  expect_fits_the_room(s, 1024, 768, 7);
+  // The bar wraps rather than cutting Export and help off at this width.
+  EXPECT_GE(s.layout["toolbar_rows"].get<int>(), 2);
+}
+
+TEST(Screenshot, PresenterModeFillsA1920x1080Projector) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  Shot s = screenshot("presenter-1080",
+                      "--preset row-write-column-read --presenter --size 1920x1080 --step 2 "
+                      "--wavefront 0");
+  ASSERT_EQ(s.rc, 0) << s.log;
+  expect_fits_the_room(s, 1920, 1080, 13);
+  // The type grows with the window: larger than at 1024x768's 26 px.
+  EXPECT_GT(s.layout["font_px"].get<double>(), 26);
+}
+
+TEST(Screenshot, LessonCaptionIsPartOfTheScreenshot) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  Shot s = screenshot("lesson", "--lesson data-layout --scene 3 --presenter --size 1280x720");
+  ASSERT_EQ(s.rc, 0) << s.log;
+  const Box cap = box(s.layout["caption"]);
+  EXPECT_GT(cap.h, 0) << s.layout.dump();
+  EXPECT_TRUE(inside(cap, 1280, 720));
+  // Scene 3 is row-write-column-read, opened on its column load (executed step 2).
+  EXPECT_EQ(s.layout["frame"]["step"], 2);
+  // The caption strip is not empty: text-coloured pixels in it.
+  const Rgba text = high_contrast(dark_palette()).text;
+  int lit = 0;
+  for (double y = cap.y; y < cap.y + cap.h; y += 2)
+    for (double x = cap.x; x < cap.x + cap.w; x += 2) lit += near(s.img.at(x, y), text, 40);
+  EXPECT_GT(lit, 200);
+}
+
 TEST(Screenshot, RefusesToOverwriteAnExistingFile) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
   std::string png = ::testing::TempDir() + "keep.png";
@@ -301,7 +409,11 @@ TEST(AppExit, UsageErrorsExitTwoAndFailedWorkExitsOne) {
       {"--preset '' --svg " + svg, 2, "--preset"},
       {"--svg ''", 2, "--svg"},
       {"--preset no-such-preset --svg " + svg, 2, "no-such-preset"},
-      {"--preset row-write-column-read --scenario x.json", 2, "not both"},
+      {"--preset row-write-column-read --scenario x.json", 2, "give one of --preset"},
+      {"--lesson data-layout --preset row-write-row-read", 2, "give one of --preset"},
+      {"--lesson no-such-lesson --svg " + svg, 2, "no lesson named 'no-such-lesson'; lessons:"},
+      {"--lesson data-layout --scene 99 --svg " + svg, 1, "there is no scene 99"},
+      {"--scene 2 --svg " + svg, 2, "--scene picks a scene of a --lesson"},
       {"--preset row-write-column-read --step 9999 --svg " + svg, 2, "--step 9999"},
       {"--warp 3 --svg " + svg, 2, "--step"},
       {"--scenario /dev/zero --svg " + svg, 1, "not a regular file"},

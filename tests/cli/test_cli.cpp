@@ -488,6 +488,53 @@ TEST(Sweep, CsvHasOneRowPerValueWithValueAndWorstPerRequest) {
   EXPECT_EQ(cli("sweep --preset row-write-column-read --param pad=1 --csv --json").status, 2);
 }
 
+// [SECTION] lessons
+
+TEST(Lessons, ListsEveryLessonWithItsSceneCount) {
+  const Result r = cli("lessons");
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t lines = 0;
+  for (char c : r.out) lines += c == '\n';
+  EXPECT_EQ(lines, 5u) << r.out;  // one lesson per seed
+  EXPECT_NE(r.out.find("data-layout\tData layout in shared memory"), std::string::npos) << r.out;
+  const Result j = cli("lessons --json");
+  ASSERT_EQ(j.status, 0) << j.err;
+  const auto list = nlohmann::json::parse(j.out);
+  ASSERT_EQ(list.size(), 5u);
+  for (const auto& l : list) EXPECT_GE(l["scenes"].get<int>(), 3) << l.dump();
+}
+
+TEST(Lessons, ShowsTheScenesWithTheModelsAnswers) {
+  const Result r = cli("lessons data-layout");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Scene 3: the transpose, opened on its column load, answered by the model.
+  EXPECT_NE(r.out.find("3. setRowReadCol: row write, column read  [row-write-column-read, step 2: "
+                       "load tile[threadIdx.x][threadIdx.y]]"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("A: 32 (wavefronts)"), std::string::npos) << r.out;
+  const Result j = cli("lessons kepler-bank-width --json");
+  ASSERT_EQ(j.status, 0) << j.err;
+  const auto l = nlohmann::json::parse(j.out);
+  ASSERT_EQ(l["scenes"].size(), 3u);
+  // float, float2 in 4-byte mode (2 wavefronts at tap i=1), float2 in 8-byte mode.
+  EXPECT_EQ(l["scenes"][1]["question"]["answer"], 2);
+  EXPECT_EQ(l["scenes"][2]["question"]["answer"], 1);
+  EXPECT_NE(l["scenes"][1]["step_label"].get<std::string>().find("(i=1)"), std::string::npos);
+}
+
+TEST(Lessons, AFileWhoseAnswerDisagreesWithTheModelFails) {
+  const fs::path f = fs::temp_directory_path() / ("lesson-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(f) << R"({"scenes": [{"preset": "row-write-column-read-padded", "caption": "c",
+    "question": {"ask": "?", "quantity": "wavefronts", "answer": 32}}]})";
+  const Result r = cli("lessons --file '" + f.string() + "'");
+  fs::remove(f);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("scenes[0].question.answer: 32 disagrees with the model: wavefronts = 1"),
+            std::string::npos)
+      << r.err;
+}
+
 // [SECTION] the README's teaching-set table
 TEST(TeachingSet, ReadmeTableIsWhatTheModelPrints) {
   // The table is printed by scripts/teaching_set.py from `bankviz-cli analyze --json`, never typed:

@@ -110,6 +110,9 @@ struct Scenario {
   std::vector<Constant> constants;
   std::vector<Let> lets;
   std::vector<Step> steps;
+  // The step the picture opens on (a preset's or a lesson scene's point): an index into `steps`,
+  // shown at its first execution; -1 (absent in JSON) = the worst step.
+  int open_step = -1;
 
   int64_t threads() const { return block[0] * block[1] * block[2]; }
   int64_t warps() const { return (threads() + 31) / 32; }
@@ -127,6 +130,12 @@ struct Diagnostic {
 
 // Checks ranges and every expression (parse only; evaluation errors come from analyze).
 std::vector<Diagnostic> check(const Scenario& s);
+
+// The problem with open_step, if any: it must name a load, store or atomic of `steps` that
+// executes. Checked where a file is read (scenario_from_json, lessons); an edit that removes or
+// changes that step leaves a stale value, which the app's opening (lesson.h opening_step) ignores
+// and scenario_to_json leaves out, so that a saved scenario always reads back.
+std::optional<Diagnostic> check_open_step(const Scenario& s);
 
 // Keeps the first kMaxDiagnostics - 1 problems and says how many more there were.
 void limit_diagnostics(std::vector<Diagnostic>& errors);

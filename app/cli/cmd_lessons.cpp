@@ -1,0 +1,159 @@
+// cmd_lessons.cpp: `bankviz-cli lessons`: the guided lessons (core lesson.h).
+//
+//   bankviz-cli lessons [--json]                 one line per lesson: name, title, scenes
+//   bankviz-cli lessons NAME [--json]            its scenes, each checked against the model
+//   bankviz-cli lessons --file PATH [--json]     a lesson file of your own, the same way
+//
+// A lesson whose file does not load, or whose scene does not analyze or whose answer disagrees
+// with the model, fails (exit 1) with the path of the problem.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "bankviz/lesson.h"
+#include "commands.h"
+#include "common.h"
+
+namespace bankviz::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct LessonsOptions {
+  std::string name;
+  std::string file;
+  bool json = false;
+};
+
+std::string lessons_dir() {
+  const std::string assets = assets_dir();
+  return assets.empty() ? std::string() : assets + "/lessons";
+}
+std::string presets_dir() {
+  const std::string assets = assets_dir();
+  return assets.empty() ? std::string() : assets + "/presets";
+}
+
+std::vector<std::string> lesson_names() {
+  std::vector<std::string> names;
+  const std::string dir = lessons_dir();
+  std::error_code ec;
+  if (dir.empty()) return names;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string problems(const std::string& what, const std::vector<Diagnostic>& errors) {
+  std::string out = what + ":";
+  for (const Diagnostic& d : errors) out += "\n  " + d.format();
+  return out;
+}
+
+Lesson load_or_exit(const std::string& path) {
+  LessonLoad load = load_lesson_file(path);
+  if (!load.lesson) throw Exit{kExitFailed, problems(path, load.errors)};
+  return *load.lesson;
+}
+
+// A name given on the command line is a file stem, never a path.
+std::string lesson_path(const std::string& name) {
+  const auto names = lesson_names();
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw Exit{kExitUsage, "no lesson named '" + name + "'" +
+                               (list.empty() ? " (no lessons found; set BANKVIZ_ASSETS)"
+                                             : "; lessons: " + list)};
+  }
+  return lessons_dir() + "/" + name + ".json";
+}
+
+void list_lessons(const LessonsOptions& o) {
+  const auto names = lesson_names();
+  if (names.empty()) throw Exit{kExitFailed, "no lessons found (set BANKVIZ_ASSETS)"};
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const std::string& n : names) {
+    const Lesson l = load_or_exit(lessons_dir() + "/" + n + ".json");
+    if (o.json) {
+      j.push_back({{"name", l.name},
+                   {"title", l.title},
+                   {"source", l.source},
+                   {"scenes", l.scenes.size()}});
+    } else {
+      std::cout << l.name << "\t" << l.title << "\t" << l.scenes.size() << " scenes\n";
+    }
+  }
+  if (o.json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+// Prints the scenes with the model's answers; throws when the lesson and the model disagree.
+void show_lesson(const Lesson& l, bool json) {
+  const std::vector<Diagnostic> errors = check_lesson(l, presets_dir());
+  if (!errors.empty()) throw Exit{kExitFailed, problems("lesson '" + l.name + "'", errors)};
+  nlohmann::ordered_json scenes = nlohmann::ordered_json::array();
+  if (!json) std::cout << l.name << ": " << l.title << "\n" << l.description << "\n";
+  for (size_t i = 0; i < l.scenes.size(); ++i) {
+    const Scene& scene = l.scenes[i];
+    // check_lesson() loaded and analyzed every scene: these cannot fail now.
+    const Scenario s = *scene_scenario(scene, presets_dir()).scenario;
+    const Analysis a = analyze_or_exit(s);
+    const int step = scene_step(a, scene);
+    const std::string title = scene.title.empty() ? s.title : scene.title;
+    const std::string from = scene.preset.empty() ? "(embedded) " + s.name : scene.preset;
+    if (json) {
+      nlohmann::ordered_json js = {{"title", title},
+                                   {"scenario", from},
+                                   {"open_step", step},
+                                   {"step_label", a.steps[step].label},
+                                   {"caption", scene.caption}};
+      if (scene.question)
+        js["question"] = {{"ask", scene.question->ask},
+                          {"quantity", quantity_name(scene.question->quantity)},
+                          {"answer", model_answer(a, scene.question->quantity, step)}};
+      scenes.push_back(std::move(js));
+      continue;
+    }
+    std::cout << "\n"
+              << i + 1 << ". " << title << "  [" << from << ", step " << step << ": "
+              << a.steps[step].label << "]\n   " << scene.caption << "\n";
+    if (scene.question)
+      std::cout << "   Q: " << scene.question->ask
+                << "\n   A: " << model_answer(a, scene.question->quantity, step) << " ("
+                << quantity_name(scene.question->quantity) << ")\n";
+  }
+  if (json) {
+    nlohmann::ordered_json j = {{"name", l.name},
+                                {"title", l.title},
+                                {"source", l.source},
+                                {"description", l.description},
+                                {"scenes", std::move(scenes)}};
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  }
+}
+
+}  // namespace
+
+void add_lessons_command(CLI::App& app) {
+  auto o = std::make_shared<LessonsOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "lessons", "list the guided lessons, or show one's scenes (checked against the model)");
+  cmd->add_option("name", o->name, "a lesson's name (see the list)");
+  cmd->add_option("--file", o->file, "a lesson file of your own (docs/LESSONS.md)");
+  cmd->add_flag("--json", o->json, "print JSON");
+  cmd->callback([o, cmd] {
+    const bool file = cmd->count("--file") > 0;
+    if (file && o->file.empty()) throw Exit{kExitUsage, "--file: give a lesson file's path"};
+    if (!o->name.empty() && file)
+      throw Exit{kExitUsage, "give a lesson's name or --file, not both"};
+    if (file) return show_lesson(load_or_exit(o->file), o->json);
+    if (o->name.empty()) return list_lessons(*o);
+    show_lesson(load_or_exit(lesson_path(o->name)), o->json);
+  });
+}
+
+}  // namespace bankviz::cli

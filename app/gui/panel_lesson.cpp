@@ -1,0 +1,96 @@
+// panel_lesson.cpp: the lesson's caption strip, between the toolbar and the views (--lesson).
+//
+//   Scene 3 of 11 -- setRowReadCol: row write, column read                  [< back] [next >]
+//   The transpose: the store walks a row (1 wavefront) and the load walks a column ...
+//   Q: How many wavefronts will the column load need per warp?   A: 32 (the model)
+//
+// It is part of the window, so screenshots, PNG sequences and GIFs carry the caption. The
+// question is asked first; the clicker's next (or the button) reveals the model's answer.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "panels.h"
+#include "theme.h"
+
+namespace bankviz::gui {
+
+namespace {
+
+std::string heading(const AppState& s) {
+  const Scene& scene = s.lesson->scenes[s.scene];
+  const std::string title = !scene.title.empty() ? scene.title : s.draft.title;
+  return "Scene " + std::to_string(s.scene + 1) + " of " + std::to_string(s.lesson->scenes.size()) +
+         "  -  " + title;
+}
+
+std::string question_line(const AppState& s) {
+  const Scene& scene = s.lesson->scenes[s.scene];
+  if (!scene.question) return {};
+  std::string q = "Q: " + scene.question->ask;
+  if (s.revealed) q += "    A: " + std::to_string(s.answer) + " (the model)";
+  return q;
+}
+
+}  // namespace
+
+float lesson_height(const AppState& s, float width) {
+  if (!s.lesson || s.scene < 0) return 0;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float wrap = width - st.WindowPadding.x * 2;
+  const Scene& scene = s.lesson->scenes[s.scene];
+  float h = st.WindowPadding.y * 2;
+  h += g_fonts.bold->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, wrap, heading(s).c_str()).y;
+  h += ImGui::GetFrameHeight() - ImGui::GetFontSize();  // the buttons beside the heading
+  h += st.ItemSpacing.y +
+       g_fonts.ui->CalcTextSizeA(g_fonts.ui->FontSize, 1e9f, wrap, scene.caption.c_str()).y;
+  if (scene.question)
+    h +=
+        st.ItemSpacing.y +
+        g_fonts.bold->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, wrap, question_line(s).c_str()).y;
+  return std::ceil(h);
+}
+
+void draw_lesson(AppState& s, Rect r) {
+  if (!s.lesson || s.scene < 0) return;
+  if (!begin_panel("##lesson", r, false)) return ImGui::End();
+  const Scene& scene = s.lesson->scenes[s.scene];
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  // Buttons on the right of the heading: back and next (what the clicker keys do).
+  const float fs = ImGui::GetFontSize();
+  const float bw = fs * 4.5f;
+  const float right = r.pos.x + r.size.x - ImGui::GetStyle().WindowPadding.x;
+  ImGui::PushFont(g_fonts.bold);
+  ImGui::PushTextWrapPos(right - bw * 2 - fs);
+  ImGui::TextWrapped("%s", heading(s).c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopFont();
+  ImGui::SameLine(right - r.pos.x - bw * 2 - ImGui::GetStyle().ItemSpacing.x);
+  ImGui::BeginDisabled(s.scene == 0);
+  if (ImGui::Button("< back", ImVec2(bw, 0))) clicker(s, -1);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("The previous scene (PageUp, B)");
+  ImGui::SameLine();
+  const bool last = s.scene + 1 >= static_cast<int>(s.lesson->scenes.size());
+  const bool ask = scene.question && !s.revealed;
+  ImGui::BeginDisabled(last && !ask);
+  if (ImGui::Button(ask ? "answer" : "next >", ImVec2(bw, 0))) clicker(s, 1);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(ask ? "Reveal the model's answer (PageDown, period)"
+                          : "The next scene (PageDown, period)");
+  ImGui::TextWrapped("%s", scene.caption.c_str());
+  if (scene.question) {
+    ImGui::PushFont(g_fonts.bold);
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.revealed ? s.palette.text : s.palette.lit_border));
+    ImGui::TextWrapped("%s", question_line(s).c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+  }
+  const ImVec2 end = ImGui::GetItemRectMax();
+  s.layout.caption = {top.x, top.y, right - top.x, end.y - top.y};
+  ImGui::End();
+}
+
+}  // namespace bankviz::gui

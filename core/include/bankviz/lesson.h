@@ -1,0 +1,94 @@
+// lesson.h: a guided lesson: a seed's story told as ordered scenes.
+//
+// A lesson file (assets/lessons/NAME.json, docs/LESSONS.md) holds scenes in the order a lecture
+// shows them. Each scene is a scenario -- a preset by name or one embedded whole -- the step it
+// opens on, a caption, and optionally a question asked before its answer is revealed ("how many
+// wavefronts will this load need?"). The answer is written in the file and must equal the model's:
+// check_lesson() analyzes every scene and says where a file and the model disagree.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bankviz/analysis.h"
+#include "bankviz/scenario.h"
+
+namespace bankviz {
+
+// What one lesson file may hold (the reader says so with the limit).
+inline constexpr int64_t kMaxLessonBytes = int64_t{4} << 20;  // the file
+inline constexpr size_t kMaxScenes = 64;
+inline constexpr size_t kMaxCaptionChars = 2048;  // caption, question, title
+
+// What a question asks about, each a number the model gives for the scene's opening step.
+enum class Quantity {
+  Wavefronts,      // wavefronts of the worst warp's request at the opening step
+  Ideal,           // the fewest wavefronts that request could take
+  StepWavefronts,  // wavefronts of the opening step summed over every warp
+  RacingAccesses,  // racing lanes over the whole scenario (hazard.h)
+  OutOfBounds,     // lanes left inactive because out of bounds, over the whole scenario
+};
+const char* quantity_name(Quantity q);  // "wavefronts", "ideal", "step_wavefronts", ...
+std::optional<Quantity> parse_quantity(std::string_view s);
+std::string quantity_names();  // "wavefronts, ideal, ..." for messages
+
+struct Question {
+  std::string ask;  // "How many wavefronts will this column load need?"
+  Quantity quantity = Quantity::Wavefronts;
+  int64_t answer = 0;  // what the file says; check_lesson() compares it with the model
+};
+
+struct Scene {
+  std::string title;                 // one line; empty = the scenario's title
+  std::string preset;                // a preset's name, or empty when `scenario` is given
+  std::optional<Scenario> scenario;  // embedded
+  int open_step = -1;  // index into the scenario's steps; -1 = the scenario's own open_step
+  // A step in a loop: the loop variable's value to open at (the tap i=1); absent = the first.
+  std::optional<int64_t> open_iteration;
+  std::string caption;  // what to say while it is on screen (shown, and part of exports)
+  std::optional<Question> question;
+};
+
+struct Lesson {
+  std::string name;    // file stem: "data-layout"
+  std::string title;   // one line
+  std::string source;  // the seed it tells: "data-layout-in-shared-memory.txt"
+  std::string description;
+  std::vector<Scene> scenes;
+};
+
+struct LessonLoad {
+  std::optional<Lesson> lesson;
+  std::vector<Diagnostic> errors;  // non-empty iff !lesson; paths like "scenes[2].question.answer"
+};
+
+// Strict, like scenario files: unknown keys, wrong types, duplicate keys, nesting past 32 levels,
+// more than kMaxScenes scenes or an over-long text are errors with the path. An embedded scenario
+// is read by scenario_from_json(), its errors prefixed with "scenes[i].scenario.".
+LessonLoad lesson_from_json(std::string_view json_text);
+// Reads through read_text_file (kMaxLessonBytes); a lesson without "name" is named after its stem.
+LessonLoad load_lesson_file(const std::string& path);
+
+// The scene's scenario: the embedded one, or presets_dir/PRESET.json; the scene's open_step, when
+// given, replaces the scenario's (and is checked with it).
+ScenarioLoad scene_scenario(const Scene& scene, const std::string& presets_dir);
+
+// The executed step the picture opens on: the first execution of the scenario's open_step, else
+// the worst step (Analysis::worst_step); -1 when nothing touches shared memory.
+int opening_step(const Analysis& a);
+
+// The executed step a scene opens on: opening_step(), or with open_iteration that step's
+// execution with the loop variable at that value; -1 when there is none.
+int scene_step(const Analysis& a, const Scene& scene);
+
+// The model's value of `q` for this analysis at executed step `step`.
+int64_t model_answer(const Analysis& a, Quantity q, int step);
+
+// Every scene resolved, analyzed and its answer compared with the model's; an empty list when the
+// lesson is sound. Paths name the scene: "scenes[3].preset", "scenes[1].question.answer".
+std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& presets_dir);
+
+}  // namespace bankviz

@@ -1,0 +1,281 @@
+// Lessons (core lesson.h) and the presets' opening step (scenario.h open_step): every lesson in
+// assets/lessons loads, every scene analyzes, every answer is the model's; bad files say where.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "bankviz/analysis.h"
+#include "bankviz/lesson.h"
+
+using namespace bankviz;
+
+namespace {
+
+const std::string kAssets = std::string(BANKVIZ_SOURCE_DIR) + "/assets";
+const std::string kPresets = kAssets + "/presets";
+
+std::vector<std::string> lesson_files() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(kAssets + "/lessons"))
+    if (e.path().extension() == ".json") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string all(const std::vector<Diagnostic>& errors) {
+  std::string out;
+  for (const Diagnostic& d : errors) out += d.format() + "\n";
+  return out;
+}
+
+// The first problem's formatted text, for a lesson given as JSON text.
+std::string first_error(const std::string& json) {
+  LessonLoad l = lesson_from_json(json);
+  EXPECT_FALSE(l.lesson) << json;
+  return l.errors.empty() ? std::string() : l.errors.front().format();
+}
+
+Analysis analyzed(const Scenario& s) {
+  AnalysisResult r = analyze(s);
+  EXPECT_TRUE(r.analysis) << all(r.errors);
+  return r.analysis ? *r.analysis : Analysis{};
+}
+
+}  // namespace
+
+// [SECTION] The lessons shipped
+
+TEST(Lessons, EveryLessonLoadsAndEveryAnswerIsTheModels) {
+  const auto files = lesson_files();
+  ASSERT_GE(files.size(), 5u);  // one per seed
+  for (const std::string& f : files) {
+    LessonLoad l = load_lesson_file(f);
+    ASSERT_TRUE(l.lesson) << f << "\n" << all(l.errors);
+    EXPECT_FALSE(l.lesson->title.empty()) << f;
+    EXPECT_GE(l.lesson->scenes.size(), 3u) << f;
+    EXPECT_EQ(all(check_lesson(*l.lesson, kPresets)), "") << f;
+    for (const Scene& scene : l.lesson->scenes) EXPECT_FALSE(scene.caption.empty()) << f;
+  }
+}
+
+TEST(Lessons, OneLessonPerSeedNamingItsSeedFile) {
+  std::set<std::string> sources;
+  for (const std::string& f : lesson_files()) {
+    LessonLoad l = load_lesson_file(f);
+    ASSERT_TRUE(l.lesson) << f;
+    sources.insert(l.lesson->source);
+  }
+  for (const char* seed :
+       {"data-layout-in-shared-memory.txt", "kepler-bank-width-filter.txt",
+        "lesson-shared-memory-histogram.txt", "lecture-shared-memory-dot-product.txt",
+        "cuda-fortran-shared-memory.txt"})
+    EXPECT_TRUE(sources.count(seed)) << seed;
+}
+
+TEST(Lessons, DataLayoutTellsTheSeedsStoryInOrder) {
+  LessonLoad l = load_lesson_file(kAssets + "/lessons/data-layout.json");
+  ASSERT_TRUE(l.lesson);
+  std::vector<std::string> presets;
+  for (const Scene& s : l.lesson->scenes) presets.push_back(s.preset);
+  // row/row, column/column, row-write/column-read, ... padded ..., rectangular, padded by 1, 2.
+  auto at = [&](const std::string& p) {
+    return std::find(presets.begin(), presets.end(), p) - presets.begin();
+  };
+  EXPECT_LT(at("row-write-row-read"), at("column-write-column-read"));
+  EXPECT_LT(at("column-write-column-read"), at("row-write-column-read"));
+  EXPECT_LT(at("row-write-column-read"), at("column-write-row-read"));
+  EXPECT_LT(at("column-write-row-read"), at("row-write-column-read-padded"));
+  EXPECT_LT(at("row-write-column-read-padded"), at("rect-row-write-column-read"));
+  EXPECT_LT(at("rect-row-write-column-read"), at("rect-row-write-column-read-pad1"));
+  EXPECT_LT(at("rect-row-write-column-read-pad1"), at("rect-row-write-column-read-pad2"));
+  EXPECT_LT(at("rect-row-write-column-read-pad2"), static_cast<long>(presets.size()));
+}
+
+TEST(Lessons, KeplerFloat2InFourByteModeOpensOnAConflictingTap) {
+  LessonLoad l = load_lesson_file(kAssets + "/lessons/kepler-bank-width.json");
+  ASSERT_TRUE(l.lesson);
+  // The float2 4-byte scene opens at tap i=1 (the first tap, i=0, happens to be aligned).
+  const Scene* four = nullptr;
+  for (const Scene& s : l.lesson->scenes)
+    if (s.preset == "kepler-filter-float2-4byte") four = &s;
+  ASSERT_TRUE(four);
+  ScenarioLoad sl = scene_scenario(*four, kPresets);
+  ASSERT_TRUE(sl.scenario);
+  const Analysis a = analyzed(*sl.scenario);
+  const int step = scene_step(a, *four);
+  ASSERT_GE(step, 0);
+  EXPECT_EQ(a.steps[step].iteration, 1);
+  EXPECT_GT(model_answer(a, Quantity::Wavefronts, step), model_answer(a, Quantity::Ideal, step));
+}
+
+// [SECTION] The model's answers
+
+TEST(Lessons, AWrongAnswerIsReportedWithTheModelsValue) {
+  LessonLoad l = lesson_from_json(R"({"title": "t", "scenes": [
+    {"preset": "row-write-column-read", "caption": "c",
+     "question": {"ask": "how many?", "quantity": "wavefronts", "answer": 31}}]})");
+  ASSERT_TRUE(l.lesson) << all(l.errors);
+  const auto errors = check_lesson(*l.lesson, kPresets);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].path, "scenes[0].question.answer");
+  EXPECT_NE(errors[0].message.find("wavefronts = 32"), std::string::npos) << errors[0].message;
+}
+
+TEST(Lessons, QuantitiesReadTheAnalysisAtTheOpeningStep) {
+  ScenarioLoad sl = load_scenario_file(kPresets + "/row-write-column-read.json");
+  ASSERT_TRUE(sl.scenario);
+  Scenario s = *sl.scenario;
+  s.open_step = 0;  // the row store
+  Analysis a = analyzed(s);
+  int step = opening_step(a);
+  EXPECT_EQ(a.steps[step].step, 0);
+  EXPECT_EQ(model_answer(a, Quantity::Wavefronts, step), a.warps[step][0].result.wavefronts);
+  s.open_step = 2;  // the column load
+  a = analyzed(s);
+  step = opening_step(a);
+  EXPECT_EQ(a.steps[step].step, 2);
+  EXPECT_EQ(model_answer(a, Quantity::Wavefronts, step), 32);
+  EXPECT_EQ(model_answer(a, Quantity::StepWavefronts, step), a.step_wavefronts(step));
+  EXPECT_EQ(model_answer(a, Quantity::RacingAccesses, step), 0);
+}
+
+TEST(Lessons, RacingAccessesCountTheHazardModelsRaces) {
+  ScenarioLoad sl = load_scenario_file(kPresets + "/histogram-missing-sync.json");
+  ASSERT_TRUE(sl.scenario);
+  const Analysis a = analyzed(*sl.scenario);
+  EXPECT_GT(model_answer(a, Quantity::RacingAccesses, opening_step(a)), 0);
+  EXPECT_EQ(model_answer(a, Quantity::RacingAccesses, opening_step(a)), a.hazards.racing_accesses);
+}
+
+// [SECTION] Bad lesson files: each says where
+
+TEST(LessonErrors, NotJsonNamesTheLine) {
+  EXPECT_NE(first_error("{\"scenes\": [\n}").find("invalid JSON"), std::string::npos);
+}
+
+TEST(LessonErrors, UnknownKeysAndMissingFieldsHaveTheirPath) {
+  EXPECT_EQ(first_error(R"({"scenes": [], "sceens": []})"),
+            "sceens: unknown key (expected one of: name, title, source, description, scenes)");
+  EXPECT_EQ(first_error(R"({"scenes": [{"preset": "row-write-row-read"}]})"),
+            "scenes[0].caption: missing: what to say on this scene");
+  EXPECT_EQ(first_error(R"({"scenes": [{"caption": "c"}]})"),
+            "scenes[0]: missing: \"preset\" (a preset's name) or \"scenario\" (embedded)");
+  EXPECT_EQ(first_error(R"({"title": "t"})"), "scenes: missing: a lesson is a list of scenes");
+}
+
+TEST(LessonErrors, APresetNameIsNeverAPath) {
+  EXPECT_NE(first_error(R"({"scenes": [{"preset": "../../etc/passwd", "caption": "c"}]})")
+                .find("scenes[0].preset: '../../etc/passwd' is not a preset name"),
+            std::string::npos);
+}
+
+TEST(LessonErrors, UnknownPresetAndBadQuantityAreReported) {
+  EXPECT_NE(first_error(R"({"scenes": [{"preset": "p", "caption": "c",
+      "question": {"ask": "a", "quantity": "speed", "answer": 1}}]})")
+                .find("scenes[0].question.quantity: unknown quantity 'speed' (known: wavefronts"),
+            std::string::npos);
+  LessonLoad l = lesson_from_json(R"({"scenes": [{"preset": "no-such-preset", "caption": "c"}]})");
+  ASSERT_TRUE(l.lesson);
+  const auto errors = check_lesson(*l.lesson, kPresets);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].path, "scenes[0].preset");
+  EXPECT_NE(errors[0].message.find("no-such-preset"), std::string::npos);
+}
+
+TEST(LessonErrors, AnEmbeddedScenariosErrorsArePrefixedWithTheScene) {
+  EXPECT_EQ(first_error(R"({"scenes": [{"caption": "c", "scenario": {"block": [0]}}]})")
+                .rfind("scenes[0].scenario.block", 0),
+            0u);
+}
+
+TEST(LessonErrors, LimitsAreChecked) {
+  std::string many = R"({"scenes": [)";
+  for (size_t i = 0; i <= kMaxScenes; ++i)
+    many += std::string(i ? "," : "") + R"({"preset": "row-write-row-read", "caption": "c"})";
+  many += "]}";
+  EXPECT_NE(first_error(many).find("at most 64"), std::string::npos);
+  EXPECT_NE(first_error(R"({"a": 1, "a": 2})").find("written twice"), std::string::npos);
+  EXPECT_NE(first_error(std::string(40, '[') + std::string(40, ']')).find("nested"),
+            std::string::npos);
+  const std::string long_caption(kMaxCaptionChars + 1, 'x');
+  EXPECT_NE(first_error(R"({"scenes": [{"preset": "row-write-row-read", "caption": ")" +
+                        long_caption + "\"}]}")
+                .find("scenes[0].caption: is 2049 characters long"),
+            std::string::npos);
+}
+
+TEST(LessonErrors, AnIterationTheLoopNeverTakesIsReported) {
+  LessonLoad l = lesson_from_json(R"({"scenes": [{"preset": "kepler-filter-float",
+      "caption": "c", "open_iteration": 99}]})");
+  ASSERT_TRUE(l.lesson) << all(l.errors);
+  const auto errors = check_lesson(*l.lesson, kPresets);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].path, "scenes[0].open_iteration");
+}
+
+TEST(LessonErrors, AMissingFileSaysSo) {
+  LessonLoad l = load_lesson_file("/nonexistent/lesson.json");
+  ASSERT_FALSE(l.lesson);
+  EXPECT_NE(l.errors[0].message.find("cannot read the lesson file"), std::string::npos);
+}
+
+// [SECTION] A preset's opening step (scenario.h open_step)
+
+TEST(OpenStep, RoundTripsThroughJson) {
+  ScenarioLoad sl = load_scenario_file(kPresets + "/row-write-column-read.json");
+  ASSERT_TRUE(sl.scenario);
+  EXPECT_EQ(sl.scenario->open_step, 2);
+  ScenarioLoad again = scenario_from_json(scenario_to_json(*sl.scenario));
+  ASSERT_TRUE(again.scenario);
+  EXPECT_EQ(again.scenario->open_step, 2);
+  Scenario none = *sl.scenario;
+  none.open_step = -1;
+  EXPECT_EQ(scenario_to_json(none).find("open_step"), std::string::npos);
+}
+
+TEST(OpenStep, MustNameAMemoryStepThatExists) {
+  ScenarioLoad sl = load_scenario_file(kPresets + "/row-write-column-read.json");
+  ASSERT_TRUE(sl.scenario);
+  Scenario s = *sl.scenario;
+  s.open_step = 1;  // __syncthreads()
+  ASSERT_TRUE(check_open_step(s));
+  EXPECT_EQ(check_open_step(s)->format(),
+            "open_step: step 1 is a __syncthreads(): open on a load, store or atomic");
+  s.open_step = 3;
+  ASSERT_TRUE(check_open_step(s));
+  EXPECT_EQ(check_open_step(s)->format(),
+            "open_step: no step 3 (the scenario has 3 steps, numbered from 0)");
+  // A file that says so does not load.
+  ScenarioLoad bad = scenario_from_json(R"({"steps": [{"kind": "load", "index": "tile[0][0]"}],
+                                           "open_step": 1})");
+  ASSERT_FALSE(bad.scenario);
+  EXPECT_EQ(bad.errors[0].path, "open_step");
+}
+
+TEST(OpenStep, AnEditThatRemovesTheStepFallsBackToTheWorstAndSavesWithoutIt) {
+  ScenarioLoad sl = load_scenario_file(kPresets + "/row-write-column-read-padded.json");
+  ASSERT_TRUE(sl.scenario);
+  Scenario s = *sl.scenario;
+  s.steps.erase(s.steps.begin() + 1, s.steps.end());  // only the store is left
+  EXPECT_TRUE(check(s).empty());                      // still analyzes
+  const Analysis a = analyzed(s);
+  EXPECT_EQ(opening_step(a), a.worst_step());
+  ScenarioLoad again = scenario_from_json(scenario_to_json(s));
+  ASSERT_TRUE(again.scenario) << all(again.errors);
+  EXPECT_EQ(again.scenario->open_step, -1);
+}
+
+TEST(OpenStep, PresetsWhoseWorstStepIsNotThePointOpenOnTheirPoint) {
+  // Conflict-free everywhere: without open_step the worst step would be the store at step 0.
+  for (const char* name : {"row-write-column-read-padded", "rect-row-write-column-read-pad2",
+                           "transpose-swizzle-5-0-5", "kepler-filter-float2-8byte"}) {
+    ScenarioLoad sl = load_scenario_file(kPresets + "/" + name + ".json");
+    ASSERT_TRUE(sl.scenario) << name;
+    const Analysis a = analyzed(*sl.scenario);
+    const int open = opening_step(a);
+    ASSERT_GE(open, 0) << name;
+    EXPECT_EQ(a.steps[open].kind, StepKind::Load) << name;
+    EXPECT_NE(open, a.worst_step()) << name;
+  }
+}
