@@ -70,10 +70,15 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
   h.racing.resize(t.steps.size());
   std::vector<std::vector<Cell>> cells(s.tiles.size());
   auto present = [&](int w) { return warps == 0 || ((warps >> w) & 1u) != 0; };
+  // Cells are the array's storage (TileDecl::storage): two elements of a broadcast CuTe layout
+  // share one, and so race.
+  std::vector<TileLayout> layouts;
+  for (const TileDecl& tile : s.tiles) layouts.push_back(tile.layout());
   auto cell = [&](int tile, int64_t element) -> Cell& {
     std::vector<Cell>& c = cells[static_cast<size_t>(tile)];
-    if (c.empty()) c.resize(static_cast<size_t>(s.tiles[static_cast<size_t>(tile)].elements()));
-    return c[static_cast<size_t>(element)];
+    const TileDecl& decl = s.tiles[static_cast<size_t>(tile)];
+    if (c.empty()) c.resize(static_cast<size_t>(decl.storage_elements()));
+    return c[static_cast<size_t>(layouts[static_cast<size_t>(tile)].storage(element))];
   };
   // Calls f(step index, warp, lane, element) for every access of the present warps in [b, e).
   auto each = [&](size_t b, size_t e, auto&& f) {

@@ -109,9 +109,14 @@ struct BlockRun {
     auto present = [&](size_t w) { return o.warps == 0 || ((o.warps >> w) & 1u) != 0; };
 
     const int64_t threads = s.threads();
+    // Cells are the array's storage (TileDecl::storage): two elements of a broadcast CuTe
+    // layout share one.
     std::vector<std::vector<Cell>> cells(s.tiles.size());
-    for (size_t i = 0; i < s.tiles.size(); ++i)
-      cells[i].resize(static_cast<size_t>(s.tiles[i].elements()));
+    std::vector<TileLayout> layouts;
+    for (size_t i = 0; i < s.tiles.size(); ++i) {
+      cells[i].resize(static_cast<size_t>(s.tiles[i].storage_elements()));
+      layouts.push_back(s.tiles[i].layout());
+    }
     std::vector<uint32_t> sum(static_cast<size_t>(threads), 0);
     std::vector<uint8_t> det(static_cast<size_t>(threads), 1);
 
@@ -123,6 +128,7 @@ struct BlockRun {
       const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
       const detail::TypeInfo& ty = *types[static_cast<size_t>(ts.info.tile)];
       std::vector<Cell>& tc = cells[static_cast<size_t>(ts.info.tile)];
+      const TileLayout& tl = layouts[static_cast<size_t>(ts.info.tile)];
       for (size_t w = 0; w < ts.warps.size(); ++w) {
         const WarpTrace& wt = ts.warps[w];
         if (!present(w) || wt.mask == 0) continue;  // exposed mode: this warp did not run
@@ -142,7 +148,8 @@ struct BlockRun {
           const bool races = (racing >> lane) & 1u;
           const int64_t elem = wt.element[static_cast<size_t>(lane)];
           const size_t tid = w * 32 + static_cast<size_t>(lane);
-          Cell& c = tc[static_cast<size_t>(elem)];
+          const int64_t at = tl.storage(elem);
+          Cell& c = tc[static_cast<size_t>(at)];
           const Value value = ts.value(w, static_cast<size_t>(lane));
           switch (ts.info.kind) {
             case StepKind::Load:
@@ -164,7 +171,7 @@ struct BlockRun {
               bool undefined_winner = false;
               for (uint32_t e = wt.mask & ((1u << lane) - 1); e; e &= e - 1) {
                 const int other = __builtin_ctz(e);
-                if (wt.element[static_cast<size_t>(other)] == elem &&
+                if (tl.storage(wt.element[static_cast<size_t>(other)]) == at &&
                     wt.value[static_cast<size_t>(other)] != value.bits)
                   undefined_winner = true;
               }
