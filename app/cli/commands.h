@@ -11,5 +11,6 @@ void add_list_commands(CLI::App& app);       // cmd_analyze.cpp: presets, archs
 void add_run_commands(CLI::App& app);        // cmd_run.cpp: run, source (needs kernels)
 void add_export_command(CLI::App& app);      // cmd_export.cpp: export
 void add_compare_commands(CLI::App& app);    // cmd_compare.cpp: compare, sweep
+void add_advise_command(CLI::App& app);      // cmd_advise.cpp: advise
 
 }  // namespace bankviz::cli

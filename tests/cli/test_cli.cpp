@@ -486,3 +486,57 @@ TEST(Sweep, CsvHasOneRowPerValueWithValueAndWorstPerRequest) {
   EXPECT_EQ(cli("sweep --preset row-write-column-read --param bogus=1").status, 2);
   EXPECT_EQ(cli("sweep --preset row-write-column-read --param pad=1 --csv --json").status, 2);
 }
+
+// [SECTION] CuTe layouts and the advisor
+
+TEST(Layout, FlagLaysTheTileOutAndAnalyzePrintsItInBothSwizzleUnits) {
+  Result r =
+      cli("analyze --no-pictures --elem half --layout 'SW128 o (8,64):(64,1)' --block 32 "
+          "--step 'load tile[threadIdx.x % 8][0]'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("layout: tile = Sw<3,3,3> o (8,64):(64,1), 512 elements of 2 bytes"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("Sw<3,3,3> on 2-byte elements = Sw<3,4,3> on bytes (SW128)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("conflict-free"), std::string::npos) << r.out;
+  r =
+      cli("source --elem half --layout '((8,4),64):((64,512),1)' --block 32 "
+          "--step 'load tile[threadIdx.x][0]'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("__shared__ half tile[2048];"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tile[tile_layout(threadIdx.x, 0)]"), std::string::npos) << r.out;
+}
+
+TEST(Layout, BadLayoutFlagsAreUsageErrorsThatSayWhy) {
+  Result r = cli("analyze --layout '(32,32):(1)'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--layout '(32,32):(1)': column"), std::string::npos) << r.err;
+  r = cli("analyze --layout '(32,32):(32,1)' --pad 1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("without --dims, --pad and --swizzle"), std::string::npos) << r.err;
+}
+
+TEST(Advise, ListsTheFixesPerStepWithTheirCostAndExitsZero) {
+  Result r = cli("advise --preset row-write-column-read");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("step 2 load tile[threadIdx.x][threadIdx.y]: now 1024/32; conflict-free "
+                       "with: Sw<5,0,5>, pad 1 (+128 B)"),
+            std::string::npos)
+      << r.out;
+  // A file given as the operand; --json is one document.
+  r = cli("advise --json '" + std::string(BANKVIZ_SOURCE_DIR) +
+          "/assets/presets/row-write-column-read.json'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["tiles"][0]["ranked"][0]["name"], "Sw<5,0,5>");
+  EXPECT_EQ(j["tiles"][0]["ranked"][1]["name"], "pad 1");
+  EXPECT_EQ(j["tiles"][0]["ranked"][1]["extra_bytes"], 128);
+}
+
+TEST(Advise, BadOperandsAreUsageOrFailureExits) {
+  EXPECT_EQ(cli("advise --preset nope").status, 2);
+  EXPECT_EQ(cli("advise /nonexistent.json").status, 1);
+  EXPECT_EQ(cli("advise --preset row-write-column-read x.json").status, 2);
+}
