@@ -100,6 +100,7 @@ void draw_controls(AppState& s, Rect r) {
       t.swizzle.shift = std::clamp(sw[2], 0, 12);
       changed = true;
     }
+    changed |= edit_layout(s, t, ti, w);
     show_error(s, "tiles[" + std::to_string(ti) + "]");
     ImGui::PopID();
   }

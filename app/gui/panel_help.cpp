@@ -27,6 +27,7 @@ void draw_help(AppState& s) {
       {"F11", "full screen"},
       {"S", "screenshot (PNG, export scale)"},
       {"E", "export SVG of the tile and bank views"},
+      {"A", "advisor: the paddings and swizzles that fix each step"},
       {"F1 or ?", "this help"},
       {"Esc", "close this help"},
   };

@@ -31,6 +31,7 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
   ImGui::PopFont();
   ImGui::SameLine();
   ImGui::TextDisabled("  colour = bank%s", t.pad > 0 ? ", hatched = padding" : "");
+  draw_layout_caption(t);
   // Where the animation is, in words: the step, the warp, the wavefront.
   if (s.frame.step >= 0) {
     ImGui::PushFont(g_fonts.bold);
