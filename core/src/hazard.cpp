@@ -54,7 +54,11 @@ struct Cell {
 std::string describe(const Scenario& s, const Trace& t, const AccessRef& a, int64_t element) {
   const TraceStep& ts = t.steps[static_cast<size_t>(a.step)];
   const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
-  const std::string elem = tile.element_name(element);
+  // The element this access touched (a broadcast CuTe layout's racing pair may name two
+  // coordinates of one storage cell).
+  const WarpTrace& wt = ts.warps[static_cast<size_t>(a.warp)];
+  const int32_t own = wt.element[static_cast<size_t>(a.lane)];
+  const std::string elem = tile.element_name(own >= 0 ? own : element);
   const char* verb = ts.info.kind == StepKind::Load    ? " reads "
                      : ts.info.kind == StepKind::Store ? " writes "
                                                        : " adds to ";

@@ -267,10 +267,24 @@ class LayoutParser {
     ws();
     if (at_end()) return fail_with(r, "empty: expected a layout like (8,64):(64,1)");
     if (peek() == 'S') {
-      if (!swizzle(r.swizzle, elem_bytes)) return fail_with(r);
+      const size_t start = i_;
+      Swizzle raw;
+      Unit unit = kUnsaid;
+      if (!swizzle(raw, unit)) return fail_with(r);
+      const size_t end = i_;
       ws();
       if (!eat('o')) return fail_with(r, "expected 'o' (composition) after the swizzle");
       ws();
+      if (smem_ptr() && unit == kUnsaid) unit = kBytes;
+      if (!error_.empty()) return fail_with(r);
+      if (unit != kBytes) {
+        r.swizzle = raw;
+      } else {
+        const size_t resume = i_;
+        const std::string what = std::string(s_.substr(start, end - start)) + " (on bytes)";
+        if (!to_elements(raw, elem_bytes, start, what, r.swizzle)) return fail_with(r);
+        i_ = resume;
+      }
       // CuTe prints ComposedLayout with its offset: "Sw<3,4,3> o _0 o (8,64):(64,1)".
       const size_t save = i_;
       eat('_');
@@ -358,13 +372,15 @@ class LayoutParser {
     }
   }
 
-  // Sw<B,M,S>, Swizzle<B,M,S> (elements), Sw<B,M,S,bytes> (bytes), SW32 / SW64 / SW128.
-  bool swizzle(Swizzle& out, int elem_bytes) {
-    const size_t start = i_;
+  // Sw<B,M,S>, Swizzle<B,M,S> (elements unless a swizzle pointer follows), Sw<B,M,S,bytes>,
+  // Sw<B,M,S,elements>, SW32 / SW64 / SW128 (bytes). Gives the swizzle as written and its unit.
+  enum Unit { kUnsaid, kElements, kBytes };
+  bool swizzle(Swizzle& out, Unit& unit) {
     for (const NamedSwizzle& n : named_swizzles()) {
       const size_t save = i_;
       if (eat_word(n.name) && !std::isalnum(static_cast<unsigned char>(peek()))) {
-        return to_elements(n.bytes, elem_bytes, start, std::string(n.name), out);
+        out = n.bytes, unit = kBytes;
+        return true;
       }
       i_ = save;
     }
@@ -379,24 +395,40 @@ class LayoutParser {
       if (!integer(v[k], k == 2)) return false;
       if (v[k] > 30 || v[k] < -30) return fail("swizzle parameters are small (B, M, |S| <= 16)");
     }
-    Swizzle z{static_cast<int>(v[0]), static_cast<int>(v[1]), static_cast<int>(v[2])};
+    out = Swizzle{static_cast<int>(v[0]), static_cast<int>(v[1]), static_cast<int>(v[2])};
+    unit = kUnsaid;
     ws();
-    bool bytes = false;
     if (eat(',')) {
       ws();
       if (eat_word("bytes")) {
-        bytes = true;
-      } else if (!eat_word("elements") && !eat_word("elems")) {
+        unit = kBytes;
+      } else if (eat_word("elements") || eat_word("elems")) {
+        unit = kElements;
+      } else {
         return fail("expected the unit: bytes or elements");
       }
       ws();
     }
     if (!eat('>')) return fail("expected '>'");
-    if (!bytes) {
-      out = z;
-      return true;
+    return true;
+  }
+
+  // CuTe prints a swizzle applied through a shared-memory pointer (GMMA atoms, swizzle_ptr.hpp)
+  // as "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)": that swizzle acts on the pointer,
+  // i.e. on byte addresses. True when one was skipped.
+  bool smem_ptr() {
+    if (!eat_word("smem_ptr[")) return false;
+    while (!at_end() && peek() != ']') ++i_;
+    eat(']');
+    ws();
+    if (eat('(')) {
+      while (!at_end() && peek() != ')') ++i_;
+      eat(')');
     }
-    return to_elements(z, elem_bytes, start, sw_text(z) + " on bytes", out);
+    ws();
+    if (!eat('o')) return fail("expected 'o' after smem_ptr[...]");
+    ws();
+    return true;
   }
 
   bool to_elements(const Swizzle& on_bytes, int elem_bytes, size_t start, const std::string& what,

@@ -139,6 +139,19 @@ TEST(CuteSwizzle, NamedTmaModesAreSixteenByteChunksInElementUnits) {
   }
 }
 
+// CuTe prints a GMMA atom's swizzle through a shared-memory pointer, which swizzles byte
+// addresses: "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)" on half is Sw<3,3,3> on
+// element offsets, the same as SW128; without the pointer the same text swizzles elements.
+TEST(CuteSwizzle, SwizzleThroughASmemPointerActsOnBytes) {
+  LayoutParse p = parse_layout("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", 2);
+  ASSERT_TRUE(p.layout) << p.error;
+  EXPECT_EQ(p.swizzle, (Swizzle{3, 3, 3}));
+  EXPECT_EQ(parse_layout("SW128 o (8,64):(64,1)", 2).swizzle, p.swizzle);
+  EXPECT_EQ(parse_layout("Sw<3,4,3> o _0 o (8,64):(64,1)", 2).swizzle, (Swizzle{3, 4, 3}));
+  EXPECT_EQ(parse_layout("Sw<3,4,3,elements> o smem_ptr[16b](unset) o (8,64):(64,1)", 2).swizzle,
+            (Swizzle{3, 4, 3}));
+}
+
 TEST(CuteSwizzle, ByteSwizzleFinerThanTheElementIsRefused) {
   // Swizzle<3,1,3> on bytes flips bits 1..3 of the byte offset: inside one 4-byte int.
   EXPECT_TRUE(contains(error_of("Sw<3,1,3,bytes> o (8,8):(8,1)", 4), "below one 4-byte element"));
@@ -285,5 +298,8 @@ TEST(CuteScenario, BroadcastLayoutStoresFromTwoWarpsRace) {
   ASSERT_TRUE(l.scenario) << l.errors[0].format();
   const AnalysisResult a = analyze(*l.scenario);
   ASSERT_TRUE(a.analysis);
-  EXPECT_FALSE(a.analysis->hazards.examples.empty());
+  ASSERT_FALSE(a.analysis->hazards.examples.empty());
+  const std::string& words = a.analysis->hazards.examples[0].message;
+  EXPECT_NE(words.find("writes tile(0,0)"), std::string::npos) << words;
+  EXPECT_NE(words.find("writes tile(1,0)"), std::string::npos) << words;
 }
