@@ -58,15 +58,15 @@ std::vector<Fix> candidates(const Scenario& s, int tile) {
   };
   // Padding widens each innermost row; on a 1-D array it only lengthens the end, and a CuTe
   // layout has its strides instead.
-  if (!t.cute && !t.dynamic && t.dims.size() >= 2) {
-    for (int64_t p = 1; p <= kMaxAdvisePad; ++p) {
-      if (same_as_now(p, Swizzle{})) continue;
-      Fix f;
-      f.tile = tile, f.kind = FixKind::Pad, f.pad = p;
-      f.name = "pad " + std::to_string(p);
-      out.push_back(f);
-    }
-  }
+  const bool can_pad = !t.cute && !t.dynamic && t.dims.size() >= 2;
+  std::set<int64_t> pads_seen;
+  auto add_pad = [&](int64_t p) {
+    if (!can_pad || !pads_seen.insert(p).second || same_as_now(p, Swizzle{})) return;
+    Fix f;
+    f.tile = tile, f.kind = FixKind::Pad, f.pad = p;
+    f.name = "pad " + std::to_string(p);
+    out.push_back(f);
+  };
   std::set<std::tuple<int, int, int>> seen;
   auto add_swizzle = [&](const Swizzle& z) {
     if (!seen.insert({z.bits, z.base, z.shift}).second || same_as_now(0, z)) return;
@@ -75,10 +75,14 @@ std::vector<Fix> candidates(const Scenario& s, int tile) {
     f.name = swizzle_name(z, t.elem_bytes());
     out.push_back(f);
   };
-  // The TMA/GMMA modes first (in this element's units), then the grid.
+  // The likeliest first (a bound cuts the tail): the TMA/GMMA modes in this element's units, the
+  // smallest paddings, the classic XOR of a row's 2^b columns with its row number.
   for (const NamedSwizzle& n : named_swizzles())
     if (std::optional<Swizzle> z = swizzle_bytes_to_elements(n.bytes, t.elem_bytes()))
       add_swizzle(*z);
+  add_pad(1), add_pad(2);
+  for (int b = 1; b <= 5; ++b) add_swizzle({b, 0, b});
+  for (int64_t p = 3; p <= kMaxAdvisePad; ++p) add_pad(p);
   for (int b = 1; b <= 5; ++b)
     for (int m = 0; m <= 4; ++m)
       for (int sh = b; sh <= 8; ++sh) add_swizzle({b, m, sh});
@@ -151,6 +155,14 @@ Advice advise(const Scenario& s) {
   for (size_t i = 0; i < a.steps.size(); ++i)
     a.steps[i].wavefronts = wf_now[i], a.steps[i].ideal = ideal_now[i];
 
+  // The bound: analyses of this scenario's size that fit kMaxAdviseWork lane-steps.
+  int64_t lanes = 0;
+  for (size_t e = 0; e < now.analysis->steps.size(); ++e)
+    if (now.analysis->steps[e].kind != StepKind::Sync)
+      lanes += static_cast<int64_t>(now.analysis->warps[e].size()) * kWarpSize;
+  a.bound = static_cast<int>(std::clamp<int64_t>(kMaxAdviseWork / std::max<int64_t>(lanes, 1),
+                                                 kMinAdviseAnalyses, kMaxAdviseAnalyses));
+
   std::set<int> tiles;
   for (const StepAdvice& st : a.steps) tiles.insert(st.tile);
   for (int tile : tiles) {
@@ -164,7 +176,7 @@ Advice advise(const Scenario& s) {
       if (f.kind == FixKind::Baseline) {
         wf = wf_now, ideal = ideal_now;
       } else {
-        if (a.analyses >= kMaxAdviseAnalyses) {
+        if (a.analyses >= a.bound) {
           a.truncated = true;
           break;
         }
@@ -259,7 +271,7 @@ std::string render_advice(const Scenario& s, const Advice& a) {
   std::ostringstream o;
   o << "advise: " << s.name << ": " << a.analyses << " analyses";
   if (a.skipped) o << ", " << a.skipped << " candidates the checks refused";
-  if (a.truncated) o << " (stopped at the bound of " << kMaxAdviseAnalyses << " analyses)";
+  if (a.truncated) o << " (stopped at the bound of " << a.bound << " analyses for its size)";
   o << "\n";
   for (const TileAdvice& ta : a.tiles) {
     const TileDecl& t = s.tiles[static_cast<size_t>(ta.tile)];
@@ -310,6 +322,7 @@ std::string advice_json(const Scenario& s, const Advice& a) {
   j["scenario"] = s.name;
   j["analyses"] = a.analyses;
   j["skipped"] = a.skipped;
+  j["bound"] = a.bound;
   j["truncated"] = a.truncated;
   auto fix_json = [&](const Fix& f) {
     const TileDecl& t = s.tiles[static_cast<size_t>(f.tile)];

@@ -124,7 +124,8 @@ TEST(Advise, StopsAtItsBoundOfAnalysesAndSaysSo) {
   }
   const Advice a = advise(s);
   EXPECT_TRUE(a.truncated);
-  EXPECT_LE(a.analyses, kMaxAdviseAnalyses);
+  EXPECT_LE(a.analyses, a.bound);
+  EXPECT_LE(a.bound, kMaxAdviseAnalyses);
   EXPECT_TRUE(render_advice(s, a).find("stopped at the bound") != std::string::npos);
 }
 
@@ -151,4 +152,22 @@ TEST(Advise, JsonListsStepsAndRankedFixesWithBothSwizzleUnits) {
   }
   EXPECT_TRUE(found);
   EXPECT_FALSE(j["steps"].empty());
+}
+
+// A large scenario gets fewer analyses: 1024 threads x 512 iterations = 2^19 lane-steps, so
+// kMaxAdviseWork (2^25) allows 64.
+TEST(Advise, LargeScenarioGetsABoundScaledToItsSize) {
+  Scenario s = load("row-write-column-read");
+  s.steps = {test::step(StepKind::Load, "tile[threadIdx.x][(threadIdx.y + i) % 32]")};
+  s.steps[0].loop_var = "i";
+  s.steps[0].loop_from = 0, s.steps[0].loop_to = 512, s.steps[0].loop_step = 1;
+  const Advice a = advise(s);
+  ASSERT_TRUE(a.errors.empty()) << (a.errors.empty() ? "" : a.errors[0].format());
+  EXPECT_EQ(a.bound, static_cast<int>(kMaxAdviseWork / (int64_t{1} << 19)));
+  EXPECT_LE(a.analyses, a.bound);
+  EXPECT_TRUE(a.truncated);
+  // The likeliest fixes ran before the bound: pad 1 and Sw<5,0,5> are both there.
+  ASSERT_FALSE(a.steps.empty());
+  EXPECT_TRUE(find_fix(a, a.steps[0].best, "pad 1"));
+  EXPECT_TRUE(find_fix(a, a.steps[0].best, "Sw<5,0,5>"));
 }

@@ -10,8 +10,12 @@
 //              TMA/GMMA modes SW32/SW64/SW128 in this element's units; costs nothing (the same
 //              bytes, permuted). On a CuTe-laid-out tile the swizzle composes with its layout.
 // Each replaces the tile's current padding and swizzle (the baseline is listed for comparison).
-// At most kMaxAdviseAnalyses analyses run in all (Advice::truncated says when the bound cut the
-// list short); BENCHMARKS.md ("Advisor") gives the time for the presets.
+// Candidates run in this order, so that a bound cuts the least likely first: the TMA modes, pad 1
+// and 2, the classic Sw<b,0,b>, the other pads, the rest of the grid. At most kMaxAdviseAnalyses
+// analyses run in all, and fewer for a large scenario: kMaxAdviseWork lane-steps (the baseline's
+// active and inactive lanes of its executed memory steps, times the analyses), but at least
+// kMinAdviseAnalyses. Advice::truncated says when the bound cut the list short; BENCHMARKS.md
+// ("Advisor") gives the time.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +28,8 @@ namespace bankviz {
 
 inline constexpr int kMaxAdvisePad = 32;
 inline constexpr int kMaxAdviseAnalyses = 1024;
+inline constexpr int kMinAdviseAnalyses = 48;
+inline constexpr int64_t kMaxAdviseWork = int64_t{1} << 25;
 
 enum class FixKind { Baseline, Pad, Swizzle };
 
@@ -68,6 +74,7 @@ struct Advice {
   std::vector<TileAdvice> tiles;
   std::vector<Fix> fixes;
   int analyses = 0;        // analyze() calls made
+  int bound = 0;           // analyze() calls allowed for this scenario (see above)
   int skipped = 0;         // candidates check() refused (e.g. a swizzle past the array's end)
   bool truncated = false;  // kMaxAdviseAnalyses stopped the search
   std::vector<Diagnostic> errors;  // the scenario itself does not analyze; nothing else is set
