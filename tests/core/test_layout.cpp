@@ -303,3 +303,102 @@ TEST(CuteScenario, BroadcastLayoutStoresFromTwoWarpsRace) {
   EXPECT_NE(words.find("writes tile(0,0)"), std::string::npos) << words;
   EXPECT_NE(words.find("writes tile(1,0)"), std::string::npos) << words;
 }
+
+// [SECTION] Random layouts ========================================================================
+
+namespace {
+
+// An independent evaluation, straight from CuTe's definition on the nested tree: idx2crd splits
+// an integer over a tuple mode's children (all but the last take i % size, the last the rest),
+// recursively, and crd2idx is the inner product with the strides.
+int64_t tree_offset(const LayoutMode& m, int64_t i) {
+  if (m.leaf()) return i * m.stride;
+  int64_t off = 0;
+  for (size_t k = 0; k < m.modes.size(); ++k) {
+    if (k + 1 == m.modes.size()) return off + tree_offset(m.modes[k], i);
+    const int64_t n = m.modes[k].size();
+    off += tree_offset(m.modes[k], i % n);
+    i /= n;
+  }
+  return off;
+}
+
+struct Rng {
+  uint64_t x;
+  uint64_t next() { return x = x * 6364136223846793005ull + 1442695040888963407ull, x >> 33; }
+  int64_t below(int64_t n) { return static_cast<int64_t>(next() % static_cast<uint64_t>(n)); }
+};
+
+// A random mode as text: shape and stride side by side, nesting up to `depth`.
+void random_mode(Rng& r, int depth, std::string& shape, std::string& stride) {
+  if (depth == 0 || r.below(3) != 0) {
+    shape += std::to_string(1 + r.below(4));
+    stride += std::to_string(r.below(40));
+    return;
+  }
+  const int64_t n = 1 + r.below(3);
+  shape += '(', stride += '(';
+  for (int64_t k = 0; k < n; ++k) {
+    if (k) shape += ',', stride += ',';
+    random_mode(r, depth - 1, shape, stride);
+  }
+  shape += ')', stride += ')';
+}
+
+}  // namespace
+
+TEST(CuteLayout, RandomLayoutsEvaluateAsCuteDefinesAndRoundTripThroughTheirText) {
+  Rng r{12345};
+  for (int iter = 0; iter < 500; ++iter) {
+    const int rank = 1 + static_cast<int>(r.below(3));
+    std::string shape = "(", stride = "(";
+    for (int m = 0; m < rank; ++m) {
+      if (m) shape += ',', stride += ',';
+      random_mode(r, 2, shape, stride);
+    }
+    shape += ')', stride += ')';
+    std::string text = shape + ":" + stride;
+    if (r.below(2)) text = "Sw<" + std::to_string(1 + r.below(3)) + ",0,3> o " + text;
+    SCOPED_TRACE(text);
+    LayoutParse p = parse_layout(text, 4);
+    ASSERT_TRUE(p.layout) << p.error;
+    const CuteLayout& l = *p.layout;
+    // Round trip: the canonical text parses back to the same layout and swizzle.
+    LayoutParse back = parse_layout(layout_text(l, p.swizzle), 4);
+    ASSERT_TRUE(back.layout) << back.error;
+    EXPECT_EQ(*back.layout, l);
+    EXPECT_EQ(back.swizzle, p.swizzle);
+    // Every coordinate: the flattened evaluation equals the tree's, inside [0, cosize).
+    const std::vector<int64_t> ext = l.extents();
+    std::vector<int64_t> sub(ext.size(), 0);
+    for (int64_t e = 0; e < l.size(); ++e) {
+      int64_t rest = e, want = 0;
+      for (size_t d = ext.size(); d-- > 0;) sub[d] = rest % ext[d], rest /= ext[d];
+      for (size_t d = 0; d < ext.size(); ++d) want += tree_offset(l.modes[d], sub[d]);
+      ASSERT_EQ(l.offset(sub), want) << e;
+      ASSERT_GE(want, 0);
+      ASSERT_LT(want, l.cosize());
+    }
+  }
+}
+
+TEST(CuteLayout, GarbageNeverParsesIntoSomethingThatDoesNotRoundTrip) {
+  Rng r{777};
+  const std::string alphabet = "()_,:-0123456789 oSwBytesSW128<>smem_ptr[]";
+  int parsed = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    std::string text;
+    const int64_t n = r.below(24);
+    for (int64_t k = 0; k < n; ++k) text += alphabet[static_cast<size_t>(r.below(alphabet.size()))];
+    LayoutParse p = parse_layout(text, 2);
+    if (!p.layout) {
+      EXPECT_FALSE(p.error.empty()) << text;
+      continue;
+    }
+    ++parsed;
+    LayoutParse back = parse_layout(layout_text(*p.layout, p.swizzle), 2);
+    ASSERT_TRUE(back.layout) << text << " -> " << layout_text(*p.layout, p.swizzle);
+    EXPECT_EQ(*back.layout, *p.layout) << text;
+  }
+  EXPECT_GT(parsed, 0);
+}
