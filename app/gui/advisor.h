@@ -20,6 +20,7 @@ struct LayoutField {
   std::string text;   // what the field shows
   std::string shown;  // the tile's layout_text() when the field last took it
   std::string error;  // the parse error of `text`, empty when it parsed
+  std::string elem;   // the element type `text` was read for (byte swizzles depend on it)
 };
 
 struct AdvisorState {

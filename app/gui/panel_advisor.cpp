@@ -19,8 +19,17 @@ bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w) {
   if (fields.size() <= ti) fields.resize(ti + 1);
   LayoutField& f = fields[ti];
   const std::string now = t.layout_text();
-  if (now != f.shown) f = {now, now, {}};  // a preset, a file or an applied fix changed it
+  if (now != f.shown) f = {now, now, {}, t.elem};  // a preset, a file or a fix changed it
   bool changed = false;
+  if (t.elem != f.elem && f.error.empty() && t.cute) {
+    // A new element type: a byte-unit swizzle (SW128, Sw<..,bytes>) is another element swizzle.
+    f.elem = t.elem;
+    if (std::string err = t.set_layout(f.text); !err.empty())
+      f.error = err;  // e.g. a byte swizzle finer than the new element
+    else if (t.layout_text() != now)
+      changed = true;
+    f.shown = t.layout_text();
+  }
   ImGui::SetNextItemWidth(w);
   ImGui::PushFont(g_fonts.mono);
   const bool edited =
@@ -42,6 +51,7 @@ bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w) {
       changed = true;
     }
     f.shown = t.layout_text();
+    f.elem = t.elem;
   }
   // The TMA/GMMA swizzle modes by name, converted to this element's units.
   const Swizzle on_bytes = swizzle_elements_to_bytes(t.swizzle, t.elem_bytes());

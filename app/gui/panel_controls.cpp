@@ -85,13 +85,14 @@ void draw_controls(AppState& s, Rect r) {
       ImGui::EndCombo();
     }
     static const char* dim_names[] = {"rows", "columns", "depth"};
-    for (size_t k = 0; k < t.dims.size() && k < 3; ++k) {
+    // A CuTe-laid-out tile's extents and padding are its layout's (the layout field below).
+    for (size_t k = 0; k < t.dims.size() && k < 3 && !t.cute; ++k) {
       ImGui::SetNextItemWidth(w);
       const char* n = t.dims.size() == 1 ? "length" : dim_names[t.dims.size() == 3 ? k : k];
       changed |= input_i64(n, &t.dims[k], 1, 65536);
     }
     ImGui::SetNextItemWidth(w);
-    changed |= input_i64("padding", &t.pad, 0, 64);
+    if (!t.cute) changed |= input_i64("padding", &t.pad, 0, 64);
     int sw[3] = {t.swizzle.bits, t.swizzle.base, t.swizzle.shift};
     ImGui::SetNextItemWidth(w);
     if (ImGui::InputInt3("swizzle B,M,S", sw)) {
