@@ -110,7 +110,7 @@ void tile_advice(AppState& s, const Advice& adv, const TileAdvice& ta, bool curr
   ImGui::PushFont(g_fonts.mono);
   ImGui::TextUnformatted(t.declaration().c_str());
   ImGui::PopFont();
-  for (int i : ta.steps) {
+  for (const int& i : ta.steps) {  // by reference: &i gives the position
     const StepAdvice& st = adv.steps[static_cast<size_t>(i)];
     const std::string line = "step " + std::to_string(st.step) + " " + st.label + ": now " +
                              std::to_string(st.wavefronts) + "/" + std::to_string(st.ideal);
@@ -121,6 +121,19 @@ void tile_advice(AppState& s, const Advice& adv, const TileAdvice& ta, bool curr
     ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
     ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopStyleColor();
+    // The fixes that reach this step's fewest wavefronts, cheapest first (as the CLI lists them).
+    const Fix& best = adv.fixes[static_cast<size_t>(st.best.front())];
+    const size_t at = static_cast<size_t>(&i - ta.steps.data());
+    std::string fixes = best.wavefronts[at] == st.ideal
+                            ? "conflict-free with: "
+                            : "fewest (" + std::to_string(best.wavefronts[at]) + ") with: ";
+    for (size_t b = 0; b < st.best.size() && b < 4; ++b) {
+      const Fix& f = adv.fixes[static_cast<size_t>(st.best[b])];
+      fixes += (b ? ", " : "") + f.name;
+      if (f.extra_bytes) fixes += " (+" + std::to_string(f.extra_bytes) + " B)";
+    }
+    if (st.best.size() > 4) fixes += ", ...";
+    ImGui::TextWrapped("  %s", fixes.c_str());
   }
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
@@ -128,16 +141,18 @@ void tile_advice(AppState& s, const Advice& adv, const TileAdvice& ta, bool curr
   if (!ImGui::BeginTable("ranked", 5, flags, ImVec2(0, ImGui::GetFrameHeightWithSpacing() * rows)))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("");
   ImGui::TableSetupColumn("fix");
   ImGui::TableSetupColumn("wavefronts / ideal");
   ImGui::TableSetupColumn("shared memory");
   ImGui::TableSetupColumn("steps conflict-free");
-  ImGui::TableSetupColumn("");
   ImGui::TableHeadersRow();
   for (int i : ta.ranked) {
     const Fix& f = adv.fixes[static_cast<size_t>(i)];
     ImGui::PushID(i);
     ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (current && f.kind != FixKind::Baseline && ImGui::SmallButton("apply")) apply_advice(s, f);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(f.name.c_str());
     ImGui::TableNextColumn();
@@ -147,8 +162,6 @@ void tile_advice(AppState& s, const Advice& adv, const TileAdvice& ta, bool curr
     ImGui::Text("%+lld B", static_cast<long long>(f.extra_bytes));
     ImGui::TableNextColumn();
     ImGui::Text("%d of %zu", f.conflict_free_steps, f.ideal.size());
-    ImGui::TableNextColumn();
-    if (current && f.kind != FixKind::Baseline && ImGui::SmallButton("apply")) apply_advice(s, f);
     ImGui::PopID();
   }
   ImGui::EndTable();
@@ -161,7 +174,7 @@ void draw_advisor(AppState& s) {
   poll_advice(a);
   if (!a.open) return;
   const float fs = ImGui::GetFontSize();
-  ImGui::SetNextWindowSize(ImVec2(fs * 36, fs * 30), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(fs * 44, fs * 30), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Advisor: paddings and swizzles", &a.open)) return ImGui::End();
   const bool running = a.job.valid();
   if (!s.analysis) {
