@@ -285,15 +285,18 @@ std::string access_text(const TileDecl& tile, const SubscriptParse& p,
 
 // CuTe's Swizzle<B,M,S> on element offsets as a device function (see tile.h): the B bits at
 // M + max(0,S) are XORed into the B bits at M - min(0,S).
-std::string swizzle_source(const TileDecl& t, const std::string& fn) {
+// The parameter is `offset` unless a constant (a #define) has that name.
+std::string swizzle_source(const TileDecl& t, const std::string& fn,
+                           const std::set<std::string>& taken) {
   const Swizzle& z = t.swizzle;
+  const std::string off = pick("offset", taken);
   const uint64_t yyy = ((uint64_t{1} << z.bits) - 1) << (z.base + std::max(0, z.shift));
   const int from = z.base + std::max(0, z.shift), to = z.base - std::min(0, z.shift);
   char mask[32];
   std::snprintf(mask, sizeof mask, "0x%llxu", static_cast<unsigned long long>(yyy));
   const std::string moved =
-      z.shift >= 0 ? "(offset & " + std::string(mask) + ") >> " + std::to_string(z.shift)
-                   : "(offset & " + std::string(mask) + ") << " + std::to_string(-z.shift);
+      z.shift >= 0 ? '(' + off + " & " + std::string(mask) + ") >> " + std::to_string(z.shift)
+                   : '(' + off + " & " + std::string(mask) + ") << " + std::to_string(-z.shift);
   return "// " + t.name + " is laid out with CuTe's " + z.text() + " on element offsets: bits " +
          std::to_string(from) + ".." + std::to_string(from + z.bits - 1) +
          (t.cute ? " of the layout's offset are XORed\n" : " of the row-major offset are XORed\n") +
@@ -301,11 +304,11 @@ std::string swizzle_source(const TileDecl& t, const std::string& fn) {
          ", so every access goes through " + fn +
          "() (the picture shows the same mapping).\n"
          "__device__ __forceinline__ unsigned int " +
-         fn +
-         "(unsigned int offset)\n"
+         fn + "(unsigned int " + off +
+         ")\n"
          "{\n"
-         "    return offset ^ (" +
-         moved +
+         "    return " +
+         off + " ^ (" + moved +
          ");\n"
          "}\n";
 }
@@ -314,10 +317,10 @@ std::string swizzle_source(const TileDecl& t, const std::string& fn) {
 // subscript is split colexicographically over its mode's shape (i % s0, i / s0 % s1, ...,
 // i / (s0 * ... * s_{n-2})) and the parts are multiplied by the strides. Every term stays below
 // the cosize (strides are not negative where a mode has more than one value: TileDecl::check).
-std::string layout_expression(const CuteLayout& l) {
+std::string layout_expression(const CuteLayout& l, const std::vector<std::string>& param) {
   std::string out;
   for (size_t m = 0; m < l.leaves.size(); ++m) {
-    const std::string i = "i" + std::to_string(m);
+    const std::string& i = param[m];
     int64_t below = 1;  // product of the shapes before this leaf in its mode
     for (size_t k = 0; k < l.leaves[m].size(); ++k) {
       const LayoutLeaf& x = l.leaves[m][k];
@@ -334,11 +337,16 @@ std::string layout_expression(const CuteLayout& l) {
   return out.empty() ? "0" : out;
 }
 
-std::string layout_source(const TileDecl& t, const std::string& fn) {
+// The parameters are i0, i1, i2, unless a constant (a #define) has that name.
+std::string layout_source(const TileDecl& t, const std::string& fn,
+                          const std::set<std::string>& taken) {
   const CuteLayout& l = *t.cute;
+  std::vector<std::string> param;
   std::string params;
-  for (size_t m = 0; m < l.modes.size(); ++m)
-    params += (m ? ", int i" : "int i") + std::to_string(m);
+  for (size_t m = 0; m < l.modes.size(); ++m) {
+    param.push_back(pick("i" + std::to_string(m), taken));
+    params += (m ? ", int " : "int ") + param.back();
+  }
   return "// " + t.name + " is laid out with CuTe's " + l.text() +
          ": each subscript is split over its mode's\n"
          "// shape (first sub-mode fastest) and the parts times the strides give the element "
@@ -351,7 +359,7 @@ std::string layout_source(const TileDecl& t, const std::string& fn) {
          ")\n"
          "{\n"
          "    return " +
-         layout_expression(l) +
+         layout_expression(l, param) +
          ";\n"
          "}\n";
 }
@@ -579,11 +587,11 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   }
   for (size_t i = 0; i < s.tiles.size(); ++i) {
     if (!layout_fn[i].empty()) {
-      e.put(layout_source(s.tiles[i], layout_fn[i]));
+      e.put(layout_source(s.tiles[i], layout_fn[i], taken));
       e.ln(0, "");
     }
     if (swizzle_fn[i].empty()) continue;
-    e.put(swizzle_source(s.tiles[i], swizzle_fn[i]));
+    e.put(swizzle_source(s.tiles[i], swizzle_fn[i], taken));
     e.ln(0, "");
   }
   if (exposed) {

@@ -427,3 +427,22 @@ TEST(Codegen, LaidOutTilesIndexThroughALayoutFunctionEqualToTheModel) {
     }
   }
 }
+
+// A constant is a #define: one named like a layout or swizzle function's parameter must not
+// turn the parameter into a number.
+TEST(Nvrtc, LayoutAndSwizzleFunctionParametersAvoidTheConstantsNames) {
+  Scenario s = laid_out_scenario("float", "Sw<3,0,3> o (32,32):(1,32)", 2);
+  s.constants.push_back({"i0", 3});
+  s.constants.push_back({"i1", 4});
+  s.constants.push_back({"offset", 5});
+  const std::string src = source_of(s);
+  EXPECT_TRUE(contains(src, "int tile_layout(int i0_, int i1_)")) << src;
+  EXPECT_TRUE(contains(src, "tile_swizzle(unsigned int offset_)")) << src;
+  if (!built_with_cuda()) GTEST_SKIP() << "built without the CUDA toolkit (no NVRTC)";
+  for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+    GenerateResult g = generate_kernel(s, mode);
+    ASSERT_TRUE(g.kernel);
+    CompileCheck c = compile_only(*g.kernel, "sm_90");
+    EXPECT_TRUE(c.ok) << c.message;
+  }
+}
