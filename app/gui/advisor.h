@@ -17,10 +17,11 @@ namespace bankviz::gui {
 
 // One tile's layout text field: the user's text is kept while it does not parse.
 struct LayoutField {
-  std::string text;   // what the field shows
-  std::string shown;  // the tile's layout_text() when the field last took it
-  std::string error;  // the parse error of `text`, empty when it parsed
-  std::string elem;   // the element type `text` was read for (byte swizzles depend on it)
+  std::string text;            // what the field shows
+  std::string shown;           // the tile's layout_text() when the field last took it
+  std::string error;           // the parse error of `text`, empty when it parsed
+  std::string elem;            // the element type `text` was read for (byte swizzles depend on it)
+  std::string note, note_for;  // the tile's layout_note() and the layout it was computed for
 };
 
 struct AdvisorState {

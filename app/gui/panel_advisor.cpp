@@ -19,7 +19,7 @@ bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w) {
   if (fields.size() <= ti) fields.resize(ti + 1);
   LayoutField& f = fields[ti];
   const std::string now = t.layout_text();
-  if (now != f.shown) f = {now, now, {}, t.elem};  // a preset, a file or a fix changed it
+  if (now != f.shown) f = {now, now, {}, t.elem, {}, {}};  // a preset, a file or a fix changed it
   bool changed = false;
   if (t.elem != f.elem && f.error.empty() && t.cute) {
     // A new element type: a byte-unit swizzle (SW128, Sw<..,bytes>) is another element swizzle.
@@ -74,9 +74,12 @@ bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w) {
   }
   if (!t.swizzle.identity())
     ImGui::TextDisabled("%s", swizzle_units_text(t.swizzle, t.elem_bytes()).c_str());
-  if (const std::string note = t.layout_note(); !note.empty()) {
+  // The broadcast note walks every coordinate: only when the layout changes.
+  const std::string key = t.layout_text() + ' ' + t.elem + ' ' + std::to_string(t.base);
+  if (f.note_for != key) f.note = t.layout_note(), f.note_for = key;
+  if (!f.note.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
-    ImGui::TextWrapped("%s", note.c_str());
+    ImGui::TextWrapped("%s", f.note.c_str());
     ImGui::PopStyleColor();
   }
   return changed;
