@@ -64,12 +64,11 @@ Step parse_step(const std::string& spec) {
   std::string s = trim(spec);
   const auto sp = s.find_first_of(" \t:");
   std::string kind = s.substr(0, sp);
-  auto k = parse_step_kind(kind);
-  if (!k)
-    throw Exit{kExitUsage, "--step '" + spec + "': unknown kind '" + kind +
-                               "' (expected store, load, atomic or sync)"};
   Step st;
-  st.kind = *k;
+  if (!parse_step_op(kind, st))
+    throw Exit{kExitUsage, "--step '" + spec + "': unknown kind '" + kind +
+                               "' (expected store, load, atomic, sync, ldmatrix.x1|x2|x4[.trans], "
+                               "stmatrix.x1|x2|x4[.trans] or cp.async.4|8|16)"};
   std::string rest = sp == std::string::npos ? "" : trim(s.substr(sp + 1));
   if (!rest.empty() && rest[0] == ':') rest = trim(rest.substr(1));
   if (st.kind == StepKind::Sync) {
@@ -178,7 +177,9 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
                  "EXPR's C type");
   cmd.add_option("--step", o.steps,
                  "a step in program order (repeatable): \"store tile[threadIdx.y][threadIdx.x]\","
-                 " \"sync\", \"load tile[threadIdx.x][threadIdx.y] if threadIdx.x < 16\"");
+                 " \"sync\", \"load tile[threadIdx.x][threadIdx.y] if threadIdx.x < 16\", "
+                 "\"ldmatrix.x4 tile[threadIdx.x % 16][threadIdx.x / 16 * 8]\", \"cp.async.16 "
+                 "tile[threadIdx.x][0]\"");
 }
 
 namespace {

@@ -47,6 +47,11 @@ std::string sketch(const Scenario& sc) {
       case StepKind::Atomic:
         o << ind << "atomicAdd(&" << idx << ", " << (st.value.empty() ? "1" : st.value) << ");\n";
         break;
+      case StepKind::LdMatrix:
+      case StepKind::StMatrix:
+      case StepKind::CpAsync:  // the generated kernel has the PTX; here the instruction's name
+        o << ind << st.kind_text() << " &" << idx << ";\n";
+        break;
     }
   }
   o << "  out[tid] = sum;\n}\n";

@@ -35,8 +35,11 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override) {
     const TraceStep& ts = t.steps[exec];
     a.steps.push_back(ts.info);
     std::vector<WarpStep>& row = a.warps.emplace_back(static_cast<size_t>(warps));
-    const int width =
-        ts.warps.empty() ? 4 : s.tiles[static_cast<size_t>(ts.info.tile)].elem_bytes();
+    const OpSpec op = ts.warps.empty()
+                          ? OpSpec{}
+                          : s.steps[static_cast<size_t>(ts.info.step)].op(
+                                s.tiles[static_cast<size_t>(ts.info.tile)].elem_bytes());
+    const int width = op.width;
     for (int w = 0; w < warps; ++w) {
       WarpStep& ws = row[static_cast<size_t>(w)];
       ws.warp = w;
@@ -49,17 +52,14 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override) {
       ws.access.addr = wt.byte;
       std::copy(wt.element.begin(), wt.element.end(), ws.element.begin());
       if (ws.access.mask == 0) continue;
-      if (std::string bad = validate(ws.access); !bad.empty()) {
+      if (std::string bad = validate(op.op, ws.access); !bad.empty()) {
         a.issues.push_back(
             {static_cast<int>(exec), w, -1, "step " + std::to_string(exec) + ": " + bad});
         ws.access.mask = 0;
         ws.element.fill(-1);
         continue;
       }
-      const Op op = ts.info.kind == StepKind::Load    ? Op::Load
-                    : ts.info.kind == StepKind::Store ? Op::Store
-                                                      : Op::Atomic;
-      ws.result = serve(*arch, op, ws.access);
+      ws.result = serve(*arch, op.op, ws.access);
     }
   }
   a.hazards = find_hazards(s, t);
@@ -113,6 +113,13 @@ int Analysis::step_instructions(int step) const {
 double Analysis::step_per_request(int step) const {
   const int n = step_instructions(step);
   return n > 0 ? static_cast<double>(step_wavefronts(step)) / n : 0.0;
+}
+
+OpSpec Analysis::step_op(int step) const {
+  const StepInfo& info = steps[static_cast<size_t>(step)];
+  if (info.tile < 0) return {};
+  return scenario.steps[static_cast<size_t>(info.step)].op(
+      scenario.tiles[static_cast<size_t>(info.tile)].elem_bytes());
 }
 
 int Analysis::total_wavefronts() const {

@@ -189,14 +189,22 @@ FrameCells frame_cells(const Analysis& a, const Frame& f) {
   out.label = a.steps[f.step].label;
   out.wavefronts = r.wavefronts;
   out.ideal = r.ideal;
-  out.verdict = verdict(r);
+  out.verdict = a.steps[f.step].tile >= 0 ? verdict(r, a.step_op(f.step)) : verdict(r);
   uint32_t current = 0;
   if (f.wavefront >= 0 && f.wavefront < static_cast<int>(r.detail.size()))
     current = r.detail[f.wavefront].lanes;
+  // An access wider than one element (a 16-byte ldmatrix row of halves, a cp.async of several)
+  // lights every element it covers, each with the lane that gave the address.
+  const TileDecl* tile = out.tile >= 0 ? &a.scenario.tiles[static_cast<size_t>(out.tile)] : nullptr;
+  const int span = tile ? std::max(1, a.step_op(f.step).width / tile->elem_bytes()) : 1;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!(ws.access.mask >> lane & 1u) || ws.element[lane] < 0) continue;
-    out.lanes.push_back(
-        {lane, ws.element[lane], ws.access.addr[lane], (current >> lane & 1u) != 0});
+    const bool lit = (current >> lane & 1u) != 0;
+    out.lanes.push_back({lane, ws.element[lane], ws.access.addr[lane], lit});
+    for (int k = 1; k < span; ++k) {
+      const uint32_t byte = ws.access.addr[lane] + static_cast<uint32_t>(k * tile->elem_bytes());
+      out.lanes.push_back({lane, tile->element_at_slot(tile->slot_of_byte(byte)), byte, lit});
+    }
   }
   const int banks = a.arch ? a.arch->banks : kMaxBanks;
   out.bank_load.assign(r.bank_passes.begin(), r.bank_passes.begin() + banks);

@@ -6,6 +6,7 @@
 // another warp's access to the same element makes timing-dependent, and names the pair.
 #include "bankviz/hazard.h"
 
+#include <algorithm>
 #include <array>
 
 namespace bankviz {
@@ -55,15 +56,19 @@ std::string describe(const Scenario& s, const Trace& t, const AccessRef& a, int6
   const TraceStep& ts = t.steps[static_cast<size_t>(a.step)];
   const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
   // The element this access touched (a broadcast CuTe layout's racing pair may name two
-  // coordinates of one storage cell).
-  const WarpTrace& wt = ts.warps[static_cast<size_t>(a.warp)];
-  const int32_t own = wt.element[static_cast<size_t>(a.lane)];
+  // coordinates of one memory slot).
+  const int32_t own = ts.warps[static_cast<size_t>(a.warp)].element[static_cast<size_t>(a.lane)];
   const std::string elem = tile.element_name(own >= 0 ? own : element);
-  const char* verb = ts.info.kind == StepKind::Load    ? " reads "
-                     : ts.info.kind == StepKind::Store ? " writes "
-                                                       : " adds to ";
+  const Step& st = s.steps[static_cast<size_t>(ts.info.step)];
+  const OpSpec op = st.op(tile.elem_bytes());
+  const std::string what =
+      op.width > tile.elem_bytes() ? "the " + std::to_string(op.width) + " bytes at " + elem : elem;
+  const char* verb = st.reads()                          ? " reads "
+                     : ts.info.kind == StepKind::Atomic  ? " adds to "
+                     : ts.info.kind == StepKind::CpAsync ? " copies into "
+                                                         : " writes ";
   return thread_text(thread_of(int64_t{a.warp} * kWarpSize + a.lane, s.block)) + " of warp " +
-         std::to_string(a.warp) + verb + elem + " in step " + std::to_string(a.step) + " (" +
+         std::to_string(a.warp) + verb + what + " in step " + std::to_string(a.step) + " (" +
          ts.info.label + ")";
 }
 
@@ -74,27 +79,32 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
   h.racing.resize(t.steps.size());
   std::vector<std::vector<Cell>> cells(s.tiles.size());
   auto present = [&](int w) { return warps == 0 || ((warps >> w) & 1u) != 0; };
-  // Cells are the array's storage (TileDecl::storage): two elements of a broadcast CuTe layout
-  // share one, and so race.
-  std::vector<TileLayout> layouts;
-  for (const TileDecl& tile : s.tiles) layouts.push_back(tile.layout());
   auto cell = [&](int tile, int64_t element) -> Cell& {
     std::vector<Cell>& c = cells[static_cast<size_t>(tile)];
-    const TileDecl& decl = s.tiles[static_cast<size_t>(tile)];
-    if (c.empty()) c.resize(static_cast<size_t>(decl.storage_elements()));
-    return c[static_cast<size_t>(layouts[static_cast<size_t>(tile)].storage(element))];
+    // The array's slots: a CuTe layout's image (its cosize), not its coordinates.
+    if (c.empty())
+      c.resize(static_cast<size_t>(s.tiles[static_cast<size_t>(tile)].storage_elements()));
+    return c[static_cast<size_t>(element)];
   };
-  // Calls f(step index, warp, lane, element) for every access of the present warps in [b, e).
+  // Calls f(step, access, element, first slot, slots) for every access of the present warps in
+  // [b, e). Cells are memory slots (TileDecl::slot_of_byte): an access wider than the element
+  // (a matrix row, a cp.async) covers several; `element` names the access in messages.
   auto each = [&](size_t b, size_t e, auto&& f) {
     for (size_t i = b; i < e; ++i) {
       const TraceStep& ts = t.steps[i];
+      if (ts.warps.empty()) continue;
+      const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
+      const int64_t span = std::max<int64_t>(
+          1, s.steps[static_cast<size_t>(ts.info.step)].op(tile.elem_bytes()).width /
+                 tile.elem_bytes());
       for (size_t w = 0; w < ts.warps.size(); ++w) {
         if (!present(static_cast<int>(w))) continue;
         const WarpTrace& wt = ts.warps[w];
         for (uint32_t m = wt.mask; m; m &= m - 1) {
           const int lane = __builtin_ctz(m);
           f(ts, AccessRef{static_cast<int>(i), static_cast<int>(w), lane},
-            wt.element[static_cast<size_t>(lane)]);
+            wt.element[static_cast<size_t>(lane)],
+            tile.slot_of_byte(wt.byte[static_cast<size_t>(lane)]), span);
         }
       }
     }
@@ -105,68 +115,77 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
     size_t end = begin;
     while (end < t.steps.size() && t.steps[end].info.kind != StepKind::Sync) ++end;
     // Pass 1: who touches what in this epoch.
-    each(begin, end, [&](const TraceStep& ts, const AccessRef& a, int64_t element) {
-      Cell& c = cell(ts.info.tile, element);
-      if (c.epoch != epoch) {
-        c = Cell{};
-        c.epoch = epoch;
-      }
-      const uint32_t me = 1u << a.warp;
-      switch (ts.info.kind) {
-        case StepKind::Load:
-          c.loads |= me, c.load.note(a);
-          break;
-        case StepKind::Store:
-          c.stores |= me, c.store.note(a);
-          break;
-        default:
-          c.atomics |= me, c.atomic.note(a);
-          break;
-      }
-    });
+    each(begin, end,
+         [&](const TraceStep& ts, const AccessRef& a, int64_t, int64_t slot, int64_t span) {
+           const bool reads = ts.info.kind == StepKind::Load || ts.info.kind == StepKind::LdMatrix;
+           const uint32_t me = 1u << a.warp;
+           for (int64_t k = 0; k < span; ++k) {
+             Cell& c = cell(ts.info.tile, slot + k);
+             if (c.epoch != epoch) {
+               c = Cell{};
+               c.epoch = epoch;
+             }
+             if (reads)
+               c.loads |= me, c.load.note(a);
+             else if (ts.info.kind == StepKind::Atomic)
+               c.atomics |= me, c.atomic.note(a);
+             else  // store, stmatrix, cp.async
+               c.stores |= me, c.store.note(a);
+           }
+         });
     // Pass 2: flag what another warp makes timing-dependent, and name the pair.
-    each(begin, end, [&](const TraceStep& ts, const AccessRef& a, int64_t element) {
-      const Cell& c = cell(ts.info.tile, element);
-      const uint32_t others = ~(1u << a.warp);
-      const bool plain = ts.info.kind != StepKind::Atomic;
-      const uint32_t writers = c.stores & others, adders = plain ? c.atomics & others : 0;
-      if (!writers && !adders) return;
-      AccessRef partner;
-      HazardKind kind = HazardKind::AtomicVsPlain;
-      if (writers) {
-        partner = c.store.other_than(a.warp);
-        if (ts.info.kind == StepKind::Load)
-          kind = partner.step < a.step ? HazardKind::ReadAfterWrite : HazardKind::WriteAfterRead;
-        else if (ts.info.kind == StepKind::Store)
-          kind = HazardKind::WriteAfterWrite;
-      } else {
-        partner = c.atomic.other_than(a.warp);
-      }
-      std::vector<uint32_t>& row = h.racing[static_cast<size_t>(a.step)];
-      if (row.empty()) row.resize(ts.warps.size());
-      row[static_cast<size_t>(a.warp)] |= 1u << a.lane;
-      ++h.racing_accesses;
-      ++h.counts[static_cast<int>(kind)];
-      const bool a_first =
-          a.step < partner.step || (a.step == partner.step && a.warp < partner.warp);
-      const AccessRef first = a_first ? a : partner, second = a_first ? partner : a;
-      const int s1 = t.steps[static_cast<size_t>(first.step)].info.step;
-      const int s2 = t.steps[static_cast<size_t>(second.step)].info.step;
-      for (Hazard& e : h.examples) {
-        if (e.kind == kind && t.steps[static_cast<size_t>(e.first.step)].info.step == s1 &&
-            t.steps[static_cast<size_t>(e.second.step)].info.step == s2) {
-          ++e.lanes;
-          return;
-        }
-      }
-      if (h.examples.size() >= kMaxExamples) return;
-      h.examples.push_back({kind, ts.info.tile, element, first, second, 1,
-                            std::string("race: ") + hazard_kind_name(kind) + ": " +
-                                describe(s, t, first, element) + ", and " +
-                                describe(s, t, second, element) +
-                                ", with no __syncthreads() between them: missing "
-                                "__syncthreads()"});
-    });
+    each(begin, end,
+         [&](const TraceStep& ts, const AccessRef& a, int64_t element, int64_t slot, int64_t span) {
+           const uint32_t others = ~(1u << a.warp);
+           const bool plain = ts.info.kind != StepKind::Atomic;
+           // The first slot of the access that another warp writes (or adds to, against a plain
+           // one).
+           const Cell* hit = nullptr;
+           uint32_t writers = 0, adders = 0;
+           for (int64_t k = 0; k < span && hit == nullptr; ++k) {
+             const Cell& c = cell(ts.info.tile, slot + k);
+             writers = c.stores & others, adders = plain ? c.atomics & others : 0;
+             if (writers || adders) hit = &c;
+           }
+           if (hit == nullptr) return;
+           const Cell& c = *hit;
+           AccessRef partner;
+           HazardKind kind = HazardKind::AtomicVsPlain;
+           if (writers) {
+             partner = c.store.other_than(a.warp);
+             if (ts.info.kind == StepKind::Load || ts.info.kind == StepKind::LdMatrix)
+               kind =
+                   partner.step < a.step ? HazardKind::ReadAfterWrite : HazardKind::WriteAfterRead;
+             else if (plain)
+               kind = HazardKind::WriteAfterWrite;
+           } else {
+             partner = c.atomic.other_than(a.warp);
+           }
+           std::vector<uint32_t>& row = h.racing[static_cast<size_t>(a.step)];
+           if (row.empty()) row.resize(ts.warps.size());
+           row[static_cast<size_t>(a.warp)] |= 1u << a.lane;
+           ++h.racing_accesses;
+           ++h.counts[static_cast<int>(kind)];
+           const bool a_first =
+               a.step < partner.step || (a.step == partner.step && a.warp < partner.warp);
+           const AccessRef first = a_first ? a : partner, second = a_first ? partner : a;
+           const int s1 = t.steps[static_cast<size_t>(first.step)].info.step;
+           const int s2 = t.steps[static_cast<size_t>(second.step)].info.step;
+           for (Hazard& e : h.examples) {
+             if (e.kind == kind && t.steps[static_cast<size_t>(e.first.step)].info.step == s1 &&
+                 t.steps[static_cast<size_t>(e.second.step)].info.step == s2) {
+               ++e.lanes;
+               return;
+             }
+           }
+           if (h.examples.size() >= kMaxExamples) return;
+           h.examples.push_back({kind, ts.info.tile, element, first, second, 1,
+                                 std::string("race: ") + hazard_kind_name(kind) + ": " +
+                                     describe(s, t, first, element) + ", and " +
+                                     describe(s, t, second, element) +
+                                     ", with no __syncthreads() between them: missing "
+                                     "__syncthreads()"});
+         });
     ++epoch;
     begin = end + 1;
   }

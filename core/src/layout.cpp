@@ -121,6 +121,24 @@ void collect_leaves(const LayoutMode& m, std::vector<LayoutLeaf>& out) {
 void CuteLayout::flatten() {
   leaves.assign(modes.size(), {});
   for (size_t i = 0; i < modes.size(); ++i) collect_leaves(modes[i], leaves[i]);
+  inverse.reset();
+  constexpr int64_t kMaxInverse = int64_t{1} << 20;
+  if (modes.empty() || min_offset() < 0 || cosize() > kMaxInverse || size() > kMaxInverse) return;
+  auto inv = std::make_shared<std::vector<int32_t>>(static_cast<size_t>(cosize()), -1);
+  const std::vector<int64_t> ext = extents();
+  std::vector<int64_t> sub(ext.size());
+  for (int64_t e = 0; e < size(); ++e) {
+    int64_t rest = e;
+    for (size_t d = ext.size(); d-- > 0;) sub[d] = rest % ext[d], rest /= ext[d];
+    int32_t& slot = (*inv)[static_cast<size_t>(offset(sub))];
+    if (slot < 0) slot = static_cast<int32_t>(e);
+  }
+  inverse = std::move(inv);
+}
+
+int64_t CuteLayout::element_at(int64_t off) const {
+  if (!inverse || off < 0 || off >= static_cast<int64_t>(inverse->size())) return -1;
+  return (*inverse)[static_cast<size_t>(off)];
 }
 
 std::vector<int64_t> CuteLayout::extents() const {

@@ -34,6 +34,12 @@ const char* step_kind_name(StepKind k) {
       return "sync";
     case StepKind::Atomic:
       return "atomic";
+    case StepKind::LdMatrix:
+      return "ldmatrix";
+    case StepKind::StMatrix:
+      return "stmatrix";
+    case StepKind::CpAsync:
+      return "cp.async";
   }
   return "?";
 }
@@ -43,6 +49,63 @@ std::optional<StepKind> parse_step_kind(std::string_view s) {
     if (s == step_kind_name(k)) return k;
   }
   return std::nullopt;
+}
+
+bool is_matrix_kind(StepKind k) {
+  return k == StepKind::LdMatrix || k == StepKind::StMatrix;
+}
+
+OpSpec Step::op(int elem_bytes) const {
+  OpSpec o;
+  switch (kind) {
+    case StepKind::Store:
+      o.op = Op::Store;
+      break;
+    case StepKind::Atomic:
+      o.op = Op::Atomic;
+      break;
+    case StepKind::LdMatrix:
+    case StepKind::StMatrix:
+      o.op = kind == StepKind::LdMatrix ? Op::LdMatrix : Op::StMatrix;
+      o.width = 16;
+      o.matrices = matrices;
+      o.trans = trans;
+      return o;
+    case StepKind::CpAsync:
+      o.op = Op::CpAsync;
+      o.width = copy_bytes;
+      return o;
+    default:
+      o.op = Op::Load;
+      break;
+  }
+  o.width = elem_bytes;
+  return o;
+}
+
+std::string Step::kind_text() const {
+  if (kind == StepKind::LdMatrix || kind == StepKind::StMatrix || kind == StepKind::CpAsync)
+    return op_spec_name(op(2));
+  return step_kind_name(kind);
+}
+
+bool parse_step_op(std::string_view text, Step& step) {
+  if (auto k = parse_step_kind(text)) {
+    step.kind = *k;
+    return true;
+  }
+  const std::optional<OpSpec> o = parse_op(text);
+  if (!o || (o->op != Op::LdMatrix && o->op != Op::StMatrix && o->op != Op::CpAsync)) return false;
+  step.kind = o->op == Op::LdMatrix   ? StepKind::LdMatrix
+              : o->op == Op::StMatrix ? StepKind::StMatrix
+                                      : StepKind::CpAsync;
+  if (o->op == Op::CpAsync) {
+    step.copy_bytes = o->width;
+  } else {
+    step.matrices = o->matrices;
+    step.trans = o->trans;
+  }
+  return true;
 }
 
 int64_t Step::iterations() const {
@@ -197,6 +260,42 @@ void check_names(const Scenario& s, std::vector<Diagnostic>& out) {
   }
 }
 
+// What the matrix and async-copy instructions require of their step (scenario.h, StepKind).
+void check_instruction(const Scenario& s, const Step& st, const TileDecl* tile,
+                       const std::string& path, std::vector<Diagnostic>& out) {
+  if ((is_matrix_kind(st.kind) || st.kind == StepKind::CpAsync) && s.arch != "hopper" &&
+      find_arch(s.arch) != nullptr)
+    out.push_back({"arch", 0,
+                   st.kind_text() + " is modelled on hopper only (its rule was measured on an "
+                                    "H100/H200, docs/MATRIX_RULE.md): set arch to hopper"});
+  if (is_matrix_kind(st.kind)) {
+    const std::string name = st.kind_text();
+    if (st.matrices != 1 && st.matrices != 2 && st.matrices != 4)
+      out.push_back({path + ".kind", 0, name + ": .x1, .x2 or .x4 (1, 2 or 4 matrices)"});
+    if (tile != nullptr && tile->check().empty() && tile->elem_bytes() != 2)
+      out.push_back({path + ".tile", 0,
+                     name + " moves 16-bit elements (.b16): tile '" + tile->name + "' holds " +
+                         tile->elem + " (" + std::to_string(tile->elem_bytes()) +
+                         " bytes); use half, __nv_bfloat16, short or unsigned short"});
+    if (!st.guard.empty())
+      out.push_back({path + ".guard", 0,
+                     name + " is .sync.aligned: every lane of the warp executes it together, so "
+                            "it cannot sit under a guard; remove \"guard\""});
+    if (s.threads() % kWarpSize != 0)
+      out.push_back({path + ".kind", 0,
+                     name + " is .sync.aligned: every warp must be full, but the block has " +
+                         std::to_string(s.threads()) + " threads (not a multiple of 32)"});
+  } else if (st.kind == StepKind::CpAsync) {
+    if (st.copy_bytes != 4 && st.copy_bytes != 8 && st.copy_bytes != 16)
+      out.push_back({path + ".kind", 0, "cp.async copies 4, 8 or 16 bytes"});
+    else if (tile != nullptr && tile->check().empty() && tile->elem_bytes() > st.copy_bytes)
+      out.push_back({path + ".kind", 0,
+                     st.kind_text() + " copies " + std::to_string(st.copy_bytes) +
+                         " bytes, less than one element of tile '" + tile->name + "' (" +
+                         tile->elem + ", " + std::to_string(tile->elem_bytes()) + " bytes)"});
+  }
+}
+
 void check_step(const Scenario& s, size_t i, const std::set<std::string, std::less<>>& names,
                 std::vector<Diagnostic>& out) {
   const Step& st = s.steps[i];
@@ -275,9 +374,16 @@ void check_step(const Scenario& s, size_t i, const std::set<std::string, std::le
       out.push_back({path + ".guard", p.error.column, p.error.message});
     }
   }
+  check_instruction(s, st, tile, path, out);
   if (!st.value.empty()) {
-    if (st.kind == StepKind::Load) {
-      out.push_back({path + ".value", 0, "a load has no stored value; remove \"value\""});
+    if (st.reads()) {
+      out.push_back({path + ".value", 0,
+                     std::string("a") + (st.kind == StepKind::Load ? " load" : "n ldmatrix") +
+                         " has no stored value; remove \"value\""});
+    } else if (st.kind == StepKind::CpAsync) {
+      out.push_back({path + ".value", 0,
+                     "cp.async copies from global memory (the thread's slot of the kernel's "
+                     "input), not a value; remove \"value\""});
     } else if (ExprParse p = parse_expr(st.value); !p.expr) {
       out.push_back({path + ".value", p.error.column, p.error.message});
     }
@@ -543,14 +649,16 @@ Step read_step(Reader& r, const Json& j, const std::string& path) {
   if (!r.object(j, path, {"kind", "tile", "index", "guard", "value", "label", "loop"})) return st;
   auto kind = j.find("kind");
   if (kind == j.end()) {
-    r.error(join(path, "kind"), "missing: one of store, load, sync, atomic");
+    r.error(join(path, "kind"),
+            "missing: one of store, load, sync, atomic, ldmatrix.x1|x2|x4[.trans], "
+            "stmatrix.x1|x2|x4[.trans], cp.async.4|8|16");
   } else if (!kind->is_string()) {
     r.error(join(path, "kind"), std::string("expected a string, got ") + json_type(*kind));
-  } else if (auto k = parse_step_kind(kind->get<std::string>())) {
-    st.kind = *k;
-  } else {
+  } else if (!parse_step_op(kind->get<std::string>(), st)) {
     r.error(join(path, "kind"), "unknown kind '" + kind->get<std::string>() +
-                                    "' (expected store, load, sync or atomic)");
+                                    "' (expected store, load, sync, atomic, "
+                                    "ldmatrix.x1|x2|x4[.trans], stmatrix.x1|x2|x4[.trans] or "
+                                    "cp.async.4|8|16)");
   }
   r.get(j, path, "tile", st.tile);
   r.get(j, path, "index", st.index);
@@ -839,7 +947,7 @@ Json scenario_to_json_value(const Scenario& s) {
   Json steps = Json::array();
   for (const Step& st : s.steps) {
     Json js;
-    js["kind"] = step_kind_name(st.kind);
+    js["kind"] = st.kind_text();
     if (!st.tile.empty()) js["tile"] = st.tile;
     if (!st.index.empty()) js["index"] = st.index;
     if (!st.guard.empty()) js["guard"] = st.guard;

@@ -153,6 +153,22 @@ std::string verdict(const AccessResult& r) {
   return verdict(r, 0);
 }
 
+std::string verdict(const AccessResult& r, const OpSpec& op) {
+  if (!is_matrix_op(op.op) && op.op != Op::CpAsync) return verdict(r, op.width);
+  const std::string name = op_spec_name(op) + ": ";
+  if (r.wavefronts == 0) return name + "no active lanes: 0 wavefronts";
+  if (r.wavefronts <= r.ideal) {
+    const std::string why = is_matrix_op(op.op) ? "each 8x8 matrix is one "
+                                                  "wavefront"
+                                                : split_words(r);
+    return name + plural(r.wavefronts, "wavefront") + ", conflict-free" +
+           (r.ideal > 1 ? " (" + why + ")" : std::string());
+  }
+  return name + std::to_string(r.degree()) +
+         "-way bank conflict: " + plural(r.wavefronts, "wavefront") + " where " +
+         std::to_string(r.ideal) + " would do";
+}
+
 // [SECTION] render_table()
 
 std::string render_table(const Analysis& a) {
@@ -215,7 +231,7 @@ std::string render_table(const Analysis& a) {
       << pad_left(instructions > 0 ? fixed2(static_cast<double>(wf) / instructions) : "-", 9)
       << "  ";
     if (worst) {
-      o << "w" << worst->warp << ": " << verdict(worst->result, worst->access.width);
+      o << "w" << worst->warp << ": " << verdict(worst->result, a.step_op(static_cast<int>(i)));
     } else {
       o << "no active lanes";
     }
@@ -413,7 +429,7 @@ std::string render_banks(const Analysis& a, int step, int warp, int wavefront) {
   for (int b = 0; b < arch.banks; ++b) marks += pad_left(r.conflicted(b) ? "!" : "", kCell);
   marks.erase(marks.find_last_not_of(' ') + 1);
   o << "\n" << marks << "\n";
-  if (wavefront < 0) o << verdict(r, ws.access.width) << "\n";
+  if (wavefront < 0) o << verdict(r, a.step_op(step)) << "\n";
   return o.str();
 }
 

@@ -209,6 +209,13 @@ TileLayout TileDecl::layout() const {
   return l;
 }
 
+// slot -> swizzled offset -> (un)swizzled offset (a CuTe swizzle is its own inverse) -> the
+// element the layout puts there.
+int64_t TileDecl::element_at_slot(int64_t slot) const {
+  const int64_t off = swizzle.apply(slot);
+  return cute ? cute->element_at(off) : off;
+}
+
 int64_t TileDecl::storage(int64_t linear_elem) const {
   return layout().storage(linear_elem);
 }
@@ -360,7 +367,7 @@ std::string TileDecl::check() const {
     return "base: byte offset " + std::to_string(base) + " is not a multiple of " +
            std::to_string(t->bytes) + " (the size of " + std::string(t->name) +
            "); CUDA aligns every shared array to its element type";
-  const int64_t total = saturating_mul(elements(), t->bytes);
+  const int64_t total = saturating_mul(storage_elements(), t->bytes);  // a layout: its cosize
   if (total > kMaxBlockSharedBytes || base > kMaxBlockSharedBytes - total)
     return "dims: the tile needs " + std::to_string(total) + " bytes at offset " +
            std::to_string(base) + ", more than the " + std::to_string(kMaxBlockSharedBytes) +

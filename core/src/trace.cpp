@@ -31,8 +31,7 @@ namespace {
 std::string step_label(const Step& st, int64_t iteration) {
   std::string label = st.label;
   if (label.empty()) {
-    label = st.kind == StepKind::Sync ? "__syncthreads()"
-                                      : std::string(step_kind_name(st.kind)) + " " + st.index;
+    label = st.kind == StepKind::Sync ? "__syncthreads()" : st.kind_text() + " " + st.index;
   }
   if (!st.loop_var.empty()) label += " (" + st.loop_var + "=" + std::to_string(iteration) + ")";
   return label;
@@ -279,6 +278,13 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
         if (!st.loop_var.empty()) w += ", " + st.loop_var + "=" + std::to_string(iteration);
         out.errors.push_back({path + field, err.column, w + ": " + err.message});
       };
+      // The instruction: which lanes give an address (matrix rows: lanes 0..8N-1; every lane of
+      // the warp still takes part and, for stmatrix, supplies data), how wide each access is.
+      const OpSpec op = st.op(tile.elem_bytes());
+      const uint32_t address_lanes = op.lanes(~0u);
+      const int64_t span = std::max<int64_t>(1, op.width / tile.elem_bytes());  // elements
+      // Values a lane supplies: a vector element's components, or stmatrix's 2 halves per matrix.
+      const int values = st.kind == StepKind::StMatrix ? 2 * st.matrices : comps;
       subs.resize(bs.subscripts.size());
       ts.warps.resize(static_cast<size_t>(warps));
       for (int w = 0; w < warps; ++w) {
@@ -299,7 +305,11 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
             }
             if (!g->truthy()) continue;  // if (guard) false: the lane sits this instruction out
           }
-          for (size_t d = 0; d < subs.size(); ++d) {
+          const bool gives_address = ((address_lanes >> lane) & 1u) != 0;
+          // A lane of a matrix instruction that gives no row address: stmatrix still takes its
+          // registers; ldmatrix gives it a fragment (kernels/reference.h); it accesses nothing.
+          if (!gives_address && st.kind != StepKind::StMatrix) continue;
+          for (size_t d = 0; d < subs.size() && gives_address; ++d) {
             std::optional<Value> v = bs.subscripts[d].eval(env, &err);
             if (!v) {
               fail("index", err, tid);
@@ -310,7 +320,7 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
           // (subscripts) -> element offset, row-major over the padded extents.
           int64_t elem = 0;
           size_t bad = subs.size();
-          for (size_t d = 0; d < subs.size() && bad == subs.size(); ++d) {
+          for (size_t d = 0; d < subs.size() && bad == subs.size() && gives_address; ++d) {
             const std::optional<int64_t> v = subs[d].to_int64();
             if (!v || *v < 0 || *v >= padded[d])
               bad = d;
@@ -330,7 +340,34 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
             ++t.out_of_bounds;
             continue;
           }
-          if (st.kind != StepKind::Load) {
+          uint32_t byte = 0;
+          if (gives_address) {
+            byte = static_cast<uint32_t>(layout.byte_offset(elem));
+            // The wide instructions need their own alignment (undefined behaviour otherwise: a
+            // misaligned-address fault on the GPU), and their whole row or copy in the tile.
+            if (op.width > tile.elem_bytes() && byte % static_cast<uint32_t>(op.width) != 0) {
+              fail("index",
+                   {0, std::string(st.kind == StepKind::CpAsync ? "the destination of "
+                                                                : "the row address of ") +
+                           st.kind_text() + ", " + element_text(tile, subs) + " at byte " +
+                           std::to_string(byte) + ", is not " + std::to_string(op.width) +
+                           "-byte aligned"},
+                   tid);
+              return out;
+            }
+            if (tile.slot_of_byte(byte) + span > tile.storage_elements()) {
+              if (bounds_issues++ < kMaxBoundsIssuesPerStep) {
+                t.issues.push_back({exec, w, lane,
+                                    "step " + std::to_string(exec) + " (" + ts.info.label +
+                                        "): " + where(tid) + ": the " + std::to_string(op.width) +
+                                        " bytes from " + element_text(tile, subs) +
+                                        " run past the end of tile '" + tile.name + "'"});
+              }
+              ++t.out_of_bounds;
+              continue;
+            }
+          }
+          if (!st.reads() && st.kind != StepKind::CpAsync) {
             Value v{CType::UInt, static_cast<uint64_t>(tid)};  // default: the linear index
             if (bs.value) {
               std::optional<Value> got = bs.value->eval(env, &err);
@@ -340,14 +377,18 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
               }
               v = *got;
             }
-            // A vector element stores value, value + 1, ... in its components (codegen).
-            if (comps > 1 && ctype_signed(v.type)) {
+            // A vector element stores value, value + 1, ... in its components (codegen), and
+            // stmatrix value, value + 1, ... in its registers' halves.
+            if (values > 1 && ctype_signed(v.type)) {
               const int64_t max = ctype_bits(v.type) == 32 ? INT32_MAX : INT64_MAX;
-              if (static_cast<int64_t>(v.bits) > max - (comps - 1)) {
-                err = {1, "the " + std::string(tile.type().name) + "'s components are value, " +
-                              "value + 1, ...: value + " + std::to_string(comps - 1) + " = " +
-                              v.text() + " + " + std::to_string(comps - 1) + " overflows " +
-                              ctype_name(v.type)};
+              if (static_cast<int64_t>(v.bits) > max - (values - 1)) {
+                const std::string what =
+                    st.kind == StepKind::StMatrix
+                        ? "the " + st.kind_text() + " registers' halves"
+                        : "the " + std::string(tile.type().name) + "'s components";
+                err = {1, what + " are value, value + 1, ...: value + " +
+                              std::to_string(values - 1) + " = " + v.text() + " + " +
+                              std::to_string(values - 1) + " overflows " + ctype_name(v.type)};
                 {
                   fail("value", err, tid);
                   return out;
@@ -356,9 +397,10 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
             }
             wt.value[static_cast<size_t>(lane)] = v.bits;
           }
+          if (!gives_address) continue;  // stmatrix: the registers only
           wt.mask |= 1u << lane;
           wt.element[static_cast<size_t>(lane)] = static_cast<int32_t>(elem);
-          wt.byte[static_cast<size_t>(lane)] = static_cast<uint32_t>(layout.byte_offset(elem));
+          wt.byte[static_cast<size_t>(lane)] = byte;
         }
       }
       if (bounds_issues > kMaxBoundsIssuesPerStep) {

@@ -64,7 +64,9 @@ constexpr std::string_view kReserved[] = {"x",           "y",           "z",
                                           "measure",     "reps",        "half",
                                           "half2",       "warps",       "lesson_thread",
                                           "lesson_warp", "lesson_tid",  "replica_warp",
-                                          "replica",     "REPLICAS"};
+                                          "replica",     "REPLICAS",    "in",
+                                          "b16_sum",     "s16_sum",     "b16_bits",
+                                          "addr",        "at",          "z"};
 
 bool is_reserved(std::string_view name) {
   return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
@@ -203,6 +205,50 @@ std::string bits_overload(const detail::TypeInfo& t) {
 
 const char* kMembers[] = {"x", "y", "z", "w"};
 
+// ldmatrix/stmatrix (scenario.h): a 32-bit register holds two 16-bit elements. b16_sum adds
+// both halves to the checksum as a load of each would (bits() of a half or bfloat16 is its
+// 16 bits; an unsigned short adds itself; s16_sum: a short, sign-extended); b16_bits gives the
+// 16 bits of an element value, to pack a register for stmatrix.
+const char* kMatrixSource =
+    "// ldmatrix/stmatrix move 16-bit elements two to a 32-bit register (low half first).\n"
+    "__device__ __forceinline__ unsigned int b16_sum(unsigned int r) { return (r & 0xffffu) + "
+    "(r >> 16); }\n"
+    "__device__ __forceinline__ unsigned int s16_sum(unsigned int r)\n"
+    "{\n"
+    "    return (unsigned int)(int)(short)(r & 0xffffu) + (unsigned int)(int)(short)(r >> 16);\n"
+    "}\n";
+
+// b16_bits() for one 16-bit element type (the C type of a component).
+std::string b16_bits_source(const detail::TypeInfo& t) {
+  using detail::CompKind;
+  const std::string c(t.comp);
+  const std::string body = t.kind == CompKind::F16    ? "__half_as_ushort(v)"
+                           : t.kind == CompKind::BF16 ? "__bfloat16_as_ushort(v)"
+                                                      : "(unsigned short)v";
+  return "__device__ __forceinline__ unsigned int b16_bits(" + c + " v) { return " + body + "; }\n";
+}
+
+// The PTX of one matrix or async-copy step: the asm statement(s) after `addr` (the row or
+// destination's shared address) is computed. regs = the register names.
+std::string matrix_asm(const Step& st, const std::vector<std::string>& regs,
+                       const std::string& addr = "addr") {
+  const std::string n = std::to_string(st.matrices);
+  const std::string shape = ".m8n8.x" + n + (st.trans ? ".trans" : "") + ".shared.b16";
+  std::string list;
+  for (size_t i = 0; i < regs.size(); ++i)
+    list += (i ? ", %" : "%") + std::to_string(st.kind == StepKind::LdMatrix ? i : i + 1);
+  std::string operands;
+  for (size_t i = 0; i < regs.size(); ++i)
+    operands += std::string(i ? ", " : "") +
+                (st.kind == StepKind::LdMatrix ? "\"=r\"(" : "\"r\"(") + regs[i] + ")";
+  if (st.kind == StepKind::LdMatrix)
+    return "asm volatile(\"ldmatrix.sync.aligned" + shape + " {" + list + "}, [%" +
+           std::to_string(regs.size()) + "];\" : " + operands + " : \"r\"(" + addr +
+           ") : \"memory\");";
+  return "asm volatile(\"stmatrix.sync.aligned" + shape + " [%0], {" + list + "};\" :: \"r\"(" +
+         addr + "), " + operands + " : \"memory\");";
+}
+
 // Loads a measured load step keeps in flight per warp (exposed mode); reps is a multiple of it.
 constexpr int kLoadBatch = kExposedLoadBatch;
 
@@ -231,7 +277,14 @@ struct Emitter {
     text += s;
     line += static_cast<int>(std::count(s.begin(), s.end(), '\n'));
   }
-  void ln(int indent, const std::string& s) { put(std::string(4 * indent, ' ') + s + "\n"); }
+  // One statement; a block of several lines ("{\n    a;\n}") is indented line by line.
+  void ln(int indent, const std::string& s) {
+    const std::string pad(4 * static_cast<size_t>(indent), ' ');
+    size_t from = 0;
+    for (size_t nl; (nl = s.find('\n', from)) != std::string::npos; from = nl + 1)
+      put(pad + s.substr(from, nl - from) + "\n");
+    put(pad + s.substr(from) + "\n");
+  }
 };
 
 // Exposed mode: bytes between two replicas' copies of a tile, a multiple of 128 (32 banks x 4
@@ -491,6 +544,13 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     return res;
   }
 
+  // ldmatrix/stmatrix and cp.async steps: their helpers, and the input cp.async copies from.
+  bool has_matrix = false, has_copy = false;
+  for (const Step& st : s.steps) {
+    has_matrix |= is_matrix_kind(st.kind);
+    has_copy |= st.kind == StepKind::CpAsync;
+  }
+
   bool uses_hash = false;
   auto scan_hash = [&](const std::string& t) {
     if (t.empty()) return;
@@ -585,6 +645,16 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     e.put(kHashSource);
     e.ln(0, "");
   }
+  if (has_matrix) {
+    e.put(kMatrixSource);
+    std::set<std::string> b16;
+    for (const Step& st : s.steps) {
+      if (st.kind != StepKind::StMatrix) continue;
+      const detail::TypeInfo& ti = *detail::type_info(s.find_tile(st.tile)->type().name);
+      if (b16.insert(std::string(ti.comp)).second) e.put(b16_bits_source(ti));
+    }
+    e.ln(0, "");
+  }
   for (size_t i = 0; i < s.tiles.size(); ++i) {
     if (!layout_fn[i].empty()) {
       e.put(layout_source(s.tiles[i], layout_fn[i], taken));
@@ -667,7 +737,9 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     }
     e.ln(0, "");
   }
+  k.has_input = has_copy;
   e.ln(0, "__global__ void " + k.kernel_name + "(unsigned int* out" +
+              (has_copy ? ", const unsigned int* in" : "") +
               (exposed ? ", int measure, int reps, unsigned int warps" : "") + ")");
   e.ln(0, "{");
   if (!exposed)
@@ -770,9 +842,60 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
         stmt = "atomicAdd(&" + where + ", " + value + ");";
         break;
       case StepKind::Sync:
+      case StepKind::LdMatrix:
+      case StepKind::StMatrix:
+      case StepKind::CpAsync:
         break;
     }
-    const std::string comment = "// step " + std::to_string(i) + ": " + step_kind_name(st.kind) +
+    // ldmatrix / stmatrix / cp.async: a block of statements around the instruction's PTX.
+    std::vector<std::string> wide;
+    if (is_matrix_kind(st.kind) || st.kind == StepKind::CpAsync)
+      wide.push_back("const unsigned int addr = (unsigned int)__cvta_generic_to_shared(&" + where +
+                     ");");
+    if (st.kind == StepKind::LdMatrix) {
+      std::vector<std::string> regs;
+      std::string add;
+      const char* fold = ti.kind == detail::CompKind::SInt ? "s16_sum(" : "b16_sum(";
+      for (int m = 0; m < st.matrices; ++m) {
+        regs.push_back("r" + std::to_string(m));
+        add += std::string(m ? " + " : "") + fold + regs.back() + ")";
+      }
+      std::string decl = "unsigned int ";
+      for (size_t r = 0; r < regs.size(); ++r) decl += (r ? ", " : "") + regs[r];
+      wide.push_back(decl + ";");
+      wide.push_back(matrix_asm(st, regs));
+      wide.push_back(names.sum + " += " + add + ";");
+    } else if (st.kind == StepKind::StMatrix) {
+      // Register m holds value + 2m (low half) and value + 2m + 1 (high), as reference.h says.
+      const bool simple = std::all_of(value.begin(), value.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      });
+      const std::string v = simple ? value : "(" + value + ")";
+      const std::string comp(ti.comp);
+      auto half = [&](int k) {
+        return "b16_bits((" + comp + ")" +
+               (k == 0 ? v : "(" + v + " + " + std::to_string(k) + ")") + ")";
+      };
+      std::vector<std::string> regs;
+      for (int m = 0; m < st.matrices; ++m) {
+        regs.push_back("r" + std::to_string(m));
+        wide.push_back("const unsigned int " + regs.back() + " = " + half(2 * m) + " | (" +
+                       half(2 * m + 1) + " << 16);");
+      }
+      wide.push_back(matrix_asm(st, regs));
+    } else if (st.kind == StepKind::CpAsync) {
+      wide.push_back("asm volatile(\"cp.async.ca.shared.global [%0], [%1], " +
+                     std::to_string(st.copy_bytes) +
+                     ";\" :: \"r\"(addr), \"l\"(__cvta_generic_to_global(in + 4 * " + names.tid +
+                     ")) : \"memory\");");
+      wide.push_back("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
+    }
+    if (!wide.empty()) {
+      stmt = "{";
+      for (const std::string& l : wide) stmt += "\n    " + l;
+      stmt += "\n}";
+    }
+    const std::string comment = "// step " + std::to_string(i) + ": " + st.kind_text() +
                                 (st.label.empty() ? "" : " (" + comment_text(st.label) + ")");
     // The step's own loop and guard around some statements.
     auto wrapped = [&](int indent, const std::vector<std::string>& body) {
@@ -815,6 +938,51 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
       }
       body.push_back(names.sum + " += " + total + ";");
       e.ln(1, "if (measure == " + std::to_string(i) + ") {");
+      e.ln(2, "for (int " + names.rep + " = 0; " + names.rep + " < reps; " + names.rep +
+                  " += " + std::to_string(kLoadBatch) + ") {");
+      wrapped(3, body);
+      e.ln(2, "}");
+      e.ln(1, "} else {");
+      wrapped(2, {stmt});
+      e.ln(1, "}");
+    } else if (st.kind == StepKind::LdMatrix || st.kind == StepKind::CpAsync) {
+      // Measured ldmatrix: kLoadBatch independent instructions before their sum, as for loads.
+      // ptxas removes a repeated ldmatrix of an unchanged address (no store between them; an H100
+      // measured 0.08 cycles per 32-wavefront ldmatrix), so each repeat's address adds
+      // ((rep & z) + b * z), z a zero the compiler cannot know (reps >> 30: the loop's own guard
+      // proves reps >> 31 zero, and ptxas merged them again): every address is a
+      // different expression of the same value. The registers are summed as they are (reference.h
+      // does the same for the measured step): folding each half would cost more issue slots than
+      // a conflict-free ldmatrix.x1 takes in the shared pipe.
+      // Measured cp.async: kLoadBatch copies in flight, then one wait for all of them.
+      std::vector<std::string> body{wide.front()};
+      if (st.kind == StepKind::LdMatrix)
+        body.push_back("const unsigned int at = addr + ((unsigned int)" + names.rep + " & z);");
+      std::string total;
+      for (int b = 0; b < kLoadBatch; ++b) {
+        if (st.kind == StepKind::CpAsync) {
+          body.push_back(wide[1]);
+          continue;
+        }
+        std::vector<std::string> regs;
+        std::string decl = "unsigned int ";
+        for (int m = 0; m < st.matrices; ++m) {
+          regs.push_back("r" + std::to_string(m) + "_" + std::to_string(b));
+          decl += (m ? ", " : "") + regs.back();
+          total += std::string(total.empty() ? "" : " + ") + regs.back();
+        }
+        body.push_back(decl + ";");
+        body.push_back(matrix_asm(st, regs, b == 0 ? "at" : "at + " + std::to_string(b) + " * z"));
+      }
+      if (st.kind == StepKind::CpAsync)
+        body.push_back(wide[2]);
+      else
+        body.push_back(names.sum + " += " + total + ";");
+      e.ln(1, "if (measure == " + std::to_string(i) + ") {");
+      if (st.kind == StepKind::LdMatrix)
+        e.ln(2,
+             "const unsigned int z = (unsigned int)reps >> 30 << 4;  // 0: reps <= 2^24 (the "
+             "runner's limit)");
       e.ln(2, "for (int " + names.rep + " = 0; " + names.rep + " < reps; " + names.rep +
                   " += " + std::to_string(kLoadBatch) + ") {");
       wrapped(3, body);

@@ -44,6 +44,7 @@ namespace bankviz::detail {
   X(cuMemAlloc)                                  \
   X(cuMemFree)                                   \
   X(cuMemcpyDtoH)                                \
+  X(cuMemcpyHtoD)                                \
   X(cuMemsetD32)                                 \
   X(cuEventCreate)                               \
   X(cuEventDestroy)                              \

@@ -7,7 +7,13 @@
 
 namespace bankviz::detail {
 
-bool Launcher::prepare(size_t out_values) {
+bool Launcher::prepare(size_t out_values, const std::vector<uint32_t>& input) {
+  if (!input.empty() &&
+      !(status_.check(alloc_device(in_, input.size() * sizeof(uint32_t)), "cuMemAlloc") &&
+        status_.check(
+            driver().cuMemcpyHtoD_(in_.get(), input.data(), input.size() * sizeof(uint32_t)),
+            "cuMemcpyHtoD")))
+    return false;
   return status_.check(alloc_device(out_, out_values * sizeof(uint32_t)), "cuMemAlloc") &&
          status_.check(create_event(e0_), "cuEventCreate") &&
          status_.check(create_event(e1_), "cuEventCreate");
@@ -22,10 +28,13 @@ int Launcher::blocks_per_sm(CUfunction fn, int64_t block_threads, int64_t dyn_by
 }
 
 bool Launcher::launch(int64_t grid, int measure, int reps) {
-  CUdeviceptr out = out_.get();
+  CUdeviceptr out = out_.get(), in = in_.get();
   uint32_t warps = shape_.warps;
-  // Written mode's kernel takes only `out`; the driver reads as many arguments as it declares.
-  void* args[] = {&out, &measure, &reps, &warps};
+  // Written mode's kernel takes only `out` (and `in`); the driver reads as many arguments as it
+  // declares.
+  void* with_input[] = {&out, &in, &measure, &reps, &warps};
+  void* without[] = {&out, &measure, &reps, &warps};
+  void** args = in ? with_input : without;
   ++launches_;
   return status_.check(driver().cuLaunchKernel_(shape_.fn, static_cast<unsigned>(grid), 1, 1,
                                                 static_cast<unsigned>(shape_.block[0]),
@@ -81,12 +90,14 @@ void Launcher::release() {
   status_.check(e0_.release(), "cuEventDestroy");
   status_.check(e1_.release(), "cuEventDestroy");
   status_.check(out_.release(), "cuMemFree");
+  status_.check(in_.release(), "cuMemFree");
 }
 
 void Launcher::abandon() {
   e0_.abandon();
   e1_.abandon();
   out_.abandon();
+  in_.abandon();
 }
 
 }  // namespace bankviz::detail

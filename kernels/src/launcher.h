@@ -29,8 +29,9 @@ class Launcher {
  public:
   explicit Launcher(double timeout_ms) : timeout_ms_(timeout_ms) {}
 
-  // The output buffer (values of 32 bits) and the two events.
-  bool prepare(size_t out_values);
+  // The output buffer (values of 32 bits) and the two events; `input`, when not empty, is
+  // copied to the device and passed right after `out` (a kernel with cp.async, codegen.h).
+  bool prepare(size_t out_values, const std::vector<uint32_t>& input = {});
   void set_shape(const LaunchShape& shape) { shape_ = shape; }
 
   // Blocks of `block_threads` threads of fn, with dyn bytes of dynamic shared memory, that one
@@ -57,7 +58,7 @@ class Launcher {
   bool wait(const Event& e);  // the watchdog
 
   LaunchShape shape_;
-  DeviceMemory out_;
+  DeviceMemory out_, in_;
   Event e0_, e1_;
   DriverStatus status_;
   double timeout_ms_ = 10000;

@@ -84,7 +84,7 @@ void measure_written(Session& run, const Reference& ref) {
                {s.block[0], s.block[1], s.block[2]},
                static_cast<unsigned>(run.kernel.dyn),
                0});
-  if (!L.prepare(host.size())) return;
+  if (!L.prepare(host.size(), kernel_input(s))) return;
   if (!L.run_once(grid, -1, 1, host)) return;
   RunResult& res = run.res;
   res.verification = verify_output(ref, host, s.block);
@@ -152,7 +152,7 @@ void measure_exposed(Session& run) {
   // Launches of fewer warps hold more blocks; none holds more threads than an SM can.
   std::vector<uint32_t> host(
       static_cast<size_t>(std::max<int64_t>(grid * threads, dev.sm_count * kMaxThreadsPerSm)));
-  L.prepare(host.size());
+  L.prepare(host.size(), kernel_input(s));
   if (!L.ok()) return;
 
   // The model for the GPU that runs it, the scenario's own, and the CPU's outputs of a launch of
@@ -260,6 +260,7 @@ void measure_exposed(Session& run) {
     row.active_warps_per_sm = p.active_warps_per_sm;
     row.schedulers = p.schedulers;
     row.shared_bound = p.shared_bound;
+    row.copy_bound = st.kind == StepKind::CpAsync && row.model_wavefronts < kCopyCycles;
     if (auto why = over_launch_limit(p.estimate_ms, o.max_launch_ms, step, p.reps)) {
       res.status = RunStatus::Timeout;
       res.message = *why;

@@ -146,7 +146,8 @@ StepPlan plan_step(const StepPlanInput& in, int step, const MaskLaunch& launch) 
   const int k = launch.replicas;
   const double clock_khz = in.dev.clock_khz;
   const StepModel m = model_of_step(in.here, step);
-  int64_t reps = in.requested_reps;
+  // At most 2^24 (the CLI's limit): the exposed ldmatrix's opaque zero needs reps < 2^30.
+  int64_t reps = std::min<int64_t>(in.requested_reps, int64_t{1} << 24);
   if (reps <= 0) {
     // About 2 ms of shared-pipe time by the model: long against the launch overhead.
     const double per_rep =

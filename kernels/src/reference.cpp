@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <unordered_map>
 
 #include "bankviz/hazard.h"
@@ -65,6 +66,11 @@ double as_double(Value v) {
                               : static_cast<double>(v.bits);
 }
 
+// The element a memory slot holds, for messages: a CuTe swizzle is its own inverse.
+std::string slot_name(const TileDecl& tile, int64_t slot) {
+  return tile.element_name(tile.swizzle.apply(slot));
+}
+
 // [SECTION] One block ============================================================================
 
 // Runs one block's trace on the CPU: the values the loads see and each thread's checksum. What the
@@ -77,6 +83,112 @@ struct BlockRun {
   bool record = false;  // block 0: record messages and instruction counts
   Reference& ref;
   std::vector<Diagnostic>& errors;
+
+  // ldmatrix, stmatrix and cp.async: one warp's instruction over whole 16-bit rows or copies
+  // (scenario.h). The fragment layout is PTX's for .m8n8.b16: lane t holds, of matrix m, row
+  // t/4's halves 2(t%4) and 2(t%4)+1 (with .trans: rows 2(t%4) and 2(t%4)+1 of column t/4), the
+  // row of matrix m given by lane 8m+r's address. A thread's checksum is a sum, so only which
+  // elements a lane receives matters; where stmatrix puts each half is checked through later
+  // loads of the tile.
+  template <typename Note>
+  void wide_step(const Step& st, const TileDecl& tile, const detail::TypeInfo& ty,
+                 std::vector<Cell>& tc, const WarpTrace& wt, uint32_t racing, size_t w,
+                 int64_t reps, const std::string& here, std::vector<uint32_t>& sum,
+                 std::vector<uint8_t>& det, Note&& note, const std::function<Value(int)>& value_of,
+                 bool measured) {
+    auto slot = [&](int lane) { return tile.slot_of_byte(wt.byte[static_cast<size_t>(lane)]); };
+    auto row_races = [&](int lane) { return ((racing >> lane) & 1u) != 0; };
+    // Several lanes of one instruction writing different bits to one slot: an undefined winner.
+    std::unordered_map<int64_t, uint64_t> written;
+    auto write = [&](int64_t at, uint64_t bits, bool races) {
+      Cell& c = tc[static_cast<size_t>(at)];
+      auto [it, fresh] = written.emplace(at, bits);
+      if (races || (!fresh && c.state == CellState::Unknown)) {
+        c.state = CellState::Unknown;
+      } else if (!fresh && it->second != bits) {
+        c.state = CellState::Unknown;
+        note(here + ": two lanes write different values to " + slot_name(tile, at) +
+             "; which one lands is undefined");
+      } else {
+        c.state = CellState::Known;
+        c.bits[0] = bits;
+        c.bits[1] = c.bits[2] = c.bits[3] = 0;
+        c.checksum = checksum_of(ty, c.bits);
+      }
+    };
+    if (st.kind == StepKind::CpAsync) {
+      // Each active lane copies the first copy_bytes of its 16-byte input slot (input_word()).
+      const int eb = tile.elem_bytes(), cb = ty.comp_bytes;
+      for (uint32_t m = wt.mask; m; m &= m - 1) {
+        const int lane = __builtin_ctz(m);
+        const int64_t t = static_cast<int64_t>(w) * 32 + lane;
+        uint8_t bytes[16];
+        for (int k = 0; k < 4; ++k) {
+          const uint32_t word = input_word(t, k);
+          for (int b = 0; b < 4; ++b) bytes[4 * k + b] = static_cast<uint8_t>(word >> (8 * b));
+        }
+        for (int j = 0; j < st.copy_bytes / eb; ++j) {
+          const int64_t at = slot(lane) + j;
+          Cell& c = tc[static_cast<size_t>(at)];
+          uint64_t bits[4] = {0, 0, 0, 0};
+          for (int comp = 0; comp < ty.comps; ++comp)
+            for (int b = 0; b < cb; ++b)
+              bits[comp] |= uint64_t{bytes[j * eb + comp * cb + b]} << (8 * b);
+          if (row_races(lane)) {
+            c.state = CellState::Unknown;
+            continue;
+          }
+          auto [it, fresh] = written.emplace(at, bits[0] ^ (bits[1] << 1) ^ (bits[2] << 2));
+          if (!fresh && it->second != (bits[0] ^ (bits[1] << 1) ^ (bits[2] << 2))) {
+            c.state = CellState::Unknown;
+            note(here + ": two lanes copy different bytes into " + slot_name(tile, at) +
+                 "; which one lands is undefined");
+            continue;
+          }
+          if (!fresh && c.state == CellState::Unknown) continue;
+          c.state = CellState::Known;
+          std::copy(std::begin(bits), std::end(bits), std::begin(c.bits));
+          c.checksum = checksum_of(ty, c.bits);
+        }
+      }
+      return;
+    }
+    // The cell (slot) holding half h (0 low, 1 high) of matrix m in lane t's register.
+    auto half_at = [&](int m, int t, int h, int* row_lane) {
+      const int row = st.trans ? 2 * (t % 4) + h : t / 4;
+      const int col = st.trans ? t / 4 : 2 * (t % 4) + h;
+      *row_lane = 8 * m + row;
+      return slot(*row_lane) + col;
+    };
+    for (int t = 0; t < kWarpSize; ++t) {
+      const size_t tid = w * 32 + static_cast<size_t>(t);
+      for (int m = 0; m < st.matrices; ++m) {
+        for (int h = 0; h < 2; ++h) {
+          int row_lane = 0;
+          const int64_t at = half_at(m, t, h, &row_lane);
+          if (st.kind == StepKind::StMatrix) {
+            // Register m of lane t holds value + 2m (low half) and value + 2m + 1 (high).
+            write(at, detail::component_bits(ty, component(value_of(t), 2 * m + h)),
+                  row_races(row_lane));
+            continue;
+          }
+          const Cell& c = tc[static_cast<size_t>(at)];
+          if (row_races(row_lane) || c.state != CellState::Known) {
+            det[tid] = 0;
+            if (!row_races(row_lane) && c.state == CellState::Uninit)
+              note(here + " reads " + slot_name(tile, at) +
+                   ", which no thread stored: shared memory starts uninitialized");
+          } else if (measured) {
+            // The measured step adds each register as it is (codegen.h): half h at bit 16h.
+            sum[tid] += (static_cast<uint32_t>(c.bits[0] & 0xffffu) << (16 * h)) *
+                        static_cast<uint32_t>(reps);
+          } else {
+            sum[tid] += c.checksum * static_cast<uint32_t>(reps);
+          }
+        }
+      }
+    }
+  }
 
   bool run() {
     TraceResult tr = trace(s, {block_index, o.grid});
@@ -109,14 +221,9 @@ struct BlockRun {
     auto present = [&](size_t w) { return o.warps == 0 || ((o.warps >> w) & 1u) != 0; };
 
     const int64_t threads = s.threads();
-    // Cells are the array's storage (TileDecl::storage): two elements of a broadcast CuTe
-    // layout share one.
     std::vector<std::vector<Cell>> cells(s.tiles.size());
-    std::vector<TileLayout> layouts;
-    for (size_t i = 0; i < s.tiles.size(); ++i) {
-      cells[i].resize(static_cast<size_t>(s.tiles[i].storage_elements()));
-      layouts.push_back(s.tiles[i].layout());
-    }
+    for (size_t i = 0; i < s.tiles.size(); ++i)
+      cells[i].resize(static_cast<size_t>(s.tiles[i].storage_elements()));  // slots
     std::vector<uint32_t> sum(static_cast<size_t>(threads), 0);
     std::vector<uint8_t> det(static_cast<size_t>(threads), 1);
 
@@ -128,28 +235,33 @@ struct BlockRun {
       const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
       const detail::TypeInfo& ty = *types[static_cast<size_t>(ts.info.tile)];
       std::vector<Cell>& tc = cells[static_cast<size_t>(ts.info.tile)];
-      const TileLayout& tl = layouts[static_cast<size_t>(ts.info.tile)];
       for (size_t w = 0; w < ts.warps.size(); ++w) {
         const WarpTrace& wt = ts.warps[w];
         if (!present(w) || wt.mask == 0) continue;  // exposed mode: this warp did not run
         if (record) {
           ref.step_warps[si] |= 1u << w;
           ref.step_instructions[si] += reps;
-          (ts.info.kind == StepKind::Load    ? ref.load_instructions
-           : ts.info.kind == StepKind::Store ? ref.store_instructions
-                                             : ref.atomic_instructions) += reps;
+          (s.steps[si].reads()                ? ref.load_instructions
+           : ts.info.kind == StepKind::Atomic ? ref.atomic_instructions
+                                              : ref.store_instructions) += reps;
         }
         const uint32_t racing = hz.racing[exec].empty() ? 0 : hz.racing[exec][w];
-        const std::string here = "step " + std::to_string(si) + " (" +
-                                 step_kind_name(ts.info.kind) + " " + s.steps[si].index +
-                                 ") in warp " + std::to_string(w);
+        const std::string here = "step " + std::to_string(si) + " (" + s.steps[si].kind_text() +
+                                 " " + s.steps[si].index + ") in warp " + std::to_string(w);
+        if (ts.info.kind == StepKind::LdMatrix || ts.info.kind == StepKind::StMatrix ||
+            ts.info.kind == StepKind::CpAsync) {
+          wide_step(
+              s.steps[si], tile, ty, tc, wt, racing, w, reps, here, sum, det, note,
+              [&](int lane) { return ts.value(w, static_cast<size_t>(lane)); },
+              o.measure == ts.info.step);
+          continue;
+        }
         for (uint32_t m = wt.mask; m; m &= m - 1) {
           const int lane = __builtin_ctz(m);
           const bool races = (racing >> lane) & 1u;
           const int64_t elem = wt.element[static_cast<size_t>(lane)];
           const size_t tid = w * 32 + static_cast<size_t>(lane);
-          const int64_t at = tl.storage(elem);
-          Cell& c = tc[static_cast<size_t>(at)];
+          Cell& c = tc[static_cast<size_t>(tile.slot_of_byte(wt.byte[static_cast<size_t>(lane)]))];
           const Value value = ts.value(w, static_cast<size_t>(lane));
           switch (ts.info.kind) {
             case StepKind::Load:
@@ -171,7 +283,7 @@ struct BlockRun {
               bool undefined_winner = false;
               for (uint32_t e = wt.mask & ((1u << lane) - 1); e; e &= e - 1) {
                 const int other = __builtin_ctz(e);
-                if (tl.storage(wt.element[static_cast<size_t>(other)]) == at &&
+                if (wt.byte[static_cast<size_t>(other)] == wt.byte[static_cast<size_t>(lane)] &&
                     wt.value[static_cast<size_t>(other)] != value.bits)
                   undefined_winner = true;
               }
@@ -240,6 +352,17 @@ struct BlockRun {
 }  // namespace
 
 // [SECTION] evaluate_reference() =================================================================
+
+std::vector<uint32_t> kernel_input(const Scenario& s) {
+  std::vector<uint32_t> in;
+  if (std::none_of(s.steps.begin(), s.steps.end(),
+                   [](const Step& st) { return st.kind == StepKind::CpAsync; }))
+    return in;
+  in.resize(static_cast<size_t>(s.threads()) * 4);
+  for (int64_t t = 0; t < s.threads(); ++t)
+    for (int k = 0; k < 4; ++k) in[static_cast<size_t>(t * 4 + k)] = input_word(t, k);
+  return in;
+}
 
 ReferenceResult evaluate_reference(const Scenario& s, const ReferenceOptions& o) {
   ReferenceResult res;

@@ -540,3 +540,23 @@ TEST(Advise, BadOperandsAreUsageOrFailureExits) {
   EXPECT_EQ(cli("advise /nonexistent.json").status, 1);
   EXPECT_EQ(cli("advise --preset row-write-column-read x.json").status, 2);
 }
+
+// [SECTION] the README's teaching-set table
+TEST(TeachingSet, ReadmeTableIsWhatTheModelPrints) {
+  // The table is printed by scripts/teaching_set.py from `bankviz-cli analyze --json`, never typed:
+  // a model change that moves a figure must regenerate it.
+  const fs::path src(BANKVIZ_SOURCE_DIR);
+  const fs::path out =
+      fs::temp_directory_path() / ("bankviz-teaching-set-" + std::to_string(::getpid()) + ".md");
+  const std::string cmd = "python3 '" + (src / "scripts/teaching_set.py").string() + "' '" +
+                          BANKVIZ_CLI + "' > '" + out.string() + "' 2>&1";
+  const int raw = std::system(cmd.c_str());
+  const std::string table = slurp(out);
+  fs::remove(out);
+  if (WIFEXITED(raw) && WEXITSTATUS(raw) == 127) GTEST_SKIP() << "no python3";
+  ASSERT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << table;
+  EXPECT_NE(table.find("| [`transpose-naive`]"), std::string::npos) << table;
+  EXPECT_NE(slurp(src / "README.md").find(table), std::string::npos)
+      << "regenerate the README's Teaching set table with scripts/teaching_set.py:\n"
+      << table;
+}

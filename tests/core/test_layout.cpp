@@ -402,3 +402,19 @@ TEST(CuteLayout, GarbageNeverParsesIntoSomethingThatDoesNotRoundTrip) {
   }
   EXPECT_GT(parsed, 0);
 }
+
+// The views light every element a wide access (a 16-byte ldmatrix row) covers through
+// element_at_slot: on a laid-out tile that is the layout's inverse, after the swizzle's.
+TEST(CuteTile, ElementAtSlotInvertsTheLayoutAndItsSwizzle) {
+  for (const char* text :
+       {"((8,4),64):((64,512),1)", "Sw<3,3,3> o (32,64):(64,1)", "(64,32):(1,64)"}) {
+    SCOPED_TRACE(text);
+    const TileDecl t = laid_out("half", text);
+    ASSERT_EQ(t.check(), "");
+    for (int64_t e = 0; e < t.elements(); ++e)
+      ASSERT_EQ(t.element_at_slot(t.slot_of_byte(static_cast<uint32_t>(t.byte_offset(e)))), e);
+  }
+  const TileDecl holes = laid_out("float", "(8,8):(1,9)");  // offsets 8, 17, ... hold nothing
+  EXPECT_EQ(holes.element_at_slot(8), -1);
+  EXPECT_EQ(holes.element_at_slot(9), *holes.linear({0, 1}));
+}

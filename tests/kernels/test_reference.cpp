@@ -364,3 +364,99 @@ TEST(Reference, BroadcastLayoutStoresToOneElementLeaveAnUndefinedWinner) {
   for (uint8_t d : r.ref->determined) determined += d;
   EXPECT_EQ(determined, 0);
 }
+
+// ldmatrix's fragments as the PTX ISA lays them out for .m8n8.b16: lane t holds row t/4,
+// columns 2(t%4) and 2(t%4)+1 of each matrix; with .trans, rows 2(t%4) and 2(t%4)+1 of column
+// t/4. An 8 x 8 tile holding r * 8 + c at [r][c] makes every lane's sum tell which it got.
+TEST(Reference, LdmatrixGivesEveryLaneItsFragment) {
+  for (bool trans : {false, true}) {
+    Scenario s;
+    s.tiles[0].elem = "unsigned short";
+    s.tiles[0].dims = {8, 8};
+    s.block[0] = 64;
+    s.block[1] = 1;
+    Step store;
+    store.kind = StepKind::Store;
+    store.index = "tile[threadIdx.x / 8][threadIdx.x % 8]";
+    store.value = "threadIdx.x";
+    Step sync;
+    sync.kind = StepKind::Sync;
+    Step ld;
+    ASSERT_TRUE(parse_step_op(trans ? "ldmatrix.x1.trans" : "ldmatrix.x1", ld));
+    ld.index = "tile[threadIdx.x % 8][0]";
+    s.steps = {store, sync, ld};
+    const Reference r = reference_of(s);
+    ASSERT_EQ(r.out.size(), 64u);
+    for (uint32_t t = 0; t < 64; ++t) {
+      const uint32_t lane = t % 32;
+      const uint32_t expect =
+          trans ? (8 * (2 * (lane % 4)) + lane / 4) + (8 * (2 * (lane % 4) + 1) + lane / 4)
+                : (8 * (lane / 4) + 2 * (lane % 4)) + (8 * (lane / 4) + 2 * (lane % 4) + 1);
+      EXPECT_EQ(r.out[t], expect) << "trans " << trans << " thread " << t;
+    }
+    EXPECT_EQ(r.load_instructions, 2);
+  }
+}
+
+// stmatrix puts register m's halves (value + 2m, value + 2m + 1) where ldmatrix would have read
+// them: a later plain load of each element sees exactly that.
+TEST(Reference, StmatrixStoresEachLanesHalvesWhereItsFragmentLies) {
+  for (bool trans : {false, true}) {
+    Scenario s;
+    s.tiles[0].elem = "short";
+    s.tiles[0].dims = {8, 8};
+    s.block[0] = 32;
+    s.block[1] = 1;
+    Step st;
+    ASSERT_TRUE(parse_step_op(trans ? "stmatrix.x1.trans" : "stmatrix.x1", st));
+    st.index = "tile[threadIdx.x % 8][0]";
+    st.value = "(int)threadIdx.x % 32 * 2 - 5";
+    st.guard = "";
+    Step sync;
+    sync.kind = StepKind::Sync;
+    Step load;
+    load.kind = StepKind::Load;
+    load.index = "tile[threadIdx.x / 8 + 4 * i][threadIdx.x % 8]";
+    load.loop_var = "i";
+    load.loop_to = 2;
+    s.steps = {st, sync, load};
+    const Reference r = reference_of(s);
+    ASSERT_EQ(r.out.size(), 32u);
+    // The value the fragment layout puts at [row][col]: which lane holds it, and which half.
+    auto at = [&](int row, int col) {
+      const int lane = trans ? col * 4 + row / 2 : row * 4 + col / 2;
+      const int half = trans ? row % 2 : col % 2;
+      return static_cast<uint32_t>(lane * 2 - 5 + half);  // a short, sign-extended when loaded
+    };
+    for (uint32_t t = 0; t < 32; ++t) {
+      const int row = static_cast<int>(t / 8), col = static_cast<int>(t % 8);
+      EXPECT_EQ(r.out[t], at(row, col) + at(row + 4, col)) << "trans " << trans << " thread " << t;
+    }
+  }
+}
+
+// cp.async copies the first bytes of the thread's input slot (input_word), little-endian.
+TEST(Reference, CpAsyncCopiesTheThreadsInputSlot) {
+  Scenario s;
+  s.tiles[0].elem = "unsigned int";
+  s.tiles[0].dims = {32, 4};
+  s.block[0] = 32;
+  s.block[1] = 1;
+  Step cp;
+  ASSERT_TRUE(parse_step_op("cp.async.8", cp));
+  cp.index = "tile[threadIdx.x][0]";
+  Step sync;
+  sync.kind = StepKind::Sync;
+  Step load;
+  load.kind = StepKind::Load;
+  load.index = "tile[threadIdx.x][1]";
+  s.steps = {cp, sync, load};
+  const Reference r = reference_of(s);
+  ASSERT_EQ(r.out.size(), 32u);
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(r.out[static_cast<size_t>(t)], input_word(t, 1)) << t;
+  const std::vector<uint32_t> in = kernel_input(s);
+  ASSERT_EQ(in.size(), 128u);
+  EXPECT_EQ(in[4 * 7 + 2], input_word(7, 2));
+  s.steps = {load};
+  EXPECT_TRUE(kernel_input(s).empty());
+}

@@ -42,6 +42,8 @@ struct Analysis {
   int step_ideal(int step) const;
   int step_instructions(int step) const;    // warps that issue it (any active lane)
   double step_per_request(int step) const;  // wavefronts per instruction (0 without any)
+  // The instruction an executed memory step issues, with its width (Step::op).
+  OpSpec step_op(int step) const;
   int total_wavefronts() const;
   int total_ideal() const;
   // The memory step with the highest wavefronts/ideal ratio (first on ties): the one worth

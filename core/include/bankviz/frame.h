@@ -85,7 +85,9 @@ struct LitWord {
 // AccessResult (access.h): the views never decide a bank or a conflict themselves.
 struct FrameCells {
   int tile = -1;                 // index into Scenario::tiles, -1 when nothing is lit
-  std::vector<LitLane> lanes;    // active lanes of the current warp step, lane order
+  std::vector<LitLane> lanes;    // active lanes of the current warp step, lane order; an access
+                                 // wider than one element (ldmatrix rows, cp.async) has one entry
+                                 // per element it covers, the first at the address the lane gave
   std::vector<LitWord> words;    // every bank word of its request, by word
   std::vector<int> bank_load;    // [bank]: wavefronts in which the bank serves (bank_passes)
   uint32_t conflict_banks = 0;   // banks that cause the conflict (AccessResult::conflict_banks)

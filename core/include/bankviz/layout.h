@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,8 +52,11 @@ struct CuteLayout {
   std::vector<LayoutMode> modes;  // top-level modes: the tile's subscripts, 1 to 3
   // Per top-level mode, its leaves in colexicographic order (derived from modes by flatten()).
   std::vector<std::vector<LayoutLeaf>> leaves;
+  std::shared_ptr<const std::vector<int32_t>> inverse;
 
-  void flatten();                        // fills leaves from modes
+  // Fills leaves from modes, and the inverse (offset -> first coordinate, row-major over the
+  // extents; -1 for a hole), shared between copies, when the image is small (cosize <= 2^20).
+  void flatten();
   std::vector<int64_t> extents() const;  // per top-level mode its size: the tile's dims
   int64_t size() const;                  // product of extents (the coordinates)
   // (subscript of top-level mode m) -> its share of the offset: i is split colexicographically
@@ -60,9 +64,10 @@ struct CuteLayout {
   int64_t mode_offset(size_t m, int64_t i) const;
   // (subscripts) -> element offset, before any swizzle. Subscripts must be in range.
   int64_t offset(const std::vector<int64_t>& subscripts) const;
-  int64_t min_offset() const;  // the smallest offset (negative strides make it < 0)
-  int64_t cosize() const;      // max offset + 1: the elements the flat array needs
-  std::string text() const;    // "((8,4),64):((64,512),1)"
+  int64_t min_offset() const;                // the smallest offset (negative strides make it < 0)
+  int64_t cosize() const;                    // max offset + 1: the elements the flat array needs
+  int64_t element_at(int64_t offset) const;  // the inverse above; -1 without one
+  std::string text() const;                  // "((8,4),64):((64,512),1)"
   friend bool operator==(const CuteLayout& a, const CuteLayout& b) { return a.modes == b.modes; }
 };
 

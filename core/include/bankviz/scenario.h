@@ -12,14 +12,24 @@
 #include <utility>
 #include <vector>
 
+#include "bankviz/access.h"
 #include "bankviz/expr.h"
 #include "bankviz/tile.h"
 
 namespace bankviz {
 
-enum class StepKind { Store, Load, Sync, Atomic };
-const char* step_kind_name(StepKind k);  // "store", "load", "sync", "atomic"
+// Store, Load, Atomic: one element per lane (`tile[i] = v`, `sum += tile[i]`, atomicAdd).
+// LdMatrix / StMatrix: ldmatrix / stmatrix .sync.aligned .m8n8 .b16 (.x1/.x2/.x4, .trans) on a
+// tile of 16-bit elements: the index gives each address lane's 16-byte row (lane 8m+r: row r of
+// matrix m; lanes 0-7 for .x1, 0-15 for .x2, all 32 for .x4); every lane of the warp takes part.
+// CpAsync: cp.async.ca.shared.global of 4, 8 or 16 bytes followed by its wait: the index gives
+// each lane's destination; the source is the lane's slot of the kernel's input (codegen.h).
+enum class StepKind { Store, Load, Sync, Atomic, LdMatrix, StMatrix, CpAsync };
+// "store", "load", "sync", "atomic", "ldmatrix", "stmatrix", "cp.async"
+const char* step_kind_name(StepKind k);
+// The base names above (plain kinds); see parse_step_op for the instruction names.
 std::optional<StepKind> parse_step_kind(std::string_view s);
+bool is_matrix_kind(StepKind k);  // ldmatrix or stmatrix
 
 struct Step {
   StepKind kind = StepKind::Load;
@@ -33,8 +43,19 @@ struct Step {
   // every value var takes (the one that ends the loop included) must fit in an int.
   std::string loop_var;
   int64_t loop_from = 0, loop_to = 0, loop_step = 1;
+  // ldmatrix/stmatrix: matrices (1, 2 or 4) and .trans; cp.async: bytes copied (4, 8 or 16).
+  // The JSON "kind" names them together as PTX does: "ldmatrix.x4.trans", "cp.async.16".
+  int matrices = 1;
+  bool trans = false;
+  int copy_bytes = 16;
 
   bool is_memory() const { return kind != StepKind::Sync; }
+  bool reads() const { return kind == StepKind::Load || kind == StepKind::LdMatrix; }
+  // The bank model's instruction for this step, with its width (matrix rows: 16 bytes; cp.async:
+  // the copy size; else the element's size, elem_bytes).
+  OpSpec op(int elem_bytes) const;
+  // "store", "ldmatrix.x4.trans", "cp.async.16": what the JSON "kind" holds.
+  std::string kind_text() const;
   // How many times the step executes: 1 without a loop; else the C loop's trip count
   // (step > 0: var < to; step < 0: var > to); 0 for a loop that never runs or a zero step.
   int64_t iterations() const;
@@ -55,6 +76,10 @@ inline constexpr size_t kMaxSteps = 4096;       // scenario steps (each executes
 inline constexpr size_t kMaxExprChars = 4096;   // one index, guard, value or let expression
 inline constexpr size_t kMaxTextChars = 65536;  // name, title, label, description, source
 inline constexpr size_t kMaxDiagnostics = 100;  // problems listed; then "N more problems"
+
+// Parses a "kind" value: a plain kind or an instruction name ("ldmatrix.x2", "stmatrix.x4.trans",
+// "cp.async.8") into the step's kind and variant fields. False for an unknown name.
+bool parse_step_op(std::string_view text, Step& step);
 
 struct Let {
   Let() = default;

@@ -29,6 +29,10 @@ std::string verdict(const AccessResult& r);
 // The same, naming the access width when the request is split: "8-byte access: 2 wavefronts,
 // conflict-free (each half-warp is one wavefront)".
 std::string verdict(const AccessResult& r, int width);
+// The same for the instruction a step issues: ldmatrix/stmatrix name their matrices
+// ("ldmatrix.x4: 4 wavefronts, conflict-free (each 8x8 matrix is one wavefront)"), cp.async its
+// copy; plain loads, stores and atomics as verdict(r, width).
+std::string verdict(const AccessResult& r, const OpSpec& op);
 
 // What must not be missed, in a few words each, for the verdict area of every view (presenter
 // mode included): races (with the executed steps involved), out-of-bounds lanes. Empty when

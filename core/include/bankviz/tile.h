@@ -63,11 +63,21 @@ struct TileDecl {
   // (of the padded extents; writing into padding is legal C and is allowed).
   std::optional<int64_t> linear(const std::vector<int64_t>& subscripts) const;
   // (element) -> offset in the array before the swizzle: the element itself, or the CuTe layout
-  // of its subscripts. Two elements of a broadcast layout share one offset: races and the CPU
-  // reference key on this.
+  // of its subscripts. Two elements of a broadcast layout share one offset, so one memory slot
+  // (slot_of_byte below: what races and the CPU reference key on).
   int64_t storage(int64_t linear_elem) const;
   int64_t byte_offset(int64_t linear_elem) const;  // base + swizzle(storage) * elem_bytes
   TileLayout layout() const;                       // the same mapping, for hot loops
+  // The element-sized memory slot a byte of the tile falls in, counted from base: what races
+  // and the CPU reference key on (memory, whatever subscripts reached it). byte >= base.
+  int64_t slot_of_byte(uint32_t byte) const {
+    return (static_cast<int64_t>(byte) - base) / elem_bytes();
+  }
+  // The element (linear, before the swizzle) held in a slot: the inverse of byte_offset (a CuTe
+  // swizzle is its own inverse). For the views of accesses wider than one element.
+  // On a CuTe-laid-out tile, the first coordinate (row-major) the layout maps there; -1 where it
+  // maps none (a hole of a non-compact layout).
+  int64_t element_at_slot(int64_t slot) const;
   // (element offset) -> subscripts in the padded array; for the tile view's grid.
   std::vector<int64_t> unlinear(int64_t linear_elem) const;
   bool is_padding(int64_t linear_elem) const;  // in a padding column

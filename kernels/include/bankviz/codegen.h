@@ -53,6 +53,9 @@ struct KernelSource {
   // i / popcount. Exposed output: one value
   // per launched lane, out[blockIdx.x * launched threads + launched thread].
   std::vector<int> step_line;  // per scenario step: 1-based line of its first statement
+  // A cp.async step copies from global memory: the kernel then takes `const unsigned int* in`
+  // right after `out`: 4 words per lesson thread (reference.h input_word()).
+  bool has_input = false;
 };
 
 struct GenerateResult {

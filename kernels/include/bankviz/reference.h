@@ -19,6 +19,22 @@
 
 namespace bankviz {
 
+// cp.async's source: the kernel's input buffer holds 16 bytes (4 words) per lesson thread; a
+// cp.async step copies the first 4, 8 or 16 of the thread's own (codegen.h). Word k of thread t:
+inline uint32_t input_word(int64_t thread, int k) {
+  uint32_t x = static_cast<uint32_t>(thread) * 4u + static_cast<uint32_t>(k) + 1u;
+  x ^= x >> 16;  // lowbias32, as the kernels' hash()
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+// The input buffer of a scenario's kernel: input_word() for every lesson thread, or empty when
+// no step is a cp.async (the kernel then takes no `in`).
+std::vector<uint32_t> kernel_input(const Scenario& s);
+
 struct ReferenceOptions {
   int64_t grid = 1;  // blocks launched (blockIdx.x = 0 .. grid-1, gridDim.x = grid)
   int measure = -1;  // exposed mode: the scenario step repeated `reps` times (-1: none)

@@ -107,7 +107,14 @@ struct StepTiming {
   int active_warps_per_sm = 0;
   int schedulers = 0;
   bool shared_bound = false;
+  // cp.async also reads its source (global memory, through L1) in the same pipe: an H100
+  // measured ~4.4 cycles per warp instruction of 4 or 16 bytes however few wavefronts its shared
+  // write needs (32 and 16 wavefronts measured 32.6 and 16.6). Below kCopyCycles wavefronts the
+  // copy, not the banks, sets the pace: copy_bound, and the measurement is not a test of the model.
+  bool copy_bound = false;
 };
+
+inline constexpr double kCopyCycles = 5.0;
 inline constexpr int kSharedBoundWarps = 32;
 // Warps per SM that exposed mode aims for when it chooses replicas (an H100/H200 SM holds 64).
 inline constexpr int kFullWarps = 64;
