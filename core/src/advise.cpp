@@ -130,8 +130,7 @@ Advice advise(const Scenario& s) {
     st.step = info.step;
     st.tile = info.tile;
     const Step& step = s.steps[static_cast<size_t>(info.step)];
-    st.label =
-        step.label.empty() ? std::string(step_kind_name(step.kind)) + " " + step.index : step.label;
+    st.label = step.label.empty() ? step.kind_text() + " " + step.index : step.label;
     slot[info.step] = 0;
     a.steps.push_back(st);
   }
@@ -270,7 +269,9 @@ constexpr size_t kBestShown = 6;
 std::string render_advice(const Scenario& s, const Advice& a) {
   std::ostringstream o;
   o << "advise: " << s.name << ": " << a.analyses << " analyses";
-  if (a.skipped) o << ", " << a.skipped << " candidates the checks refused";
+  if (a.skipped)
+    o << ", " << a.skipped << " candidates refused (by check(), or by the analysis: e.g. a "
+      << "ldmatrix row no longer 16-byte aligned)";
   if (a.truncated) o << " (stopped at the bound of " << a.bound << " analyses for its size)";
   o << "\n";
   for (const TileAdvice& ta : a.tiles) {

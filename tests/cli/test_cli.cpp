@@ -535,6 +535,23 @@ TEST(Advise, ListsTheFixesPerStepWithTheirCostAndExitsZero) {
   EXPECT_EQ(j["tiles"][0]["ranked"][1]["extra_bytes"], 128);
 }
 
+// The example: ldmatrix.x4 down the 16-byte column chunks of a row-major half tile is
+// 8-way; the advisor finds SW128 (Sw<3,3,3> on half), and of the paddings only those that keep
+// the rows 16-byte aligned and shift the banks: 8 and 24 halves.
+TEST(Advise, LdmatrixOnARowMajorHalfTileIsFixedBySw128OrAlignedPadding) {
+  const std::string step =
+      "--block 32 --step 'ldmatrix.x4 tile[threadIdx.x % 8 + threadIdx.x / 8 * 8][0]'";
+  Result r = cli("analyze --no-pictures --elem half --layout 'SW128 o (64,64):(64,1)' " + step);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("conflict-free"), std::string::npos) << r.out;
+  r = cli("advise --elem half --dims 64x64 " + step);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("now 32/4; conflict-free with: Sw<3,3,3> = SW128, pad 8 (+1024 B), pad 24 "
+                       "(+3072 B)"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(Advise, BadOperandsAreUsageOrFailureExits) {
   EXPECT_EQ(cli("advise --preset nope").status, 2);
   EXPECT_EQ(cli("advise /nonexistent.json").status, 1);

@@ -446,3 +446,27 @@ TEST(Nvrtc, LayoutAndSwizzleFunctionParametersAvoidTheConstantsNames) {
     EXPECT_TRUE(c.ok) << c.message;
   }
 }
+
+// ldmatrix takes the address of a laid-out tile's element through the layout and swizzle
+// functions; the kernel compiles.
+TEST(Nvrtc, LdmatrixOnALaidOutTileCompiles) {
+  Scenario s = preset("row-write-column-read");
+  s.tiles[0].elem = "half";
+  ASSERT_EQ(s.tiles[0].set_layout("SW128 o (64,64):(64,1)"), "");
+  s.block[0] = 32, s.block[1] = 1, s.block[2] = 1;
+  Step ld;
+  ASSERT_TRUE(parse_step_op("ldmatrix.x4", ld));
+  ld.index = "tile[threadIdx.x % 8 + threadIdx.x / 8 * 8][0]";
+  s.steps = {ld};
+  const std::string src = source_of(s);
+  EXPECT_TRUE(
+      contains(src, "&tile[tile_swizzle(tile_layout(threadIdx.x % 8 + threadIdx.x / 8 * 8, 0))]"))
+      << src;
+  if (!built_with_cuda()) GTEST_SKIP() << "built without the CUDA toolkit (no NVRTC)";
+  for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+    GenerateResult g = generate_kernel(s, mode);
+    ASSERT_TRUE(g.kernel) << g.errors[0].format();
+    CompileCheck c = compile_only(*g.kernel, "sm_90");
+    EXPECT_TRUE(c.ok) << run_mode_name(mode) << ": " << c.message;
+  }
+}

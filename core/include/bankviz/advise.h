@@ -73,10 +73,11 @@ struct Advice {
   std::vector<StepAdvice> steps;
   std::vector<TileAdvice> tiles;
   std::vector<Fix> fixes;
-  int analyses = 0;        // analyze() calls made
-  int bound = 0;           // analyze() calls allowed for this scenario (see above)
-  int skipped = 0;         // candidates check() refused (e.g. a swizzle past the array's end)
-  bool truncated = false;  // kMaxAdviseAnalyses stopped the search
+  int analyses = 0;  // analyze() calls made
+  int bound = 0;     // analyze() calls allowed for this scenario (see above)
+  int skipped = 0;   // candidates check() or analyze() refused (a swizzle past the array's end,
+                     // a padding that misaligns an ldmatrix row)
+  bool truncated = false;          // kMaxAdviseAnalyses stopped the search
   std::vector<Diagnostic> errors;  // the scenario itself does not analyze; nothing else is set
 };
 
