@@ -38,8 +38,10 @@ int cli_main(int argc, char** argv) {
   add_list_commands(app);
   add_compare_commands(app);
   add_advise_command(app);
+  add_experiments_command(app);
 #ifdef BANKVIZ_CLI_RUN
   add_run_commands(app);
+  add_validate_command(app);
 #endif
 #ifdef BANKVIZ_CLI_EXPORT
   add_export_command(app);

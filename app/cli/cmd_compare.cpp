@@ -46,6 +46,7 @@ Measured measure(Runner& runner, const Scenario& s, const Analysis& a) {
     return m;
   }
   RunOptions ro;
+  ro.counters = false;  // compare and sweep show timing only: no CUPTI pass per value
   ro.mode = RunMode::Exposed;
   const RunResult r = runner.run(s, ro);
   if (r.status != RunStatus::Ok) {

@@ -36,6 +36,7 @@ struct RunCmdOptions {
   int launches = 200;
   long long reps = 0;
   double timeout_ms = 10000;
+  bool no_counters = false;
 };
 
 RunMode mode_of(const std::string& text) {
@@ -51,6 +52,15 @@ nlohmann::json device_json(const DeviceInfo& d) {
           {"clock_mhz", d.clock_khz / 1000.0},
           {"model_arch", d.model_arch},
           {"shared_per_block_optin", d.shared_per_block_optin}};
+}
+
+nlohmann::json comparison_json(const CounterComparison& c) {
+  if (!c.read) return nullptr;
+  return {{"hardware_wavefronts", c.hw_wavefronts},
+          {"hardware_instructions", c.hw_instructions},
+          {"model_wavefronts", c.model_wavefronts},
+          {"model_instructions", c.model_instructions},
+          {"agrees", c.agrees()}};
 }
 
 nlohmann::json result_json(const Scenario& s, const RunResult& r) {
@@ -80,11 +90,16 @@ nlohmann::json result_json(const Scenario& s, const RunResult& r) {
                      {"got", m.got}});
   j["verification"]["first"] = first;
   j["races"] = r.races;
+  j["counters"] = {{"status", counter_status_name(r.counters)},
+                   {"ms", r.counters_ms},
+                   {"timing", r.counters_timing}};
+  if (!r.counters_message.empty()) j["counters"]["message"] = r.counters_message;
   if (r.status == RunStatus::Ok && r.mode == RunMode::Written) {
     j["written"] = {{"grid", r.written.grid},
                     {"launches", r.written.launches},
                     {"us_per_launch", r.written.us_per_launch},
-                    {"us_single", r.written.us_single}};
+                    {"us_single", r.written.us_single},
+                    {"hardware", comparison_json(r.written.hw)}};
   }
   if (r.status == RunStatus::Ok && r.mode == RunMode::Exposed) {
     nlohmann::json steps = nlohmann::json::array();
@@ -110,7 +125,8 @@ nlohmann::json result_json(const Scenario& s, const RunResult& r) {
                        {"measured_launch", t.measured_launch},
                        {"schedulers", t.schedulers},
                        {"active_warps_per_sm", t.active_warps_per_sm},
-                       {"shared_bound", t.shared_bound}});
+                       {"shared_bound", t.shared_bound},
+                       {"hardware", comparison_json(t.hw)}});
     j["exposed"] = {{"grid", r.exposed.grid},
                     {"blocks_per_sm", r.exposed.blocks_per_sm},
                     {"baseline_ms", r.exposed.baseline_ms},
@@ -131,6 +147,15 @@ void print_model(const Scenario& s, const std::string& arch_id, const char* whos
     std::cout << "  " << an.steps[e].label << ": " << an.step_wavefronts(i) << " wavefronts (ideal "
               << an.step_ideal(i) << ")\n";
   }
+}
+
+// The counters' status line: what was read (per lesson block), or why not and the fix.
+void print_counters(const RunResult& r) {
+  if (r.counters == CounterStatus::Ok)
+    std::cout << "hardware counters (CUPTI, read in separate launches, " << fixed(r.counters_ms, 1)
+              << " ms), per block of the lesson:\n";
+  else if (r.counters != CounterStatus::Off || !r.counters_message.empty())
+    std::cout << "hardware counters: " << r.counters_message << "\n";
 }
 
 void print_text(const Scenario& s, const RunResult& r) {
@@ -159,6 +184,10 @@ void print_text(const Scenario& s, const RunResult& r) {
               << fixed(r.written.us_single, 2) << " us for one launch between events\n";
     print_model(s, d.model_arch, "the GPU that ran it");
     if (r.scenario_arch != d.model_arch) print_model(s, r.scenario_arch, "the scenario's");
+    print_counters(r);
+    if (r.written.hw.read)
+      std::cout << "counters, one block, every shared step: " << format_comparison(r.written.hw)
+                << "\n";
     std::cout << "\n" << explain_result(s, r) << "\n";
     return;
   }
@@ -184,6 +213,9 @@ void print_text(const Scenario& s, const RunResult& r) {
       print("  (%d active warps per SM: warp-bound, not bank-bound)", t.active_warps_per_sm);
     std::cout << "\n";
   }
+  print_counters(r);
+  for (const StepTiming& t : r.exposed.steps)
+    if (t.hw.read) print("  step %-3d %s\n", t.step, format_comparison(t.hw).c_str());
   std::cout << "\n" << explain_result(s, r) << "\n";
 }
 
@@ -195,6 +227,7 @@ void run_run(const RunCmdOptions& o) {
   ro.written_launches = o.launches;
   ro.reps = o.reps;
   ro.timeout_ms = o.timeout_ms;
+  ro.counters = !o.no_counters;
   Runner runner;
   const RunResult r = runner.run(s, ro);
   std::cout.flush();
@@ -245,6 +278,8 @@ void add_run_commands(CLI::App& app) {
       ->check(finite_number())
       ->check(CLI::Range(1.0, 600000.0))
       ->capture_default_str();
+  run->add_flag("--no-counters", o->no_counters,
+                "do not read the GPU's shared-memory counters (CUPTI) beside the timing");
   run->callback([o] { run_run(*o); });
 
   auto so = std::make_shared<ScenarioOptions>();

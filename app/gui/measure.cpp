@@ -133,6 +133,13 @@ Measurement measure_with_runner(const Scenario& s) {
   // most of the conflict, and (for a simulated architecture) why the GPU disagrees with it.
   m.explanation = explain_result(s, ex);
   if (wr.status == RunStatus::Ok) m.explanation += "\n\n" + explain_result(s, wr);
+  for (const StepTiming& st : ex.exposed.steps)
+    if (st.hw.read)
+      m.counters.push_back({"step " + std::to_string(st.step) + ": " + st.label, st.hw});
+  if (wr.status == RunStatus::Ok && wr.written.hw.read)
+    m.counters.push_back({"as written: the whole kernel", wr.written.hw});
+  if (ex.counters != CounterStatus::Ok && ex.counters != CounterStatus::Off)
+    m.counters_problem = ex.counters_message;
   if (!ex.arch_note.empty()) m.lines.push_back(ex.arch_note);
   if (!ex.verification.summary.empty()) m.lines.push_back(ex.verification.summary);
   return m;

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "bankviz/counters.h"
 #include "bankviz/scenario.h"
 
 namespace bankviz::gui {
@@ -29,6 +30,14 @@ struct Measurement {
   std::string label;                  // what changed, for the history plot ("tile[32][33]")
   std::vector<std::string> lines;  // per step: "load tile[tx][ty]: 32.02 cycles/instr (model 32)"
   std::string explanation;         // what the two run modes measure and why they differ, in words
+  // The GPU's own counters beside the model (CUPTI, counters.h), per lesson block: each exposed
+  // step, then the written kernel as a whole. counters_problem: why none were read, with the fix.
+  struct CounterRow {
+    std::string what;  // "step 2: load tile[tx][ty]" / "as written: the whole kernel"
+    CounterComparison hw;
+  };
+  std::vector<CounterRow> counters;
+  std::string counters_problem;
 };
 
 // The kernels library's Runner on this thread's behalf: measures both run modes. Builds a

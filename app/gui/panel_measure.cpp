@@ -8,6 +8,56 @@
 
 namespace bankviz::gui {
 
+namespace {
+
+// The GPU's own counters beside the model, one row per exposed step and one for the written
+// kernel (per lesson block), or why none were read and how to allow them.
+void draw_counters(const Measurement& m, const Palette& pal) {
+  if (!m.counters_problem.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(pal.light ? ImVec4(0.55f, 0.35f, 0.0f, 1) : ImVec4(1.0f, 0.8f, 0.4f, 1),
+                       "Hardware counters: %s", m.counters_problem.c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
+  if (m.counters.empty()) return;
+  ImGui::TextUnformatted("Hardware counters (CUPTI, as Nsight Compute counts) vs the model:");
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("counters", 5, flags)) return;
+  ImGui::TableSetupColumn("per lesson block", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+  ImGui::TableSetupColumn("hardware wavefronts");
+  ImGui::TableSetupColumn("in instructions");
+  ImGui::TableSetupColumn("model");
+  ImGui::TableSetupColumn("");
+  ImGui::TableHeadersRow();
+  const ImVec4 good = pal.light ? ImVec4(0.1f, 0.5f, 0.1f, 1) : ImVec4(0.5f, 0.9f, 0.5f, 1);
+  const ImVec4 bad = pal.light ? ImVec4(0.7f, 0.1f, 0.1f, 1) : ImVec4(1.0f, 0.5f, 0.5f, 1);
+  for (const Measurement::CounterRow& row : m.counters) {
+    const CounterComparison& c = row.hw;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(row.what.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.6g", c.hw_wavefronts);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.6g", c.hw_instructions);
+    ImGui::TableNextColumn();
+    if (c.model_instructions != c.hw_instructions)
+      ImGui::Text("%.6g in %.6g", c.model_wavefronts, c.model_instructions);
+    else
+      ImGui::Text("%.6g", c.model_wavefronts);
+    ImGui::TableNextColumn();
+    if (c.agrees())
+      ImGui::TextColored(good, "agrees");
+    else
+      ImGui::TextColored(bad, c.model_block0_only ? "blocks differ" : "differs: see below");
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
 void draw_measurement(AppState& s, Rect r) {
   if (!begin_panel("Measurement", r)) return ImGui::End();
   const Palette& pal = s.palette;
@@ -42,6 +92,7 @@ void draw_measurement(AppState& s, Rect r) {
           "as written: %.2f us per launch",
           m->microseconds);
       for (const std::string& l : m->lines) ImGui::BulletText("%s", l.c_str());
+      draw_counters(*m, pal);
       if (!m->explanation.empty() &&
           ImGui::CollapsingHeader("Why these numbers", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushTextWrapPos(0);

@@ -35,6 +35,7 @@ namespace bankviz::detail {
   X(cuDevicePrimaryCtxRelease)                   \
   X(cuDevicePrimaryCtxReset)                     \
   X(cuCtxSetCurrent)                             \
+  X(cuCtxSynchronize)                            \
   X(cuModuleLoadData)                            \
   X(cuModuleUnload)                              \
   X(cuModuleGetFunction)                         \
@@ -171,6 +172,7 @@ class PrimaryContext {
   [[nodiscard]] CUresult retain(CUdevice dev);
   [[nodiscard]] CUresult make_current() const;
   bool held() const { return ctx_ != nullptr; }
+  CUcontext get() const { return ctx_; }  // for CUPTI (cupti.h)
   void release(DriverStatus& st);
   void reset(DriverStatus& st);
 

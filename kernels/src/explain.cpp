@@ -148,6 +148,73 @@ std::string explain_result(const Scenario& s, const RunResult& r) {
           "the model shows block 0 while the exposed run spreads over many blocks, so the two "
           "agree only on average.";
   }
+  out += explain_counters(r);
+  return out;
+}
+
+namespace {
+
+// Why one row's hardware counts differ from the model, in words; empty when they agree.
+std::string why_counters_differ(const CounterComparison& c, RunMode mode, const Arch* here) {
+  if (!c.read || c.agrees()) return {};
+  if (c.model_block0_only)
+    return "the scenario names blockIdx, so its blocks access different addresses: the model "
+           "shows block 0, the counters the average over every block launched";
+  if (std::fabs(c.hw_instructions - c.model_instructions) > 1e-9) {
+    if (mode == RunMode::Written)
+      return "the compiled kernel issues " + std::to_string(std::llround(c.hw_instructions)) +
+             " shared instructions per block where the lesson's code has " +
+             std::to_string(std::llround(c.model_instructions)) +
+             " accesses: the compiler merged neighbouring accesses into wider instructions "
+             "(LDS.64, "
+             "LDS.128), kept a value it had already loaded instead of loading it again, or "
+             "added accesses for its own bookkeeping. The model counts the lesson's accesses as "
+             "written; exposed mode forces one instruction per access (ld/st.volatile.shared), "
+             "and `bankviz-cli source` shows the kernel";
+    return "the launch executed a different number of shared instructions than the lesson "
+           "has: the counters include something the model does not (please report it)";
+  }
+  if (here && !here->measured)
+    return "this GPU's rules (" + std::string(here->name) + ", " + provenance_summary(*here) +
+           ") are not Hopper's measured ones: `bankviz-cli validate` shows exactly where they "
+           "hold on this GPU";
+  return "the same instructions cost a different number of wavefronts than the model says: "
+         "`bankviz-cli validate` checks the rules access by access (please report it)";
+}
+
+}  // namespace
+
+std::string explain_counters(const RunResult& r) {
+  if (r.status != RunStatus::Ok || r.counters == CounterStatus::Off) return {};
+  if (r.counters != CounterStatus::Ok) return "\n\nHardware counters: " + r.counters_message;
+  const Arch* here = find_arch(r.device.model_arch);
+  std::vector<std::string> lines;
+  int agree = 0, read = 0;
+  auto row = [&](const std::string& what, const CounterComparison& c) {
+    if (!c.read) return;
+    ++read;
+    if (c.agrees()) {
+      ++agree;
+      return;
+    }
+    lines.push_back(what + ": " + format_comparison(c) +
+                    ". Why: " + why_counters_differ(c, r.mode, here) + ".");
+  };
+  if (r.mode == RunMode::Written) {
+    row("The lesson's kernel", r.written.hw);
+  } else {
+    for (const StepTiming& t : r.exposed.steps) row("Step " + std::to_string(t.step), t.hw);
+  }
+  if (read == 0) return {};
+  std::string out =
+      "\n\nHardware counters (the GPU's own, as Nsight Compute reports them, read through CUPTI "
+      "in launches of their own): ";
+  if (lines.empty())
+    return out + (read == 1
+                      ? "they agree with the model."
+                      : "they agree with the model on all " + std::to_string(read) + " steps.");
+  out += std::to_string(agree) + " of " + std::to_string(read) + " agree with the model.";
+  for (const std::string& l : lines) out += "\n  " + l;
   return out;
 }
 

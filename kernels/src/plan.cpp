@@ -43,6 +43,7 @@ StepModel model_of_step(const Analysis& a, int step) {
     for (const WarpStep& ws : a.warps[e]) {
       if (ws.access.mask == 0) continue;
       m.wavefronts += ws.result.wavefronts;
+      m.ideal += ws.result.ideal;
       ++m.instructions;
       if (std::find(m.active_warps.begin(), m.active_warps.end(), ws.warp) == m.active_warps.end())
         m.active_warps.push_back(ws.warp);

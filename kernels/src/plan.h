@@ -32,6 +32,7 @@ namespace bankviz::detail {
 // One scenario step (all its loop iterations) by the model, over the warps of one block.
 struct StepModel {
   int64_t wavefronts = 0;         // summed over warp instructions
+  int64_t ideal = 0;              // the same, without bank conflicts (AccessResult::ideal)
   int64_t instructions = 0;       // warp instructions with an active lane
   int64_t bytes = 0;              // bytes the active lanes ask for
   std::vector<int> active_warps;  // warps of the block with an active lane in the step

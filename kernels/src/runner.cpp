@@ -18,6 +18,7 @@
 #include "explain.h"
 #include "measure.h"
 #include "plan.h"
+#include "run_counters.h"
 #include "timing.h"
 
 namespace bankviz {
@@ -34,9 +35,11 @@ struct Runner::Impl {
   bool tried = false;  // the device is opened once; its reason stays
   OpenedDevice opened;
   PrimaryContext ctx;
-  ModuleCache modules;  // loaded into ctx, valid in it only
+  ModuleCache modules;                       // loaded into ctx, valid in it only
+  std::unique_ptr<CounterSession> counters;  // CUPTI's configuration for ctx (run_counters.h)
 
   ~Impl() {
+    counters.reset();
     DriverStatus st;
     modules.unload_all(st);
     ctx.release(st);
@@ -71,6 +74,7 @@ struct Runner::Impl {
   // modules and frees its memory); the next run retains a fresh one and reloads the modules
   // from the cached cubins.
   void reset_context(DriverStatus& st) {
+    counters.reset();
     modules.forget_all();
     ctx.reset(st);
   }
@@ -168,6 +172,9 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
       measure_written(run, *base.ref);
     else
       measure_exposed(run);
+    // 5. The hardware counters, in launches of their own after the timed ones.
+    if (o.counters && run.launcher.ok() && res.status == RunStatus::NoCuda)
+      read_run_counters(run, impl_->ctx.get(), impl_->counters);
   }
   finish(*impl_, run);
   return res;

@@ -1,6 +1,7 @@
 // runner_without_cuda.cpp: the Runner of a build without the CUDA toolkit (runner.h). It still
 // generates the kernel (so its text is shown) and names the limit no GPU lifts; every run then
 // reports RunStatus::NoCuda as a value, and the model works as ever.
+#include "bankviz/experiments.h"
 #include "bankviz/runner.h"
 #include "explain.h"
 #include "plan.h"
@@ -48,6 +49,17 @@ CompileCheck compile_only(const KernelSource& k, const std::string& sm) {
   CompileCheck c;
   c.message = "this build of bankviz has no CUDA toolkit (NVRTC)";
   return c;
+}
+
+ExperimentRun run_experiment(const Experiment& e, int timing_runs,
+                             const std::vector<Scenario>& scenarios) {
+  (void)e;
+  (void)timing_runs;
+  (void)scenarios;
+  ExperimentRun res;
+  res.status = RunStatus::NoCuda;
+  res.message = "this build of bankviz has no CUDA toolkit: the seeds' experiments need a GPU";
+  return res;
 }
 
 }  // namespace bankviz

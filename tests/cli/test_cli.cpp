@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -576,4 +577,30 @@ TEST(TeachingSet, ReadmeTableIsWhatTheModelPrints) {
   EXPECT_NE(slurp(src / "README.md").find(table), std::string::npos)
       << "regenerate the README's Teaching set table with scripts/teaching_set.py:\n"
       << table;
+}
+
+// [SECTION] experiments
+
+TEST(Experiments, ListsEachSeedsPublishedFigureBesideTheModel) {
+  const Result r = cli("experiments --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 3u);
+  std::set<std::string> seeds;
+  for (const auto& e : j) {
+    seeds.insert(e["seed"].get<std::string>());
+    EXPECT_GT(e["published_ratio"].get<double>(), 1.0) << e["name"];
+    EXPECT_FALSE(e.contains("measured")) << "measured without --run";
+  }
+  EXPECT_EQ(seeds.size(), 3u);
+  // The Kepler seed's table: 2.1387 ms against 1.33753 ms.
+  EXPECT_NEAR(j[1]["published_ratio"].get<double>(), 2.1387 / 1.33753, 1e-9);
+}
+
+TEST(Experiments, RunWithoutAGpuSaysWhyAndFails) {
+  const Result r = cli("experiments kepler-filter-float2 --run");
+  if (r.status == 0) GTEST_SKIP() << "a GPU ran it";
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("not run: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("published: Tesla K20c"), std::string::npos) << r.out;
 }

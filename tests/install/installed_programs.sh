@@ -36,6 +36,15 @@ cmp -s installed.txt build-tree.txt || fail "the installed analyze differs from 
 "$cli" analyze --preset only-in-install --no-pictures >/dev/null ||
   fail "analyze --preset only-in-install failed"
 
+# validate's suites come with the install (share/bankviz/suites/hopper): without a GPU it gets as
+# far as the counters (exit 1, "cannot validate on this machine"), on one it runs them.
+[[ -f $data/suites/hopper/atomic.txt && -f $data/suites/hopper/atomic.expected ]] ||
+  fail "no suites in share/bankviz/suites/hopper"
+status=0
+"$cli" validate --suite atomic >validate.txt 2>&1 || status=$?
+grep -q 'no suites directory' validate.txt && fail "the installed validate finds no suites"
+[[ $status -le 1 ]] || fail "the installed validate failed: $(cat validate.txt)"
+
 if [[ $gui == --gui ]]; then
   [[ -x $tmp/prefix/bin/bankviz ]] || fail "no bin/bankviz in the install"
   [[ -f $data/shaders/cells.vert && -f $data/shaders/cells.frag ]] ||

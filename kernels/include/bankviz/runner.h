@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bankviz/codegen.h"
+#include "bankviz/counters.h"
 #include "bankviz/reference.h"
 #include "bankviz/scenario.h"
 
@@ -56,6 +57,9 @@ struct RunOptions {
   // running kernel ends (the driver cannot cut it short), which the estimate keeps to seconds.
   double max_launch_ms = 2000;
   double timeout_ms = 10000;
+  // Read the GPU's shared-memory counters (CUPTI, counters.h) in launches of their own after the
+  // timed ones: per step (exposed) or per kernel (written), beside the model.
+  bool counters = true;
 };
 
 // Written mode: the lesson's launch.
@@ -64,6 +68,8 @@ struct WrittenTiming {
   int launches = 0;
   double us_per_launch = 0;  // events around `launches` back-to-back launches, median run
   double us_single = 0;      // events around one launch (includes launch overhead), median
+  // The lesson's launch once more with the counters on: per lesson block, every shared step.
+  CounterComparison hw;
 };
 
 // Exposed mode: one row per scenario memory step.
@@ -112,6 +118,9 @@ struct StepTiming {
   // write needs (32 and 16 wavefronts measured 32.6 and 16.6). Below kCopyCycles wavefronts the
   // copy, not the banks, sets the pace: copy_bound, and the measurement is not a test of the model.
   bool copy_bound = false;
+  // The step's launch (repeats 2) less its baseline, with the counters on: this step once, per
+  // lesson block, beside the model of the present GPU.
+  CounterComparison hw;
 };
 
 inline constexpr double kCopyCycles = 5.0;
@@ -143,6 +152,12 @@ struct RunResult {
   std::vector<std::string> races;  // from the CPU evaluation
   WrittenTiming written;
   ExposedTiming exposed;
+  // The hardware counters: Ok (read into written.hw / each step's hw), Off, or why not
+  // (counters_message: counter_problem()'s words with the fix). Timing never depends on them.
+  CounterStatus counters = CounterStatus::Off;
+  std::string counters_message;
+  double counters_ms = 0;       // what reading them added to the run
+  std::string counters_timing;  // where that time went (CUPTI's steps)
 };
 
 // Owns the CUDA context and the loaded modules (a bounded cache: the least recently used are
@@ -172,6 +187,10 @@ class Runner {
 // they differ; for exposed runs also which steps are issue-bound rather than bank-bound.
 // Paragraphs separated by blank lines. `s` is the scenario that ran. Empty for a failed run.
 std::string explain_result(const Scenario& s, const RunResult& r);
+// The hardware counters beside the model in words (part of explain_result()): whether they agree,
+// and for each row that does not, why (blocks that differ, the compiler's instructions, a rule
+// set that is not measured), or why no counters were read, with the fix. Empty when not asked.
+std::string explain_counters(const RunResult& r);
 // Just the mode's explanation (what "as written" and "exposed" measure, and why they differ).
 std::string explain_mode(RunMode m);
 
