@@ -46,6 +46,18 @@ write("scenario", "swizzle-lets-types.json", json.dumps({
                "loop": {"var": "i", "from": 0, "to": 4, "step": 2}},
               {"kind": "load", "tile": "t", "index": "t[c][r]"}]}, indent=1))
 
+write("scenario", "cute-layout.json", json.dumps({
+    "name": "c", "tiles": [{"name": "t", "elem": "half",
+                            "layout": "Sw<3,4,3,bytes> o ((8,4),64):((64,512),1)"},
+                           {"name": "b", "elem": "float", "layout": "(4,(2,16)):(0,(1,2))",
+                            "base": 8192}],
+    "block": [32, 1, 1],
+    "steps": [{"kind": "store", "tile": "t", "index": "[threadIdx.x][threadIdx.x % 8 * 8]"},
+              {"kind": "store", "tile": "b", "index": "[threadIdx.x / 8][threadIdx.x % 32]"},
+              {"kind": "sync"},
+              {"kind": "load", "tile": "t", "index": "t[threadIdx.x % 8][threadIdx.x / 8 * 8]"}]},
+    indent=1))
+
 # [SECTION] expr: every expression the scenarios hold, and edges of C's rules.
 exprs = set()
 for p in scenarios:
@@ -120,6 +132,13 @@ lines = {
                        "--step", "store tile[threadIdx.y][threadIdx.x]", "--mode", "exposed"],
     "source-let": ["source", "--dims", "32", "--block", "32", "--let",
                    "unsigned row=threadIdx.x * 3", "--step", "atomic tile[row % 32]"],
+    "analyze-layout": ["analyze", "--elem", "half", "--layout",
+                       "SW128 o ((8,4),64):((64,512),1)", "--block", "32", "--step",
+                       "load tile[threadIdx.x % 8][threadIdx.x / 8 * 8]", "--no-pictures"],
+    "source-layout": ["source", "--layout", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "--block",
+                      "32", "--step", "store tile[threadIdx.x % 8][0]", "--mode", "exposed"],
+    "advise-preset": ["advise", "--preset", "row-write-column-read", "--json"],
+    "advise-file-rel": ["advise", "s.json"],
     "analyze-file-rel": ["analyze", "--file", "s.json"],
     "wavefronts-file-rel": ["wavefronts", "--arch", "fermi", "r.txt"],
 }

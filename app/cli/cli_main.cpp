@@ -37,6 +37,7 @@ int cli_main(int argc, char** argv) {
   add_wavefronts_command(app);
   add_list_commands(app);
   add_compare_commands(app);
+  add_advise_command(app);
   add_experiments_command(app);
   add_lessons_command(app);
 #ifdef BANKVIZ_CLI_RUN

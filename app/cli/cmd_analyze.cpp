@@ -29,6 +29,15 @@ void run_analyze(const AnalyzeOptions& o) {
   }
   std::cout << s.name << (s.title.empty() ? "" : ": " + s.title) << "\n\n" << render_table(a);
   for (const Issue& i : a.issues) std::cout << "note: " << i.message << "\n";
+  for (const TileDecl& t : s.tiles) {
+    // A CuTe-laid-out tile: its layout, its swizzle in both units, and whether it broadcasts.
+    if (!t.cute) continue;
+    std::cout << "layout: " << t.name << " = " << t.layout_text() << ", " << t.storage_elements()
+              << " elements of " << t.elem_bytes() << " bytes\n";
+    if (!t.swizzle.identity())
+      std::cout << "swizzle: " << swizzle_units_text(t.swizzle, t.elem_bytes()) << "\n";
+    if (const std::string n = t.layout_note(); !n.empty()) std::cout << "note: " << n << "\n";
+  }
   if (o.no_pictures) return;
   const int step = o.step >= 0 ? o.step : a.worst_step();
   if (step < 0) return;

@@ -14,5 +14,6 @@ void add_compare_commands(CLI::App& app);     // cmd_compare.cpp: compare, sweep
 void add_experiments_command(CLI::App& app);  // cmd_experiments.cpp: experiments
 void add_validate_command(CLI::App& app);     // cmd_validate.cpp: validate (needs a GPU)
 void add_lessons_command(CLI::App& app);      // cmd_lessons.cpp: lessons
+void add_advise_command(CLI::App& app);       // cmd_advise.cpp: advise
 
 }  // namespace bankviz::cli

@@ -165,6 +165,11 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
       "declare the tile extern __shared__ (1-D); --dynamic=false declares it static");
   cmd.add_option("--swizzle", o.swizzle, "XOR swizzle B,M,S (CuTe Swizzle<B,M,S>)")
       ->check(non_empty);
+  cmd.add_option("--layout", o.layout,
+                 "CuTe layout of the (first) tile, [SWIZZLE o] (shape):(stride): "
+                 "\"((8,4),64):((64,512),1)\", \"Sw<3,3,3> o (8,64):(64,1)\" (elements), "
+                 "\"Sw<3,4,3,bytes> o ...\", \"SW128 o ...\"; sets dims (none: drop it)")
+      ->check(non_empty);
   cmd.add_option("--block", o.block, "thread block: 32x32 or 256 or 8x8x4")->check(non_empty);
   cmd.add_option("--define", o.defines, "named constant NAME=VALUE (repeatable)");
   cmd.add_option("--let", o.lets,
@@ -185,6 +190,7 @@ std::string flag_of(const std::string& path) {
                                                                {"tiles[0].dims", "--dims"},
                                                                {"tiles[0].pad", "--pad"},
                                                                {"tiles[0].swizzle", "--swizzle"},
+                                                               {"tiles[0].layout", "--layout"},
                                                                {"tiles[0].dynamic", "--dynamic"},
                                                                {"block", "--block"},
                                                                {"constants", "--define"},
@@ -244,6 +250,17 @@ Scenario build_scenario(const ScenarioOptions& o) {
   if (s.tiles.empty()) s.tiles.push_back(TileDecl{});
   TileDecl& t = s.tiles.front();
   if (!o.elem.empty()) t.elem = o.elem;
+  if (!o.layout.empty()) {
+    if (!o.dims.empty() || o.pad || !o.swizzle.empty())
+      throw Exit{kExitUsage,
+                 "--layout gives the tile's extents and swizzle: use it without --dims, --pad "
+                 "and --swizzle"};
+    if (o.layout == "none") {
+      t.cute.reset();
+    } else if (std::string err = t.set_layout(o.layout); !err.empty()) {
+      throw Exit{kExitUsage, "--layout '" + o.layout + "': " + err};
+    }
+  }
   if (!o.dims.empty()) {
     auto d = parse_extents(o.dims, "--dims", 3);
     t.dims.assign(d.begin(), d.end());

@@ -33,6 +33,7 @@ struct ScenarioOptions {
   std::optional<long long> pad;      // --pad N (elements per row)
   std::optional<bool> dynamic;       // --dynamic
   std::string swizzle;               // --swizzle B,M,S
+  std::string layout;                // --layout "Sw<3,3,3> o (8,64):(64,1)" (CuTe), or none
   std::string block;                 // --block 32x32[x1]
   std::vector<std::string> defines;  // --define NAME=VALUE
   std::vector<std::string> lets;     // --let NAME=EXPR

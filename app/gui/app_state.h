@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "advisor.h"
 #include "analyzer.h"
 #include "bankviz/analysis.h"
 #include "bankviz/frame.h"
@@ -109,6 +110,7 @@ struct AppState {
 
   // [SECTION] measurement (worker thread; see measure.h)
   Measurer measurer;
+  AdvisorState advisor;  // the advisor window and the layout fields (advisor.h)
 
   // [SECTION] requests handled by main's loop after the UI pass
   bool want_screenshot = false;  // PNG of the window (key S / toolbar)

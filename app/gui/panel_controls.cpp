@@ -99,16 +99,19 @@ void draw_controls(AppState& s, Rect r) {
     tip("The C type of each element: its size decides how many banks one element spans "
         "(float2 and double: two 4-byte banks)");
     static const char* dim_names[] = {"rows", "columns", "depth"};
-    for (size_t k = 0; k < t.dims.size() && k < 3; ++k) {
+    // A CuTe-laid-out tile's extents and padding are its layout's (the layout field below).
+    for (size_t k = 0; k < t.dims.size() && k < 3 && !t.cute; ++k) {
       ImGui::SetNextItemWidth(w);
       const char* n = t.dims.size() == 1 ? "length" : dim_names[t.dims.size() == 3 ? k : k];
       changed |= input_i64(n, &t.dims[k], 1, 65536);
       tip("An extent of the array as declared: tile[rows][columns]");
     }
     ImGui::SetNextItemWidth(w);
-    changed |= input_i64("padding", &t.pad, 0, 64);
-    tip("Unused elements added to each row (tile[32][32 + pad]): a row then starts pad words "
-        "further along the banks, which spreads a column over different banks");
+    if (!t.cute) {
+      changed |= input_i64("padding", &t.pad, 0, 64);
+      tip("Unused elements added to each row (tile[32][32 + pad]): a row then starts pad words "
+          "further along the banks, which spreads a column over different banks");
+    }
     int sw[3] = {t.swizzle.bits, t.swizzle.base, t.swizzle.shift};
     ImGui::SetNextItemWidth(w);
     if (ImGui::InputInt3("swizzle B,M,S", sw)) {
@@ -122,6 +125,7 @@ void draw_controls(AppState& s, Rect r) {
         "elements kept together; S: how far up the row bits are taken from. 0,0,0 = no swizzle. "
         "Swizzle<5,0,5> on a 32x32 int tile XORs the column with the row: a transpose without "
         "padding and without conflicts");
+    changed |= edit_layout(s, t, ti, w);
     show_error(s, "tiles[" + std::to_string(ti) + "]");
     ImGui::PopID();
   }

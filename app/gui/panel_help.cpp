@@ -29,6 +29,7 @@ void draw_help(AppState& s) {
       {"E", "export SVG of the tile and bank views"},
       {"PageDown / .", "clicker next: the lesson's answer, then its next scene (no lesson: step)"},
       {"PageUp / B", "clicker back: the lesson's previous scene (no lesson: step)"},
+      {"A", "advisor: the paddings and swizzles that fix each step"},
       {"F1 or ?", "this help"},
       {"Esc", "close this help; else leave presenter mode"},
       {"Q / Ctrl+Q", "quit"},

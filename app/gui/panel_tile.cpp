@@ -42,6 +42,7 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
     same_line_if(legend.c_str());
     ImGui::TextDisabled("%s", legend.c_str());
   }
+  draw_layout_caption(t);
   // Where the animation is, in words: the step, the warp, the wavefront.
   if (s.frame.step >= 0) {
     ImGui::PushFont(g_fonts.bold);

@@ -30,6 +30,12 @@ void draw_help(AppState& s);
 // a lesson).
 void draw_lesson(AppState& s, Rect r);
 float lesson_height(const AppState& s, float width);
+// panel_advisor.cpp: the advisor window (key A); the CuTe layout field of a tile's controls (true
+// when it changed the tile); the tile view's layout caption and the tooltip's layout lines.
+void draw_advisor(AppState& s);
+bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w);
+void draw_layout_caption(const TileDecl& t);
+void layout_tooltip_lines(const TileDecl& t, int64_t element);
 
 // The whole window: layout, panels, keyboard shortcuts (ui.cpp).
 void draw_ui(AppState& s, CellRenderer& cells);

@@ -111,6 +111,7 @@ void hover_tooltip(const AppState& s) {
     ImGui::Text("%s%s%s", t.name.c_str(), idx.c_str(),
                 t.is_padding(s.hover.element) ? "  (padding)" : "");
     ImGui::PopFont();
+    layout_tooltip_lines(t, s.hover.element);
     const uint32_t byte = static_cast<uint32_t>(t.byte_offset(s.hover.element));
     ImGui::Text("byte address %u, word %u, bank %d", byte, arch.word_of(byte), arch.bank_of(byte));
   } else {
@@ -175,6 +176,7 @@ void shortcuts(AppState& s) {
   if (pressed(GLFW_KEY_F11)) s.fullscreen = !s.fullscreen;
   if (pressed(GLFW_KEY_S)) s.want_screenshot = true;
   if (pressed(GLFW_KEY_E)) s.want_svg = true;
+  if (pressed(GLFW_KEY_A)) s.advisor.open = !s.advisor.open;
   if (pressed(GLFW_KEY_F1) || (pressed(GLFW_KEY_SLASH) && io.KeyShift)) s.show_help = !s.show_help;
   // A presentation clicker sends PageDown/PageUp (next/back) and B or period (its "blank" key):
   // next and back through the lesson's scenes, or through the steps without a lesson.
@@ -245,6 +247,7 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
   draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});
   draw_help(s);
+  draw_advisor(s);
 }
 
 float digit_px(ImFont* font, float size) {

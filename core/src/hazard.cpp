@@ -55,7 +55,10 @@ struct Cell {
 std::string describe(const Scenario& s, const Trace& t, const AccessRef& a, int64_t element) {
   const TraceStep& ts = t.steps[static_cast<size_t>(a.step)];
   const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
-  const std::string elem = tile.element_name(element);
+  // The element this access touched (a broadcast CuTe layout's racing pair may name two
+  // coordinates of one memory slot).
+  const int32_t own = ts.warps[static_cast<size_t>(a.warp)].element[static_cast<size_t>(a.lane)];
+  const std::string elem = tile.element_name(own >= 0 ? own : element);
   const Step& st = s.steps[static_cast<size_t>(ts.info.step)];
   const OpSpec op = st.op(tile.elem_bytes());
   const std::string what =
@@ -78,7 +81,9 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
   auto present = [&](int w) { return warps == 0 || ((warps >> w) & 1u) != 0; };
   auto cell = [&](int tile, int64_t element) -> Cell& {
     std::vector<Cell>& c = cells[static_cast<size_t>(tile)];
-    if (c.empty()) c.resize(static_cast<size_t>(s.tiles[static_cast<size_t>(tile)].elements()));
+    // The array's slots: a CuTe layout's image (its cosize), not its coordinates.
+    if (c.empty())
+      c.resize(static_cast<size_t>(s.tiles[static_cast<size_t>(tile)].storage_elements()));
     return c[static_cast<size_t>(element)];
   };
   // Calls f(step, access, element, first slot, slots) for every access of the present warps in

@@ -619,7 +619,8 @@ class Reader {
 
 TileDecl read_tile(Reader& r, const Json& j, const std::string& path) {
   TileDecl t;
-  if (!r.object(j, path, {"name", "elem", "dims", "pad", "base", "dynamic", "swizzle"})) return t;
+  if (!r.object(j, path, {"name", "elem", "dims", "pad", "base", "dynamic", "swizzle", "layout"}))
+    return t;
   r.get(j, path, "name", t.name);
   r.get(j, path, "elem", t.elem);
   if (const Json* dims = r.array(j, path, "dims")) {
@@ -638,6 +639,23 @@ TileDecl read_tile(Reader& r, const Json& j, const std::string& path) {
       r.get(*it, sp, "bits", t.swizzle.bits);
       r.get(*it, sp, "base", t.swizzle.base);
       r.get(*it, sp, "shift", t.swizzle.shift);
+    }
+  }
+  // A CuTe layout (layout.h): its extents are the dims unless dims are given (then they must
+  // agree: TileDecl::check); its composed swizzle is the tile's, unless "swizzle" also names one.
+  std::string layout;
+  r.get(j, path, "layout", layout);
+  if (j.contains("layout") && j["layout"].is_string()) {
+    LayoutParse p = parse_layout(layout, t.elem_bytes());
+    if (!p.layout) {
+      r.error(join(path, "layout"), "'" + layout + "': " + p.error);
+    } else {
+      if (!j.contains("dims")) t.dims = p.layout->extents();
+      if (!p.swizzle.identity() && j.contains("swizzle"))
+        r.error(join(path, "swizzle"), "the layout composes a swizzle already ('" + layout + "')");
+      else if (!p.swizzle.identity())
+        t.swizzle = p.swizzle;
+      t.cute = std::move(p.layout);
     }
   }
   return t;
@@ -918,11 +936,15 @@ Json scenario_to_json_value(const Scenario& s) {
     Json jt;
     jt["name"] = t.name;
     jt["elem"] = t.elem;
-    jt["dims"] = t.dims;
-    jt["pad"] = t.pad;
+    if (t.cute) {
+      jt["layout"] = t.layout_text();  // dims are its extents, its swizzle is composed in it
+    } else {
+      jt["dims"] = t.dims;
+      jt["pad"] = t.pad;
+    }
     jt["base"] = t.base;
     jt["dynamic"] = t.dynamic;
-    if (t.swizzle.bits != 0 || t.swizzle.base != 0 || t.swizzle.shift != 0) {
+    if (!t.cute && (t.swizzle.bits != 0 || t.swizzle.base != 0 || t.swizzle.shift != 0)) {
       jt["swizzle"] =
           Json{{"bits", t.swizzle.bits}, {"base", t.swizzle.base}, {"shift", t.swizzle.shift}};
     }

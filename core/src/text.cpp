@@ -318,6 +318,8 @@ std::string render_tile(const Analysis& a, int step, int warp, int wavefront) {
   std::ostringstream o;
   o << view_title(a, step, warp, wavefront);
   o << tile.declaration() << "\n";
+  if (tile.cute)  // the grid is the layout's coordinates, not the flat array
+    o << "layout " << tile.layout_text() << ": a cell is a coordinate (row, column)\n";
   o << "cells: the lane that touches the element ('+': more lanes share it), '.' untouched, '#' "
        "padding\n";
   if (clipped) {

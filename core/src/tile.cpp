@@ -1,12 +1,12 @@
 // tile.cpp: shared-memory array declarations and where their elements live.
 //
 // [SECTION] Element types
-// [SECTION] Swizzle
 // [SECTION] TileDecl geometry
 // [SECTION] TileDecl declaration text and checks
 //
-// (i0, i1, i2) -> element offset (row-major over the padded extents)
-//   -> CuTe swizzle of the element offset -> byte offset = base + swizzled * elem_bytes
+// (i0, i1, i2) -> element (row-major over the padded extents)
+//   -> storage offset (the element, or a CuTe layout of the subscripts: layout.h)
+//   -> CuTe swizzle of the storage offset -> byte offset = base + swizzled * elem_bytes
 // Banks are then chosen from the byte offset by the architecture (arch.h), not here.
 
 #include "bankviz/tile.h"
@@ -129,28 +129,6 @@ const ElemType* find_elem_type(std::string_view name) {
   return nullptr;
 }
 
-// [SECTION] Swizzle ==============================================================================
-
-// CuTe swizzle.hpp, Swizzle<B,M,S>:
-//   yyy_msk = ((1<<B)-1) << (M + max(0,S))      the B bits that select the permutation
-//   zzz_msk = ((1<<B)-1) << (M - min(0,S))      the B bits that get XORed
-//   off ^ shiftr(off & yyy_msk, S)              shiftr by a negative S shifts left
-// With M=0 on element offsets and S=B, each row of 2^S elements gets its columns XORed with the
-// row number: the classic conflict-free transpose layout without padding.
-int64_t Swizzle::apply(int64_t off) const {
-  if (bits <= 0 || bits > 30 || base < 0 || base > 30 || shift < -30 || shift > 30) return off;
-  const uint64_t bit_msk = (uint64_t{1} << bits) - 1;
-  const uint64_t yyy_msk = bit_msk << (base + std::max(0, shift));
-  const uint64_t u = static_cast<uint64_t>(off);
-  const uint64_t moved = shift >= 0 ? (u & yyy_msk) >> shift : (u & yyy_msk) << -shift;
-  return static_cast<int64_t>(u ^ moved);
-}
-
-std::string Swizzle::text() const {
-  return "Swizzle<" + std::to_string(bits) + "," + std::to_string(base) + "," +
-         std::to_string(shift) + ">";
-}
-
 // [SECTION] TileDecl geometry ====================================================================
 
 namespace {
@@ -188,8 +166,13 @@ int64_t TileDecl::elements() const {
   return n;
 }
 
+int64_t TileDecl::storage_elements() const {
+  if (cute) return cute->cosize();
+  return elements();
+}
+
 int64_t TileDecl::bytes() const {
-  return saturating_mul(elements(), elem_bytes());
+  return saturating_mul(storage_elements(), elem_bytes());
 }
 
 // (i0, i1, i2) -> i0 * (D1 * (D2+pad)) + i1 * (D2+pad) + i2, over the padded extents.
@@ -204,12 +187,37 @@ std::optional<int64_t> TileDecl::linear(const std::vector<int64_t>& subscripts) 
   return off;
 }
 
+// element -> (i0, i1, i2) row-major over the extents -> the layout's inner product.
+int64_t TileLayout::storage(int64_t linear_elem) const {
+  if (!cute) return linear_elem;
+  int64_t off = 0, rest = linear_elem;
+  for (size_t d = extents.size(); d-- > 0;) {
+    const int64_t i = d == 0 ? rest : rest % extents[d];
+    rest = d == 0 ? 0 : rest / extents[d];
+    off += cute->mode_offset(d, i);
+  }
+  return off;
+}
+
 int64_t TileLayout::byte_offset(int64_t linear_elem) const {
-  return base + saturating_mul(swizzle.apply(linear_elem), elem_bytes);
+  return base + saturating_mul(swizzle.apply(storage(linear_elem)), elem_bytes);
 }
 
 TileLayout TileDecl::layout() const {
-  return {base, elem_bytes(), swizzle};
+  TileLayout l{base, elem_bytes(), swizzle, cute, {}};
+  if (cute) l.extents = cute->extents();
+  return l;
+}
+
+// slot -> swizzled offset -> (un)swizzled offset (a CuTe swizzle is its own inverse) -> the
+// element the layout puts there.
+int64_t TileDecl::element_at_slot(int64_t slot) const {
+  const int64_t off = swizzle.apply(slot);
+  return cute ? cute->element_at(off) : off;
+}
+
+int64_t TileDecl::storage(int64_t linear_elem) const {
+  return layout().storage(linear_elem);
 }
 
 int64_t TileDecl::byte_offset(int64_t linear_elem) const {
@@ -234,6 +242,13 @@ std::vector<int64_t> TileDecl::unlinear(int64_t linear_elem) const {
 
 std::string TileDecl::element_name(int64_t linear_elem) const {
   std::string out = name;
+  if (cute) {
+    // CuTe's call syntax for a coordinate: tile(3,31).
+    const std::vector<int64_t> sub = unlinear(linear_elem);
+    out += '(';
+    for (size_t i = 0; i < sub.size(); ++i) out += (i ? "," : "") + std::to_string(sub[i]);
+    return out + ')';
+  }
   for (int64_t v : unlinear(linear_elem)) out += '[' + std::to_string(v) + ']';
   return out;
 }
@@ -246,10 +261,35 @@ bool TileDecl::is_padding(int64_t linear_elem) const {
 
 // [SECTION] TileDecl declaration text and checks =================================================
 
+std::string TileDecl::set_layout(std::string_view text) {
+  LayoutParse p = parse_layout(text, elem_bytes());
+  if (!p.layout) return p.error;
+  dims = p.layout->extents();
+  pad = 0;
+  swizzle = p.swizzle;
+  cute = std::move(p.layout);
+  return {};
+}
+
+std::string TileDecl::layout_text() const {
+  return cute ? bankviz::layout_text(*cute, swizzle) : std::string();
+}
+
+std::string TileDecl::layout_note() const {
+  if (!cute || !check().empty()) return {};
+  const std::optional<LayoutAlias> a = first_alias(*cute);
+  if (!a) return {};
+  return "layout: not injective (a broadcast): " + name + coordinate_text(*cute, a->a) + " and " +
+         name + coordinate_text(*cute, a->b) + " share element offset " +
+         std::to_string(a->offset) + "; a store to one is a store to the other";
+}
+
 std::string TileDecl::declaration() const {
   const std::string type_name = normalize_spaces(elem);
   if (dynamic) return "extern __shared__ " + type_name + " " + name + "[];";
   std::string out = "__shared__ " + type_name + " " + name;
+  // A CuTe layout: flat over its image, indexed through the layout's function (codegen.h).
+  if (cute) return out + "[" + std::to_string(storage_elements()) + "];";
   if (!swizzle.identity()) {
     // Swizzled: declared flat and indexed through the swizzle function, as CuTe code does.
     std::string n;
@@ -269,6 +309,25 @@ std::string TileDecl::declaration() const {
     out += "]";
   }
   return out + ";";
+}
+
+// A CuTe layout's own checks, before the byte count (its cosize) is computed.
+std::string TileDecl::check_cute() const {
+  const std::string lt = "layout '" + cute->text() + "'";
+  if (cute->modes.empty() || cute->modes.size() > 3 || cute->leaves.size() != cute->modes.size())
+    return "layout: a tile's layout has 1 to 3 top-level modes";
+  if (dynamic)
+    return "dynamic: a CuTe-laid-out tile is a static array declared flat over the layout's "
+           "image; use dynamic only without a layout";
+  if (pad != 0)
+    return "pad: a CuTe layout has no padding of its own: write it into the strides, e.g. "
+           "(32,32):(33,1)";
+  if (dims != cute->extents())
+    return "dims: a tile with a " + lt + " has the layout's extents as dims";
+  if (cute->min_offset() < 0)
+    return "layout: " + lt + " reaches offset " + std::to_string(cute->min_offset()) +
+           " (negative strides): the image must start at offset 0";
+  return {};
 }
 
 std::string TileDecl::check() const {
@@ -297,6 +356,9 @@ std::string TileDecl::check() const {
   if (pad < 0) return "pad: padding must be 0 or more elements, got " + std::to_string(pad);
   if (pad > kMaxBlockSharedBytes)
     return "pad: " + std::to_string(pad) + " elements cannot fit in the 227 KB one block may use";
+  if (cute) {
+    if (std::string e = check_cute(); !e.empty()) return e;
+  }
   if (dynamic && dims.size() != 1)
     return "dynamic: an extern __shared__ array is 1-D (declared 'T " + name +
            "[]'), but dims has " + std::to_string(dims.size()) + " extents";
@@ -305,7 +367,7 @@ std::string TileDecl::check() const {
     return "base: byte offset " + std::to_string(base) + " is not a multiple of " +
            std::to_string(t->bytes) + " (the size of " + std::string(t->name) +
            "); CUDA aligns every shared array to its element type";
-  const int64_t total = saturating_mul(elements(), t->bytes);
+  const int64_t total = saturating_mul(storage_elements(), t->bytes);  // a layout: its cosize
   if (total > kMaxBlockSharedBytes || base > kMaxBlockSharedBytes - total)
     return "dims: the tile needs " + std::to_string(total) + " bytes at offset " +
            std::to_string(base) + ", more than the " + std::to_string(kMaxBlockSharedBytes) +
@@ -323,7 +385,7 @@ std::string TileDecl::check() const {
              " needs |S| (shift) in B..16, so the bits read and the bits flipped do not overlap";
     // The swizzle permutes aligned blocks of 2^(B+M+|S|) elements. A last, partial block may
     // send elements past the end of the array: find the first such element.
-    const int64_t n = elements();
+    const int64_t n = storage_elements();
     const int64_t block = int64_t{1} << (swizzle.bits + swizzle.base + mag);
     for (int64_t i = n - n % block; n % block != 0 && i < n; ++i) {
       const int64_t to = swizzle.apply(i);

@@ -355,7 +355,7 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
                    tid);
               return out;
             }
-            if (tile.slot_of_byte(byte) + span > tile.elements()) {
+            if (tile.slot_of_byte(byte) + span > tile.storage_elements()) {
               if (bounds_issues++ < kMaxBoundsIssuesPerStep) {
                 t.issues.push_back({exec, w, lane,
                                     "step " + std::to_string(exec) + " (" + ts.info.label +

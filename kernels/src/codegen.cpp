@@ -307,9 +307,18 @@ struct Names {
 // "tile[threadIdx.y][threadIdx.x]" from the step's index text, whatever form the user wrote. A
 // swizzled tile is declared flat and indexed as a CuTe user writes it: the row-major element
 // offset, then the swizzle function: "tile[tile_swizzle((threadIdx.y) * 32 + (threadIdx.x))]".
+// A CuTe-laid-out tile is declared flat over its image and indexed through its layout function
+// (then its swizzle function): "tile[tile_swizzle(tile_layout(threadIdx.y, threadIdx.x))]".
 std::string access_text(const TileDecl& tile, const SubscriptParse& p,
-                        const std::string& swizzle_fn) {
+                        const std::string& swizzle_fn, const std::string& layout_fn) {
   std::string out = tile.name;
+  if (!layout_fn.empty()) {
+    std::string args;
+    for (size_t i = 0; i < p.subscripts.size(); ++i)
+      args += (i ? ", " : "") + p.subscripts[i].text();
+    const std::string offset = layout_fn + "(" + args + ")";
+    return out + "[" + (swizzle_fn.empty() ? offset : swizzle_fn + "(" + offset + ")") + "]";
+  }
   if (swizzle_fn.empty()) {
     for (const Expr& e : p.subscripts) out += '[' + e.text() + ']';
     return out;
@@ -329,29 +338,82 @@ std::string access_text(const TileDecl& tile, const SubscriptParse& p,
 
 // CuTe's Swizzle<B,M,S> on element offsets as a device function (see tile.h): the B bits at
 // M + max(0,S) are XORed into the B bits at M - min(0,S).
-std::string swizzle_source(const TileDecl& t, const std::string& fn) {
+// The parameter is `offset` unless a constant (a #define) has that name.
+std::string swizzle_source(const TileDecl& t, const std::string& fn,
+                           const std::set<std::string>& taken) {
   const Swizzle& z = t.swizzle;
+  const std::string off = pick("offset", taken);
   const uint64_t yyy = ((uint64_t{1} << z.bits) - 1) << (z.base + std::max(0, z.shift));
   const int from = z.base + std::max(0, z.shift), to = z.base - std::min(0, z.shift);
   char mask[32];
   std::snprintf(mask, sizeof mask, "0x%llxu", static_cast<unsigned long long>(yyy));
   const std::string moved =
-      z.shift >= 0 ? "(offset & " + std::string(mask) + ") >> " + std::to_string(z.shift)
-                   : "(offset & " + std::string(mask) + ") << " + std::to_string(-z.shift);
+      z.shift >= 0 ? '(' + off + " & " + std::string(mask) + ") >> " + std::to_string(z.shift)
+                   : '(' + off + " & " + std::string(mask) + ") << " + std::to_string(-z.shift);
   return "// " + t.name + " is laid out with CuTe's " + z.text() + " on element offsets: bits " +
          std::to_string(from) + ".." + std::to_string(from + z.bits - 1) +
-         " of the row-major offset are XORed\n"
-         "// into bits " +
-         std::to_string(to) + ".." + std::to_string(to + z.bits - 1) +
+         (t.cute ? " of the layout's offset are XORed\n" : " of the row-major offset are XORed\n") +
+         "// into bits " + std::to_string(to) + ".." + std::to_string(to + z.bits - 1) +
          ", so every access goes through " + fn +
          "() (the picture shows the same mapping).\n"
          "__device__ __forceinline__ unsigned int " +
-         fn +
-         "(unsigned int offset)\n"
+         fn + "(unsigned int " + off +
+         ")\n"
          "{\n"
-         "    return offset ^ (" +
-         moved +
+         "    return " +
+         off + " ^ (" + moved +
          ");\n"
+         "}\n";
+}
+
+// A CuTe layout as a device function of the tile's subscripts, numbers only (layout.h): each
+// subscript is split colexicographically over its mode's shape (i % s0, i / s0 % s1, ...,
+// i / (s0 * ... * s_{n-2})) and the parts are multiplied by the strides. Every term stays below
+// the cosize (strides are not negative where a mode has more than one value: TileDecl::check).
+std::string layout_expression(const CuteLayout& l, const std::vector<std::string>& param) {
+  std::string out;
+  for (size_t m = 0; m < l.leaves.size(); ++m) {
+    const std::string& i = param[m];
+    int64_t below = 1;  // product of the shapes before this leaf in its mode
+    for (size_t k = 0; k < l.leaves[m].size(); ++k) {
+      const LayoutLeaf& x = l.leaves[m][k];
+      const bool last = k + 1 == l.leaves[m].size();
+      std::string part = below == 1 ? i : i + " / " + std::to_string(below);
+      if (!last) part += " % " + std::to_string(x.shape);
+      below *= x.shape;
+      if (x.stride == 0 || (x.shape == 1 && !last)) continue;
+      if (part != i) part = '(' + part + ')';
+      out += (out.empty() ? "" : " + ") + part +
+             (x.stride == 1 ? std::string() : " * " + std::to_string(x.stride));
+    }
+  }
+  return out.empty() ? "0" : out;
+}
+
+// The parameters are i0, i1, i2, unless a constant (a #define) has that name.
+std::string layout_source(const TileDecl& t, const std::string& fn,
+                          const std::set<std::string>& taken) {
+  const CuteLayout& l = *t.cute;
+  std::vector<std::string> param;
+  std::string params;
+  for (size_t m = 0; m < l.modes.size(); ++m) {
+    param.push_back(pick("i" + std::to_string(m), taken));
+    params += (m ? ", int " : "int ") + param.back();
+  }
+  return "// " + t.name + " is laid out with CuTe's " + l.text() +
+         ": each subscript is split over its mode's\n"
+         "// shape (first sub-mode fastest) and the parts times the strides give the element "
+         "offset (the picture\n"
+         "// shows the same mapping); the array is declared flat over the layout's " +
+         std::to_string(l.cosize()) +
+         " elements.\n"
+         "__device__ __forceinline__ int " +
+         fn + "(" + params +
+         ")\n"
+         "{\n"
+         "    return " +
+         layout_expression(l, param) +
+         ";\n"
          "}\n";
 }
 
@@ -509,6 +571,13 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     swizzle_fn[i] = pick(s.tiles[i].name + "_swizzle", taken);
     taken.insert(swizzle_fn[i]);
   }
+  // CuTe-laid-out tiles: one layout function each.
+  std::vector<std::string> layout_fn(s.tiles.size());
+  for (size_t i = 0; i < s.tiles.size(); ++i) {
+    if (!s.tiles[i].cute) continue;
+    layout_fn[i] = pick(s.tiles[i].name + "_layout", taken);
+    taken.insert(layout_fn[i]);
+  }
 
   Names names{pick("tid", taken), pick("sum", taken), pick("rep", taken)};
   const bool exposed = mode == RunMode::Exposed;
@@ -587,8 +656,12 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     e.ln(0, "");
   }
   for (size_t i = 0; i < s.tiles.size(); ++i) {
+    if (!layout_fn[i].empty()) {
+      e.put(layout_source(s.tiles[i], layout_fn[i], taken));
+      e.ln(0, "");
+    }
     if (swizzle_fn[i].empty()) continue;
-    e.put(swizzle_source(s.tiles[i], swizzle_fn[i]));
+    e.put(swizzle_source(s.tiles[i], swizzle_fn[i], taken));
     e.ln(0, "");
   }
   if (exposed) {
@@ -750,8 +823,9 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     }
     const TileDecl& tile = *s.find_tile(st.tile);
     const detail::TypeInfo& ti = *detail::type_info(tile.type().name);
+    const size_t ti_index = static_cast<size_t>(&tile - s.tiles.data());
     const std::string where = access_text(tile, parse_subscripts(st.index, tile.name),
-                                          swizzle_fn[static_cast<size_t>(&tile - s.tiles.data())]);
+                                          swizzle_fn[ti_index], layout_fn[ti_index]);
     const std::string value = st.value.empty() ? names.tid : parse_expr(st.value).expr->text();
     std::string stmt;
     switch (st.kind) {

@@ -223,7 +223,7 @@ struct BlockRun {
     const int64_t threads = s.threads();
     std::vector<std::vector<Cell>> cells(s.tiles.size());
     for (size_t i = 0; i < s.tiles.size(); ++i)
-      cells[i].resize(static_cast<size_t>(s.tiles[i].elements()));
+      cells[i].resize(static_cast<size_t>(s.tiles[i].storage_elements()));  // slots
     std::vector<uint32_t> sum(static_cast<size_t>(threads), 0);
     std::vector<uint8_t> det(static_cast<size_t>(threads), 1);
 

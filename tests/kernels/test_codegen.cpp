@@ -359,3 +359,114 @@ TEST(Codegen, UserTextStaysInsideOneCommentLine) {
     }
   }
 }
+
+// [SECTION] CuTe layouts
+
+namespace {
+
+Scenario laid_out_scenario(const std::string& elem, const std::string& layout, int rank) {
+  Scenario s = preset("row-write-column-read");
+  TileDecl& t = s.tiles[0];
+  t.elem = elem;
+  EXPECT_EQ(t.set_layout(layout), "") << layout;
+  const char* idx[3] = {"threadIdx.y", "threadIdx.x", "0"};
+  std::string index = "tile";
+  for (int i = 0; i < rank; ++i)
+    index += '[' + std::string(idx[i]) + " % " + std::to_string(t.dims[i]) + ']';
+  for (Step& st : s.steps)
+    if (st.is_memory()) st.index = index, st.value.clear();
+  return s;
+}
+
+}  // namespace
+
+// The emitted layout function, read back and evaluated by the model's own C evaluator (expr.h)
+// over every coordinate, gives TileDecl::storage: the kernel indexes what the picture shows.
+TEST(Codegen, LaidOutTilesIndexThroughALayoutFunctionEqualToTheModel) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"half", "Sw<3,3,3> o ((8,4),64):((64,512),1)"},
+      {"float", "(32,32):(1,33)"},
+      {"int", "(2,(2,2)):(4,(2,1))"},
+      {"float", "((4,8),(2,4)):((2,16),(1,128))"},
+      {"int", "(4,8,2):(1,4,32)"},
+      {"float", "(4,32):(0,1)"},  // a broadcast
+  };
+  for (const auto& [elem, layout] : cases) {
+    SCOPED_TRACE(layout);
+    const int rank = static_cast<int>(parse_layout(layout, 4).layout->modes.size());
+    const Scenario s = laid_out_scenario(elem, layout, rank);
+    const TileDecl& t = s.tiles[0];
+    ASSERT_EQ(t.check(), "");
+    const std::string src = source_of(s);
+    EXPECT_TRUE(contains(src, t.declaration())) << src;
+    EXPECT_TRUE(contains(src, t.swizzle.identity()
+                                  ? "tile[tile_layout(threadIdx.y % "
+                                  : "tile[tile_swizzle(tile_layout(threadIdx.y % "))
+        << src;
+    const std::string head = "__device__ __forceinline__ int tile_layout(";
+    const size_t at = src.find("return ", src.find(head));
+    ASSERT_NE(src.find(head), std::string::npos) << src;
+    const std::string body = src.substr(at + 7, src.find(';', at) - at - 7);
+    ExprParse e = parse_expr(body);
+    ASSERT_TRUE(e.expr) << body;
+    for (int64_t el = 0; el < t.elements(); ++el) {
+      const std::vector<int64_t> sub = t.unlinear(el);
+      Env env;
+      for (int m = 0; m < rank; ++m)
+        env.names["i" + std::to_string(m)] = Value::of(CType::Int, sub[static_cast<size_t>(m)]);
+      std::optional<Value> v = e.expr->eval(env);
+      ASSERT_TRUE(v) << body;
+      ASSERT_EQ(v->to_int64().value_or(-1), t.storage(el)) << t.element_name(el) << ": " << body;
+    }
+    for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+      GenerateResult g = generate_kernel(s, mode);
+      ASSERT_TRUE(g.kernel) << run_mode_name(mode);
+      if (!built_with_cuda()) continue;
+      CompileCheck c = compile_only(*g.kernel, "sm_90");
+      EXPECT_TRUE(c.ok) << run_mode_name(mode) << ": " << c.message << "\n" << g.kernel->text;
+    }
+  }
+}
+
+// A constant is a #define: one named like a layout or swizzle function's parameter must not
+// turn the parameter into a number.
+TEST(Nvrtc, LayoutAndSwizzleFunctionParametersAvoidTheConstantsNames) {
+  Scenario s = laid_out_scenario("float", "Sw<3,0,3> o (32,32):(1,32)", 2);
+  s.constants.push_back({"i0", 3});
+  s.constants.push_back({"i1", 4});
+  s.constants.push_back({"offset", 5});
+  const std::string src = source_of(s);
+  EXPECT_TRUE(contains(src, "int tile_layout(int i0_, int i1_)")) << src;
+  EXPECT_TRUE(contains(src, "tile_swizzle(unsigned int offset_)")) << src;
+  if (!built_with_cuda()) GTEST_SKIP() << "built without the CUDA toolkit (no NVRTC)";
+  for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+    GenerateResult g = generate_kernel(s, mode);
+    ASSERT_TRUE(g.kernel);
+    CompileCheck c = compile_only(*g.kernel, "sm_90");
+    EXPECT_TRUE(c.ok) << c.message;
+  }
+}
+
+// ldmatrix takes the address of a laid-out tile's element through the layout and swizzle
+// functions; the kernel compiles.
+TEST(Nvrtc, LdmatrixOnALaidOutTileCompiles) {
+  Scenario s = preset("row-write-column-read");
+  s.tiles[0].elem = "half";
+  ASSERT_EQ(s.tiles[0].set_layout("SW128 o (64,64):(64,1)"), "");
+  s.block[0] = 32, s.block[1] = 1, s.block[2] = 1;
+  Step ld;
+  ASSERT_TRUE(parse_step_op("ldmatrix.x4", ld));
+  ld.index = "tile[threadIdx.x % 8 + threadIdx.x / 8 * 8][0]";
+  s.steps = {ld};
+  const std::string src = source_of(s);
+  EXPECT_TRUE(
+      contains(src, "&tile[tile_swizzle(tile_layout(threadIdx.x % 8 + threadIdx.x / 8 * 8, 0))]"))
+      << src;
+  if (!built_with_cuda()) GTEST_SKIP() << "built without the CUDA toolkit (no NVRTC)";
+  for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+    GenerateResult g = generate_kernel(s, mode);
+    ASSERT_TRUE(g.kernel) << g.errors[0].format();
+    CompileCheck c = compile_only(*g.kernel, "sm_90");
+    EXPECT_TRUE(c.ok) << run_mode_name(mode) << ": " << c.message;
+  }
+}

@@ -331,6 +331,40 @@ TEST(Reference, SemanticsScenariosAreDeterminedUnlessTheyRace) {
   EXPECT_GE(files, 10);
 }
 
+// [SECTION] CuTe layouts
+
+// A laid-out tile holds the same logical elements as the plain array: the CPU reference of a
+// transpose through a column-major, padded or swizzled CuTe layout gives every thread the sums
+// the row-major tile gives.
+TEST(Reference, LaidOutTileLoadsWhatThePlainTileLoads) {
+  const Scenario plain = preset("row-write-column-read");
+  ReferenceResult want = evaluate_reference(plain, {});
+  ASSERT_TRUE(want.ref);
+  for (const char* layout : {"(32,32):(1,32)", "(32,32):(33,1)", "Sw<5,0,5> o (32,32):(32,1)",
+                             "((8,4),(4,8)):((4,256),(1,32))"}) {
+    SCOPED_TRACE(layout);
+    Scenario s = plain;
+    ASSERT_EQ(s.tiles[0].set_layout(layout), "");
+    ReferenceResult got = evaluate_reference(s, {});
+    ASSERT_TRUE(got.ref);
+    EXPECT_EQ(got.ref->out, want.ref->out);
+    EXPECT_EQ(got.ref->determined, want.ref->determined);
+  }
+}
+
+// A broadcast layout maps two coordinates to one element: lanes of one warp storing different
+// values to them leave an undefined winner, so what is read back is not compared.
+TEST(Reference, BroadcastLayoutStoresToOneElementLeaveAnUndefinedWinner) {
+  Scenario s = preset("row-write-column-read");
+  ASSERT_EQ(s.tiles[0].set_layout("(32,32):(0,1)"), "");  // every row is the same 32 elements
+  ReferenceResult r = evaluate_reference(s, {});
+  ASSERT_TRUE(r.ref);
+  EXPECT_FALSE(r.ref->notes.empty() && r.ref->race_count == 0);
+  int64_t determined = 0;
+  for (uint8_t d : r.ref->determined) determined += d;
+  EXPECT_EQ(determined, 0);
+}
+
 // ldmatrix's fragments as the PTX ISA lays them out for .m8n8.b16: lane t holds row t/4,
 // columns 2(t%4) and 2(t%4)+1 of each matrix; with .trans, rows 2(t%4) and 2(t%4)+1 of column
 // t/4. An 8 x 8 tile holding r * 8 + c at [r][c] makes every lane's sum tell which it got.
