@@ -533,119 +533,121 @@ TEST(Lessons, AFileWhoseAnswerDisagreesWithTheModelFails) {
   EXPECT_NE(r.err.find("scenes[0].question.answer: 32 disagrees with the model: wavefronts = 1"),
             std::string::npos)
       << r.err;
-  // [SECTION] CuTe layouts and the advisor
+}
 
-  TEST(Layout, FlagLaysTheTileOutAndAnalyzePrintsItInBothSwizzleUnits) {
-    Result r =
-        cli("analyze --no-pictures --elem half --layout 'SW128 o (8,64):(64,1)' --block 32 "
-            "--step 'load tile[threadIdx.x % 8][0]'");
-    ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("layout: tile = Sw<3,3,3> o (8,64):(64,1), 512 elements of 2 bytes"),
-              std::string::npos)
-        << r.out;
-    EXPECT_NE(r.out.find("Sw<3,3,3> on 2-byte elements = Sw<3,4,3> on bytes (SW128)"),
-              std::string::npos)
-        << r.out;
-    EXPECT_NE(r.out.find("conflict-free"), std::string::npos) << r.out;
-    r =
-        cli("source --elem half --layout '((8,4),64):((64,512),1)' --block 32 "
-            "--step 'load tile[threadIdx.x][0]'");
-    ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("__shared__ half tile[2048];"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("tile[tile_layout(threadIdx.x, 0)]"), std::string::npos) << r.out;
+// [SECTION] CuTe layouts and the advisor
+
+TEST(Layout, FlagLaysTheTileOutAndAnalyzePrintsItInBothSwizzleUnits) {
+  Result r =
+      cli("analyze --no-pictures --elem half --layout 'SW128 o (8,64):(64,1)' --block 32 "
+          "--step 'load tile[threadIdx.x % 8][0]'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("layout: tile = Sw<3,3,3> o (8,64):(64,1), 512 elements of 2 bytes"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("Sw<3,3,3> on 2-byte elements = Sw<3,4,3> on bytes (SW128)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("conflict-free"), std::string::npos) << r.out;
+  r =
+      cli("source --elem half --layout '((8,4),64):((64,512),1)' --block 32 "
+          "--step 'load tile[threadIdx.x][0]'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("__shared__ half tile[2048];"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tile[tile_layout(threadIdx.x, 0)]"), std::string::npos) << r.out;
+}
+
+TEST(Layout, BadLayoutFlagsAreUsageErrorsThatSayWhy) {
+  Result r = cli("analyze --layout '(32,32):(1)'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--layout '(32,32):(1)': column"), std::string::npos) << r.err;
+  r = cli("analyze --layout '(32,32):(32,1)' --pad 1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("without --dims, --pad and --swizzle"), std::string::npos) << r.err;
+}
+
+TEST(Advise, ListsTheFixesPerStepWithTheirCostAndExitsZero) {
+  Result r = cli("advise --preset row-write-column-read");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("step 2 load tile[threadIdx.x][threadIdx.y]: now 1024/32; conflict-free "
+                       "with: Sw<5,0,5>, pad 1 (+128 B)"),
+            std::string::npos)
+      << r.out;
+  // A file given as the operand; --json is one document.
+  r = cli("advise --json '" + std::string(BANKVIZ_SOURCE_DIR) +
+          "/assets/presets/row-write-column-read.json'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["tiles"][0]["ranked"][0]["name"], "Sw<5,0,5>");
+  EXPECT_EQ(j["tiles"][0]["ranked"][1]["name"], "pad 1");
+  EXPECT_EQ(j["tiles"][0]["ranked"][1]["extra_bytes"], 128);
+}
+
+// The example: ldmatrix.x4 down the 16-byte column chunks of a row-major half tile is
+// 8-way; the advisor finds SW128 (Sw<3,3,3> on half), and of the paddings only those that keep
+// the rows 16-byte aligned and shift the banks: 8 and 24 halves.
+TEST(Advise, LdmatrixOnARowMajorHalfTileIsFixedBySw128OrAlignedPadding) {
+  const std::string step =
+      "--block 32 --step 'ldmatrix.x4 tile[threadIdx.x % 8 + threadIdx.x / 8 * 8][0]'";
+  Result r = cli("analyze --no-pictures --elem half --layout 'SW128 o (64,64):(64,1)' " + step);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("conflict-free"), std::string::npos) << r.out;
+  r = cli("advise --elem half --dims 64x64 " + step);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("now 32/4; conflict-free with: Sw<3,3,3> = SW128, pad 8 (+1024 B), pad 24 "
+                       "(+3072 B)"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(Advise, BadOperandsAreUsageOrFailureExits) {
+  EXPECT_EQ(cli("advise --preset nope").status, 2);
+  EXPECT_EQ(cli("advise /nonexistent.json").status, 1);
+  EXPECT_EQ(cli("advise --preset row-write-column-read x.json").status, 2);
+}
+
+// [SECTION] the README's teaching-set table
+TEST(TeachingSet, ReadmeTableIsWhatTheModelPrints) {
+  // The table is printed by scripts/teaching_set.py from `bankviz-cli analyze --json`, never
+  // typed: a model change that moves a figure must regenerate it.
+  const fs::path src(BANKVIZ_SOURCE_DIR);
+  const fs::path out =
+      fs::temp_directory_path() / ("bankviz-teaching-set-" + std::to_string(::getpid()) + ".md");
+  const std::string cmd = "python3 '" + (src / "scripts/teaching_set.py").string() + "' '" +
+                          BANKVIZ_CLI + "' > '" + out.string() + "' 2>&1";
+  const int raw = std::system(cmd.c_str());
+  const std::string table = slurp(out);
+  fs::remove(out);
+  if (WIFEXITED(raw) && WEXITSTATUS(raw) == 127) GTEST_SKIP() << "no python3";
+  ASSERT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << table;
+  EXPECT_NE(table.find("| [`transpose-naive`]"), std::string::npos) << table;
+  EXPECT_NE(slurp(src / "README.md").find(table), std::string::npos)
+      << "regenerate the README's Teaching set table with scripts/teaching_set.py:\n"
+      << table;
+}
+
+// [SECTION] experiments
+
+TEST(Experiments, ListsEachSeedsPublishedFigureBesideTheModel) {
+  const Result r = cli("experiments --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 3u);
+  std::set<std::string> seeds;
+  for (const auto& e : j) {
+    seeds.insert(e["seed"].get<std::string>());
+    EXPECT_GT(e["published_ratio"].get<double>(), 1.0) << e["name"];
+    EXPECT_FALSE(e.contains("measured")) << "measured without --run";
   }
+  EXPECT_EQ(seeds.size(), 3u);
+  // The Kepler seed's table: 2.1387 ms against 1.33753 ms.
+  EXPECT_NEAR(j[1]["published_ratio"].get<double>(), 2.1387 / 1.33753, 1e-9);
+}
 
-  TEST(Layout, BadLayoutFlagsAreUsageErrorsThatSayWhy) {
-    Result r = cli("analyze --layout '(32,32):(1)'");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("--layout '(32,32):(1)': column"), std::string::npos) << r.err;
-    r = cli("analyze --layout '(32,32):(32,1)' --pad 1");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("without --dims, --pad and --swizzle"), std::string::npos) << r.err;
-  }
-
-  TEST(Advise, ListsTheFixesPerStepWithTheirCostAndExitsZero) {
-    Result r = cli("advise --preset row-write-column-read");
-    ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("step 2 load tile[threadIdx.x][threadIdx.y]: now 1024/32; conflict-free "
-                         "with: Sw<5,0,5>, pad 1 (+128 B)"),
-              std::string::npos)
-        << r.out;
-    // A file given as the operand; --json is one document.
-    r = cli("advise --json '" + std::string(BANKVIZ_SOURCE_DIR) +
-            "/assets/presets/row-write-column-read.json'");
-    ASSERT_EQ(r.status, 0) << r.err;
-    const nlohmann::json j = nlohmann::json::parse(r.out);
-    EXPECT_EQ(j["tiles"][0]["ranked"][0]["name"], "Sw<5,0,5>");
-    EXPECT_EQ(j["tiles"][0]["ranked"][1]["name"], "pad 1");
-    EXPECT_EQ(j["tiles"][0]["ranked"][1]["extra_bytes"], 128);
-  }
-
-  // The example: ldmatrix.x4 down the 16-byte column chunks of a row-major half tile is
-  // 8-way; the advisor finds SW128 (Sw<3,3,3> on half), and of the paddings only those that keep
-  // the rows 16-byte aligned and shift the banks: 8 and 24 halves.
-  TEST(Advise, LdmatrixOnARowMajorHalfTileIsFixedBySw128OrAlignedPadding) {
-    const std::string step =
-        "--block 32 --step 'ldmatrix.x4 tile[threadIdx.x % 8 + threadIdx.x / 8 * 8][0]'";
-    Result r = cli("analyze --no-pictures --elem half --layout 'SW128 o (64,64):(64,1)' " + step);
-    ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("conflict-free"), std::string::npos) << r.out;
-    r = cli("advise --elem half --dims 64x64 " + step);
-    ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("now 32/4; conflict-free with: Sw<3,3,3> = SW128, pad 8 (+1024 B), pad 24 "
-                         "(+3072 B)"),
-              std::string::npos)
-        << r.out;
-  }
-
-  TEST(Advise, BadOperandsAreUsageOrFailureExits) {
-    EXPECT_EQ(cli("advise --preset nope").status, 2);
-    EXPECT_EQ(cli("advise /nonexistent.json").status, 1);
-    EXPECT_EQ(cli("advise --preset row-write-column-read x.json").status, 2);
-  }
-
-  // [SECTION] the README's teaching-set table
-  TEST(TeachingSet, ReadmeTableIsWhatTheModelPrints) {
-    // The table is printed by scripts/teaching_set.py from `bankviz-cli analyze --json`, never
-    // typed: a model change that moves a figure must regenerate it.
-    const fs::path src(BANKVIZ_SOURCE_DIR);
-    const fs::path out =
-        fs::temp_directory_path() / ("bankviz-teaching-set-" + std::to_string(::getpid()) + ".md");
-    const std::string cmd = "python3 '" + (src / "scripts/teaching_set.py").string() + "' '" +
-                            BANKVIZ_CLI + "' > '" + out.string() + "' 2>&1";
-    const int raw = std::system(cmd.c_str());
-    const std::string table = slurp(out);
-    fs::remove(out);
-    if (WIFEXITED(raw) && WEXITSTATUS(raw) == 127) GTEST_SKIP() << "no python3";
-    ASSERT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << table;
-    EXPECT_NE(table.find("| [`transpose-naive`]"), std::string::npos) << table;
-    EXPECT_NE(slurp(src / "README.md").find(table), std::string::npos)
-        << "regenerate the README's Teaching set table with scripts/teaching_set.py:\n"
-        << table;
-  }
-
-  // [SECTION] experiments
-
-  TEST(Experiments, ListsEachSeedsPublishedFigureBesideTheModel) {
-    const Result r = cli("experiments --json");
-    ASSERT_EQ(r.status, 0) << r.err;
-    const nlohmann::json j = nlohmann::json::parse(r.out);
-    ASSERT_EQ(j.size(), 3u);
-    std::set<std::string> seeds;
-    for (const auto& e : j) {
-      seeds.insert(e["seed"].get<std::string>());
-      EXPECT_GT(e["published_ratio"].get<double>(), 1.0) << e["name"];
-      EXPECT_FALSE(e.contains("measured")) << "measured without --run";
-    }
-    EXPECT_EQ(seeds.size(), 3u);
-    // The Kepler seed's table: 2.1387 ms against 1.33753 ms.
-    EXPECT_NEAR(j[1]["published_ratio"].get<double>(), 2.1387 / 1.33753, 1e-9);
-  }
-
-  TEST(Experiments, RunWithoutAGpuSaysWhyAndFails) {
-    const Result r = cli("experiments kepler-filter-float2 --run");
-    if (r.status == 0) GTEST_SKIP() << "a GPU ran it";
-    EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.out.find("not run: "), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("published: Tesla K20c"), std::string::npos) << r.out;
-  }
+TEST(Experiments, RunWithoutAGpuSaysWhyAndFails) {
+  const Result r = cli("experiments kepler-filter-float2 --run");
+  if (r.status == 0) GTEST_SKIP() << "a GPU ran it";
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("not run: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("published: Tesla K20c"), std::string::npos) << r.out;
+}
