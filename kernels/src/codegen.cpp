@@ -886,8 +886,8 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     } else if (st.kind == StepKind::CpAsync) {
       wide.push_back("asm volatile(\"cp.async.ca.shared.global [%0], [%1], " +
                      std::to_string(st.copy_bytes) +
-                     ";\" :: \"r\"(addr), \"l\"(__cvta_generic_to_global(in + 4 * " + names.tid +
-                     ")) : \"memory\");");
+                     ";\" :: \"r\"(addr), \"l\"(__cvta_generic_to_global(in + " +
+                     std::to_string(st.copy_bytes / 4) + " * " + names.tid + ")) : \"memory\");");
       wide.push_back("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
     }
     if (!wide.empty()) {

@@ -117,14 +117,14 @@ struct BlockRun {
       }
     };
     if (st.kind == StepKind::CpAsync) {
-      // Each active lane copies the first copy_bytes of its 16-byte input slot (input_word()).
+      // Each active lane copies its copy_bytes at byte t * copy_bytes of the input (input_word()).
       const int eb = tile.elem_bytes(), cb = ty.comp_bytes;
       for (uint32_t m = wt.mask; m; m &= m - 1) {
         const int lane = __builtin_ctz(m);
         const int64_t t = static_cast<int64_t>(w) * 32 + lane;
-        uint8_t bytes[16];
-        for (int k = 0; k < 4; ++k) {
-          const uint32_t word = input_word(t, k);
+        uint8_t bytes[16] = {};
+        for (int k = 0; k < st.copy_bytes / 4; ++k) {
+          const uint32_t word = input_word(t * (st.copy_bytes / 4) + k);
           for (int b = 0; b < 4; ++b) bytes[4 * k + b] = static_cast<uint8_t>(word >> (8 * b));
         }
         for (int j = 0; j < st.copy_bytes / eb; ++j) {
@@ -360,7 +360,7 @@ std::vector<uint32_t> kernel_input(const Scenario& s) {
     return in;
   in.resize(static_cast<size_t>(s.threads()) * 4);
   for (int64_t t = 0; t < s.threads(); ++t)
-    for (int k = 0; k < 4; ++k) in[static_cast<size_t>(t * 4 + k)] = input_word(t, k);
+    for (int k = 0; k < 4; ++k) in[static_cast<size_t>(t * 4 + k)] = input_word(t * 4 + k);
   return in;
 }
 

@@ -435,7 +435,7 @@ TEST(Reference, StmatrixStoresEachLanesHalvesWhereItsFragmentLies) {
   }
 }
 
-// cp.async copies the first bytes of the thread's input slot (input_word), little-endian.
+// cp.async of B bytes copies the thread's B bytes at byte t * B of the input, little-endian.
 TEST(Reference, CpAsyncCopiesTheThreadsInputSlot) {
   Scenario s;
   s.tiles[0].elem = "unsigned int";
@@ -453,10 +453,11 @@ TEST(Reference, CpAsyncCopiesTheThreadsInputSlot) {
   s.steps = {cp, sync, load};
   const Reference r = reference_of(s);
   ASSERT_EQ(r.out.size(), 32u);
-  for (int t = 0; t < 32; ++t) EXPECT_EQ(r.out[static_cast<size_t>(t)], input_word(t, 1)) << t;
+  for (int t = 0; t < 32; ++t)
+    EXPECT_EQ(r.out[static_cast<size_t>(t)], input_word(2 * t + 1)) << t;  // 8 bytes: 2 words
   const std::vector<uint32_t> in = kernel_input(s);
   ASSERT_EQ(in.size(), 128u);
-  EXPECT_EQ(in[4 * 7 + 2], input_word(7, 2));
+  EXPECT_EQ(in[4 * 7 + 2], input_word(30));
   s.steps = {load};
   EXPECT_TRUE(kernel_input(s).empty());
 }

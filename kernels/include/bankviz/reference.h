@@ -19,10 +19,12 @@
 
 namespace bankviz {
 
-// cp.async's source: the kernel's input buffer holds 16 bytes (4 words) per lesson thread; a
-// cp.async step copies the first 4, 8 or 16 of the thread's own (codegen.h). Word k of thread t:
-inline uint32_t input_word(int64_t thread, int k) {
-  uint32_t x = static_cast<uint32_t>(thread) * 4u + static_cast<uint32_t>(k) + 1u;
+// cp.async's source: the kernel's input buffer, 4 words (16 bytes) per lesson thread. A cp.async
+// of B bytes copies the thread's B bytes at byte t * B (codegen.h): a warp reads one contiguous,
+// coalesced run, as a kernel staging a tile does (and as the bank model assumes, MATRIX_RULE.md).
+// Word i of the buffer:
+inline uint32_t input_word(int64_t i) {
+  uint32_t x = static_cast<uint32_t>(i) + 1u;
   x ^= x >> 16;  // lowbias32, as the kernels' hash()
   x *= 0x7feb352du;
   x ^= x >> 15;
