@@ -133,11 +133,12 @@ std::string explain_result(const Scenario& s, const RunResult& r) {
     for (const StepTiming& t : r.exposed.steps)
       if (t.copy_bound) copy += (copy.empty() ? "" : ", ") + std::to_string(t.step);
     if (!copy.empty())
-      out += "\n\nStep(s) " + copy +
-             ": cp.async also reads its source from global memory (through L1) in the same "
-             "pipe; an H100 takes about 4.4 cycles per warp-wide cp.async however few wavefronts "
-             "its shared-memory write needs, so under about 5 wavefronts the copy, not the banks, "
-             "sets the pace. With more (a conflicting copy) the time follows the model again.";
+      out +=
+          "\n\nStep(s) " + copy +
+          ": cp.async also reads its source from global memory (through L1) in the same "
+          "pipe; an H100 takes about 3 to 4.4 cycles per warp-wide cp.async however few wavefronts "
+          "its shared-memory write needs, so under about 5 wavefronts the copy, not the banks, "
+          "sets the pace. With more (a conflicting copy) the time follows the model again.";
     bool atomic = false;
     for (const StepTiming& t : r.exposed.steps) atomic |= t.kind == "atomic";
     if (atomic)

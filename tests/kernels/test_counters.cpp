@@ -342,7 +342,13 @@ TEST(CountersOnGpu, WrittenModeReadsTheLessonsLaunchOnceMore) {
     if (r.counters == CounterStatus::NotPermitted) GTEST_SKIP() << r.counters_message;
     ASSERT_EQ(r.counters, CounterStatus::Ok) << name << ": " << r.counters_message;
     EXPECT_TRUE(r.written.hw.read) << name;
-    EXPECT_GT(r.written.hw.hw_instructions, 0) << name;
+    // The seed's wrong vector_add (`__shared__ float temp[3]`) reads back only what the thread
+    // itself stored: the compiler keeps it in a register and issues no shared instruction at all
+    // (0 on an H100, 2026-11-22). Every other preset's kernel touches shared memory.
+    if (name == "vector-add-shared-temp3-race")
+      EXPECT_EQ(r.written.hw.hw_instructions, 0) << name;
+    else
+      EXPECT_GT(r.written.hw.hw_instructions, 0) << name;
     std::printf("%-40s written: %s (counters %.1f ms)\n", name.c_str(),
                 format_comparison(r.written.hw).c_str(), r.counters_ms);
   }

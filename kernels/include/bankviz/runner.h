@@ -114,9 +114,10 @@ struct StepTiming {
   int schedulers = 0;
   bool shared_bound = false;
   // cp.async also reads its source (global memory, through L1) in the same pipe: an H100
-  // measured ~4.4 cycles per warp instruction of 4 or 16 bytes however few wavefronts its shared
-  // write needs (32 and 16 wavefronts measured 32.6 and 16.6). Below kCopyCycles wavefronts the
-  // copy, not the banks, sets the pace: copy_bound, and the measurement is not a test of the model.
+  // measured ~3.1 (4 bytes per lane) to ~4.4 (16 bytes) cycles per warp instruction however few
+  // wavefronts its shared write needs (32 and 16 wavefronts measured 32.7 and 16.6). Below
+  // kCopyCycles wavefronts the copy, not the banks, sets the pace: copy_bound, and the measurement
+  // is not a test of the model.
   bool copy_bound = false;
   // The step's launch (repeats 2) less its baseline, with the counters on: this step once, per
   // lesson block, beside the model of the present GPU.
