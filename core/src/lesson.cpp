@@ -9,7 +9,7 @@
 #include <set>
 
 #include "bankviz/io.h"
-#include "scenario_json.h"
+#include "json_reader.h"
 
 namespace bankviz {
 
@@ -53,95 +53,12 @@ std::string quantity_names() {
 
 namespace {
 
-std::string join(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + '.' + key;
-}
+using detail::join;
+using detail::Reader;
+
 std::string indexed(const std::string& path, size_t i) {
   return path + '[' + std::to_string(i) + ']';
 }
-
-// Refuses, while parsing, what no lesson needs and what would cost without bound: nesting past 32
-// levels, more than a million values, and a key written twice in one object (which the JSON
-// library would silently resolve to one of them).
-class Guard {
- public:
-  struct Stop {
-    std::string message;
-  };
-  bool operator()(int depth, Json::parse_event_t event, Json& parsed) {
-    using E = Json::parse_event_t;
-    if ((event == E::object_start || event == E::array_start) && depth >= 32)
-      throw Stop{"nested more than 32 levels deep; a lesson needs far fewer"};
-    if (event == E::object_start) keys_.emplace_back();
-    if (event == E::object_end && !keys_.empty()) keys_.pop_back();
-    if (event == E::key && !keys_.empty() && !keys_.back().insert(parsed.get<std::string>()).second)
-      throw Stop{"the key \"" + parsed.get<std::string>() +
-                 "\" is written twice in one object; keep one of them"};
-    if ((event == E::value || event == E::object_end || event == E::array_end) &&
-        ++values_ > 1'000'000)
-      throw Stop{"more than a million JSON values; a lesson holds far fewer"};
-    return true;
-  }
-
- private:
-  std::vector<std::set<std::string>> keys_;
-  size_t values_ = 0;
-};
-
-class Reader {
- public:
-  explicit Reader(std::vector<Diagnostic>& errors) : errors_(errors) {}
-  void error(const std::string& path, std::string message) {
-    errors_.push_back({path, 0, std::move(message)});
-  }
-  bool object(const Json& j, const std::string& path,
-              std::initializer_list<std::string_view> allowed) {
-    if (!j.is_object()) {
-      error(path.empty() ? "(top level)" : path, "expected an object");
-      return false;
-    }
-    for (auto it = j.begin(); it != j.end(); ++it)
-      if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end()) {
-        std::string list;
-        for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        error(join(path, it.key()), "unknown key (expected one of: " + list + ")");
-      }
-    return true;
-  }
-  void text(const Json& obj, const std::string& path, const char* key, std::string& out,
-            size_t max) {
-    auto it = obj.find(key);
-    if (it == obj.end()) return;
-    if (!it->is_string()) {
-      error(join(path, key), "expected a string");
-      return;
-    }
-    out = it->get<std::string>();
-    if (out.size() > max)
-      error(join(path, key), "is " + std::to_string(out.size()) + " characters long; at most " +
-                                 std::to_string(max));
-  }
-  bool integer(const Json& obj, const std::string& path, const char* key, int64_t& out, int64_t lo,
-               int64_t hi) {
-    auto it = obj.find(key);
-    if (it == obj.end()) return false;
-    if (!it->is_number_integer() || (it->is_number_unsigned() && it->get<uint64_t>() > 1u << 30)) {
-      error(join(path, key), "expected an integer");
-      return false;
-    }
-    const int64_t v = it->get<int64_t>();
-    if (v < lo || v > hi) {
-      error(join(path, key), "value " + std::to_string(v) + " out of range (" + std::to_string(lo) +
-                                 " to " + std::to_string(hi) + ")");
-      return false;
-    }
-    out = v;
-    return true;
-  }
-
- private:
-  std::vector<Diagnostic>& errors_;
-};
 
 // A preset is named by its file stem: letters, digits, '-', '_' and '.', not starting with '.'
 // (never a path: a scene cannot reach a file outside the presets).
@@ -246,20 +163,9 @@ void read_lesson(Reader& r, const Json& j, Lesson& lesson, std::vector<Diagnosti
 
 LessonLoad lesson_from_json(std::string_view json_text) {
   LessonLoad out;
-  Json j;
-  try {
-    Guard guard;
-    j = Json::parse(json_text.begin(), json_text.end(), std::ref(guard));
-  } catch (const Guard::Stop& stop) {
-    out.errors.push_back({"", 0, stop.message});
-    return out;
-  } catch (const std::exception& e) {
-    // nlohmann's message names the line and column ("parse error at line 3, column 5: ...").
-    std::string what = e.what();
-    if (size_t p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
-    out.errors.push_back({"", 0, "invalid JSON: " + what});
-    return out;
-  }
+  std::optional<Json> parsed = detail::parse_strict_json(json_text, "a lesson", out.errors);
+  if (!parsed) return out;
+  const Json& j = *parsed;
   Lesson lesson;
   try {
     Reader r(out.errors);

@@ -18,6 +18,7 @@
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
 #include "bankviz/io.h"
+#include "json_reader.h"
 #include "scenario_json.h"
 
 namespace bankviz {
@@ -513,109 +514,9 @@ namespace {
 
 using detail::Json;
 
-std::string join(const std::string& path, std::string_view key) {
-  return path.empty() ? std::string(key) : path + "." + std::string(key);
-}
-
-const char* json_type(const Json& j) {
-  if (j.is_number_integer()) return "an integer";
-  if (j.is_number_float()) return "a fractional number";
-  if (j.is_string()) return "a string";
-  if (j.is_boolean()) return "a boolean";
-  if (j.is_array()) return "an array";
-  if (j.is_object()) return "an object";
-  if (j.is_null()) return "null";
-  return j.type_name();
-}
-
-// Reads fields out of one JSON object, recording every problem with its path.
-class Reader {
- public:
-  explicit Reader(std::vector<Diagnostic>& errors) : errors_(errors) {}
-
-  void error(const std::string& path, std::string message) {
-    errors_.push_back({path, 0, std::move(message)});
-  }
-
-  // True when j is an object whose keys are all in `allowed`.
-  bool object(const Json& j, const std::string& path,
-              std::initializer_list<std::string_view> allowed) {
-    if (!j.is_object()) {
-      error(path.empty() ? "(top level)" : path,
-            std::string("expected an object, got ") + json_type(j));
-      return false;
-    }
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end()) {
-        std::string list;
-        for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        error(join(path, it.key()), "unknown key (expected one of: " + list + ")");
-      }
-    }
-    return true;
-  }
-
-  bool integer(const Json& j, const std::string& path, int64_t& out) {
-    if (j.is_number_unsigned() && j.get<uint64_t>() > uint64_t{INT64_MAX}) {
-      error(path, "integer too large");
-      return false;
-    }
-    if (!j.is_number_integer()) {
-      error(path, std::string("expected an integer, got ") + json_type(j));
-      return false;
-    }
-    out = j.get<int64_t>();
-    return true;
-  }
-
-  // Optional members: absent keeps the default.
-  void get(const Json& obj, const std::string& path, const char* key, std::string& out) {
-    auto it = obj.find(key);
-    if (it == obj.end()) return;
-    if (!it->is_string()) {
-      error(join(path, key), std::string("expected a string, got ") + json_type(*it));
-      return;
-    }
-    out = it->get<std::string>();
-  }
-  void get(const Json& obj, const std::string& path, const char* key, int64_t& out) {
-    auto it = obj.find(key);
-    if (it != obj.end()) integer(*it, join(path, key), out);
-  }
-  void get(const Json& obj, const std::string& path, const char* key, int& out) {
-    int64_t v = out;
-    auto it = obj.find(key);
-    if (it == obj.end() || !integer(*it, join(path, key), v)) return;
-    if (v < -1000000 || v > 1000000) {
-      error(join(path, key), "value " + std::to_string(v) + " out of range");
-      return;
-    }
-    out = static_cast<int>(v);
-  }
-  void get(const Json& obj, const std::string& path, const char* key, bool& out) {
-    auto it = obj.find(key);
-    if (it == obj.end()) return;
-    if (!it->is_boolean()) {
-      error(join(path, key), std::string("expected true or false, got ") + json_type(*it));
-      return;
-    }
-    out = it->get<bool>();
-  }
-
-  // An optional array member; nullptr when absent or not an array (the latter is an error).
-  const Json* array(const Json& obj, const std::string& path, const char* key) {
-    auto it = obj.find(key);
-    if (it == obj.end()) return nullptr;
-    if (!it->is_array()) {
-      error(join(path, key), std::string("expected an array, got ") + json_type(*it));
-      return nullptr;
-    }
-    return &*it;
-  }
-
- private:
-  std::vector<Diagnostic>& errors_;
-};
+using detail::join;
+using detail::json_type;
+using detail::Reader;
 
 TileDecl read_tile(Reader& r, const Json& j, const std::string& path) {
   TileDecl t;
@@ -787,118 +688,13 @@ void read_scenario(Reader& r, const Json& j, Scenario& s) {
   }
 }
 
-// nlohmann reports a byte offset; people want a line and a column.
-std::pair<int, int> line_column(std::string_view text, size_t byte) {
-  int line = 1, col = 1;
-  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return {line, col};
-}
-
-}  // namespace
-
-namespace {
-
-// Watches the parse: a key written twice in one object (JSON readers keep one silently), nesting
-// deeper than any scenario needs, or more values than any legal scenario holds stop it with the
-// path of the problem. Objects keep their keys in order (ordered_json), so a huge object would
-// also be slow to build: the value cap stops that too.
-class JsonGuard {
- public:
-  struct Stop {
-    std::string path, message;
-  };
-  static constexpr size_t kMaxDepth = 32;
-  static constexpr size_t kMaxValues = 1'000'000;
-
-  bool operator()(int, Json::parse_event_t event, Json& parsed) {
-    using E = Json::parse_event_t;
-    switch (event) {
-      case E::object_start:
-      case E::array_start:
-        if (frames_.size() >= kMaxDepth)
-          throw Stop{path(), "nested more than " + std::to_string(kMaxDepth) +
-                                 " levels deep; a scenario needs far fewer"};
-        frames_.push_back({event == E::array_start, 0, {}, {}});
-        break;
-      case E::key: {
-        Frame& f = frames_.back();
-        f.key = parsed.get<std::string>();
-        if (!f.keys.insert(f.key).second)
-          throw Stop{path(),
-                     "the key \"" + f.key + "\" is written twice in one object; keep one of them"};
-        break;
-      }
-      case E::object_end:
-      case E::array_end:
-        frames_.pop_back();
-        value_done();
-        break;
-      case E::value:
-        value_done();
-        break;
-    }
-    return true;
-  }
-
- private:
-  struct Frame {
-    bool array = false;
-    size_t index = 0;
-    std::string key;
-    std::set<std::string> keys;
-  };
-  void value_done() {
-    if (++values_ > kMaxValues)
-      throw Stop{path(), "more than " + std::to_string(kMaxValues) +
-                             " JSON values; a scenario holds far fewer"};
-    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
-  }
-  std::string path() const {
-    std::string p;
-    for (const Frame& f : frames_) {
-      if (f.array)
-        p += '[' + std::to_string(f.index) + ']';
-      else if (!f.key.empty())
-        p += (p.empty() ? "" : ".") + f.key;
-    }
-    return p.empty() ? "(top level)" : p;
-  }
-  std::vector<Frame> frames_;
-  size_t values_ = 0;
-};
-
 }  // namespace
 
 ScenarioLoad scenario_from_json(std::string_view json_text) {
   ScenarioLoad out;
-  Json j;
-  try {
-    JsonGuard guard;
-    j = Json::parse(json_text.begin(), json_text.end(), std::ref(guard));
-  } catch (const JsonGuard::Stop& stop) {
-    out.errors.push_back({stop.path, 0, stop.message});
-    return out;
-  } catch (const nlohmann::json::parse_error& e) {
-    auto [line, col] = line_column(json_text, e.byte);
-    // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: syntax
-    // error while parsing value - ..."; keep only the part after the position.
-    std::string what = e.what();
-    if (size_t p = what.find(": ", what.find("parse error")); p != std::string::npos) {
-      what = what.substr(p + 2);
-    }
-    out.errors.push_back({"line " + std::to_string(line), col, "invalid JSON: " + what});
-    return out;
-  } catch (const std::exception& e) {
-    out.errors.push_back({"", 0, std::string("invalid JSON: ") + e.what()});
-    return out;
-  }
+  std::optional<Json> parsed = detail::parse_strict_json(json_text, "a scenario", out.errors);
+  if (!parsed) return out;
+  const Json& j = *parsed;
   Scenario s;
   s.constants.clear();
   s.lets.clear();

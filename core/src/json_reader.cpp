@@ -1,0 +1,47 @@
+// json_reader.cpp: the strict JSON parse shared by scenario and lesson files (json_reader.h).
+#include "json_reader.h"
+
+#include <functional>
+
+namespace bankviz::detail {
+
+namespace {
+
+// nlohmann reports a byte offset; people want a line and a column.
+std::pair<int, int> line_column(std::string_view text, size_t byte) {
+  int line = 1, col = 1;
+  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return {line, col};
+}
+
+}  // namespace
+
+std::optional<Json> parse_strict_json(std::string_view json_text, const char* what,
+                                      std::vector<Diagnostic>& errors) {
+  try {
+    JsonGuard guard(what);
+    return Json::parse(json_text.begin(), json_text.end(), std::ref(guard));
+  } catch (const JsonGuard::Stop& stop) {
+    errors.push_back({stop.path, 0, stop.message});
+  } catch (const nlohmann::json::parse_error& e) {
+    auto [line, col] = line_column(json_text, e.byte);
+    // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: syntax
+    // error while parsing value - ..."; keep only the part after the position.
+    std::string msg = e.what();
+    if (size_t p = msg.find(": ", msg.find("parse error")); p != std::string::npos)
+      msg = msg.substr(p + 2);
+    errors.push_back({"line " + std::to_string(line), col, "invalid JSON: " + msg});
+  } catch (const std::exception& e) {
+    errors.push_back({"", 0, std::string("invalid JSON: ") + e.what()});
+  }
+  return std::nullopt;
+}
+
+}  // namespace bankviz::detail
