@@ -14,6 +14,7 @@
 #include "bankviz/experiments.h"
 #include "compiler.h"
 #include "driver.h"
+#include "launcher.h"
 #include "timing.h"
 
 namespace bankviz {
@@ -141,20 +142,7 @@ struct Bench {
            st.check(ctx.make_current(), "cuCtxSetCurrent");
   }
 
-  bool wait(const Event& e) {
-    CUresult failed = CUDA_SUCCESS;
-    const WaitOutcome w = wait_with_timeout(
-        [&] {
-          const CUresult r = driver().cuEventQuery_(e.get());
-          if (r == CUDA_SUCCESS) return 0;
-          if (r == CUDA_ERROR_NOT_READY) return 1;
-          failed = r;
-          return 2;
-        },
-        kTimeoutMs);
-    if (w == WaitOutcome::TimedOut) return st.check(CUDA_ERROR_LAUNCH_TIMEOUT, "the kernel");
-    return w == WaitOutcome::Done || st.check(failed, "the kernel");
-  }
+  bool wait(const Event& e) { return wait_for_event(st, e, kTimeoutMs, nullptr); }
 
   // Compiles `source`, then (reset(), one launch) runs + 1 times: the first a warm-up; the median
   // of the others' event times. fn_args are the kernel's arguments.

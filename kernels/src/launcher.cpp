@@ -44,7 +44,7 @@ bool Launcher::launch(int64_t grid, int measure, int reps) {
                        "cuLaunchKernel");
 }
 
-bool Launcher::wait(const Event& e) {
+bool wait_for_event(DriverStatus& st, const Event& e, double timeout_ms, bool* timed_out) {
   CUresult failed = CUDA_SUCCESS;
   const WaitOutcome w = wait_with_timeout(
       [&] {
@@ -54,12 +54,16 @@ bool Launcher::wait(const Event& e) {
         failed = r;
         return 2;
       },
-      timeout_ms_);
+      timeout_ms);
   if (w == WaitOutcome::TimedOut) {
-    timed_out_ = true;
-    return status_.check(CUDA_ERROR_LAUNCH_TIMEOUT, "the kernel");
+    if (timed_out) *timed_out = true;
+    return st.check(CUDA_ERROR_LAUNCH_TIMEOUT, "the kernel");
   }
-  return w == WaitOutcome::Done || status_.check(failed, "the kernel");
+  return w == WaitOutcome::Done || st.check(failed, "the kernel");
+}
+
+bool Launcher::wait(const Event& e) {
+  return wait_for_event(status_, e, timeout_ms_, &timed_out_);
 }
 
 double Launcher::timed(int64_t grid, int measure, int reps, int count) {

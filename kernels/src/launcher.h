@@ -25,6 +25,10 @@ struct LaunchShape {
   uint32_t warps = 0;  // exposed mode: the lesson's warps that run (a kernel argument)
 };
 
+// Waits for an event under the watchdog (wait_with_timeout, runner.h): true when it completed;
+// else the failure (or CUDA_ERROR_LAUNCH_TIMEOUT, with *timed_out set) goes to st.
+bool wait_for_event(DriverStatus& st, const Event& e, double timeout_ms, bool* timed_out);
+
 class Launcher {
  public:
   explicit Launcher(double timeout_ms) : timeout_ms_(timeout_ms) {}
