@@ -12,40 +12,15 @@
 #include <sstream>
 #include <string>
 
+#include "cli_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Runs bankviz-cli with the given shell-quoted arguments and optional standard input.
-Result cli(const std::string& args, const std::string& input = "") {
-  const fs::path dir =
-      fs::temp_directory_path() / ("bankviz-cli-test-" + std::to_string(::getpid()) + "-" +
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  fs::create_directories(dir);
-  std::ofstream(dir / "in") << input;
-  const std::string cmd = std::string("'") + BANKVIZ_CLI + "' " + args + " < '" +
-                          (dir / "in").string() + "' > '" + (dir / "out").string() + "' 2> '" +
-                          (dir / "err").string() + "'";
-  const int raw = std::system(cmd.c_str());
-  Result r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
-  fs::remove_all(dir);
-  return r;
-}
+using bankviz::test::cli;
+using bankviz::test::Result;
+using bankviz::test::slurp;
 
 std::string data(const std::string& rel) {
   return std::string(BANKVIZ_TEST_DATA) + "/" + rel;

@@ -12,21 +12,15 @@
 #include <sstream>
 #include <string>
 
+#include "cli_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using bankviz::test::cli;
+using bankviz::test::Result;
+using bankviz::test::slurp;
 
 fs::path scratch() {
   const fs::path dir =
@@ -34,19 +28,6 @@ fs::path scratch() {
                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::create_directories(dir);
   return dir;
-}
-
-Result cli(const std::string& args) {
-  const fs::path dir = scratch();
-  const std::string cmd = std::string("'") + BANKVIZ_CLI + "' " + args + " > '" +
-                          (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
-  const int raw = std::system(cmd.c_str());
-  Result r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
-  fs::remove_all(dir);
-  return r;
 }
 
 // An NVIDIA driver's device node: the GPU machines have it, CI and the development machines not.

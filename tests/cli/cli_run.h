@@ -1,0 +1,48 @@
+// cli_run.h: running bankviz-cli from a test, as a user meets it (exit status, stdout, stderr).
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace bankviz::test {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Runs bankviz-cli with the given shell-quoted arguments and optional standard input.
+inline Result cli(const std::string& args, const std::string& input = "") {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("bankviz-cli-test-" + std::to_string(::getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::create_directories(dir);
+  std::ofstream(dir / "in") << input;
+  const std::string cmd = std::string("'") + BANKVIZ_CLI + "' " + args + " < '" +
+                          (dir / "in").string() + "' > '" + (dir / "out").string() + "' 2> '" +
+                          (dir / "err").string() + "'";
+  const int raw = std::system(cmd.c_str());
+  Result r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  fs::remove_all(dir);
+  return r;
+}
+
+}  // namespace bankviz::test
