@@ -246,7 +246,10 @@ std::string TileDecl::element_name(int64_t linear_elem) const {
     // CuTe's call syntax for a coordinate: tile(3,31).
     const std::vector<int64_t> sub = unlinear(linear_elem);
     out += '(';
-    for (size_t i = 0; i < sub.size(); ++i) out += (i ? "," : "") + std::to_string(sub[i]);
+    for (size_t i = 0; i < sub.size(); ++i) {
+      if (i) out += ',';  // not ("," + string): GCC 12 -O3 warns -Wrestrict falsely on it
+      out += std::to_string(sub[i]);
+    }
     return out + ')';
   }
   for (int64_t v : unlinear(linear_elem)) out += '[' + std::to_string(v) + ']';

@@ -397,7 +397,7 @@ std::string layout_source(const TileDecl& t, const std::string& fn,
   std::vector<std::string> param;
   std::string params;
   for (size_t m = 0; m < l.modes.size(); ++m) {
-    param.push_back(pick("i" + std::to_string(m), taken));
+    param.push_back(pick(std::string(1, 'i') + std::to_string(m), taken));
     params += (m ? ", int " : "int ") + param.back();
   }
   return "// " + t.name + " is laid out with CuTe's " + l.text() +

@@ -115,7 +115,7 @@ TEST(Advise, StopsAtItsBoundOfAnalysesAndSaysSo) {
   // Eight tiles, each read down a column: 8 x ~180 candidates is more than the bound.
   for (int k = 1; k < 8; ++k) {
     TileDecl t = s.tiles[0];
-    t.name = "t" + std::to_string(k);
+    t.name = std::string(1, 't') + std::to_string(k);
     t.base = k * 16384;
     s.tiles.push_back(t);
     Step st = test::step(StepKind::Load, t.name + "[threadIdx.x][threadIdx.y]");

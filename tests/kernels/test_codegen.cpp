@@ -412,8 +412,11 @@ TEST(Codegen, LaidOutTilesIndexThroughALayoutFunctionEqualToTheModel) {
     for (int64_t el = 0; el < t.elements(); ++el) {
       const std::vector<int64_t> sub = t.unlinear(el);
       Env env;
-      for (int m = 0; m < rank; ++m)
-        env.names["i" + std::to_string(m)] = Value::of(CType::Int, sub[static_cast<size_t>(m)]);
+      for (int m = 0; m < rank; ++m) {
+        std::string name = "i";  // appended, not ("i" + string): GCC 12 -O3 -Wrestrict
+        name += std::to_string(m);
+        env.names[name] = Value::of(CType::Int, sub[static_cast<size_t>(m)]);
+      }
       std::optional<Value> v = e.expr->eval(env);
       ASSERT_TRUE(v) << body;
       ASSERT_EQ(v->to_int64().value_or(-1), t.storage(el)) << t.element_name(el) << ": " << body;
