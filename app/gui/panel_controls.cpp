@@ -151,7 +151,7 @@ void draw_controls(AppState& s, Rect r) {
     std::string p = "steps[" + std::to_string(i) + "]";
     ImGui::TextDisabled("%zu", i);
     ImGui::SameLine();
-    ImGui::TextUnformatted(step_kind_name(st.kind));
+    ImGui::TextUnformatted(st.kind_text().c_str());  // "ldmatrix.x4.trans" as PTX names it
     if (st.kind != StepKind::Sync) {
       ImGui::SameLine();
       ImGui::SetNextItemWidth(-1);
