@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bankviz/runner.h"
 #include "bankviz/scenario.h"
 
 namespace bankviz::test {
@@ -31,5 +32,23 @@ inline std::vector<std::string> preset_names() {
   std::sort(out.begin(), out.end());
   return out;
 }
+
+// One Runner for the whole test program (every file: one context, one module cache). Two
+// Runners in one process share the device's primary context, and one resetting it under the
+// other's counters crashed kernel_tests at exit (exit 139 on an H100, 2026-11-22).
+inline Runner& runner() {
+  static Runner r;
+  return r;
+}
+
+inline bool have_gpu(std::string* reason) {
+  return runner().device(reason).present;
+}
+
+#define REQUIRE_GPU()                                                                     \
+  do {                                                                                    \
+    std::string why;                                                                      \
+    if (!bankviz::test::have_gpu(&why)) GTEST_SKIP() << "no CUDA device (" << why << ")"; \
+  } while (0)
 
 }  // namespace bankviz::test

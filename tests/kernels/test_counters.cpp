@@ -18,25 +18,12 @@
 #endif
 
 using namespace bankviz;
+using bankviz::test::have_gpu;
 using bankviz::test::preset;
 using bankviz::test::preset_names;
+using bankviz::test::runner;
 
 namespace {
-
-Runner& runner() {
-  static Runner r;
-  return r;
-}
-
-bool have_gpu(std::string* reason) {
-  return runner().device(reason).present;
-}
-
-#define REQUIRE_GPU()                                                      \
-  do {                                                                     \
-    std::string why;                                                       \
-    if (!have_gpu(&why)) GTEST_SKIP() << "no CUDA device (" << why << ")"; \
-  } while (0)
 
 // A warp's accesses of `width` bytes at lane * stride bytes.
 ProbeRecord strided(const std::string& name, int width, uint32_t stride, uint32_t mask) {

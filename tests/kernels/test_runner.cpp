@@ -9,27 +9,9 @@
 #include "helpers.h"
 
 using namespace bankviz;
+using bankviz::test::have_gpu;
 using bankviz::test::preset;
-
-namespace {
-
-// One Runner for the whole test program: one context, one module cache.
-Runner& runner() {
-  static Runner r;
-  return r;
-}
-
-bool have_gpu(std::string* reason) {
-  return runner().device(reason).present;
-}
-
-#define REQUIRE_GPU()                                                      \
-  do {                                                                     \
-    std::string why;                                                       \
-    if (!have_gpu(&why)) GTEST_SKIP() << "no CUDA device (" << why << ")"; \
-  } while (0)
-
-}  // namespace
+using bankviz::test::runner;
 
 TEST(Runner, NoDeviceIsAValueCarryingTheDriversReason) {
   std::string why;
