@@ -47,6 +47,7 @@ namespace bankviz::detail {
   X(cuMemcpyDtoH)                                \
   X(cuMemcpyHtoD)                                \
   X(cuMemsetD32)                                 \
+  X(cuMemsetD8)                                  \
   X(cuEventCreate)                               \
   X(cuEventDestroy)                              \
   X(cuEventRecord)                               \
@@ -59,6 +60,9 @@ struct Driver {
 #define BANKVIZ_DRIVER_MEMBER(fn) decltype(&::fn) fn##_ = nullptr;
   BANKVIZ_DRIVER_FUNCTIONS(BANKVIZ_DRIVER_MEMBER)
 #undef BANKVIZ_DRIVER_MEMBER
+  // Optional (drivers of CUDA 12.4 and later): a kernel's parameters, which `profile` checks
+  // the user's arguments against. Null on an older driver; nothing else needs it.
+  decltype(&::cuFuncGetParamInfo) cuFuncGetParamInfo_ = nullptr;
 
   bool usable() const {
     return handle && error.empty();

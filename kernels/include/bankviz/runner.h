@@ -19,6 +19,9 @@
 
 namespace bankviz {
 
+struct ProfileRequest;
+struct ProfileResult;
+
 struct DeviceInfo {
   bool present = false;
   std::string name;  // "NVIDIA H100 80GB HBM3"
@@ -175,6 +178,8 @@ class Runner {
   // Opens the driver and the first device on first use. present=false with reason when none.
   DeviceInfo device(std::string* reason = nullptr);
   RunResult run(const Scenario& s, const RunOptions& o = {});
+  // A user's own kernel, per source line from the hardware (profile.h).
+  ProfileResult profile(const ProfileRequest& req);
 
   struct Impl;
 
