@@ -7,6 +7,7 @@
 // line, most excess wavefronts first. Exit 0 when it ran and was counted (or --no-counters), 1
 // when the kernel did not compile, launch or finish, or the counters could not be read, 2 for a
 // bad flag or argument.
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -116,9 +117,10 @@ void run_profile(const ProfileOptions& o) {
               << "\n";
   } else if (r.status == RunStatus::Ok) {
     const DeviceInfo& d = r.device;
-    std::cout << q.kernel << " (" << o.file.substr(o.file.find_last_of('/') + 1) << ") on " << d.name << " (" << d.sm << "): grid "
-              << q.grid.x << 'x' << q.grid.y << 'x' << q.grid.z << ", block " << q.block.x << 'x'
-              << q.block.y << 'x' << q.block.z << "\n";
+    std::cout << q.kernel << " (" << o.file.substr(o.file.find_last_of('/') + 1) << ") on "
+              << d.name << " (" << d.sm << "): grid " << q.grid.x << 'x' << q.grid.y << 'x'
+              << q.grid.z << ", block " << q.block.x << 'x' << q.block.y << 'x' << q.block.z
+              << "\n";
     std::cout << "compile: "
               << (r.compile_ms > 0 ? fixed(r.compile_ms, 1) + " ms (NVRTC, -lineinfo)"
                                    : std::string("cached"))
@@ -131,6 +133,15 @@ void run_profile(const ProfileOptions& o) {
     }
     if (!r.counters_message.empty())
       std::cout << "hardware counters: " << r.counters_message << "\n";
+  }
+  if (r.wedged) {
+    // The kernel still runs: the Runner's destructor must not wait for it. Ending the process
+    // is what stops it.
+    if (!o.json)
+      std::cerr << "bankviz-cli: " << run_status_name(r.status) << ": " << r.message << "\n";
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(kExitFailed);
   }
   if (r.status != RunStatus::Ok)
     throw Exit{kExitFailed,

@@ -179,6 +179,9 @@ class PrimaryContext {
   CUcontext get() const { return ctx_; }  // for CUPTI (cupti.h)
   void release(DriverStatus& st);
   void reset(DriverStatus& st);
+  // Forgets it without a call: a kernel that never ends still runs in it, and releasing or
+  // resetting would wait for that kernel forever. The driver frees it when the process ends.
+  void abandon() { ctx_ = nullptr; }
 
  private:
   CUdevice dev_ = 0;

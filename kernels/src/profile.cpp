@@ -37,6 +37,17 @@ std::string quoted(std::string_view s) {
   return out;
 }
 
+// The line table names the file as NVRTC was given it, joined to the directory it ran in:
+// "/home/u/src/k.cu" for "src/k.cu".
+bool same_file(const std::string& table, const std::string& given) {
+  if (table == given) return true;
+  auto ends_with = [](const std::string& s, const std::string& tail) {
+    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0 &&
+           s[s.size() - tail.size() - 1] == '/';
+  };
+  return ends_with(table, given) || ends_with(given, table);
+}
+
 }  // namespace
 
 std::optional<Dim3> parse_dim3(std::string_view text, std::string* error) {
@@ -208,7 +219,7 @@ std::vector<ProfileLine> lines_of(const std::vector<ProfileInstruction>& instruc
     if (l.instructions == 0) {
       l.file = in.file;
       l.line = in.line;
-      if (in.file == file_name && in.line >= 1 && in.line <= text.size()) {
+      if (same_file(in.file, file_name) && in.line >= 1 && in.line <= text.size()) {
         std::string_view t = text[in.line - 1];
         while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
         while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r'))

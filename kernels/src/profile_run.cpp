@@ -4,10 +4,14 @@
 //
 // [SECTION] CUPTI's SASS metrics: one collection around one launch
 // [SECTION] Runner::profile()
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "bankviz/profile.h"
 #include "launcher.h"
@@ -42,57 +46,105 @@ constexpr SassMetric kSassMetrics[] = {
 };
 constexpr size_t kExecuted = 7, kWavefronts = 8, kIdeal = 9;
 
+// The SASS metrics' configuration for the device, set once per process and kept: measured on an
+// H100 (CUDA 13.0), a second cuptiSassMetricsSetConfig after cuptiSassMetricsUnsetConfig in one
+// process fails with CUPTI_ERROR_OUT_OF_MEMORY, so every profile after the first lost its
+// counters. Thread-safe; a failure is kept and reported to every later profile.
+//
+// And a process collects them once: measured on an H100 (CUDA 13.0, lazy patching or not, a
+// fresh module or not), a second enable/disable range in one process reports no instruction at
+// all. A second collection is refused in words instead of reporting a kernel without shared
+// memory; bankviz-cli runs one profile per process, and the app runs each in a bankviz-cli.
+struct SassConfig {
+  std::map<uint64_t, size_t> ids;  // metric id -> index in kSassMetrics
+  std::vector<std::string> missing;
+  CounterStatus status = CounterStatus::Ok;
+  std::string message;
+  std::atomic<bool> collected{false};  // a collection was made in this process
+};
+
+SassConfig& sass_config(int device_index) {
+  static std::mutex m;
+  static std::optional<SassConfig> config;
+  std::lock_guard<std::mutex> lock(m);
+  if (config) return *config;
+  SassConfig& c = config.emplace();
+  const Cupti& cu = cupti();
+  auto check = [&](CUptiResult r, const char* call) {
+    if (r == CUPTI_SUCCESS) return true;
+    c.status = classify_cupti_result(r);
+    c.message = std::string(call) + " failed: " + cu.describe(r);
+    return false;
+  };
+  if (!cu.usable()) {
+    c.status = CounterStatus::NoCupti;
+    c.message = cu.error;
+    return c;
+  }
+  CUpti_Profiler_Initialize_Params init{};
+  init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
+  if (!check(cu.cuptiProfilerInitialize_(&init), "cuptiProfilerInitialize")) return c;
+  CUpti_Device_GetChipName_Params chip{};
+  chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
+  chip.deviceIndex = static_cast<size_t>(device_index);
+  if (!check(cu.cuptiDeviceGetChipName_(&chip), "cuptiDeviceGetChipName")) return c;
+  std::vector<CUpti_SassMetrics_Config> configs;
+  for (size_t i = 0; i < std::size(kSassMetrics); ++i) {
+    CUpti_SassMetrics_GetProperties_Params p{};
+    p.structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE;
+    p.pChipName = chip.pChipName;
+    p.pMetricName = kSassMetrics[i].name;
+    if (cu.cuptiSassMetricsGetProperties_(&p) != CUPTI_SUCCESS) {
+      c.missing.push_back(kSassMetrics[i].name);  // read as 0
+      continue;
+    }
+    c.ids[p.metric.metricId] = i;
+    configs.push_back({p.metric.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+  }
+  auto has = [&](size_t index) {
+    for (const auto& [id, i] : c.ids)
+      if (i == index) return true;
+    return false;
+  };
+  if (!has(kWavefronts) || !has(kIdeal) || !has(kExecuted)) {
+    c.status = CounterStatus::Unsupported;
+    c.message = "this GPU's CUPTI lacks the SASS metrics for shared-memory wavefronts (" +
+                c.missing.front() + ")";
+    return c;
+  }
+  CUpti_SassMetricsSetConfig_Params set{};
+  set.structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE;
+  set.numOfMetricConfig = configs.size();
+  set.pConfigs = configs.data();
+  set.deviceIndex = static_cast<uint32_t>(device_index);
+  check(cu.cuptiSassMetricsSetConfig_(&set), "cuptiSassMetricsSetConfig");
+  return c;
+}
+
 // Collects the SASS metrics of the launches made between start() and finish() on one context.
 // Every CUPTI call is checked; the first failure is kept with its CounterStatus. The destructor
-// disables and unsets what was enabled and set, so a failure halfway leaves CUPTI as it was.
+// disables what was enabled, so a failure halfway leaves CUPTI as it was.
 class SassCollection {
  public:
-  SassCollection(CUcontext ctx, int device_index) : ctx_(ctx), device_(device_index) {}
+  SassCollection(CUcontext ctx, int device_index) : ctx_(ctx), config_(sass_config(device_index)) {}
   ~SassCollection() {
     if (enabled_) disable();
-    if (configured_) unset();
   }
 
   bool start() {
+    if (config_.status != CounterStatus::Ok) {
+      status_ = config_.status;
+      message_ = config_.message;
+      return false;
+    }
+    if (config_.collected.exchange(true)) {
+      status_ = CounterStatus::Failed;
+      message_ =
+          "CUPTI's SASS metrics count one profile per process (CUDA 13.0: a second reports no "
+          "instruction); run bankviz-cli profile again, a new process";
+      return false;
+    }
     const Cupti& c = cupti();
-    if (!c.usable()) {
-      status_ = CounterStatus::NoCupti;
-      message_ = c.error;
-      return false;
-    }
-    CUpti_Profiler_Initialize_Params init{};
-    init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
-    if (!check(c.cuptiProfilerInitialize_(&init), "cuptiProfilerInitialize")) return false;
-    CUpti_Device_GetChipName_Params chip{};
-    chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
-    chip.deviceIndex = static_cast<size_t>(device_);
-    if (!check(c.cuptiDeviceGetChipName_(&chip), "cuptiDeviceGetChipName")) return false;
-    std::vector<CUpti_SassMetrics_Config> configs;
-    for (size_t i = 0; i < std::size(kSassMetrics); ++i) {
-      CUpti_SassMetrics_GetProperties_Params p{};
-      p.structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE;
-      p.pChipName = chip.pChipName;
-      p.pMetricName = kSassMetrics[i].name;
-      if (c.cuptiSassMetricsGetProperties_(&p) != CUPTI_SUCCESS) {
-        missing_.push_back(kSassMetrics[i].name);  // read as 0
-        continue;
-      }
-      ids_[p.metric.metricId] = i;
-      configs.push_back({p.metric.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
-    }
-    if (!has(kWavefronts) || !has(kIdeal) || !has(kExecuted)) {
-      status_ = CounterStatus::Unsupported;
-      message_ = "this GPU's CUPTI lacks the SASS metrics for shared-memory wavefronts (" +
-                 missing_.front() + ")";
-      return false;
-    }
-    CUpti_SassMetricsSetConfig_Params set{};
-    set.structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE;
-    set.numOfMetricConfig = configs.size();
-    set.pConfigs = configs.data();
-    set.deviceIndex = static_cast<uint32_t>(device_);
-    if (!check(c.cuptiSassMetricsSetConfig_(&set), "cuptiSassMetricsSetConfig")) return false;
-    configured_ = true;
     CUpti_SassMetricsEnable_Params en{};
     en.structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE;
     en.ctx = ctx_;
@@ -136,8 +188,8 @@ class SassCollection {
       v.resize(std::size(kSassMetrics));
       for (size_t k = 0; k < inst; ++k) {
         const CUpti_SassMetrics_InstanceValue& iv = d.pInstanceValues[k];
-        auto it = ids_.find(iv.metricId);
-        if (it != ids_.end()) v[it->second] += static_cast<int64_t>(iv.value);
+        auto it = config_.ids.find(iv.metricId);
+        if (it != config_.ids.end()) v[it->second] += static_cast<int64_t>(iv.value);
       }
     }
     for (auto& [key, v] : sums) {
@@ -157,23 +209,16 @@ class SassCollection {
     return true;
   }
 
-  // Disables and unsets now (the data were flushed), keeping the first failure.
+  // Disables now (the data were flushed), keeping the first failure.
   void end() {
     if (enabled_) disable();
-    if (configured_) unset();
   }
 
   CounterStatus status() const { return status_; }
   const std::string& message() const { return message_; }
-  const std::vector<std::string>& missing() const { return missing_; }
+  const std::vector<std::string>& missing() const { return config_.missing; }
 
  private:
-  bool has(size_t index) const {
-    for (const auto& [id, i] : ids_)
-      if (i == index) return true;
-    return false;
-  }
-
   // The cubin's line table (-lineinfo): the instruction's file and line, when it has one.
   static void source_line(const Cupti& c, const std::vector<char>& cubin, ProfileInstruction& in) {
     CUpti_GetSassToSourceCorrelationParams p{};
@@ -184,7 +229,10 @@ class SassCollection {
     p.pcOffset = in.pc;
     if (c.cuptiGetSassToSourceCorrelation_(&p) == CUPTI_SUCCESS) {
       in.line = p.lineNumber;
+      // The line table keeps the name NVRTC was given split into a directory and a file.
       if (p.fileName) in.file = p.fileName;
+      if (p.fileName && p.dirName && p.dirName[0] && p.fileName[0] != '/')
+        in.file = std::string(p.dirName) + '/' + p.fileName;
     }
     std::free(p.fileName);  // CUPTI allocates them for the caller
     std::free(p.dirName);
@@ -205,19 +253,9 @@ class SassCollection {
     check(cupti().cuptiSassMetricsDisable_(&p), "cuptiSassMetricsDisable");
     enabled_ = false;
   }
-  void unset() {
-    CUpti_SassMetricsUnsetConfig_Params p{};
-    p.structSize = CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE;
-    p.deviceIndex = static_cast<uint32_t>(device_);
-    check(cupti().cuptiSassMetricsUnsetConfig_(&p), "cuptiSassMetricsUnsetConfig");
-    configured_ = false;
-  }
-
   CUcontext ctx_;
-  int device_;
-  bool configured_ = false, enabled_ = false;
-  std::map<uint64_t, size_t> ids_;  // metric id -> index in kSassMetrics
-  std::vector<std::string> missing_;
+  SassConfig& config_;
+  bool enabled_ = false;
   CounterStatus status_ = CounterStatus::Ok;
   std::string message_;
 };
@@ -262,7 +300,7 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   if (auto problems = check_request(req); !problems.empty()) {
     std::string m;
     for (const std::string& p : problems) m += (m.empty() ? "" : "; ") + p;
-    return refuse(RunStatus::BadScenario, m);
+    return refuse(RunStatus::BadArguments, m);
   }
   std::string reason;
   if (!impl_->ensure(&reason)) return refuse(RunStatus::NoCuda, reason);
@@ -297,11 +335,14 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   // 2. The module and the function; its parameters against the arguments.
   const Driver& d = driver();
   DriverStatus st;
-  CUmodule mod = nullptr;
-  bool hit = false;
-  if (!st.check(impl_->modules.get(cache_key(dev.sm, k), *comp.compiled, &mod, &hit),
-                "cuModuleLoadData"))
+  // A module of its own, loaded for this profile and unloaded after it: CUPTI patches a
+  // function for the SASS metrics at its first launch after enabling them, and measured on an
+  // H100 (CUDA 13) a function of a module kept loaded from an earlier profile reported nothing.
+  // (The generated kernels' module cache is not the place for a user's kernels either.)
+  Module module;
+  if (!st.check(load_module(module, comp.compiled->cubin.data()), "cuModuleLoadData"))
     return refuse(RunStatus::LaunchError, st.message());
+  CUmodule mod = module.get();
   CUfunction fn = nullptr;
   if (!st.check(d.cuModuleGetFunction_(&fn, mod, res.lowered.c_str()), "cuModuleGetFunction"))
     return refuse(RunStatus::CompileError, "\"" + req.kernel +
@@ -316,17 +357,17 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
     }
     res.parameters = sizes.size();
     if (sizes.size() != req.args.size())
-      return refuse(RunStatus::BadScenario, req.kernel + " takes " + std::to_string(sizes.size()) +
-                                                " parameter" + (sizes.size() == 1 ? "" : "s") +
-                                                "; " + std::to_string(req.args.size()) +
-                                                " --arg given (one per parameter, in order)");
+      return refuse(RunStatus::BadArguments, req.kernel + " takes " + std::to_string(sizes.size()) +
+                                                 " parameter" + (sizes.size() == 1 ? "" : "s") +
+                                                 "; " + std::to_string(req.args.size()) +
+                                                 " --arg given (one per parameter, in order)");
     for (size_t i = 0; i < sizes.size(); ++i)
       if (sizes[i] != req.args[i].size())
-        return refuse(RunStatus::BadScenario, "parameter " + std::to_string(i + 1) + " of " +
-                                                  req.kernel + " is " + std::to_string(sizes[i]) +
-                                                  " bytes; --arg " + req.args[i].text +
-                                                  " gives a " + arg_type_name(req.args[i].kind) +
-                                                  " of " + std::to_string(req.args[i].size()));
+        return refuse(RunStatus::BadArguments, "parameter " + std::to_string(i + 1) + " of " +
+                                                   req.kernel + " is " + std::to_string(sizes[i]) +
+                                                   " bytes; --arg " + req.args[i].text +
+                                                   " gives a " + arg_type_name(req.args[i].kind) +
+                                                   " of " + std::to_string(req.args[i].size()));
   }
   if (req.dynamic_shared > 48 * 1024 &&
       !st.check(d.cuFuncSetAttribute_(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -388,36 +429,45 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
     }
   }
   if (timed_out) {
+    // A user's kernel has no bound the model could give (a generated kernel's estimate bounds
+    // the wait a context reset makes): it may never end, and releasing or resetting its context
+    // would wait for it. The context is abandoned; the driver stops the kernel when the process
+    // ends (the app profiles in a process of its own).
     for (DeviceMemory& m : buffers) m.abandon();
+    module.abandon();
     e0.abandon();
     e1.abandon();
-    DriverStatus reset;
-    impl_->reset_context(reset);
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.0f ms", req.timeout_ms);
+    impl_->wedge(
+        "a kernel profiled earlier did not finish and still runs on the GPU; CUDA "
+        "cannot stop a running kernel: it stops when this program ends");
+    res.wedged = true;
     return refuse(RunStatus::Timeout,
                   "the kernel did not finish within " + std::string(buf) +
-                      " (timeout). The CUDA context was reset; the app and the next run go on");
+                      " (timeout). CUDA cannot stop a running kernel; it stops when this program "
+                      "ends. A loop that never ends, or --timeout too short for the kernel?");
   }
   if (!ok) {
     res.status = RunStatus::LaunchError;
     res.message = "the kernel failed: " + st.message();
     if (is_sticky(st.result())) {
       for (DeviceMemory& m : buffers) m.abandon();
+      module.abandon();
       e0.abandon();
       e1.abandon();
-      DriverStatus reset;
-      impl_->reset_context(reset);
-      res.message += reset.ok()
-                         ? " (the CUDA context was reset; the next run starts a fresh one)"
-                         : " (resetting the CUDA context failed too: " + reset.message() + ")";
+      impl_->wedge(Runner::Impl::sticky_reason(driver().describe(st.result())));
+      res.wedged = true;
+      res.message +=
+          ". CUDA cannot recover from this error in the same process: it ends now "
+          "(the next bankviz-cli command, and the app's next profile, start fresh)";
     }
     return res;
   }
   for (DeviceMemory& m : buffers) st.check(m.release(), "cuMemFree");
   st.check(e0.release(), "cuEventDestroy");
   st.check(e1.release(), "cuEventDestroy");
-  impl_->modules.trim(st);
+  st.check(module.release(), "cuModuleUnload");
   if (!st.ok()) return refuse(RunStatus::LaunchError, st.message());
 
   res.lines = lines_of(res.instructions, req.source, req.file_name);

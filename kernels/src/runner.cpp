@@ -168,11 +168,11 @@ void finish(Runner::Impl& im, Session& run) {
     res.status = RunStatus::LaunchError;
     res.message = L.status().message();
     if (is_sticky(L.status().result())) {
-      DriverStatus reset;
-      im.reset_context(reset);
-      res.message += reset.ok()
-                         ? " (the CUDA context was reset; the next run starts a fresh one)"
-                         : " (resetting the CUDA context failed too: " + reset.message() + ")";
+      L.abandon();
+      im.wedge(Runner::Impl::sticky_reason(driver().describe(L.status().result())));
+      res.message +=
+          ". CUDA cannot recover from this error in the same process: restart bankviz "
+          "to run kernels again (each bankviz-cli command is a new process)";
     }
   } else if (res.status == RunStatus::NoCuda) {  // nothing refused it on the way
     res.status = RunStatus::Ok;

@@ -15,6 +15,12 @@ namespace bankviz {
 
 struct Runner::Impl {
   bool tried = false;  // the device is opened once; its reason stays
+  // Set when the context cannot be used again in this process: a user's kernel (Runner::profile)
+  // that did not finish (releasing or resetting its context would wait for it), or a sticky
+  // error (an illegal address...: measured on an H100, CUDA 13, a context retained after
+  // cuDevicePrimaryCtxReset returns the same error; CUDA's documentation says the process must
+  // end). Everything is abandoned and every later run is refused with this reason.
+  std::string wedged;
   detail::OpenedDevice opened;
   detail::PrimaryContext ctx;
   detail::ModuleCache modules;  // loaded into ctx, valid in it only
@@ -22,6 +28,7 @@ struct Runner::Impl {
       counters;  // CUPTI's configuration for ctx (run_counters.h)
 
   ~Impl() {
+    if (!wedged.empty()) return;  // wedge() forgot everything: a call would wait forever
     counters.reset();
     detail::DriverStatus st;
     modules.unload_all(st);
@@ -31,6 +38,10 @@ struct Runner::Impl {
 
   // The device and a current context, retained on first use and after a reset.
   bool ensure(std::string* reason) {
+    if (!wedged.empty()) {
+      *reason = wedged;
+      return false;
+    }
     if (!tried) {
       tried = true;
       opened = detail::open_first_device();
@@ -53,9 +64,24 @@ struct Runner::Impl {
     return true;
   }
 
-  // After a sticky error or a timeout the context is unusable: reset it (which unloads its
-  // modules and frees its memory); the next run retains a fresh one and reloads the modules
-  // from the cached cubins.
+  // After a generated kernel's timeout (the model's estimate bounds how long it still runs):
+  // reset the context (which waits for the kernel, unloads its modules and frees its memory);
+  // the next run retains a fresh one and reloads the modules from the cached cubins.
+  // The words for a sticky error, kept as the reason later runs are refused.
+  static std::string sticky_reason(const std::string& error) {
+    return "the GPU reported " + error +
+           "; CUDA cannot recover from this error in the same process: restart bankviz "
+           "(each bankviz-cli command is a new process)";
+  }
+
+  // The context cannot be used again: forget it all without a driver call.
+  void wedge(std::string why) {
+    (void)counters.release();  // its destructor would call CUPTI on the context
+    modules.forget_all();
+    ctx.abandon();
+    wedged = std::move(why);
+  }
+
   void reset_context(detail::DriverStatus& st) {
     counters.reset();
     modules.forget_all();

@@ -48,7 +48,7 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   ProfileResult res;
   std::string m;
   for (const std::string& p : check_request(req)) m += (m.empty() ? "" : "; ") + p;
-  res.status = m.empty() ? RunStatus::NoCuda : RunStatus::BadScenario;
+  res.status = m.empty() ? RunStatus::NoCuda : RunStatus::BadArguments;
   res.message =
       m.empty() ? "this build of bankviz has no CUDA toolkit: kernels cannot be profiled" : m;
   return res;

@@ -108,6 +108,10 @@ std::vector<ProfileLine> lines_of(const std::vector<ProfileInstruction>& instruc
 struct ProfileResult {
   RunStatus status = RunStatus::NoCuda;
   std::string message;  // for every status but Ok: what went wrong, in words
+  // The kernel still runs and cannot be stopped (Timeout), or it faulted (LaunchError with a
+  // sticky error): the Runner refuses every later run and the program should end (the driver
+  // stops the kernel and frees the GPU then).
+  bool wedged = false;
   DeviceInfo device;
   std::string compile_log;
   std::string lowered;  // the kernel's mangled name

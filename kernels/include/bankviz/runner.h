@@ -42,7 +42,8 @@ enum class RunStatus {
   BadScenario,   // the scenario cannot become a kernel, or the CPU evaluation refused it
   CompileError,  // NVRTC rejected the source: message quotes the generated line
   TooLarge,      // the tile or the block exceeds what the device allows (message names it)
-  LaunchError,   // the launch or the kernel failed; the context was reset, try again
+  LaunchError,   // the launch or the kernel failed (a fault: this process cannot run kernels again)
+  BadArguments,  // profile: the kernel's parameters and the --arg given do not match
   Timeout,       // the kernel would run too long (model estimate) or did not finish in time;
                  // a kernel that was stopped took the context with it: the next run makes a new one
 };
