@@ -187,7 +187,9 @@ std::string compare_slide_svg(const AppState& s, bool light) {
   // A lesson's caption is part of its exports.
   if (s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()))
     o.caption = s.lesson->scenes[static_cast<size_t>(s.scene)].caption;
-  return render_compare_svg(*s.analysis, s.frame, *c.b_analysis, c.b_frame, o);
+  // B's frame for A's playhead now (a --step given after --compare has moved A since).
+  return render_compare_svg(*s.analysis, s.frame, *c.b_analysis,
+                            follow_playhead(*c.b_analysis, s.frame, s.playback), o);
 }
 
 int setup_compare(AppState& s, const std::string& a, const std::string& b, std::string* error) {

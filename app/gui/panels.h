@@ -59,8 +59,9 @@ bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w);
 void draw_layout_caption(const TileDecl& t);
 void layout_tooltip_lines(const TileDecl& t, int64_t element);
 
-// panel_compare.cpp: before and after (compare.h) in the views' rectangle; panel_sweep.cpp: the
-// sweep window (key W with Shift... see ui.cpp); panel_experiments.cpp: the seeds' experiments.
+// panel_compare.cpp: before and after (compare.h) in the views' rectangle, and the toolbar's
+// Compare menu; panel_sweep.cpp: the sweep window (toolbar Sweep, --sweep); panel_experiments.cpp:
+// the seeds' experiments window (toolbar Experiments).
 void draw_compare(AppState& s, CellRenderer& cells, Rect r);
 void draw_compare_menu(AppState& s);
 void draw_sweep(AppState& s);

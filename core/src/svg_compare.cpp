@@ -120,11 +120,12 @@ std::string render_compare_svg(const Analysis& a, const Frame& fa, const Analysi
              fs * 1.1, pal.text, "start", true);
   }
   y += fs * 1.5;
-  const std::string caption =
-      !o.caption.empty() ? o.caption
-                         : "A: " + c.a.worst_label + " (" + fmt(c.a.worst_per_request) +
-                               ")  ->  B: " + c.b.worst_label + " (" + fmt(c.b.worst_per_request) +
-                               ") wavefronts per request of the worst step";
+  // By default, the step on screen in both: what each needs per request there.
+  std::string caption = o.caption;
+  if (caption.empty() && fa.step >= 0 && fb.step >= 0)
+    caption = "on screen: A's " + a.steps[static_cast<size_t>(fa.step)].label + " needs " +
+              fmt(a.step_per_request(fa.step)) + " wavefronts per request, B's " +
+              b.steps[static_cast<size_t>(fb.step)].label + " " + fmt(b.step_per_request(fb.step));
   svg.text(m, y, fit(caption, W - 2 * m, fs * 0.9), fs * 0.9, pal.text_dim);
   return document(pal, W, H, svg.body.str());
 }

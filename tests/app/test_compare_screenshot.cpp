@@ -153,3 +153,17 @@ TEST(CompareUsage, BadCompareAndSweepFlagsAreUsageErrors) {
   EXPECT_EQ(sweep.rc, 2);
   EXPECT_NE(sweep.log.find("empty"), std::string::npos) << sweep.log;
 }
+
+TEST(CompareSlide, BothSidesOfTheSlideShowTheStepGivenWithStep) {
+  const std::string svg = ::testing::TempDir() + "compare-slide-step0.svg";
+  std::filesystem::remove(svg);
+  AppRun r = app(
+      "svg-step0",
+      "--compare row-write-column-read row-write-column-read-padded --step 0 --svg " + svg, false);
+  ASSERT_EQ(r.rc, 0) << r.log;
+  const std::string text = slurp(svg);
+  // Step 0 is the row store in both: A's and B's sides both name it, and neither conflicts.
+  EXPECT_NE(text.find("A's store tile[threadIdx.y][threadIdx.x]"), std::string::npos);
+  EXPECT_NE(text.find("B's store tile[threadIdx.y][threadIdx.x]"), std::string::npos);
+  EXPECT_EQ(text.find("32-way bank conflict"), std::string::npos);
+}
