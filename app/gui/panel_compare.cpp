@@ -63,7 +63,8 @@ float header_height(const AppState& s, const ViewSide& v, const Summary& sum,
                     const std::optional<Measurement>& m, float w) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float inner = w - st.WindowPadding.x * 2;
-  float h = st.WindowPadding.y * 2 + ImGui::GetTextLineHeightWithSpacing();
+  // verdict_height() counts the window's padding once for the whole header.
+  float h = ImGui::GetTextLineHeightWithSpacing();
   h += ImGui::CalcTextSize(figures(sum).c_str(), nullptr, false, inner).y + st.ItemSpacing.y;
   const std::string ml = measured_line(m);
   if (!ml.empty()) h += ImGui::CalcTextSize(ml.c_str(), nullptr, false, inner).y + st.ItemSpacing.y;

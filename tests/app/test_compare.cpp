@@ -196,3 +196,73 @@ TEST(ExperimentsWindow, ARunWithoutAGpuEndsWithItsReason) {
     EXPECT_FALSE(s.experiments.results[0]->message.empty());
   }
 }
+
+namespace {
+
+// A stand-in for the GPU: "measures" 10 + the first tile's padding cycles per instruction, after
+// a short wait, so that the order of requests shows in the figures.
+Measurement fake_gpu(const Scenario& sc) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  Measurement m;
+  m.ok = true;
+  m.device = "fake";
+  m.cycles_per_instruction = 10.0 + static_cast<double>(sc.tiles[0].pad);
+  m.predicted = 1;
+  return m;
+}
+
+template <typename Done>
+void pump(AppState& s, Done done) {
+  for (int i = 0; i < 2000 && !done(); ++i) {
+    s.measurer.wait(1);
+    update_compare(s);
+    update_sweep(s);
+  }
+}
+
+}  // namespace
+
+TEST(Compare, MeasureBothMeasuresAThenBThenShowsAAgain) {
+  AppState s;
+  open_preset(s, "row-write-column-read");
+  s.measurer.set_runner(fake_gpu);
+  std::string err;
+  ASSERT_TRUE(open_compare(s, CompareChoice{"p", "", "pad", "1"}, &err)) << err;
+  std::string why;
+  ASSERT_TRUE(measure_both(s, &why)) << why;
+  pump(s, [&] { return s.compare.measuring == CompareState::Measuring::Idle; });
+  ASSERT_TRUE(s.compare.measured_a);
+  ASSERT_TRUE(s.compare.measured_b);
+  EXPECT_EQ(s.compare.measured_a->cycles_per_instruction, 10);  // A: pad 0
+  EXPECT_EQ(s.compare.measured_b->cycles_per_instruction, 11);  // B: pad 1
+  s.measurer.wait(10);
+  ASSERT_TRUE(s.measurer.last());
+  EXPECT_EQ(s.measurer.last()->cycles_per_instruction, 10);  // the panel shows A again
+  // The slide carries the measured figures.
+  const std::string svg = compare_slide_svg(s, true);
+  EXPECT_NE(svg.find("10.00 cycles/instr on fake"), std::string::npos);
+  EXPECT_NE(svg.find("11.00 cycles/instr on fake"), std::string::npos);
+}
+
+TEST(SweepWindow, MeasureRunsEveryValidValueInOrderAndCanBeCancelled) {
+  AppState s;
+  open_preset(s, "row-write-column-read");
+  s.measurer.set_runner(fake_gpu);
+  std::string err;
+  ASSERT_TRUE(open_sweep(s, "pad=0..3", &err)) << err;
+  std::string why;
+  ASSERT_TRUE(start_sweep_measure(s, &why)) << why;
+  pump(s, [&] { return !s.sweep.measuring; });
+  ASSERT_EQ(s.sweep.cycles.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    ASSERT_TRUE(s.sweep.cycles[i]) << i;
+    EXPECT_EQ(*s.sweep.cycles[i], 10.0 + static_cast<double>(i));
+  }
+  // Cancelled after the first value: the rest stay unmeasured.
+  ASSERT_TRUE(start_sweep_measure(s, &why)) << why;
+  cancel_sweep_measure(s);
+  pump(s, [&] { return s.measurer.state() != Measurer::State::Running; });
+  EXPECT_FALSE(s.sweep.measuring);
+  EXPECT_FALSE(s.sweep.cycles[3]);
+  EXPECT_EQ(s.sweep.measure_note, "cancelled");
+}
