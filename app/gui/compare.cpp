@@ -102,7 +102,11 @@ bool open_compare(AppState& s, const CompareChoice& choice, std::string* error) 
 }
 
 void close_compare(AppState& s) {
+  // B's version keeps counting: the next B's cell grids and word map must never take this one's
+  // cached cells for their own.
+  const int version = s.compare.b_version;
   s.compare = CompareState{};
+  s.compare.b_version = version;
 }
 
 Frame follow_playhead(const Analysis& b, const Frame& lead, const Playback& p) {

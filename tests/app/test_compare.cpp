@@ -266,3 +266,14 @@ TEST(SweepWindow, MeasureRunsEveryValidValueInOrderAndCanBeCancelled) {
   EXPECT_FALSE(s.sweep.cycles[3]);
   EXPECT_EQ(s.sweep.measure_note, "cancelled");
 }
+
+TEST(Compare, EveryNewBGetsANewVersionSoNoViewReusesTheOldBsCells) {
+  AppState s;
+  open_preset(s, "row-write-column-read");
+  std::string err;
+  ASSERT_TRUE(open_compare(s, CompareChoice{"p", "", "pad", "1"}, &err)) << err;
+  const int first = s.compare.b_version;
+  close_compare(s);
+  ASSERT_TRUE(open_compare(s, CompareChoice{"f2", "", "elem", "float2"}, &err)) << err;
+  EXPECT_NE(s.compare.b_version, first);
+}
