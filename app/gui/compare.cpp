@@ -260,7 +260,10 @@ bool run_sweep(AppState& s) {
   w.error.clear();
   w.base = s.analysis->scenario;
   w.scenario = w.base.name;
+  const auto t0 = std::chrono::steady_clock::now();
   w.points = sweep(w.base, *p.spec);
+  w.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  w.version = s.version;
   w.cycles.assign(w.points.size(), std::nullopt);
   w.notes.assign(w.points.size(), "");
   return true;
@@ -334,6 +337,9 @@ void cancel_sweep_measure(AppState& s) {
 
 void update_sweep(AppState& s) {
   SweepState& w = s.sweep;
+  if (w.open && !w.measuring && !w.points.empty() && w.version != s.version &&
+      w.seconds < kSweepAgainSeconds)
+    run_sweep(s);
   if (!w.measuring || s.measurer.state() == Measurer::State::Running) return;
   std::optional<Measurement> m = s.measurer.last();
   if (!m) {

@@ -65,6 +65,8 @@ struct SweepState {
   std::string scenario;            // the name of what was swept
   Scenario base;                   // what was swept (measurements apply values to it)
   std::vector<SweepPoint> points;  // core's sweep()
+  int version = -1;                // AppState::version swept (an edit sweeps again: update_sweep)
+  double seconds = 0;              // how long the sweep took
   // Measure: each valid point in turn through the app's Measurer; cancel stops after the one
   // running.
   bool measuring = false;
@@ -80,7 +82,11 @@ bool run_sweep(AppState& s);
 bool open_sweep(AppState& s, const std::string& spec, std::string* error);
 bool start_sweep_measure(AppState& s, std::string* why);
 void cancel_sweep_measure(AppState& s);
-void update_sweep(AppState& s);  // per frame: takes a finished measurement, queues the next
+// Per frame: takes a finished measurement and queues the next; after an edit, sweeps the new
+// scenario again when the last sweep took under kSweepAgainSeconds (so the plot follows the
+// controls; a slow one waits for the Sweep button).
+inline constexpr double kSweepAgainSeconds = 0.1;
+void update_sweep(AppState& s);
 
 // [SECTION] The seeds' experiments window
 

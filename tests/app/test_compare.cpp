@@ -277,3 +277,20 @@ TEST(Compare, EveryNewBGetsANewVersionSoNoViewReusesTheOldBsCells) {
   ASSERT_TRUE(open_compare(s, CompareChoice{"f2", "", "elem", "float2"}, &err)) << err;
   EXPECT_NE(s.compare.b_version, first);
 }
+
+TEST(SweepWindow, AnEditSweepsTheEditedScenarioAgain) {
+  AppState s;
+  open_preset(s, "row-write-column-read");
+  std::string err;
+  ASSERT_TRUE(open_sweep(s, "rows=16..17", &err)) << err;
+  ASSERT_EQ(s.sweep.points.size(), 2u);
+  ASSERT_TRUE(s.sweep.points[0].summary);
+  const double before = s.sweep.points[0].summary->worst_per_request;
+  Scenario padded = s.analysis->scenario;
+  padded.tiles[0].pad = 1;  // the column read becomes conflict-free at every row count
+  set_draft(s, padded);
+  update_sweep(s);
+  ASSERT_EQ(s.sweep.base.tiles[0].pad, 1);
+  ASSERT_TRUE(s.sweep.points[0].summary);
+  EXPECT_LT(s.sweep.points[0].summary->worst_per_request, before);
+}
