@@ -16,6 +16,7 @@
 #include "bankviz/lesson.h"
 #include "bankviz/scenario.h"
 #include "bankviz/svg.h"
+#include "compare.h"
 #include "measure.h"
 #include "settings.h"
 
@@ -59,6 +60,26 @@ struct ScreenLayout {
   float lane_digit_px = 0;  // pixel height of a lane number's digit glyph in the views
   float bank_count_px = 0;  // pixel height of a per-bank count's digit glyph
   Box caption;              // the lesson's caption (h = 0 without a lesson)
+};
+
+// Before and after (compare.h): side A is the app's own scenario, so the controls, the timeline
+// and the keys drive it; side B follows A's playhead (the same step, warp and wavefront where B
+// has them). panel_compare.cpp draws both.
+struct CompareState {
+  bool open = false;
+  std::string b_name;  // what B is: a preset, a file, "padding +1"
+  Scenario b;          // B, checked and analyzed
+  std::optional<Analysis> b_analysis;
+  int b_version = 0;  // bumped per B analysis (its cell grids' keys)
+  Frame b_frame;      // follow_playhead(): set each frame
+  FrameCells b_cells;
+  // "Measure both": A then B through the app's Measurer (one runner, one at a time).
+  enum class Measuring { Idle, A, B } measuring = Measuring::Idle;
+  std::optional<Measurement> measured_a, measured_b;
+  std::string measure_note;  // why there is no measurement, or the last failure
+  // Where B's grids and each side's verdict landed (--dump-layout).
+  GridLayout b_tile_layout, b_bank_layout;
+  Box a_verdict, b_verdict, ratio;
 };
 
 // The toolbar's one-line status: a saved file (Info) or a problem (Error, in the conflict colour).
@@ -112,11 +133,17 @@ struct AppState {
   Measurer measurer;
   AdvisorState advisor;  // the advisor window and the layout fields (advisor.h)
 
+  // [SECTION] before and after, sweep, the seeds' experiments (compare.h)
+  CompareState compare;
+  SweepState sweep;
+  ExperimentsState experiments;
+
   // [SECTION] requests handled by main's loop after the UI pass
   bool want_screenshot = false;  // PNG of the window (key S / toolbar)
   bool want_svg = false;         // SVG of the tile and bank views
   bool want_sequence = false;    // PNG per beat of the animation
   bool want_gif = false;         // the animation as an animated GIF
+  bool want_slide_png = false;   // a 16:9 PNG of the views only (the comparison's slide)
   bool want_quit = false;
   bool want_fonts = false;  // presenter mode/scale changed: rebuild fonts
 };

@@ -150,6 +150,31 @@ void draw_toolbar(AppState& s, Rect r) {
   if (ImGui::Button(views)) s.settings.views_only = !s.settings.views_only;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show or hide the sidebar (V)");
   flow.done();
+  // Before and after, the sweep, the seeds' experiments (compare.h).
+  item(button_w("Compare"));
+  if (ImGui::Button("Compare")) ImGui::OpenPopup("compare");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Before and after: this scenario (A) beside a padded, swizzled or float2 "
+        "variant or any preset (B), sharing one playhead, with the ratio B / A");
+  draw_compare_menu(s);
+  flow.done();
+  item(button_w("Sweep"));
+  if (ImGui::Button("Sweep")) s.sweep.open = !s.sweep.open;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Vary padding, rows, columns, element type or swizzle over a range and plot "
+        "the model's wavefronts per request (and, with a GPU, measured cycles)");
+  flow.done();
+  if (!compact) {
+    item(button_w("Experiments"));
+    if (ImGui::Button("Experiments")) s.experiments.open = !s.experiments.open;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "The seeds' own comparisons: published ratio, the model's prediction, and "
+          "with a GPU the measured one");
+    flow.done();
+  }
   item(button_w("Export"));
   if (ImGui::Button("Export")) ImGui::OpenPopup("export");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("PNG, SVG, PNG sequence or GIF of the views");
@@ -161,6 +186,11 @@ void draw_toolbar(AppState& s, Rect r) {
     if (ImGui::Selectable("SVG of tile + banks (E)")) s.want_svg = true;
     if (ImGui::Selectable("PNG sequence of the animation")) s.want_sequence = true;
     if (ImGui::Selectable("GIF of the animation")) s.want_gif = true;
+    if (s.compare.open) {
+      ImGui::Separator();
+      if (ImGui::Selectable("Comparison slide, SVG 16:9 (E)")) s.want_svg = true;
+      if (ImGui::Selectable("Comparison slide, PNG 16:9 (views only)")) s.want_slide_png = true;
+    }
     ImGui::EndPopup();
   }
   item(button_w("?"));

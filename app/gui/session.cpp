@@ -67,6 +67,9 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
     if (!open_lesson(s, dir + "/" + o.lesson + ".json", data_dir() + "/assets/presets", o.scene - 1,
                      error))
       return kExitFailed;
+  } else if (!o.compare.empty()) {
+    // Before and after (compare.h): A is the app's scenario, B beside it.
+    if (int rc = setup_compare(s, o.compare[0], o.compare[1], error); rc != kExitOk) return rc;
   } else if (!o.scenario.empty()) {
     if (!load_draft_file(s, o.scenario, o.scenario, error)) return kExitFailed;
   } else if (!o.preset.empty()) {
@@ -88,6 +91,7 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
       }
     }
   }
+  if (!o.sweep.empty() && !open_sweep(s, o.sweep, error)) return kExitUsage;
   if (o.step >= 0 && !seek(s, o.step, o.warp, o.wavefront)) {
     *error = "no beat at --step " + std::to_string(o.step) + " --warp " + std::to_string(o.warp) +
              " --wavefront " + std::to_string(o.wavefront) +
@@ -228,6 +232,10 @@ bool export_svg(const AppState& s, bool light, const std::string& path, bool for
     *error = why;
     return false;
   }
+  if (s.compare.open && s.compare.b_analysis) {
+    // While comparing: both sides as one 16:9 slide (svg.h render_compare_svg).
+    return write_text(path, compare_slide_svg(s, light), force, error);
+  }
   SvgOptions o;
   o.light = light;
   return write_text(path, render_svg(*s.analysis, s.frame, o), force, error);
@@ -328,7 +336,8 @@ bool export_gif(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, f
 }
 
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale) {
-  if (!s.want_screenshot && !s.want_svg && !s.want_sequence && !s.want_gif) return;
+  if (!s.want_screenshot && !s.want_svg && !s.want_sequence && !s.want_gif && !s.want_slide_png)
+    return;
   int lw = 1600, lh = 1000;
   if (p.window) glfwGetWindowSize(p.window, &lw, &lh);
   double now = ImGui::GetTime();
@@ -373,7 +382,19 @@ void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_sca
     });
     apply_look(s, ui_scale);
   }
+  if (s.want_slide_png)
+    attempt("bankviz-slide", "png", "", [&](const std::string& path, std::string* err) {
+      // A 16:9 slide of the views only (the comparison's both sides), 1920x1080 at the scale.
+      const bool views_only = s.settings.views_only;
+      s.settings.views_only = true;
+      const bool ok = offscreen(
+          s, p, cells, 1920, 1080, scale, light, ui_scale, err,
+          [&](auto render, int w, int h) { return write_png(path, w, h, render(), false, err); });
+      s.settings.views_only = views_only;
+      return ok;
+    });
   s.want_screenshot = s.want_svg = s.want_sequence = s.want_gif = false;
+  s.want_slide_png = false;
 }
 
 bool write_layout(const AppState& s, const std::string& path, float scale, bool force,
@@ -403,6 +424,17 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"banks", grid(s.bank_layout)},
       {"frame",
        {{"step", s.frame.step}, {"warp", s.frame.warp}, {"wavefront", s.frame.wavefront}}}};
+  if (s.compare.open) {
+    const CompareState& c = s.compare;
+    j["compare"] = {
+        {"b_tile", grid(c.b_tile_layout)},
+        {"b_banks", grid(c.b_bank_layout)},
+        {"a_verdict", box(c.a_verdict)},
+        {"b_verdict", box(c.b_verdict)},
+        {"ratio", box(c.ratio)},
+        {"b_frame",
+         {{"step", c.b_frame.step}, {"warp", c.b_frame.warp}, {"wavefront", c.b_frame.wavefront}}}};
+  }
   return write_text(path, j.dump(2) + "\n", force, error);
 }
 

@@ -96,10 +96,23 @@ void arch_rules_label(const Arch& arch, const Palette& p) {
   ImGui::EndTooltip();
 }
 
-void hover_tooltip(const AppState& s) {
-  if (!s.analysis || !s.hover.active) return;
-  const Analysis& a = *s.analysis;
-  int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
+ViewSide main_view(AppState& s) {
+  ViewSide v;
+  v.analysis = s.analysis ? &*s.analysis : nullptr;
+  v.frame = &s.frame;
+  v.cells = &s.cells;
+  v.version = s.version;
+  v.stale = analysis_stale(s);
+  v.errors = &s.errors;
+  v.tile_layout = &s.tile_layout;
+  v.bank_layout = &s.bank_layout;
+  return v;
+}
+
+void hover_tooltip(const AppState& s, const ViewSide& v) {
+  if (!v.analysis || !s.hover.active) return;
+  const Analysis& a = *v.analysis;
+  int ti = v.cells->tile >= 0 ? v.cells->tile : 0;
   const TileDecl& t = a.scenario.tiles[ti];
   const Arch& arch = *a.arch;
   ImGui::BeginTooltip();
@@ -119,16 +132,16 @@ void hover_tooltip(const AppState& s) {
                 t.name.c_str());
   }
   uint32_t lanes = 0;
-  for (const LitLane& l : s.cells.lanes)
+  for (const LitLane& l : v.cells->lanes)
     if ((s.hover.element >= 0 && l.element == s.hover.element) ||
         (s.hover.element < 0 && arch.word_of(l.byte) == s.hover.word))
       lanes |= 1u << l.lane;
-  for (const LitWord& w : s.cells.words)
+  for (const LitWord& w : v.cells->words)
     if (s.hover.element < 0 && w.word == s.hover.word) lanes |= w.lanes;
   if (lanes) {
-    ImGui::Text("lanes of warp %d: %s", s.frame.warp, lanes_text(lanes).c_str());
+    ImGui::Text("lanes of warp %d: %s", v.frame->warp, lanes_text(lanes).c_str());
   } else {
-    ImGui::TextDisabled("not touched by warp %d in this step", s.frame.warp);
+    ImGui::TextDisabled("not touched by warp %d in this step", v.frame->warp);
   }
   ImGui::EndTooltip();
 }
@@ -243,11 +256,21 @@ void draw_ui(AppState& s, CellRenderer& cells) {
     if (meas_h > 0) draw_measurement(s, {{0, y0 + ctl_h}, {side, meas_h}});
     if (src_h > 0) draw_source(s, {{0, y0 + ctl_h + meas_h}, {side, src_h}});
   }
-  draw_tile_view(s, cells, {{x0, y0}, {tile_w, views_h}});
-  draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
+  // Before and after (compare.h): both sides share the views' rectangle; B follows A's playhead.
+  update_compare(s);
+  update_sweep(s);
+  update_experiments(s);
+  if (s.compare.open) {
+    draw_compare(s, cells, {{x0, y0}, {w, views_h}});
+  } else {
+    draw_tile_view(s, cells, {{x0, y0}, {tile_w, views_h}});
+    draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
+  }
   draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});
   draw_help(s);
   draw_advisor(s);
+  draw_sweep(s);
+  draw_experiments(s);
 }
 
 float digit_px(ImFont* font, float size) {
