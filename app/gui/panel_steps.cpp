@@ -33,11 +33,13 @@ bool input_s64(const char* id, int64_t* v, float width) {
   return ImGui::InputScalar(id, ImGuiDataType_S64, v);
 }
 
-// The kind combo: every kind a step can take; true when one was picked.
-bool kind_combo(Scenario& d, size_t i, float width) {
+// The kind combo (as wide as its text: "store" leaves the index room, "ldmatrix.x4.trans" is
+// not cut): every kind a step can take; true when one was picked.
+bool kind_combo(Scenario& d, size_t i) {
   const std::string cur = d.steps[i].kind_text();
   bool picked = false;
-  ImGui::SetNextItemWidth(width);
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize(cur.c_str()).x + ImGui::GetFrameHeight() +
+                          ImGui::GetStyle().FramePadding.x * 2);
   if (ImGui::BeginCombo("##kind", cur.c_str(), ImGuiComboFlags_HeightLarge)) {
     for (const std::string& k : step_kind_choices())
       if (ImGui::Selectable(k.c_str(), k == cur) && k != cur) picked = set_step_kind(d, i, k);
@@ -85,6 +87,12 @@ void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, fl
       show_error(s, p + ".value");
     }
   }
+  ImGui::TextDisabled("  label");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1);
+  e.text(ImGui::InputText("##label", &st.label), p + ".label");
+  tip("The step's name on the timeline; empty: made from its index");
+  show_error(s, p + ".label");
   // for (int var = from; var < to; var += step)
   bool looped = !st.loop_var.empty();
   if (ImGui::Checkbox("loop", &looped)) {
@@ -103,17 +111,25 @@ void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, fl
   tip("Repeat the step in a C loop, for (int var = from; var < to; var += step) (var > to when "
       "step is negative); the index, guard and value may use var");
   if (looped) {
+    // loop [i] = [0] to [2] step [1]
+    const float nw = fs * 2.6f;
     ImGui::SameLine();
-    e.text(code_field(s, "##var", &st.loop_var, p + ".loop.var", fs * 3), p + ".loop.var");
+    e.text(code_field(s, "##var", &st.loop_var, p + ".loop.var", nw), p + ".loop.var");
     tip("The loop variable's name (an int)");
     ImGui::SameLine();
-    e.text(input_s64("##from", &st.loop_from, fs * 3), p + ".loop.from");
+    ImGui::TextDisabled("=");
+    ImGui::SameLine();
+    e.text(input_s64("##from", &st.loop_from, nw), p + ".loop.from");
     tip("from: the first value");
     ImGui::SameLine();
-    e.text(input_s64("##to", &st.loop_to, fs * 3), p + ".loop.to");
+    ImGui::TextDisabled("to");
+    ImGui::SameLine();
+    e.text(input_s64("##to", &st.loop_to, nw), p + ".loop.to");
     tip("to: the loop runs while var < to (var > to for a negative step)");
     ImGui::SameLine();
-    e.text(input_s64("##step", &st.loop_step, fs * 3), p + ".loop.step");
+    ImGui::TextDisabled("step");
+    ImGui::SameLine();
+    e.text(input_s64("##step", &st.loop_step, nw), p + ".loop.step");
     tip("step: added to var after each iteration; not 0");
     show_error(s, p + ".loop");
   }
@@ -151,8 +167,8 @@ void draw_steps(AppState& s, FieldEdits& e, float w) {
   const float fs = ImGui::GetFontSize();
   section("Shared-memory steps");
   for (size_t i = 0; i < d.steps.size(); ++i) {
-    ImGui::PushID(1000 + static_cast<int>(i));
     const std::string p = "steps[" + std::to_string(i) + "]";
+    ImGui::PushID(p.c_str());
     const bool selected = s.edit.step == static_cast<int>(i);
     const std::string num = std::to_string(i);
     if (ImGui::Selectable(num.c_str(), selected, 0, ImVec2(ImGui::CalcTextSize("0000").x, 0)))
@@ -160,7 +176,7 @@ void draw_steps(AppState& s, FieldEdits& e, float w) {
     tip("Select the step: its guard, value and loop, and the buttons that move, duplicate and "
         "remove it; Add step inserts after it");
     ImGui::SameLine();
-    e.discrete(kind_combo(d, i, fs * 8.5f));
+    e.discrete(kind_combo(d, i));
     if (d.steps[i].is_memory()) {
       ImGui::SameLine();
       e.text(code_field(s, "##index", &d.steps[i].index, p + ".index", -1), p + ".index");
@@ -209,8 +225,8 @@ void draw_lets_and_constants(AppState& s, FieldEdits& e, float w) {
   const float fs = ImGui::GetFontSize();
   section("Per-thread variables (lets)");
   for (size_t i = 0; i < d.lets.size(); ++i) {
-    ImGui::PushID(5000 + static_cast<int>(i));
     const std::string p = "lets[" + std::to_string(i) + "]";
+    ImGui::PushID(p.c_str());
     Let& l = d.lets[i];
     e.text(code_field(s, "##type", &l.type, p + ".type", fs * 5), p + ".type");
     tip("The C type the kernel declares it with: int, unsigned int, long long, unsigned long long "
@@ -244,8 +260,8 @@ void draw_lets_and_constants(AppState& s, FieldEdits& e, float w) {
 
   section("Constants (#define)");
   for (size_t i = 0; i < d.constants.size(); ++i) {
-    ImGui::PushID(7000 + static_cast<int>(i));
     const std::string p = "constants[" + std::to_string(i) + "]";
+    ImGui::PushID(p.c_str());
     Constant& c = d.constants[i];
     e.text(code_field(s, "##name", &c.name, p + ".name", fs * 6), p + ".name");
     tip("The macro's name (a C identifier)");
