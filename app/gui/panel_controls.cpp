@@ -70,7 +70,7 @@ void draw_edit_bar(AppState& s) {
   ImGui::SameLine();
   if (ImGui::Button("Save as...")) s.edit.open_save = true;
   tip("Save this scenario as a JSON file (Ctrl+S) that bankviz --scenario FILE and bankviz-cli "
-      "analyze --scenario FILE read back; an existing file is replaced only after you confirm");
+      "analyze --file FILE read back; an existing file is replaced only after you confirm");
   if (s.unsaved) {
     ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
     ImGui::TextUnformatted("edited, not saved");

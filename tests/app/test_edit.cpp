@@ -12,6 +12,7 @@
 #include "app_state.h"
 #include "bankviz/io.h"
 #include "bankviz/text.h"
+#include "cli_run.h"
 #include "edit.h"
 
 using namespace bankviz;
@@ -190,6 +191,25 @@ TEST(Save, ASavedScenarioLoadsBackToTheSameAnalysis) {
   ScenarioLoad back = load_scenario_file(r.path);
   ASSERT_TRUE(back.scenario) << (back.errors.empty() ? "" : back.errors[0].format());
   EXPECT_EQ(analysis_json(*back.scenario), analysis_json(s));
+  std::remove(path.c_str());
+}
+
+TEST(Save, BankvizCliAnalyzesASavedEditedScenarioAsTheAppDoes) {
+  Scenario s = preset("row-write-column-read");
+  s.tiles[0].pad = 1;
+  const size_t at = add_step(s, 0, "atomic");
+  s.steps[at].guard = "threadIdx.x < 8";
+  ASSERT_TRUE(move_step(s, at, 1));
+  const std::string path = temp_path("cli");
+  std::remove(path.c_str());
+  ASSERT_EQ(save_scenario(s, path, false).status, SaveResult::Saved);
+  test::Result r = test::cli("analyze --json --file '" + path + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::string expected = analysis_json(s);
+  // The CLI ends its output with a newline; compare the JSON itself.
+  while (!r.out.empty() && r.out.back() == '\n') r.out.pop_back();
+  while (!expected.empty() && expected.back() == '\n') expected.pop_back();
+  EXPECT_EQ(r.out, expected);
   std::remove(path.c_str());
 }
 
