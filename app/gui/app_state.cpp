@@ -85,7 +85,10 @@ bool load_draft_file(AppState& s, const std::string& path, const std::string& wh
 }
 
 void set_draft(AppState& s, const Scenario& draft, bool wait) {
-  s.history.record(s.draft);  // a fix applied by the advisor is undoable (a load clears it)
+  // Undoable: a fix applied by the advisor, and a preset, file or scene opened over the draft on
+  // screen (so that opening one by mistake does not lose unsaved edits). Nothing before the
+  // first analysis (start-up) is worth going back to.
+  if (s.analysis) s.history.record(s.draft);
   s.draft = draft;
   s.unsaved = scenario_to_json(s.draft) != s.clean_json;
   reanalyze(s, wait);
@@ -299,7 +302,7 @@ void reset_draft(AppState& s) {
 }
 
 void mark_loaded(AppState& s) {
-  s.history.clear();
+  s.history.end_field();
   s.loaded = s.draft;
   s.clean_json = scenario_to_json(s.draft);
   s.unsaved = false;

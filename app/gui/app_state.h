@@ -205,7 +205,8 @@ bool undo_edit(AppState& s);
 bool redo_edit(AppState& s);
 // Back to the scenario as loaded (the preset file's, the lesson scene's); undoable.
 void reset_draft(AppState& s);
-// A scenario was loaded: history starts afresh, Reset goes back to it, nothing is unsaved.
+// A scenario was loaded: Reset goes back to it, nothing is unsaved (the draft it replaced stays
+// one undo away: set_draft recorded it).
 void mark_loaded(AppState& s);
 // Saves the draft (edit.h save_scenario); a saved file makes the draft clean and is named in
 // the notice; Exists leaves everything as it was (the caller asks before forcing).

@@ -246,7 +246,7 @@ TEST(AppEditing, UndoRedoAndResetRestoreTheDraftAndItsAnalysis) {
   std::string err;
   ASSERT_TRUE(load_draft_file(s, preset_path("row-write-column-read"), "preset", &err)) << err;
   EXPECT_FALSE(s.unsaved);
-  EXPECT_FALSE(s.history.can_undo());  // a load starts the history afresh
+  EXPECT_FALSE(s.history.can_undo());  // nothing before the first scenario to go back to
   const Scenario loaded = s.draft;
   Scenario before = s.draft;
   s.draft.tiles[0].pad = 1;
@@ -304,4 +304,23 @@ TEST(AppEditing, SavingMakesTheDraftCleanAndNamesTheFullPath) {
   ASSERT_TRUE(load_draft_file(t, path, path, &err)) << err;
   EXPECT_EQ(t.draft.tiles[0].pad, 2);
   std::remove(path.c_str());
+}
+
+TEST(AppEditing, OpeningAnotherScenarioOverUnsavedEditsIsUndoable) {
+  AppState s;
+  std::string err;
+  ASSERT_TRUE(load_draft_file(s, preset_path("row-write-column-read"), "preset", &err)) << err;
+  const Scenario before = s.draft;
+  s.draft.tiles[0].pad = 3;
+  apply_edit(s, before);
+  ASSERT_TRUE(load_draft_file(s, preset_path("reduction-sequential"), "preset", &err)) << err;
+  EXPECT_FALSE(s.unsaved);
+  EXPECT_EQ(s.draft.name, "reduction-sequential");
+  ASSERT_TRUE(undo_edit(s));
+  EXPECT_EQ(s.draft.name, "row-write-column-read");
+  EXPECT_EQ(s.draft.tiles[0].pad, 3);  // the edit is back
+  EXPECT_TRUE(s.unsaved);              // and still not saved
+  ASSERT_TRUE(redo_edit(s));
+  EXPECT_EQ(s.draft.name, "reduction-sequential");
+  EXPECT_FALSE(s.unsaved);
 }
