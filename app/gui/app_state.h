@@ -70,6 +70,7 @@ struct EditUi {
   std::string save_path;          // the "Save as" field; empty until the dialog first opens
   bool open_save = false;         // open the "Save as" popup on the next frame (button, Ctrl+S)
   bool confirm_replace = false;   // the file exists: ask "Replace?" before saving with force
+  std::string save_error;         // why the last Save did not write (shown in the dialog)
   double quit_warned = -1;        // when Q warned about unsaved edits (Q again within 4 s quits)
 };
 

@@ -86,6 +86,7 @@ void draw_save_dialog(AppState& s) {
   const double now = ImGui::GetTime();
   if (s.edit.open_save) {
     s.edit.open_save = false;
+    s.edit.save_error.clear();
     if (s.edit.save_path.empty() || s.saved_path.empty())
       s.edit.save_path = !s.saved_path.empty() ? s.saved_path : default_save_path(s.draft);
     ImGui::OpenPopup("Save scenario");
@@ -97,34 +98,49 @@ void draw_save_dialog(AppState& s) {
     const bool enter =
         ImGui::InputText("##path", &s.edit.save_path, ImGuiInputTextFlags_EnterReturnsTrue);
     tip("A path, relative to the directory bankviz was started in, or absolute");
+    // A path that cannot be written (a directory, a missing directory) is said here, in the
+    // conflict colour, and the dialog stays open for another path.
+    if (!s.edit.save_error.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+      ImGui::TextUnformatted(s.edit.save_error.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::PopStyleColor();
+    }
     if (ImGui::Button("Save") || enter) {
       SaveResult r = save_draft(s, s.edit.save_path, false, now);
+      s.edit.save_error = r.status == SaveResult::Failed ? r.error : std::string();
       if (r.status == SaveResult::Exists) {
         s.edit.save_path = r.path;
         s.edit.confirm_replace = true;
       }
-      if (r.status != SaveResult::Exists) ImGui::CloseCurrentPopup();
+      if (r.status == SaveResult::Saved) ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();
-    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+      s.edit.save_error.clear();
       ImGui::CloseCurrentPopup();
+    }
     if (s.edit.confirm_replace) {
       s.edit.confirm_replace = false;
       ImGui::OpenPopup("Replace?");
     }
+    bool saved = false;
     if (ImGui::BeginPopupModal("Replace?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
       ImGui::Text("%s already exists.", s.edit.save_path.c_str());
       ImGui::TextUnformatted("Replace it with this scenario?");
-      bool done = false;
       if (ImGui::Button("Replace")) {
-        save_draft(s, s.edit.save_path, true, now);
-        done = true;
+        const SaveResult r = save_draft(s, s.edit.save_path, true, now);
+        saved = r.status == SaveResult::Saved;
+        s.edit.save_error = saved ? std::string() : r.error;
+        ImGui::CloseCurrentPopup();
       }
       ImGui::SameLine();
-      if (ImGui::Button("Keep the file")) done = true;
+      if (ImGui::Button("Keep it")) ImGui::CloseCurrentPopup();  // back to the path field
+      tip("Leave the file as it is and choose another path");
       ImGui::EndPopup();
-      if (done) ImGui::CloseCurrentPopup();  // the Save dialog, and the question over it
     }
+    if (saved) ImGui::CloseCurrentPopup();  // the Save dialog too
     ImGui::EndPopup();
   }
 }
