@@ -262,7 +262,10 @@ const Diagnostic* error_for(const AppState& s, const std::string& prefix) {
 namespace {
 
 void after_change(AppState& s) {
-  s.unsaved = scenario_to_json(s.draft) != s.clean_json;
+  const std::string json = scenario_to_json(s.draft);
+  s.unsaved = json != s.clean_json;
+  // Undone back to the preset as loaded: the toolbar names it again instead of "(edited)".
+  s.preset = json == scenario_to_json(s.loaded) ? s.loaded_preset : std::string();
   if (s.edit.step >= static_cast<int>(s.draft.steps.size()))
     s.edit.step = static_cast<int>(s.draft.steps.size()) - 1;
   reanalyze(s);
@@ -272,7 +275,6 @@ void after_change(AppState& s) {
 
 void apply_edit(AppState& s, const Scenario& before, std::string_view field) {
   s.history.record(before, field);
-  s.preset.clear();
   after_change(s);
 }
 
@@ -280,7 +282,6 @@ bool undo_edit(AppState& s) {
   std::optional<Scenario> back = s.history.undo(s.draft);
   if (!back) return false;
   s.draft = std::move(*back);
-  s.preset.clear();
   after_change(s);
   return true;
 }
@@ -289,7 +290,6 @@ bool redo_edit(AppState& s) {
   std::optional<Scenario> next = s.history.redo(s.draft);
   if (!next) return false;
   s.draft = std::move(*next);
-  s.preset.clear();
   after_change(s);
   return true;
 }
@@ -297,7 +297,6 @@ bool redo_edit(AppState& s) {
 void reset_draft(AppState& s) {
   s.history.record(s.draft);
   s.draft = s.loaded;
-  s.preset = s.loaded_preset;
   after_change(s);
 }
 

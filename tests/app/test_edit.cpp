@@ -324,3 +324,28 @@ TEST(AppEditing, OpeningAnotherScenarioOverUnsavedEditsIsUndoable) {
   EXPECT_EQ(s.draft.name, "reduction-sequential");
   EXPECT_FALSE(s.unsaved);
 }
+
+TEST(AppEditing, TypingInOneFieldIsOneUndoAndUndoingToThePresetNamesItAgain) {
+  AppState s;
+  std::string err;
+  load_presets(s, std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets");
+  ASSERT_TRUE(select_preset(s, "row-write-column-read", &err)) << err;
+  EXPECT_EQ(s.preset, "row-write-column-read");
+  const std::string index = s.draft.steps[0].index;
+  for (const char* typed : {"tile[", "tile[threadIdx.x", "tile[threadIdx.x][0]"}) {
+    const Scenario before = s.draft;
+    s.draft.steps[0].index = typed;
+    apply_edit(s, before, "steps[0].index");
+  }
+  EXPECT_EQ(s.history.undo_size(), 1u);
+  EXPECT_TRUE(s.preset.empty());  // the toolbar says "(edited)"
+  ASSERT_TRUE(undo_edit(s));
+  EXPECT_EQ(s.draft.steps[0].index, index);
+  EXPECT_EQ(s.preset, "row-write-column-read");
+  EXPECT_FALSE(s.unsaved);
+  ASSERT_TRUE(redo_edit(s));
+  EXPECT_EQ(s.draft.steps[0].index, "tile[threadIdx.x][0]");
+  EXPECT_TRUE(s.preset.empty());
+  reset_draft(s);
+  EXPECT_EQ(s.preset, "row-write-column-read");
+}
