@@ -16,10 +16,12 @@
 #include "bankviz/lesson.h"
 #include "bankviz/scenario.h"
 #include "bankviz/svg.h"
-#include "edit.h"
-#include "history.h"
 #include "measure.h"
 #include "settings.h"
+
+// Editing: the undo history and the edits the scenario panel makes.
+#include "edit.h"
+#include "history.h"
 
 namespace bankviz::gui {
 
@@ -63,6 +65,9 @@ struct ScreenLayout {
   Box caption;              // the lesson's caption (h = 0 without a lesson)
 };
 
+// The toolbar's one-line status: a saved file (Info) or a problem (Error, in the conflict colour).
+enum class Notice { Info, Error };
+
 // The scenario panel's own state for editing (panel_controls.cpp).
 struct EditUi {
   int step = -1;                  // the selected step (its buttons and fields shown), -1 none
@@ -73,9 +78,6 @@ struct EditUi {
   std::string save_error;         // why the last Save did not write (shown in the dialog)
   double quit_warned = -1;        // when Q warned about unsaved edits (Q again within 4 s quits)
 };
-
-// The toolbar's one-line status: a saved file (Info) or a problem (Error, in the conflict colour).
-enum class Notice { Info, Error };
 
 struct AppState {
   // [SECTION] model

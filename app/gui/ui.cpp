@@ -282,8 +282,8 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
   draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});
   draw_help(s);
-  draw_advisor(s);
   draw_save_dialog(s);
+  draw_advisor(s);
 }
 
 float digit_px(ImFont* font, float size) {
