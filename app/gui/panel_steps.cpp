@@ -97,9 +97,10 @@ void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, fl
   bool looped = !st.loop_var.empty();
   if (ImGui::Checkbox("loop", &looped)) {
     if (looped) {
-      st.loop_var = "i";
+      // char assignments: GCC 12 -O3 warns falsely (-Wrestrict) on a 1-character literal
+      st.loop_var = 'i';
       for (const Let& l : d.lets)
-        if (l.name == st.loop_var) st.loop_var = "k";
+        if (l.name == st.loop_var) st.loop_var = 'k';
       st.loop_from = 0;
       st.loop_to = 2;
       st.loop_step = 1;
