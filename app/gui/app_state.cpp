@@ -244,6 +244,9 @@ bool go_to_scene(AppState& s, int i, std::string* error, bool wait) {
   s.open_pending = true;
   set_draft(s, *load.scenario, wait);
   mark_loaded(s);
+  // A lesson moves by its clicker: undo stays within a scene's edits (an undo into the previous
+  // scene's scenario would sit under this scene's caption).
+  s.history.clear();
   s.loaded_preset = scene.preset;
   return true;
 }

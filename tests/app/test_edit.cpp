@@ -349,3 +349,17 @@ TEST(AppEditing, TypingInOneFieldIsOneUndoAndUndoingToThePresetNamesItAgain) {
   reset_draft(s);
   EXPECT_EQ(s.preset, "row-write-column-read");
 }
+
+TEST(AppEditing, UndoStaysWithinALessonScene) {
+  AppState s;
+  std::string err;
+  const std::string dir = std::string(BANKVIZ_SOURCE_DIR) + "/assets/";
+  ASSERT_TRUE(open_lesson(s, dir + "lessons/data-layout.json", dir + "presets", 0, &err)) << err;
+  const Scenario before = s.draft;
+  s.draft.tiles[0].pad = 1;
+  apply_edit(s, before);
+  ASSERT_TRUE(s.history.can_undo());
+  ASSERT_TRUE(go_to_scene(s, 1, &err)) << err;
+  EXPECT_FALSE(s.history.can_undo());
+  EXPECT_FALSE(s.unsaved);
+}
