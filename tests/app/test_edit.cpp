@@ -363,3 +363,24 @@ TEST(AppEditing, UndoStaysWithinALessonScene) {
   EXPECT_FALSE(s.history.can_undo());
   EXPECT_FALSE(s.unsaved);
 }
+
+TEST(AppEditing, UndoKeepsTheStepAndWarpOnScreen) {
+  AppState s;
+  std::string err;
+  ASSERT_TRUE(load_draft_file(s, preset_path("row-write-column-read"), "preset", &err)) << err;
+  const int last = static_cast<int>(s.analysis->steps.size()) - 1;  // the column load
+  ASSERT_TRUE(seek(s, last, 5, 3));
+  const Scenario before = s.draft;
+  s.draft.tiles[0].pad = 1;  // the load becomes conflict-free: wavefront 3 is gone
+  apply_edit(s, before, "tiles[0].pad");
+  s.analyzer.wait(1e9);
+  update_frame(s, 0);
+  EXPECT_EQ(s.frame.step, last);
+  EXPECT_EQ(s.frame.warp, 5);
+  ASSERT_TRUE(undo_edit(s));
+  s.analyzer.wait(1e9);
+  update_frame(s, 0);
+  EXPECT_EQ(s.draft.tiles[0].pad, 0);
+  EXPECT_EQ(s.frame.step, last);
+  EXPECT_EQ(s.frame.warp, 5);
+}
