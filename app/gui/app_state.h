@@ -20,6 +20,10 @@
 #include "measure.h"
 #include "settings.h"
 
+// Editing: the undo history and the edits the scenario panel makes.
+#include "edit.h"
+#include "history.h"
+
 namespace bankviz::gui {
 
 struct Preset {
@@ -85,6 +89,17 @@ struct CompareState {
 // The toolbar's one-line status: a saved file (Info) or a problem (Error, in the conflict colour).
 enum class Notice { Info, Error };
 
+// The scenario panel's own state for editing (panel_controls.cpp).
+struct EditUi {
+  int step = -1;                  // the selected step (its buttons and fields shown), -1 none
+  std::string add_kind = "load";  // the kind "Add step" inserts
+  std::string save_path;          // the "Save as" field; empty until the dialog first opens
+  bool open_save = false;         // open the "Save as" popup on the next frame (button, Ctrl+S)
+  bool confirm_replace = false;   // the file exists: ask "Replace?" before saving with force
+  std::string save_error;         // why the last Save did not write (shown in the dialog)
+  double quit_warned = -1;        // when Q warned about unsaved edits (Q again within 4 s quits)
+};
+
 struct AppState {
   // [SECTION] model
   Scenario draft;                    // what the controls show (may not analyze)
@@ -98,6 +113,15 @@ struct AppState {
   std::string notice;  // one-line status (saved files, settings problems)
   Notice notice_kind = Notice::Info;
   double notice_until = 0;
+
+  // [SECTION] editing: undo/redo snapshots, what Reset and "unsaved" compare with (history.h)
+  History history;
+  Scenario loaded;            // the scenario as last loaded (preset, file, lesson scene)
+  std::string loaded_preset;  // its preset's name (empty for a user's file)
+  std::string clean_json;     // scenario_to_json of what was last loaded or saved
+  bool unsaved = false;       // the draft differs from clean_json: "edited, not saved"
+  std::string saved_path;     // where this scenario was last saved (Ctrl+S saves there again)
+  EditUi edit;
 
   // [SECTION] animation: the frame is a pure function of t (frame.h)
   Playback playback;
@@ -197,7 +221,25 @@ void set_notice(AppState& s, std::string text, double now, double seconds = 4.0,
 void report_export(AppState& s, bool ok, const std::string& saved, const std::string& error,
                    double now);
 
-// The first error of the draft whose path starts with `prefix` ("steps[1].index"), or null.
+// The first error of the draft at `prefix` ("steps[1]") or a field under it ("steps[1].index",
+// "steps[1].loop.var"; not "steps[10]"), or null.
 const Diagnostic* error_for(const AppState& s, const std::string& prefix);
+
+// [SECTION] editing (history.h, edit.h)
+// The controls changed the draft from `before`: records it for undo (typing into one `field`
+// coalesces; empty = its own entry), marks the scenario edited and re-analyzes it (the place on
+// screen is kept where it still exists).
+void apply_edit(AppState& s, const Scenario& before, std::string_view field = {});
+// Undo / redo the last edit: the draft is restored and re-analyzed. False when there is none.
+bool undo_edit(AppState& s);
+bool redo_edit(AppState& s);
+// Back to the scenario as loaded (the preset file's, the lesson scene's); undoable.
+void reset_draft(AppState& s);
+// A scenario was loaded: Reset goes back to it, nothing is unsaved (the draft it replaced stays
+// one undo away: set_draft recorded it).
+void mark_loaded(AppState& s);
+// Saves the draft (edit.h save_scenario); a saved file makes the draft clean and is named in
+// the notice; Exists leaves everything as it was (the caller asks before forcing).
+SaveResult save_draft(AppState& s, const std::string& path, bool force, double now);
 
 }  // namespace bankviz::gui

@@ -48,6 +48,8 @@ float verdict_height(const AppState& s, const ViewSide& v, float width);
 void draw_source(AppState& s, Rect r);
 void draw_measurement(AppState& s, Rect r);
 void draw_help(AppState& s);
+// The "Save as" dialog (panel_controls.cpp), opened by its button or Ctrl+S in any layout.
+void draw_save_dialog(AppState& s);
 // The lesson's caption strip (panel_lesson.cpp); its height for a window `width` wide (0 without
 // a lesson).
 void draw_lesson(AppState& s, Rect r);

@@ -148,9 +148,35 @@ void hover_tooltip(const AppState& s, const ViewSide& v) {
 
 namespace {
 
+// Editing (history.h): Ctrl+S saves, also while typing (again to the file saved before, else the
+// "Save as" dialog); Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, when no field is being typed in
+// (there Ctrl+Z undoes the field's own typing). True when the key was one of them.
+bool edit_shortcuts(AppState& s) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (!io.KeyCtrl) return false;
+  if (ImGui::IsKeyPressed(GLFW_KEY_S)) {
+    if (s.saved_path.empty()) {
+      s.edit.open_save = true;
+    } else {
+      save_draft(s, s.saved_path, true, ImGui::GetTime());
+    }
+    return true;
+  }
+  if (io.WantTextInput) return false;
+  if (ImGui::IsKeyPressed(GLFW_KEY_Z)) {
+    io.KeyShift ? redo_edit(s) : undo_edit(s);
+    return true;
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_Y)) {
+    redo_edit(s);
+    return true;
+  }
+  return false;
+}
+
 void shortcuts(AppState& s) {
   ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
+  if (edit_shortcuts(s) || io.WantTextInput) return;
   auto pressed = [](int key) { return ImGui::IsKeyPressed(key); };
   auto jump = [&](StepUnit u, int dir) {
     if (!s.analysis) return;
@@ -206,7 +232,16 @@ void shortcuts(AppState& s) {
       s.want_fonts = true;
     }
   }
-  if (pressed(GLFW_KEY_Q)) s.want_quit = true;
+  // Edits not saved: the first Q says so (the window's close button and headless runs quit).
+  if (pressed(GLFW_KEY_Q)) {
+    const double now = ImGui::GetTime();
+    if (s.unsaved && (s.edit.quit_warned < 0 || now - s.edit.quit_warned > 4)) {
+      s.edit.quit_warned = now;
+      set_notice(s, "edited, not saved: Ctrl+S saves; Q again quits", now, 4, Notice::Error);
+    } else {
+      s.want_quit = true;
+    }
+  }
 }
 
 }  // namespace
@@ -268,6 +303,7 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   }
   draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});
   draw_help(s);
+  draw_save_dialog(s);
   draw_advisor(s);
   draw_sweep(s);
   draw_experiments(s);
