@@ -37,10 +37,17 @@ bool measured_ok(const std::optional<Measurement>& m) {
 
 std::vector<CompareChoice> compare_choices(const AppState& s) {
   std::vector<CompareChoice> out;
-  if (!s.preset.empty())
+  // The preset's family: its variants ("X" -> "X-padded"), what it is a variant of ("X-padded"
+  // -> "X") and its siblings ("transpose-naive" -> "transpose-padded", "transpose-swizzled").
+  if (!s.preset.empty()) {
+    const size_t dash = s.preset.rfind('-');
+    const std::string stem = dash == std::string::npos ? "" : s.preset.substr(0, dash + 1);
     for (const Preset& p : s.presets)
-      if (p.name.size() > s.preset.size() && p.name.starts_with(s.preset + '-'))
+      if (p.name != s.preset &&
+          (p.name.starts_with(s.preset + '-') || s.preset.starts_with(p.name + '-') ||
+           (!stem.empty() && p.name.starts_with(stem))))
         out.push_back({p.name, p.name, "", ""});
+  }
   if (!s.analysis || s.analysis->scenario.tiles.empty()) return out;
   const TileDecl& t = s.analysis->scenario.tiles[0];
   out.push_back({"this scenario, padding +1", "", "pad", std::to_string(t.pad + 1)});

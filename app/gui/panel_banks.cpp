@@ -130,6 +130,9 @@ void verdict_text(AppState& s, const ViewSide& v) {
 }  // namespace
 
 float verdict_height(const AppState& s, float width) {
+  // While comparing, each side's header shows its own verdict (panel_compare.cpp): presenter
+  // mode's timeline strip gives that height to the pictures.
+  if (s.compare.open) return 0;
   const ImGuiStyle& st = ImGui::GetStyle();
   ViewSide v;  // the main side's verdict (presenter mode's timeline strip)
   v.cells = &s.cells;
@@ -139,6 +142,7 @@ float verdict_height(const AppState& s, float width) {
 }
 
 void draw_verdict_text(AppState& s) {
+  if (s.compare.open) return;  // each side's header has it (verdict_height)
   verdict_text(s, main_view(s));
 }
 

@@ -115,10 +115,14 @@ void draw_views(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r) {
   }
 }
 
-// The ratio strip across the top: the model's B / A, "Measure both" and what it measured.
-void draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
+// The ratio strip across the top: the model's B / A, "Measure both" and what it measured. True
+// when its Close button was pressed (the caller closes the comparison after this frame's views).
+bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
   CompareState& c = s.compare;
-  if (!begin_panel("##compare_ratio", r, false)) return ImGui::End();
+  if (!begin_panel("##compare_ratio", r, false)) {
+    ImGui::End();
+    return false;
+  }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImGui::PushFont(g_fonts.bold);
   const std::string head = "worst step's wavefronts per request, " +
@@ -149,7 +153,7 @@ void draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
       const double mr = c.measured_b->cycles_per_instruction / c.measured_a->cycles_per_instruction;
       const double pr =
           c.measured_a->predicted > 0 ? c.measured_b->predicted / c.measured_a->predicted : 0;
-      ImGui::Text(
+      ImGui::TextWrapped(
           "measured B / A = %.3f (A %.2f, B %.2f cycles/instr); model over the same steps "
           "%.3f",
           mr, c.measured_a->cycles_per_instruction, c.measured_b->cycles_per_instruction, pr);
@@ -163,10 +167,11 @@ void draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
   const char* close = "Close comparison";
   const float bw = ImGui::CalcTextSize(close).x + ImGui::GetStyle().FramePadding.x * 2;
   ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - bw));
-  if (ImGui::Button(close)) close_compare(s);
+  const bool closing = ImGui::Button(close);
   const ImVec2 p1 = ImGui::GetItemRectMax();
   c.ratio = {p0.x, p0.y, p1.x - p0.x, p1.y - p0.y};  // the close button is the rightmost item
   ImGui::End();
+  return closing;
 }
 
 float ratio_height(float width) {
@@ -194,7 +199,7 @@ void draw_compare(AppState& s, CellRenderer& cells, Rect r) {
   }
   const Comparison cmp = compare(*s.analysis, *c.b_analysis);
   const float ratio_h = std::min(r.size.y * 0.25f, ratio_height(r.size.x));
-  draw_ratio(s, cmp, {r.pos, {r.size.x, ratio_h}});
+  const bool closing = draw_ratio(s, cmp, {r.pos, {r.size.x, ratio_h}});
   const float half = std::floor(r.size.x / 2);
   ViewSide a = main_view(s);
   a.verdict = false;
@@ -209,6 +214,7 @@ void draw_compare(AppState& s, CellRenderer& cells, Rect r) {
   draw_header(s, b, "B", cmp.b, c.measured_b, {{r.pos.x + half, y}, {r.size.x - half, head_h}});
   draw_views(s, a, cells, {{r.pos.x, y + head_h}, {half, h - head_h}});
   draw_views(s, b, cells, {{r.pos.x + half, y + head_h}, {r.size.x - half, h - head_h}});
+  if (closing) close_compare(s);  // after B's views, which read B while the frame is built
 }
 
 void draw_compare_menu(AppState& s) {

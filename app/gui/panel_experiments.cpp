@@ -19,7 +19,11 @@ void draw_experiments(AppState& s) {
   x.results.resize(all.size());
   const float fs = ImGui::GetFontSize();
   const bool no_gpu = s.measurer.state() == Measurer::State::Unavailable;
-  if (no_gpu) ImGui::TextDisabled("no GPU: %s", s.measurer.reason().c_str());
+  if (no_gpu) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.text_dim));
+    ImGui::TextWrapped("no GPU: %s", s.measurer.reason().c_str());
+    ImGui::PopStyleColor();
+  }
   for (size_t i = 0; i < all.size(); ++i) {
     const Experiment& e = all[i];
     ImGui::PushID(static_cast<int>(i));
@@ -29,12 +33,9 @@ void draw_experiments(AppState& s) {
     ImGui::PopFont();
     ImGui::TextDisabled("%s  (%s vs %s; seed %s)", e.name.c_str(), e.baseline.c_str(),
                         e.improved.c_str(), e.seed.c_str());
-    ImGui::TextWrapped("published: %s (%.2fx)", e.published.c_str(), e.published_ratio);
-    if (e.model_ratio > 0) {
-      ImGui::TextWrapped("model: %s (%.2fx)", e.model.c_str(), e.model_ratio);
-    } else {
-      ImGui::TextWrapped("model: %s", e.model.c_str());
-    }
+    // Both texts carry their ratio in words (Experiment::published_ratio, model_ratio).
+    ImGui::TextWrapped("published: %s", e.published.c_str());
+    ImGui::TextWrapped("model: %s", e.model.c_str());
     if (x.running == static_cast<int>(i)) {
       ImGui::TextDisabled("running on the GPU...");
     } else if (ImGui::Button("Run")) {

@@ -87,7 +87,7 @@ void plot(AppState& s, ImVec2 size) {
       xlabel.c_str());
   dl->AddText(ImVec2(p0.x, p0.y), model_c, "model: worst step's wavefronts per request");
   if (measured) {
-    const char* m = "measured: cycles per instruction";
+    const char* m = "measured: cycles per instruction (memory steps summed)";
     dl->AddText(ImVec2(p0.x + size.x - ImGui::CalcTextSize(m).x, p0.y), meas_c, m);
   }
   // The series: a line between neighbouring valid points, a gap at an invalid one.
@@ -137,7 +137,7 @@ void plot(AppState& s, ImVec2 size) {
       ImGui::TextColored(colv(pal.conflict), "not valid: %s", pt.error.c_str());
     }
     if (best < w.cycles.size() && w.cycles[best])
-      ImGui::Text("measured: %.2f cycles per instruction", *w.cycles[best]);
+      ImGui::Text("measured: %.2f cycles per instruction (memory steps summed)", *w.cycles[best]);
     else if (best < w.notes.size() && !w.notes[best].empty())
       ImGui::TextDisabled("not measured: %s", w.notes[best].c_str());
     ImGui::EndTooltip();

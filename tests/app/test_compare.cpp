@@ -77,6 +77,21 @@ TEST(Compare, ChoicesOfferThePaddedPartnerPresetAndOneChangeVariants) {
   EXPECT_TRUE(has("this scenario, padding +1"));
   EXPECT_TRUE(has("this scenario as float2"));
   EXPECT_FALSE(has("row-write-row-read"));  // not a variant of this preset's name
+  // From a variant: what it varies, and its siblings.
+  open_preset(s, "transpose-padded");
+  const std::vector<CompareChoice> t = compare_choices(s);
+  auto in_t = [&](const std::string& label) {
+    return std::any_of(t.begin(), t.end(),
+                       [&](const CompareChoice& x) { return x.label == label; });
+  };
+  EXPECT_TRUE(in_t("transpose-naive"));
+  EXPECT_TRUE(in_t("transpose-swizzled"));
+  EXPECT_FALSE(in_t("transpose-padded"));  // not itself
+  open_preset(s, "row-write-column-read-padded");
+  const std::vector<CompareChoice> r = compare_choices(s);
+  EXPECT_TRUE(std::any_of(r.begin(), r.end(), [](const CompareChoice& x) {
+    return x.preset == "row-write-column-read";
+  }));
 }
 
 TEST(Compare, PaddingPlusOneOpensBOnTheLeadsPlayheadWithCoresFigures) {
