@@ -84,13 +84,14 @@ void draw_edit_bar(AppState& s) {
 // <current directory>/<name>.json), then "Replace?" when the file exists.
 void draw_save_dialog(AppState& s) {
   const double now = ImGui::GetTime();
-  if (s.edit.open_save) {
-    s.edit.open_save = false;
+  // Ctrl+S while the dialog is open leaves the path being typed alone.
+  if (s.edit.open_save && !ImGui::IsPopupOpen("Save scenario")) {
     s.edit.save_error.clear();
     if (s.edit.save_path.empty() || s.saved_path.empty())
       s.edit.save_path = !s.saved_path.empty() ? s.saved_path : default_save_path(s.draft);
     ImGui::OpenPopup("Save scenario");
   }
+  s.edit.open_save = false;
   if (ImGui::BeginPopupModal("Save scenario", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::TextUnformatted("Save the scenario as (a JSON file):");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
