@@ -51,6 +51,64 @@ std::string fit_label(const std::string& label, float width) {
   return fits("~") ? "~" : "";
 }
 
+// The legend of the boxes' colours, on the current line when it fits, else on the next: how far
+// a warp step is from its ideal (degree_color), a sync, no shared access, the current box.
+void draw_legend(AppState& s) {
+  const Palette& pal = s.palette;
+  const float fs = ImGui::GetFontSize();
+  struct Item {
+    ImU32 fill;
+    const char* label;
+    const char* tip;
+    bool outline = false;
+  };
+  const Item items[] = {
+      {degree_color(pal, 1, 1), "ideal",
+       "As few wavefronts as the request needs: no bank conflict"},
+      {degree_color(pal, 2, 1), "2x",
+       "Twice the ideal wavefronts: a 2-way conflict (or worse in "
+       "part of the request)"},
+      {degree_color(pal, 4, 1), "4x", "Four times the ideal wavefronts"},
+      {degree_color(pal, 8, 1), "8x+",
+       "Eight times the ideal or more: the red end (32x is a "
+       "32-way conflict)"},
+      {col(pal.padding), "sync", "__syncthreads(): no shared-memory access"},
+      {col(pal.background), "no access", "This warp has no active lane in this step"},
+      {col(pal.background), "now",
+       "The box outlined in white (black in the light theme): the "
+       "step and warp the views show",
+       true},
+  };
+  const float sw = fs * 0.9f, gap = ImGui::GetStyle().ItemSpacing.x;
+  float w = ImGui::CalcTextSize("colour:").x + gap;
+  for (const Item& it : items) w += sw + gap * 0.5f + ImGui::CalcTextSize(it.label).x + gap;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + w <= right) ImGui::SameLine();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  ImGui::TextDisabled("colour:");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Each box: the wavefronts a warp needed for a step, coloured by how far "
+        "that is from the ideal; the number in it is the wavefront count");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const Item& it : items) {
+    ImGui::SameLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + (ImGui::GetTextLineHeight() - sw) / 2;
+    ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
+    const bool hovered = ImGui::IsItemHovered();
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw), it.fill);
+    dl->AddRect(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw),
+                it.outline ? col(pal.lit_border) : col(pal.text_dim, 0.5f), 0, 0,
+                it.outline ? 2.0f : 1.0f);
+    ImGui::SameLine(0, gap * 0.5f);
+    ImGui::TextUnformatted(it.label);
+    if (hovered || ImGui::IsItemHovered()) ImGui::SetTooltip("%s", it.tip);
+  }
+  const ImVec2 end = ImGui::GetItemRectMax();
+  s.layout.timeline_legend = {start.x, start.y, end.x - start.x, end.y - start.y};
+}
+
 }  // namespace
 
 void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
@@ -76,8 +134,11 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
       s.t = beat_time(beat, s.playback);
       update_frame(s, 0);
     }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Drag through the animation: one beat is one wavefront of one warp");
     ImGui::SameLine();
     ImGui::Text("total %d wavefronts, ideal %d", a.total_wavefronts(), a.total_ideal());
+    draw_legend(s);
   }
 
   const float label_w = ImGui::CalcTextSize("warp 00").x + fs * 0.8f;

@@ -247,6 +247,59 @@ TEST(Screenshot, LessonCaptionIsPartOfTheScreenshot) {
   EXPECT_GT(lit, 200);
 }
 
+TEST(Screenshot, TimelineHasAColourLegendAboveItsRows) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  Shot s = screenshot("legend", "--preset row-write-column-read --size 1600x1000 --step 2");
+  ASSERT_EQ(s.rc, 0) << s.log;
+  const Box legend = box(s.layout["timeline_legend"]), timeline = box(s.layout["timeline"]);
+  const Box rows = box(s.layout["timeline_rows"]);
+  EXPECT_GT(legend.h, 0) << s.layout.dump();
+  EXPECT_GT(legend.w, legend.h * 10);  // seven swatches with their words
+  EXPECT_GE(legend.x, timeline.x);
+  EXPECT_LE(legend.x + legend.w, timeline.x + timeline.w + 0.5) << s.layout.dump();
+  EXPECT_GE(legend.y, timeline.y);
+  EXPECT_LE(legend.y + legend.h, rows.y + 0.5) << s.layout.dump();
+}
+
+TEST(Screenshot, ExportGifRunsInTheBackgroundAndHoldsTheCurrentStepAtSlideSize) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  const std::string dir = ::testing::TempDir();
+  const std::string gif = dir + "step.gif", log = dir + "step-gif.log";
+  std::filesystem::remove(gif);
+  // The column read of warp 5: the GIF is that warp step's wavefronts, one frame each.
+  const std::string cmd = std::string(XVFB_RUN) + " -a -s \"-screen 0 1600x1000x24\" " +
+                          BANKVIZ_APP +
+                          " --no-settings --preset row-write-column-read --step 2 --warp 5"
+                          " --export-gif " +
+                          gif + " --frame-times > " + log + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream lg(log);
+  const std::string text((std::istreambuf_iterator<char>(lg)), {});
+  std::ifstream in(gif, std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  bankviz::test::Decoded d = bankviz::test::decode_gif(bytes);
+  ASSERT_TRUE(d.ok) << d.error << text;
+  EXPECT_EQ(d.width, 1280);
+  EXPECT_EQ(d.height, 720);
+  // The model's count for that warp step: 32 wavefronts (a column of a 32x32 int tile).
+  const bankviz::ScenarioLoad l = bankviz::load_scenario_file(
+      std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/row-write-column-read.json");
+  ASSERT_TRUE(l.scenario);
+  const bankviz::Analysis a = *bankviz::analyze(*l.scenario).analysis;
+  EXPECT_EQ(static_cast<int>(d.frames.size()), a.warps[2][5].result.wavefronts);
+  // The notice's words: the full path, the size and the frames.
+  const std::string want = std::filesystem::absolute(gif).string() + " (" +
+                           std::to_string((bytes.size() + 1023) / 1024) + " KB, " +
+                           std::to_string(d.frames.size()) + " frames)";
+  EXPECT_NE(text.find("wrote " + want), std::string::npos) << text;
+  // The window kept drawing meanwhile: frame times were taken during the export.
+  EXPECT_NE(text.find("export frames rendered between window frames"), std::string::npos) << text;
+  // A second run does not replace it.
+  EXPECT_NE(std::system(cmd.c_str()), 0);
+  std::ifstream again(gif, std::ios::binary);
+  EXPECT_EQ(std::vector<uint8_t>((std::istreambuf_iterator<char>(again)), {}), bytes);
+}
+
 TEST(Screenshot, RefusesToOverwriteAnExistingFile) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
   std::string png = ::testing::TempDir() + "keep.png";
