@@ -24,16 +24,14 @@ struct Options {
   int scene = 1;                     // with --lesson: the scene to open (1-based)
   std::optional<std::string> theme;  // "light" / "dark"; overrides settings
   bool presenter = false;
-  float scale = 0;          // 0 = settings; 0.5..4 (screenshots: 1 when 0)
-  std::string screenshot;   // render, write this PNG, exit
-  std::string svg;          // write this SVG of the tile and bank views, exit
-  std::string sequence;     // write one PNG per beat into this directory, exit
-  std::string gif;          // write the animation as an animated GIF, exit
-  std::string dump_layout;  // write where the grids were drawn (JSON), for tests
-  std::string
-      export_gif;      // with the window: the current step as a slide GIF (background job), exit
-  bool force = false;  // overwrite existing output files
-  int frames = 0;      // render N frames then exit
+  float scale = 0;                         // 0 = settings; 0.5..4 (screenshots: 1 when 0)
+  std::string screenshot;                  // render, write this PNG, exit
+  std::string svg;                         // write this SVG of the tile and bank views, exit
+  std::string sequence;                    // write one PNG per beat into this directory, exit
+  std::string gif;                         // write the animation as an animated GIF, exit
+  std::string dump_layout;                 // write where the grids were drawn (JSON), for tests
+  bool force = false;                      // overwrite existing output files
+  int frames = 0;                          // render N frames then exit
   bool frame_times = false;                // print frame-time statistics
   int width = 1600, height = 1000;         // window (logical) size
   bool size_given = false;                 // --size was given (else the saved window size)
@@ -41,6 +39,11 @@ struct Options {
   int step = -1, warp = 0, wavefront = 0;  // show this beat (step = executed step index)
   bool no_settings = false;                // ignore and do not write the settings file
   bool egl = false;                        // force the EGL surfaceless path even with a display
+
+  // With the window: the current step as a slide GIF (the background job), then exit.
+  std::string export_gif;
+  // With --screenshot: the views-only slide (no toolbar, sidebar or timeline).
+  bool slide = false;
 
   bool headless() const {
     return !screenshot.empty() || !svg.empty() || !sequence.empty() || !gif.empty();

@@ -555,7 +555,11 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
   poll_analysis(s);
   if (!o.screenshot.empty()) {
     s.measurer.wait(240);  // a GPU host shows its measured timing in the screenshot
-    if (!export_png(s, p, cells, o.width, o.height, scale, light, o.screenshot, o.force, &err)) {
+    s.slide = o.slide;     // the Export menu's PNG slide, at --size
+    const bool shot =
+        export_png(s, p, cells, o.width, o.height, scale, light, o.screenshot, o.force, &err);
+    s.slide = false;
+    if (!shot) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return kExitFailed;
     }

@@ -261,6 +261,30 @@ TEST(Screenshot, TimelineHasAColourLegendAboveItsRows) {
   EXPECT_LE(legend.y + legend.h, rows.y + 0.5) << s.layout.dump();
 }
 
+TEST(Screenshot, SlideIsTheViewsVerdictAndCaptionWithoutToolbarOrTimeline) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  Shot s = screenshot("slide", "--lesson data-layout --scene 3 --slide --size 1280x720");
+  ASSERT_EQ(s.rc, 0) << s.log;
+  ASSERT_EQ(s.img.w, 1280);
+  ASSERT_EQ(s.img.h, 720);
+  const auto& l = s.layout;
+  // No toolbar, no timeline: their boxes were never drawn.
+  EXPECT_EQ(box(l["toolbar"]).w, 0) << l.dump();
+  EXPECT_EQ(box(l["timeline"]).h, 0) << l.dump();
+  // The caption across the top, the two views under it side by side, the verdict inside.
+  const Box cap = box(l["caption"]), verdict = box(l["verdict"]);
+  EXPECT_GT(cap.h, 0) << l.dump();
+  EXPECT_TRUE(inside(cap, 1280, 720));
+  EXPECT_GT(verdict.h, 0) << l.dump();
+  EXPECT_TRUE(inside(verdict, 1280, 720)) << l.dump();
+  const double tile_x = l["tile"]["x"], banks_x = l["banks"]["x"];
+  EXPECT_LT(tile_x, 640);
+  EXPECT_GT(banks_x, 640);
+  EXPECT_GT(l["tile"]["y"].get<double>(), cap.y + cap.h);
+  // The scene's step (the column read, executed step 2) is the one drawn.
+  EXPECT_EQ(l["frame"]["step"], 2);
+}
+
 TEST(Screenshot, ExportGifRunsInTheBackgroundAndHoldsTheCurrentStepAtSlideSize) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
   const std::string dir = ::testing::TempDir();
@@ -491,6 +515,9 @@ TEST(AppExit, UsageErrorsExitTwoAndFailedWorkExitsOne) {
       {"--scenario " + (dir / "missing.json").string() + " --svg " + svg, 1, "no such file"},
       {"--svg /dev/full --force", 1, "not a regular file"},
       {"--svg " + (dir / "no" / "dir.svg").string(), 1, "does not exist"},
+      {"--slide --svg " + svg, 2, "--slide works with --screenshot"},
+      {"--export-gif " + (dir / "x.gif").string() + " --svg " + svg, 2, "--export-gif runs in"},
+      {"--export-gif ''", 2, "--export-gif"},
       {"--help", 0, "--screenshot"},
   };
   for (const Case& c : cases) {
