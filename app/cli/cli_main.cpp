@@ -43,6 +43,7 @@ int cli_main(int argc, char** argv) {
 #ifdef BANKVIZ_CLI_RUN
   add_run_commands(app);
   add_validate_command(app);
+  add_profile_command(app);
 #endif
 #ifdef BANKVIZ_CLI_EXPORT
   add_export_command(app);

@@ -15,5 +15,6 @@ void add_experiments_command(CLI::App& app);  // cmd_experiments.cpp: experiment
 void add_validate_command(CLI::App& app);     // cmd_validate.cpp: validate (needs a GPU)
 void add_lessons_command(CLI::App& app);      // cmd_lessons.cpp: lessons
 void add_advise_command(CLI::App& app);       // cmd_advise.cpp: advise
+void add_profile_command(CLI::App& app);      // cmd_profile.cpp: profile (needs a GPU)
 
 }  // namespace bankviz::cli

@@ -59,6 +59,7 @@ bool select_preset(AppState& s, const std::string& name, std::string* error, boo
   }
   if (!load_draft_file(s, it->path, "preset " + it->path, error, wait)) return false;
   s.preset = name;
+  s.loaded_preset = name;
   s.t = 0;
   return true;
 }
@@ -73,6 +74,8 @@ bool load_draft_file(AppState& s, const std::string& path, const std::string& wh
   }
   s.open_pending = true;
   set_draft(s, *load.scenario, wait);
+  mark_loaded(s);
+  s.loaded_preset.clear();  // select_preset names it
   if (wait && !s.errors.empty()) {
     *error = what + " does not analyze:";
     for (const Diagnostic& d : s.errors) *error += "\n  " + d.format();
@@ -82,7 +85,12 @@ bool load_draft_file(AppState& s, const std::string& path, const std::string& wh
 }
 
 void set_draft(AppState& s, const Scenario& draft, bool wait) {
+  // Undoable: a fix applied by the advisor, and a preset, file or scene opened over the draft on
+  // screen (so that opening one by mistake does not lose unsaved edits). Nothing before the
+  // first analysis (start-up) is worth going back to.
+  if (s.analysis) s.history.record(s.draft);
   s.draft = draft;
+  s.unsaved = scenario_to_json(s.draft) != s.clean_json;
   reanalyze(s, wait);
 }
 
@@ -235,13 +243,86 @@ bool go_to_scene(AppState& s, int i, std::string* error, bool wait) {
   s.playing = false;
   s.open_pending = true;
   set_draft(s, *load.scenario, wait);
+  mark_loaded(s);
+  // A lesson moves by its clicker: undo stays within a scene's edits (an undo into the previous
+  // scene's scenario would sit under this scene's caption).
+  s.history.clear();
+  s.loaded_preset = scene.preset;
   return true;
 }
 
 const Diagnostic* error_for(const AppState& s, const std::string& prefix) {
   for (const Diagnostic& d : s.errors)
-    if (d.path.rfind(prefix, 0) == 0) return &d;
+    if (d.path.rfind(prefix, 0) == 0 &&
+        (d.path.size() == prefix.size() || d.path[prefix.size()] == '.' ||
+         d.path[prefix.size()] == '['))
+      return &d;
   return nullptr;
+}
+
+// [SECTION] editing
+
+namespace {
+
+void after_change(AppState& s) {
+  const std::string json = scenario_to_json(s.draft);
+  s.unsaved = json != s.clean_json;
+  // Undone back to the preset as loaded: the toolbar names it again instead of "(edited)".
+  s.preset = json == scenario_to_json(s.loaded) ? s.loaded_preset : std::string();
+  if (s.edit.step >= static_cast<int>(s.draft.steps.size()))
+    s.edit.step = static_cast<int>(s.draft.steps.size()) - 1;
+  reanalyze(s);
+}
+
+}  // namespace
+
+void apply_edit(AppState& s, const Scenario& before, std::string_view field) {
+  s.history.record(before, field);
+  after_change(s);
+}
+
+bool undo_edit(AppState& s) {
+  std::optional<Scenario> back = s.history.undo(s.draft);
+  if (!back) return false;
+  s.draft = std::move(*back);
+  after_change(s);
+  return true;
+}
+
+bool redo_edit(AppState& s) {
+  std::optional<Scenario> next = s.history.redo(s.draft);
+  if (!next) return false;
+  s.draft = std::move(*next);
+  after_change(s);
+  return true;
+}
+
+void reset_draft(AppState& s) {
+  s.history.record(s.draft);
+  s.draft = s.loaded;
+  after_change(s);
+}
+
+void mark_loaded(AppState& s) {
+  s.history.end_field();
+  s.loaded = s.draft;
+  s.clean_json = scenario_to_json(s.draft);
+  s.unsaved = false;
+  s.saved_path.clear();
+  s.edit.step = -1;
+}
+
+SaveResult save_draft(AppState& s, const std::string& path, bool force, double now) {
+  SaveResult r = save_scenario(s.draft, path, force);
+  if (r.status == SaveResult::Saved) {
+    s.clean_json = scenario_to_json(s.draft);
+    s.unsaved = false;
+    s.saved_path = r.path;
+    set_notice(s, "saved " + r.path, now);
+  } else if (r.status == SaveResult::Failed) {
+    set_notice(s, r.error, now, 10, Notice::Error);
+  }
+  return r;
 }
 
 }  // namespace bankviz::gui

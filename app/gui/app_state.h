@@ -16,9 +16,14 @@
 #include "bankviz/lesson.h"
 #include "bankviz/scenario.h"
 #include "bankviz/svg.h"
+#include "compare.h"
 #include "export_job.h"
 #include "measure.h"
 #include "settings.h"
+
+// Editing: the undo history and the edits the scenario panel makes.
+#include "edit.h"
+#include "history.h"
 
 namespace bankviz::gui {
 
@@ -63,8 +68,39 @@ struct ScreenLayout {
   Box timeline_legend;      // the timeline's colour legend (h = 0 when not drawn)
 };
 
+// Before and after (compare.h): side A is the app's own scenario, so the controls, the timeline
+// and the keys drive it; side B follows A's playhead (the same step, warp and wavefront where B
+// has them). panel_compare.cpp draws both.
+struct CompareState {
+  bool open = false;
+  std::string b_name;  // what B is: a preset, a file, "padding +1"
+  Scenario b;          // B, checked and analyzed
+  std::optional<Analysis> b_analysis;
+  int b_version = 0;  // bumped per B analysis (its cell grids' keys)
+  Frame b_frame;      // follow_playhead(): set each frame
+  FrameCells b_cells;
+  // "Measure both": A then B through the app's Measurer (one runner, one at a time).
+  enum class Measuring { Idle, A, B } measuring = Measuring::Idle;
+  std::optional<Measurement> measured_a, measured_b;
+  std::string measure_note;  // why there is no measurement, or the last failure
+  // Where B's grids and each side's verdict landed (--dump-layout).
+  GridLayout b_tile_layout, b_bank_layout;
+  Box a_verdict, b_verdict, ratio;
+};
+
 // The toolbar's one-line status: a saved file (Info) or a problem (Error, in the conflict colour).
 enum class Notice { Info, Error };
+
+// The scenario panel's own state for editing (panel_controls.cpp).
+struct EditUi {
+  int step = -1;                  // the selected step (its buttons and fields shown), -1 none
+  std::string add_kind = "load";  // the kind "Add step" inserts
+  std::string save_path;          // the "Save as" field; empty until the dialog first opens
+  bool open_save = false;         // open the "Save as" popup on the next frame (button, Ctrl+S)
+  bool confirm_replace = false;   // the file exists: ask "Replace?" before saving with force
+  std::string save_error;         // why the last Save did not write (shown in the dialog)
+  double quit_warned = -1;        // when Q warned about unsaved edits (Q again within 4 s quits)
+};
 
 struct AppState {
   // [SECTION] model
@@ -79,6 +115,15 @@ struct AppState {
   std::string notice;  // one-line status (saved files, settings problems)
   Notice notice_kind = Notice::Info;
   double notice_until = 0;
+
+  // [SECTION] editing: undo/redo snapshots, what Reset and "unsaved" compare with (history.h)
+  History history;
+  Scenario loaded;            // the scenario as last loaded (preset, file, lesson scene)
+  std::string loaded_preset;  // its preset's name (empty for a user's file)
+  std::string clean_json;     // scenario_to_json of what was last loaded or saved
+  bool unsaved = false;       // the draft differs from clean_json: "edited, not saved"
+  std::string saved_path;     // where this scenario was last saved (Ctrl+S saves there again)
+  EditUi edit;
 
   // [SECTION] animation: the frame is a pure function of t (frame.h)
   Playback playback;
@@ -114,11 +159,17 @@ struct AppState {
   Measurer measurer;
   AdvisorState advisor;  // the advisor window and the layout fields (advisor.h)
 
+  // [SECTION] before and after, sweep, the seeds' experiments (compare.h)
+  CompareState compare;
+  SweepState sweep;
+  ExperimentsState experiments;
+
   // [SECTION] requests handled by main's loop after the UI pass
   bool want_screenshot = false;  // PNG of the window (key S / toolbar)
   bool want_svg = false;         // SVG of the tile and bank views
   bool want_sequence = false;    // PNG per beat of the animation
   bool want_gif = false;         // the animation as an animated GIF
+  bool want_slide_png = false;   // the views-only 16:9 slide as PNG (a comparison's both sides)
   bool want_quit = false;
   bool want_fonts = false;  // presenter mode/scale changed: rebuild fonts
 
@@ -126,7 +177,6 @@ struct AppState {
   ExportJob export_job;                          // one GIF or PNG sequence at a time
   ExportScope export_scope = ExportScope::Step;  // the current step of the current warp, or all
   bool export_full_hd = false;                   // slide size: 1920x1080, else 1280x720
-  bool want_png_slide = false;                   // PNG of the views-only 16:9 slide
   bool slide = false;  // draw_ui lays out the slide (views only, no toolbar) for an export frame
   std::string export_gif_path;              // --export-gif: the path the first GIF export uses
   bool export_gif_force = false;            // --export-gif --force: it may replace a file
@@ -182,7 +232,25 @@ void set_notice(AppState& s, std::string text, double now, double seconds = 4.0,
 void report_export(AppState& s, bool ok, const std::string& saved, const std::string& error,
                    double now);
 
-// The first error of the draft whose path starts with `prefix` ("steps[1].index"), or null.
+// The first error of the draft at `prefix` ("steps[1]") or a field under it ("steps[1].index",
+// "steps[1].loop.var"; not "steps[10]"), or null.
 const Diagnostic* error_for(const AppState& s, const std::string& prefix);
+
+// [SECTION] editing (history.h, edit.h)
+// The controls changed the draft from `before`: records it for undo (typing into one `field`
+// coalesces; empty = its own entry), marks the scenario edited and re-analyzes it (the place on
+// screen is kept where it still exists).
+void apply_edit(AppState& s, const Scenario& before, std::string_view field = {});
+// Undo / redo the last edit: the draft is restored and re-analyzed. False when there is none.
+bool undo_edit(AppState& s);
+bool redo_edit(AppState& s);
+// Back to the scenario as loaded (the preset file's, the lesson scene's); undoable.
+void reset_draft(AppState& s);
+// A scenario was loaded: Reset goes back to it, nothing is unsaved (the draft it replaced stays
+// one undo away: set_draft recorded it).
+void mark_loaded(AppState& s);
+// Saves the draft (edit.h save_scenario); a saved file makes the draft clean and is named in
+// the notice; Exists leaves everything as it was (the caller asks before forcing).
+SaveResult save_draft(AppState& s, const std::string& path, bool force, double now);
 
 }  // namespace bankviz::gui

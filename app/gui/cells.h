@@ -74,7 +74,8 @@ class GridKey {
   uint64_t h_ = 14695981039346656037ull;
 };
 
-enum class GridId { Tile, Banks, Timeline, Count };
+// CompareTile/CompareBanks: a comparison's B side (panel_compare.cpp).
+enum class GridId { Tile, Banks, Timeline, CompareTile, CompareBanks, Count };
 
 class CellRenderer {
  public:

@@ -53,6 +53,12 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   CLI::Option* scene =
       app.add_option("--scene", o.scene, "with --lesson: the scene to open (1-based)")
           ->check(CLI::Range(1, 1000));
+  app.add_option("--compare", o.compare,
+                 "before and after: A and B (preset names or scenario files) side by side")
+      ->expected(2)
+      ->check(non_empty);
+  app.add_option("--sweep", o.sweep, "open the sweep window on PARAM=VALUES (e.g. pad=0..32)")
+      ->check(non_empty);
   app.add_option("--theme", theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
   app.add_flag("--presenter", o.presenter, "large fonts, high contrast, views only");
   app.add_flag("--views-only", o.views_only, "hide the sidebar: the views fill the window (key V)");
@@ -105,8 +111,8 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     o.height = h;
     o.size_given = true;
   }
-  if (!o.preset.empty() + !o.scenario.empty() + !o.lesson.empty() > 1)
-    return usage(exit_code, "give one of --preset, --scenario and --lesson");
+  if (!o.preset.empty() + !o.scenario.empty() + !o.lesson.empty() + !o.compare.empty() > 1)
+    return usage(exit_code, "give one of --preset, --scenario, --lesson and --compare");
   if (scene->count() > 0 && o.lesson.empty())
     return usage(exit_code, "--scene picks a scene of a --lesson");
   if ((warp->count() > 0 || wavefront->count() > 0) && step->count() == 0)

@@ -1,6 +1,7 @@
 // options.h: the desktop app's command line.
 //
-//   bankviz [--preset NAME | --scenario FILE | --lesson NAME [--scene N]] [--theme light|dark]
+//   bankviz [--preset NAME | --scenario FILE | --lesson NAME [--scene N] | --compare A B]
+//           [--sweep PARAM=VALUES] [--theme light|dark]
 //           [--presenter] [--views-only]
 //           [--scale S]
 //           [--screenshot out.png [--force]] [--svg out.svg] [--sequence DIR] [--gif out.gif]
@@ -9,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bankviz::gui {
 
@@ -22,6 +24,8 @@ struct Options {
   std::string scenario;              // a scenario JSON file
   std::string lesson;                // lesson name (assets/lessons/NAME.json)
   int scene = 1;                     // with --lesson: the scene to open (1-based)
+  std::vector<std::string> compare;  // --compare A B: two presets or scenario files side by side
+  std::string sweep;                 // --sweep pad=0..32: open the sweep window on this sweep
   std::optional<std::string> theme;  // "light" / "dark"; overrides settings
   bool presenter = false;
   float scale = 0;                         // 0 = settings; 0.5..4 (screenshots: 1 when 0)

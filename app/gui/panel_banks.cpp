@@ -20,16 +20,19 @@ namespace {
 // word -> first element stored in it, for the tile's whole byte range (cached per analysis).
 struct WordMap {
   int version = -1, tile = -1;
+  const Analysis* analysis = nullptr;
   uint32_t first_word = 0;
   std::vector<int64_t> element;  // -1: no element (gap before the tile)
   std::vector<uint8_t> padding;  // every element in the word is padding
 };
 
-const WordMap& word_map(const AppState& s, int ti) {
-  static WordMap m;
-  if (m.version == s.version && m.tile == ti) return m;
-  const TileDecl& t = s.analysis->scenario.tiles[ti];
-  const Arch& arch = *s.analysis->arch;
+const WordMap& word_map(const ViewSide& v, int ti) {
+  // One map per side (the main views and a comparison's B draw in the same frame).
+  static WordMap maps[2];
+  WordMap& m = maps[v.tile_grid == GridId::Tile ? 0 : 1];
+  if (m.version == v.version && m.tile == ti && m.analysis == v.analysis) return m;
+  const TileDecl& t = v.analysis->scenario.tiles[ti];
+  const Arch& arch = *v.analysis->arch;
   uint32_t lo = UINT32_MAX, hi = 0;
   for (int64_t e = 0; e < t.elements(); ++e) {
     const uint32_t b = static_cast<uint32_t>(t.byte_offset(e));
@@ -37,8 +40,9 @@ const WordMap& word_map(const AppState& s, int ti) {
     hi = std::max(hi, arch.word_of(b + static_cast<uint32_t>(t.elem_bytes()) - 1));
   }
   if (lo > hi) lo = hi = 0;
-  m.version = s.version;
+  m.version = v.version;
   m.tile = ti;
+  m.analysis = v.analysis;
   m.first_word = arch.word_at(arch.line_of_word(lo), 0);  // start at a line boundary
   size_t n = arch.word_at(arch.line_of_word(hi) + 1, 0) - m.first_word;
   m.element.assign(n, -1);
@@ -73,12 +77,12 @@ float cell_guess(ImVec2 avail, int banks, int64_t lines) {
   return std::clamp(cell, 4.0f, fs * 2.6f);
 }
 
-CountRow count_row(const AppState& s, float width, float cell) {
+CountRow count_row(const AppState& s, const ViewSide& v, float width, float cell) {
   const float fs = ImGui::GetFontSize();
   CountRow r;
   if (width <= 0) return r;
   int widest = 1;
-  for (int n : s.cells.bank_load) widest = std::max(widest, n);
+  for (int n : v.cells->bank_load) widest = std::max(widest, n);
   const std::string w = std::to_string(widest);
   const float w1 = g_fonts.ui->CalcTextSizeA(1.0f, 1e9f, 0, w.c_str()).x;  // per pixel of size
   const float most = s.settings.presenter ? fs * 1.2f : fs;
@@ -97,30 +101,30 @@ CountRow count_row(const AppState& s, float width, float cell) {
 
 // The verdict for the lit warp step, in the big font: red when it conflicts; "analyzing..." while
 // a newer edit is being analyzed.
-float verdict_text_height(const AppState& s, float width) {
-  if (analysis_stale(s)) return g_fonts.big->FontSize + ImGui::GetFontSize() * 1.4f;
-  if (s.cells.verdict.empty()) return 0;
-  return g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, width, s.cells.verdict.c_str()).y;
+float verdict_text_height(const ViewSide& v, float width) {
+  if (v.stale) return g_fonts.big->FontSize + ImGui::GetFontSize() * 1.4f;
+  if (v.cells->verdict.empty()) return 0;
+  return g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, width, v.cells->verdict.c_str()).y;
 }
 
-void verdict_text(AppState& s) {
+void verdict_text(AppState& s, const ViewSide& v) {
   const Palette& pal = s.palette;
   const ImVec2 v0 = ImGui::GetCursorScreenPos();
-  if (analysis_stale(s)) {
+  if (v.stale) {
     // A large edit analyzes on the worker (analyzer.h): the picture above is the last good one.
     ImGui::PushFont(g_fonts.big);
     ImGui::TextDisabled("analyzing... %.1f s", s.analyzer.busy_seconds());
     ImGui::PopFont();
     ImGui::TextDisabled("showing the last scenario that analyzed");
-  } else if (!s.cells.verdict.empty()) {
+  } else if (!v.cells->verdict.empty()) {
     ImGui::PushFont(g_fonts.big);
-    bool bad = s.cells.wavefronts > s.cells.ideal;
+    bool bad = v.cells->wavefronts > v.cells->ideal;
     ImGui::PushStyleColor(ImGuiCol_Text, bad ? colv(pal.conflict) : colv(pal.text));
-    ImGui::TextWrapped("%s", s.cells.verdict.c_str());
+    ImGui::TextWrapped("%s", v.cells->verdict.c_str());
     ImGui::PopStyleColor();
     ImGui::PopFont();
     const ImVec2 v1 = ImGui::GetItemRectMax();
-    s.layout.verdict = {v0.x, v0.y, v1.x - v0.x, v1.y - v0.y};
+    (v.verdict_box ? *v.verdict_box : s.layout.verdict) = {v0.x, v0.y, v1.x - v0.x, v1.y - v0.y};
   }
 }
 
@@ -128,26 +132,44 @@ void verdict_text(AppState& s) {
 
 float verdict_height(const AppState& s, float width) {
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float text = verdict_text_height(s, width - st.WindowPadding.x * 2);
+  ViewSide v;  // the main side's verdict (presenter mode's timeline strip)
+  v.cells = &s.cells;
+  v.stale = analysis_stale(s);
+  const float text = verdict_text_height(v, width - st.WindowPadding.x * 2);
   return text > 0 ? std::ceil(text + st.WindowPadding.y * 2) : 0;
 }
 
 void draw_verdict_text(AppState& s) {
-  verdict_text(s);
+  verdict_text(s, main_view(s));
+}
+
+void draw_verdict_text(AppState& s, const ViewSide& v) {
+  verdict_text(s, v);
+}
+
+float verdict_height(const AppState&, const ViewSide& v, float width) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float text = verdict_text_height(v, width - st.WindowPadding.x * 2);
+  return text > 0 ? std::ceil(text + st.WindowPadding.y * 2) : 0;
 }
 
 void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
-  if (!begin_panel("Physical banks", r, !s.settings.presenter)) return ImGui::End();
-  if (!s.analysis || s.analysis->scenario.tiles.empty()) {
+  draw_bank_view(s, main_view(s), cr, r);
+}
+
+void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
+  const std::string title = std::string("Physical banks") + v.id;
+  if (!begin_panel(title.c_str(), r, !s.settings.presenter)) return ImGui::End();
+  if (!v.analysis || v.analysis->scenario.tiles.empty()) {
     ImGui::TextDisabled("No analysis yet.");
     return ImGui::End();
   }
-  const Analysis& a = *s.analysis;
+  const Analysis& a = *v.analysis;
   const Palette& pal = s.palette;
-  int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
+  int ti = v.cells->tile >= 0 ? v.cells->tile : 0;
   const Arch& arch = *a.arch;
   const int banks = arch.banks;
-  const WordMap& wm = word_map(s, ti);
+  const WordMap& wm = word_map(v, ti);
   const int64_t lines = static_cast<int64_t>(wm.element.size()) / banks;
   const uint32_t first_line = arch.line_of_word(wm.first_word);
   // Grid cell (line, bank) -> index into the word map.
@@ -159,14 +181,14 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   // Where the eyes are, in every mode, above the picture: an edit that does not analyze (the
   // picture is the last good one), races and out-of-bounds accesses (text.h headline_warnings).
   ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.conflict));
-  if (!s.errors.empty())
+  if (v.errors && !v.errors->empty())
     ImGui::TextWrapped("STALE PICTURE: the edit does not analyze: %s",
-                       s.errors.front().format().c_str());
-  for (const std::string& w : headline_warnings(a, s.frame.step))
+                       v.errors->front().format().c_str());
+  for (const std::string& w : headline_warnings(a, v.frame->step))
     ImGui::TextWrapped("%s", w.c_str());
   ImGui::PopStyleColor();
-  ImGui::Text("%d banks x %d B, one row per %d-byte line", banks, arch.bank_bytes,
-              arch.line_bytes_shown());
+  ImGui::TextWrapped("%d banks x %d B, one row per %d-byte line", banks, arch.bank_bytes,
+                     arch.line_bytes_shown());
   // The architecture's note beside it when it fits, else on its own line (never cut off).
   auto note = [&](const char* text, bool red) {
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -180,7 +202,7 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
     ImGui::TextWrapped("%s", text);
     ImGui::PopStyleColor();
   };
-  if (s.cells.extra_pass) {
+  if (v.cells->extra_pass) {
     note("extra pass (guide: \"add 1\")", true);
   } else if (arch.bank_bytes == 8) {
     note("Kepler 8-byte mode (a modern GPU runs 4-byte banks)", true);
@@ -189,17 +211,17 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   }
 
   std::map<uint32_t, const LitWord*> lit;
-  if (s.cells.tile == ti)
-    for (const LitWord& w : s.cells.words) lit[w.word] = &w;
+  if (v.cells->tile == ti)
+    for (const LitWord& w : v.cells->words) lit[w.word] = &w;
 
   const float fs = ImGui::GetFontSize();
   const float label_w = ImGui::CalcTextSize("000000").x;
   ImVec2 avail = ImGui::GetContentRegionAvail();
   // Below the picture: the per-bank passes row and the verdict, sized for what they hold so
   // that neither is cut off (the verdict wraps in a narrow window).
-  const CountRow counts = count_row(s, avail.x - label_w - 6, cell_guess(avail, banks, lines));
+  const CountRow counts = count_row(s, v, avail.x - label_w - 6, cell_guess(avail, banks, lines));
   // Presenter mode draws the verdict in its own strip under both views (draw_verdict).
-  const float verdict_h = s.settings.presenter ? 0 : verdict_text_height(s, avail.x);
+  const float verdict_h = s.settings.presenter || !v.verdict ? 0 : verdict_text_height(v, avail.x);
   const float footer = counts.height + ImGui::GetStyle().ItemSpacing.y * 2 + verdict_h;
   float cell = std::floor(std::min((avail.x - label_w - 6) / banks,
                                    (avail.y - footer - fs * 1.3f) / static_cast<float>(lines)));
@@ -215,10 +237,10 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   int64_t l1 = std::min<int64_t>(lines, static_cast<int64_t>((wy1 - grid0.y) / cell) + 1);
   float gap = cell >= 8 ? 1.0f : 0.0f;
   // Rebuilt only when what it shows changes (see CellGrid).
-  CellGrid& grid = cr.grid(GridId::Banks);
+  CellGrid& grid = cr.grid(v.bank_grid);
   GridKey key;
-  key.add(s.version).add(ti).add(s.cells.tile).add(s.frame.step).add(s.frame.warp);
-  key.add(s.frame.wavefront).add(l0).add(l1).add(grid0.x).add(grid0.y).add(cell).add(pal);
+  key.add(v.version).add(ti).add(v.cells->tile).add(v.frame->step).add(v.frame->warp);
+  key.add(v.frame->wavefront).add(l0).add(l1).add(grid0.x).add(grid0.y).add(cell).add(pal);
   if (grid.stale(key.value(), grid0.x, grid0.y + l0 * cell, cell, cell, static_cast<int>(l1 - l0),
                  banks)) {
     for (int64_t line = l0; line < l1; ++line)
@@ -289,7 +311,7 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
           ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() / 2));
         break;
       }
-  s.bank_layout = {grid0.x, grid0.y, cell, lines, banks, first_line};
+  *v.bank_layout = {grid0.x, grid0.y, cell, lines, banks, first_line};
   if (ImGui::IsWindowHovered()) {
     ImVec2 m = ImGui::GetMousePos();
     int64_t line = static_cast<int64_t>(std::floor((m.y - grid0.y) / cell));
@@ -300,7 +322,7 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
       s.hover.has_word = true;
       s.hover.word = wm.first_word + static_cast<uint32_t>(i);
       s.hover.element = wm.element[i];
-      hover_tooltip(s);
+      hover_tooltip(s, v);
     }
   }
   ImGui::EndChild();
@@ -312,20 +334,20 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   float x0 = p0.x + label_w + 6;
   dl = ImGui::GetWindowDrawList();
-  const char* kind = s.frame.step >= 0 ? step_kind_name(a.steps[s.frame.step].kind) : "passes";
+  const char* kind = v.frame->step >= 0 ? step_kind_name(a.steps[v.frame->step].kind) : "passes";
   {
     const ImVec2 ksz = ImGui::CalcTextSize(kind);
     const float first_row = counts.staggered ? counts.size * 1.1f : counts.height;
     dl->AddText(ImVec2(x0 - 6 - ksz.x, p0.y + (first_row - ksz.y) / 2), dim, kind);
   }
-  if (!s.cells.bank_load.empty() && counts.size > 0) {
+  if (!v.cells->bank_load.empty() && counts.size > 0) {
     const ImU32 rule = col(pal.text_dim, 0.35f);
     for (int b = 0; b <= banks && !counts.staggered; ++b)
       dl->AddLine(ImVec2(x0 + b * cell, p0.y), ImVec2(x0 + b * cell, p0.y + counts.height), rule);
-    for (int b = 0; b < banks && b < static_cast<int>(s.cells.bank_load.size()); ++b) {
-      int n = s.cells.bank_load[b];
+    for (int b = 0; b < banks && b < static_cast<int>(v.cells->bank_load.size()); ++b) {
+      int n = v.cells->bank_load[b];
       if (n <= 0) continue;
-      bool bad = s.cells.conflicted(b);
+      bool bad = v.cells->conflicted(b);
       std::string t = std::to_string(n);
       ImFont* f = bad ? g_fonts.bold : g_fonts.ui;
       ImVec2 sz = f->CalcTextSizeA(counts.size, 1e9f, 0, t.c_str());
@@ -342,7 +364,7 @@ void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
         "bank is in conflict (more distinct words than one pass serves)",
         kind);
   ImGui::Dummy(ImVec2(1, counts.height));
-  if (!s.settings.presenter) verdict_text(s);
+  if (!s.settings.presenter && v.verdict) verdict_text(s, v);
 
   ImGui::End();
 }

@@ -15,14 +15,19 @@
 namespace bankviz::gui {
 
 void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
-  if (!begin_panel("Logical tile", r, !s.settings.presenter)) return ImGui::End();
-  if (!s.analysis || s.analysis->scenario.tiles.empty()) {
+  draw_tile_view(s, main_view(s), cr, r);
+}
+
+void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
+  const std::string title = std::string("Logical tile") + v.id;
+  if (!begin_panel(title.c_str(), r, !s.settings.presenter)) return ImGui::End();
+  if (!v.analysis || v.analysis->scenario.tiles.empty()) {
     ImGui::TextDisabled("No analysis yet: fix the errors in the controls.");
     return ImGui::End();
   }
-  const Analysis& a = *s.analysis;
+  const Analysis& a = *v.analysis;
   const Palette& pal = s.palette;
-  int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
+  int ti = v.cells->tile >= 0 ? v.cells->tile : 0;
   const TileDecl& t = a.scenario.tiles[ti];
   const Arch& arch = *a.arch;
   TileGrid g = tile_grid(t);
@@ -44,24 +49,24 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
   }
   draw_layout_caption(t);
   // Where the animation is, in words: the step, the warp, the wavefront.
-  if (s.frame.step >= 0) {
+  if (v.frame->step >= 0) {
     ImGui::PushFont(g_fonts.bold);
-    ImGui::TextWrapped("%s", a.steps[s.frame.step].label.c_str());
+    ImGui::TextWrapped("%s", a.steps[v.frame->step].label.c_str());
     ImGui::PopFont();
     char where[96];
     // Presenter mode says it shorter, so that it fits beside the step on one line.
     std::snprintf(
         where, sizeof where,
         s.settings.presenter ? "warp %d/%d  wavefront %d/%d" : "warp %d of %d   wavefront %d of %d",
-        s.frame.warp, a.warp_count(), s.frame.wavefront + 1, s.frame.wavefronts);
+        v.frame->warp, a.warp_count(), v.frame->wavefront + 1, v.frame->wavefronts);
     same_line_if(where);
     ImGui::TextUnformatted(where);
   }
 
   // Lanes of the current warp step on each element; lit = served in this wavefront.
   std::map<int64_t, std::pair<uint32_t, bool>> lanes;
-  if (s.cells.tile == ti)
-    for (const LitLane& l : s.cells.lanes) {
+  if (v.cells->tile == ti)
+    for (const LitLane& l : v.cells->lanes) {
       auto& e = lanes[l.element];
       e.first |= 1u << l.lane;
       e.second = e.second || l.in_wavefront;
@@ -88,10 +93,10 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
   int64_t c1 = std::min<int64_t>(g.cols, static_cast<int64_t>((clip1.x - grid0.x) / cell) + 1);
   float gap = cell >= 8 ? 1.0f : 0.0f;
   // Rebuilt only when what it shows changes: the analysis, the lit beat, the scroll, the theme.
-  CellGrid& grid = cr.grid(GridId::Tile);
+  CellGrid& grid = cr.grid(v.tile_grid);
   GridKey key;
-  key.add(s.version).add(ti).add(s.cells.tile).add(s.frame.step).add(s.frame.warp);
-  key.add(s.frame.wavefront).add(r0).add(r1).add(c0).add(c1).add(grid0.x).add(grid0.y);
+  key.add(v.version).add(ti).add(v.cells->tile).add(v.frame->step).add(v.frame->warp);
+  key.add(v.frame->wavefront).add(r0).add(r1).add(c0).add(c1).add(grid0.x).add(grid0.y);
   key.add(cell).add(pal);
   const int64_t elements = t.elements();
   if (grid.stale(key.value(), grid0.x + c0 * cell, grid0.y + r0 * cell, cell, cell,
@@ -164,7 +169,7 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
         break;
       }
 
-  s.tile_layout = {grid0.x, grid0.y, cell, g.rows, g.cols, 0};
+  *v.tile_layout = {grid0.x, grid0.y, cell, g.rows, g.cols, 0};
   if (ImGui::IsWindowHovered()) {
     ImVec2 m = ImGui::GetMousePos();
     int64_t row = static_cast<int64_t>(std::floor((m.y - grid0.y) / cell));
@@ -175,7 +180,7 @@ void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
       s.hover.element = e;
       s.hover.has_word = true;
       s.hover.word = arch.word_of(static_cast<uint32_t>(t.byte_offset(e)));
-      hover_tooltip(s);
+      hover_tooltip(s, v);
     }
   }
   ImGui::EndChild();

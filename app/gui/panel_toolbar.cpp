@@ -77,13 +77,19 @@ void draw_export_menu(AppState& s) {
   const std::string seq = "PNG sequence" + count;
   if (ImGui::Selectable(seq.c_str())) s.want_sequence = true;
   tip(frames > 0 ? "One PNG of the slide per wavefront, into a new folder" : why.c_str());
-  if (ImGui::Selectable("PNG slide")) s.want_png_slide = true;
+  if (ImGui::Selectable(s.compare.open ? "PNG slide (both sides)" : "PNG slide"))
+    s.want_slide_png = true;
   tip("This frame as a 16:9 slide: views only, no toolbar or sidebar");
   ImGui::Separator();
   if (ImGui::Selectable("PNG of the window (S)")) s.want_screenshot = true;
   tip("The whole window as it is, at the PNG scale");
-  if (ImGui::Selectable("SVG of tile + banks (E)")) s.want_svg = true;
-  tip("The tile and bank views as a portrait vector page");
+  if (s.compare.open) {
+    if (ImGui::Selectable("Comparison slide, SVG 16:9 (E)")) s.want_svg = true;
+    tip("Both sides, their verdicts and the ratio B / A as one 16:9 vector slide");
+  } else {
+    if (ImGui::Selectable("SVG of tile + banks (E)")) s.want_svg = true;
+    tip("The tile and bank views as a portrait vector page");
+  }
   ImGui::EndPopup();
 }
 
@@ -197,6 +203,31 @@ void draw_toolbar(AppState& s, Rect r) {
   if (ImGui::Button(views)) s.settings.views_only = !s.settings.views_only;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show or hide the sidebar (V)");
   flow.done();
+  // Before and after, the sweep, the seeds' experiments (compare.h).
+  item(button_w("Compare"));
+  if (ImGui::Button("Compare")) ImGui::OpenPopup("compare");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Before and after: this scenario (A) beside a padded, swizzled or float2 "
+        "variant or any preset (B), sharing one playhead, with the ratio B / A");
+  draw_compare_menu(s);
+  flow.done();
+  item(button_w("Sweep"));
+  if (ImGui::Button("Sweep")) s.sweep.open = !s.sweep.open;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Vary padding, rows, columns, element type or swizzle over a range and plot "
+        "the model's wavefronts per request (and, with a GPU, measured cycles)");
+  flow.done();
+  if (!compact) {
+    item(button_w("Experiments"));
+    if (ImGui::Button("Experiments")) s.experiments.open = !s.experiments.open;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "The seeds' own comparisons: published ratio, the model's prediction, and "
+          "with a GPU the measured one");
+    flow.done();
+  }
   item(button_w("Export"));
   if (ImGui::Button("Export")) ImGui::OpenPopup("export");
   if (ImGui::IsItemHovered())

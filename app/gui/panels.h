@@ -13,19 +13,43 @@ struct Rect {
   ImVec2 pos, size;
 };
 
+// What one side of the tile and bank views shows: the app's own scenario (main_view), or a
+// comparison's B side (compare.h). The views read only this and the state's look and settings.
+struct ViewSide {
+  const char* id = "";  // ImGui window id suffix: "" for the main views, "##b" for B
+  const Analysis* analysis = nullptr;
+  const Frame* frame = nullptr;
+  const FrameCells* cells = nullptr;
+  int version = 0;                                  // bumped per analysis (cell grid keys)
+  bool stale = false;                               // a newer edit is being analyzed
+  const std::vector<Diagnostic>* errors = nullptr;  // the edit's errors (the main side)
+  bool verdict = true;                              // the bank view prints the verdict below
+  GridId tile_grid = GridId::Tile, bank_grid = GridId::Banks;
+  GridLayout* tile_layout = nullptr;
+  GridLayout* bank_layout = nullptr;
+  Box* verdict_box = nullptr;  // where the verdict landed (null: AppState::layout.verdict)
+};
+ViewSide main_view(AppState& s);
+
 void draw_toolbar(AppState& s, Rect r);
 void draw_controls(AppState& s, Rect r);
 void draw_tile_view(AppState& s, CellRenderer& cells, Rect r);
 void draw_bank_view(AppState& s, CellRenderer& cells, Rect r);
+void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r);
+void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r);
 void draw_timeline(AppState& s, CellRenderer& cells, Rect r);
 // The verdict for the lit warp step, in the big font, in the current window (panel_banks.cpp):
 // presenter mode shows it across the timeline's top instead of under the banks. Its height for a
 // window `width` wide (0 when there is no verdict to show).
 void draw_verdict_text(AppState& s);
 float verdict_height(const AppState& s, float width);
+void draw_verdict_text(AppState& s, const ViewSide& v);
+float verdict_height(const AppState& s, const ViewSide& v, float width);
 void draw_source(AppState& s, Rect r);
 void draw_measurement(AppState& s, Rect r);
 void draw_help(AppState& s);
+// The "Save as" dialog (panel_controls.cpp), opened by its button or Ctrl+S in any layout.
+void draw_save_dialog(AppState& s);
 // The lesson's caption strip (panel_lesson.cpp); its height for a window `width` wide (0 without
 // a lesson).
 void draw_lesson(AppState& s, Rect r);
@@ -37,6 +61,14 @@ bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w);
 void draw_layout_caption(const TileDecl& t);
 void layout_tooltip_lines(const TileDecl& t, int64_t element);
 
+// panel_compare.cpp: before and after (compare.h) in the views' rectangle, and the toolbar's
+// Compare menu; panel_sweep.cpp: the sweep window (toolbar Sweep, --sweep); panel_experiments.cpp:
+// the seeds' experiments window (toolbar Experiments).
+void draw_compare(AppState& s, CellRenderer& cells, Rect r);
+void draw_compare_menu(AppState& s);
+void draw_sweep(AppState& s);
+void draw_experiments(AppState& s);
+
 // The whole window: layout, panels, keyboard shortcuts (ui.cpp).
 void draw_ui(AppState& s, CellRenderer& cells);
 
@@ -44,7 +76,8 @@ void draw_ui(AppState& s, CellRenderer& cells);
 // A fixed window (titled unless title_bar is false: presenter mode gives the height to the
 // pictures); call ImGui::End() after.
 bool begin_panel(const char* title, Rect r, bool title_bar = true);
-void hover_tooltip(const AppState& s);   // row, col, byte, bank, word, lanes of s.hover
+// Row, col, byte, bank, word, lanes of s.hover over side v.
+void hover_tooltip(const AppState& s, const ViewSide& v);
 std::string lanes_text(uint32_t lanes);  // "0, 1, 2 .. 31" compactly: "0-31", "0, 16"
 // Map between a panel's grid rows and the current frame: lanes touching each element/word.
 ImU32 degree_color(const Palette& p, int wavefronts, int ideal);

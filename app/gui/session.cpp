@@ -68,6 +68,9 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
     if (!open_lesson(s, dir + "/" + o.lesson + ".json", data_dir() + "/assets/presets", o.scene - 1,
                      error))
       return kExitFailed;
+  } else if (!o.compare.empty()) {
+    // Before and after (compare.h): A is the app's scenario, B beside it.
+    if (int rc = setup_compare(s, o.compare[0], o.compare[1], error); rc != kExitOk) return rc;
   } else if (!o.scenario.empty()) {
     if (!load_draft_file(s, o.scenario, o.scenario, error)) return kExitFailed;
   } else if (!o.preset.empty()) {
@@ -89,6 +92,7 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
       }
     }
   }
+  if (!o.sweep.empty() && !open_sweep(s, o.sweep, error)) return kExitUsage;
   if (o.step >= 0 && !seek(s, o.step, o.warp, o.wavefront)) {
     *error = "no beat at --step " + std::to_string(o.step) + " --warp " + std::to_string(o.warp) +
              " --wavefront " + std::to_string(o.wavefront) +
@@ -296,6 +300,10 @@ bool export_svg(const AppState& s, bool light, const std::string& path, bool for
     *error = why;
     return false;
   }
+  if (s.compare.open && s.compare.b_analysis) {
+    // While comparing: both sides as one 16:9 slide (svg.h render_compare_svg).
+    return write_text(path, compare_slide_svg(s, light), force, error);
+  }
   SvgOptions o;
   o.light = light;
   return write_text(path, render_svg(*s.analysis, s.frame, o), force, error);
@@ -403,7 +411,7 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
   }
   const bool light = s.settings.export_light;
   const int slide_w = s.export_full_hd ? 1920 : 1280, slide_h = s.export_full_hd ? 1080 : 720;
-  if (s.want_png_slide) {
+  if (s.want_slide_png) {
     // The views-only 16:9 slide of this frame: 1280x720, or the same slide at 1.5x.
     std::string err, path = next_free_name("", "bankviz-slide", "png");
     bool ok = false;
@@ -444,7 +452,7 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
   if (s.want_sequence) start(ExportKind::Sequence, "", "bankviz-frames", "d");
   if (s.want_gif) start(ExportKind::Gif, s.export_gif_path, "bankviz", "gif");
   s.export_gif_path.clear();  // --export-gif names the first GIF only
-  s.want_sequence = s.want_gif = s.want_png_slide = false;
+  s.want_sequence = s.want_gif = s.want_slide_png = false;
 }
 
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale) {
@@ -512,6 +520,17 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"banks", grid(s.bank_layout)},
       {"frame",
        {{"step", s.frame.step}, {"warp", s.frame.warp}, {"wavefront", s.frame.wavefront}}}};
+  if (s.compare.open) {
+    const CompareState& c = s.compare;
+    j["compare"] = {
+        {"b_tile", grid(c.b_tile_layout)},
+        {"b_banks", grid(c.b_bank_layout)},
+        {"a_verdict", box(c.a_verdict)},
+        {"b_verdict", box(c.b_verdict)},
+        {"ratio", box(c.ratio)},
+        {"b_frame",
+         {{"step", c.b_frame.step}, {"warp", c.b_frame.warp}, {"wavefront", c.b_frame.wavefront}}}};
+  }
   return write_text(path, j.dump(2) + "\n", force, error);
 }
 

@@ -96,10 +96,23 @@ void arch_rules_label(const Arch& arch, const Palette& p) {
   ImGui::EndTooltip();
 }
 
-void hover_tooltip(const AppState& s) {
-  if (!s.analysis || !s.hover.active) return;
-  const Analysis& a = *s.analysis;
-  int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
+ViewSide main_view(AppState& s) {
+  ViewSide v;
+  v.analysis = s.analysis ? &*s.analysis : nullptr;
+  v.frame = &s.frame;
+  v.cells = &s.cells;
+  v.version = s.version;
+  v.stale = analysis_stale(s);
+  v.errors = &s.errors;
+  v.tile_layout = &s.tile_layout;
+  v.bank_layout = &s.bank_layout;
+  return v;
+}
+
+void hover_tooltip(const AppState& s, const ViewSide& v) {
+  if (!v.analysis || !s.hover.active) return;
+  const Analysis& a = *v.analysis;
+  int ti = v.cells->tile >= 0 ? v.cells->tile : 0;
   const TileDecl& t = a.scenario.tiles[ti];
   const Arch& arch = *a.arch;
   ImGui::BeginTooltip();
@@ -119,25 +132,51 @@ void hover_tooltip(const AppState& s) {
                 t.name.c_str());
   }
   uint32_t lanes = 0;
-  for (const LitLane& l : s.cells.lanes)
+  for (const LitLane& l : v.cells->lanes)
     if ((s.hover.element >= 0 && l.element == s.hover.element) ||
         (s.hover.element < 0 && arch.word_of(l.byte) == s.hover.word))
       lanes |= 1u << l.lane;
-  for (const LitWord& w : s.cells.words)
+  for (const LitWord& w : v.cells->words)
     if (s.hover.element < 0 && w.word == s.hover.word) lanes |= w.lanes;
   if (lanes) {
-    ImGui::Text("lanes of warp %d: %s", s.frame.warp, lanes_text(lanes).c_str());
+    ImGui::Text("lanes of warp %d: %s", v.frame->warp, lanes_text(lanes).c_str());
   } else {
-    ImGui::TextDisabled("not touched by warp %d in this step", s.frame.warp);
+    ImGui::TextDisabled("not touched by warp %d in this step", v.frame->warp);
   }
   ImGui::EndTooltip();
 }
 
 namespace {
 
+// Editing (history.h): Ctrl+S saves, also while typing (again to the file saved before, else the
+// "Save as" dialog); Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, when no field is being typed in
+// (there Ctrl+Z undoes the field's own typing). True when the key was one of them.
+bool edit_shortcuts(AppState& s) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (!io.KeyCtrl) return false;
+  if (ImGui::IsKeyPressed(GLFW_KEY_S)) {
+    if (s.saved_path.empty()) {
+      s.edit.open_save = true;
+    } else {
+      save_draft(s, s.saved_path, true, ImGui::GetTime());
+    }
+    return true;
+  }
+  if (io.WantTextInput) return false;
+  if (ImGui::IsKeyPressed(GLFW_KEY_Z)) {
+    io.KeyShift ? redo_edit(s) : undo_edit(s);
+    return true;
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_Y)) {
+    redo_edit(s);
+    return true;
+  }
+  return false;
+}
+
 void shortcuts(AppState& s) {
   ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
+  if (edit_shortcuts(s) || io.WantTextInput) return;
   auto pressed = [](int key) { return ImGui::IsKeyPressed(key); };
   auto jump = [&](StepUnit u, int dir) {
     if (!s.analysis) return;
@@ -193,13 +232,23 @@ void shortcuts(AppState& s) {
       s.want_fonts = true;
     }
   }
-  if (pressed(GLFW_KEY_Q)) s.want_quit = true;
+  // Edits not saved: the first Q says so (the window's close button and headless runs quit).
+  if (pressed(GLFW_KEY_Q)) {
+    const double now = ImGui::GetTime();
+    if (s.unsaved && (s.edit.quit_warned < 0 || now - s.edit.quit_warned > 4)) {
+      s.edit.quit_warned = now;
+      set_notice(s, "edited, not saved: Ctrl+S saves; Q again quits", now, 4, Notice::Error);
+    } else {
+      s.want_quit = true;
+    }
+  }
 }
 
 }  // namespace
 
 // The slide an export renders (16:9, s.slide): the lesson's caption, the tile view and the bank
-// view side by side, the verdict; no toolbar, sidebar or timeline, and no keys.
+// view side by side (a comparison's both sides), the verdict; no toolbar, sidebar or timeline,
+// and no keys.
 static void draw_slide(AppState& s, CellRenderer& cells) {
   s.hover = {};
   ImGuiIO& io = ImGui::GetIO();
@@ -213,8 +262,13 @@ static void draw_slide(AppState& s, CellRenderer& cells) {
   const float vh = s.settings.presenter ? std::min(std::floor(H / 4), verdict_height(s, W)) : 0;
   const float views_h = H - cap - vh, tile_w = std::floor(W * 0.5f);
   if (cap > 0) draw_lesson(s, {{0, 0}, {W, cap}});
-  draw_tile_view(s, cells, {{0, cap}, {tile_w, views_h}});
-  draw_bank_view(s, cells, {{tile_w, cap}, {W - tile_w, views_h}});
+  update_compare(s);  // B follows A's playhead (the export's beat)
+  if (s.compare.open) {
+    draw_compare(s, cells, {{0, cap}, {W, views_h}});
+  } else {
+    draw_tile_view(s, cells, {{0, cap}, {tile_w, views_h}});
+    draw_bank_view(s, cells, {{tile_w, cap}, {W - tile_w, views_h}});
+  }
   if (vh > 0) {
     begin_panel("##slide_verdict", {{0, cap + views_h}, {W, vh}}, false);
     draw_verdict_text(s);
@@ -268,11 +322,22 @@ void draw_ui(AppState& s, CellRenderer& cells) {
     if (meas_h > 0) draw_measurement(s, {{0, y0 + ctl_h}, {side, meas_h}});
     if (src_h > 0) draw_source(s, {{0, y0 + ctl_h + meas_h}, {side, src_h}});
   }
-  draw_tile_view(s, cells, {{x0, y0}, {tile_w, views_h}});
-  draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
+  // Before and after (compare.h): both sides share the views' rectangle; B follows A's playhead.
+  update_compare(s);
+  update_sweep(s);
+  update_experiments(s);
+  if (s.compare.open) {
+    draw_compare(s, cells, {{x0, y0}, {w, views_h}});
+  } else {
+    draw_tile_view(s, cells, {{x0, y0}, {tile_w, views_h}});
+    draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
+  }
   draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});
   draw_help(s);
+  draw_save_dialog(s);
   draw_advisor(s);
+  draw_sweep(s);
+  draw_experiments(s);
 }
 
 float digit_px(ImFont* font, float size) {

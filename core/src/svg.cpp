@@ -4,8 +4,11 @@
 // [SECTION] Scene helpers
 // [SECTION] Tile view
 // [SECTION] Bank view
+// [SECTION] A view fitted into a box
 // [SECTION] Document
 #include "bankviz/svg.h"
+
+#include "svg_draw.h"
 
 #include <algorithm>
 #include <cmath>
@@ -96,7 +99,7 @@ Palette high_contrast(Palette p) {
 
 // [SECTION] Scene helpers
 
-namespace {
+namespace svg_detail {
 
 std::string esc(std::string_view s) {
   std::string out;
@@ -131,26 +134,7 @@ std::string num(double v) {
   return s == "-0" ? "0" : s;
 }
 
-struct Svg {
-  std::ostringstream body;
-  const Palette& pal;
-  explicit Svg(const Palette& p) : pal(p) {}
-
-  void rect(double x, double y, double w, double h, const std::string& fill,
-            const std::string& stroke = "", double sw = 0) {
-    body << "<rect x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"" << num(w)
-         << "\" height=\"" << num(h) << "\" fill=\"" << fill << "\"";
-    if (!stroke.empty()) body << " stroke=\"" << stroke << "\" stroke-width=\"" << num(sw) << "\"";
-    body << "/>\n";
-  }
-  void text(double x, double y, std::string_view s, double size, const Rgba& c,
-            const char* anchor = "start", bool bold = false) {
-    body << "<text x=\"" << num(x) << "\" y=\"" << num(y) << "\" font-size=\"" << num(size)
-         << "\" fill=\"" << c.hex() << "\" text-anchor=\"" << anchor << "\"";
-    if (bold) body << " font-weight=\"bold\"";
-    body << ">" << esc(s) << "</text>\n";
-  }
-};
+namespace {
 
 // Which word each byte of the tile falls in: word -> (first element, all padding?).
 struct WordInfo {
@@ -185,8 +169,6 @@ std::string lane_text(uint32_t lanes) {
 }  // namespace
 
 // [SECTION] Tile view
-
-namespace {
 
 double draw_tile(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_index, double x0,
                  double y0, double cell) {
@@ -328,9 +310,60 @@ double draw_banks(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_in
   return y + cell;
 }
 
+// [SECTION] A view fitted into a box
+
+namespace {
+// Everything a view draws scales with its cell size (the stroke insets aside): its extent at
+// cell 1, from a drawing thrown away, scales to any cell.
+ViewExtent unit_extent(SvgView view, const Analysis& a, const FrameCells& fc, int tile_index) {
+  Palette pal = light_palette();
+  Svg scratch(pal);
+  const TileDecl& t = a.scenario.tiles[tile_index];
+  ViewExtent e;
+  if (view == SvgView::Tile) {
+    e.h = draw_tile(scratch, a, fc, tile_index, 0, 0, 1);
+    e.w = static_cast<double>(tile_grid(t).cols) + 3;
+  } else {
+    e.h = draw_banks(scratch, a, fc, tile_index, 0, 0, 1);
+    e.w = (a.arch ? a.arch->banks : kMaxBanks) + 4;
+  }
+  return e;
+}
 }  // namespace
 
+double draw_view_in_box(Svg& svg, SvgView view, const Analysis& a, const FrameCells& fc,
+                        int tile_index, double x, double y, double w, double h) {
+  if (tile_index < 0 || tile_index >= static_cast<int>(a.scenario.tiles.size())) return 0;
+  const ViewExtent unit = unit_extent(view, a, fc, tile_index);
+  if (unit.w <= 0 || unit.h <= 0) return 0;
+  const double cell = std::min(w / unit.w, h / unit.h);
+  if (view == SvgView::Tile) {
+    draw_tile(svg, a, fc, tile_index, x, y, cell);
+  } else {
+    draw_banks(svg, a, fc, tile_index, x, y, cell);
+  }
+  return cell;
+}
+
+std::string document(const Palette& pal, double width, double height, const std::string& body) {
+  std::ostringstream doc;
+  doc << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
+      << num(height) << "\" viewBox=\"0 0 " << num(width) << " " << num(height)
+      << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+      << "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+         "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\""
+      << pal.padding.hex() << "\"/><rect width=\"2\" height=\"6\" fill=\""
+      << pal.padding_stripe.hex() << "\"/></pattern></defs>\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"" << pal.background.hex() << "\"/>\n"
+      << body << "</svg>\n";
+  return doc.str();
+}
+
+}  // namespace svg_detail
+
 // [SECTION] Document
+
+using namespace svg_detail;
 
 std::string render_svg(const Analysis& a, const Frame& f, const SvgOptions& o) {
   Palette pal = o.light ? light_palette() : dark_palette();
@@ -365,17 +398,7 @@ std::string render_svg(const Analysis& a, const Frame& f, const SvgOptions& o) {
     }
   }
   width = std::max(width, 8 + fs * 0.6 * 1.4 * 60);  // room for the verdict line
-  std::ostringstream doc;
-  doc << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
-      << num(y) << "\" viewBox=\"0 0 " << num(width) << " " << num(y)
-      << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
-      << "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
-         "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\""
-      << pal.padding.hex() << "\"/><rect width=\"2\" height=\"6\" fill=\""
-      << pal.padding_stripe.hex() << "\"/></pattern></defs>\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"" << pal.background.hex() << "\"/>\n"
-      << svg.body.str() << "</svg>\n";
-  return doc.str();
+  return document(pal, width, y, svg.body.str());
 }
 
 }  // namespace bankviz

@@ -11,10 +11,12 @@
 #pragma once
 
 #include <cuda.h>
+#include <cupti_pcsampling.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
+#include <cupti_sass_metrics.h>
 #include <cupti_target.h>
 
 #include <functional>
@@ -52,7 +54,15 @@ namespace bankviz::detail {
   X(cuptiRangeProfilerStart)                      \
   X(cuptiRangeProfilerStop)                       \
   X(cuptiRangeProfilerDecodeData)                 \
-  X(cuptiRangeProfilerGetCounterDataInfo)
+  X(cuptiRangeProfilerGetCounterDataInfo)         \
+  X(cuptiSassMetricsGetProperties)                \
+  X(cuptiSassMetricsSetConfig)                    \
+  X(cuptiSassMetricsUnsetConfig)                  \
+  X(cuptiSassMetricsEnable)                       \
+  X(cuptiSassMetricsDisable)                      \
+  X(cuptiSassMetricsGetDataProperties)            \
+  X(cuptiSassMetricsFlushData)                    \
+  X(cuptiGetSassToSourceCorrelation)
 
 struct Cupti {
   void* handle = nullptr;

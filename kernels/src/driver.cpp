@@ -29,6 +29,8 @@ Driver open_driver() {
     d.error = std::string("the CUDA driver lacks ") + BANKVIZ_STR(fn) + " (too old for CUDA 13?)";
   BANKVIZ_DRIVER_FUNCTIONS(BANKVIZ_DRIVER_LOAD)
 #undef BANKVIZ_DRIVER_LOAD
+  d.cuFuncGetParamInfo_ =
+      reinterpret_cast<decltype(&::cuFuncGetParamInfo)>(dlsym(d.handle, "cuFuncGetParamInfo"));
   return d;
 }
 

@@ -47,6 +47,7 @@ namespace bankviz::detail {
   X(cuMemcpyDtoH)                                \
   X(cuMemcpyHtoD)                                \
   X(cuMemsetD32)                                 \
+  X(cuMemsetD8)                                  \
   X(cuEventCreate)                               \
   X(cuEventDestroy)                              \
   X(cuEventRecord)                               \
@@ -59,6 +60,9 @@ struct Driver {
 #define BANKVIZ_DRIVER_MEMBER(fn) decltype(&::fn) fn##_ = nullptr;
   BANKVIZ_DRIVER_FUNCTIONS(BANKVIZ_DRIVER_MEMBER)
 #undef BANKVIZ_DRIVER_MEMBER
+  // Optional (drivers of CUDA 12.4 and later): a kernel's parameters, which `profile` checks
+  // the user's arguments against. Null on an older driver; nothing else needs it.
+  decltype(&::cuFuncGetParamInfo) cuFuncGetParamInfo_ = nullptr;
 
   bool usable() const {
     return handle && error.empty();
@@ -175,6 +179,9 @@ class PrimaryContext {
   CUcontext get() const { return ctx_; }  // for CUPTI (cupti.h)
   void release(DriverStatus& st);
   void reset(DriverStatus& st);
+  // Forgets it without a call: a kernel that never ends still runs in it, and releasing or
+  // resetting would wait for that kernel forever. The driver frees it when the process ends.
+  void abandon() { ctx_ = nullptr; }
 
  private:
   CUdevice dev_ = 0;

@@ -18,6 +18,8 @@ const char* run_status_name(RunStatus s) {
       return "no CUDA";
     case RunStatus::BadScenario:
       return "bad scenario";
+    case RunStatus::BadArguments:
+      return "bad arguments";
     case RunStatus::CompileError:
       return "compile error";
     case RunStatus::TooLarge:

@@ -19,6 +19,7 @@
 #include "measure.h"
 #include "plan.h"
 #include "run_counters.h"
+#include "runner_impl.h"
 #include "timing.h"
 
 namespace bankviz {
@@ -30,55 +31,6 @@ bool built_with_cuda() {
 }
 
 // [SECTION] Runner::Impl: the device, its context and its modules ================================
-
-struct Runner::Impl {
-  bool tried = false;  // the device is opened once; its reason stays
-  OpenedDevice opened;
-  PrimaryContext ctx;
-  ModuleCache modules;                       // loaded into ctx, valid in it only
-  std::unique_ptr<CounterSession> counters;  // CUPTI's configuration for ctx (run_counters.h)
-
-  ~Impl() {
-    counters.reset();
-    DriverStatus st;
-    modules.unload_all(st);
-    ctx.release(st);
-    if (!st.ok()) report_release_failure(st.result(), st.call().c_str());
-  }
-
-  // The device and a current context, retained on first use and after a reset.
-  bool ensure(std::string* reason) {
-    if (!tried) {
-      tried = true;
-      opened = open_first_device();
-    }
-    if (!opened.ok) {
-      *reason = opened.reason;
-      return false;
-    }
-    const Driver& d = driver();
-    if (!ctx.held()) {
-      if (CUresult r = ctx.retain(opened.dev); r != CUDA_SUCCESS) {
-        *reason = "could not create a CUDA context: " + d.describe(r);
-        return false;
-      }
-    }
-    if (CUresult r = ctx.make_current(); r != CUDA_SUCCESS) {
-      *reason = "could not make the CUDA context current: " + d.describe(r);
-      return false;
-    }
-    return true;
-  }
-
-  // After a sticky error or a timeout the context is unusable: reset it (which unloads its
-  // modules and frees its memory); the next run retains a fresh one and reloads the modules
-  // from the cached cubins.
-  void reset_context(DriverStatus& st) {
-    counters.reset();
-    modules.forget_all();
-    ctx.reset(st);
-  }
-};
 
 Runner::Runner() : impl_(std::make_unique<Impl>()) {}
 Runner::~Runner() = default;
@@ -216,11 +168,11 @@ void finish(Runner::Impl& im, Session& run) {
     res.status = RunStatus::LaunchError;
     res.message = L.status().message();
     if (is_sticky(L.status().result())) {
-      DriverStatus reset;
-      im.reset_context(reset);
-      res.message += reset.ok()
-                         ? " (the CUDA context was reset; the next run starts a fresh one)"
-                         : " (resetting the CUDA context failed too: " + reset.message() + ")";
+      L.abandon();
+      im.wedge(Runner::Impl::sticky_reason(driver().describe(L.status().result())));
+      res.message +=
+          ". CUDA cannot recover from this error in the same process: restart bankviz "
+          "to run kernels again (each bankviz-cli command is a new process)";
     }
   } else if (res.status == RunStatus::NoCuda) {  // nothing refused it on the way
     res.status = RunStatus::Ok;

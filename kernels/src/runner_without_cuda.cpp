@@ -2,6 +2,7 @@
 // generates the kernel (so its text is shown) and names the limit no GPU lifts; every run then
 // reports RunStatus::NoCuda as a value, and the model works as ever.
 #include "bankviz/experiments.h"
+#include "bankviz/profile.h"
 #include "bankviz/runner.h"
 #include "explain.h"
 #include "plan.h"
@@ -40,6 +41,16 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
   }
   res.status = RunStatus::NoCuda;
   res.message = "this build of bankviz has no CUDA toolkit; the model still works";
+  return res;
+}
+
+ProfileResult Runner::profile(const ProfileRequest& req) {
+  ProfileResult res;
+  std::string m;
+  for (const std::string& p : check_request(req)) m += (m.empty() ? "" : "; ") + p;
+  res.status = m.empty() ? RunStatus::NoCuda : RunStatus::BadArguments;
+  res.message =
+      m.empty() ? "this build of bankviz has no CUDA toolkit: kernels cannot be profiled" : m;
   return res;
 }
 

@@ -42,4 +42,27 @@ struct SvgOptions {
 // The frame's tile and bank views as a standalone SVG document.
 std::string render_svg(const Analysis& a, const Frame& f, const SvgOptions& o = {});
 
+// [SECTION] Before and after as one 16:9 slide (svg_compare.cpp)
+//
+//   +---------------------------------------------------------------+
+//   | A vs B                                                        |
+//   | A: title / step, warp / verdict  | B: title / step / verdict  |
+//   |   [tile]      [banks]            |   [tile]      [banks]      |
+//   | B / A = ratio (the model's; the measured one when given)      |
+//   | caption                                                       |
+//   +---------------------------------------------------------------+
+struct CompareSlideOptions {
+  bool light = true;    // light slide theme (false: dark)
+  double width = 1600;  // SVG user units; the height is width * 9 / 16
+  std::string caption;  // the last line (empty: what the model says in words)
+  // Measured figures when a GPU ran both ("12.3 cycles/instr"; empty: none measured).
+  std::string measured_a, measured_b, measured_ratio;
+};
+// B's figures over A's in words: "B / A = 0.0312: 32x fewer" (compare.h's ratio, 0 = no figure).
+std::string ratio_words(double ratio);
+// Scenario a at frame fa beside scenario b at frame fb, each with its tile and bank views, its
+// verdict and its model figures (compare.h), and the ratio B / A.
+std::string render_compare_svg(const Analysis& a, const Frame& fa, const Analysis& b,
+                               const Frame& fb, const CompareSlideOptions& o = {});
+
 }  // namespace bankviz

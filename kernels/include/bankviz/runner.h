@@ -19,6 +19,9 @@
 
 namespace bankviz {
 
+struct ProfileRequest;
+struct ProfileResult;
+
 struct DeviceInfo {
   bool present = false;
   std::string name;  // "NVIDIA H100 80GB HBM3"
@@ -39,7 +42,8 @@ enum class RunStatus {
   BadScenario,   // the scenario cannot become a kernel, or the CPU evaluation refused it
   CompileError,  // NVRTC rejected the source: message quotes the generated line
   TooLarge,      // the tile or the block exceeds what the device allows (message names it)
-  LaunchError,   // the launch or the kernel failed; the context was reset, try again
+  LaunchError,   // the launch or the kernel failed (a fault: this process cannot run kernels again)
+  BadArguments,  // profile: the kernel's parameters and the --arg given do not match
   Timeout,       // the kernel would run too long (model estimate) or did not finish in time;
                  // a kernel that was stopped took the context with it: the next run makes a new one
 };
@@ -175,6 +179,8 @@ class Runner {
   // Opens the driver and the first device on first use. present=false with reason when none.
   DeviceInfo device(std::string* reason = nullptr);
   RunResult run(const Scenario& s, const RunOptions& o = {});
+  // A user's own kernel, per source line from the hardware (profile.h).
+  ProfileResult profile(const ProfileRequest& req);
 
   struct Impl;
 

@@ -1,0 +1,181 @@
+// cmd_profile.cpp: `bankviz-cli profile FILE.cu --kernel NAME --grid X[xYxZ] --block X[xYxZ]
+// [--arg TYPE:VALUE ...] [--shared BYTES] [--timeout S] [--no-counters] [--json] [--lines N]`
+//
+// A user's own kernel on the present GPU (kernels/profile.h): compiled by NVRTC with line info,
+// launched on zeroed buffers bankviz allocates, timed, and counted per SASS instruction by the
+// hardware (CUPTI's SASS metrics, what Nsight Compute's source page shows), summed per source
+// line, most excess wavefronts first. Exit 0 when it ran and was counted (or --no-counters), 1
+// when the kernel did not compile, launch or finish, or the counters could not be read, 2 for a
+// bad flag or argument.
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "bankviz/io.h"
+#include "bankviz/profile.h"
+#include "commands.h"
+#include "common.h"
+
+namespace bankviz::cli {
+namespace {
+
+struct ProfileOptions {
+  std::string file;
+  std::string kernel;
+  std::string grid = "1";
+  std::string block;
+  std::vector<std::string> args;
+  long long shared = 0;
+  double timeout_s = 10;
+  bool no_counters = false;
+  bool json = false;
+  long long lines = 20;
+};
+
+nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r) {
+  using nlohmann::json;
+  json j;
+  j["file"] = q.file_name;
+  j["kernel"] = q.kernel;
+  j["lowered"] = r.lowered;
+  j["grid"] = {q.grid.x, q.grid.y, q.grid.z};
+  j["block"] = {q.block.x, q.block.y, q.block.z};
+  j["status"] = run_status_name(r.status);
+  if (r.status != RunStatus::Ok) j["message"] = r.message;
+  j["device"] = {{"name", r.device.name}, {"sm", r.device.sm}};
+  j["compile_ms"] = r.compile_ms;
+  j["kernel_ms"] = r.kernel_ms;
+  j["counters"] = counter_status_name(r.counters);
+  if (!r.counters_message.empty()) j["counters_message"] = r.counters_message;
+  j["total"] = {{"executed", r.executed},
+                {"wavefronts", r.wavefronts},
+                {"ideal", r.ideal},
+                {"excess", r.excess()}};
+  json lines = json::array();
+  for (const ProfileLine& l : r.lines)
+    lines.push_back({{"file", l.file},
+                     {"line", l.line},
+                     {"source", l.text},
+                     {"ops", l.ops},
+                     {"instructions", l.instructions},
+                     {"executed", l.executed},
+                     {"wavefronts", l.wavefronts},
+                     {"ideal", l.ideal},
+                     {"excess", l.excess()},
+                     {"wavefronts_per_request", l.per_request()}});
+  j["lines"] = lines;
+  json inst = json::array();
+  for (const ProfileInstruction& in : r.instructions)
+    inst.push_back({{"function", in.function},
+                    {"pc", in.pc},
+                    {"line", in.line},
+                    {"op", in.op},
+                    {"executed", in.executed},
+                    {"wavefronts", in.wavefronts},
+                    {"ideal", in.ideal}});
+  j["instructions"] = inst;
+  return j;
+}
+
+void run_profile(const ProfileOptions& o) {
+  ProfileRequest q;
+  std::string err;
+  auto dims = [&](const std::string& text, const char* flag) {
+    auto d = parse_dim3(text, &err);
+    if (!d) throw Exit{kExitUsage, std::string(flag) + ": " + err};
+    return *d;
+  };
+  q.grid = dims(o.grid, "--grid");
+  q.block = dims(o.block, "--block");
+  for (const std::string& a : o.args) {
+    auto arg = parse_kernel_arg(a, &err);
+    if (!arg) throw Exit{kExitUsage, err};
+    q.args.push_back(*arg);
+  }
+  q.kernel = o.kernel;
+  q.dynamic_shared = static_cast<uint32_t>(o.shared);
+  q.timeout_ms = o.timeout_s * 1000;
+  q.counters = !o.no_counters;
+  TextRead src = read_text_file(o.file, static_cast<int64_t>(kMaxProfileSourceBytes));
+  if (!src.text) throw Exit{kExitFailed, src.error};
+  q.source = std::move(*src.text);
+  // The path as given: NVRTC's messages and the line table name it, so Nsight Compute, run on
+  // this command from the same directory, finds the source too.
+  q.file_name = o.file;
+  if (auto problems = check_request(q); !problems.empty()) {
+    std::string m;
+    for (const std::string& p : problems) m += (m.empty() ? "" : "\n") + p;
+    throw Exit{kExitUsage, m};
+  }
+
+  Runner runner;
+  const ProfileResult r = runner.profile(q);
+  if (o.json) {
+    std::cout << to_json(q, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
+  } else if (r.status == RunStatus::Ok) {
+    const DeviceInfo& d = r.device;
+    std::cout << q.kernel << " (" << o.file.substr(o.file.find_last_of('/') + 1) << ") on "
+              << d.name << " (" << d.sm << "): grid " << q.grid.x << 'x' << q.grid.y << 'x'
+              << q.grid.z << ", block " << q.block.x << 'x' << q.block.y << 'x' << q.block.z
+              << "\n";
+    std::cout << "compile: "
+              << (r.compile_ms > 0 ? fixed(r.compile_ms, 1) + " ms (NVRTC, -lineinfo)"
+                                   : std::string("cached"))
+              << "; one launch: " << fixed(r.kernel_ms * 1000, 1) << " us\n";
+    if (r.counters == CounterStatus::Ok) {
+      std::cout << "shared memory per source line, from the hardware (CUPTI SASS metrics; "
+                   "wavefronts beyond the ideal are bank conflicts), most excess first:\n";
+      std::cout << format_profile(r, static_cast<size_t>(o.lines));
+      if (r.lines.empty()) std::cout << "(the kernel executed no shared-memory instruction)\n";
+    }
+    if (!r.counters_message.empty())
+      std::cout << "hardware counters: " << r.counters_message << "\n";
+  }
+  if (r.wedged) {
+    // The kernel still runs: the Runner's destructor must not wait for it. Ending the process
+    // is what stops it.
+    if (!o.json)
+      std::cerr << "bankviz-cli: " << run_status_name(r.status) << ": " << r.message << "\n";
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(kExitFailed);
+  }
+  if (r.status != RunStatus::Ok)
+    throw Exit{kExitFailed,
+               o.json ? "" : std::string(run_status_name(r.status)) + ": " + r.message};
+  if (q.counters && r.counters != CounterStatus::Ok) throw Exit{kExitFailed, ""};
+}
+
+}  // namespace
+
+void add_profile_command(CLI::App& app) {
+  auto o = std::make_shared<ProfileOptions>();
+  auto* cmd = app.add_subcommand(
+      "profile",
+      "compile your own kernel (NVRTC, line info), run it on zeroed buffers, and report per "
+      "source line the shared-memory instructions, wavefronts, ideal wavefronts and excess, from "
+      "the hardware's per-instruction counters (needs a GPU)");
+  cmd->add_option("file", o->file, "the CUDA source file (.cu), at most 1 MB")->required();
+  cmd->add_option("--kernel", o->kernel, "the __global__ function to launch (its C++ name)")
+      ->required();
+  cmd->add_option("--grid", o->grid, "blocks: X, XxY or XxYxZ (default 1)");
+  cmd->add_option("--block", o->block, "threads per block: X, XxY or XxYxZ")->required();
+  cmd->add_option("--arg", o->args,
+                  "one per kernel parameter, in order: buffer:BYTES (zeroed device memory; K, M, "
+                  "G suffixes), int:V, uint:V, long:V, ulong:V, float:V, double:V");
+  cmd->add_option("--shared", o->shared, "bytes of dynamic (extern) shared memory per block")
+      ->check(CLI::Range(0LL, 1LL << 30));
+  cmd->add_option("--timeout", o->timeout_s, "seconds a launch may take (default 10)")
+      ->check(finite_number())
+      ->check(CLI::Range(0.001, 600.0));
+  cmd->add_flag("--no-counters", o->no_counters, "compile, launch and time only");
+  cmd->add_flag("--json", o->json, "print the result as JSON (every line and instruction)");
+  cmd->add_option("--lines", o->lines, "lines shown in the table, most excess first (0: all)")
+      ->check(CLI::Range(0LL, 1000000LL));
+  cmd->callback([o] { run_profile(*o); });
+}
+
+}  // namespace bankviz::cli

@@ -1,0 +1,427 @@
+// compare.cpp: before and after, the sweep and the seeds' experiments (compare.h).
+//
+// [SECTION] Before and after
+// [SECTION] Sweep
+// [SECTION] Experiments
+#include "compare.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iterator>
+
+#include "app_state.h"
+#include "bankviz/lesson.h"
+#include "bankviz/svg.h"
+#include "data_dir.h"
+#include "options.h"
+
+namespace bankviz::gui {
+
+namespace {
+
+std::string first_problem(const std::vector<Diagnostic>& errors) {
+  return errors.empty() ? std::string("unknown problem") : errors.front().format();
+}
+
+// The measured figure a comparison and a sweep show: cycles per instruction over the exposed
+// steps (the runner's own sum), beside the model's wavefronts per instruction over the same steps.
+bool measured_ok(const std::optional<Measurement>& m) {
+  return m && m->ok && m->cycles_per_instruction > 0;
+}
+
+}  // namespace
+
+// [SECTION] Before and after
+
+std::vector<CompareChoice> compare_choices(const AppState& s) {
+  std::vector<CompareChoice> out;
+  if (!s.preset.empty())
+    for (const Preset& p : s.presets)
+      if (p.name.size() > s.preset.size() && p.name.starts_with(s.preset + '-'))
+        out.push_back({p.name, p.name, "", ""});
+  if (!s.analysis || s.analysis->scenario.tiles.empty()) return out;
+  const TileDecl& t = s.analysis->scenario.tiles[0];
+  out.push_back({"this scenario, padding +1", "", "pad", std::to_string(t.pad + 1)});
+  if (t.pad > 0) out.push_back({"this scenario, no padding", "", "pad", "0"});
+  // The swizzle that spreads a 32-word row over the banks (CuTe's Swizzle<5,0,5> on elements).
+  out.push_back({"this scenario, Swizzle<5,0,5>", "", "swizzle", "5,0,5"});
+  if (t.swizzle.bits != 0) out.push_back({"this scenario, no swizzle", "", "swizzle", "none"});
+  out.push_back({"this scenario as float2", "", "elem", "float2"});
+  out.push_back({"this scenario as float", "", "elem", "float"});
+  return out;
+}
+
+bool open_compare(AppState& s, const Scenario& b, const std::string& name, std::string* error) {
+  AnalysisResult r = analyze(b);
+  if (!r.analysis) {
+    *error = name + " does not analyze: " + first_problem(r.errors);
+    return false;
+  }
+  CompareState& c = s.compare;
+  c.open = true;
+  c.b_name = name;
+  c.b = b;
+  c.b_analysis = std::move(r.analysis);
+  ++c.b_version;
+  c.measuring = CompareState::Measuring::Idle;
+  c.measured_a.reset();
+  c.measured_b.reset();
+  c.measure_note.clear();
+  update_compare(s);
+  return true;
+}
+
+bool open_compare(AppState& s, const CompareChoice& choice, std::string* error) {
+  if (!choice.preset.empty()) {
+    auto it = std::find_if(s.presets.begin(), s.presets.end(),
+                           [&](const Preset& p) { return p.name == choice.preset; });
+    if (it == s.presets.end()) {
+      *error = "unknown preset '" + choice.preset + "'";
+      return false;
+    }
+    ScenarioLoad l = load_scenario_file(it->path);
+    if (!l.scenario) {
+      *error = it->path + ": " + first_problem(l.errors);
+      return false;
+    }
+    return open_compare(s, *l.scenario, choice.preset, error);
+  }
+  if (!s.analysis) {
+    *error = "nothing to compare: the scenario does not analyze";
+    return false;
+  }
+  ScenarioLoad l = apply_sweep_value(s.analysis->scenario, choice.param, choice.value);
+  if (!l.scenario) {
+    *error = choice.label + ": " + first_problem(l.errors);
+    return false;
+  }
+  l.scenario->name = s.analysis->scenario.name + " (" + choice.param + "=" + choice.value + ")";
+  return open_compare(s, *l.scenario, choice.label, error);
+}
+
+void close_compare(AppState& s) {
+  // B's version keeps counting: the next B's cell grids and word map must never take this one's
+  // cached cells for their own.
+  const int version = s.compare.b_version;
+  s.compare = CompareState{};
+  s.compare.b_version = version;
+}
+
+Frame follow_playhead(const Analysis& b, const Frame& lead, const Playback& p) {
+  Playback bp = p;
+  bp.only_warp = -1;
+  if (lead.step >= 0) {
+    const double tries[] = {time_of(b, bp, lead.step, lead.warp, lead.wavefront),
+                            time_of(b, bp, lead.step, lead.warp, 0)};
+    for (double t : tries)
+      if (t >= 0) return frame_at(b, t, bp);
+    for (int w = 0; w < b.warp_count(); ++w)
+      if (double t = time_of(b, bp, lead.step, w, 0); t >= 0) return frame_at(b, t, bp);
+  }
+  const int worst = b.worst_step();
+  for (int w = 0; worst >= 0 && w < b.warp_count(); ++w)
+    if (double t = time_of(b, bp, worst, w, 0); t >= 0) return frame_at(b, t, bp);
+  return frame_at(b, 0, bp);
+}
+
+bool measure_both(AppState& s, std::string* why) {
+  CompareState& c = s.compare;
+  if (!c.open || !s.analysis) {
+    *why = "nothing to compare";
+    return false;
+  }
+  if (s.measurer.state() == Measurer::State::Unavailable) {
+    *why = s.measurer.reason();
+    return false;
+  }
+  if (s.sweep.measuring) {
+    *why = "the sweep is measuring: wait for it or cancel it";
+    return false;
+  }
+  c.measured_a.reset();
+  c.measured_b.reset();
+  c.measure_note.clear();
+  c.measuring = CompareState::Measuring::A;
+  s.measurer.request(s.analysis->scenario);
+  return true;
+}
+
+void update_compare(AppState& s) {
+  CompareState& c = s.compare;
+  if (!c.open || !c.b_analysis) return;
+  c.b_frame = follow_playhead(*c.b_analysis, s.frame, s.playback);
+  c.b_cells = frame_cells(*c.b_analysis, c.b_frame);
+  if (c.measuring == CompareState::Measuring::Idle) return;
+  if (s.measurer.state() == Measurer::State::Running) return;
+  std::optional<Measurement> m = s.measurer.last();
+  if (!m || !m->ok) {
+    c.measure_note = m ? m->error : s.measurer.reason();
+    c.measuring = CompareState::Measuring::Idle;
+    return;
+  }
+  if (c.measuring == CompareState::Measuring::A) {
+    c.measured_a = m;
+    c.measuring = CompareState::Measuring::B;
+    s.measurer.request(c.b);
+  } else {
+    c.measured_b = m;
+    c.measuring = CompareState::Measuring::Idle;
+    if (s.analysis) s.measurer.request(s.analysis->scenario);  // the panel shows A again
+  }
+}
+
+std::string compare_slide_svg(const AppState& s, bool light) {
+  const CompareState& c = s.compare;
+  CompareSlideOptions o;
+  o.light = light;
+  auto cycles = [](const Measurement& m) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.2f cycles/instr on %s", m.cycles_per_instruction,
+                  m.device.c_str());
+    return std::string(buf);
+  };
+  if (measured_ok(c.measured_a) && measured_ok(c.measured_b)) {
+    o.measured_a = cycles(*c.measured_a);
+    o.measured_b = cycles(*c.measured_b);
+    o.measured_ratio =
+        ratio_words(c.measured_b->cycles_per_instruction / c.measured_a->cycles_per_instruction);
+  }
+  // A lesson's caption is part of its exports.
+  if (s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()))
+    o.caption = s.lesson->scenes[static_cast<size_t>(s.scene)].caption;
+  // B's frame for A's playhead now (a --step given after --compare has moved A since).
+  return render_compare_svg(*s.analysis, s.frame, *c.b_analysis,
+                            follow_playhead(*c.b_analysis, s.frame, s.playback), o);
+}
+
+int setup_compare(AppState& s, const std::string& a, const std::string& b, std::string* error) {
+  namespace fs = std::filesystem;
+  auto is_file = [](const std::string& what) {
+    std::error_code ec;
+    return fs::exists(what, ec) || what.find('/') != std::string::npos || what.ends_with(".json");
+  };
+  // A: the app's scenario (so the controls, keys and timeline drive it).
+  if (is_file(a)) {
+    if (!load_draft_file(s, a, a, error)) return kExitFailed;
+  } else {
+    if (!has_preset(s, a)) {
+      select_preset(s, a, error);  // the message lists the presets
+      return kExitUsage;
+    }
+    if (!select_preset(s, a, error)) return kExitFailed;
+  }
+  s.analyzer.wait(1e9);
+  poll_analysis(s);
+  // A opens on the step it is about (its open_step, else its worst step: lesson.h).
+  if (s.analysis)
+    if (const int open = opening_step(*s.analysis); open >= 0)
+      for (int w = 0; w < s.analysis->warp_count(); ++w)
+        if (seek(s, open, w, 0)) break;
+  update_frame(s, 0);
+  // B: a preset or a file, read like the app's own (core/io.h through load_scenario_file).
+  ScenarioLoad l;
+  if (is_file(b)) {
+    l = load_scenario_file(b);
+  } else {
+    if (!has_preset(s, b)) {
+      std::string names;
+      for (const Preset& p : s.presets) names += (names.empty() ? "" : ", ") + p.name;
+      *error = "--compare: unknown preset '" + b + "'; presets: " + names;
+      return kExitUsage;
+    }
+    l = load_scenario_file(data_dir() + "/assets/presets/" + b + ".json");
+  }
+  if (!l.scenario) {
+    *error = b + ": " + first_problem(l.errors);
+    return kExitFailed;
+  }
+  return open_compare(s, *l.scenario, b, error) ? kExitOk : kExitFailed;
+}
+
+// [SECTION] Sweep
+
+bool run_sweep(AppState& s) {
+  SweepState& w = s.sweep;
+  cancel_sweep_measure(s);
+  w.points.clear();
+  w.cycles.clear();
+  w.notes.clear();
+  const SweepParse p = parse_sweep(std::string(kSweepParams[w.param]) + '=' + std::string(w.range));
+  if (!p.spec) {
+    w.error = p.error;
+    return false;
+  }
+  if (!s.analysis) {
+    w.error = "nothing to sweep: the scenario does not analyze";
+    return false;
+  }
+  w.error.clear();
+  w.base = s.analysis->scenario;
+  w.scenario = w.base.name;
+  const auto t0 = std::chrono::steady_clock::now();
+  w.points = sweep(w.base, *p.spec);
+  w.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  w.version = s.version;
+  w.cycles.assign(w.points.size(), std::nullopt);
+  w.notes.assign(w.points.size(), "");
+  return true;
+}
+
+bool open_sweep(AppState& s, const std::string& spec, std::string* error) {
+  const SweepParse p = parse_sweep(spec);
+  if (!p.spec) {
+    *error = "--sweep " + p.error;
+    return false;
+  }
+  SweepState& w = s.sweep;
+  for (int i = 0; i < static_cast<int>(std::size(kSweepParams)); ++i)
+    if (p.spec->param == kSweepParams[i]) w.param = i;
+  const std::string values = spec.substr(spec.find('=') + 1);
+  if (values.size() >= sizeof w.range) {
+    *error =
+        "--sweep: the values are longer than " + std::to_string(sizeof w.range - 1) + " characters";
+    return false;
+  }
+  std::snprintf(w.range, sizeof w.range, "%s", values.c_str());
+  w.open = true;
+  if (!run_sweep(s)) {
+    *error = "--sweep " + w.error;
+    return false;
+  }
+  return true;
+}
+
+bool start_sweep_measure(AppState& s, std::string* why) {
+  SweepState& w = s.sweep;
+  if (w.points.empty()) {
+    *why = "no sweep to measure";
+    return false;
+  }
+  if (s.measurer.state() == Measurer::State::Unavailable) {
+    *why = s.measurer.reason();
+    return false;
+  }
+  if (s.compare.measuring != CompareState::Measuring::Idle) {
+    *why = "the comparison is measuring: wait for it";
+    return false;
+  }
+  w.cycles.assign(w.points.size(), std::nullopt);
+  w.notes.assign(w.points.size(), "");
+  w.measure_note.clear();
+  w.measuring = true;
+  w.next = 0;
+  // The first valid point.
+  while (w.next < w.points.size() && !w.points[w.next].summary) ++w.next;
+  if (w.next == w.points.size()) {
+    w.measuring = false;
+    *why = "no valid value to measure";
+    return false;
+  }
+  ScenarioLoad l = apply_sweep_value(w.base, kSweepParams[w.param], w.points[w.next].value);
+  if (!l.scenario) {
+    w.measuring = false;
+    *why = first_problem(l.errors);
+    return false;
+  }
+  s.measurer.request(*l.scenario);
+  return true;
+}
+
+void cancel_sweep_measure(AppState& s) {
+  if (!s.sweep.measuring) return;
+  s.sweep.measuring = false;
+  s.sweep.measure_note = "cancelled";
+}
+
+void update_sweep(AppState& s) {
+  SweepState& w = s.sweep;
+  if (w.open && !w.measuring && !w.points.empty() && w.version != s.version &&
+      w.seconds < kSweepAgainSeconds)
+    run_sweep(s);
+  if (!w.measuring || s.measurer.state() == Measurer::State::Running) return;
+  std::optional<Measurement> m = s.measurer.last();
+  if (!m) {
+    w.measuring = false;
+    w.measure_note = s.measurer.reason();
+    return;
+  }
+  if (measured_ok(m)) {
+    w.cycles[w.next] = m->cycles_per_instruction;
+  } else {
+    w.notes[w.next] = m->error.empty() ? "not measured" : m->error;
+    if (s.measurer.state() == Measurer::State::Unavailable) {
+      w.measuring = false;
+      w.measure_note = w.notes[w.next];
+      return;
+    }
+  }
+  // The next valid point, or done (the panel shows A's measurement again).
+  for (++w.next; w.next < w.points.size(); ++w.next) {
+    if (!w.points[w.next].summary) continue;
+    ScenarioLoad l = apply_sweep_value(w.base, kSweepParams[w.param], w.points[w.next].value);
+    if (!l.scenario) continue;
+    s.measurer.request(*l.scenario);
+    return;
+  }
+  w.measuring = false;
+  if (s.analysis) s.measurer.request(s.analysis->scenario);
+}
+
+// [SECTION] Experiments
+
+namespace {
+
+// The scenarios an experiment runs in written mode: the data-layout kernels as launched (the
+// presets bankviz-cli experiments runs too).
+std::vector<Scenario> experiment_scenarios(const Experiment& e) {
+  std::vector<Scenario> out;
+  if (e.name != "data-layout-row-vs-column") return out;
+  for (const char* p : {"column-write-column-read", "row-write-row-read"}) {
+    ScenarioLoad l = load_scenario_file(data_dir() + "/assets/presets/" + p + ".json");
+    if (l.scenario) out.push_back(*l.scenario);
+  }
+  return out;
+}
+
+}  // namespace
+
+bool start_experiment(AppState& s, int i, std::string* why) {
+  ExperimentsState& x = s.experiments;
+  const std::vector<Experiment>& all = experiments();
+  if (i < 0 || i >= static_cast<int>(all.size())) {
+    *why = "no such experiment";
+    return false;
+  }
+  if (x.running >= 0) {
+    *why = "another experiment is running";
+    return false;
+  }
+  x.results.resize(all.size());
+  x.results[static_cast<size_t>(i)].reset();
+  x.running = i;
+  const Experiment e = all[static_cast<size_t>(i)];
+  std::vector<Scenario> scenarios = experiment_scenarios(e);
+  x.pending =
+      std::async(std::launch::async, [e, scenarios] { return run_experiment(e, 10, scenarios); });
+  return true;
+}
+
+void update_experiments(AppState& s) {
+  ExperimentsState& x = s.experiments;
+  if (x.running < 0 || !x.pending.valid()) return;
+  if (x.pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  x.results.resize(experiments().size());
+  try {
+    x.results[static_cast<size_t>(x.running)] = x.pending.get();
+  } catch (const std::exception& ex) {
+    ExperimentRun r;
+    r.status = RunStatus::LaunchError;
+    r.message = std::string("the run failed: ") + ex.what();
+    x.results[static_cast<size_t>(x.running)] = r;
+  }
+  x.running = -1;
+}
+
+}  // namespace bankviz::gui

@@ -1,0 +1,238 @@
+// panel_compare.cpp: before and after, side by side, sharing one playhead (compare.h).
+//
+//  +-----------------------------------------------------------------------+
+//  | A vs B: the model's ratio B / A   [Measure both]  measured ...  [Close] |
+//  +-----------------------------------+-----------------------------------+
+//  | A: name, figures, verdict         | B: name, figures, verdict         |
+//  | tile view   | bank view           | tile view   | bank view           |
+//  | (stacked when a side is tall)     |                                   |
+//  +-----------------------------------+-----------------------------------+
+// Side A is the app's scenario (main_view: the controls, keys and timeline drive it); side B
+// follows A's playhead (follow_playhead). Both sides draw with panel_tile/panel_banks.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "bankviz/svg.h"
+#include "panels.h"
+#include "theme.h"
+
+namespace bankviz::gui {
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string figures(const Summary& sum) {
+  if (sum.worst_step < 0) return "model: no shared-memory access";
+  return "model: worst step " + fixed(sum.worst_per_request, 2) + " wavefronts/request, " +
+         std::to_string(sum.total_wavefronts) + " in all";
+}
+
+ViewSide b_view(AppState& s) {
+  CompareState& c = s.compare;
+  ViewSide v;
+  v.id = "##b";
+  v.analysis = c.b_analysis ? &*c.b_analysis : nullptr;
+  v.frame = &c.b_frame;
+  v.cells = &c.b_cells;
+  v.version = c.b_version;
+  v.tile_grid = GridId::CompareTile;
+  v.bank_grid = GridId::CompareBanks;
+  v.tile_layout = &c.b_tile_layout;
+  v.bank_layout = &c.b_bank_layout;
+  v.verdict_box = &c.b_verdict;
+  return v;
+}
+
+// A side's header: which side and its name, the model's figures (and the measured ones), its
+// verdict in the big font. Every line wraps in a narrow column; its height for a column `w` wide.
+std::string measured_line(const std::optional<Measurement>& m) {
+  if (!m || !m->ok) return "";
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "measured: %.2f cycles/instr (model %.2f wavefronts/instr) on %s",
+                m->cycles_per_instruction, m->predicted, m->device.c_str());
+  return buf;
+}
+
+float header_height(const AppState& s, const ViewSide& v, const Summary& sum,
+                    const std::optional<Measurement>& m, float w) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float inner = w - st.WindowPadding.x * 2;
+  // verdict_height() counts the window's padding once for the whole header.
+  float h = ImGui::GetTextLineHeightWithSpacing();
+  h += ImGui::CalcTextSize(figures(sum).c_str(), nullptr, false, inner).y + st.ItemSpacing.y;
+  const std::string ml = measured_line(m);
+  if (!ml.empty()) h += ImGui::CalcTextSize(ml.c_str(), nullptr, false, inner).y + st.ItemSpacing.y;
+  return std::ceil(h + verdict_height(s, v, w));
+}
+
+void draw_header(AppState& s, const ViewSide& v, const char* tag, const Summary& sum,
+                 const std::optional<Measurement>& m, Rect r) {
+  const std::string id = std::string("##compare_head_") + tag;
+  if (!begin_panel(id.c_str(), r, false)) return ImGui::End();
+  const Analysis& a = *v.analysis;
+  ImGui::PushFont(g_fonts.bold);
+  ImGui::TextUnformatted(tag);
+  ImGui::SameLine();
+  ImGui::TextUnformatted(a.scenario.name.c_str());
+  ImGui::PopFont();
+  if (ImGui::IsItemHovered() && !a.scenario.title.empty())
+    ImGui::SetTooltip("%s", a.scenario.title.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.text_dim));
+  ImGui::TextWrapped("%s", figures(sum).c_str());
+  ImGui::PopStyleColor();
+  if (const std::string ml = measured_line(m); !ml.empty()) ImGui::TextWrapped("%s", ml.c_str());
+  draw_verdict_text(s, v);
+  ImGui::End();
+}
+
+// The tile and bank views of one side in its box: side by side, or stacked when that gives the
+// cells more room (a tall tile in a narrow half).
+void draw_views(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r) {
+  if (!v.analysis || v.analysis->scenario.tiles.empty()) {
+    draw_tile_view(s, v, cells, r);
+    return;
+  }
+  const TileDecl& t = v.analysis->scenario.tiles[v.cells->tile >= 0 ? v.cells->tile : 0];
+  const TileGrid g = tile_grid(t);
+  const float rows = static_cast<float>(std::max<int64_t>(g.rows, 1)) + 6;
+  const float cols = static_cast<float>(std::max<int64_t>(g.cols, v.analysis->arch->banks)) + 4;
+  const float side_by_side = std::min(r.size.x / 2 / cols, r.size.y / rows);
+  const float stacked = std::min(r.size.x / cols, r.size.y / 2 / rows);
+  if (side_by_side >= stacked) {
+    const float w = std::floor(r.size.x / 2);
+    draw_tile_view(s, v, cells, {r.pos, {w, r.size.y}});
+    draw_bank_view(s, v, cells, {{r.pos.x + w, r.pos.y}, {r.size.x - w, r.size.y}});
+  } else {
+    const float h = std::floor(r.size.y / 2);
+    draw_tile_view(s, v, cells, {r.pos, {r.size.x, h}});
+    draw_bank_view(s, v, cells, {{r.pos.x, r.pos.y + h}, {r.size.x, r.size.y - h}});
+  }
+}
+
+// The ratio strip across the top: the model's B / A, "Measure both" and what it measured.
+void draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
+  CompareState& c = s.compare;
+  if (!begin_panel("##compare_ratio", r, false)) return ImGui::End();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImGui::PushFont(g_fonts.bold);
+  const std::string head = "worst step's wavefronts per request, " +
+                           ratio_words(cmp.per_request_ratio) +
+                           ";  total wavefronts, B / A = " + fixed(cmp.total_ratio, 3);
+  ImGui::TextWrapped("%s", head.c_str());
+  ImGui::PopFont();
+  const bool running = c.measuring != CompareState::Measuring::Idle;
+  if (s.measurer.state() == Measurer::State::Unavailable) {
+    ImGui::TextDisabled("no GPU here: the model's figures only");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.measurer.reason().c_str());
+  } else {
+    if (running) {
+      ImGui::BeginDisabled();
+      ImGui::Button(c.measuring == CompareState::Measuring::A ? "Measuring A..."
+                                                              : "Measuring B...");
+      ImGui::EndDisabled();
+    } else if (ImGui::Button("Measure both")) {
+      std::string why;
+      if (!measure_both(s, &why)) c.measure_note = why;
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Runs A, then B, on the GPU (exposed mode: each memory step repeated until the banks "
+          "are the bottleneck) and shows cycles per instruction and their ratio");
+    if (c.measured_a && c.measured_b && c.measured_a->cycles_per_instruction > 0) {
+      ImGui::SameLine();
+      const double mr = c.measured_b->cycles_per_instruction / c.measured_a->cycles_per_instruction;
+      const double pr =
+          c.measured_a->predicted > 0 ? c.measured_b->predicted / c.measured_a->predicted : 0;
+      ImGui::Text(
+          "measured B / A = %.3f (A %.2f, B %.2f cycles/instr); model over the same steps "
+          "%.3f",
+          mr, c.measured_a->cycles_per_instruction, c.measured_b->cycles_per_instruction, pr);
+    }
+    if (!c.measure_note.empty()) {
+      ImGui::SameLine();
+      ImGui::TextColored(colv(s.palette.conflict), "%s", c.measure_note.c_str());
+    }
+  }
+  ImGui::SameLine();
+  const char* close = "Close comparison";
+  const float bw = ImGui::CalcTextSize(close).x + ImGui::GetStyle().FramePadding.x * 2;
+  ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - bw));
+  if (ImGui::Button(close)) close_compare(s);
+  const ImVec2 p1 = ImGui::GetItemRectMax();
+  c.ratio = {p0.x, p0.y, p1.x - p0.x, p1.y - p0.y};  // the close button is the rightmost item
+  ImGui::End();
+}
+
+float ratio_height(float width) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float line = ImGui::GetFrameHeightWithSpacing();
+  // The head line wraps in a narrow window: room for two of it.
+  const float head =
+      g_fonts.bold
+          ->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, width - st.WindowPadding.x * 2,
+                          "worst step's wavefronts per request, B / A = "
+                          "0.0312: 32x fewer;  total wavefronts, B / A = "
+                          "0.000")
+          .y;
+  return std::ceil(head + line * 1.3f + st.WindowPadding.y * 2);
+}
+
+}  // namespace
+
+void draw_compare(AppState& s, CellRenderer& cells, Rect r) {
+  CompareState& c = s.compare;
+  if (!c.b_analysis) return;
+  if (!s.analysis) {
+    draw_tile_view(s, cells, r);  // says why there is nothing to show
+    return;
+  }
+  const Comparison cmp = compare(*s.analysis, *c.b_analysis);
+  const float ratio_h = std::min(r.size.y * 0.25f, ratio_height(r.size.x));
+  draw_ratio(s, cmp, {r.pos, {r.size.x, ratio_h}});
+  const float half = std::floor(r.size.x / 2);
+  ViewSide a = main_view(s);
+  a.verdict = false;
+  a.verdict_box = &c.a_verdict;
+  ViewSide b = b_view(s);
+  b.verdict = false;
+  const float y = r.pos.y + ratio_h, h = r.size.y - ratio_h;
+  const float head_h =
+      std::min(h * 0.4f, std::max(header_height(s, a, cmp.a, c.measured_a, half),
+                                  header_height(s, b, cmp.b, c.measured_b, r.size.x - half)));
+  draw_header(s, a, "A", cmp.a, c.measured_a, {{r.pos.x, y}, {half, head_h}});
+  draw_header(s, b, "B", cmp.b, c.measured_b, {{r.pos.x + half, y}, {r.size.x - half, head_h}});
+  draw_views(s, a, cells, {{r.pos.x, y + head_h}, {half, h - head_h}});
+  draw_views(s, b, cells, {{r.pos.x + half, y + head_h}, {r.size.x - half, h - head_h}});
+}
+
+void draw_compare_menu(AppState& s) {
+  if (!ImGui::BeginPopup("compare")) return;
+  ImGui::TextDisabled("Compare this scenario (A) with B:");
+  for (const CompareChoice& choice : compare_choices(s))
+    if (ImGui::Selectable(choice.label.c_str())) {
+      std::string err;
+      if (!open_compare(s, choice, &err)) set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
+    }
+  if (ImGui::BeginMenu("any preset as B")) {
+    for (const Preset& p : s.presets)
+      if (ImGui::MenuItem(p.name.c_str())) {
+        std::string err;
+        if (!open_compare(s, CompareChoice{p.name, p.name, "", ""}, &err))
+          set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
+      }
+    ImGui::EndMenu();
+  }
+  if (s.compare.open) {
+    ImGui::Separator();
+    if (ImGui::Selectable("Close the comparison")) close_compare(s);
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace bankviz::gui

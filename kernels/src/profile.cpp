@@ -1,0 +1,279 @@
+// profile.cpp: the pure parts of profiling a user's kernel (profile.h): the launch's text, the
+// request's checks, per-line sums and the table. The GPU part is profile_run.cpp.
+#include "bankviz/profile.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <tuple>
+
+namespace bankviz {
+
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+template <class T>
+bool parse_int(std::string_view s, T* out) {
+  if (s.empty()) return false;
+  const char* b = s.data();
+  const char* e = b + s.size();
+  if (*b == '+') ++b;  // from_chars takes no '+'
+  auto [p, ec] = std::from_chars(b, e, *out);
+  return ec == std::errc() && p == e && b != e;
+}
+
+std::string quoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s.substr(0, 64)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  if (s.size() > 64) out += "...";
+  out += '"';
+  return out;
+}
+
+// The line table names the file as NVRTC was given it, joined to the directory it ran in:
+// "/home/u/src/k.cu" for "src/k.cu".
+bool same_file(const std::string& table, const std::string& given) {
+  if (table == given) return true;
+  auto ends_with = [](const std::string& s, const std::string& tail) {
+    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0 &&
+           s[s.size() - tail.size() - 1] == '/';
+  };
+  return ends_with(table, given) || ends_with(given, table);
+}
+
+}  // namespace
+
+std::optional<Dim3> parse_dim3(std::string_view text, std::string* error) {
+  Dim3 d;
+  uint32_t* parts[3] = {&d.x, &d.y, &d.z};
+  size_t n = 0;
+  std::string_view rest = text;
+  while (true) {
+    const size_t cut = rest.find('x');
+    const std::string_view part = rest.substr(0, cut);
+    uint64_t v = 0;
+    if (n == 3 || !all_digits(part) || !parse_int(part, &v) || v < 1 || v > 0x7fffffffu) {
+      *error = quoted(text) +
+               " is not a launch extent: write X, XxY or XxYxZ with each a whole number from 1 to "
+               "2147483647 (e.g. 32x8)";
+      return std::nullopt;
+    }
+    *parts[n++] = static_cast<uint32_t>(v);
+    if (cut == std::string_view::npos) break;
+    rest = rest.substr(cut + 1);
+  }
+  return d;
+}
+
+size_t KernelArg::size() const {
+  switch (kind) {
+    case Kind::Buffer:
+    case Kind::Long:
+    case Kind::Ulong:
+    case Kind::Double:
+      return 8;
+    default:
+      return 4;
+  }
+}
+
+std::optional<KernelArg> parse_kernel_arg(std::string_view text, std::string* error) {
+  const size_t colon = text.find(':');
+  const std::string_view type = text.substr(0, colon);
+  const std::string_view value =
+      colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
+  KernelArg a;
+  a.text = std::string(text.substr(0, 256));
+  auto fail = [&](const std::string& why) {
+    *error = "--arg " + quoted(text) + ": " + why;
+    return std::nullopt;
+  };
+  if (colon == std::string_view::npos)
+    return fail(
+        "write TYPE:VALUE, one per kernel parameter in order: buffer:BYTES (device memory, "
+        "zeroed; BYTES may end in K, M or G), int:V, uint:V, long:V, ulong:V, float:V, double:V");
+  if (type == "buffer") {
+    a.kind = KernelArg::Kind::Buffer;
+    std::string_view digits = value;
+    uint64_t unit = 1;
+    if (!digits.empty()) {
+      const char last = digits.back();
+      if (last == 'K' || last == 'k') unit = uint64_t{1} << 10;
+      if (last == 'M' || last == 'm') unit = uint64_t{1} << 20;
+      if (last == 'G' || last == 'g') unit = uint64_t{1} << 30;
+      if (unit != 1) digits.remove_suffix(1);
+    }
+    uint64_t n = 0;
+    if (!all_digits(digits) || !parse_int(digits, &n) || n == 0)
+      return fail("a buffer's size is a whole number of bytes, at least 1 (4096, 64K, 1M)");
+    if (n > kMaxBufferBytes / unit)
+      return fail("a buffer holds at most 1G bytes (" + std::to_string(kMaxBufferBytes) + ")");
+    a.bytes = n * unit;
+    return a;
+  }
+  auto int_value = [&](auto sample, KernelArg::Kind kind) -> std::optional<KernelArg> {
+    using T = decltype(sample);
+    T v{};
+    if (!parse_int(value, &v))
+      return fail(std::string("not a whole number that fits ") + std::string(type) + " (" +
+                  std::to_string(std::numeric_limits<T>::min()) + " to " +
+                  std::to_string(std::numeric_limits<T>::max()) + ")");
+    a.kind = kind;
+    std::memcpy(&a.bits, &v, sizeof v);
+    return a;
+  };
+  if (type == "int") return int_value(int32_t{}, KernelArg::Kind::Int);
+  if (type == "uint") return int_value(uint32_t{}, KernelArg::Kind::Uint);
+  if (type == "long") return int_value(int64_t{}, KernelArg::Kind::Long);
+  if (type == "ulong") return int_value(uint64_t{}, KernelArg::Kind::Ulong);
+  if (type == "float" || type == "double") {
+    double v = 0;
+    const char* b = value.data();
+    const char* e = b + value.size();
+    auto [p, ec] = std::from_chars(b, e, v);
+    if (value.empty() || ec != std::errc() || p != e || !std::isfinite(v))
+      return fail("not a finite number (1.5, -2, 3e-4)");
+    if (type == "float") {
+      if (std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
+        return fail("outside float's range");
+      const float f = static_cast<float>(v);
+      a.kind = KernelArg::Kind::Float;
+      std::memcpy(&a.bits, &f, sizeof f);
+    } else {
+      a.kind = KernelArg::Kind::Double;
+      std::memcpy(&a.bits, &v, sizeof v);
+    }
+    return a;
+  }
+  return fail("unknown type " + quoted(type) + ": buffer, int, uint, long, ulong, float or double");
+}
+
+std::vector<std::string> check_request(const ProfileRequest& r) {
+  std::vector<std::string> out;
+  if (r.source.empty()) out.push_back("the kernel file is empty");
+  if (r.source.size() > kMaxProfileSourceBytes)
+    out.push_back("the kernel file is larger than 1 MB (" + std::to_string(r.source.size()) +
+                  " bytes)");
+  if (r.source.find('\0') != std::string::npos)
+    out.push_back("the kernel file holds a NUL byte: is it a CUDA source file?");
+  // A C++ name, optionally qualified: NVRTC's name expression takes it as code, so nothing else.
+  bool ok = !r.kernel.empty() && r.kernel.size() <= 256;
+  bool start = true;
+  for (size_t i = 0; ok && i < r.kernel.size(); ++i) {
+    const char c = r.kernel[i];
+    if (c == ':' && i + 1 < r.kernel.size() && r.kernel[i + 1] == ':' && !start) {
+      ++i;
+      start = true;
+      continue;
+    }
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    const bool digit = c >= '0' && c <= '9';
+    ok = alpha || (digit && !start);
+    start = false;
+  }
+  if (ok && start) ok = false;  // ends in "::"
+  if (!ok)
+    out.push_back("--kernel " + quoted(r.kernel) +
+                  " is not a kernel's name: a C++ name (letters, digits, _), optionally qualified "
+                  "with :: (a template's instance cannot be named here)");
+  if (r.args.size() > kMaxKernelArgs)
+    out.push_back("at most " + std::to_string(kMaxKernelArgs) + " --arg (" +
+                  std::to_string(r.args.size()) + " given)");
+  uint64_t total = 0;
+  for (const KernelArg& a : r.args)
+    if (a.kind == KernelArg::Kind::Buffer) total += a.bytes;
+  if (total > kMaxTotalBufferBytes)
+    out.push_back("the buffers add up to " + std::to_string(total) + " bytes; at most 4G (" +
+                  std::to_string(kMaxTotalBufferBytes) + ")");
+  if (r.block.product() > 1024)
+    out.push_back("a block has at most 1024 threads (--block gives " +
+                  std::to_string(r.block.product()) + ")");
+  if (!(r.timeout_ms > 0) || r.timeout_ms > 600000)
+    out.push_back("the timeout must be above 0 and at most 600 s");
+  return out;
+}
+
+std::vector<ProfileLine> lines_of(const std::vector<ProfileInstruction>& instructions,
+                                  const std::string& source, const std::string& file_name) {
+  // The source's lines, 1-based.
+  std::vector<std::string_view> text;
+  {
+    std::string_view s = source;
+    while (!s.empty()) {
+      const size_t nl = s.find('\n');
+      text.push_back(s.substr(0, nl));
+      if (nl == std::string_view::npos) break;
+      s = s.substr(nl + 1);
+    }
+  }
+  std::map<std::pair<std::string, uint32_t>, ProfileLine> by_line;
+  for (const ProfileInstruction& in : instructions) {
+    ProfileLine& l = by_line[{in.file, in.line}];
+    if (l.instructions == 0) {
+      l.file = in.file;
+      l.line = in.line;
+      if (same_file(in.file, file_name) && in.line >= 1 && in.line <= text.size()) {
+        std::string_view t = text[in.line - 1];
+        while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+        while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r'))
+          t.remove_suffix(1);
+        for (char c : t.substr(0, 200)) l.text += (c >= 0x20 && c < 0x7f) ? c : '?';
+      }
+    }
+    ++l.instructions;
+    l.executed += in.executed;
+    l.wavefronts += in.wavefronts;
+    l.ideal += in.ideal;
+    if (std::find(l.ops.begin(), l.ops.end(), in.op) == l.ops.end()) l.ops.push_back(in.op);
+  }
+  std::vector<ProfileLine> out;
+  out.reserve(by_line.size());
+  for (auto& [key, l] : by_line) out.push_back(std::move(l));
+  std::stable_sort(out.begin(), out.end(), [](const ProfileLine& a, const ProfileLine& b) {
+    return std::make_tuple(-a.excess(), -a.wavefronts, a.line) <
+           std::make_tuple(-b.excess(), -b.wavefronts, b.line);
+  });
+  return out;
+}
+
+std::string format_profile(const ProfileResult& r, size_t max_lines) {
+  std::string out;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%6s  %-10s %5s %12s %12s %12s %12s %8s  %s\n", "line", "op",
+                "instr", "executed", "wavefronts", "ideal", "excess", "per req", "source");
+  out += buf;
+  size_t shown = 0;
+  for (const ProfileLine& l : r.lines) {
+    if (max_lines && shown++ == max_lines) {
+      out += "  ... " + std::to_string(r.lines.size() - max_lines) + " more lines\n";
+      break;
+    }
+    std::string ops;
+    for (const std::string& o : l.ops) {
+      if (!ops.empty()) ops += ',';
+      ops += o;
+    }
+    std::string where = l.line ? std::to_string(l.line) : "?";
+    std::string text = l.text;
+    if (text.empty()) text = l.file.empty() ? "(no line info)" : '(' + l.file + ')';
+    std::snprintf(buf, sizeof buf, "%6s  %-10s %5d %12lld %12lld %12lld %12lld %8.2f  %s\n",
+                  where.c_str(), ops.c_str(), l.instructions, static_cast<long long>(l.executed),
+                  static_cast<long long>(l.wavefronts), static_cast<long long>(l.ideal),
+                  static_cast<long long>(l.excess()), l.per_request(), text.c_str());
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf, "%6s  %-10s %5s %12lld %12lld %12lld %12lld\n", "total", "", "",
+                static_cast<long long>(r.executed), static_cast<long long>(r.wavefronts),
+                static_cast<long long>(r.ideal), static_cast<long long>(r.excess()));
+  out += buf;
+  return out;
+}
+
+}  // namespace bankviz

@@ -1,0 +1,93 @@
+// The before/after slide (svg.h render_compare_svg): one 16:9 SVG naming both scenarios, both
+// verdicts and the ratio, with both sides' pictures.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "bankviz/compare.h"
+#include "bankviz/svg.h"
+
+using namespace bankviz;
+
+namespace {
+
+Analysis preset(const char* name) {
+  ScenarioLoad l =
+      load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
+  EXPECT_TRUE(l.scenario) << name;
+  return *analyze(*l.scenario).analysis;
+}
+
+int count(const std::string& s, const std::string& what) {
+  int n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+// The frame on each side's worst step (the step a comparison is about).
+Frame worst_frame(const Analysis& a) {
+  Playback p;
+  return frame_at(a, time_of(a, p, a.worst_step(), 0, 0), p);
+}
+
+}  // namespace
+
+TEST(CompareSlide, IsSixteenByNineAndNamesBothScenariosVerdictsAndTheRatio) {
+  Analysis a = preset("row-write-column-read");
+  Analysis b = preset("row-write-column-read-padded");
+  const Frame fa = worst_frame(a), fb = worst_frame(b);
+  const std::string svg = render_compare_svg(a, fa, b, fb);
+  std::smatch m;
+  ASSERT_TRUE(
+      std::regex_search(svg, m, std::regex("<svg[^>]* width=\"([0-9.]+)\" height=\"([0-9.]+)\"")));
+  const double w = std::stod(m[1]), h = std::stod(m[2]);
+  EXPECT_NEAR(w / h, 16.0 / 9.0, 1e-3);
+  EXPECT_NE(svg.find(a.scenario.name), std::string::npos);
+  EXPECT_NE(svg.find(b.scenario.name), std::string::npos);
+  const FrameCells ca = frame_cells(a, fa), cb = frame_cells(b, fb);
+  ASSERT_FALSE(ca.verdict.empty());
+  ASSERT_NE(ca.verdict, cb.verdict);  // a conflict against none: the slide must show both
+  EXPECT_NE(svg.find(ca.verdict), std::string::npos);
+  EXPECT_NE(svg.find(cb.verdict), std::string::npos);
+  // The padded column read needs 1 wavefront where the column read needs 32.
+  const Comparison c = compare(a, b);
+  EXPECT_DOUBLE_EQ(c.per_request_ratio, 1.0 / 32);
+  EXPECT_NE(svg.find(ratio_words(c.per_request_ratio)), std::string::npos);
+  EXPECT_NE(svg.find("32x fewer"), std::string::npos);
+}
+
+TEST(CompareSlide, DrawsBothSidesPicturesWithOnlyTheConflictingSideOutlinedInRed) {
+  Analysis a = preset("row-write-column-read");
+  Analysis b = preset("row-write-column-read-padded");
+  const std::string red = "stroke=\"" + light_palette().conflict.hex() + "\"";
+  // A's 32 conflicting words are outlined; B's padded read outlines none.
+  EXPECT_EQ(count(render_compare_svg(a, worst_frame(a), b, worst_frame(b)), red), 32);
+  EXPECT_EQ(count(render_compare_svg(b, worst_frame(b), b, worst_frame(b)), red), 0);
+  // Both tiles' declarations are there (each side draws its own tile view).
+  const std::string svg = render_compare_svg(a, worst_frame(a), b, worst_frame(b));
+  EXPECT_NE(svg.find(a.scenario.tiles[0].declaration()), std::string::npos);
+  EXPECT_NE(svg.find(b.scenario.tiles[0].declaration()), std::string::npos);
+}
+
+TEST(CompareSlide, MeasuredFiguresAndCaptionAppearWhenGiven) {
+  Analysis a = preset("row-write-column-read");
+  Analysis b = preset("row-write-column-read-padded");
+  CompareSlideOptions o;
+  o.caption = "padding by one word <moves> each row";
+  o.measured_a = "40.1 cycles/instr";
+  o.measured_b = "2.2 cycles/instr";
+  o.measured_ratio = "B / A = 0.055";
+  const std::string svg = render_compare_svg(a, worst_frame(a), b, worst_frame(b), o);
+  EXPECT_NE(svg.find("padding by one word &lt;moves&gt; each row"), std::string::npos);
+  EXPECT_NE(svg.find("40.1 cycles/instr"), std::string::npos);
+  EXPECT_NE(svg.find("2.2 cycles/instr"), std::string::npos);
+  EXPECT_NE(svg.find("B / A = 0.055"), std::string::npos);
+}
+
+TEST(CompareSlide, RatioWordsSayFewerMoreOrTheSame) {
+  EXPECT_EQ(ratio_words(0.25), "B / A = 0.25: 4x fewer");
+  EXPECT_EQ(ratio_words(2), "B / A = 2: 2x more");
+  EXPECT_EQ(ratio_words(1), "B / A = 1: the same");
+  EXPECT_EQ(ratio_words(0), "B / A: no figure (A has none)");
+}

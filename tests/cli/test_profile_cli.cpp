@@ -1,0 +1,100 @@
+// test_profile_cli.cpp: `bankviz-cli profile` as a user meets it: the table, JSON, and a kernel
+// that never ends (which only a process of its own can survive: CUDA cannot stop a running
+// kernel; ending the process does).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+
+namespace bankviz::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool gpu_machine() {
+  std::error_code ec;
+  return fs::exists("/dev/nvidiactl", ec) || fs::exists("/dev/nvidia0", ec) ||
+         fs::exists("/proc/driver/nvidia/version", ec);
+}
+
+std::string data(const std::string& name) {
+  return '\'' + std::string(BANKVIZ_TEST_DATA) + "/profile/" + name + '\'';
+}
+
+TEST(ProfileCli, WithoutAGpuSaysWhyAndFails) {
+  if (gpu_machine()) GTEST_SKIP() << "a GPU is present; this test covers machines without one";
+  const Result r = cli("profile " + data("data_layout.cu") +
+                       " --kernel setRowReadCol --block 32x32 --arg buffer:4K");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("no CUDA"), std::string::npos) << r.err;
+}
+
+TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {
+  if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
+  Result r = cli("profile " + data("data_layout.cu") +
+                 " --kernel setRowReadCol --block 32x32 --arg buffer:4K");
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  if (r.out.find("hardware counters:") != std::string::npos) GTEST_SKIP() << r.out;
+  // The first line of the table is the column read, 32 wavefronts per request.
+  const size_t header = r.out.find("per req");
+  ASSERT_NE(header, std::string::npos) << r.out;
+  const size_t begin = r.out.find('\n', header) + 1;
+  const std::string first = r.out.substr(begin, r.out.find('\n', begin) - begin);
+  EXPECT_NE(first.find("out[idx]=tile[threadIdx.x][threadIdx.y];"), std::string::npos) << r.out;
+  EXPECT_NE(first.find("32.00"), std::string::npos) << r.out;
+
+  r = cli("profile " + data("data_layout.cu") +
+          " --kernel setRowReadCol --block 32x32 --arg buffer:4K --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  ASSERT_EQ(j["lines"].size(), 2u);
+  EXPECT_EQ(j["lines"][0]["excess"], 992);
+  EXPECT_EQ(j["total"]["wavefronts"], 1056);
+}
+
+TEST(ProfileCli, AKernelThatNeverEndsTimesOutAndTheProcessEnds) {
+  if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-loop-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "loop.cu") << "__global__ void spin(volatile int* flag) {\n"
+                                    "  while (flag[0] == 0) {}\n"
+                                    "}\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const Result r = cli("profile '" + (dir / "loop.cu").string() +
+                       "' --kernel spin --block 32 --arg buffer:4 --timeout 0.5");
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fs::remove_all(dir);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("did not finish within 500 ms"), std::string::npos) << r.err;
+  EXPECT_LT(s, 30) << "the process must end although its kernel never does";
+  // And the GPU is usable again by the next program.
+  const Result next = cli("profile " + data("data_layout.cu") +
+                          " --kernel setRowReadRow --block 32x32 --arg buffer:4K --no-counters");
+  EXPECT_EQ(next.status, 0) << next.err;
+}
+
+TEST(ProfileCli, AKernelThatFaultsIsReportedAndTheNextCommandRuns) {
+  if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-fault-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "fault.cu") << "__global__ void far(int* o) { o[1 << 28] = 1; }\n";
+  const Result r =
+      cli("profile '" + (dir / "fault.cu").string() + "' --kernel far --block 32 --arg buffer:4");
+  fs::remove_all(dir);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("launch error"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cannot recover from this error in the same process"), std::string::npos)
+      << r.err;
+  const Result next = cli("profile " + data("data_layout.cu") +
+                          " --kernel setRowReadRow --block 32x32 --arg buffer:4K --no-counters");
+  EXPECT_EQ(next.status, 0) << next.err;
+}
+
+}  // namespace
+}  // namespace bankviz::test
