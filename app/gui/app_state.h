@@ -177,6 +177,7 @@ struct AppState {
   ExportJob export_job;                          // one GIF or PNG sequence at a time
   ExportScope export_scope = ExportScope::Step;  // the current step of the current warp, or all
   bool export_full_hd = false;                   // slide size: 1920x1080, else 1280x720
+  bool want_slide_svg = false;  // the frame as a landscape 16:9 SVG slide (svg.h render_slide_svg)
   bool slide = false;  // draw_ui lays out the slide (views only, no toolbar) for an export frame
   std::string export_gif_path;              // --export-gif: the path the first GIF export uses
   bool export_gif_force = false;            // --export-gif --force: it may replace a file

@@ -69,7 +69,10 @@ int run(int argc, char** argv) {
   s.measurer.request(s.scenario);
   // An SVG needs no OpenGL at all.
   if (!o.svg.empty()) {
-    if (!export_svg(s, s.settings.light, o.svg, o.force, &err)) {
+    // --slide: the landscape 16:9 slide, --size's width wide.
+    const bool ok = o.slide ? export_slide_svg(s, s.settings.light, o.width, o.svg, o.force, &err)
+                            : export_svg(s, s.settings.light, o.svg, o.force, &err);
+    if (!ok) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return kExitFailed;
     }

@@ -75,7 +75,7 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
                  "background, as the Export menu does, and exit when it is written")
       ->check(non_empty);
   app.add_flag("--slide", o.slide,
-               "with --screenshot: the views-only slide the Export menu's PNG slide and GIF draw "
+               "with --screenshot or --svg: the 16:9 slide the Export menu's slides and GIF draw "
                "(tile, banks, verdict, a lesson's caption; no toolbar, sidebar or timeline)");
   app.add_option("--dump-layout", o.dump_layout, "with --screenshot: write grid positions (JSON)")
       ->check(non_empty);
@@ -119,7 +119,8 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     return usage(exit_code, "--warp and --wavefront pick a beat together with --step");
   if (!o.dump_layout.empty() && o.screenshot.empty())
     return usage(exit_code, "--dump-layout works with --screenshot");
-  if (o.slide && o.screenshot.empty()) return usage(exit_code, "--slide works with --screenshot");
+  if (o.slide && o.screenshot.empty() && o.svg.empty())
+    return usage(exit_code, "--slide works with --screenshot or --svg");
   if (!o.export_gif.empty() && (o.headless() || o.egl))
     return usage(exit_code,
                  "--export-gif runs in the window: not with --screenshot, --svg, --sequence, "

@@ -46,7 +46,7 @@ struct Options {
 
   // With the window: the current step as a slide GIF (the background job), then exit.
   std::string export_gif;
-  // With --screenshot: the views-only slide (no toolbar, sidebar or timeline).
+  // With --screenshot or --svg: the views-only 16:9 slide (no toolbar, sidebar or timeline).
   bool slide = false;
 
   bool headless() const {

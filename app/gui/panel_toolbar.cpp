@@ -80,6 +80,11 @@ void draw_export_menu(AppState& s) {
   if (ImGui::Selectable(s.compare.open ? "PNG slide (both sides)" : "PNG slide"))
     s.want_slide_png = true;
   tip("This frame as a 16:9 slide: views only, no toolbar or sidebar");
+  if (!s.compare.open) {
+    if (ImGui::Selectable("SVG slide (16:9)")) s.want_slide_svg = true;
+    tip("Tile left, banks right, the verdict and a lesson's caption under them: a landscape "
+        "vector slide at the slide size");
+  }
   ImGui::Separator();
   if (ImGui::Selectable("PNG of the window (S)")) s.want_screenshot = true;
   tip("The whole window as it is, at the PNG scale");

@@ -309,6 +309,24 @@ bool export_svg(const AppState& s, bool light, const std::string& path, bool for
   return write_text(path, render_svg(*s.analysis, s.frame, o), force, error);
 }
 
+bool export_slide_svg(const AppState& s, bool light, double width, const std::string& path,
+                      bool force, std::string* error) {
+  if (!s.analysis) {
+    *error = "nothing to export: the scenario does not analyze";
+    return false;
+  }
+  if (std::string why = output_problem(path, force); !why.empty()) {
+    *error = why;
+    return false;
+  }
+  SlideSvgOptions o;
+  o.light = light;
+  o.width = width;
+  if (s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()))
+    o.caption = s.lesson->scenes[static_cast<size_t>(s.scene)].caption;
+  return write_text(path, render_slide_svg(*s.analysis, s.frame, o), force, error);
+}
+
 bool start_export(AppState& s, ExportKind kind, const std::string& path, ExportScope scope,
                   bool slide, bool light, int width, int height, bool force, std::string* error) {
   if (s.export_job.active()) {
@@ -428,6 +446,18 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
     s.slide = false;
     report_export(s, ok, absolute_text(path), err, now);
   }
+  if (s.want_slide_svg) {
+    // The landscape 16:9 SVG slide: tile left, banks right, the lesson's caption under them.
+    std::string err, path = next_free_name("", "bankviz-slide", "svg");
+    bool ok = false;
+    try {
+      if (path.empty()) err = "no free file name for bankviz-slide-NNNN.svg";
+      ok = !path.empty() && export_slide_svg(s, light, slide_w, path, false, &err);
+    } catch (...) {
+      err = "export failed: " + current_exception_text();
+    }
+    report_export(s, ok, absolute_text(path), err, now);
+  }
   // A GIF or a sequence starts a job; its frames are rendered over the next UI frames.
   auto start = [&](ExportKind kind, std::string path, const char* stem, const char* ext) {
     std::string err;
@@ -452,7 +482,7 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
   if (s.want_sequence) start(ExportKind::Sequence, "", "bankviz-frames", "d");
   if (s.want_gif) start(ExportKind::Gif, s.export_gif_path, "bankviz", "gif");
   s.export_gif_path.clear();  // --export-gif names the first GIF only
-  s.want_sequence = s.want_gif = s.want_slide_png = false;
+  s.want_sequence = s.want_gif = s.want_slide_png = s.want_slide_svg = false;
 }
 
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale) {

@@ -56,6 +56,11 @@ bool export_png(AppState& s, Platform& p, CellRenderer& cells, int logical_w, in
 bool export_svg(const AppState& s, bool light, const std::string& path, bool force,
                 std::string* error);
 
+// The current frame as the landscape 16:9 SVG slide `width` units wide (svg.h render_slide_svg),
+// with the open lesson scene's caption.
+bool export_slide_svg(const AppState& s, bool light, double width, const std::string& path,
+                      bool force, std::string* error);
+
 // Starts a GIF or PNG-sequence export job (export_job.h) of `scope`, width x height pixels, the
 // views-only slide or the window's layout. False with the reason (another export running, no
 // frames, an existing file without force).

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "bankviz/lesson.h"
 #include "bankviz/svg.h"
 #include "gif_decode.h"
 #include "stb_image.h"
@@ -285,6 +286,30 @@ TEST(Screenshot, SlideIsTheViewsVerdictAndCaptionWithoutToolbarOrTimeline) {
   EXPECT_EQ(l["frame"]["step"], 2);
 }
 
+TEST(Screenshot, SvgSlideIsSixteenByNineWithTheLessonsCaption) {
+  // No OpenGL needed: the SVG is core's (svg.h render_slide_svg).
+  const std::string dir = ::testing::TempDir();
+  const std::string svg = dir + "slide.svg", log = dir + "slide-svg.log";
+  std::filesystem::remove(svg);
+  const std::string cmd = std::string(BANKVIZ_APP) +
+                          " --no-settings --lesson data-layout --scene 3 --size 1280x720 --slide"
+                          " --svg " +
+                          svg + " > " + log + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream in(svg);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("viewBox=\"0 0 1280 720\""), std::string::npos) << text.substr(0, 300);
+  // The scene's caption, as the lesson file has it: its first words are on the slide.
+  const bankviz::LessonLoad l = bankviz::load_lesson_file(std::string(BANKVIZ_SOURCE_DIR) +
+                                                          "/assets/lessons/data-layout.json");
+  ASSERT_TRUE(l.lesson);
+  const std::string caption = l.lesson->scenes.at(2).caption;
+  ASSERT_FALSE(caption.empty());
+  const std::string first_words = caption.substr(0, caption.find(' ', 12));
+  EXPECT_NE(text.find(first_words), std::string::npos) << first_words;
+  EXPECT_NE(text.find("32-way"), std::string::npos);  // its step: the column read
+}
+
 TEST(Screenshot, ExportGifRunsInTheBackgroundAndHoldsTheCurrentStepAtSlideSize) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
   const std::string dir = ::testing::TempDir();
@@ -515,7 +540,7 @@ TEST(AppExit, UsageErrorsExitTwoAndFailedWorkExitsOne) {
       {"--scenario " + (dir / "missing.json").string() + " --svg " + svg, 1, "no such file"},
       {"--svg /dev/full --force", 1, "not a regular file"},
       {"--svg " + (dir / "no" / "dir.svg").string(), 1, "does not exist"},
-      {"--slide --svg " + svg, 2, "--slide works with --screenshot"},
+      {"--slide --frames 3", 2, "--slide works with --screenshot or --svg"},
       {"--export-gif " + (dir / "x.gif").string() + " --svg " + svg, 2, "--export-gif runs in"},
       {"--export-gif ''", 2, "--export-gif"},
       {"--help", 0, "--screenshot"},
