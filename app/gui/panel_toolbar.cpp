@@ -130,7 +130,7 @@ void draw_toolbar(AppState& s, Rect r) {
                     : s.lesson && s.draft.name == s.scenario.name && s.errors.empty() ? s.draft.name
                                                                                       : "(edited)";
   if (ImGui::BeginCombo("##preset", cur.c_str(), ImGuiComboFlags_HeightLarge)) {
-    for (const Preset& p : s.presets)
+    for (const Preset& p : s.presets) {
       if (ImGui::Selectable(p.name.c_str(), p.name == s.preset)) {
         std::string err;
         if (select_preset(s, p.name, &err, false)) {
@@ -139,6 +139,9 @@ void draw_toolbar(AppState& s, Rect r) {
           set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
         }
       }
+      // What the preset shows, in its own words (its file's title).
+      if (!p.title.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.title.c_str());
+    }
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered())
