@@ -115,6 +115,27 @@ TEST(ExportBeats, StepScopeIsTheCurrentWarpsWavefrontsOfTheCurrentStep) {
   EXPECT_GT(all.size(), beats.size());
 }
 
+TEST(ExportBeats, AWholeAnimationPastTheLimitIsRefusedWithTheStepStillExportable) {
+  // The column read twice more: 1056 + 2 x 1024 beats, past kMaxExportFrames.
+  ScenarioLoad l = load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) +
+                                      "/assets/presets/row-write-column-read.json");
+  ASSERT_TRUE(l.scenario);
+  Scenario sc = *l.scenario;
+  const Step load = sc.steps.back();
+  sc.steps.push_back(load);
+  sc.steps.push_back(load);
+  AnalysisResult r = analyze(sc);
+  ASSERT_TRUE(r.analysis);
+  const Analysis& a = *r.analysis;
+  Playback p;
+  ASSERT_GT(beat_count(a, p), kMaxExportFrames);
+  const Frame f = frame_at(a, beat_time(0, p), p);
+  std::string why;
+  EXPECT_TRUE(export_beats(a, p, f, ExportScope::Animation, &why).empty());
+  EXPECT_NE(why.find(std::to_string(beat_count(a, p)) + " beats"), std::string::npos) << why;
+  EXPECT_FALSE(export_beats(a, p, f, ExportScope::Step, &why).empty());
+}
+
 TEST(ExportBeats, NoCurrentStepIsAReasonNotAnEmptyFile) {
   const Analysis a = preset("row-write-column-read");
   std::string why;
