@@ -17,6 +17,7 @@
 #include "bankviz/scenario.h"
 #include "bankviz/svg.h"
 #include "compare.h"
+#include "export_job.h"
 #include "measure.h"
 #include "settings.h"
 
@@ -64,6 +65,7 @@ struct ScreenLayout {
   float lane_digit_px = 0;  // pixel height of a lane number's digit glyph in the views
   float bank_count_px = 0;  // pixel height of a per-bank count's digit glyph
   Box caption;              // the lesson's caption (h = 0 without a lesson)
+  Box timeline_legend;      // the timeline's colour legend (h = 0 when not drawn)
 };
 
 // Before and after (compare.h): side A is the app's own scenario, so the controls, the timeline
@@ -167,9 +169,19 @@ struct AppState {
   bool want_svg = false;         // SVG of the tile and bank views
   bool want_sequence = false;    // PNG per beat of the animation
   bool want_gif = false;         // the animation as an animated GIF
-  bool want_slide_png = false;   // a 16:9 PNG of the views only (the comparison's slide)
+  bool want_slide_png = false;   // the views-only 16:9 slide as PNG (a comparison's both sides)
   bool want_quit = false;
   bool want_fonts = false;  // presenter mode/scale changed: rebuild fonts
+
+  // [SECTION] exports (export_job.h; session.cpp renders their frames a few per UI frame)
+  ExportJob export_job;                          // one GIF or PNG sequence at a time
+  ExportScope export_scope = ExportScope::Step;  // the current step of the current warp, or all
+  bool export_full_hd = false;                   // slide size: 1920x1080, else 1280x720
+  bool want_slide_svg = false;  // the frame as a landscape 16:9 SVG slide (svg.h render_slide_svg)
+  bool slide = false;  // draw_ui lays out the slide (views only, no toolbar) for an export frame
+  std::string export_gif_path;              // --export-gif: the path the first GIF export uses
+  bool export_gif_force = false;            // --export-gif --force: it may replace a file
+  std::optional<ExportResult> last_export;  // the last GIF or sequence export's outcome
 };
 
 // [SECTION] operations on the state (app_state.cpp)

@@ -58,7 +58,7 @@ int run(int argc, char** argv) {
     return rc;
   }
   // Outputs that cannot be written are refused before any rendering (and again when written).
-  for (const std::string* out : {&o.screenshot, &o.gif, &o.dump_layout})
+  for (const std::string* out : {&o.screenshot, &o.gif, &o.dump_layout, &o.export_gif})
     if (!out->empty())
       if (std::string why = bankviz::output_problem(*out, o.force); !why.empty()) {
         std::fprintf(stderr, "bankviz: %s\n", why.c_str());
@@ -69,7 +69,10 @@ int run(int argc, char** argv) {
   s.measurer.request(s.scenario);
   // An SVG needs no OpenGL at all.
   if (!o.svg.empty()) {
-    if (!export_svg(s, s.settings.light, o.svg, o.force, &err)) {
+    // --slide: the landscape 16:9 slide, --size's width wide.
+    const bool ok = o.slide ? export_slide_svg(s, s.settings.light, o.width, o.svg, o.force, &err)
+                            : export_svg(s, s.settings.light, o.svg, o.force, &err);
+    if (!ok) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return kExitFailed;
     }
@@ -138,6 +141,12 @@ int run(int argc, char** argv) {
 
   // [6] Main loop: poll (or wait while idle), new frame, UI, render, swap, the UI's requests
   std::vector<FrameTiming> times;
+  if (!o.export_gif.empty()) {
+    // As the Export menu's GIF, named: the job runs while the window draws; exit when written.
+    s.want_gif = true;
+    s.export_gif_path = o.export_gif;
+    s.export_gif_force = o.force;
+  }
   if (o.frames > 0) s.playing = true;
   if (o.frames > 0) glfwSwapInterval(0);  // time the frames, not the display's refresh
   auto last = std::chrono::steady_clock::now();
@@ -145,7 +154,7 @@ int run(int argc, char** argv) {
   while (!glfwWindowShouldClose(platform.window) && !s.want_quit && !g_stop) {
     // Nothing moves while paused: sleep until an input event (or a measurement's progress tick)
     // instead of redrawing 60 times a second. --frames always renders flat out.
-    if (o.frames > 0 || s.playing || settle > 0) {
+    if (o.frames > 0 || s.playing || settle > 0 || s.export_job.active()) {
       glfwPollEvents();
       settle = std::max(0, settle - 1);
     } else if (platform.wait_events(
@@ -166,6 +175,16 @@ int run(int argc, char** argv) {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now).count();
       times.push_back(ft);
     }
+    // A running export renders a few of its frames here: the window's next frame waits for them.
+    const auto before_exports = std::chrono::steady_clock::now();
+    handle_export_jobs(s, platform, cells, ui_scale);
+    if (o.frames > 0 && !times.empty()) {
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                                  before_exports)
+                            .count();
+      times.back().exports = ms;
+      times.back().total += ms;
+    }
     handle_requests(s, platform, cells, ui_scale);
     // Presenter mode's type follows the window's height (a resize, full screen, a projector).
     if (s.want_fonts || look_outdated(s, ui_scale, h)) {
@@ -174,7 +193,20 @@ int run(int argc, char** argv) {
       s.want_fonts = false;
     }
     platform.set_fullscreen(s.fullscreen);
-    if (o.frames > 0 && static_cast<int>(times.size()) >= o.frames) break;
+    if (!o.export_gif.empty() && s.last_export) break;
+    if (o.frames > 0 && static_cast<int>(times.size()) >= o.frames && o.export_gif.empty()) break;
+  }
+  code = kExitOk;
+  if (!o.export_gif.empty()) {
+    if (!s.last_export || !s.last_export->ok) {
+      std::fprintf(stderr, "bankviz: %s\n",
+                   s.last_export ? s.last_export->error.c_str() : "the export did not finish");
+      code = kExitFailed;
+    } else {
+      std::printf("wrote %s in %.2f s\n",
+                  export_saved_text(*s.last_export, ExportKind::Gif).c_str(),
+                  s.last_export->seconds);
+    }
   }
   if (o.frame_times) {
     int w = 0, h = 0;
@@ -185,7 +217,6 @@ int run(int argc, char** argv) {
 
   // [7] Cleanup: settings and the window layout persist between runs; a failure to save them is
   // reported and is the exit status.
-  code = kExitOk;
   if (!o.no_settings && o.frames == 0 && !remember_session(s, platform)) code = kExitFailed;
   if (keep_layout && !save_imgui_ini(ini)) code = kExitFailed;
   cells.shutdown();

@@ -70,6 +70,13 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
       ->check(non_empty);
   app.add_option("--gif", o.gif, "write the animation as an animated GIF and exit")
       ->check(non_empty);
+  app.add_option("--export-gif", o.export_gif,
+                 "with the window open: export the current step as a slide-size GIF in the "
+                 "background, as the Export menu does, and exit when it is written")
+      ->check(non_empty);
+  app.add_flag("--slide", o.slide,
+               "with --screenshot or --svg: the 16:9 slide the Export menu's slides and GIF draw "
+               "(tile, banks, verdict, a lesson's caption; no toolbar, sidebar or timeline)");
   app.add_option("--dump-layout", o.dump_layout, "with --screenshot: write grid positions (JSON)")
       ->check(non_empty);
   app.add_flag("--force", o.force, "overwrite existing output files");
@@ -112,6 +119,12 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     return usage(exit_code, "--warp and --wavefront pick a beat together with --step");
   if (!o.dump_layout.empty() && o.screenshot.empty())
     return usage(exit_code, "--dump-layout works with --screenshot");
+  if (o.slide && o.screenshot.empty() && o.svg.empty())
+    return usage(exit_code, "--slide works with --screenshot or --svg");
+  if (!o.export_gif.empty() && (o.headless() || o.egl))
+    return usage(exit_code,
+                 "--export-gif runs in the window: not with --screenshot, --svg, --sequence, "
+                 "--gif or --egl");
   if (o.egl && !o.headless() && o.frames == 0 && !o.frame_times)
     return usage(exit_code,
                  "--egl renders offscreen: give --screenshot, --sequence, --gif or "

@@ -44,6 +44,11 @@ struct Options {
   bool no_settings = false;                // ignore and do not write the settings file
   bool egl = false;                        // force the EGL surfaceless path even with a display
 
+  // With the window: the current step as a slide GIF (the background job), then exit.
+  std::string export_gif;
+  // With --screenshot or --svg: the views-only 16:9 slide (no toolbar, sidebar or timeline).
+  bool slide = false;
+
   bool headless() const {
     return !screenshot.empty() || !svg.empty() || !sequence.empty() || !gif.empty();
   }

@@ -88,8 +88,9 @@ CountRow count_row(const AppState& s, const ViewSide& v, float width, float cell
   const float most = s.settings.presenter ? fs * 1.2f : fs;
   auto fit = [&](float room) { return std::min(most, (room - 3) / std::max(w1, 1e-3f)); };
   r.size = fit(cell);
-  if (r.size < fs * 0.45f) {
-    // Narrow columns: odd banks one row lower, so each count has two columns of room.
+  if (r.size < fs * 0.7f) {
+    // Narrow columns (a count under 0.7 of the type, unreadable from a few metres): odd banks
+    // one row lower, so each count has two columns of room.
     r.staggered = true;
     r.size = std::min(fit(cell * 2), fs);
   }

@@ -6,49 +6,68 @@
 
 #include "panels.h"
 #include "theme.h"
+#include "timeline_label.h"
 
 namespace bankviz::gui {
 
 namespace {
 
-// A step label that fits `width` pixels, keeping what tells steps apart: first the index
-// spelled out, then threadIdx.x as tx (and y, z), then without the tile name; then the loop's
-// value alone ("i=128: load cache[...]" -> "i=128: lo~" -> "i=128" -> "128") -- a label cut to
-// "i=1" would read as i=1 -- and "(i=3)" kept at the end of a cut label.
-std::string fit_label(const std::string& label, float width) {
-  auto fits = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x <= width; };
-  if (fits(label)) return label;
-  std::string t = label;
-  if (t.rfind("__syncthreads", 0) == 0) return fits("sync") ? "sync" : "";
-  for (const char* d : {"x", "y", "z"})
-    for (size_t p; (p = t.find(std::string("threadIdx.") + d)) != std::string::npos;)
-      t.replace(p, 11, 't' + std::string(d));
-  if (fits(t)) return t;
-  // "load tile[tx][ty]" -> "load [tx][ty]": the word before the first '[' is the tile's name.
-  if (size_t br = t.find('['); br != std::string::npos && br > 0 && t[br - 1] != ' ') {
-    const size_t sp = t.rfind(' ', br);
-    const size_t from = sp == std::string::npos ? 0 : sp + 1;
-    t.erase(from, br - from);
+// The legend of the boxes' colours, on the current line when it fits, else on the next: how far
+// a warp step is from its ideal (degree_color), a sync, no shared access, the current box.
+void draw_legend(AppState& s) {
+  const Palette& pal = s.palette;
+  const float fs = ImGui::GetFontSize();
+  struct Item {
+    ImU32 fill;
+    const char* label;
+    const char* tip;
+    bool outline = false;
+  };
+  const Item items[] = {
+      {degree_color(pal, 1, 1), "ideal",
+       "As few wavefronts as the request needs: no bank conflict"},
+      {degree_color(pal, 2, 1), "2x",
+       "Twice the ideal wavefronts: a 2-way conflict (or worse in "
+       "part of the request)"},
+      {degree_color(pal, 4, 1), "4x", "Four times the ideal wavefronts"},
+      {degree_color(pal, 8, 1), "8x+",
+       "Eight times the ideal or more: the red end (32x is a "
+       "32-way conflict)"},
+      {col(pal.padding), "sync", "__syncthreads(): no shared-memory access"},
+      {col(pal.background), "no access", "This warp has no active lane in this step"},
+      {col(pal.background), "now",
+       "The box outlined in white (black in the light theme): the "
+       "step and warp the views show",
+       true},
+  };
+  const float sw = fs * 0.9f, gap = ImGui::GetStyle().ItemSpacing.x;
+  float w = ImGui::CalcTextSize("colour:").x + gap;
+  for (const Item& it : items) w += sw + gap * 0.5f + ImGui::CalcTextSize(it.label).x + gap;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + w <= right) ImGui::SameLine();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  ImGui::TextDisabled("colour:");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Each box: the wavefronts a warp needed for a step, coloured by how far "
+        "that is from the ideal; the number in it is the wavefront count");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const Item& it : items) {
+    ImGui::SameLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + (ImGui::GetTextLineHeight() - sw) / 2;
+    ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
+    const bool hovered = ImGui::IsItemHovered();
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw), it.fill);
+    dl->AddRect(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw),
+                it.outline ? col(pal.lit_border) : col(pal.text_dim, 0.5f), 0, 0,
+                it.outline ? 2.0f : 1.0f);
+    ImGui::SameLine(0, gap * 0.5f);
+    ImGui::TextUnformatted(it.label);
+    if (hovered || ImGui::IsItemHovered()) ImGui::SetTooltip("%s", it.tip);
   }
-  if (fits(t)) return t;
-  // A loop's value leads ("i=128: ...") or trails ("... (i=128)"): it survives whole.
-  std::string head, tail;
-  if (size_t c = t.find(": "), eq = t.find('=');
-      c != std::string::npos && eq != std::string::npos && eq < c && t.find(' ') > c) {
-    head = t.substr(0, c);
-    t.erase(0, c + 2);
-  } else if (size_t p = t.rfind(" ("); p != std::string::npos && t.back() == ')') {
-    tail = t.substr(p);
-    t.erase(p);
-  }
-  const std::string lead = head.empty() ? std::string() : head + ": ";
-  while (!t.empty() && !fits(lead + t + '~' + tail)) t.pop_back();
-  if (!t.empty()) return lead + t + '~' + tail;
-  std::string value = !head.empty() ? head : tail.size() > 3 ? tail.substr(2, tail.size() - 3) : "";
-  if (!value.empty() && fits(value)) return value;
-  if (size_t eq = value.find('='); eq != std::string::npos && fits(value.substr(eq + 1)))
-    return value.substr(eq + 1);
-  return fits("~") ? "~" : "";
+  const ImVec2 end = ImGui::GetItemRectMax();
+  s.layout.timeline_legend = {start.x, start.y, end.x - start.x, end.y - start.y};
 }
 
 }  // namespace
@@ -76,8 +95,11 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
       s.t = beat_time(beat, s.playback);
       update_frame(s, 0);
     }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Drag through the animation: one beat is one wavefront of one warp");
     ImGui::SameLine();
     ImGui::Text("total %d wavefronts, ideal %d", a.total_wavefronts(), a.total_ideal());
+    draw_legend(s);
   }
 
   const float label_w = ImGui::CalcTextSize("warp 00").x + fs * 0.8f;
@@ -125,8 +147,10 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
   }
   cr.draw(dl, grid);
   for (int st = 0; st < steps; ++st) {
-    // The label, shortened to fit without losing what tells steps apart (see fit_label).
-    const std::string lbl = fit_label(a.steps[st].label, col_w - 6);
+    // The label, shortened to fit without losing what tells steps apart (timeline_label.h).
+    const std::string lbl = fit_step_label(a.steps[st].label, col_w - 6, [](const std::string& t) {
+      return ImGui::CalcTextSize(t.c_str()).x;
+    });
     ImVec2 p(g0.x + st * col_w + 4, o.y);
     dl->PushClipRect(ImVec2(p.x, p.y), ImVec2(p.x + col_w - 6, p.y + fs * 1.3f), true);
     dl->AddText(p, st == s.frame.step ? col(pal.text) : col(pal.text_dim), lbl.c_str());

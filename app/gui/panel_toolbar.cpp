@@ -1,6 +1,7 @@
 // panel_toolbar.cpp: presets, playback, speed, theme, export; where the animation is now.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "panels.h"
 #include "theme.h"
@@ -40,6 +41,63 @@ float checkbox_w(const char* label) {
          ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
+// The Export menu: what each export holds, with a tooltip on every item.
+void draw_export_menu(AppState& s) {
+  auto tip = [](const char* text) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+  };
+  ImGui::TextDisabled("slide (GIF, sequence, PNG slide)");
+  if (ImGui::RadioButton("1280x720", !s.export_full_hd)) s.export_full_hd = false;
+  tip("Slide size 1280x720 (16:9): the tile, the banks, the verdict and a lesson's caption");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("1920x1080", s.export_full_hd)) s.export_full_hd = true;
+  tip("Slide size 1920x1080 (16:9)");
+  bool whole = s.export_scope == ExportScope::Animation;
+  if (ImGui::Checkbox("whole animation", &whole))
+    s.export_scope = whole ? ExportScope::Animation : ExportScope::Step;
+  tip("GIF and sequence: every step of every warp, instead of the current step of the current "
+      "warp (its wavefronts)");
+  ImGui::Checkbox("light slide theme", &s.settings.export_light);
+  tip("Export in the light theme (projectors and paper), whatever the window shows");
+  ImGui::SliderInt("PNG scale", &s.settings.export_scale, 1, 4, "%dx");
+  tip("Pixels per point of the window PNG (2x for print)");
+  // What a GIF or sequence would hold now, before it is asked for.
+  std::string why;
+  int frames = 0;
+  if (s.analysis)
+    frames = static_cast<int>(
+        export_beats(*s.analysis, s.playback, s.frame, s.export_scope, &why).size());
+  const std::string count = frames > 0 ? " (" + std::to_string(frames) + " frames)" : "";
+  ImGui::Separator();
+  const std::string gif = "GIF" + count;
+  if (ImGui::Selectable(gif.c_str())) s.want_gif = true;
+  tip(frames > 0 ? "Animated GIF of the slide, one frame per wavefront; exported in the background "
+                   "with progress and Cancel"
+                 : why.c_str());
+  const std::string seq = "PNG sequence" + count;
+  if (ImGui::Selectable(seq.c_str())) s.want_sequence = true;
+  tip(frames > 0 ? "One PNG of the slide per wavefront, into a new folder" : why.c_str());
+  if (ImGui::Selectable(s.compare.open ? "PNG slide (both sides)" : "PNG slide"))
+    s.want_slide_png = true;
+  tip("This frame as a 16:9 slide: views only, no toolbar or sidebar");
+  if (!s.compare.open) {
+    if (ImGui::Selectable("SVG slide (16:9)")) s.want_slide_svg = true;
+    tip("Tile left, banks right, the verdict and a lesson's caption under them: a landscape "
+        "vector slide at the slide size");
+  }
+  ImGui::Separator();
+  if (ImGui::Selectable("PNG of the window (S)")) s.want_screenshot = true;
+  tip("The whole window as it is, at the PNG scale");
+  if (s.compare.open) {
+    if (ImGui::Selectable("Comparison slide, SVG 16:9 (E)")) s.want_svg = true;
+    tip("Both sides, their verdicts and the ratio B / A as one 16:9 vector slide");
+  } else {
+    if (ImGui::Selectable("SVG of tile + banks (E)")) s.want_svg = true;
+    tip("The tile and bank views as a portrait vector page");
+  }
+  ImGui::EndPopup();
+}
+
 }  // namespace
 
 void draw_toolbar(AppState& s, Rect r) {
@@ -72,7 +130,7 @@ void draw_toolbar(AppState& s, Rect r) {
                     : s.lesson && s.draft.name == s.scenario.name && s.errors.empty() ? s.draft.name
                                                                                       : "(edited)";
   if (ImGui::BeginCombo("##preset", cur.c_str(), ImGuiComboFlags_HeightLarge)) {
-    for (const Preset& p : s.presets)
+    for (const Preset& p : s.presets) {
       if (ImGui::Selectable(p.name.c_str(), p.name == s.preset)) {
         std::string err;
         if (select_preset(s, p.name, &err, false)) {
@@ -81,6 +139,9 @@ void draw_toolbar(AppState& s, Rect r) {
           set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
         }
       }
+      // What the preset shows, in its own words (its file's title).
+      if (!p.title.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.title.c_str());
+    }
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered())
@@ -177,21 +238,27 @@ void draw_toolbar(AppState& s, Rect r) {
   }
   item(button_w("Export"));
   if (ImGui::Button("Export")) ImGui::OpenPopup("export");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("PNG, SVG, PNG sequence or GIF of the views");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("GIF, PNG sequence, PNG and SVG slides, window PNG, SVG");
   flow.done();
-  if (ImGui::BeginPopup("export")) {
-    ImGui::SliderInt("PNG scale", &s.settings.export_scale, 1, 4, "%dx");
-    ImGui::Checkbox("light slide theme", &s.settings.export_light);
-    if (ImGui::Selectable("PNG of the window (S)")) s.want_screenshot = true;
-    if (ImGui::Selectable("SVG of tile + banks (E)")) s.want_svg = true;
-    if (ImGui::Selectable("PNG sequence of the animation")) s.want_sequence = true;
-    if (ImGui::Selectable("GIF of the animation")) s.want_gif = true;
-    if (s.compare.open) {
-      ImGui::Separator();
-      if (ImGui::Selectable("Comparison slide, SVG 16:9 (E)")) s.want_svg = true;
-      if (ImGui::Selectable("Comparison slide, PNG 16:9 (views only)")) s.want_slide_png = true;
-    }
-    ImGui::EndPopup();
+  if (ImGui::BeginPopup("export")) draw_export_menu(s);
+  if (s.export_job.active()) {
+    // A GIF or sequence on its way: frames encoded of all, the time so far, and Cancel.
+    const ExportProgress pr = s.export_job.progress();
+    char text[64];
+    std::snprintf(text, sizeof text, "%d/%d frames, %.1f s", pr.encoded, pr.total, pr.seconds);
+    const float bar_w = ImGui::CalcTextSize("0000/0000 frames, 00.0 s").x + fs;
+    item(bar_w);
+    ImGui::ProgressBar(pr.total > 0 ? static_cast<float>(pr.encoded) / pr.total : 0,
+                       ImVec2(bar_w, 0), text);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Exporting %s: the window keeps working meanwhile; an edit cancels it",
+                        s.export_job.request().path.c_str());
+    flow.done();
+    item(button_w("Cancel"));
+    if (ImGui::Button("Cancel")) s.export_job.cancel();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop the export; nothing is written");
+    flow.done();
   }
   item(button_w("?"));
   if (ImGui::Button("?")) s.show_help = !s.show_help;

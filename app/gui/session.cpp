@@ -12,6 +12,7 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -120,7 +121,7 @@ bool look_outdated(const AppState& s, float scale, int px_h) {
 // [SECTION] Frames
 
 FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
-                         double dt) {
+                         double dt, bool input) {
   using clock = std::chrono::steady_clock;
   auto ms = [](clock::time_point a, clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
@@ -128,6 +129,9 @@ FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int widt
   FrameTiming ft;
   auto t0 = clock::now();
   p.new_frame(width, height, dt);
+  // An export's frame: the mouse is nowhere (no hover, no tooltip in the file). Buttons and keys
+  // are left alone: the window's own frame has already seen them.
+  if (!input) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
   cells.new_frame(col(s.palette.panel));
   try {
@@ -182,7 +186,7 @@ bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, fl
           // Two frames: ImGui settles sizes on the first. A frame that failed (render_frame
           // caught an exception) fails the export rather than being written.
           const int failed = s.failed_frames;
-          for (int i = 0; i < 2; ++i) render_frame(s, p, cells, w, h, 0);
+          for (int i = 0; i < 2; ++i) render_frame(s, p, cells, w, h, 0, false);
           if (s.failed_frames != failed) throw std::runtime_error(s.notice);
           glFinish();
           return fbo.read_rgba();
@@ -200,13 +204,77 @@ bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, fl
   return ok;
 }
 
-constexpr int kMaxBeats = 2000;  // frames of a sequence or a GIF
-
-std::string frame_name(int beat) {
-  char name[32];
-  std::snprintf(name, sizeof name, "frame-%04d.png", beat + 1);
-  return name;
+std::string human_bytes(uint64_t n) {
+  char buf[32];
+  if (n < 1024 * 1024) {
+    std::snprintf(buf, sizeof buf, "%llu KB", static_cast<unsigned long long>((n + 1023) / 1024));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(n) / (1024.0 * 1024.0));
+  }
+  return buf;
 }
+
+std::string absolute_text(const std::string& path) {
+  std::error_code ec;
+  const fs::path full = fs::absolute(path, ec);
+  return ec ? path : full.string();
+}
+
+// What an export frame changes in the state (the slide layout, its theme, the beat's time), put
+// back when it goes out of scope, also when rendering throws. The fonts stay the window's: a
+// font atlas rebuilt twice per UI frame would cost more than the frame itself.
+class ExportFrameState {
+ public:
+  ExportFrameState(AppState& s, const ExportRequest& r, float ui_scale)
+      : s_(s),
+        t_(s.t),
+        playing_(s.playing),
+        slide_(s.slide),
+        speed_(s.settings.speed),
+        loop_(s.settings.loop),
+        only_warp_(s.playback.only_warp),
+        light_(s.settings.light),
+        palette_(s.palette),
+        style_(ImGui::GetStyle()) {
+    s.slide = r.slide;
+    s.playing = false;
+    s.settings.speed = r.playback.speed;
+    s.settings.loop = r.playback.loop;
+    s.playback.only_warp = r.playback.only_warp;
+    if (r.light != s.settings.light) {
+      s.settings.light = r.light;
+      s.palette = r.light ? light_palette() : dark_palette();
+      if (s.settings.presenter) s.palette = high_contrast(s.palette);
+      const bool pres = s.settings.presenter;
+      apply_style(s.palette, ui_scale * g_fonts.size / font_px(ui_scale, pres), pres);
+    }
+  }
+  ~ExportFrameState() {
+    s_.t = t_;
+    s_.playing = playing_;
+    s_.slide = slide_;
+    s_.settings.speed = speed_;
+    s_.settings.loop = loop_;
+    s_.playback.only_warp = only_warp_;
+    s_.settings.light = light_;
+    s_.palette = palette_;
+    ImGui::GetStyle() = style_;
+    update_frame(s_, 0);  // the window's frame again
+  }
+  ExportFrameState(const ExportFrameState&) = delete;
+  ExportFrameState& operator=(const ExportFrameState&) = delete;
+
+ private:
+  AppState& s_;
+  double t_;
+  bool playing_, slide_;
+  double speed_;
+  bool loop_;
+  int only_warp_;
+  bool light_;
+  Palette palette_;
+  ImGuiStyle style_;
+};
 
 }  // namespace
 
@@ -241,103 +309,184 @@ bool export_svg(const AppState& s, bool light, const std::string& path, bool for
   return write_text(path, render_svg(*s.analysis, s.frame, o), force, error);
 }
 
-bool export_sequence(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, float scale,
-                     bool light, const std::string& dir, bool force, std::string* error) {
+bool export_slide_svg(const AppState& s, bool light, double width, const std::string& path,
+                      bool force, std::string* error) {
   if (!s.analysis) {
     *error = "nothing to export: the scenario does not analyze";
     return false;
   }
-  int beats = beat_count(*s.analysis, s.playback);
-  if (beats > kMaxBeats) {
-    *error = "the animation has " + std::to_string(beats) + " beats; a sequence is limited to " +
-             std::to_string(kMaxBeats) + " (pick one warp with the timeline, or a smaller block)";
-    return false;
-  }
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (!fs::is_directory(dir)) {
-    *error = "cannot create the directory '" + dir + "'" + (ec ? ": " + ec.message() : "");
-    return false;
-  }
-  // Every frame's name is checked before the first is written: an existing frame (without
-  // --force) or a special file in the way stops the sequence before it starts, not half way.
-  for (int b = 0; b < beats; ++b)
-    if (std::string why = output_problem((fs::path(dir) / frame_name(b)).string(), force);
-        !why.empty()) {
-      *error = why;
-      return false;
-    }
-  double t0 = s.t;
-  bool was_playing = s.playing;
-  s.playing = false;
-  int written = 0;
-  bool ok = offscreen(s, p, cells, lw, lh, scale, light, 0, error, [&](auto render, int w, int h) {
-    for (int b = 0; b < beats; ++b) {
-      s.t = beat_time(b, s.playback);
-      if (!write_png((fs::path(dir) / frame_name(b)).string(), w, h, render(), force, error))
-        return false;
-      ++written;
-    }
-    return true;
-  });
-  if (!ok && written > 0)
-    *error += " (the sequence is incomplete: " + std::to_string(written) + " of " +
-              std::to_string(beats) + " frames were written)";
-  s.t = t0;
-  s.playing = was_playing;
-  return ok;
-}
-
-bool export_gif(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, float scale,
-                bool light, const std::string& path, bool force, std::string* error) {
-  if (!s.analysis) {
-    *error = "nothing to export: the scenario does not analyze";
-    return false;
-  }
-  // Say no before rendering hundreds of frames (and again when writing: write_file_atomic).
   if (std::string why = output_problem(path, force); !why.empty()) {
     *error = why;
     return false;
   }
-  int beats = beat_count(*s.analysis, s.playback);
-  if (beats == 0) {
-    *error = "nothing to animate: no step of this scenario touches shared memory";
+  SlideSvgOptions o;
+  o.light = light;
+  o.width = width;
+  if (s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()))
+    o.caption = s.lesson->scenes[static_cast<size_t>(s.scene)].caption;
+  return write_text(path, render_slide_svg(*s.analysis, s.frame, o), force, error);
+}
+
+bool start_export(AppState& s, ExportKind kind, const std::string& path, ExportScope scope,
+                  bool slide, bool light, int width, int height, bool force, std::string* error) {
+  if (s.export_job.active()) {
+    const ExportProgress pr = s.export_job.progress();
+    *error = "an export is already running (" + std::to_string(pr.encoded) + " of " +
+             std::to_string(pr.total) + " frames): wait for it, or cancel it in the toolbar";
     return false;
   }
-  if (beats > kMaxBeats) {
-    *error = "the animation has " + std::to_string(beats) + " beats; a GIF is limited to " +
-             std::to_string(kMaxBeats) + " (a smaller block, or fewer steps)";
+  if (!s.analysis) {
+    *error = "nothing to export: the scenario does not analyze";
     return false;
   }
-  // GIF delays are in hundredths of a second; browsers treat less than 2 as 10.
-  double speed = s.playback.speed > 0 ? s.playback.speed : 1.0;
-  int delay_cs = std::clamp(static_cast<int>(std::lround(100.0 / speed)), 2, 65535);
-  double t0 = s.t;
-  bool was_playing = s.playing;
-  s.playing = false;
-  std::vector<uint8_t> bytes;
-  bool ok = offscreen(s, p, cells, lw, lh, scale, light, 0, error, [&](auto render, int w, int h) {
-    std::optional<GifWriter> gif;
-    for (int b = 0; b < beats; ++b) {
-      s.t = beat_time(b, s.playback);
-      std::vector<uint8_t> px = render();
-      if (!gif) {
-        // The palette: the theme's colours first, then the first frame's most frequent others.
-        gif.emplace(w, h, gif_palette({&px}, palette_seed(s.palette)), delay_cs, s.playback.loop);
+  update_frame(s, 0);
+  ExportRequest r;
+  r.kind = kind;
+  r.path = path;
+  r.beats = export_beats(*s.analysis, s.playback, s.frame, scope, error);
+  if (r.beats.empty()) return false;
+  r.playback = s.playback;
+  r.width = width;
+  r.height = height;
+  r.delay_cs = gif_delay_cs(s.playback.speed);
+  r.loop = s.playback.loop || scope == ExportScope::Step;
+  r.force = force;
+  Palette pal = light ? light_palette() : dark_palette();
+  if (s.settings.presenter) pal = high_contrast(pal);
+  r.palette_seed = palette_seed(pal);
+  r.version = s.version;
+  r.slide = slide;
+  r.light = light;
+  return s.export_job.start(std::move(r), error);
+}
+
+std::optional<ExportResult> pump_export(AppState& s, Platform& p, CellRenderer& cells,
+                                        float ui_scale, double budget_ms) {
+  ExportJob& job = s.export_job;
+  if (!job.active()) return std::nullopt;
+  // The frames must all show one analysis: an edit during the export stops it.
+  if (s.version != job.request().version) job.cancel("the scenario changed while exporting");
+  if (job.next_beat() >= 0) {
+    const ExportRequest& r = job.request();
+    Offscreen fbo;
+    std::string err;
+    if (!fbo.ensure(r.width, r.height, &err)) {
+      job.cancel(err);
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      {
+        ExportFrameState look(s, r, ui_scale);
+        fbo.bind();
+        try {
+          for (int b; (b = job.next_beat()) >= 0;) {
+            s.t = beat_time(b, r.playback);
+            // The job's first frame is drawn twice (ImGui settles sizes on the first); the slide
+            // lays itself out from the display size alone, so the later ones, drawn once, came
+            // out byte-identical to drawn twice (measured: BENCHMARKS.md). A frame a panel threw
+            // in (render_frame caught it) fails the export rather than being written.
+            const int failed = s.failed_frames;
+            const bool first = job.progress().rendered == 0;
+            for (int i = 0; i < (first ? 2 : 1); ++i)
+              render_frame(s, p, cells, r.width, r.height, 0, false);
+            if (s.failed_frames != failed) throw std::runtime_error(s.notice);
+            glFinish();
+            job.submit(fbo.read_rgba());
+            const double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count();
+            if (ms >= budget_ms) break;
+          }
+        } catch (...) {
+          job.cancel("rendering failed: " + current_exception_text());
+        }
+        Offscreen::unbind();
       }
-      gif->add_frame(px);
+      fbo.destroy();
     }
-    bytes = gif->finish();
-    return true;
-  });
-  s.t = t0;
-  s.playing = was_playing;
-  return ok && write_binary(path, bytes, force, error);
+  }
+  return job.take_result();
+}
+
+std::string export_saved_text(const ExportResult& r, ExportKind kind) {
+  const std::string where = absolute_text(r.path);
+  const std::string frames = std::to_string(r.frames) + (r.frames == 1 ? " frame" : " frames");
+  if (kind == ExportKind::Sequence)
+    return frames + " in " + where + " (" + human_bytes(r.bytes) + ")";
+  return where + " (" + human_bytes(r.bytes) + ", " + frames + ")";
+}
+
+// How long a window frame may spend rendering export frames (at least one is rendered): about
+// one slide frame on llvmpipe, so the window keeps above 20 fps while a GIF is made
+// (BENCHMARKS.md).
+constexpr double kExportMsPerFrame = 12;
+
+void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_scale) {
+  const double now = ImGui::GetTime();
+  // A running GIF or sequence: a few of its frames, then the window's next frame.
+  if (std::optional<ExportResult> r = pump_export(s, p, cells, ui_scale, kExportMsPerFrame)) {
+    report_export(s, r->ok, export_saved_text(*r, s.export_job.request().kind), r->error, now);
+    s.last_export = r;
+  }
+  const bool light = s.settings.export_light;
+  const int slide_w = s.export_full_hd ? 1920 : 1280, slide_h = s.export_full_hd ? 1080 : 720;
+  if (s.want_slide_png) {
+    // The views-only 16:9 slide of this frame: 1280x720, or the same slide at 1.5x.
+    std::string err, path = next_free_name("", "bankviz-slide", "png");
+    bool ok = false;
+    try {
+      s.slide = true;
+      ok = !path.empty() && offscreen(s, p, cells, 1280, 720, s.export_full_hd ? 1.5f : 1.0f, light,
+                                      ui_scale, &err, [&](auto render, int w, int h) {
+                                        return write_png(path, w, h, render(), false, &err);
+                                      });
+      if (path.empty()) err = "no free file name for bankviz-slide-NNNN.png";
+    } catch (...) {
+      err = "export failed: " + current_exception_text();
+    }
+    s.slide = false;
+    report_export(s, ok, absolute_text(path), err, now);
+  }
+  if (s.want_slide_svg) {
+    // The landscape 16:9 SVG slide: tile left, banks right, the lesson's caption under them.
+    std::string err, path = next_free_name("", "bankviz-slide", "svg");
+    bool ok = false;
+    try {
+      if (path.empty()) err = "no free file name for bankviz-slide-NNNN.svg";
+      ok = !path.empty() && export_slide_svg(s, light, slide_w, path, false, &err);
+    } catch (...) {
+      err = "export failed: " + current_exception_text();
+    }
+    report_export(s, ok, absolute_text(path), err, now);
+  }
+  // A GIF or a sequence starts a job; its frames are rendered over the next UI frames.
+  auto start = [&](ExportKind kind, std::string path, const char* stem, const char* ext) {
+    std::string err;
+    if (path.empty()) path = next_free_name("", stem, ext);
+    if (path.empty()) err = std::string("no free file name for ") + stem + "-NNNN." + ext;
+    try {
+      const bool force = kind == ExportKind::Gif && s.export_gif_force;
+      if (!path.empty() &&
+          start_export(s, kind, path, s.export_scope, true, light, slide_w, slide_h, force, &err))
+        return;
+    } catch (...) {
+      err = "export failed: " + current_exception_text();
+    }
+    report_export(s, false, "", err, now);
+    if (kind == ExportKind::Gif && !s.export_gif_path.empty()) {
+      ExportResult failed;
+      failed.path = path;
+      failed.error = err;
+      s.last_export = failed;
+    }
+  };
+  if (s.want_sequence) start(ExportKind::Sequence, "", "bankviz-frames", "d");
+  if (s.want_gif) start(ExportKind::Gif, s.export_gif_path, "bankviz", "gif");
+  s.export_gif_path.clear();  // --export-gif names the first GIF only
+  s.want_sequence = s.want_gif = s.want_slide_png = s.want_slide_svg = false;
 }
 
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale) {
-  if (!s.want_screenshot && !s.want_svg && !s.want_sequence && !s.want_gif && !s.want_slide_png)
-    return;
+  if (!s.want_screenshot && !s.want_svg && !s.want_sequence && !s.want_gif) return;
   int lw = 1600, lh = 1000;
   if (p.window) glfwGetWindowSize(p.window, &lw, &lh);
   double now = ImGui::GetTime();
@@ -370,31 +519,7 @@ void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_sca
     attempt("bankviz", "svg", "", [&](const std::string& path, std::string* err) {
       return export_svg(s, light, path, false, err);
     });
-  if (s.want_sequence) {
-    attempt("bankviz-frames", "d", "frames in ", [&](const std::string& path, std::string* err) {
-      return export_sequence(s, p, cells, lw, lh, scale, light, path, false, err);
-    });
-    apply_look(s, ui_scale);
-  }
-  if (s.want_gif) {
-    attempt("bankviz", "gif", "", [&](const std::string& path, std::string* err) {
-      return export_gif(s, p, cells, lw, lh, scale, light, path, false, err);
-    });
-    apply_look(s, ui_scale);
-  }
-  if (s.want_slide_png)
-    attempt("bankviz-slide", "png", "", [&](const std::string& path, std::string* err) {
-      // A 16:9 slide of the views only (the comparison's both sides), 1920x1080 at the scale.
-      const bool views_only = s.settings.views_only;
-      s.settings.views_only = true;
-      const bool ok = offscreen(
-          s, p, cells, 1920, 1080, scale, light, ui_scale, err,
-          [&](auto render, int w, int h) { return write_png(path, w, h, render(), false, err); });
-      s.settings.views_only = views_only;
-      return ok;
-    });
   s.want_screenshot = s.want_svg = s.want_sequence = s.want_gif = false;
-  s.want_slide_png = false;
 }
 
 bool write_layout(const AppState& s, const std::string& path, float scale, bool force,
@@ -420,6 +545,7 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"lane_digit_px", l.lane_digit_px},
       {"bank_count_px", l.bank_count_px},
       {"caption", box(l.caption)},
+      {"timeline_legend", box(l.timeline_legend)},
       {"tile", grid(s.tile_layout)},
       {"banks", grid(s.bank_layout)},
       {"frame",
@@ -451,6 +577,7 @@ void print_frame_times(const std::vector<FrameTiming>& t, const std::string& ren
     sum_parts.submit += f.submit;
     sum_parts.finish += f.finish;
     sum_parts.swap += f.swap;
+    sum_parts.exports += f.exports;
   }
   const double n = static_cast<double>(t.size());
   std::sort(v.begin(), v.end());
@@ -463,6 +590,9 @@ void print_frame_times(const std::vector<FrameTiming>& t, const std::string& ren
               pct(0.95), v.back(), 1000.0 / mean);
   std::printf("mean ms: ui (cpu) %.2f  submit %.2f  finish %.2f  swap %.2f\n", sum_parts.ui / n,
               sum_parts.submit / n, sum_parts.finish / n, sum_parts.swap / n);
+  if (sum_parts.exports > 0)
+    std::printf("mean ms: export frames rendered between window frames %.2f\n",
+                sum_parts.exports / n);
 }
 
 int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells) {
@@ -474,7 +604,11 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
   poll_analysis(s);
   if (!o.screenshot.empty()) {
     s.measurer.wait(240);  // a GPU host shows its measured timing in the screenshot
-    if (!export_png(s, p, cells, o.width, o.height, scale, light, o.screenshot, o.force, &err)) {
+    s.slide = o.slide;     // the Export menu's PNG slide, at --size
+    const bool shot =
+        export_png(s, p, cells, o.width, o.height, scale, light, o.screenshot, o.force, &err);
+    s.slide = false;
+    if (!shot) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return kExitFailed;
     }
@@ -493,21 +627,34 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
       return kExitFailed;
     }
   }
-  if (!o.sequence.empty()) {
-    if (!export_sequence(s, p, cells, o.width, o.height, scale, light, o.sequence, o.force, &err)) {
+  // --sequence and --gif: the whole animation in the window's layout at --size, through the same
+  // job as the app's exports, run to completion.
+  auto run_job = [&](ExportKind kind, const std::string& path) {
+    const int w = static_cast<int>(o.width * scale), h = static_cast<int>(o.height * scale);
+    s.view_px_h = static_cast<float>(h);
+    apply_look(s, scale);
+    if (!start_export(s, kind, path, ExportScope::Animation, false, light, w, h, o.force, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return kExitFailed;
+      return false;
     }
-    std::printf("wrote %d frames into %s\n", beat_count(*s.analysis, s.playback),
-                o.sequence.c_str());
-  }
-  if (!o.gif.empty()) {
-    if (!export_gif(s, p, cells, o.width, o.height, scale, light, o.gif, o.force, &err)) {
-      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return kExitFailed;
+    for (;;) {
+      if (std::optional<ExportResult> r = pump_export(s, p, cells, scale, 1e9)) {
+        if (!r->ok) {
+          std::fprintf(stderr, "bankviz: %s\n", r->error.c_str());
+          return false;
+        }
+        if (kind == ExportKind::Sequence) {
+          std::printf("wrote %d frames into %s\n", r->frames, path.c_str());
+        } else {
+          std::printf("wrote %s (%d frames)\n", path.c_str(), r->frames);
+        }
+        return true;
+      }
+      s.export_job.wait(0.01);  // the worker is a few frames behind
     }
-    std::printf("wrote %s (%d frames)\n", o.gif.c_str(), beat_count(*s.analysis, s.playback));
-  }
+  };
+  if (!o.sequence.empty() && !run_job(ExportKind::Sequence, o.sequence)) return kExitFailed;
+  if (!o.gif.empty() && !run_job(ExportKind::Gif, o.gif)) return kExitFailed;
   if (o.frames > 0 && !p.window) {
     // No window: time frames rendered into an offscreen buffer.
     Offscreen fbo;

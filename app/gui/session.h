@@ -2,6 +2,7 @@
 // frame (to the window or offscreen), export, run headless, measure frame times.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "app_state.h"
@@ -37,13 +38,16 @@ bool save_imgui_ini(const std::string& path);  // false with the reason on stder
 // panels, cell instances) -- the CPU cost a real GPU cannot take away. submit: handing the draw
 // lists to OpenGL (on llvmpipe this includes vertex shading and binning, on a GPU it is small).
 // finish: waiting for the rasterizer (glFinish). swap: presenting (Xvfb copies the window).
+// exports: a running GIF or sequence export's frames rendered after this one (handle_export_jobs),
+// part of the total: how long the window waits for its next frame.
 struct FrameTiming {
-  double ui = 0, submit = 0, finish = 0, swap = 0, total = 0;
+  double ui = 0, submit = 0, finish = 0, swap = 0, exports = 0, total = 0;
 };
 
 // One frame: new frame, panels, render into the bound framebuffer of width x height pixels.
+// input false: an export's frame, which the mouse does not hover (no tooltips in a file).
 FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
-                         double dt);
+                         double dt, bool input = true);
 
 // Renders the UI offscreen at `scale` (light theme when asked) and writes a PNG.
 bool export_png(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
@@ -51,17 +55,29 @@ bool export_png(AppState& s, Platform& p, CellRenderer& cells, int logical_w, in
 // The current frame's tile and bank views as SVG.
 bool export_svg(const AppState& s, bool light, const std::string& path, bool force,
                 std::string* error);
-// One PNG per beat into dir (created when missing).
-bool export_sequence(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
-                     float scale, bool light, const std::string& dir, bool force,
-                     std::string* error);
 
-// The animation as an animated GIF: one frame per beat, each shown for one beat at the current
-// speed, looping. Refuses an existing file unless force.
-bool export_gif(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
-                float scale, bool light, const std::string& path, bool force, std::string* error);
+// The current frame as the landscape 16:9 SVG slide `width` units wide (svg.h render_slide_svg),
+// with the open lesson scene's caption.
+bool export_slide_svg(const AppState& s, bool light, double width, const std::string& path,
+                      bool force, std::string* error);
 
-// Handles the UI's export requests (keys S/E, the Export menu) after a frame.
+// Starts a GIF or PNG-sequence export job (export_job.h) of `scope`, width x height pixels, the
+// views-only slide or the window's layout. False with the reason (another export running, no
+// frames, an existing file without force).
+bool start_export(AppState& s, ExportKind kind, const std::string& path, ExportScope scope,
+                  bool slide, bool light, int width, int height, bool force, std::string* error);
+// Renders the running job's next frames offscreen for about budget_ms (at least one frame) and
+// hands them to its worker; an edit of the scenario cancels it. The outcome once it is done.
+std::optional<ExportResult> pump_export(AppState& s, Platform& p, CellRenderer& cells,
+                                        float ui_scale, double budget_ms);
+// "/full/path/x.gif (412 KB, 24 frames)": what the notice says after "saved".
+std::string export_saved_text(const ExportResult& r, ExportKind kind);
+
+// After a frame: renders a few frames of a running GIF or sequence export (and reports it when
+// done), starts the ones the Export menu asked for, writes a PNG slide.
+void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_scale);
+
+// Handles the UI's other export requests (keys S/E, the Export menu) after a frame.
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale);
 
 // --screenshot / --sequence / --frames without a window: returns the exit code.

@@ -246,7 +246,38 @@ void shortcuts(AppState& s) {
 
 }  // namespace
 
+// The slide an export renders (16:9, s.slide): the lesson's caption, the tile view and the bank
+// view side by side (a comparison's both sides), the verdict; no toolbar, sidebar or timeline,
+// and no keys.
+static void draw_slide(AppState& s, CellRenderer& cells) {
+  s.hover = {};
+  ImGuiIO& io = ImGui::GetIO();
+  const float W = io.DisplaySize.x, H = io.DisplaySize.y;
+  s.layout = {};
+  s.layout.width = W;
+  s.layout.height = H;
+  s.layout.font_px = ImGui::GetFontSize();
+  const float cap = std::min(std::floor(H / 3), lesson_height(s, W));
+  // Presenter mode's bank view leaves the verdict to a strip of its own (as in the window).
+  const float vh = s.settings.presenter ? std::min(std::floor(H / 4), verdict_height(s, W)) : 0;
+  const float views_h = H - cap - vh, tile_w = std::floor(W * 0.5f);
+  if (cap > 0) draw_lesson(s, {{0, 0}, {W, cap}});
+  update_compare(s);  // B follows A's playhead (the export's beat)
+  if (s.compare.open) {
+    draw_compare(s, cells, {{0, cap}, {W, views_h}});
+  } else {
+    draw_tile_view(s, cells, {{0, cap}, {tile_w, views_h}});
+    draw_bank_view(s, cells, {{tile_w, cap}, {W - tile_w, views_h}});
+  }
+  if (vh > 0) {
+    begin_panel("##slide_verdict", {{0, cap + views_h}, {W, vh}}, false);
+    draw_verdict_text(s);
+    ImGui::End();
+  }
+}
+
 void draw_ui(AppState& s, CellRenderer& cells) {
+  if (s.slide) return draw_slide(s, cells);
   shortcuts(s);
   s.hover = {};
   ImGuiIO& io = ImGui::GetIO();

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "bankviz/lesson.h"
 #include "bankviz/svg.h"
 #include "gif_decode.h"
 #include "stb_image.h"
@@ -247,6 +248,107 @@ TEST(Screenshot, LessonCaptionIsPartOfTheScreenshot) {
   EXPECT_GT(lit, 200);
 }
 
+TEST(Screenshot, TimelineHasAColourLegendAboveItsRows) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  Shot s = screenshot("legend", "--preset row-write-column-read --size 1600x1000 --step 2");
+  ASSERT_EQ(s.rc, 0) << s.log;
+  const Box legend = box(s.layout["timeline_legend"]), timeline = box(s.layout["timeline"]);
+  const Box rows = box(s.layout["timeline_rows"]);
+  EXPECT_GT(legend.h, 0) << s.layout.dump();
+  EXPECT_GT(legend.w, legend.h * 10);  // seven swatches with their words
+  EXPECT_GE(legend.x, timeline.x);
+  EXPECT_LE(legend.x + legend.w, timeline.x + timeline.w + 0.5) << s.layout.dump();
+  EXPECT_GE(legend.y, timeline.y);
+  EXPECT_LE(legend.y + legend.h, rows.y + 0.5) << s.layout.dump();
+}
+
+TEST(Screenshot, SlideIsTheViewsVerdictAndCaptionWithoutToolbarOrTimeline) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  Shot s = screenshot("slide", "--lesson data-layout --scene 3 --slide --size 1280x720");
+  ASSERT_EQ(s.rc, 0) << s.log;
+  ASSERT_EQ(s.img.w, 1280);
+  ASSERT_EQ(s.img.h, 720);
+  const auto& l = s.layout;
+  // No toolbar, no timeline: their boxes were never drawn.
+  EXPECT_EQ(box(l["toolbar"]).w, 0) << l.dump();
+  EXPECT_EQ(box(l["timeline"]).h, 0) << l.dump();
+  // The caption across the top, the two views under it side by side, the verdict inside.
+  const Box cap = box(l["caption"]), verdict = box(l["verdict"]);
+  EXPECT_GT(cap.h, 0) << l.dump();
+  EXPECT_TRUE(inside(cap, 1280, 720));
+  EXPECT_GT(verdict.h, 0) << l.dump();
+  EXPECT_TRUE(inside(verdict, 1280, 720)) << l.dump();
+  const double tile_x = l["tile"]["x"], banks_x = l["banks"]["x"];
+  EXPECT_LT(tile_x, 640);
+  EXPECT_GT(banks_x, 640);
+  EXPECT_GT(l["tile"]["y"].get<double>(), cap.y + cap.h);
+  // The scene's step (the column read, executed step 2) is the one drawn.
+  EXPECT_EQ(l["frame"]["step"], 2);
+}
+
+TEST(Screenshot, SvgSlideIsSixteenByNineWithTheLessonsCaption) {
+  // No OpenGL needed: the SVG is core's (svg.h render_slide_svg).
+  const std::string dir = ::testing::TempDir();
+  const std::string svg = dir + "slide.svg", log = dir + "slide-svg.log";
+  std::filesystem::remove(svg);
+  const std::string cmd = std::string(BANKVIZ_APP) +
+                          " --no-settings --lesson data-layout --scene 3 --size 1280x720 --slide"
+                          " --svg " +
+                          svg + " > " + log + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream in(svg);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("viewBox=\"0 0 1280 720\""), std::string::npos) << text.substr(0, 300);
+  // The scene's caption, as the lesson file has it: its first words are on the slide.
+  const bankviz::LessonLoad l = bankviz::load_lesson_file(std::string(BANKVIZ_SOURCE_DIR) +
+                                                          "/assets/lessons/data-layout.json");
+  ASSERT_TRUE(l.lesson);
+  const std::string caption = l.lesson->scenes.at(2).caption;
+  ASSERT_FALSE(caption.empty());
+  const std::string first_words = caption.substr(0, caption.find(' ', 12));
+  EXPECT_NE(text.find(first_words), std::string::npos) << first_words;
+  EXPECT_NE(text.find("32-way"), std::string::npos);  // its step: the column read
+}
+
+TEST(Screenshot, ExportGifRunsInTheBackgroundAndHoldsTheCurrentStepAtSlideSize) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  const std::string dir = ::testing::TempDir();
+  const std::string gif = dir + "step.gif", log = dir + "step-gif.log";
+  std::filesystem::remove(gif);
+  // The column read of warp 5: the GIF is that warp step's wavefronts, one frame each.
+  const std::string cmd = std::string(XVFB_RUN) + " -a -s \"-screen 0 1600x1000x24\" " +
+                          BANKVIZ_APP +
+                          " --no-settings --preset row-write-column-read --step 2 --warp 5"
+                          " --export-gif " +
+                          gif + " --frame-times > " + log + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream lg(log);
+  const std::string text((std::istreambuf_iterator<char>(lg)), {});
+  std::ifstream in(gif, std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  bankviz::test::Decoded d = bankviz::test::decode_gif(bytes);
+  ASSERT_TRUE(d.ok) << d.error << text;
+  EXPECT_EQ(d.width, 1280);
+  EXPECT_EQ(d.height, 720);
+  // The model's count for that warp step: 32 wavefronts (a column of a 32x32 int tile).
+  const bankviz::ScenarioLoad l = bankviz::load_scenario_file(
+      std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/row-write-column-read.json");
+  ASSERT_TRUE(l.scenario);
+  const bankviz::Analysis a = *bankviz::analyze(*l.scenario).analysis;
+  EXPECT_EQ(static_cast<int>(d.frames.size()), a.warps[2][5].result.wavefronts);
+  // The notice's words: the full path, the size and the frames.
+  const std::string want = std::filesystem::absolute(gif).string() + " (" +
+                           std::to_string((bytes.size() + 1023) / 1024) + " KB, " +
+                           std::to_string(d.frames.size()) + " frames)";
+  EXPECT_NE(text.find("wrote " + want), std::string::npos) << text;
+  // The window kept drawing meanwhile: frame times were taken during the export.
+  EXPECT_NE(text.find("export frames rendered between window frames"), std::string::npos) << text;
+  // A second run does not replace it.
+  EXPECT_NE(std::system(cmd.c_str()), 0);
+  std::ifstream again(gif, std::ios::binary);
+  EXPECT_EQ(std::vector<uint8_t>((std::istreambuf_iterator<char>(again)), {}), bytes);
+}
+
 TEST(Screenshot, RefusesToOverwriteAnExistingFile) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
   std::string png = ::testing::TempDir() + "keep.png";
@@ -438,6 +540,9 @@ TEST(AppExit, UsageErrorsExitTwoAndFailedWorkExitsOne) {
       {"--scenario " + (dir / "missing.json").string() + " --svg " + svg, 1, "no such file"},
       {"--svg /dev/full --force", 1, "not a regular file"},
       {"--svg " + (dir / "no" / "dir.svg").string(), 1, "does not exist"},
+      {"--slide --frames 3", 2, "--slide works with --screenshot or --svg"},
+      {"--export-gif " + (dir / "x.gif").string() + " --svg " + svg, 2, "--export-gif runs in"},
+      {"--export-gif ''", 2, "--export-gif"},
       {"--help", 0, "--screenshot"},
   };
   for (const Case& c : cases) {

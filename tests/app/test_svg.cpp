@@ -77,6 +77,72 @@ TEST(Svg, TextIsEscaped) {
   EXPECT_NE(svg.find("a &lt; b &amp; c"), std::string::npos);
 }
 
+namespace {
+
+// The viewBox's width and height ("0 0 W H").
+std::pair<double, double> view_box(const std::string& svg) {
+  const size_t at = svg.find("viewBox=\"0 0 ");
+  if (at == std::string::npos) return {0, 0};
+  std::istringstream in(svg.substr(at + 13));
+  double w = 0, h = 0;
+  in >> w >> h;
+  return {w, h};
+}
+
+// The x of the first <text> holding `head`.
+double text_x(const std::string& svg, const std::string& head) {
+  const size_t at = svg.find(">" + head);
+  if (at == std::string::npos) return -1;
+  const size_t x = svg.rfind(" x=\"", at);
+  return std::stod(svg.substr(x + 4));
+}
+
+}  // namespace
+
+TEST(SvgSlide, LandscapeViewBoxIsSixteenByNineAndHoldsTheCaption) {
+  Analysis a = lesson("row-write-column-read");
+  Playback p;
+  const Frame f = frame_at(a, time_of(a, p, 2, 0, 0), p);
+  SlideSvgOptions o;
+  o.caption = "Reading a column: all 32 lanes land in bank 0 & wait <in turn>";
+  const std::string svg = render_slide_svg(a, f, o);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  auto [w, h] = view_box(svg);
+  ASSERT_GT(h, 0);
+  EXPECT_DOUBLE_EQ(w * 9, h * 16);
+  // The caption, escaped, and the same picture as the portrait page: 32 conflicting words and the
+  // verdict.
+  EXPECT_NE(svg.find("bank 0 &amp; wait &lt;in turn&gt;"), std::string::npos);
+  EXPECT_EQ(count(svg, "stroke=\"" + light_palette().conflict.hex() + "\""), 32);
+  EXPECT_NE(svg.find("32-way"), std::string::npos);
+  // Landscape: the bank view beside the tile view (in the right half), not under it.
+  EXPECT_LT(text_x(svg, "Logical tile"), w / 2);
+  EXPECT_GT(text_x(svg, "Physical banks"), w / 2);
+  // The portrait page is kept as it was: taller than wide, no caption.
+  const std::string portrait = render_svg(a, f, SvgOptions{});
+  EXPECT_EQ(portrait.find("bank 0 &amp; wait"), std::string::npos);
+  auto [pw, ph] = view_box(portrait);
+  EXPECT_GT(ph, pw);
+}
+
+TEST(SvgSlide, ALongCaptionWrapsInsideTheSlide) {
+  Analysis a = lesson("row-write-column-read");
+  SlideSvgOptions o;
+  o.width = 1280;
+  for (int i = 0; i < 60; ++i) o.caption += "word" + std::to_string(i) + " ";
+  const std::string svg = render_slide_svg(a, Frame{}, o);
+  auto [w, h] = view_box(svg);
+  EXPECT_EQ(w, 1280);
+  EXPECT_EQ(h, 720);
+  // Several lines, all of it there, and every line starts inside the slide.
+  EXPECT_GE(count(svg, ">word"), 3);
+  EXPECT_NE(svg.find("word59"), std::string::npos);
+  for (size_t p = svg.find(">word"); p != std::string::npos; p = svg.find(">word", p + 1)) {
+    const size_t y = svg.rfind(" y=\"", p);
+    EXPECT_LT(std::stod(svg.substr(y + 4)), h);
+  }
+}
+
 TEST(Palette, NeighbouringBanksDifferAndNoneIsTheConflictRed) {
   for (Palette pal : {light_palette(), dark_palette()})
     for (int b = 0; b < 32; ++b) {

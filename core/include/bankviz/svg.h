@@ -32,6 +32,22 @@ Palette light_palette();
 // Presenter mode: stronger contrast on top of either theme.
 Palette high_contrast(Palette p);
 
+// [SECTION] The frame as one 16:9 slide (svg_slide.cpp)
+//
+//   +---------------------------------------------------------------+
+//   | title; step | warp, wavefront | architecture                  |
+//   |   [tile view]                    [bank view, per-bank passes, |
+//   |                                   the verdict]                 |
+//   | the lesson's caption                                          |
+//   +---------------------------------------------------------------+
+struct SlideSvgOptions {
+  bool light = true;    // light slide theme (false: dark)
+  double width = 1600;  // SVG user units; the height is width * 9 / 16
+  std::string caption;  // a lesson's caption under the views, wrapped (empty: none)
+};
+// The frame's tile view (left) and bank view (right) fitted into a landscape 16:9 slide.
+std::string render_slide_svg(const Analysis& a, const Frame& f, const SlideSvgOptions& o = {});
+
 struct SvgOptions {
   bool tile_view = true;  // draw the logical tile
   bool bank_view = true;  // draw the physical banks

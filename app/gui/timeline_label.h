@@ -1,0 +1,19 @@
+// timeline_label.h: a step's label shortened to fit its timeline column without becoming
+// ambiguous. A loop's steps differ only in the loop's value ("s=1, index=2*tid: load ...",
+// "load cache[...] (i=128)"), so that value is kept whole: a label cut to "i=1" would read as
+// i=1 when it meant i=128, and one cut to "s~" tells the iterations apart not at all.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace bankviz::gui {
+
+// label -> the longest of these that fits `width` (as measured by width_of, in pixels):
+//   the label; threadIdx.x spelled tx; the loop's value ("s=128") first, then as much of the
+//   rest as fits (without the tile's name before '[', then cut with '~'); the value alone; its
+//   number alone; "~"; "" when nothing fits. A barrier is "sync".
+std::string fit_step_label(const std::string& label, float width,
+                           const std::function<float(const std::string&)>& width_of);
+
+}  // namespace bankviz::gui

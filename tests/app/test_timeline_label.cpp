@@ -1,0 +1,58 @@
+// Timeline labels shortened to their column (timeline_label.h): never ambiguous between a loop's
+// iterations (issue 8: `i=1` stood for i=128, 16 and 1), the [x][y] subscripts kept longest.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "timeline_label.h"
+
+using namespace bankviz::gui;
+
+namespace {
+
+// 8 pixels per character: what fits is a number of characters.
+float width_of(const std::string& s) {
+  return 8.0f * static_cast<float>(s.size());
+}
+std::string fit(const std::string& label, int chars) {
+  return fit_step_label(label, 8.0f * static_cast<float>(chars), width_of);
+}
+
+}  // namespace
+
+TEST(TimelineLabel, IterationsOfALoopNeverShortenToTheSameText) {
+  // The reduction's steps as its preset labels them, and the trace's own "(i=N)" form.
+  for (const auto& [a, b] :
+       {std::pair<std::string, std::string>{"s=1, index=2*tid: load sdata[2 * tid + 1]",
+                                            "s=16, index=32*tid: load sdata[32 * tid + 16]"},
+        {"s=128: load sdata[tid + s]", "s=1: load sdata[tid + s]"},
+        {"load cache[threadIdx.x + i] (i=128)", "load cache[threadIdx.x + i] (i=1)"},
+        {"load cache[threadIdx.x + i] (i=16)", "load cache[threadIdx.x + i] (i=1)"}}) {
+    for (int chars = 1; chars < 60; ++chars) {
+      const std::string x = fit(a, chars), y = fit(b, chars);
+      EXPECT_LE(x.size(), static_cast<size_t>(chars)) << x;
+      if (x.empty() || x == "~") continue;
+      EXPECT_NE(x, y) << chars << " characters: '" << a << "' and '" << b << "'";
+    }
+  }
+}
+
+TEST(TimelineLabel, TheLoopValueIsKeptWholeBeforeTheRest) {
+  EXPECT_EQ(fit("s=16, index=32*tid: load sdata[32 * tid + 16]", 12), "s=16: index~");
+  EXPECT_EQ(fit("s=16, index=32*tid: load sdata[32 * tid + 16]", 5), "s=16");
+  EXPECT_EQ(fit("s=16, index=32*tid: load sdata[32 * tid + 16]", 3), "16");
+  EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 16), "load [t~ (i=128)");
+  EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 6), "i=128");
+  EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 4), "128");
+}
+
+TEST(TimelineLabel, SubscriptsOutliveTheTileName) {
+  const std::string label = "store tile[threadIdx.y][threadIdx.x]";
+  EXPECT_EQ(fit(label, 40), label);
+  EXPECT_EQ(fit(label, 20), "store tile[ty][tx]");
+  EXPECT_EQ(fit(label, 15), "store [ty][tx]");
+  EXPECT_EQ(fit("__syncthreads()", 5), "sync");
+  EXPECT_EQ(fit("__syncthreads()", 2), "");
+  // An assignment is not a loop value: "x=a[3] + 1" is cut like any label.
+  EXPECT_EQ(fit("sdata[tid] = g_idata[i]", 8), "[tid] =~");
+}
