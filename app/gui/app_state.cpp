@@ -57,10 +57,11 @@ bool select_preset(AppState& s, const std::string& name, std::string* error, boo
              (names.empty() ? " (no presets found)" : "; presets: " + names);
     return false;
   }
+  // The playhead is placed by the analysis (open_pending: the preset's open_step, else its worst
+  // step), not reset here: a reset after a waited-for load put every preset back on step 0.
   if (!load_draft_file(s, it->path, "preset " + it->path, error, wait)) return false;
   s.preset = name;
   s.loaded_preset = name;
-  s.t = 0;
   return true;
 }
 

@@ -266,6 +266,16 @@ TEST(AppState, ALoadedScenarioOpensOnItsWorstStep) {
   EXPECT_EQ(s.frame.wavefront, 0);
 }
 
+TEST(AppState, APresetChosenByNameOpensOnItsOpeningStep) {
+  AppState s;
+  load_presets(s, std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets");
+  std::string err;
+  ASSERT_TRUE(select_preset(s, "row-write-column-read", &err)) << err;
+  ASSERT_TRUE(s.analysis);
+  EXPECT_EQ(s.frame.step, opening_step(*s.analysis));
+  EXPECT_NE(s.frame.step, 0);  // the column load, not the conflict-free store
+}
+
 TEST(AppState, AnEditKeepsTheStepWarpAndWavefrontWhereTheyStillExist) {
   AppState s;
   set_draft(s, transpose(0));
