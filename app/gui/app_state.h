@@ -19,6 +19,7 @@
 #include "compare.h"
 #include "export_job.h"
 #include "measure.h"
+#include "profiler.h"
 #include "settings.h"
 
 // Editing: the undo history and the edits the scenario panel makes.
@@ -157,7 +158,8 @@ struct AppState {
 
   // [SECTION] measurement (worker thread; see measure.h)
   Measurer measurer;
-  AdvisorState advisor;  // the advisor window and the layout fields (advisor.h)
+  AdvisorState advisor;    // the advisor window and the layout fields (advisor.h)
+  ProfilerState profiler;  // the "your kernel" window (profiler.h, key K)
 
   // [SECTION] before and after, sweep, the seeds' experiments (compare.h)
   CompareState compare;

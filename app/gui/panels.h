@@ -57,6 +57,8 @@ float lesson_height(const AppState& s, float width);
 // panel_advisor.cpp: the advisor window (key A); the CuTe layout field of a tile's controls (true
 // when it changed the tile); the tile view's layout caption and the tooltip's layout lines.
 void draw_advisor(AppState& s);
+// panel_profile.cpp: the "your kernel" window (key K): a .cu file per source line (profiler.h).
+void draw_profile(AppState& s);
 bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w);
 void draw_layout_caption(const TileDecl& t);
 void layout_tooltip_lines(const TileDecl& t, int64_t element);

@@ -216,6 +216,7 @@ void shortcuts(AppState& s) {
   if (pressed(GLFW_KEY_S)) s.want_screenshot = true;
   if (pressed(GLFW_KEY_E)) s.want_svg = true;
   if (pressed(GLFW_KEY_A)) s.advisor.open = !s.advisor.open;
+  if (pressed(GLFW_KEY_K)) s.profiler.open = !s.profiler.open;
   if (pressed(GLFW_KEY_F1) || (pressed(GLFW_KEY_SLASH) && io.KeyShift)) s.show_help = !s.show_help;
   // A presentation clicker sends PageDown/PageUp (next/back) and B or period (its "blank" key):
   // next and back through the lesson's scenes, or through the steps without a lesson.
@@ -336,6 +337,7 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   draw_help(s);
   draw_save_dialog(s);
   draw_advisor(s);
+  draw_profile(s);
   draw_sweep(s);
   draw_experiments(s);
 }

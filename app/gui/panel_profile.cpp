@@ -1,0 +1,154 @@
+// panel_profile.cpp: the "your kernel" window (key K, toolbar): a user's .cu file profiled per
+// source line by the hardware (profiler.h), its source shown with each line coloured by its
+// excess wavefronts (the bank conflicts), the figures beside the lines that touch shared memory.
+#include <algorithm>
+#include <map>
+
+#include "panels.h"
+// after imgui.h (via panels.h): it needs IMGUI_API
+#include "imgui_stdlib.h"
+#include "profiler.h"
+#include "theme.h"
+
+namespace bankviz::gui {
+
+namespace {
+
+void tip(const char* text) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+void form(AppState& s, ProfilerState& p, bool running) {
+  ProfileForm& f = p.form;
+  const float w = ImGui::GetFontSize() * 22;
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputText(".cu file", &f.file);
+  tip("The CUDA source file (at most 1 MB). It is compiled by NVRTC with line info, for this GPU.");
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputText("kernel", &f.kernel);
+  tip("The __global__ function to launch: its C++ name (ns::name is fine).");
+  ImGui::SetNextItemWidth(w * 0.45f);
+  ImGui::InputText("grid", &f.grid);
+  tip("Blocks: X, XxY or XxYxZ");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(w * 0.45f);
+  ImGui::InputText("block", &f.block);
+  tip("Threads per block: X, XxY or XxYxZ (at most 1024)");
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputText("arguments", &f.args);
+  tip("One per kernel parameter, in order, separated by spaces: buffer:BYTES (zeroed device "
+      "memory bankviz allocates; K, M, G), int:V, uint:V, long:V, ulong:V, float:V, double:V. "
+      "Example: buffer:4K int:3");
+  ImGui::SetNextItemWidth(w * 0.45f);
+  ImGui::InputInt("dynamic shared bytes", &f.shared, 1024, 4096);
+  f.shared = std::clamp(f.shared, 0, 1 << 30);
+  tip("Bytes of extern __shared__ memory per block (the launch's third parameter)");
+  ImGui::SetNextItemWidth(w * 0.45f);
+  ImGui::InputDouble("timeout s", &f.timeout_s, 1, 10, "%.1f");
+  f.timeout_s = std::clamp(f.timeout_s, 0.1, 600.0);
+  tip("Seconds one launch may take; past it the profile is stopped (its process ends, so the "
+      "GPU is free again)");
+  if (running) {
+    if (ImGui::Button("Cancel")) p.cancel = true;
+    tip("Stop the profile: its bankviz-cli process is ended, and the GPU with it");
+    ImGui::SameLine();
+    ImGui::TextDisabled("profiling ... %.0f s", ImGui::GetTime() - p.started);
+  } else {
+    if (ImGui::Button("Profile")) {
+      std::string err;
+      if (!start_profile(p, &err, ImGui::GetTime()))
+        set_notice(s, err, ImGui::GetTime(), 4, Notice::Error);
+    }
+    tip("Compile, run on zeroed buffers and count every shared-memory instruction with the "
+        "hardware's per-instruction counters (CUPTI SASS metrics), in a bankviz-cli of its own");
+  }
+}
+
+void result(AppState& s, const ProfileOutcome& o) {
+  const Palette& pal = s.palette;
+  if (!o.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.conflict));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(o.error.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+  }
+  if (o.header.empty()) return;
+  ImGui::TextUnformatted(o.header.c_str());
+  ImGui::Text("shared memory: %lld wavefronts, ideal %lld, excess %lld (%.1f s)",
+              static_cast<long long>(o.wavefronts), static_cast<long long>(o.ideal),
+              static_cast<long long>(o.excess), o.seconds);
+  tip("Wavefronts beyond the ideal are bank conflicts: the hardware's count, equal to Nsight "
+      "Compute's source page (docs/PROFILE.md)");
+  std::map<uint32_t, const ProfiledLine*> by_line;
+  int64_t worst = 0;
+  for (const ProfiledLine& l : o.lines) {
+    by_line[l.line] = &l;
+    worst = std::max(worst, l.excess);
+  }
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
+  if (!ImGui::BeginTable("source", 6, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("op", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("wavefronts", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("ideal", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("per request", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < o.source.size(); ++i) {
+    const uint32_t n = static_cast<uint32_t>(i + 1);
+    auto it = by_line.find(n);
+    const ProfiledLine* l = it == by_line.end() ? nullptr : it->second;
+    ImGui::TableNextRow();
+    if (l && l->excess > 0 && worst > 0) {
+      // The conflict colour, stronger for more excess: the expensive lines stand out.
+      const float a = 0.25f + 0.55f * static_cast<float>(l->excess) / static_cast<float>(worst);
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, col(pal.conflict, a));
+    }
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%u", n);
+    ImGui::TableNextColumn();
+    if (l) ImGui::TextUnformatted(l->ops.c_str());
+    ImGui::TableNextColumn();
+    if (l) ImGui::Text("%lld", static_cast<long long>(l->wavefronts));
+    ImGui::TableNextColumn();
+    if (l) ImGui::Text("%lld", static_cast<long long>(l->ideal));
+    ImGui::TableNextColumn();
+    if (l) ImGui::Text("%.2f", l->per_request);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(o.source[i].c_str());
+    if (l && ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "line %u: %lld warp instructions, %lld wavefronts (ideal %lld): %lld "
+          "excess, %.2f per request",
+          n, static_cast<long long>(l->executed), static_cast<long long>(l->wavefronts),
+          static_cast<long long>(l->ideal), static_cast<long long>(l->excess), l->per_request);
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_profile(AppState& s) {
+  ProfilerState& p = s.profiler;
+  poll_profile(p);
+  if (!p.open) return;
+  const float fs = ImGui::GetFontSize();
+  ImGui::SetNextWindowSize(ImVec2(fs * 52, fs * 34), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Your kernel: shared memory per source line", &p.open)) return ImGui::End();
+  form(s, p, p.job.valid());
+  if (p.outcome) {
+    ImGui::Separator();
+    result(s, *p.outcome);
+  }
+  ImGui::End();
+}
+
+}  // namespace bankviz::gui

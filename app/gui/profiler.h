@@ -1,0 +1,72 @@
+// profiler.h: the app's "your kernel" window (panel_profile.cpp, key K): a user's .cu file
+// profiled per source line by the hardware, in a bankviz-cli process of its own.
+//
+// `bankviz-cli profile FILE --json` (kernels/profile.h, docs/PROFILE.md) runs on a worker thread
+// through run_process(): a kernel that never ends, faults or crashes its process leaves the app as
+// it was (CUDA cannot recover in the process that ran it; the driver frees the GPU when that
+// process ends). The app reads the JSON it prints; nothing of the user's text becomes code here.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <future>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bankviz::gui {
+
+// What the window's fields hold (the launch, as the CLI's flags write it).
+struct ProfileForm {
+  std::string file;    // the .cu file
+  std::string kernel;  // the __global__ function
+  std::string grid = "1", block = "32";
+  std::string args;  // "--arg"s, space-separated: "buffer:4K int:3"
+  int shared = 0;    // dynamic shared memory, bytes
+  double timeout_s = 10;
+};
+
+// One source line as the hardware counted it (bankviz-cli profile --json's "lines").
+struct ProfiledLine {
+  uint32_t line = 0;
+  std::string source, ops;
+  int64_t executed = 0, wavefronts = 0, ideal = 0, excess = 0;
+  double per_request = 0;
+};
+
+struct ProfileOutcome {
+  bool ok = false;                  // it ran and was counted
+  std::string error;                // why not: the CLI's words (compile error, no GPU, timeout...)
+  std::string header;               // "setRowReadCol on NVIDIA H100 (sm_90): one launch 7.9 us"
+  std::string counters_note;        // why counters are missing, when they are
+  std::vector<ProfiledLine> lines;  // most excess first
+  int64_t wavefronts = 0, ideal = 0, excess = 0;
+  std::vector<std::string> source;  // the file's lines, for the window (read by the app)
+  double seconds = 0;               // the whole profile, process included
+};
+
+// The command line for a form: bankviz-cli profile FILE --kernel K --grid G --block B [--arg A]...
+// --shared N --timeout S --json. Empty with *error when a field is empty or the args hold a
+// character the shell would treat specially (there is no shell, but a stray quote is a typo).
+std::vector<std::string> profile_argv(const std::string& cli, const ProfileForm& f,
+                                      std::string* error);
+
+// The outcome from what the process printed and how it ended (pure: tested with recorded output).
+ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::string& out,
+                                   const std::string& err);
+
+struct ProfilerState {
+  bool open = false;  // the window (key K, toolbar)
+  ProfileForm form;
+  std::future<ProfileOutcome> job;  // running while valid()
+  std::atomic<bool> cancel{false};
+  double started = 0;
+  std::optional<ProfileOutcome> outcome;
+};
+
+// Starts a profile of the form (false with a message when the form is incomplete or one runs).
+bool start_profile(ProfilerState& p, std::string* error, double now);
+// Takes a finished profile (true when it did).
+bool poll_profile(ProfilerState& p);
+
+}  // namespace bankviz::gui

@@ -1,0 +1,150 @@
+// test_profiler.cpp: the "your kernel" window's worker (profiler.h): another process run and
+// bounded (subprocess.h), the command line from the form, the CLI's JSON read back, and the whole
+// profile through the real bankviz-cli.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "profiler.h"
+#include "subprocess.h"
+
+namespace bankviz::gui {
+namespace {
+
+double seconds_of(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+TEST(Subprocess, CollectsOutputAndTheExitStatus) {
+  ProcessResult r = run_process({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, 10, 1 << 20);
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out, "out\n");
+  EXPECT_EQ(r.err, "err\n");
+  EXPECT_FALSE(r.timed_out);
+}
+
+TEST(Subprocess, AProgramThatDoesNotEndIsKilledAtTheDeadline) {
+  ProcessResult r;
+  const double s = seconds_of([&] { r = run_process({"/bin/sleep", "30"}, 0.3, 1 << 20); });
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.signal, 9);
+  EXPECT_LT(s, 5);
+}
+
+TEST(Subprocess, CancelKillsItAtOnce) {
+  std::atomic<bool> cancel{false};
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cancel = true;
+  });
+  ProcessResult r;
+  const double s = seconds_of([&] { r = run_process({"/bin/sleep", "30"}, 60, 1 << 20, &cancel); });
+  t.join();
+  EXPECT_TRUE(r.canceled);
+  EXPECT_LT(s, 5);
+}
+
+TEST(Subprocess, OutputIsBoundedAndTheRestDrained) {
+  ProcessResult r = run_process({"/bin/sh", "-c", "head -c 300000 /dev/zero"}, 10, 1000);
+  EXPECT_EQ(r.exit_code, 0);  // drained, so it could finish writing
+  EXPECT_EQ(r.out.size(), 1000u);
+  EXPECT_TRUE(r.truncated);
+}
+
+TEST(Subprocess, AMissingProgramIsSaidNotCrashed) {
+  ProcessResult r = run_process({"/nonexistent/bankviz-cli", "profile"}, 10, 1000);
+  EXPECT_FALSE(r.started);
+  EXPECT_NE(r.error.find("/nonexistent/bankviz-cli"), std::string::npos) << r.error;
+}
+
+TEST(Profiler, TheFormBecomesTheCliFlagsAndNothingElse) {
+  ProfileForm f;
+  f.file = "k.cu";
+  f.kernel = "k";
+  f.block = "32x8";
+  f.args = " buffer:4K   int:3 ";
+  f.shared = 256;
+  std::string err;
+  const auto argv = profile_argv("/x/bankviz-cli", f, &err);
+  const std::vector<std::string> want = {
+      "/x/bankviz-cli", "profile", "k.cu",    "--kernel", "k",
+      "--grid",         "1",       "--block", "32x8",     "--arg",
+      "buffer:4K",      "--arg",   "int:3",   "--shared", "256",
+      "--timeout",      "10",      "--json"};
+  EXPECT_EQ(argv, want);
+  f.args = "int:'3'";
+  EXPECT_TRUE(profile_argv("cli", f, &err).empty());
+  EXPECT_NE(err.find("'"), std::string::npos) << err;
+  f.args = "";
+  f.kernel = "";
+  EXPECT_TRUE(profile_argv("cli", f, &err).empty());
+}
+
+TEST(Profiler, TheCliJsonIsReadLineByLine) {
+  const std::string out = R"({"status": "ok", "kernel": "setRowReadCol", "kernel_ms": 0.0079,
+    "device": {"name": "NVIDIA H100", "sm": "sm_90"}, "counters": "ok",
+    "total": {"executed": 64, "wavefronts": 1056, "ideal": 64, "excess": 992},
+    "lines": [{"line": 31, "source": "out[idx]=tile[threadIdx.x][threadIdx.y];", "ops": ["ld"],
+               "executed": 32, "wavefronts": 1024, "ideal": 32, "excess": 992,
+               "wavefronts_per_request": 32.0},
+              {"line": 29, "source": "tile[threadIdx.y][threadIdx.x]=idx;", "ops": ["st"],
+               "executed": 32, "wavefronts": 32, "ideal": 32, "excess": 0,
+               "wavefronts_per_request": 1.0}]})";
+  const ProfileOutcome o = read_profile_output(0, false, out, "");
+  ASSERT_TRUE(o.ok) << o.error;
+  ASSERT_EQ(o.lines.size(), 2u);
+  EXPECT_EQ(o.lines[0].line, 31u);
+  EXPECT_EQ(o.lines[0].excess, 992);
+  EXPECT_EQ(o.lines[0].ops, "ld");
+  EXPECT_DOUBLE_EQ(o.lines[0].per_request, 32.0);
+  EXPECT_EQ(o.excess, 992);
+  EXPECT_NE(o.header.find("NVIDIA H100"), std::string::npos) << o.header;
+  EXPECT_NE(o.header.find("7.9 us"), std::string::npos) << o.header;
+
+  // A failure the CLI put in its JSON, one it said in words, and one it never finished.
+  ProfileOutcome bad = read_profile_output(
+      1, false, R"({"status": "compile error", "message": "no __global__ function named \"x\""})",
+      "");
+  EXPECT_FALSE(bad.ok);
+  EXPECT_EQ(bad.error, "compile error: no __global__ function named \"x\"");
+  bad = read_profile_output(2, false, "", "bankviz-cli: --block: \"0\" is not a launch extent\n");
+  EXPECT_EQ(bad.error, "--block: \"0\" is not a launch extent");
+  bad = read_profile_output(-1, true, "{\"status\"", "");
+  EXPECT_NE(bad.error.find("stopped"), std::string::npos);
+  bad = read_profile_output(0, false, R"({"status": "ok", "lines": 3})", "");
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.error.find("not as expected"), std::string::npos) << bad.error;
+}
+
+TEST(Profiler, AProfileRunsInABankvizCliOfItsOwn) {
+  ::setenv("BANKVIZ_CLI", BANKVIZ_CLI, 1);
+  ProfilerState p;
+  p.form.file = std::string(BANKVIZ_TEST_DATA) + "/profile/data_layout.cu";
+  p.form.kernel = "setRowReadCol";
+  p.form.block = "32x32";
+  p.form.args = "buffer:4K";
+  std::string err;
+  ASSERT_TRUE(start_profile(p, &err, 0)) << err;
+  EXPECT_FALSE(start_profile(p, &err, 0));  // one at a time
+  for (int i = 0; i < 600 && !poll_profile(p); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ::unsetenv("BANKVIZ_CLI");
+  ASSERT_TRUE(p.outcome);
+  const ProfileOutcome& o = *p.outcome;
+  EXPECT_GT(o.source.size(), 30u);  // the file, for the window
+  if (o.ok) {  // a GPU with counters: the column read is the most expensive line
+    ASSERT_FALSE(o.lines.empty());
+    EXPECT_NE(o.lines[0].source.find("tile[threadIdx.x][threadIdx.y]"), std::string::npos);
+  } else {  // no GPU here: the CLI's reason, not a crash
+    EXPECT_FALSE(o.error.empty());
+    EXPECT_NE(o.error.find("CUDA"), std::string::npos) << o.error;
+  }
+}
+
+}  // namespace
+}  // namespace bankviz::gui
