@@ -12,6 +12,7 @@
 // [SECTION] Reports: text and JSON
 // [SECTION] The command
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -28,6 +29,7 @@
 #include "commands.h"
 #include "common.h"
 #include "data_dir.h"
+#include "validation.h"
 
 namespace bankviz::cli {
 namespace {
@@ -384,6 +386,27 @@ void run_validate(const ValidateOptions& o) {
   const std::string json =
       json_report(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::cout << (o.json ? json : text);
+  // Every suite ran: remembered for the app, which labels the rule set "validated on this GPU".
+  if (o.suite.empty() && o.suites_dir.empty()) {
+    ValidationRecord rec;
+    rec.device = r.run.device.name;
+    rec.sm = r.run.device.sm;
+    rec.arch = r.arch_id;
+    rec.agrees = r.agrees();
+    for (const SuiteResult& sr : r.suites) {
+      rec.cases += sr.cases;
+      rec.compared += sr.total.compared;
+      rec.agreeing += sr.total.model_agrees;
+    }
+    char day[16];
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    std::strftime(day, sizeof day, "%Y-%m-%d", &tm);
+    rec.date = day;
+    if (std::string why = save_validation_record(rec); !why.empty())
+      std::cerr << "bankviz-cli: the result was not remembered for the app: " << why << "\n";
+  }
   if (!o.report.empty())
     if (std::string why = write_file_atomic(o.report, o.json ? json : text, o.force); !why.empty())
       throw Exit{kExitFailed, why};
@@ -397,7 +420,9 @@ void add_validate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "validate",
       "run the committed measured suites on this GPU with its hardware counters (CUPTI) and "
-      "report where the model agrees, per suite and per width or instruction");
+      "report where the model agrees, per suite and per width or instruction; a run of every "
+      "suite is remembered for the app ($XDG_CONFIG_HOME/bankviz/validated.json), which then "
+      "labels the rule set \"validated on this GPU\"");
   cmd->add_flag("--json", o->json, "print the report as JSON");
   cmd->add_option("--report", o->report, "also write the report (text, or JSON with --json) here");
   cmd->add_flag("--force", o->force, "overwrite an existing report file");

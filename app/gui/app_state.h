@@ -21,6 +21,7 @@
 #include "measure.h"
 #include "profiler.h"
 #include "settings.h"
+#include "validation.h"
 
 // Editing: the undo history and the edits the scenario panel makes.
 #include "edit.h"
@@ -160,6 +161,9 @@ struct AppState {
   Measurer measurer;
   AdvisorState advisor;    // the advisor window and the layout fields (advisor.h)
   ProfilerState profiler;  // the "your kernel" window (profiler.h, key K)
+  // What `bankviz-cli validate` found on this machine (validation.h), read at start-up: the
+  // measurement panel labels this GPU's rule set "validated on this GPU" when it agreed.
+  std::optional<ValidationRecord> validation;
 
   // [SECTION] before and after, sweep, the seeds' experiments (compare.h)
   CompareState compare;

@@ -106,6 +106,9 @@ Measurement measure_with_runner(const Scenario& s) {
     return m;
   }
   m.device = dev.name + " (" + dev.sm + ", " + std::to_string(dev.sm_count) + " SMs)";
+  m.device_name = dev.name;
+  m.sm = dev.sm;
+  m.model_arch = dev.model_arch;
   RunOptions o;
   o.mode = RunMode::Exposed;
   RunResult ex = runner.run(s, o);

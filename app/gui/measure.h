@@ -23,6 +23,8 @@ struct Measurement {
   bool ok = false;
   std::string error;                  // why there is no timing ("no CUDA device ...")
   std::string device;                 // "NVIDIA H200 (sm_90)"
+  std::string device_name, sm;        // "NVIDIA H200", "sm_90"
+  std::string model_arch;             // the rule set of this GPU ("hopper")
   std::string mode;                   // "as written" / "exposed"
   double microseconds = 0;            // kernel time
   double cycles_per_instruction = 0;  // per warp-wide shared instruction

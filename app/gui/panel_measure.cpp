@@ -84,6 +84,24 @@ void draw_measurement(AppState& s, Rect r) {
   if (auto m = s.measurer.last()) {
     if (m->ok) {
       ImGui::Text("%s", m->device.c_str());
+      // This GPU's rule set, and what validate found on this GPU (validation.h).
+      const std::string v = validation_label(s.validation, m->device_name, m->sm, m->model_arch);
+      if (!v.empty()) {
+        const bool agrees = s.validation && s.validation->agrees;
+        const std::string text = m->model_arch + " rules: " + v;
+        if (agrees) {
+          ImGui::TextDisabled("%s", text.c_str());
+        } else {
+          ImGui::TextColored(colv(pal.conflict), "%s", text.c_str());
+        }
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip(
+              "bankviz-cli validate ran every measured suite on this GPU through its "
+              "own counters (CUPTI) and compared each count with the model");
+      } else if (!m->model_arch.empty()) {
+        ImGui::TextDisabled("%s rules: not validated on this GPU yet (bankviz-cli validate)",
+                            m->model_arch.c_str());
+      }
       ImGui::PushFont(g_fonts.big);
       ImGui::Text("%.2f cycles  vs  model %.2f", m->cycles_per_instruction, m->predicted);
       ImGui::PopFont();

@@ -50,6 +50,11 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
   if (o.presenter) s.settings.presenter = s.settings.views_only = true;
   if (o.views_only) s.settings.views_only = true;
   load_presets(s, data_dir() + "/assets/presets");
+  if (!o.no_settings) {
+    std::string problem;
+    s.validation = load_validation_record(&problem);
+    if (!problem.empty()) std::fprintf(stderr, "bankviz: %s\n", problem.c_str());
+  }
   if (!o.lesson.empty()) {
     // A name, as for presets: a name that names no lesson is a usage error listing them.
     const std::string dir = data_dir() + "/assets/lessons";

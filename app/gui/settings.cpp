@@ -1,6 +1,8 @@
 // settings.cpp: settings file (see settings.h).
 #include "settings.h"
 
+#include "validation.h"
+
 #include "bankviz/io.h"
 
 #include <cmath>
@@ -13,9 +15,7 @@ namespace bankviz::gui {
 using nlohmann::json;
 
 std::string config_dir() {
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/bankviz";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.config/bankviz";
-  return "";
+  return bankviz::config_dir();  // app/shared/validation.h: one home for both programs
 }
 
 namespace {
