@@ -34,8 +34,6 @@ struct FieldEdits {
 
 // The error of the draft at `path` or under it, in the conflict colour under the field.
 void show_error(const AppState& s, const std::string& path);
-// A tooltip for the control just drawn: what it is, in the field's words.
-void tip(const char* text);
 // A bold section title over a separator.
 void section(const std::string& title);
 

@@ -24,15 +24,6 @@ void show_error(const AppState& s, const std::string& path) {
   }
 }
 
-void tip(const char* text) {
-  if (!ImGui::IsItemHovered()) return;
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::TextUnformatted(text);
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
-}
-
 void section(const std::string& title) {
   ImGui::Spacing();
   ImGui::PushFont(g_fonts.bold);
@@ -65,11 +56,12 @@ void draw_edit_bar(AppState& s) {
     ImGui::SetTooltip("Redo what was undone (Ctrl+Shift+Z or Ctrl+Y)");
   ImGui::SameLine();
   if (ImGui::Button("Reset")) reset_draft(s);
-  tip(s.loaded_preset.empty() ? "Back to the scenario as it was loaded (undoable)"
-                              : "Back to the preset as its file has it (undoable)");
+  control_tip(s.loaded_preset.empty() ? "Back to the scenario as it was loaded (undoable)"
+                                      : "Back to the preset as its file has it (undoable)");
   ImGui::SameLine();
   if (ImGui::Button("Save as...")) s.edit.open_save = true;
-  tip("Save this scenario as a JSON file (Ctrl+S) that bankviz --scenario FILE and bankviz-cli "
+  control_tip(
+      "Save this scenario as a JSON file (Ctrl+S) that bankviz --scenario FILE and bankviz-cli "
       "analyze --file FILE read back; an existing file is replaced only after you confirm");
   if (s.unsaved) {
     ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
@@ -98,7 +90,7 @@ void draw_save_dialog(AppState& s) {
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     const bool enter =
         ImGui::InputText("##path", &s.edit.save_path, ImGuiInputTextFlags_EnterReturnsTrue);
-    tip("A path, relative to the directory bankviz was started in, or absolute");
+    control_tip("A path, relative to the directory bankviz was started in, or absolute");
     // A path that cannot be written (a directory, a missing directory) is said here, in the
     // conflict colour, and the dialog stays open for another path.
     if (!s.edit.save_error.empty()) {
@@ -138,7 +130,7 @@ void draw_save_dialog(AppState& s) {
       }
       ImGui::SameLine();
       if (ImGui::Button("Keep it")) ImGui::CloseCurrentPopup();  // back to the path field
-      tip("Leave the file as it is and choose another path");
+      control_tip("Leave the file as it is and choose another path");
       ImGui::EndPopup();
     }
     if (saved) ImGui::CloseCurrentPopup();  // the Save dialog too
@@ -177,7 +169,8 @@ void draw_controls(AppState& s, Rect r) {
     }
     ImGui::EndCombo();
   }
-  tip("The GPU generation whose bank rules serve the accesses: bank count and width, how a warp's "
+  control_tip(
+      "The GPU generation whose bank rules serve the accesses: bank count and width, how a warp's "
       "request is split (cc 1.x half-warps), Kepler's 4- or 8-byte banks");
   if (cur) arch_rules_label(*cur, s.palette);
   show_error(s, "arch");
@@ -199,7 +192,8 @@ void draw_controls(AppState& s, Rect r) {
       }
       ImGui::EndCombo();
     }
-    tip("The C type of each element: its size decides how many banks one element spans "
+    control_tip(
+        "The C type of each element: its size decides how many banks one element spans "
         "(float2 and double: two 4-byte banks)");
     static const char* dim_names[] = {"rows", "columns", "depth"};
     // A CuTe-laid-out tile's extents and padding are its layout's (the layout field below).
@@ -207,12 +201,13 @@ void draw_controls(AppState& s, Rect r) {
       ImGui::SetNextItemWidth(w);
       const char* n = t.dims.size() == 1 ? "length" : dim_names[t.dims.size() == 3 ? k : k];
       e.text(input_i64(n, &t.dims[k], 1, 65536), tp + ".dims");
-      tip("An extent of the array as declared: tile[rows][columns]");
+      control_tip("An extent of the array as declared: tile[rows][columns]");
     }
     ImGui::SetNextItemWidth(w);
     if (!t.cute) {
       e.text(input_i64("padding", &t.pad, 0, 64), tp + ".pad");
-      tip("Unused elements added to each row (tile[32][32 + pad]): a row then starts pad words "
+      control_tip(
+          "Unused elements added to each row (tile[32][32 + pad]): a row then starts pad words "
           "further along the banks, which spreads a column over different banks");
     }
     int sw[3] = {t.swizzle.bits, t.swizzle.base, t.swizzle.shift};
@@ -224,7 +219,8 @@ void draw_controls(AppState& s, Rect r) {
       t.swizzle.shift = std::clamp(sw[2], 0, 12);
     }
     e.text(swizzled, tp + ".swizzle");
-    tip("CuTe's Swizzle<B,M,S>: the element offset's bits [M, M+B) are XORed with bits "
+    control_tip(
+        "CuTe's Swizzle<B,M,S>: the element offset's bits [M, M+B) are XORed with bits "
         "[M+S, M+S+B). B: how many bits are permuted (2^B chunks per row); M: the chunk size, 2^M "
         "elements kept together; S: how far up the row bits are taken from. 0,0,0 = no swizzle. "
         "Swizzle<5,0,5> on a 32x32 int tile XORs the column with the row: a transpose without "
@@ -243,7 +239,8 @@ void draw_controls(AppState& s, Rect r) {
   if (reblocked)
     for (int k = 0; k < 3; ++k) d.block[k] = std::clamp(b[k], 1, 1024);
   e.text(reblocked, "block");
-  tip("blockDim.x, .y, .z: threads are numbered x fastest; each 32 consecutive threads form a "
+  control_tip(
+      "blockDim.x, .y, .z: threads are numbered x fastest; each 32 consecutive threads form a "
       "warp, the unit whose accesses the banks serve together");
   show_error(s, "block");
 

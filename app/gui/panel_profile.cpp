@@ -14,48 +14,42 @@ namespace bankviz::gui {
 
 namespace {
 
-void tip(const char* text) {
-  if (!ImGui::IsItemHovered()) return;
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::TextUnformatted(text);
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
-}
-
 void form(AppState& s, ProfilerState& p, bool running) {
   ProfileForm& f = p.form;
   const float w = ImGui::GetFontSize() * 22;
   ImGui::SetNextItemWidth(w);
   ImGui::InputText(".cu file", &f.file);
-  tip("The CUDA source file (at most 1 MB). It is compiled by NVRTC with line info, for this GPU.");
+  control_tip(
+      "The CUDA source file (at most 1 MB). It is compiled by NVRTC with line info, for this GPU.");
   ImGui::SetNextItemWidth(w);
   ImGui::InputText("kernel", &f.kernel);
-  tip("The __global__ function to launch: its C++ name (ns::name is fine).");
+  control_tip("The __global__ function to launch: its C++ name (ns::name is fine).");
   ImGui::SetNextItemWidth(w * 0.45f);
   ImGui::InputText("grid", &f.grid);
-  tip("Blocks: X, XxY or XxYxZ");
+  control_tip("Blocks: X, XxY or XxYxZ");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(w * 0.45f);
   ImGui::InputText("block", &f.block);
-  tip("Threads per block: X, XxY or XxYxZ (at most 1024)");
+  control_tip("Threads per block: X, XxY or XxYxZ (at most 1024)");
   ImGui::SetNextItemWidth(w);
   ImGui::InputText("arguments", &f.args);
-  tip("One per kernel parameter, in order, separated by spaces: buffer:BYTES (zeroed device "
+  control_tip(
+      "One per kernel parameter, in order, separated by spaces: buffer:BYTES (zeroed device "
       "memory bankviz allocates; K, M, G), int:V, uint:V, long:V, ulong:V, float:V, double:V. "
       "Example: buffer:4K int:3");
   ImGui::SetNextItemWidth(w * 0.45f);
   ImGui::InputInt("dynamic shared bytes", &f.shared, 1024, 4096);
   f.shared = std::clamp(f.shared, 0, 1 << 30);
-  tip("Bytes of extern __shared__ memory per block (the launch's third parameter)");
+  control_tip("Bytes of extern __shared__ memory per block (the launch's third parameter)");
   ImGui::SetNextItemWidth(w * 0.45f);
   ImGui::InputDouble("timeout s", &f.timeout_s, 1, 10, "%.1f");
   f.timeout_s = std::clamp(f.timeout_s, 0.1, 600.0);
-  tip("Seconds one launch may take; past it the profile is stopped (its process ends, so the "
+  control_tip(
+      "Seconds one launch may take; past it the profile is stopped (its process ends, so the "
       "GPU is free again)");
   if (running) {
     if (ImGui::Button("Cancel")) p.cancel = true;
-    tip("Stop the profile: its bankviz-cli process is ended, and the GPU with it");
+    control_tip("Stop the profile: its bankviz-cli process is ended, and the GPU with it");
     ImGui::SameLine();
     ImGui::TextDisabled("profiling ... %.0f s", ImGui::GetTime() - p.started);
   } else {
@@ -64,7 +58,8 @@ void form(AppState& s, ProfilerState& p, bool running) {
       if (!start_profile(p, &err, ImGui::GetTime()))
         set_notice(s, err, ImGui::GetTime(), 4, Notice::Error);
     }
-    tip("Compile, run on zeroed buffers and count every shared-memory instruction with the "
+    control_tip(
+        "Compile, run on zeroed buffers and count every shared-memory instruction with the "
         "hardware's per-instruction counters (CUPTI SASS metrics), in a bankviz-cli of its own");
   }
 }
@@ -83,7 +78,8 @@ void result(AppState& s, const ProfileOutcome& o) {
   ImGui::Text("shared memory: %lld wavefronts, ideal %lld, excess %lld (%.1f s)",
               static_cast<long long>(o.wavefronts), static_cast<long long>(o.ideal),
               static_cast<long long>(o.excess), o.seconds);
-  tip("Wavefronts beyond the ideal are bank conflicts: the hardware's count, equal to Nsight "
+  control_tip(
+      "Wavefronts beyond the ideal are bank conflicts: the hardware's count, equal to Nsight "
       "Compute's source page (docs/PROFILE.md)");
   std::map<uint32_t, const ProfiledLine*> by_line;
   int64_t worst = 0;

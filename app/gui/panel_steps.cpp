@@ -45,7 +45,8 @@ bool kind_combo(Scenario& d, size_t i) {
       if (ImGui::Selectable(k.c_str(), k == cur) && k != cur) picked = set_step_kind(d, i, k);
     ImGui::EndCombo();
   }
-  tip("What the step does: store, load, atomic (atomicAdd), sync (__syncthreads), or a PTX "
+  control_tip(
+      "What the step does: store, load, atomic (atomicAdd), sync (__syncthreads), or a PTX "
       "instruction: ldmatrix/stmatrix .x1/.x2/.x4 (1, 2 or 4 8x8 matrices of 16-bit elements, "
       ".trans transposed; hopper only), cp.async.4/8/16 (an asynchronous copy of that many bytes "
       "from global memory)");
@@ -69,12 +70,13 @@ void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, fl
           }
         ImGui::EndCombo();
       }
-      tip("The __shared__ array the step accesses");
+      control_tip("The __shared__ array the step accesses");
     }
     ImGui::TextDisabled("  if");
     ImGui::SameLine();
     e.text(code_field(s, "##guard", &st.guard, p + ".guard", -1), p + ".guard");
-    tip("Only threads for which this C condition holds take part in the step; empty: every "
+    control_tip(
+        "Only threads for which this C condition holds take part in the step; empty: every "
         "thread. Example: threadIdx.x < 16");
     show_error(s, p + ".guard");
     if (st.kind == StepKind::Store || st.kind == StepKind::Atomic ||
@@ -82,7 +84,8 @@ void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, fl
       ImGui::TextDisabled("  = ");
       ImGui::SameLine();
       e.text(code_field(s, "##value", &st.value, p + ".value", -1), p + ".value");
-      tip("The value stored (a C expression per thread); empty: the thread's linear index. The "
+      control_tip(
+          "The value stored (a C expression per thread); empty: the thread's linear index. The "
           "generated kernel writes it and a GPU run checks it");
       show_error(s, p + ".value");
     }
@@ -91,7 +94,7 @@ void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, fl
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
   e.text(ImGui::InputText("##label", &st.label), p + ".label");
-  tip("The step's name on the timeline; empty: made from its index");
+  control_tip("The step's name on the timeline; empty: made from its index");
   show_error(s, p + ".label");
   // for (int var = from; var < to; var += step)
   bool looped = !st.loop_var.empty();
@@ -109,29 +112,30 @@ void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, fl
     }
     e.discrete(true);
   }
-  tip("Repeat the step in a C loop, for (int var = from; var < to; var += step) (var > to when "
+  control_tip(
+      "Repeat the step in a C loop, for (int var = from; var < to; var += step) (var > to when "
       "step is negative); the index, guard and value may use var");
   if (looped) {
     // loop [i] = [0] to [2] step [1]
     const float nw = fs * 2.6f;
     ImGui::SameLine();
     e.text(code_field(s, "##var", &st.loop_var, p + ".loop.var", nw), p + ".loop.var");
-    tip("The loop variable's name (an int)");
+    control_tip("The loop variable's name (an int)");
     ImGui::SameLine();
     ImGui::TextDisabled("=");
     ImGui::SameLine();
     e.text(input_s64("##from", &st.loop_from, nw), p + ".loop.from");
-    tip("from: the first value");
+    control_tip("from: the first value");
     ImGui::SameLine();
     ImGui::TextDisabled("to");
     ImGui::SameLine();
     e.text(input_s64("##to", &st.loop_to, nw), p + ".loop.to");
-    tip("to: the loop runs while var < to (var > to for a negative step)");
+    control_tip("to: the loop runs while var < to (var > to for a negative step)");
     ImGui::SameLine();
     ImGui::TextDisabled("step");
     ImGui::SameLine();
     e.text(input_s64("##step", &st.loop_step, nw), p + ".loop.step");
-    tip("step: added to var after each iteration; not 0");
+    control_tip("step: added to var after each iteration; not 0");
     show_error(s, p + ".loop");
   }
   // Move, duplicate, remove (applied after the list is drawn: the loop walks the steps).
@@ -139,26 +143,26 @@ void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, fl
     s.edit.step = static_cast<int>(i) - 1;
     e.discrete(true);
   }
-  tip("Move the step one place earlier");
+  control_tip("Move the step one place earlier");
   ImGui::SameLine();
   if (ImGui::ArrowButton("##down", ImGuiDir_Down) && move_step(d, i, 1)) {
     s.edit.step = static_cast<int>(i) + 1;
     e.discrete(true);
   }
-  tip("Move the step one place later");
+  control_tip("Move the step one place later");
   ImGui::SameLine();
   if (ImGui::Button("Duplicate")) {
     s.edit.step = static_cast<int>(duplicate_step(d, i));
     e.discrete(true);
   }
-  tip("Insert a copy of the step after it");
+  control_tip("Insert a copy of the step after it");
   ImGui::SameLine();
   if (ImGui::Button("Remove")) {
     remove_step(d, i);
     s.edit.step = std::min(static_cast<int>(i), static_cast<int>(d.steps.size()) - 1);
     e.discrete(true);
   }
-  tip("Remove the step");
+  control_tip("Remove the step");
 }
 
 }  // namespace
@@ -174,14 +178,16 @@ void draw_steps(AppState& s, FieldEdits& e, float w) {
     const std::string num = std::to_string(i);
     if (ImGui::Selectable(num.c_str(), selected, 0, ImVec2(ImGui::CalcTextSize("0000").x, 0)))
       s.edit.step = selected ? -1 : static_cast<int>(i);
-    tip("Select the step: its guard, value and loop, and the buttons that move, duplicate and "
+    control_tip(
+        "Select the step: its guard, value and loop, and the buttons that move, duplicate and "
         "remove it; Add step inserts after it");
     ImGui::SameLine();
     e.discrete(kind_combo(d, i));
     if (d.steps[i].is_memory()) {
       ImGui::SameLine();
       e.text(code_field(s, "##index", &d.steps[i].index, p + ".index", -1), p + ".index");
-      tip("The subscript as the kernel writes it, a C expression over threadIdx, blockDim, "
+      control_tip(
+          "The subscript as the kernel writes it, a C expression over threadIdx, blockDim, "
           "blockIdx, the constants, the lets and the loop variable: "
           "tile[threadIdx.y][threadIdx.x]");
     }
@@ -210,14 +216,15 @@ void draw_steps(AppState& s, FieldEdits& e, float w) {
       if (ImGui::Selectable(k.c_str(), k == s.edit.add_kind)) s.edit.add_kind = k;
     ImGui::EndCombo();
   }
-  tip("The kind of step Add step inserts");
+  control_tip("The kind of step Add step inserts");
   ImGui::SameLine();
   if (ImGui::Button("Add step")) {
     const size_t after = s.edit.step >= 0 ? static_cast<size_t>(s.edit.step) : d.steps.size();
     s.edit.step = static_cast<int>(add_step(d, after, s.edit.add_kind));
     e.discrete(true);
   }
-  tip("Insert a step of that kind after the selected step (at the end when none is selected); "
+  control_tip(
+      "Insert a step of that kind after the selected step (at the end when none is selected); "
       "it starts with the index of the step before it");
 }
 
@@ -230,21 +237,23 @@ void draw_lets_and_constants(AppState& s, FieldEdits& e, float w) {
     ImGui::PushID(p.c_str());
     Let& l = d.lets[i];
     e.text(code_field(s, "##type", &l.type, p + ".type", fs * 5), p + ".type");
-    tip("The C type the kernel declares it with: int, unsigned int, long long, unsigned long long "
+    control_tip(
+        "The C type the kernel declares it with: int, unsigned int, long long, unsigned long long "
         "(or a spelling such as unsigned, size_t); empty: the expression's own type");
     ImGui::SameLine();
     e.text(code_field(s, "##name", &l.name, p + ".name", fs * 4), p + ".name");
-    tip("Its name, used by the expressions after it (a C identifier)");
+    control_tip("Its name, used by the expressions after it (a C identifier)");
     ImGui::SameLine();
     ImGui::TextUnformatted("=");
     ImGui::SameLine();
     e.text(code_field(s, "##expr", &l.expr, p + ".expr", -ImGui::GetFrameHeight() - fs * 0.5f),
            p + ".expr");
-    tip("Evaluated per thread, in order: a C expression over threadIdx, blockDim, blockIdx, the "
+    control_tip(
+        "Evaluated per thread, in order: a C expression over threadIdx, blockDim, blockIdx, the "
         "constants and the lets before it");
     ImGui::SameLine();
     const bool removed = ImGui::Button("x", ImVec2(ImGui::GetFrameHeight(), 0));
-    tip("Remove this let");
+    control_tip("Remove this let");
     show_error(s, p);
     ImGui::PopID();
     if (removed) {
@@ -257,7 +266,7 @@ void draw_lets_and_constants(AppState& s, FieldEdits& e, float w) {
     add_let(d);
     e.discrete(true);
   }
-  tip("Add a per-thread variable: TYPE NAME = EXPR; (int v1 = threadIdx.x; to start)");
+  control_tip("Add a per-thread variable: TYPE NAME = EXPR; (int v1 = threadIdx.x; to start)");
 
   section("Constants (#define)");
   for (size_t i = 0; i < d.constants.size(); ++i) {
@@ -265,16 +274,16 @@ void draw_lets_and_constants(AppState& s, FieldEdits& e, float w) {
     ImGui::PushID(p.c_str());
     Constant& c = d.constants[i];
     e.text(code_field(s, "##name", &c.name, p + ".name", fs * 6), p + ".name");
-    tip("The macro's name (a C identifier)");
+    control_tip("The macro's name (a C identifier)");
     ImGui::SameLine();
     e.text(input_s64("##value", &c.value, w * 0.6f), p + ".value");
-    tip("Its value, an integer");
+    control_tip("Its value, an integer");
     ImGui::SameLine();
     ImGui::TextDisabled("%s", ctype_name(c.type()));
-    tip("The C type of the literal: int within [-INT_MAX, INT_MAX], else long long");
+    control_tip("The C type of the literal: int within [-INT_MAX, INT_MAX], else long long");
     ImGui::SameLine();
     const bool removed = ImGui::Button("x", ImVec2(ImGui::GetFrameHeight(), 0));
-    tip("Remove this constant");
+    control_tip("Remove this constant");
     show_error(s, p);
     ImGui::PopID();
     if (removed) {
@@ -287,7 +296,7 @@ void draw_lets_and_constants(AppState& s, FieldEdits& e, float w) {
     add_constant(d);
     e.discrete(true);
   }
-  tip("Add a named constant: #define NAME VALUE");
+  control_tip("Add a named constant: #define NAME VALUE");
 }
 
 }  // namespace bankviz::gui

@@ -80,7 +80,9 @@ void draw_ui(AppState& s, CellRenderer& cells);
 bool begin_panel(const char* title, Rect r, bool title_bar = true);
 // Row, col, byte, bank, word, lanes of s.hover over side v.
 void hover_tooltip(const AppState& s, const ViewSide& v);
-std::string lanes_text(uint32_t lanes);  // "0, 1, 2 .. 31" compactly: "0-31", "0, 16"
+std::string lanes_text(uint32_t lanes);
+// A wrapped tooltip for the control just drawn, when it is hovered: what it is, in its words.
+void control_tip(const char* text);  // "0, 1, 2 .. 31" compactly: "0-31", "0, 16"
 // Map between a panel's grid rows and the current frame: lanes touching each element/word.
 ImU32 degree_color(const Palette& p, int wavefronts, int ideal);
 // "rules: measured" / "rules: published; 2 of 4 rules extrapolated", in the conflict colour when

@@ -109,6 +109,15 @@ ViewSide main_view(AppState& s) {
   return v;
 }
 
+void control_tip(const char* text) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 void hover_tooltip(const AppState& s, const ViewSide& v) {
   if (!v.analysis || !s.hover.active) return;
   const Analysis& a = *v.analysis;
