@@ -67,6 +67,9 @@ bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w) {
     }
     ImGui::EndCombo();
   }
+  control_tip(
+      "The Hopper TMA's swizzle modes (32, 64, 128 bytes) as CuTe's Swizzle<B,M,S> for "
+      "this element size: what a TMA copy into this tile would store");
   if (!f.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
     ImGui::TextWrapped("layout: %s", f.error.c_str());
@@ -156,6 +159,7 @@ void tile_advice(AppState& s, const Advice& adv, const TileAdvice& ta, bool curr
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     if (current && f.kind != FixKind::Baseline && ImGui::SmallButton("apply")) apply_advice(s, f);
+    control_tip("Make this fix the scenario (an edit: Ctrl+Z undoes it)");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(f.name.c_str());
     ImGui::TableNextColumn();
@@ -187,6 +191,9 @@ void draw_advisor(AppState& s) {
   } else if (ImGui::Button(a.advice ? "Advise again" : "Advise")) {
     start_advice(s);
   }
+  control_tip(
+      "Analyze every padding (1 to 32) and swizzle of each tile with the model and rank "
+      "them by wavefronts, then shared memory");
   ImGui::SameLine();
   ImGui::TextDisabled(
       "each padding and swizzle analyzed by the model; ranked by wavefronts, "

@@ -169,6 +169,7 @@ bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
   ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - bw));
   const bool closing = ImGui::Button(close);
   const ImVec2 p1 = ImGui::GetItemRectMax();
+  control_tip("Back to one scenario (A stays as it is)");
   c.ratio = {p0.x, p0.y, p1.x - p0.x, p1.y - p0.y};  // the close button is the rightmost item
   ImGui::End();
   return closing;
@@ -237,6 +238,7 @@ void draw_compare_menu(AppState& s) {
   if (s.compare.open) {
     ImGui::Separator();
     if (ImGui::Selectable("Close the comparison")) close_compare(s);
+    control_tip("Back to one scenario (A stays as it is)");
   }
   ImGui::EndPopup();
 }

@@ -78,10 +78,17 @@ void draw_source(AppState& s, Rect r) {
     cached_mode = mode;
   }
   if (ImGui::SmallButton("Copy")) ImGui::SetClipboardText(src.c_str());
+  control_tip("Copy this kernel's source to the clipboard (it compiles with nvcc as it is)");
   ImGui::SameLine();
   ImGui::RadioButton("as written", &mode, 0);
+  control_tip(
+      "The kernel a student would write for this scenario: what the GPU runs in written "
+      "mode");
   ImGui::SameLine();
   ImGui::RadioButton("exposed", &mode, 1);
+  control_tip(
+      "The kernel that measures: each memory step repeated until the banks are the "
+      "bottleneck, so cycles per instruction show the wavefronts");
   ImGui::SameLine();
   ImGui::TextDisabled("%s", note.c_str());
   ImGui::BeginChild("src", ImGui::GetContentRegionAvail(), false,
