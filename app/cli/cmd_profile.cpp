@@ -7,14 +7,17 @@
 // line, most excess wavefronts first. Exit 0 when it ran and was counted (or --no-counters), 1
 // when the kernel did not compile, launch or finish, or the counters could not be read, 2 for a
 // bad flag or argument.
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
+#include "bankviz/from_source.h"
 #include "bankviz/io.h"
 #include "bankviz/profile.h"
+#include "bankviz/scenario.h"
 #include "commands.h"
 #include "common.h"
 
@@ -32,9 +35,11 @@ struct ProfileOptions {
   bool no_counters = false;
   bool json = false;
   long long lines = 20;
+  long long scenario_line = 0;  // --scenario-of-line N: print that line as a scenario instead
 };
 
-nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r) {
+nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
+                       const std::vector<uint32_t>& expressible) {
   using nlohmann::json;
   json j;
   j["file"] = q.file_name;
@@ -64,7 +69,9 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r) {
                      {"wavefronts", l.wavefronts},
                      {"ideal", l.ideal},
                      {"excess", l.excess()},
-                     {"wavefronts_per_request", l.per_request()}});
+                     {"wavefronts_per_request", l.per_request()},
+                     {"as_scenario", std::find(expressible.begin(), expressible.end(), l.line) !=
+                                         expressible.end()}});
   j["lines"] = lines;
   json inst = json::array();
   for (const ProfileInstruction& in : r.instructions)
@@ -110,11 +117,29 @@ void run_profile(const ProfileOptions& o) {
     throw Exit{kExitUsage, m};
   }
 
+  const int64_t block[3] = {q.block.x, q.block.y, q.block.z};
+  if (o.scenario_line > 0) {
+    // The model's side of a line, without a GPU (core/from_source.h).
+    const SourceScenario sc = scenario_from_source_line(
+        q.source, static_cast<uint32_t>(o.scenario_line), "", block, q.file_name);
+    if (!sc.scenario) throw Exit{kExitFailed, sc.why};
+    std::cout << scenario_to_json(*sc.scenario);
+    return;
+  }
+
   Runner runner;
   const ProfileResult r = runner.profile(q);
+  // Which profiled lines the model can show as scenarios.
+  std::vector<uint32_t> expressible;
+  for (const ProfileLine& l : r.lines)
+    if (l.line > 0 && scenario_from_source_line(q.source, l.line, l.ops.empty() ? "" : l.ops[0],
+                                                block, q.file_name)
+                          .scenario)
+      expressible.push_back(l.line);
   if (o.json) {
-    std::cout << to_json(q, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout
+        << to_json(q, r, expressible).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
   } else if (r.status == RunStatus::Ok) {
     const DeviceInfo& d = r.device;
     std::cout << q.kernel << " (" << o.file.substr(o.file.find_last_of('/') + 1) << ") on "
@@ -173,6 +198,11 @@ void add_profile_command(CLI::App& app) {
       ->check(CLI::Range(0.001, 600.0));
   cmd->add_flag("--no-counters", o->no_counters, "compile, launch and time only");
   cmd->add_flag("--json", o->json, "print the result as JSON (every line and instruction)");
+  cmd->add_option("--scenario-of-line", o->scenario_line,
+                  "print line N's shared access as a bankviz scenario (JSON) instead of "
+                  "profiling: its __shared__ declaration, #defines and integer locals, this "
+                  "--block (no GPU needed)")
+      ->check(CLI::Range(1LL, 100000000LL));
   cmd->add_option("--lines", o->lines, "lines shown in the table, most excess first (0: all)")
       ->check(CLI::Range(0LL, 1000000LL));
   cmd->callback([o] { run_profile(*o); });

@@ -64,6 +64,20 @@ void form(AppState& s, ProfilerState& p, bool running) {
   }
 }
 
+// The line's scenario on screen, like a file opened over the draft (undoable).
+void open_line(AppState& s, const ProfiledLine& l) {
+  s.open_pending = true;
+  set_draft(s, *l.scenario, false);
+  mark_loaded(s);
+  s.preset.clear();
+  s.loaded_preset.clear();
+  set_notice(s,
+             "line " + std::to_string(l.line) + " opened as a scenario: hardware " +
+                 std::to_string(l.wavefronts) + " wavefronts in " + std::to_string(l.executed) +
+                 " instructions (Ctrl+Z goes back)",
+             ImGui::GetTime(), 8);
+}
+
 void result(AppState& s, const ProfileOutcome& o) {
   const Palette& pal = s.palette;
   if (!o.error.empty()) {
@@ -89,13 +103,14 @@ void result(AppState& s, const ProfileOutcome& o) {
   }
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
-  if (!ImGui::BeginTable("source", 6, flags)) return;
+  if (!ImGui::BeginTable("source", 7, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("op", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("wavefronts", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("ideal", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("per request", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("model", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < o.source.size(); ++i) {
@@ -118,6 +133,15 @@ void result(AppState& s, const ProfileOutcome& o) {
     if (l) ImGui::Text("%lld", static_cast<long long>(l->ideal));
     ImGui::TableNextColumn();
     if (l) ImGui::Text("%.2f", l->per_request);
+    ImGui::TableNextColumn();
+    if (l && l->scenario) {
+      ImGui::PushID(static_cast<int>(n));
+      if (ImGui::SmallButton("open")) open_line(s, *l);
+      control_tip(
+          "Open this line's access as a bankviz scenario: the model's picture of it, "
+          "beside the hardware's count (Ctrl+Z goes back)");
+      ImGui::PopID();
+    }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(o.source[i].c_str());
     if (l && ImGui::IsItemHovered())

@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bankviz/from_source.h"
 #include "bankviz/io.h"
+#include "bankviz/profile.h"
 #include "subprocess.h"
 
 namespace bankviz::gui {
@@ -109,6 +111,19 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
   return o;
 }
 
+void attach_scenarios(ProfileOutcome& o, const std::string& source, const ProfileForm& f) {
+  // Which lines the model can show (the CLI checked the block; a bad one means none).
+  for (ProfiledLine& l : o.lines) l.scenario.reset();
+  std::string why;
+  const auto b = parse_dim3(f.block, &why);
+  if (!b) return;
+  const int64_t block[3] = {b->x, b->y, b->z};
+  for (ProfiledLine& l : o.lines) {
+    const std::string op = l.ops.substr(0, l.ops.find(','));
+    l.scenario = scenario_from_source_line(source, l.line, op, block, f.file).scenario;
+  }
+}
+
 bool start_profile(ProfilerState& p, std::string* error, double now) {
   if (p.job.valid()) {
     *error = "a profile is running";
@@ -137,6 +152,7 @@ bool start_profile(ProfilerState& p, std::string* error, double now) {
     if (src.text) {
       std::istringstream in(*src.text);
       for (std::string line; std::getline(in, line);) o.source.push_back(line);
+      attach_scenarios(o, *src.text, form);
     }
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return o;

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "bankviz/scenario.h"
+
 namespace bankviz::gui {
 
 // What the window's fields hold (the launch, as the CLI's flags write it).
@@ -32,6 +34,9 @@ struct ProfiledLine {
   std::string source, ops;
   int64_t executed = 0, wavefronts = 0, ideal = 0, excess = 0;
   double per_request = 0;
+  // The line's access as a bankviz scenario (core/from_source.h), when it can be one: the
+  // window's "open" shows the model's picture of it.
+  std::optional<Scenario> scenario;
 };
 
 struct ProfileOutcome {
@@ -54,6 +59,10 @@ std::vector<std::string> profile_argv(const std::string& cli, const ProfileForm&
 // The outcome from what the process printed and how it ended (pure: tested with recorded output).
 ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::string& out,
                                    const std::string& err);
+
+// Gives each profiled line of `source` its scenario where it can have one (core/from_source.h),
+// for the form's block.
+void attach_scenarios(ProfileOutcome& o, const std::string& source, const ProfileForm& f);
 
 struct ProfilerState {
   bool open = false;  // the window (key K, toolbar)

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "profiler.h"
@@ -119,6 +121,30 @@ TEST(Profiler, TheCliJsonIsReadLineByLine) {
   bad = read_profile_output(0, false, R"({"status": "ok", "lines": 3})", "");
   EXPECT_FALSE(bad.ok);
   EXPECT_NE(bad.error.find("not as expected"), std::string::npos) << bad.error;
+}
+
+TEST(Profiler, ProfiledLinesThatAreSharedAccessesOpenAsScenarios) {
+  ProfileOutcome o;
+  ProfiledLine load, other;
+  load.line = 31;  // out[idx]=tile[threadIdx.x][threadIdx.y]; in setRowReadCol
+  load.ops = "ld";
+  other.line = 3;  // a #define
+  other.ops = "ld";
+  o.lines = {load, other};
+  ProfileForm f;
+  f.file = "data_layout.cu";
+  f.block = "32x32";
+  std::ifstream in(std::string(BANKVIZ_TEST_DATA) + "/profile/data_layout.cu");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  attach_scenarios(o, ss.str(), f);
+  ASSERT_TRUE(o.lines[0].scenario);
+  EXPECT_EQ(o.lines[0].scenario->steps[0].index, "tile[threadIdx.x][threadIdx.y]");
+  EXPECT_EQ(o.lines[0].scenario->block[1], 32);
+  EXPECT_FALSE(o.lines[1].scenario);
+  f.block = "0";  // a block the CLI would refuse: no scenario
+  attach_scenarios(o, ss.str(), f);
+  EXPECT_FALSE(o.lines[0].scenario);
 }
 
 TEST(Profiler, AProfileRunsInABankvizCliOfItsOwn) {
