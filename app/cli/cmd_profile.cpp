@@ -155,6 +155,12 @@ void run_profile(const ProfileOptions& o) {
                    "wavefronts beyond the ideal are bank conflicts), most excess first:\n";
       std::cout << format_profile(r, static_cast<size_t>(o.lines));
       if (r.lines.empty()) std::cout << "(the kernel executed no shared-memory instruction)\n";
+      if (!expressible.empty()) {
+        std::cout << "as bankviz scenarios (the model's picture of the line: add "
+                     "--scenario-of-line N, then bankviz --file):";
+        for (uint32_t n : expressible) std::cout << ' ' << n;
+        std::cout << "\n";
+      }
     }
     if (!r.counters_message.empty())
       std::cout << "hardware counters: " << r.counters_message << "\n";

@@ -47,6 +47,7 @@ TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {
   const std::string first = r.out.substr(begin, r.out.find('\n', begin) - begin);
   EXPECT_NE(first.find("out[idx]=tile[threadIdx.x][threadIdx.y];"), std::string::npos) << r.out;
   EXPECT_NE(first.find("32.00"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("as bankviz scenarios (the model's picture"), std::string::npos) << r.out;
 
   r = cli("profile " + data("data_layout.cu") +
           " --kernel setRowReadCol --block 32x32 --arg buffer:4K --json");
@@ -55,6 +56,7 @@ TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {
   EXPECT_EQ(j["status"], "ok");
   ASSERT_EQ(j["lines"].size(), 2u);
   EXPECT_EQ(j["lines"][0]["excess"], 992);
+  EXPECT_EQ(j["lines"][0]["as_scenario"], true);
   EXPECT_EQ(j["total"]["wavefronts"], 1056);
 }
 
