@@ -17,11 +17,12 @@ asan=protect_shadow_gap=0:strict_string_checks=1
 # children that UBSan stops on purpose takes it from 1 minute to 8 (the report names the line).
 export UBSAN_OPTIONS=halt_on_error=1
 
-# Leaks are errors in every test but those that run the desktop app (Screenshot.*, Install.*,
+# Leaks are errors in every test but those that run the desktop app (Screenshot.*,
+# CompareScreenshot.*, Install.*,
 # AppExit.*):
 # Mesa's GL driver is unloaded (dlclose) at exit, so LeakSanitizer no longer sees its allocations
 # as reachable and reports them from an "<unknown module>" (with dlclose made a no-op, none).
-app='^(Screenshot|Install|AppExit)\.'
+app='^(Screenshot|CompareScreenshot|Install|AppExit)\.'
 ASAN_OPTIONS=$asan:detect_leaks=1 \
   ctest --test-dir "$BANKVIZ_BUILD_DIR" --output-on-failure -j "$jobs" -E "$app"
 ASAN_OPTIONS=$asan:detect_leaks=0 \
