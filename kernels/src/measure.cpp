@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <optional>
 
 #include "bankviz/analysis.h"
 #include "bankviz/arch.h"
@@ -25,6 +26,16 @@
 namespace bankviz::detail {
 
 // [SECTION] Loading kernels into the context =====================================================
+
+const AnalysisResult& ModelCache::get(const Scenario& s, const std::string& arch_id) {
+  std::string key = arch_id + '\n';
+  key += scenario_to_json(s);
+  if (key != key_) {
+    value_ = analyze(s, find_arch(arch_id));
+    key_ = std::move(key);
+  }
+  return value_;
+}
 
 KernelFunction Session::load(const KernelSource& k, const Compiled& c) {
   const Driver& d = driver();
@@ -157,8 +168,10 @@ void measure_exposed(Session& run) {
 
   // The model for the GPU that runs it, the scenario's own, and the CPU's outputs of a launch of
   // every warp (its step warps and instructions are the plan's input).
-  const AnalysisResult here = analyze(s, find_arch(dev.model_arch));
-  const AnalysisResult own = analyze(s);
+  const AnalysisResult& here = run.model_here();
+  std::optional<AnalysisResult> other;  // the scenario's own rules, where they are not the GPU's
+  if (s.arch != dev.model_arch) other = analyze(s);
+  const AnalysisResult& own = other ? *other : here;
   if (!here.analysis || !own.analysis) {
     res.status = RunStatus::BadScenario;
     res.message = format_errors(here.analysis ? own.errors : here.errors);

@@ -16,11 +16,24 @@
 #include <map>
 #include <string>
 
+#include "bankviz/analysis.h"
 #include "bankviz/runner.h"
 #include "compiler.h"
 #include "launcher.h"
 
 namespace bankviz::detail {
+
+// The model of the last scenario run, under the running GPU's rules, kept for the next run of
+// the same scenario: analyzing the largest presets takes tens of milliseconds (matmul-tile32),
+// which a cached run's counters would otherwise pay every time. Keyed by the scenario's JSON.
+class ModelCache {
+ public:
+  const AnalysisResult& get(const Scenario& s, const std::string& arch_id);
+
+ private:
+  std::string key_;
+  AnalysisResult value_;
+};
 
 // A kernel's function in the run's context, with what a launch of it needs to know.
 struct KernelFunction {
@@ -35,11 +48,12 @@ struct KernelFunction {
 };
 
 struct Session {
-  Session(ModuleCache& modules, const Scenario& s, const RunOptions& o, RunResult& res,
-          const DeviceInfo& dev)
-      : modules(modules), s(s), o(o), res(res), dev(dev), launcher(o.timeout_ms) {}
+  Session(ModuleCache& modules, ModelCache& models, const Scenario& s, const RunOptions& o,
+          RunResult& res, const DeviceInfo& dev)
+      : modules(modules), models(models), s(s), o(o), res(res), dev(dev), launcher(o.timeout_ms) {}
 
   ModuleCache& modules;
+  ModelCache& models;
   const Scenario& s;
   const RunOptions& o;
   RunResult& res;
@@ -52,6 +66,8 @@ struct Session {
   // The function of a compiled kernel: its module from the cache or loaded now, and the opt-in
   // to dynamic shared memory above the device's default 48 KB where the kernel needs it.
   KernelFunction load(const KernelSource& k, const Compiled& c);
+  // The model of the scenario under the running GPU's rules (dev.model_arch), from the cache.
+  const AnalysisResult& model_here() { return models.get(s, dev.model_arch); }
   // Exposed mode: the kernel with `copies` replicas per block (codegen.h), compiled and loaded;
   // fn = nullptr where its tiles exceed a block's shared memory or it cannot be built.
   const KernelFunction& replica_kernel(int copies);

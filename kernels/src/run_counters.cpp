@@ -13,8 +13,15 @@ namespace {
 
 // The measured step repeated kRepsHigh and kRepsLow times: the difference is the step
 // kRepsHigh - kRepsLow times, whatever the rest of the kernel does (loads repeat in groups of 16,
-// codegen.h).
-constexpr int kRepsLow = 16, kRepsHigh = 32;
+// codegen.h). The L1 unit's wavefront counters (what Nsight Compute's tables show) also count
+// wavefronts that no instruction of the kernel asked for, a different number in every launch
+// (ncu on an H100, 2026-11-23: 17 to 2,346 in six launches of the same 1056-block kernel, whose
+// per-instruction counts had none), so the difference must be large enough to drown them:
+// with 16 repeats float4-rows-and-broadcasts' broadcast counted 16.19 wavefronts for the
+// model's 16 (1.2%); with 256 every step of every preset is within 0.13% (docs/COUNTERS.md),
+// for no measurable cost (the counters of a cached exposed run of matmul-tile32 took 59-132 ms
+// either way, the analysis then included).
+constexpr int kRepsLow = 16, kRepsHigh = 16 + 256;
 
 // Whether the range profiler stays enabled on the runner's context between runs. Measured on an
 // H100 (2026-11-22, matmul-tile32 written, cached): 14 ms of counters per run kept enabled,
@@ -63,7 +70,7 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
     session.reset();  // tried again next run (the permission may have changed)
     return;
   }
-  const AnalysisResult here = analyze(s, find_arch(run.dev.model_arch));
+  const AnalysisResult& here = run.model_here();
   if (!here.analysis) return failed(CounterStatus::Failed, "the model could not analyze it");
   const Analysis& a = *here.analysis;
   // The model analyzes block 0; hardware counts are averaged over the launch's blocks.

@@ -118,7 +118,7 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
   res.races = base.ref->races;
 
   // 4. Compile, load, launch, verify, time.
-  Session run(impl_->modules, s, o, res, dev);
+  Session run(impl_->modules, impl_->models, s, o, res, dev);
   if (load_scenario_kernel(run, k)) {
     if (o.mode == RunMode::Written)
       measure_written(run, *base.ref);

@@ -10,6 +10,7 @@
 #include "compiler.h"
 #include "cupti.h"
 #include "driver.h"
+#include "measure.h"
 
 namespace bankviz {
 
@@ -24,6 +25,7 @@ struct Runner::Impl {
   detail::OpenedDevice opened;
   detail::PrimaryContext ctx;
   detail::ModuleCache modules;  // loaded into ctx, valid in it only
+  detail::ModelCache models;    // the last scenario's model on this GPU's rules
   std::unique_ptr<detail::CounterSession>
       counters;  // CUPTI's configuration for ctx (run_counters.h)
 

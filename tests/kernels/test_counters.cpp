@@ -353,14 +353,28 @@ TEST(CountersOnGpu, ReadingCountersLeavesTheNextRunsTimingAlone) {
   RunResult with;
   for (int i = 0; i < 3; ++i) {
     with = runner().run(s, on);
-    std::printf("cached run with counters: counters %.1f ms, run %.1f ms (%s)\n", with.counters_ms,
-                with.run_ms, counter_status_name(with.counters));
+    std::printf("cached run with counters: counters %.1f ms, run %.1f ms (%s; %s)\n",
+                with.counters_ms, with.run_ms, counter_status_name(with.counters),
+                with.counters_timing.c_str());
   }
   const RunResult after = runner().run(s, off);
   std::printf(
       "written timing: %.3f us per launch before any counters, %.3f after; run %.1f ms "
       "without counters\n",
       before.written.us_per_launch, after.written.us_per_launch, after.run_ms);
+  // Exposed mode reads each step in two launches of its own (run_counters.cpp's repeats).
+  RunOptions exposed_off = off, exposed_on = on;
+  exposed_off.mode = exposed_on.mode = RunMode::Exposed;
+  exposed_off.timing_runs = exposed_on.timing_runs = 1;
+  const RunResult x_off = runner().run(s, exposed_off);
+  for (int i = 0; i < 3; ++i) {
+    const RunResult x = runner().run(s, exposed_on);
+    std::printf("cached exposed run with counters: counters %.1f ms, run %.1f ms (%s; %s)\n",
+                x.counters_ms, x.run_ms, counter_status_name(x.counters),
+                x.counters_timing.c_str());
+    EXPECT_EQ(x.status, RunStatus::Ok) << x.message;
+  }
+  std::printf("cached exposed run without counters: run %.1f ms\n", x_off.run_ms);
   ASSERT_EQ(before.status, RunStatus::Ok) << before.message;
   ASSERT_EQ(after.status, RunStatus::Ok) << after.message;
   EXPECT_TRUE(with.cache_hit);

@@ -88,8 +88,9 @@ struct CounterComparison {
   // lsu_mem_shared_op_ldgsts), not its shared write's wavefronts (docs/MATRIX_RULE.md), so
   // hw_wavefronts and model_wavefronts hold bank conflicts (the model's: wavefronts - ideal).
   bool conflicts = false;
-  // Instructions equal, wavefronts within 1%: a launch of the whole GPU counts a few stray
-  // wavefronts (0.25% at most in the presets on an H100), a single-warp probe none.
+  // Instructions equal, wavefronts within 1%: the L1 unit's counters count a few stray
+  // wavefronts in a launch of the whole GPU (0.13% at most in the presets' exposed steps on an
+  // H100, docs/COUNTERS.md), a single-warp probe none.
   bool agrees() const;
 };
 // "hardware 1024 wavefronts in 32 instructions; model 1024 (agrees)" / "... model 512 in 32".
