@@ -68,6 +68,8 @@ struct ScreenLayout {
   float bank_count_px = 0;  // pixel height of a per-bank count's digit glyph
   Box caption;              // the lesson's caption (h = 0 without a lesson)
   Box timeline_legend;      // the timeline's colour legend (h = 0 when not drawn)
+  int scene_buttons = 0;    // a lesson's back/next buttons drawn (none on a slide)
+  int compare_buttons = 0;  // the comparison's close button drawn (none on a slide)
 };
 
 // Before and after (compare.h): side A is the app's own scenario, so the controls, the timeline

@@ -163,13 +163,19 @@ bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
       ImGui::TextColored(colv(s.palette.conflict), "%s", c.measure_note.c_str());
     }
   }
-  ImGui::SameLine();
-  const char* close = "Close comparison";
-  const float bw = ImGui::CalcTextSize(close).x + ImGui::GetStyle().FramePadding.x * 2;
-  ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - bw));
-  const bool closing = ImGui::Button(close);
+  // A slide (s.slide: exports) shows the figures only, no button.
+  bool closing = false;
+  if (!s.slide) {
+    ImGui::SameLine();
+    const char* close = "Close comparison";
+    const float bw = ImGui::CalcTextSize(close).x + ImGui::GetStyle().FramePadding.x * 2;
+    ImGui::SetCursorPosX(
+        std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - bw));
+    closing = ImGui::Button(close);
+    ++s.layout.compare_buttons;
+    control_tip("Back to one scenario (A stays as it is)");
+  }
   const ImVec2 p1 = ImGui::GetItemRectMax();
-  control_tip("Back to one scenario (A stays as it is)");
   c.ratio = {p0.x, p0.y, p1.x - p0.x, p1.y - p0.y};  // the close button is the rightmost item
   ImGui::End();
   return closing;

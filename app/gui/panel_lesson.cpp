@@ -32,6 +32,28 @@ std::string question_line(const AppState& s) {
   return q;
 }
 
+// Back and next (what the clicker keys do), on the right of the heading's line.
+void draw_scene_buttons(AppState& s, Rect r, float bw) {
+  const Scene& scene = s.lesson->scenes[s.scene];
+  const float right = r.pos.x + r.size.x - ImGui::GetStyle().WindowPadding.x;
+  ImGui::SameLine(right - r.pos.x - bw * 2 - ImGui::GetStyle().ItemSpacing.x);
+  ImGui::BeginDisabled(s.scene == 0);
+  s.layout.scene_buttons += 2;
+  if (ImGui::Button("< back", ImVec2(bw, 0))) clicker(s, -1);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("The previous scene (PageUp, B)");
+  ImGui::SameLine();
+  const bool last = s.scene + 1 >= static_cast<int>(s.lesson->scenes.size());
+  const bool ask = scene.question && !s.revealed;
+  ImGui::BeginDisabled(last && !ask);
+  if (ImGui::Button(ask ? "answer" : "next >", ImVec2(bw, 0))) clicker(s, 1);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(ask ? "Reveal the model's answer (PageDown, period)"
+                          : "The next scene (PageDown, period)");
+}
+
 }  // namespace
 
 float lesson_height(const AppState& s, float width) {
@@ -56,30 +78,16 @@ void draw_lesson(AppState& s, Rect r) {
   if (!begin_panel("##lesson", r, false)) return ImGui::End();
   const Scene& scene = s.lesson->scenes[s.scene];
   const ImVec2 top = ImGui::GetCursorScreenPos();
-  // Buttons on the right of the heading: back and next (what the clicker keys do).
+  // Buttons on the right of the heading, except on a slide (s.slide: exports show the scene).
   const float fs = ImGui::GetFontSize();
   const float bw = fs * 4.5f;
   const float right = r.pos.x + r.size.x - ImGui::GetStyle().WindowPadding.x;
   ImGui::PushFont(g_fonts.bold);
-  ImGui::PushTextWrapPos(right - bw * 2 - fs);
+  ImGui::PushTextWrapPos(s.slide ? right : right - bw * 2 - fs);
   ImGui::TextWrapped("%s", heading(s).c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopFont();
-  ImGui::SameLine(right - r.pos.x - bw * 2 - ImGui::GetStyle().ItemSpacing.x);
-  ImGui::BeginDisabled(s.scene == 0);
-  if (ImGui::Button("< back", ImVec2(bw, 0))) clicker(s, -1);
-  ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("The previous scene (PageUp, B)");
-  ImGui::SameLine();
-  const bool last = s.scene + 1 >= static_cast<int>(s.lesson->scenes.size());
-  const bool ask = scene.question && !s.revealed;
-  ImGui::BeginDisabled(last && !ask);
-  if (ImGui::Button(ask ? "answer" : "next >", ImVec2(bw, 0))) clicker(s, 1);
-  ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(ask ? "Reveal the model's answer (PageDown, period)"
-                          : "The next scene (PageDown, period)");
+  if (!s.slide) draw_scene_buttons(s, r, bw);
   ImGui::TextWrapped("%s", scene.caption.c_str());
   if (scene.question) {
     ImGui::PushFont(g_fonts.bold);

@@ -551,6 +551,8 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"bank_count_px", l.bank_count_px},
       {"caption", box(l.caption)},
       {"timeline_legend", box(l.timeline_legend)},
+      {"scene_buttons", l.scene_buttons},
+      {"compare_buttons", l.compare_buttons},
       {"tile", grid(s.tile_layout)},
       {"banks", grid(s.bank_layout)},
       {"frame",

@@ -70,7 +70,9 @@ void expect_box_inside(const nlohmann::json& b, double w, double h, const char* 
   EXPECT_LE(y + bh, h + 0.5) << what << ": " << b.dump();
 }
 
-void expect_both_sides_fit(const AppRun& r, double w, double h) {
+// Both sides, their verdicts and the ratio inside the window; the toolbar too unless it is a
+// slide (which has none).
+void expect_both_sides_fit(const AppRun& r, double w, double h, bool toolbar = true) {
   const nlohmann::json& l = r.layout;
   ASSERT_TRUE(l.contains("compare")) << l.dump();
   const nlohmann::json& c = l["compare"];
@@ -81,7 +83,7 @@ void expect_both_sides_fit(const AppRun& r, double w, double h) {
   expect_box_inside(c["a_verdict"], w, h, "A's verdict");
   expect_box_inside(c["b_verdict"], w, h, "B's verdict");
   expect_box_inside(c["ratio"], w, h, "the ratio");
-  expect_box_inside(l["toolbar"], w, h, "the toolbar");
+  if (toolbar) expect_box_inside(l["toolbar"], w, h, "the toolbar");
   // A on the left half, B on the right.
   EXPECT_LT(l["tile"]["x"].get<double>(), w / 2);
   EXPECT_GE(c["b_tile"]["x"].get<double>(), w / 2);
@@ -120,6 +122,18 @@ TEST(CompareScreenshot, DeskLayoutWithTheSidebarFitsToo) {
                   "--size 1600x1000");
   ASSERT_EQ(r.rc, 0) << r.log;
   expect_both_sides_fit(r, 1600, 1000);
+  EXPECT_EQ(r.layout["compare_buttons"], 1) << r.layout.dump();  // "Close comparison"
+}
+
+TEST(CompareScreenshot, TheSlideShowsBothSidesWithoutTheWindowsButtons) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  AppRun r = shot("slide",
+                  "--compare row-write-column-read row-write-column-read-padded "
+                  "--slide --size 1280x720");
+  ASSERT_EQ(r.rc, 0) << r.log;
+  expect_both_sides_fit(r, 1280, 720, false);
+  EXPECT_EQ(r.layout["compare_buttons"], 0) << r.layout.dump();
+  EXPECT_EQ(r.layout["toolbar"]["w"].get<double>(), 0) << r.layout.dump();
 }
 
 TEST(CompareSlide, TheAppWritesTheComparisonAsASixteenByNineSvg) {

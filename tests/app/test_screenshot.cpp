@@ -269,9 +269,10 @@ TEST(Screenshot, SlideIsTheViewsVerdictAndCaptionWithoutToolbarOrTimeline) {
   ASSERT_EQ(s.img.w, 1280);
   ASSERT_EQ(s.img.h, 720);
   const auto& l = s.layout;
-  // No toolbar, no timeline: their boxes were never drawn.
+  // No toolbar, no timeline: their boxes were never drawn; nor the scene's back/next buttons.
   EXPECT_EQ(box(l["toolbar"]).w, 0) << l.dump();
   EXPECT_EQ(box(l["timeline"]).h, 0) << l.dump();
+  EXPECT_EQ(l["scene_buttons"], 0) << l.dump();
   // The caption across the top, the two views under it side by side, the verdict inside.
   const Box cap = box(l["caption"]), verdict = box(l["verdict"]);
   EXPECT_GT(cap.h, 0) << l.dump();
