@@ -44,6 +44,8 @@ const char* op_name(Op op) {
       return "stmatrix";
     case Op::CpAsync:
       return "cp.async";
+    case Op::AtomicInc:
+      return "atomic increment";
   }
   return "?";
 }
@@ -367,7 +369,8 @@ template <bool kDetail>
 AccessResult run(const Arch& arch, Op op, const WarpAccess& a) {
   AccessResult r;
   if (a.mask == 0) return r;
-  if (arch.one_broadcast && (op == Op::Load || op == Op::Store || op == Op::Atomic)) {
+  if (arch.one_broadcast &&
+      (op == Op::Load || op == Op::Store || op == Op::Atomic || op == Op::AtomicInc)) {
     run_tesla<kDetail>(arch, op, a, r);
   } else {
     const int g = group_lanes(arch, op, a);

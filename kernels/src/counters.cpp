@@ -103,6 +103,7 @@ int64_t op_wavefronts(const SharedCounters& c, Op op) {
     case Op::StMatrix:
       return c.wavefronts_st;
     case Op::Atomic:
+    case Op::AtomicInc:
       return c.wavefronts_atom;
     case Op::CpAsync:
       return c.wavefronts_all;
@@ -119,6 +120,7 @@ int64_t op_conflicts(const SharedCounters& c, Op op) {
     case Op::StMatrix:
       return c.conflicts_st;
     case Op::Atomic:
+    case Op::AtomicInc:
       return c.conflicts_atom;
     case Op::CpAsync:
       return c.conflicts_ldgsts;
@@ -133,6 +135,7 @@ int64_t op_instructions(const SharedCounters& c, Op op) {
     case Op::Store:
       return c.inst_st;
     case Op::Atomic:
+    case Op::AtomicInc:
       return c.inst_atom;
     case Op::LdMatrix:
       return c.inst_ldsm;
@@ -175,6 +178,9 @@ std::string format_comparison(const CounterComparison& c) {
     out += " in " + number(c.model_instructions);
   out += c.agrees() ? " (agrees)" : " (differs)";
   if (c.model_block0_only) out += " [blocks differ: model of block 0, hardware the average]";
+  if (c.model_blocks > 0)
+    out += " [blocks differ: both the average over the launch's " + std::to_string(c.model_blocks) +
+           " blocks]";
   return out;
 }
 

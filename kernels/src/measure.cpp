@@ -27,14 +27,27 @@ namespace bankviz::detail {
 
 // [SECTION] Loading kernels into the context =====================================================
 
-const AnalysisResult& ModelCache::get(const Scenario& s, const std::string& arch_id) {
+void ModelCache::key(const Scenario& s, const std::string& arch_id) {
   std::string key = arch_id + '\n';
   key += scenario_to_json(s);
-  if (key != key_) {
-    value_ = analyze(s, find_arch(arch_id));
-    key_ = std::move(key);
-  }
-  return value_;
+  if (key == key_) return;
+  key_ = std::move(key);
+  value_.reset();
+  launches_.clear();
+}
+
+const AnalysisResult& ModelCache::get(const Scenario& s, const std::string& arch_id) {
+  key(s, arch_id);
+  if (!value_) value_ = analyze(s, find_arch(arch_id));
+  return *value_;
+}
+
+const LaunchModel& ModelCache::launch(const Scenario& s, const std::string& arch_id, int64_t grid) {
+  key(s, arch_id);
+  auto it = launches_.find(grid);
+  if (it == launches_.end())
+    it = launches_.emplace(grid, model_of_launch(s, find_arch(arch_id), grid)).first;
+  return it->second;
 }
 
 KernelFunction Session::load(const KernelSource& k, const Compiled& c) {

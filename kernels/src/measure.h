@@ -14,25 +14,32 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "bankviz/analysis.h"
 #include "bankviz/runner.h"
 #include "compiler.h"
 #include "launcher.h"
+#include "plan.h"
 
 namespace bankviz::detail {
 
 // The model of the last scenario run, under the running GPU's rules, kept for the next run of
 // the same scenario: analyzing the largest presets takes tens of milliseconds (matmul-tile32),
 // which a cached run's counters would otherwise pay every time. Keyed by the scenario's JSON.
+// Where its blocks differ, the model of every block of a launch too (plan.h's LaunchModel), per
+// grid.
 class ModelCache {
  public:
   const AnalysisResult& get(const Scenario& s, const std::string& arch_id);
+  const LaunchModel& launch(const Scenario& s, const std::string& arch_id, int64_t grid);
 
  private:
+  void key(const Scenario& s, const std::string& arch_id);  // forgets all on a new scenario
   std::string key_;
-  AnalysisResult value_;
+  std::optional<AnalysisResult> value_;
+  std::map<int64_t, LaunchModel> launches_;
 };
 
 // A kernel's function in the run's context, with what a launch of it needs to know.
@@ -68,6 +75,9 @@ struct Session {
   KernelFunction load(const KernelSource& k, const Compiled& c);
   // The model of the scenario under the running GPU's rules (dev.model_arch), from the cache.
   const AnalysisResult& model_here() { return models.get(s, dev.model_arch); }
+  const LaunchModel& launch_model_here(int64_t grid) {
+    return models.launch(s, dev.model_arch, grid);
+  }
   // Exposed mode: the kernel with `copies` replicas per block (codegen.h), compiled and loaded;
   // fn = nullptr where its tiles exceed a block's shared memory or it cannot be built.
   const KernelFunction& replica_kernel(int copies);

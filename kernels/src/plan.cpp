@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "bankviz/arch.h"
+#include "explain.h"
 
 namespace bankviz {
 
@@ -51,6 +52,36 @@ StepModel model_of_step(const Analysis& a, int step) {
     }
   }
   return m;
+}
+
+LaunchModel model_of_launch(const Scenario& s, const Arch* arch, int64_t grid) {
+  LaunchModel lm;
+  lm.grid = grid;
+  if (grid <= 0 || grid > kMaxLaunchModelThreads / std::max<int64_t>(1, s.threads())) {
+    lm.why = "the launch (" + std::to_string(grid) + " blocks of " + std::to_string(s.threads()) +
+             " threads) is too large to model block by block";
+    return lm;
+  }
+  std::vector<StepModel> sum(s.steps.size());
+  for (int64_t b = 0; b < grid; ++b) {
+    TraceOptions o;
+    o.block_index = b;
+    o.grid = grid;
+    const AnalysisResult a = analyze(s, arch, o);
+    if (!a.analysis) {
+      lm.why = "block " + std::to_string(b) + ": " + format_errors(a.errors);
+      return lm;
+    }
+    for (size_t i = 0; i < s.steps.size(); ++i) {
+      if (!s.steps[i].is_memory()) continue;
+      const StepModel m = model_of_step(*a.analysis, static_cast<int>(i));
+      sum[i].wavefronts += m.wavefronts;
+      sum[i].ideal += m.ideal;
+      sum[i].instructions += m.instructions;
+    }
+  }
+  lm.steps = std::move(sum);
+  return lm;
 }
 
 double block_cycles(const Scenario& s, const Analysis& a, int measure, int64_t reps) {

@@ -39,6 +39,19 @@ struct StepModel {
 };
 StepModel model_of_step(const Analysis& a, int step);
 
+// Where the scenario's blocks differ (uses_block_index), the model of every block of a launch of
+// `grid` blocks, each traced alone: per scenario step, the wavefronts, ideal and instructions
+// summed over the blocks (the hardware's counters are that sum). Empty (and `why` set) when the
+// launch is too large to model block by block (kMaxLaunchModelThreads) or a block fails to.
+struct LaunchModel {
+  std::vector<StepModel> steps;  // [scenario step]; active_warps and bytes left empty
+  int64_t grid = 0;
+  std::string why;
+};
+// Threads modelled at most for one launch model (grid x block threads).
+inline constexpr int64_t kMaxLaunchModelThreads = int64_t{1} << 21;
+LaunchModel model_of_launch(const Scenario& s, const Arch* arch, int64_t grid);
+
 // Shared-pipe cycles one lesson block needs for one exposed launch, by the model: every memory
 // step once and the measured one `reps` times (measure = -1: none), each costing its wavefronts,
 // or its warp instructions where there are more (the pipe takes one instruction per cycle).

@@ -134,13 +134,18 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
     hw.hw_instructions =
         double(c.inst_ld + c.inst_st + c.inst_atom + c.inst_ldsm + c.inst_stsm + c.inst_ldgsts) /
         blocks;
+    // Blocks that differ: the model of every block of the launch, averaged like the counters.
+    const LaunchModel* lm = blocks_differ ? &run.launch_model_here(s.grid) : nullptr;
+    if (lm && lm->steps.empty()) lm = nullptr;  // too large to model block by block
     for (size_t si = 0; si < s.steps.size(); ++si) {
       if (!s.steps[si].is_memory()) continue;
-      const StepModel m = model_of_step(a, static_cast<int>(si));
-      if (s.steps[si].kind != StepKind::CpAsync) hw.model_wavefronts += double(m.wavefronts);
-      hw.model_instructions += double(m.instructions);
+      const StepModel m = lm ? lm->steps[si] : model_of_step(a, static_cast<int>(si));
+      const double per = lm ? blocks : 1.0;
+      if (s.steps[si].kind != StepKind::CpAsync) hw.model_wavefronts += double(m.wavefronts) / per;
+      hw.model_instructions += double(m.instructions) / per;
     }
-    hw.model_block0_only = blocks_differ;
+    hw.model_block0_only = blocks_differ && !lm;
+    hw.model_blocks = lm ? lm->grid : 0;
   } else {
     size_t k = 0;
     for (StepTiming& row : res.exposed.steps) {
@@ -149,15 +154,23 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
       k += 2;
       const Op op = op_of(s, s.steps[static_cast<size_t>(row.step)]);
       const double copies = double(row.grid) * row.replicas * (kRepsHigh - kRepsLow);
-      const StepModel m = model_of_step(a, row.step);
+      // Blocks that differ: the model of every block of this step's launch (its blockIdx and
+      // gridDim are the launch's), averaged like the counters.
+      const LaunchModel* lm = blocks_differ ? &run.launch_model_here(row.grid) : nullptr;
+      if (lm && lm->steps.empty()) lm = nullptr;  // too large to model block by block
+      const StepModel m =
+          lm ? lm->steps[static_cast<size_t>(row.step)] : model_of_step(a, row.step);
+      const double per = lm ? double(row.grid) : 1.0;
       row.hw.read = true;
       row.hw.conflicts = op == Op::CpAsync;
       row.hw.hw_wavefronts =
           double(row.hw.conflicts ? op_conflicts(c, op) : op_wavefronts(c, op)) / copies;
       row.hw.hw_instructions = double(op_instructions(c, op)) / copies;
-      row.hw.model_wavefronts = double(row.hw.conflicts ? m.wavefronts - m.ideal : m.wavefronts);
-      row.hw.model_instructions = double(m.instructions);
-      row.hw.model_block0_only = blocks_differ;
+      row.hw.model_wavefronts =
+          double(row.hw.conflicts ? m.wavefronts - m.ideal : m.wavefronts) / per;
+      row.hw.model_instructions = double(m.instructions) / per;
+      row.hw.model_block0_only = blocks_differ && !lm;
+      row.hw.model_blocks = lm ? lm->grid : 0;
     }
   }
   res.counters = CounterStatus::Ok;

@@ -293,3 +293,58 @@ TEST(Analysis, WorstStepIsTheMostConflictedMemoryStep) {
   EXPECT_EQ(run(s).worst_step(), 0);
   EXPECT_EQ(Analysis{}.worst_step(), -1);
 }
+
+// [SECTION] The compiler's instruction for an atomic step (compiled_op) =========================
+
+namespace {
+
+Step atomic_add(std::string index, std::string value) {
+  Step st;
+  st.kind = StepKind::Atomic;
+  st.index = std::move(index);
+  st.value = std::move(value);
+  return st;
+}
+
+}  // namespace
+
+TEST(Analysis, AddingTheConstantOneIsAtomsPopcIncOnHopperOnly) {
+  // All 32 lanes add 1 to one counter: ATOMS.POPC.INC adds 32 in one request (1 wavefront),
+  // where adding each lane's own value (ATOMS.ADD) takes a pass per lane (32).
+  Scenario s = make(32, 1, {atomic_add("tile[0][0]", "1")});
+  const Arch& hopper = *find_arch("hopper");
+  EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::AtomicInc);
+  EXPECT_EQ(run(s, &hopper).step_wavefronts(0), 1);
+  for (const char* v : {" 1 ", "1u", "1U"}) {
+    s.steps[0].value = v;
+    EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::AtomicInc) << v;
+  }
+  s.tiles[0].elem = "unsigned int";
+  EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::AtomicInc);
+  // Other values, element types and architectures: ATOMS.ADD's rule.
+  for (const char* v : {"2", "threadIdx.x", "1 + 0", "-1", "11"}) {
+    s.steps[0].value = v;
+    EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::Atomic) << v;
+  }
+  s.steps[0].value = "threadIdx.x";
+  EXPECT_EQ(run(s, &hopper).step_wavefronts(0), 32);
+  s.steps[0].value = "1";
+  for (const char* e : {"float", "long long", "unsigned long long"}) {
+    s.tiles[0].elem = e;
+    EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::Atomic) << e;
+  }
+  s.tiles[0].elem = "int";
+  EXPECT_EQ(compiled_op(s, 0, *find_arch("maxwell")).op, Op::Atomic);
+  EXPECT_EQ(run(s, find_arch("maxwell")).step_wavefronts(0), 32);
+}
+
+TEST(Analysis, AtomicIncrementsOfDistinctWordsInOneBankStillConflict) {
+  // Lanes alternate between tile[0][0] and tile[1][0]: two words of bank 0. Merged per word,
+  // that is 2 passes; each lane alone would be 32.
+  Scenario s = make(32, 1, {atomic_add("tile[threadIdx.x % 2][0]", "1")});
+  const Arch& hopper = *find_arch("hopper");
+  const Analysis a = run(s, &hopper);
+  EXPECT_EQ(a.step_wavefronts(0), 2);
+  EXPECT_EQ(a.step_op(0).op, Op::AtomicInc);
+  EXPECT_EQ(serve(hopper, Op::Atomic, a.warps[0][0].access).wavefronts, 32);
+}

@@ -380,3 +380,62 @@ TEST(Plan, BlockOrTilesOverTheDevicesLimitsNameTheLimit) {
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("2048 threads"), std::string::npos) << *why;
 }
+
+// [SECTION] The model of every block of a launch (scenarios that name blockIdx) ==================
+
+TEST(Plan, LaunchModelSumsEveryBlocksOwnModel) {
+  // The histogram's bins depend on the block's slice of the input: blocks differ.
+  const Scenario s = preset("histogram-shared-atomics");
+  ASSERT_TRUE(uses_block_index(s));
+  const Arch* hopper = find_arch("hopper");
+  const int64_t grid = 6;
+  const LaunchModel lm = model_of_launch(s, hopper, grid);
+  ASSERT_TRUE(lm.why.empty()) << lm.why;
+  ASSERT_EQ(lm.steps.size(), s.steps.size());
+  EXPECT_EQ(lm.grid, grid);
+  bool any_differs = false;
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    if (!s.steps[i].is_memory()) continue;
+    StepModel sum;
+    int64_t first = -1;
+    for (int64_t b = 0; b < grid; ++b) {
+      TraceOptions o;
+      o.block_index = b;
+      o.grid = grid;
+      const AnalysisResult a = analyze(s, hopper, o);
+      ASSERT_TRUE(a.analysis);
+      const StepModel m = model_of_step(*a.analysis, static_cast<int>(i));
+      sum.wavefronts += m.wavefronts;
+      sum.ideal += m.ideal;
+      sum.instructions += m.instructions;
+      if (first < 0) first = m.wavefronts;
+      any_differs = any_differs || m.wavefronts != first;
+    }
+    EXPECT_EQ(lm.steps[i].wavefronts, sum.wavefronts) << "step " << i;
+    EXPECT_EQ(lm.steps[i].ideal, sum.ideal) << "step " << i;
+    EXPECT_EQ(lm.steps[i].instructions, sum.instructions) << "step " << i;
+  }
+  // Were every block alike, block 0 times the grid would do: they are not.
+  EXPECT_TRUE(any_differs);
+}
+
+TEST(Plan, LaunchModelOfAlikeBlocksIsBlockZerosTimesTheGrid) {
+  const Scenario s = preset("row-write-column-read");
+  const LaunchModel lm = model_of_launch(s, find_arch("hopper"), 3);
+  ASSERT_TRUE(lm.why.empty()) << lm.why;
+  const AnalysisResult a = analyze(s, find_arch("hopper"));
+  ASSERT_TRUE(a.analysis);
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    if (!s.steps[i].is_memory()) continue;
+    EXPECT_EQ(lm.steps[i].wavefronts, 3 * model_of_step(*a.analysis, int(i)).wavefronts);
+  }
+}
+
+TEST(Plan, LaunchTooLargeToModelBlockByBlockSaysSo) {
+  const Scenario s = preset("histogram-shared-atomics");
+  const LaunchModel lm =
+      model_of_launch(s, find_arch("hopper"), kMaxLaunchModelThreads / s.threads() + 1);
+  EXPECT_TRUE(lm.steps.empty());
+  EXPECT_NE(lm.why.find("too large to model block by block"), std::string::npos) << lm.why;
+  EXPECT_TRUE(model_of_launch(s, find_arch("hopper"), 0).steps.empty());
+}

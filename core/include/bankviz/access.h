@@ -30,9 +30,14 @@ namespace bankviz {
 // Hopper, docs/MATRIX_RULE.md). CpAsync: the shared-memory write of cp.async.ca of 4, 8 or 16
 // bytes: the fixed split of stores, and lanes never share a word's pass (docs/MATRIX_RULE.md;
 // assumes the global source is read coalesced).
-enum class Op { Load, Store, Atomic, LdMatrix, StMatrix, CpAsync };
-const char* op_name(Op op);  // "load" / "store" / "atomic" / "ldmatrix" / "stmatrix" / "cp.async"
-bool is_matrix_op(Op op);    // ldmatrix or stmatrix
+// AtomicInc: ATOMS.POPC.INC, what the compiler makes of atomicAdd(&x, 1) on a 32-bit integer in
+// shared memory for Hopper: the lanes on one address are one request (the hardware adds how many
+// they are), so they share its pass as loads of one word do; distinct words of a bank still
+// conflict (measured: the histogram's atomic step, every block of the launch, H100).
+enum class Op { Load, Store, Atomic, LdMatrix, StMatrix, CpAsync, AtomicInc };
+// "load" / "store" / "atomic" / "ldmatrix" / "stmatrix" / "cp.async" / "atomic increment"
+const char* op_name(Op op);
+bool is_matrix_op(Op op);  // ldmatrix or stmatrix
 
 // An instruction as PTX names it: "ldmatrix.x4", "stmatrix.x2.trans", "cp.async.16".
 struct OpSpec {

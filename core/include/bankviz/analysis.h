@@ -56,8 +56,16 @@ struct AnalysisResult {
   std::vector<Diagnostic> errors;  // parse/evaluation errors; non-empty iff !analysis
 };
 
+// The instruction step `step` of s compiles to on `arch` (Step::op, and what the compiler makes
+// of it where that changes the banks' work): atomicAdd of the constant 1 to a 32-bit integer
+// tile is ATOMS.POPC.INC (Op::AtomicInc) on Hopper, measured; elsewhere an atomic is Op::Atomic.
+OpSpec compiled_op(const Scenario& s, int step, const Arch& arch);
+
 // Analyzes under the scenario's own arch (or `arch` when given). Out-of-bounds accesses are
 // reported in Analysis::issues and the lane is left inactive, never modelled silently.
 AnalysisResult analyze(const Scenario& s, const Arch* arch = nullptr);
+// The same for one block of a launch (trace.h's TraceOptions: blockIdx.x and gridDim.x), where
+// the scenario's blocks differ (uses_block_index): the model of any block, not only block 0.
+AnalysisResult analyze(const Scenario& s, const Arch* arch, const TraceOptions& block);
 
 }  // namespace bankviz

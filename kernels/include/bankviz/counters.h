@@ -84,6 +84,9 @@ struct CounterComparison {
   // The scenario names blockIdx, so its blocks differ: the model is block 0's while the hardware
   // is the average over the launch's blocks (a difference then need not be the model's).
   bool model_block0_only = false;
+  // The scenario names blockIdx and the model is the average over every block of the launch,
+  // this many (each traced alone), like the counters; 0 when the model is the lesson's block.
+  int64_t model_blocks = 0;
   // A cp.async step: Nsight Compute counts its bank conflicts (l1tex__data_bank_conflicts_pipe_
   // lsu_mem_shared_op_ldgsts), not its shared write's wavefronts (docs/MATRIX_RULE.md), so
   // hw_wavefronts and model_wavefronts hold bank conflicts (the model's: wavefronts - ideal).
