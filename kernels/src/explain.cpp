@@ -157,6 +157,10 @@ std::string explain_result(const Scenario& s, const RunResult& r) {
 
 namespace {
 
+// The most wavefronts the L1 unit was seen to count in one launch beyond its instructions'
+// (docs/COUNTERS.md: up to 9,052 in the histograms' 4096-block launches on an H100).
+constexpr double kStrayWavefronts = 16384;
+
 // Why one row's hardware counts differ from the model, in words; empty when they agree.
 std::string why_counters_differ(const CounterComparison& c, RunMode mode, const Arch* here) {
   if (!c.read || c.agrees()) return {};
@@ -177,6 +181,17 @@ std::string why_counters_differ(const CounterComparison& c, RunMode mode, const 
     return "the launch executed a different number of shared instructions than the lesson "
            "has: the counters include something the model does not (please report it)";
   }
+  // Written mode reads the lesson's launch once: the L1 unit's counts then include the
+  // wavefronts no instruction asked for (docs/COUNTERS.md), which exposed mode cancels.
+  const double excess = (c.hw_wavefronts - c.model_wavefronts) * double(c.launch_blocks);
+  if (mode == RunMode::Written && c.launch_blocks > 0 && excess > 0 && excess <= kStrayWavefronts)
+    return "the counters are the L1 unit's, which also count wavefronts that no instruction of "
+           "the kernel asked for: up to about ten thousand in a launch on an H100, and this "
+           "launch counted " +
+           std::to_string(std::llround(excess)) + " more than the model over its " +
+           std::to_string(c.launch_blocks) +
+           " blocks. Exposed mode reads each step as the difference of two launches, which "
+           "cancels them";
   if (here && !here->measured)
     return "this GPU's rules (" + std::string(here->name) + ", " + provenance_summary(*here) +
            ") are not Hopper's measured ones: `bankviz-cli validate` shows exactly where they "

@@ -146,6 +146,7 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
     }
     hw.model_block0_only = blocks_differ && !lm;
     hw.model_blocks = lm ? lm->grid : 0;
+    hw.launch_blocks = std::max<int64_t>(1, s.grid);
   } else {
     size_t k = 0;
     for (StepTiming& row : res.exposed.steps) {

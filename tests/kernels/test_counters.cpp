@@ -172,6 +172,34 @@ TEST(Counters, WordsSayBlocksDifferWhenTheScenarioNamesBlockIdx) {
   EXPECT_NE(w.find("blockIdx"), std::string::npos) << w;
 }
 
+TEST(Counters, WordsNameTheUnitsStrayWavefrontsWhenAWrittenLaunchCountsAFewMore) {
+  // The histogram's written launch on an H100: 42.21 wavefronts per block over 4096 blocks
+  // where every block's model sums to 41.24 (3973 more in the launch).
+  RunResult r = counted_run(RunMode::Written);
+  r.written.hw = comparison(42.21, 24, 41.24, 24);
+  r.written.hw.model_blocks = r.written.hw.launch_blocks = 4096;
+  std::string w = explain_counters(r);
+  EXPECT_NE(w.find("no instruction of the kernel asked for"), std::string::npos) << w;
+  EXPECT_NE(w.find("3973 more"), std::string::npos) << w;
+  // Far more than strays, or fewer than the model: not that.
+  r.written.hw = comparison(52, 24, 41.24, 24);
+  r.written.hw.launch_blocks = 4096;
+  w = explain_counters(r);
+  EXPECT_EQ(w.find("no instruction of the kernel asked for"), std::string::npos) << w;
+  r.written.hw = comparison(40, 24, 41.24, 24);
+  r.written.hw.launch_blocks = 4096;
+  w = explain_counters(r);
+  EXPECT_EQ(w.find("no instruction of the kernel asked for"), std::string::npos) << w;
+  // Exposed rows are differences of two launches: never explained by strays.
+  RunResult x = counted_run(RunMode::Exposed);
+  StepTiming t;
+  t.hw = comparison(16.3, 8, 16, 8);
+  t.hw.launch_blocks = 1056;
+  x.exposed.steps.push_back(t);
+  w = explain_counters(x);
+  EXPECT_EQ(w.find("no instruction of the kernel asked for"), std::string::npos) << w;
+}
+
 TEST(Counters, WordsCarryTheFixWhenCountersWereNotPermitted) {
   RunResult r = counted_run(RunMode::Written);
   r.counters = CounterStatus::NotPermitted;

@@ -87,6 +87,8 @@ struct CounterComparison {
   // The scenario names blockIdx and the model is the average over every block of the launch,
   // this many (each traced alone), like the counters; 0 when the model is the lesson's block.
   int64_t model_blocks = 0;
+  // Written mode: the blocks of the launch the counters were read in (the row is per block).
+  int64_t launch_blocks = 0;
   // A cp.async step: Nsight Compute counts its bank conflicts (l1tex__data_bank_conflicts_pipe_
   // lsu_mem_shared_op_ldgsts), not its shared write's wavefronts (docs/MATRIX_RULE.md), so
   // hw_wavefronts and model_wavefronts hold bank conflicts (the model's: wavefronts - ideal).
