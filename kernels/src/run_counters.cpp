@@ -31,12 +31,6 @@ constexpr int kRepsLow = 16, kRepsHigh = 16 + 256;
 // and written runs, re-enables it each time.
 constexpr bool kKeepProfilerEnabled = true;
 
-// The instruction a scenario step issues (Step::op: ldmatrix, stmatrix and cp.async included).
-Op op_of(const Scenario& s, const Step& st) {
-  const TileDecl* t = s.find_tile(st.tile);
-  return st.op(t ? t->elem_bytes() : 4).op;
-}
-
 }  // namespace
 
 void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSession>& session) {
@@ -73,7 +67,8 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
   const AnalysisResult& here = run.model_here();
   if (!here.analysis) return failed(CounterStatus::Failed, "the model could not analyze it");
   const Analysis& a = *here.analysis;
-  // The model analyzes block 0; hardware counts are averaged over the launch's blocks.
+  // The analysis is block 0's; where blocks differ, the counters are compared with the model of
+  // every block of the launch (model_of_launch) where that is not too large.
   const bool blocks_differ = uses_block_index(s);
 
   // The launches, each a range: (shape, grid, measure, reps).
@@ -153,7 +148,7 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
       if (row.reps == 0 || row.grid == 0 || !run.replica_kernel(row.replicas).fn) continue;
       const SharedCounters c = got[k + 1] - got[k];
       k += 2;
-      const Op op = op_of(s, s.steps[static_cast<size_t>(row.step)]);
+      const Op op = compiled_op(s, row.step, *a.arch).op;
       const double copies = double(row.grid) * row.replicas * (kRepsHigh - kRepsLow);
       // Blocks that differ: the model of every block of this step's launch (its blockIdx and
       // gridDim are the launch's), averaged like the counters.
