@@ -3,6 +3,9 @@
 //   bankviz-cli lessons [--json]                 one line per lesson: name, title, scenes
 //   bankviz-cli lessons NAME [--json]            its scenes, each checked against the model
 //   bankviz-cli lessons --file PATH [--json]     a lesson file of your own, the same way
+//   bankviz-cli lessons --check [NAME | --file PATH]
+//                                                every lesson (or one) checked: answers, figures
+//                                                in the texts, nothing told before it is asked
 //
 // A lesson whose file does not load, or whose scene does not analyze or whose answer disagrees
 // with the model, fails (exit 1) with the path of the problem.
@@ -26,6 +29,7 @@ struct LessonsOptions {
   std::string name;
   std::string file;
   bool json = false;
+  bool check = false;
 };
 
 std::string lessons_dir() {
@@ -110,7 +114,9 @@ void show_lesson(const Lesson& l, bool json) {
                                    {"scenario", from},
                                    {"open_step", step},
                                    {"step_label", a.steps[step].label},
-                                   {"caption", scene.caption}};
+                                   {"warp", scene_warp(a, step)},
+                                   {"caption", scene_caption(scene, a, step, false)}};
+      if (!scene.reveal.empty()) js["reveal"] = *fill_scene_text(scene.reveal, a, step);
       if (scene.question)
         js["question"] = {{"ask", scene.question->ask},
                           {"quantity", quantity_name(scene.question->quantity)},
@@ -120,7 +126,10 @@ void show_lesson(const Lesson& l, bool json) {
     }
     std::cout << "\n"
               << i + 1 << ". " << title << "  [" << from << ", step " << step << ": "
-              << a.steps[step].label << "]\n   " << scene.caption << "\n";
+              << a.steps[step].label << ", warp " << scene_warp(a, step) << "]\n   "
+              << scene_caption(scene, a, step, false) << "\n";
+    if (!scene.reveal.empty())
+      std::cout << "   with the answer: " << *fill_scene_text(scene.reveal, a, step) << "\n";
     if (scene.question)
       std::cout << "   Q: " << scene.question->ask
                 << "\n   A: " << model_answer(a, scene.question->quantity, step) << " ("
@@ -136,6 +145,39 @@ void show_lesson(const Lesson& l, bool json) {
   }
 }
 
+// --check: every lesson named (all of them by default) checked; one line each, the problems with
+// their paths; throws (exit 1) when any lesson is not sound.
+void check_lessons(const LessonsOptions& o) {
+  std::vector<std::string> paths;
+  if (!o.file.empty()) {
+    paths.push_back(o.file);
+  } else if (!o.name.empty()) {
+    paths.push_back(lesson_path(o.name));
+  } else {
+    for (const std::string& n : lesson_names()) paths.push_back(lessons_dir() + "/" + n + ".json");
+    if (paths.empty()) throw Exit{kExitFailed, "no lessons found (set BANKVIZ_ASSETS)"};
+  }
+  size_t bad = 0, scenes = 0;
+  std::string report;
+  for (const std::string& path : paths) {
+    LessonLoad load = load_lesson_file(path);
+    std::vector<Diagnostic> errors = load.errors;
+    if (load.lesson) errors = check_lesson(*load.lesson, presets_dir());
+    const std::string name = load.lesson ? load.lesson->name : path;
+    if (errors.empty()) {
+      scenes += load.lesson->scenes.size();
+      std::cout << name << ": " << load.lesson->scenes.size() << " scenes sound\n";
+    } else {
+      ++bad;
+      report += (report.empty() ? "" : "\n") + problems("lesson '" + name + "'", errors);
+    }
+  }
+  if (bad > 0) throw Exit{kExitFailed, report};
+  std::cout << paths.size() << (paths.size() == 1 ? " lesson, " : " lessons, ") << scenes
+            << " scenes: every answer is the model's, every figure filled from it, none told "
+               "before it is asked\n";
+}
+
 }  // namespace
 
 void add_lessons_command(CLI::App& app) {
@@ -145,11 +187,18 @@ void add_lessons_command(CLI::App& app) {
   cmd->add_option("name", o->name, "a lesson's name (see the list)");
   cmd->add_option("--file", o->file, "a lesson file of your own (docs/LESSONS.md)");
   cmd->add_flag("--json", o->json, "print JSON");
+  cmd->add_flag("--check", o->check,
+                "check every lesson (or the one named): answers, figures, nothing told before "
+                "it is asked; exit 1 with the problems");
   cmd->callback([o, cmd] {
     const bool file = cmd->count("--file") > 0;
     if (file && o->file.empty()) throw Exit{kExitUsage, "--file: give a lesson file's path"};
     if (!o->name.empty() && file)
       throw Exit{kExitUsage, "give a lesson's name or --file, not both"};
+    if (o->check) {
+      if (o->json) throw Exit{kExitUsage, "--check prints text: not with --json"};
+      return check_lessons(*o);
+    }
     if (file) return show_lesson(load_or_exit(o->file), o->json);
     if (o->name.empty()) return list_lessons(*o);
     show_lesson(load_or_exit(lesson_path(o->name)), o->json);

@@ -6,6 +6,7 @@
 #include "bankviz/lesson.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "bankviz/io.h"
@@ -96,11 +97,13 @@ Scene read_scene(Reader& r, const Json& j, const std::string& path,
   Scene scene;
   if (!r.object(
           j, path,
-          {"title", "preset", "scenario", "open_step", "open_iteration", "caption", "question"}))
+          {"title", "preset", "scenario", "open_step", "open_iteration", "caption", "reveal",
+           "question"}))
     return scene;
   r.text(j, path, "title", scene.title, kMaxCaptionChars);
   r.text(j, path, "preset", scene.preset, 256);
   r.text(j, path, "caption", scene.caption, kMaxCaptionChars);
+  r.text(j, path, "reveal", scene.reveal, kMaxCaptionChars);
   if (!j.contains("caption")) r.error(join(path, "caption"), "missing: what to say on this scene");
   const bool has_preset = j.contains("preset"), has_scenario = j.contains("scenario");
   if (has_preset == has_scenario) {
@@ -235,12 +238,21 @@ int scene_step(const Analysis& a, const Scene& scene) {
   return -1;
 }
 
+int scene_warp(const Analysis& a, int step) {
+  if (step < 0 || step >= static_cast<int>(a.warps.size())) return -1;
+  int worst = -1;
+  for (size_t w = 0; w < a.warps[step].size(); ++w) {
+    const int n = a.warps[step][w].result.wavefronts;
+    if (n > 0 && (worst < 0 || n > a.warps[step][static_cast<size_t>(worst)].result.wavefronts))
+      worst = static_cast<int>(w);
+  }
+  return worst;
+}
+
 int64_t model_answer(const Analysis& a, Quantity q, int step) {
   // The worst warp's request at the opening step: the one the picture's question is about.
-  const WarpStep* worst = nullptr;
-  if (step >= 0 && step < static_cast<int>(a.warps.size()))
-    for (const WarpStep& w : a.warps[step])
-      if (!worst || w.result.wavefronts > worst->result.wavefronts) worst = &w;
+  const int warp = scene_warp(a, step);
+  const WarpStep* worst = warp >= 0 ? &a.warps[step][static_cast<size_t>(warp)] : nullptr;
   switch (q) {
     case Quantity::Wavefronts:
       return worst ? worst->result.wavefronts : 0;
@@ -254,6 +266,189 @@ int64_t model_answer(const Analysis& a, Quantity q, int step) {
       return a.out_of_bounds;
   }
   return 0;
+}
+
+// [SECTION] Figures in a scene's words
+
+namespace {
+
+// A placeholder's figure at executed step `step` (the worst warp's, as model_answer reads).
+struct Figure {
+  const char* name;
+  int64_t (*value)(const Analysis& a, int step);
+};
+
+const AccessResult* worst_result(const Analysis& a, int step) {
+  const int w = scene_warp(a, step);
+  return w >= 0 ? &a.warps[static_cast<size_t>(step)][static_cast<size_t>(w)].result : nullptr;
+}
+
+constexpr Figure kFigures[] = {
+    {"wavefronts", [](const Analysis& a, int st) { return model_answer(a, Quantity::Wavefronts, st); }},
+    {"ideal", [](const Analysis& a, int st) { return model_answer(a, Quantity::Ideal, st); }},
+    {"ways",
+     [](const Analysis& a, int st) -> int64_t {
+       const AccessResult* r = worst_result(a, st);
+       return r ? r->degree() : 0;
+     }},
+    {"step_wavefronts",
+     [](const Analysis& a, int st) { return model_answer(a, Quantity::StepWavefronts, st); }},
+    {"racing_accesses",
+     [](const Analysis& a, int st) { return model_answer(a, Quantity::RacingAccesses, st); }},
+    {"out_of_bounds",
+     [](const Analysis& a, int st) { return model_answer(a, Quantity::OutOfBounds, st); }},
+    {"warp", [](const Analysis& a, int st) -> int64_t { return std::max(0, scene_warp(a, st)); }},
+};
+
+// Calls on_text for literal runs and on_name for each {name}; false with *error on a bad brace.
+template <typename Text, typename Name>
+bool scan_placeholders(std::string_view text, Text on_text, Name on_name, std::string* error) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '{' && i + 1 < text.size() && text[i + 1] == '{') {
+      on_text(std::string_view("{"));
+      i += 2;
+    } else if (c == '}' && i + 1 < text.size() && text[i + 1] == '}') {
+      on_text(std::string_view("}"));
+      i += 2;
+    } else if (c == '{') {
+      const size_t close = text.find('}', i + 1);
+      if (close == std::string_view::npos || close - i > 32) {
+        if (error) *error = "an unclosed '{' at character " + std::to_string(i + 1) +
+                            " (write {{ for a brace; figures: " + placeholder_names() + ")";
+        return false;
+      }
+      if (!on_name(text.substr(i + 1, close - i - 1))) return false;
+      i = close + 1;
+    } else {
+      size_t j = i;
+      while (j < text.size() && text[j] != '{' && text[j] != '}') ++j;
+      if (j == i) {  // a lone '}'
+        if (error) *error = "a lone '}' at character " + std::to_string(i + 1) + " (write }})";
+        return false;
+      }
+      on_text(text.substr(i, j - i));
+      i = j;
+    }
+  }
+  return true;
+}
+
+const Figure* find_figure(std::string_view name) {
+  for (const Figure& f : kFigures)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+// The placeholders a text names (checked: unknown ones are an error).
+std::optional<std::vector<std::string>> placeholders_of(std::string_view text, std::string* error) {
+  std::vector<std::string> names;
+  const bool ok = scan_placeholders(
+      text, [](std::string_view) {},
+      [&](std::string_view name) {
+        if (!find_figure(name)) {
+          if (error) *error = "unknown figure {" + std::string(name) + "} (known: " +
+                              placeholder_names() + "; {{ for a brace)";
+          return false;
+        }
+        names.emplace_back(name);
+        return true;
+      },
+      error);
+  if (!ok) return std::nullopt;
+  return names;
+}
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// A figure of the model written as digits: "32-way", "16 way", "4 wavefronts", "1 wavefront".
+// Returns the first such phrase, or empty.
+std::string written_figure(std::string_view text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!is_digit(text[i]) || (i > 0 && (is_digit(text[i - 1]) || text[i - 1] == '.'))) continue;
+    size_t j = i;
+    while (j < text.size() && is_digit(text[j])) ++j;
+    size_t k = j;
+    if (k < text.size() && (text[k] == ' ' || text[k] == '-')) ++k;
+    for (std::string_view word : {std::string_view("way"), std::string_view("wavefront")}) {
+      if (text.substr(k, word.size()) == word) {
+        size_t end = k + word.size();
+        while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
+        return std::string(text.substr(i, end - i));
+      }
+    }
+    i = j;
+  }
+  return {};
+}
+
+// The scene's texts: placeholders known, no figure written as digits, and before the reveal
+// (caption and question) nothing that states the question's own figure.
+void check_scene_texts(const Scene& scene, const std::string& path, std::vector<Diagnostic>& out) {
+  struct Part {
+    const char* key;
+    const std::string* text;
+    bool before;  // seen while the question is open
+  };
+  std::vector<Part> parts = {{"caption", &scene.caption, true}, {"reveal", &scene.reveal, false}};
+  if (scene.question) parts.push_back({"question.ask", &scene.question->ask, true});
+  for (const Part& p : parts) {
+    std::string error;
+    std::optional<std::vector<std::string>> names = placeholders_of(*p.text, &error);
+    if (!names) {
+      out.push_back({join(path, p.key), 0, error});
+      continue;
+    }
+    if (std::string w = written_figure(*p.text); !w.empty())
+      out.push_back({join(path, p.key), 0,
+                     "'" + w + "' writes a figure of the model as digits: name it ({ways}, "
+                     "{wavefronts}, ...) so that it is filled from the analysis"});
+    if (!p.before || !scene.question) continue;
+    const std::string own = quantity_name(scene.question->quantity);
+    for (const std::string& n : *names)
+      if (n == own || (scene.question->quantity == Quantity::Wavefronts && n == "ways"))
+        out.push_back({join(path, p.key), 0,
+                       "{" + n + "} states the answer before it is asked: move it to \"reveal\""});
+  }
+}
+
+}  // namespace
+
+std::string placeholder_names() {
+  std::string out;
+  for (const Figure& f : kFigures) out += (out.empty() ? "{" : ", {") + std::string(f.name) + "}";
+  return out;
+}
+
+std::optional<std::string> fill_scene_text(std::string_view text, const Analysis& a, int step,
+                                           std::string* error) {
+  std::string out;
+  const bool ok = scan_placeholders(
+      text, [&](std::string_view t) { out += t; },
+      [&](std::string_view name) {
+        const Figure* f = find_figure(name);
+        if (!f) {
+          if (error) *error = "unknown figure {" + std::string(name) + "} (known: " +
+                              placeholder_names() + "; {{ for a brace)";
+          return false;
+        }
+        out += std::to_string(f->value(a, step));
+        return true;
+      },
+      error);
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+std::string scene_caption(const Scene& scene, const Analysis& a, int step, bool revealed) {
+  auto fill = [&](const std::string& t) { return fill_scene_text(t, a, step).value_or(t); };
+  std::string out = fill(scene.caption);
+  if ((revealed || !scene.question) && !scene.reveal.empty())
+    out += (out.empty() ? "" : " ") + fill(scene.reveal);
+  return out;
 }
 
 std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& presets_dir) {
@@ -283,6 +478,7 @@ std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& pr
                          : std::string("no step of this scene touches shared memory")});
       continue;
     }
+    check_scene_texts(scene, path, out);
     if (scene.question) {
       const int64_t model = model_answer(*r.analysis, scene.question->quantity, step);
       if (model != scene.question->answer)

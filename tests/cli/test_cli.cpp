@@ -484,7 +484,7 @@ TEST(Lessons, ShowsTheScenesWithTheModelsAnswers) {
   ASSERT_EQ(r.status, 0) << r.err;
   // Scene 3: the transpose, opened on its column load, answered by the model.
   EXPECT_NE(r.out.find("3. setRowReadCol: row write, column read  [row-write-column-read, step 2: "
-                       "load tile[threadIdx.x][threadIdx.y]]"),
+                       "load tile[threadIdx.x][threadIdx.y], warp 0]"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("A: 32 (wavefronts)"), std::string::npos) << r.out;
@@ -508,6 +508,55 @@ TEST(Lessons, AFileWhoseAnswerDisagreesWithTheModelFails) {
   EXPECT_NE(r.err.find("scenes[0].question.answer: 32 disagrees with the model: wavefronts = 1"),
             std::string::npos)
       << r.err;
+}
+
+TEST(Lessons, CheckFindsEveryShippedLessonSound) {
+  const Result r = cli("lessons --check");
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  size_t sound = 0;
+  for (size_t at = r.out.find("scenes sound"); at != std::string::npos;
+       at = r.out.find("scenes sound", at + 1))
+    ++sound;
+  EXPECT_EQ(sound, 5u) << r.out;
+  EXPECT_NE(r.out.find("none told before it is asked"), std::string::npos) << r.out;
+  // The scenes' texts are filled from the model: the transpose's reveal states its 32 wavefronts.
+  const Result j = cli("lessons data-layout --json");
+  ASSERT_EQ(j.status, 0) << j.err;
+  const auto l = nlohmann::json::parse(j.out);
+  EXPECT_NE(l["scenes"][2]["reveal"].get<std::string>().find("32-way conflict: 32 wavefronts"),
+            std::string::npos)
+      << l["scenes"][2].dump();
+  EXPECT_EQ(l["scenes"][2]["caption"].get<std::string>().find("32"), std::string::npos)
+      << l["scenes"][2].dump();
+}
+
+TEST(Lessons, CheckRefusesTextsThatTellTheAnswerEarlyOrWriteFiguresAsDigits) {
+  const fs::path f = fs::temp_directory_path() / ("lesson-" + std::to_string(::getpid()) + ".json");
+  auto check = [&](const std::string& scene) {
+    std::ofstream(f) << R"({"scenes": [)" + scene + "]}";
+    return cli("lessons --check --file '" + f.string() + "'");
+  };
+  const std::string q =
+      R"("question": {"ask": "How many?", "quantity": "wavefronts", "answer": 32})";
+  Result r = check(R"({"preset": "row-write-column-read", "caption": "{wavefronts} of them", )" + q +
+                   "}");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("scenes[0].caption: {wavefronts} states the answer before it is asked"),
+            std::string::npos)
+      << r.err;
+  r = check(R"({"preset": "row-write-column-read", "caption": "c", "reveal": "a 32-way conflict", )" +
+            q + "}");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("scenes[0].reveal: '32-way' writes a figure of the model as digits"),
+            std::string::npos)
+      << r.err;
+  r = check(R"({"preset": "row-write-column-read", "caption": "c", "reveal": "{bogus}", )" + q + "}");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("scenes[0].reveal: unknown figure {bogus}"), std::string::npos) << r.err;
+  r = check(R"({"preset": "row-write-column-read", "caption": "c", "reveal": "{ways}-way", )" + q +
+            "}");
+  EXPECT_EQ(r.status, 0) << r.err;
+  fs::remove(f);
 }
 
 // [SECTION] CuTe layouts and the advisor

@@ -148,6 +148,70 @@ TEST(Lessons, RacingAccessesCountTheHazardModelsRaces) {
   EXPECT_EQ(model_answer(a, Quantity::RacingAccesses, opening_step(a)), a.hazards.racing_accesses);
 }
 
+TEST(Lessons, SceneWarpIsTheWarpWhoseRequestTheQuestionCounts) {
+  // The histogram's atomic: warps differ; the scene shows the one the answer is about.
+  ScenarioLoad sl = load_scenario_file(kPresets + "/histogram-shared-atomics.json");
+  ASSERT_TRUE(sl.scenario);
+  const Analysis a = analyzed(*sl.scenario);
+  const int step = opening_step(a);
+  const int warp = scene_warp(a, step);
+  ASSERT_GE(warp, 0);
+  const int64_t answer = model_answer(a, Quantity::Wavefronts, step);
+  EXPECT_EQ(a.warps[step][warp].result.wavefronts, answer);
+  for (size_t w = 0; w < a.warps[step].size(); ++w) {
+    EXPECT_LE(a.warps[step][w].result.wavefronts, answer) << "warp " << w;
+    if (static_cast<int>(w) < warp) {
+      EXPECT_LT(a.warps[step][w].result.wavefronts, answer);
+    }
+  }
+  EXPECT_EQ(scene_warp(a, -1), -1);
+}
+
+TEST(Lessons, FiguresInATextAreFilledFromTheAnalysis) {
+  ScenarioLoad sl = load_scenario_file(kPresets + "/row-write-column-read.json");
+  ASSERT_TRUE(sl.scenario);
+  const Analysis a = analyzed(*sl.scenario);
+  const int step = opening_step(a);  // the column load: 32-way
+  std::string error;
+  EXPECT_EQ(fill_scene_text("a {ways}-way conflict: {wavefronts} where {ideal} would do, warp "
+                            "{warp}; {{braces}}",
+                            a, step, &error)
+                .value_or("?" + error),
+            "a 32-way conflict: 32 where 1 would do, warp 0; {braces}");
+  EXPECT_FALSE(fill_scene_text("{nope}", a, step, &error));
+  EXPECT_NE(error.find("unknown figure {nope}"), std::string::npos) << error;
+  EXPECT_FALSE(fill_scene_text("an { unclosed", a, step, &error));
+  EXPECT_NE(error.find("unclosed '{'"), std::string::npos) << error;
+  EXPECT_FALSE(fill_scene_text("a lone }", a, step, &error));
+  // Before the reveal only the caption; after, the reveal too.
+  Scene scene;
+  scene.caption = "The column load.";
+  scene.reveal = "{wavefronts} wavefronts.";
+  scene.question = Question{"How many?", Quantity::Wavefronts, 32};
+  EXPECT_EQ(scene_caption(scene, a, step, false), "The column load.");
+  EXPECT_EQ(scene_caption(scene, a, step, true), "The column load. 32 wavefronts.");
+}
+
+TEST(Lessons, NoShippedCaptionOrQuestionStatesItsAnswerBeforeTheReveal) {
+  for (const std::string& f : lesson_files()) {
+    LessonLoad l = load_lesson_file(f);
+    ASSERT_TRUE(l.lesson) << f;
+    for (size_t i = 0; i < l.lesson->scenes.size(); ++i) {
+      const Scene& scene = l.lesson->scenes[i];
+      if (!scene.question) continue;
+      ScenarioLoad sl = scene_scenario(scene, kPresets);
+      ASSERT_TRUE(sl.scenario) << f << " scene " << i;
+      const Analysis a = analyzed(*sl.scenario);
+      const int step = scene_step(a, scene);
+      const std::string before = scene_caption(scene, a, step, false) + " " + scene.question->ask;
+      for (const char* telling : {"conflict-free", "no conflict", "-way", "wavefronts:"})
+        EXPECT_EQ(before.find(telling), std::string::npos)
+            << f << " scene " << i << " tells '" << telling << "' early: " << before;
+      EXPECT_FALSE(scene.reveal.empty()) << f << " scene " << i << ": the answer needs its words";
+    }
+  }
+}
+
 // [SECTION] Bad lesson files: each says where
 
 TEST(LessonErrors, NotJsonNamesTheLine) {

@@ -48,7 +48,12 @@ struct Scene {
   int open_step = -1;  // index into the scenario's steps; -1 = the scenario's own open_step
   // A step in a loop: the loop variable's value to open at (the tap i=1); absent = the first.
   std::optional<int64_t> open_iteration;
-  std::string caption;  // what to say while it is on screen (shown, and part of exports)
+  // What to say while it is on screen (shown, and part of exports). With a question this is what
+  // the room sees before the answer: it must not state the answer (check_lesson refuses the
+  // question's own placeholder in it).
+  std::string caption;
+  // Said with the answer, after the reveal (or at once without a question); may be empty.
+  std::string reveal;
   std::optional<Question> question;
 };
 
@@ -87,8 +92,31 @@ int scene_step(const Analysis& a, const Scene& scene);
 // The model's value of `q` for this analysis at executed step `step`.
 int64_t model_answer(const Analysis& a, Quantity q, int step);
 
-// Every scene resolved, analyzed and its answer compared with the model's; an empty list when the
-// lesson is sound. Paths name the scene: "scenes[3].preset", "scenes[1].question.answer".
+// The warp the scene's picture is about at executed step `step`: the worst warp of that step (the
+// one model_answer() reads, the first of equals), -1 when the step has none with an active lane.
+int scene_warp(const Analysis& a, int step);
+
+// [SECTION] Figures in a scene's words
+// A caption, reveal or question may name the model's figures instead of writing them:
+//   {wavefronts} {ideal} {ways} {step_wavefronts} {racing_accesses} {out_of_bounds} {warp}
+// ({ways}: the conflict's degree, as the verdict words it; {warp}: scene_warp()), filled from the
+// scene's Analysis at its step, so a caption can never disagree with the picture. "{{" is a brace.
+// The figure names, for messages: "{wavefronts}, {ideal}, ...".
+std::string placeholder_names();
+// The text with its placeholders filled; nullopt with *error set ("unknown figure {foo}", "an
+// unclosed '{'") when one is not a figure.
+std::optional<std::string> fill_scene_text(std::string_view text, const Analysis& a, int step,
+                                           std::string* error = nullptr);
+// What the room sees of a scene before (revealed = false) and after its answer: the caption, then
+// with revealed the reveal. Placeholders filled (a text that does not fill is shown as written:
+// check_lesson() has refused such a lesson before it is opened).
+std::string scene_caption(const Scene& scene, const Analysis& a, int step, bool revealed);
+
+// Every scene resolved, analyzed and its answer compared with the model's; its texts' placeholders
+// filled; a caption or question that states the answer before it is revealed (the question's own
+// figure as a placeholder), and a figure of the model written as digits ("32-way", "4 wavefronts":
+// write {ways}, {wavefronts}) refused. An empty list when the lesson is sound. Paths name the
+// scene: "scenes[3].preset", "scenes[1].question.answer", "scenes[2].caption".
 std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& presets_dir);
 
 }  // namespace bankviz
