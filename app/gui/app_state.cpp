@@ -146,7 +146,12 @@ bool poll_analysis(AppState& s) {
           in_scene ? scene_step(*s.analysis, s.lesson->scenes[s.scene]) : opening_step(*s.analysis);
       if (in_scene && s.lesson->scenes[s.scene].question)
         s.answer = model_answer(*s.analysis, s.lesson->scenes[s.scene].question->quantity, open);
-      const double t = open >= 0 ? first_beat_of(s, open, 0) : -1;
+      // A scene shows the warp its question is about (the worst of the step: scene_warp).
+      const int warp = in_scene ? scene_warp(*s.analysis, open) : -1;
+      s.scene_step = in_scene ? open : -1;
+      s.scene_warp = warp;
+      double t = warp >= 0 ? time_of(*s.analysis, s.playback, open, warp, 0) : -1;
+      if (t < 0 && open >= 0) t = first_beat_of(s, open, 0);
       s.t = t >= 0 ? t : 0;
     } else if (had_analysis) {
       keep_place(s, before);
@@ -169,6 +174,8 @@ void update_frame(AppState& s, double dt) {
   poll_analysis(s);
   s.playback.speed = s.settings.speed;
   s.playback.loop = s.settings.loop;
+  // Ask before telling: the beats would count the asked warp's wavefronts aloud.
+  if (asking(s)) s.playing = false;
   if (s.playing) s.t += dt;
   if (!s.analysis) {
     s.frame = {};
@@ -178,6 +185,25 @@ void update_frame(AppState& s, double dt) {
   s.frame = frame_at(*s.analysis, s.t, s.playback);
   if (s.frame.finished) s.playing = false;
   s.cells = frame_cells(*s.analysis, s.frame);
+  // Ask before telling: while the scene's question is open the picture shows the request whole,
+  // with nothing counted or judged (frame.h conceal_answer).
+  if (asking(s)) s.cells = conceal_answer(std::move(s.cells));
+}
+
+bool asking(const AppState& s) {
+  return s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()) &&
+         s.lesson->scenes[static_cast<size_t>(s.scene)].question && !s.revealed;
+}
+
+void reveal_answer(AppState& s) {
+  if (s.revealed) return;
+  s.revealed = true;
+  // The reveal plays the answer: the asked warp's wavefronts, one beat each, from the first.
+  if (s.analysis && s.scene_step >= 0 && s.scene_warp >= 0 &&
+      seek(s, s.scene_step, s.scene_warp, 0)) {
+    s.playing = true;
+  }
+  update_frame(s, 0);
 }
 
 bool seek(AppState& s, int step, int warp, int wavefront) {
@@ -195,7 +221,7 @@ void clicker(AppState& s, int dir) {
     const double now = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
     std::string err;
     if (dir > 0 && scene.question && !s.revealed) {
-      s.revealed = true;
+      reveal_answer(s);
     } else if (dir > 0 && s.scene + 1 < static_cast<int>(s.lesson->scenes.size())) {
       if (!go_to_scene(s, s.scene + 1, &err, false)) set_notice(s, err, now, 10, Notice::Error);
     } else if (dir < 0 && s.scene > 0) {
@@ -240,6 +266,7 @@ bool go_to_scene(AppState& s, int i, std::string* error, bool wait) {
   s.scene = i;
   s.revealed = false;
   s.answer = 0;
+  s.scene_step = s.scene_warp = -1;
   s.preset = scene.preset;
   s.playing = false;
   s.open_pending = true;

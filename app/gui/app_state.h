@@ -70,6 +70,9 @@ struct ScreenLayout {
   Box timeline_legend;      // the timeline's colour legend (h = 0 when not drawn)
   int scene_buttons = 0;    // a lesson's back/next buttons drawn (none on a slide)
   int compare_buttons = 0;  // the comparison's close button drawn (none on a slide)
+  Box status;               // the status line (h = 0 when not drawn)
+  bool timeline_row_cut = false;          // a timeline row is partly in view
+  bool timeline_current_visible = false;  // the current step and warp's box wholly in view
 };
 
 // Before and after (compare.h): side A is the app's own scenario, so the controls, the timeline
@@ -86,6 +89,7 @@ struct CompareState {
   // "Measure both": A then B through the app's Measurer (one runner, one at a time).
   enum class Measuring { Idle, A, B } measuring = Measuring::Idle;
   std::optional<Measurement> measured_a, measured_b;
+  int measured_version = -1;  // A's analysis version both were last measured for (AppState)
   std::string measure_note;  // why there is no measurement, or the last failure
   // Where B's grids and each side's verdict landed (--dump-layout).
   GridLayout b_tile_layout, b_bank_layout;
@@ -145,6 +149,8 @@ struct AppState {
   int scene = -1;              // current scene, -1 without a lesson
   bool revealed = false;       // the current scene's answer is shown (its question is asked first)
   int64_t answer = 0;          // the model's answer to the current scene's question
+  int scene_step = -1;         // the executed step the scene opened on (its question's)
+  int scene_warp = -1;         // the warp its question is about (lesson.h scene_warp)
   std::string lesson_presets;  // where its scenes' presets are
 
   // [SECTION] view
@@ -153,6 +159,8 @@ struct AppState {
   Hover hover;
   bool show_help = false;
   bool fullscreen = false;
+  bool show_toolbar = false;  // presenter mode: the toolbar, collapsed until key M
+  bool caption_full = false;  // presenter mode: a lesson's whole caption, else two lines (key C)
   GridLayout tile_layout, bank_layout;
   ScreenLayout layout;    // this frame's (draw_ui)
   float toolbar_h = 0;    // the toolbar's height on the last frame (its rows wrap)
@@ -222,6 +230,13 @@ bool poll_analysis(AppState& s);
 bool analysis_stale(const AppState& s);
 // Advances time, takes a finished analysis, recomputes frame and cells.
 void update_frame(AppState& s, double dt);
+// Ask before telling: a lesson scene's question is open (not yet revealed). While it is, nothing
+// on screen states or implies the answer: the frame's cells are concealed (frame.h
+// conceal_answer), and the verdict, counts, conflict colours, races, measurement and ratios are
+// not drawn (each panel asks this).
+bool asking(const AppState& s);
+// Reveals the open question's answer and plays it: the asked warp's wavefronts from the first.
+void reveal_answer(AppState& s);
 // A presentation clicker's next (dir > 0) or back. With a lesson: next reveals the scene's answer
 // when its question is still open, else opens the next scene; back opens the previous scene.
 // Without a lesson: the next or previous step.

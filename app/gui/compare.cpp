@@ -76,6 +76,14 @@ bool open_compare(AppState& s, const Scenario& b, const std::string& name, std::
   c.measured_a.reset();
   c.measured_b.reset();
   c.measure_note.clear();
+  c.measured_version = -1;
+  // Open where the two sides differ most (the float/float2 pair's conflicting tap, not a step
+  // where both are conflict-free), on A's worst warp there.
+  if (s.analysis) {
+    const int step = most_different_step(*s.analysis, *c.b_analysis);
+    const int warp = step >= 0 ? scene_warp(*s.analysis, step) : -1;
+    if (warp >= 0) seek(s, step, warp, 0);
+  }
   update_compare(s);
   return true;
 }
@@ -160,6 +168,16 @@ void update_compare(AppState& s) {
   if (!c.open || !c.b_analysis) return;
   c.b_frame = follow_playhead(*c.b_analysis, s.frame, s.playback);
   c.b_cells = frame_cells(*c.b_analysis, c.b_frame);
+  // Ask before telling: B's picture too, while a lesson's question is open.
+  if (asking(s)) c.b_cells = conceal_answer(std::move(c.b_cells));
+  // The GPU on stage: with a GPU, both sides are measured as soon as the comparison opens and
+  // again after every edit of A (the ratio B / A follows the controls), one run at a time.
+  if (c.measuring == CompareState::Measuring::Idle && c.measured_version != s.version &&
+      s.analysis && s.measurer.state() != Measurer::State::Unavailable && !s.sweep.measuring) {
+    std::string why;
+    c.measured_version = s.version;
+    measure_both(s, &why);
+  }
   if (c.measuring == CompareState::Measuring::Idle) return;
   if (s.measurer.state() == Measurer::State::Running) return;
   std::optional<Measurement> m = s.measurer.last();
@@ -196,8 +214,10 @@ std::string compare_slide_svg(const AppState& s, bool light) {
         ratio_words(c.measured_b->cycles_per_instruction / c.measured_a->cycles_per_instruction);
   }
   // A lesson's caption is part of its exports.
-  if (s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()))
-    o.caption = s.lesson->scenes[static_cast<size_t>(s.scene)].caption;
+  if (s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()) &&
+      s.analysis)
+    o.caption = scene_caption(s.lesson->scenes[static_cast<size_t>(s.scene)], *s.analysis,
+                              s.scene_step, s.revealed);
   // B's frame for A's playhead now (a --step given after --compare has moved A since).
   return render_compare_svg(*s.analysis, s.frame, *c.b_analysis,
                             follow_playhead(*c.b_analysis, s.frame, s.playback), o);

@@ -2,6 +2,7 @@
 #include "measure.h"
 
 #include <chrono>
+#include <cstdio>
 
 namespace bankviz::gui {
 
@@ -32,6 +33,7 @@ void Measurer::request(const Scenario& s) {
     std::lock_guard<std::mutex> lock(mu_);
     if (state_ == State::Unavailable || !run_) return;
     queued_ = s;
+    ++requested_;
     state_ = State::Running;
   }
   cv_.notify_all();
@@ -58,6 +60,28 @@ std::optional<Measurement> Measurer::last() const {
   return last_;
 }
 
+std::optional<Measurement> Measurer::current() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (last_ && last_->request == requested_) return last_;
+  return std::nullopt;
+}
+
+std::string stage_line(const Measurement& m, int step) {
+  if (!m.ok) return {};
+  for (const Measurement::StepFigure& f : m.steps) {
+    if (f.step != step || f.cycles <= 0) continue;
+    // "NVIDIA H100 80GB HBM3" -> "H100": what a room calls the card.
+    std::string card = m.device_name;
+    if (card.rfind("NVIDIA ", 0) == 0) card = card.substr(7);
+    if (size_t sp = card.find(' '); sp != std::string::npos) card.resize(sp);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "measured on %s: %.2f cycles per instruction, model %.4g",
+                  card.empty() ? "the GPU" : card.c_str(), f.cycles, f.model);
+    return buf;
+  }
+  return {};
+}
+
 std::vector<Measurement> Measurer::history() const {
   std::lock_guard<std::mutex> lock(mu_);
   return history_;
@@ -70,9 +94,11 @@ void Measurer::worker() {
     if (stop_) return;
     Scenario s = std::move(*queued_);
     queued_.reset();
+    const uint64_t request = requested_;
     RunFn fn = run_;
     lock.unlock();
     Measurement m = fn(s);  // the slow part: compile, launch, verify, time
+    m.request = request;
     lock.lock();
     last_ = m;
     if (m.ok) {
@@ -126,6 +152,7 @@ Measurement measure_with_runner(const Scenario& s) {
     std::snprintf(buf, sizeof buf, "%s: %.2f cycles/instr (model %.2f wavefronts)",
                   st.label.c_str(), st.cycles_per_instruction, st.scenario_wavefronts);
     m.lines.push_back(buf);
+    m.steps.push_back({st.step, st.cycles_per_instruction, st.scenario_wavefronts});
     cycles += st.cycles_per_instruction;
     model += st.scenario_wavefronts;
   }

@@ -40,7 +40,20 @@ struct Measurement {
   };
   std::vector<CounterRow> counters;
   std::string counters_problem;
+  // Per memory step of the scenario (exposed mode): measured cycles per warp instruction beside
+  // the model's wavefronts, for the figure on stage at the verdict (stage_line).
+  struct StepFigure {
+    int step = 0;  // index into Scenario::steps
+    double cycles = 0, model = 0;
+  };
+  std::vector<StepFigure> steps;
+  uint64_t request = 0;  // which Measurer::request() this answers (Measurer::current())
 };
+
+// The measured figure a room sees at the verdict, for the scenario step `step` (index into
+// Scenario::steps): "measured on H100: 32.83 cycles per instruction, model 32". Empty when `m`
+// has no figure for that step.
+std::string stage_line(const Measurement& m, int step);
 
 // The kernels library's Runner on this thread's behalf: measures both run modes. Builds a
 // Measurement with ok=false and the reason when there is no device.
@@ -68,6 +81,8 @@ class Measurer {
   State state() const;
   std::string reason() const;
   std::optional<Measurement> last() const;
+  // The last measurement when it answers the newest request (the scenario on screen), else none.
+  std::optional<Measurement> current() const;
   std::vector<Measurement> history() const;  // ok results, oldest first, at most 64
 
  private:
@@ -77,6 +92,7 @@ class Measurer {
   std::thread thread_;
   RunFn run_;
   std::optional<Scenario> queued_;
+  uint64_t requested_ = 0;  // requests made; a result carries the number of its own
   State state_ = State::Unavailable;
   std::string reason_ = "no CUDA device: the model still works, timing unavailable";
   std::optional<Measurement> last_;

@@ -50,6 +50,9 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   app.add_option("--scenario", o.scenario, "scenario JSON file")->check(non_empty);
   app.add_option("--lesson", o.lesson, "open a guided lesson (assets/lessons/NAME.json)")
       ->check(non_empty);
+  app.add_flag("--reveal", o.reveal,
+               "with --lesson: open the scene with its question answered (what the room sees "
+               "after the reveal)");
   CLI::Option* scene =
       app.add_option("--scene", o.scene, "with --lesson: the scene to open (1-based)")
           ->check(CLI::Range(1, 1000));
@@ -113,6 +116,7 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   }
   if (!o.preset.empty() + !o.scenario.empty() + !o.lesson.empty() + !o.compare.empty() > 1)
     return usage(exit_code, "give one of --preset, --scenario, --lesson and --compare");
+  if (o.reveal && o.lesson.empty()) return usage(exit_code, "--reveal answers a --lesson's scene");
   if (scene->count() > 0 && o.lesson.empty())
     return usage(exit_code, "--scene picks a scene of a --lesson");
   if ((warp->count() > 0 || wavefront->count() > 0) && step->count() == 0)

@@ -24,6 +24,7 @@ struct Options {
   std::string scenario;              // a scenario JSON file
   std::string lesson;                // lesson name (assets/lessons/NAME.json)
   int scene = 1;                     // with --lesson: the scene to open (1-based)
+  bool reveal = false;               // with --lesson: its question answered (after the reveal)
   std::vector<std::string> compare;  // --compare A B: two presets or scenario files side by side
   std::string sweep;                 // --sweep pad=0..32: open the sweep window on this sweep
   std::optional<std::string> theme;  // "light" / "dark"; overrides settings

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "bankviz/text.h"
 #include "panels.h"
@@ -60,10 +61,9 @@ const WordMap& word_map(const ViewSide& v, int ti) {
   return m;
 }
 
-// The per-bank count row: font size, two staggered rows or one, height.
+// The per-bank count row: one row, each count centred on its bank; font size and height.
 struct CountRow {
   float size = 0;
-  bool staggered = false;
   float height = 0;
 };
 
@@ -77,25 +77,35 @@ float cell_guess(ImVec2 avail, int banks, int64_t lines) {
   return std::clamp(cell, 4.0f, fs * 2.6f);
 }
 
+// Where bank b's count may spread, as [left, right] offsets from its column's left edge: its
+// column and half of each neighbour's that has no count; bank 0 keeps clear of the row's label.
+std::pair<float, float> count_span(const std::vector<int>& load, int b, float cell) {
+  auto empty = [&](int i) {
+    return i >= 0 && i < static_cast<int>(load.size()) && load[static_cast<size_t>(i)] <= 0;
+  };
+  return {empty(b - 1) ? -cell * 0.5f : 0.0f, cell + (empty(b + 1) ? cell * 0.5f : 0.0f)};
+}
+
 CountRow count_row(const AppState& s, const ViewSide& v, float width, float cell) {
   const float fs = ImGui::GetFontSize();
   CountRow r;
   if (width <= 0) return r;
-  int widest = 1;
-  for (int n : v.cells->bank_load) widest = std::max(widest, n);
-  const std::string w = std::to_string(widest);
-  const float w1 = g_fonts.ui->CalcTextSizeA(1.0f, 1e9f, 0, w.c_str()).x;  // per pixel of size
+  // One size for the whole row: the largest at which every count fits its room once narrowed as
+  // a condensed face (draw_fitted_text: to 70%), capped by the type.
   const float most = s.settings.presenter ? fs * 1.2f : fs;
-  auto fit = [&](float room) { return std::min(most, (room - 3) / std::max(w1, 1e-3f)); };
-  r.size = fit(cell);
-  if (r.size < fs * 0.7f) {
-    // Narrow columns (a count under 0.7 of the type, unreadable from a few metres): odd banks
-    // one row lower, so each count has two columns of room.
-    r.staggered = true;
-    r.size = std::min(fit(cell * 2), fs);
+  r.size = most;
+  const std::vector<int>& load = v.cells->bank_load;
+  for (int b = 0; b < static_cast<int>(load.size()); ++b) {
+    if (load[static_cast<size_t>(b)] <= 0) continue;
+    const std::string t = std::to_string(load[static_cast<size_t>(b)]);
+    const float w1 = g_fonts.ui->CalcTextSizeA(1.0f, 1e9f, 0, t.c_str()).x * 0.7f;
+    const auto [l, rr] = count_span(load, b, cell);
+    r.size = std::min(r.size, (rr - l - 2) / std::max(w1, 1e-3f));
   }
   r.size = std::max(r.size, 6.0f);
-  r.height = r.size * (r.staggered ? 2.2f : 1.2f);
+  // The row's height is the largest type's, whatever the counts are (none while a question is
+  // open): the grid above never changes size when they come.
+  r.height = std::ceil(most * 1.2f);
   return r;
 }
 
@@ -104,7 +114,12 @@ CountRow count_row(const AppState& s, const ViewSide& v, float width, float cell
 float verdict_text_height(const ViewSide& v, float width) {
   if (v.stale) return g_fonts.big->FontSize + ImGui::GetFontSize() * 1.4f;
   if (v.cells->verdict.empty()) return 0;
-  return g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, width, v.cells->verdict.c_str()).y;
+  float h =
+      g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, width, v.cells->verdict.c_str()).y;
+  if (!v.measured.empty())
+    h += ImGui::GetStyle().ItemSpacing.y +
+         g_fonts.bold->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, width, v.measured.c_str()).y;
+  return h;
 }
 
 void verdict_text(AppState& s, const ViewSide& v) {
@@ -123,6 +138,12 @@ void verdict_text(AppState& s, const ViewSide& v) {
     ImGui::TextWrapped("%s", v.cells->verdict.c_str());
     ImGui::PopStyleColor();
     ImGui::PopFont();
+    if (!v.measured.empty()) {
+      // The GPU on stage: the real kernel's figure for this step beside the model's.
+      ImGui::PushFont(g_fonts.bold);
+      ImGui::TextWrapped("%s", v.measured.c_str());
+      ImGui::PopFont();
+    }
     const ImVec2 v1 = ImGui::GetItemRectMax();
     (v.verdict_box ? *v.verdict_box : s.layout.verdict) = {v0.x, v0.y, v1.x - v0.x, v1.y - v0.y};
   }
@@ -138,6 +159,7 @@ float verdict_height(const AppState& s, float width) {
   ViewSide v;  // the main side's verdict (presenter mode's timeline strip)
   v.cells = &s.cells;
   v.stale = analysis_stale(s);
+  v.measured = main_stage_line(s);
   const float text = verdict_text_height(v, width - st.WindowPadding.x * 2);
   return text > 0 ? std::ceil(text + st.WindowPadding.y * 2) : 0;
 }
@@ -188,11 +210,17 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
   if (v.errors && !v.errors->empty())
     ImGui::TextWrapped("STALE PICTURE: the edit does not analyze: %s",
                        v.errors->front().format().c_str());
-  for (const std::string& w : headline_warnings(a, v.frame->step))
-    ImGui::TextWrapped("%s", w.c_str());
+  // (Not while a lesson's question is open: a race line can be its answer.)
+  if (!v.conceal)
+    for (const std::string& w : headline_warnings(a, v.frame->step))
+      ImGui::TextWrapped("%s", w.c_str());
   ImGui::PopStyleColor();
-  ImGui::TextWrapped("%d banks x %d B, one row per %d-byte line", banks, arch.bank_bytes,
-                     arch.line_bytes_shown());
+  // Presenter mode gives this line's height to the cells unless the banks are unusual (the
+  // note below says how); the bank numbers along the top remain.
+  const bool unusual = v.cells->extra_pass || arch.bank_bytes != 4 || a.arch->half_warp_unit;
+  if (!s.settings.presenter || unusual)
+    ImGui::TextWrapped("%d banks x %d B, one row per %d-byte line", banks, arch.bank_bytes,
+                       arch.line_bytes_shown());
   // The architecture's note beside it when it fits, else on its own line (never cut off).
   auto note = [&](const char* text, bool red) {
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -206,10 +234,11 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
     ImGui::TextWrapped("%s", text);
     ImGui::PopStyleColor();
   };
+  // Red draws the eye, except while a question is open: no conflict colour before its answer.
   if (v.cells->extra_pass) {
-    note("extra pass (guide: \"add 1\")", true);
+    note("extra pass (guide: \"add 1\")", !v.conceal);
   } else if (arch.bank_bytes == 8) {
-    note("Kepler 8-byte mode (a modern GPU runs 4-byte banks)", true);
+    note("Kepler 8-byte mode (a modern GPU runs 4-byte banks)", !v.conceal);
   } else if (a.arch->half_warp_unit) {
     note("cc 1.x: each half-warp is served alone", false);
   }
@@ -245,6 +274,7 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
   GridKey key;
   key.add(v.version).add(ti).add(v.cells->tile).add(v.frame->step).add(v.frame->warp);
   key.add(v.frame->wavefront).add(l0).add(l1).add(grid0.x).add(grid0.y).add(cell).add(pal);
+  key.add(v.conceal);
   if (grid.stale(key.value(), grid0.x, grid0.y + l0 * cell, cell, cell, static_cast<int>(l1 - l0),
                  banks)) {
     for (int64_t line = l0; line < l1; ++line)
@@ -295,17 +325,8 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
     for (auto& [word, w] : lit) {
       if (!w->in_wavefront || word < wm.first_word) continue;
       const float line = static_cast<float>(arch.line_of_word(word) - first_line);
-      std::string n = std::to_string(__builtin_ctz(w->lanes));
-      if (__builtin_popcount(w->lanes) > 1) n += "+";
-      const float size = lane_label_size(n.c_str(), cell, s.settings.presenter);
-      s.layout.lane_digit_px = std::max(s.layout.lane_digit_px, digit_px(g_fonts.bold, size));
-      ImVec2 sz = g_fonts.bold->CalcTextSizeA(size, 1e9f, 0, n.c_str());
-      ImVec2 p(grid0.x + (w->bank + 0.5f) * cell - sz.x / 2,
-               grid0.y + (line + 0.5f) * cell - sz.y / 2);
-      ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);
-      dl->AddText(g_fonts.bold, size, ImVec2(p.x + 1, p.y + 1), shadow, n.c_str());
-      dl->AddText(g_fonts.bold, size, p, pal.light ? IM_COL32(0, 0, 0, 255) : col(pal.text),
-                  n.c_str());
+      draw_lane_label(dl, ImVec2(grid0.x + (w->bank + 0.5f) * cell, grid0.y + (line + 0.5f) * cell),
+                      cell, w->lanes, s.settings.presenter, pal, s.layout);
     }
   if (s.playing)
     for (auto& [word, w] : lit)
@@ -332,21 +353,20 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
   ImGui::EndChild();
 
   // Per-bank passes: wavefronts each bank serves for this warp, red where the model found the
-  // bank conflicting (FrameCells::conflicted, from serve()). Labelled by the step's kind; each
-  // count sized to fit its own column (two staggered rows when the columns are narrow), with a
-  // rule between columns so that two 16s never read as 1616.
+  // bank conflicting (FrameCells::conflicted, from serve()). Labelled by the step's kind; one row,
+  // each count centred on its bank's column (count_row sizes them), with a rule between columns
+  // so that two 16s never read as 1616.
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   float x0 = p0.x + label_w + 6;
   dl = ImGui::GetWindowDrawList();
   const char* kind = v.frame->step >= 0 ? step_kind_name(a.steps[v.frame->step].kind) : "passes";
   {
     const ImVec2 ksz = ImGui::CalcTextSize(kind);
-    const float first_row = counts.staggered ? counts.size * 1.1f : counts.height;
-    dl->AddText(ImVec2(x0 - 6 - ksz.x, p0.y + (first_row - ksz.y) / 2), dim, kind);
+    dl->AddText(ImVec2(x0 - 6 - ksz.x, p0.y + (counts.height - ksz.y) / 2), dim, kind);
   }
   if (!v.cells->bank_load.empty() && counts.size > 0) {
     const ImU32 rule = col(pal.text_dim, 0.35f);
-    for (int b = 0; b <= banks && !counts.staggered; ++b)
+    for (int b = 0; b <= banks; ++b)
       dl->AddLine(ImVec2(x0 + b * cell, p0.y), ImVec2(x0 + b * cell, p0.y + counts.height), rule);
     for (int b = 0; b < banks && b < static_cast<int>(v.cells->bank_load.size()); ++b) {
       int n = v.cells->bank_load[b];
@@ -354,14 +374,17 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
       bool bad = v.cells->conflicted(b);
       std::string t = std::to_string(n);
       ImFont* f = bad ? g_fonts.bold : g_fonts.ui;
-      ImVec2 sz = f->CalcTextSizeA(counts.size, 1e9f, 0, t.c_str());
-      const float row_y =
-          counts.staggered ? (b % 2 ? counts.size * 1.1f : 0.0f) : (counts.height - sz.y) / 2;
-      dl->AddText(f, counts.size, ImVec2(x0 + (b + 0.5f) * cell - sz.x / 2, p0.y + row_y),
-                  bad ? col(pal.conflict) : col(pal.text), t.c_str());
+      // Centred on its column, or on its span where the text is wider than the column.
+      const auto [l, rr] = count_span(v.cells->bank_load, b, cell);
+      const float tw = f->CalcTextSizeA(counts.size, 1e9f, 0, t.c_str()).x;
+      const float cx = tw <= cell - 2 ? (b + 0.5f) * cell : b * cell + (l + rr) * 0.5f;
+      draw_fitted_text(dl, f, counts.size, ImVec2(x0 + cx, p0.y + counts.height * 0.5f),
+                       rr - l - 2, 0, bad ? col(pal.conflict) : col(pal.text), t);
+      ImGui::LogText("%s\n", t.c_str());  // what --dump-layout's texts record
     }
-    s.layout.bank_count_px = digit_px(g_fonts.ui, counts.size);
   }
+  // The counts' type, also while a question keeps them back (its row is there, empty).
+  if (counts.size > 0) s.layout.bank_count_px = digit_px(g_fonts.ui, counts.size);
   if (ImGui::IsMouseHoveringRect(p0, ImVec2(p0.x + avail.x, p0.y + counts.height)))
     ImGui::SetTooltip(
         "Passes each bank makes for this warp's %s: one per wavefront it serves; red where the "

@@ -46,6 +46,11 @@ ViewSide b_view(AppState& s) {
   v.tile_layout = &c.b_tile_layout;
   v.bank_layout = &c.b_bank_layout;
   v.verdict_box = &c.b_verdict;
+  v.conceal = asking(s);
+  if (!v.conceal && c.measured_b && v.analysis && c.b_frame.step >= 0 &&
+      c.b_frame.step < static_cast<int>(v.analysis->steps.size()))
+    v.measured =
+        stage_line(*c.measured_b, v.analysis->steps[static_cast<size_t>(c.b_frame.step)].step);
   return v;
 }
 
@@ -83,10 +88,12 @@ void draw_header(AppState& s, const ViewSide& v, const char* tag, const Summary&
   ImGui::PopFont();
   if (ImGui::IsItemHovered() && !a.scenario.title.empty())
     ImGui::SetTooltip("%s", a.scenario.title.c_str());
-  ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.text_dim));
-  ImGui::TextWrapped("%s", figures(sum).c_str());
-  ImGui::PopStyleColor();
-  if (const std::string ml = measured_line(m); !ml.empty()) ImGui::TextWrapped("%s", ml.c_str());
+  if (!v.conceal) {  // the figures are the answer while a lesson's question is open
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.text_dim));
+    ImGui::TextWrapped("%s", figures(sum).c_str());
+    ImGui::PopStyleColor();
+    if (const std::string ml = measured_line(m); !ml.empty()) ImGui::TextWrapped("%s", ml.c_str());
+  }
   draw_verdict_text(s, v);
   ImGui::End();
 }
@@ -124,14 +131,30 @@ bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
     return false;
   }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const bool conceal = asking(s);
+  const bool measured = c.measured_a && c.measured_b && c.measured_a->ok && c.measured_b->ok &&
+                        c.measured_a->cycles_per_instruction > 0;
   ImGui::PushFont(g_fonts.bold);
-  const std::string head = "worst step's wavefronts per request, " +
-                           ratio_words(cmp.per_request_ratio) +
-                           ";  total wavefronts, B / A = " + fixed(cmp.total_ratio, 3);
+  std::string head = "worst step's wavefronts per request, " + ratio_words(cmp.per_request_ratio) +
+                     ";  total wavefronts, B / A = " + fixed(cmp.total_ratio, 3);
+  if (conceal) {
+    head = "B / A: shown with the answer";  // ask before telling
+  } else if (measured) {
+    // The GPU on stage: the measured ratio first, the model's beside it.
+    std::string card = c.measured_a->device_name;
+    if (card.rfind("NVIDIA ", 0) == 0) card = card.substr(7);
+    if (size_t sp = card.find(' '); sp != std::string::npos) card.resize(sp);
+    head = "measured on " + card + ": " +
+           ratio_words(c.measured_b->cycles_per_instruction /
+                       c.measured_a->cycles_per_instruction) +
+           " (cycles per instruction);  model " + ratio_words(cmp.per_request_ratio);
+  }
   ImGui::TextWrapped("%s", head.c_str());
   ImGui::PopFont();
   const bool running = c.measuring != CompareState::Measuring::Idle;
-  if (s.measurer.state() == Measurer::State::Unavailable) {
+  if (conceal) {
+    // Nothing measured is shown before the reveal.
+  } else if (s.measurer.state() == Measurer::State::Unavailable) {
     ImGui::TextDisabled("no GPU here: the model's figures only");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.measurer.reason().c_str());
   } else {
@@ -211,6 +234,11 @@ void draw_compare(AppState& s, CellRenderer& cells, Rect r) {
   ViewSide a = main_view(s);
   a.verdict = false;
   a.verdict_box = &c.a_verdict;
+  // Each side's measured figure is its own run of the pair ("Measure both", automatic with a GPU).
+  a.measured.clear();
+  if (!a.conceal && c.measured_a && s.frame.step >= 0 &&
+      s.frame.step < static_cast<int>(s.analysis->steps.size()))
+    a.measured = stage_line(*c.measured_a, s.analysis->steps[static_cast<size_t>(s.frame.step)].step);
   ViewSide b = b_view(s);
   b.verdict = false;
   const float y = r.pos.y + ratio_h, h = r.size.y - ratio_h;

@@ -63,11 +63,8 @@ void draw_edit_bar(AppState& s) {
   control_tip(
       "Save this scenario as a JSON file (Ctrl+S) that bankviz --scenario FILE and bankviz-cli "
       "analyze --file FILE read back; an existing file is replaced only after you confirm");
-  if (s.unsaved) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
-    ImGui::TextUnformatted("edited, not saved");
-    ImGui::PopStyleColor();
-  }
+  // "edited, not saved" is the status line's (panel_status.cpp) and the panel's title: a line
+  // inserted here pushed every control below it down under the mouse.
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ void draw_help(AppState& s) {
       {"L", "loop on / off"},
       {"T", "light / dark theme"},
       {"P", "presenter mode (large, high contrast, views only)"},
+      {"M", "presenter mode: show or hide the toolbar"},
+      {"C", "presenter mode: a lesson's whole caption (else two lines)"},
       {"V", "views only: hide / show the sidebar"},
       {"F11", "full screen"},
       {"S", "screenshot (PNG, export scale)"},

@@ -24,12 +24,56 @@ std::string heading(const AppState& s) {
          "  -  " + title;
 }
 
+// The caption as the room sees it now: before the answer, the caption; after, with the reveal
+// (lesson.h scene_caption: figures filled from the analysis on screen).
+std::string caption_text(const AppState& s) {
+  const Scene& scene = s.lesson->scenes[s.scene];
+  if (!s.analysis) return scene.caption;
+  return scene_caption(scene, *s.analysis, s.scene_step, s.revealed);
+}
+
 std::string question_line(const AppState& s) {
   const Scene& scene = s.lesson->scenes[s.scene];
   if (!scene.question) return {};
   std::string q = "Q: " + scene.question->ask;
   if (s.revealed) q += "    A: " + std::to_string(s.answer) + " (the model)";
   return q;
+}
+
+// Presenter mode says it in two lines (key C: all of it): the scene's number and what to say
+// (the caption; after the answer, the reveal), then the question and its answer.
+bool compact(const AppState& s) {
+  return s.settings.presenter && !s.caption_full;
+}
+
+std::string compact_first_line(const AppState& s) {
+  const Scene& scene = s.lesson->scenes[s.scene];
+  std::string text = scene.caption;
+  if (s.analysis) {
+    const bool told = s.revealed || !scene.question;
+    text = told && !scene.reveal.empty()
+               ? fill_scene_text(scene.reveal, *s.analysis, s.scene_step).value_or(scene.reveal)
+               : fill_scene_text(scene.caption, *s.analysis, s.scene_step).value_or(scene.caption);
+  }
+  return std::to_string(s.scene + 1) + "/" + std::to_string(s.lesson->scenes.size()) + "  " + text;
+}
+
+// `text` cut to `width` pixels of `font` with "..." (and a hint that C shows it all).
+std::string elide(ImFont* font, const std::string& text, float width) {
+  auto w = [&](const std::string& t) { return font->CalcTextSizeA(font->FontSize, 1e9f, 0, t.c_str()).x; };
+  if (w(text) <= width) return text;
+  const std::string more = " ... (C)";
+  size_t lo = 0, hi = text.size();
+  while (lo < hi) {  // the longest prefix that fits with the hint
+    const size_t mid = (lo + hi + 1) / 2;
+    if (w(text.substr(0, mid) + more) <= width) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;  // whole UTF-8
+  return text.substr(0, lo) + more;
 }
 
 // Back and next (what the clicker keys do), on the right of the heading's line.
@@ -59,13 +103,20 @@ void draw_scene_buttons(AppState& s, Rect r, float bw) {
 float lesson_height(const AppState& s, float width) {
   if (!s.lesson || s.scene < 0) return 0;
   const ImGuiStyle& st = ImGui::GetStyle();
+  if (compact(s) && !s.slide) {
+    const Scene& scene = s.lesson->scenes[s.scene];
+    // The buttons are flat (no frame padding) so that the two lines are two lines of type.
+    const float line = std::max(ImGui::GetFontSize(), g_fonts.bold->FontSize);
+    return std::ceil(st.WindowPadding.y * 2 + line +
+                     (scene.question ? st.ItemSpacing.y + g_fonts.bold->FontSize : 0));
+  }
   const float wrap = width - st.WindowPadding.x * 2;
   const Scene& scene = s.lesson->scenes[s.scene];
   float h = st.WindowPadding.y * 2;
   h += g_fonts.bold->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, wrap, heading(s).c_str()).y;
   h += ImGui::GetFrameHeight() - ImGui::GetFontSize();  // the buttons beside the heading
   h += st.ItemSpacing.y +
-       g_fonts.ui->CalcTextSizeA(g_fonts.ui->FontSize, 1e9f, wrap, scene.caption.c_str()).y;
+       g_fonts.ui->CalcTextSizeA(g_fonts.ui->FontSize, 1e9f, wrap, caption_text(s).c_str()).y;
   if (scene.question)
     h +=
         st.ItemSpacing.y +
@@ -82,13 +133,34 @@ void draw_lesson(AppState& s, Rect r) {
   const float fs = ImGui::GetFontSize();
   const float bw = fs * 4.5f;
   const float right = r.pos.x + r.size.x - ImGui::GetStyle().WindowPadding.x;
+  if (compact(s) && !s.slide) {
+    // Two lines for a room: what to say, then the question (and its answer once revealed).
+    ImGui::PushFont(g_fonts.bold);
+    const float room = right - top.x - bw * 2 - fs;
+    ImGui::TextUnformatted(elide(g_fonts.bold, compact_first_line(s), room).c_str());
+    ImGui::PopFont();
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
+    draw_scene_buttons(s, r, bw);
+    ImGui::PopStyleVar();
+    if (scene.question) {
+      ImGui::PushFont(g_fonts.bold);
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            colv(s.revealed ? s.palette.text : s.palette.lit_border));
+      ImGui::TextUnformatted(elide(g_fonts.bold, question_line(s), right - top.x).c_str());
+      ImGui::PopStyleColor();
+      ImGui::PopFont();
+    }
+    const ImVec2 end = ImGui::GetItemRectMax();
+    s.layout.caption = {top.x, top.y, right - top.x, end.y - top.y};
+    return ImGui::End();
+  }
   ImGui::PushFont(g_fonts.bold);
   ImGui::PushTextWrapPos(s.slide ? right : right - bw * 2 - fs);
   ImGui::TextWrapped("%s", heading(s).c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopFont();
   if (!s.slide) draw_scene_buttons(s, r, bw);
-  ImGui::TextWrapped("%s", scene.caption.c_str());
+  ImGui::TextWrapped("%s", caption_text(s).c_str());
   if (scene.question) {
     ImGui::PushFont(g_fonts.bold);
     ImGui::PushStyleColor(ImGuiCol_Text, colv(s.revealed ? s.palette.text : s.palette.lit_border));

@@ -61,6 +61,13 @@ void draw_counters(const Measurement& m, const Palette& pal) {
 void draw_measurement(AppState& s, Rect r) {
   if (!begin_panel("Measurement", r)) return ImGui::End();
   const Palette& pal = s.palette;
+  if (asking(s)) {
+    // Ask before telling: the model's and the GPU's figures are the answer.
+    ImGui::TextWrapped("The model and the GPU's measurement are shown with the answer.");
+    return ImGui::End();
+  }
+  // Every line wraps: a narrow sidebar (1280x800) must never cut a figure off.
+  ImGui::PushTextWrapPos(0);
   if (s.analysis) {
     const Analysis& a = *s.analysis;
     ImGui::Text("Model: %d wavefronts (ideal %d) on %.*s", a.total_wavefronts(), a.total_ideal(),
@@ -75,6 +82,7 @@ void draw_measurement(AppState& s, Rect r) {
     ImGui::TextWrapped("%s", s.measurer.reason().c_str());
     ImGui::EndChild();
     ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
     return ImGui::End();
   }
   if (st == Measurer::State::Running) {
@@ -83,7 +91,7 @@ void draw_measurement(AppState& s, Rect r) {
   }
   if (auto m = s.measurer.last()) {
     if (m->ok) {
-      ImGui::Text("%s", m->device.c_str());
+      ImGui::TextWrapped("%s", m->device.c_str());
       // This GPU's rule set, and what validate found on this GPU (validation.h).
       const std::string v = validation_label(s.validation, m->device_name, m->sm, m->model_arch);
       if (!v.empty()) {
@@ -103,7 +111,7 @@ void draw_measurement(AppState& s, Rect r) {
                             m->model_arch.c_str());
       }
       ImGui::PushFont(g_fonts.big);
-      ImGui::Text("%.2f cycles  vs  model %.2f", m->cycles_per_instruction, m->predicted);
+      ImGui::TextWrapped("%.2f cycles  vs  model %.2f", m->cycles_per_instruction, m->predicted);
       ImGui::PopFont();
       ImGui::TextWrapped(
           "exposed: cycles per warp-wide shared instruction, summed over the steps; "
@@ -129,6 +137,7 @@ void draw_measurement(AppState& s, Rect r) {
                      0, *std::max_element(v.begin(), v.end()) * 1.1f,
                      ImVec2(-1, ImGui::GetContentRegionAvail().y));
   }
+  ImGui::PopTextWrapPos();
   ImGui::End();
 }
 

@@ -50,15 +50,25 @@ void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
   draw_layout_caption(t);
   // Where the animation is, in words: the step, the warp, the wavefront.
   if (v.frame->step >= 0) {
-    ImGui::PushFont(g_fonts.bold);
-    ImGui::TextWrapped("%s", a.steps[v.frame->step].label.c_str());
-    ImGui::PopFont();
+    // Presenter mode keeps the header to one line: the step's label is the timeline's lit one
+    // (under the views), and the height is the cells'.
+    if (!s.settings.presenter) {
+      ImGui::PushFont(g_fonts.bold);
+      ImGui::TextWrapped("%s", a.steps[v.frame->step].label.c_str());
+      ImGui::PopFont();
+    }
     char where[96];
-    // Presenter mode says it shorter, so that it fits beside the step on one line.
-    std::snprintf(
-        where, sizeof where,
-        s.settings.presenter ? "warp %d/%d  wavefront %d/%d" : "warp %d of %d   wavefront %d of %d",
-        v.frame->warp, a.warp_count(), v.frame->wavefront + 1, v.frame->wavefronts);
+    // Presenter mode says it shorter, so that it fits beside the step on one line. While a
+    // question is open the wavefront counter would give its answer away: the warp only.
+    if (v.conceal) {
+      std::snprintf(where, sizeof where, s.settings.presenter ? "warp %d/%d" : "warp %d of %d",
+                    v.frame->warp, a.warp_count());
+    } else {
+      std::snprintf(where, sizeof where,
+                    s.settings.presenter ? "warp %d/%d  wavefront %d/%d"
+                                         : "warp %d of %d   wavefront %d of %d",
+                    v.frame->warp, a.warp_count(), v.frame->wavefront + 1, v.frame->wavefronts);
+    }
     same_line_if(where);
     ImGui::TextUnformatted(where);
   }
@@ -97,7 +107,7 @@ void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
   GridKey key;
   key.add(v.version).add(ti).add(v.cells->tile).add(v.frame->step).add(v.frame->warp);
   key.add(v.frame->wavefront).add(r0).add(r1).add(c0).add(c1).add(grid0.x).add(grid0.y);
-  key.add(cell).add(pal);
+  key.add(cell).add(pal).add(v.conceal);
   const int64_t elements = t.elements();
   if (grid.stale(key.value(), grid0.x + c0 * cell, grid0.y + r0 * cell, cell, cell,
                  static_cast<int>(r1 - r0), static_cast<int>(c1 - c0))) {
@@ -125,7 +135,7 @@ void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
   cr.draw(dl, grid);
 
   // Labels: column numbers, row numbers, lanes on lit cells.
-  ImU32 dim = col(pal.text_dim), txt = col(pal.text);
+  ImU32 dim = col(pal.text_dim);
   int every = cell >= fs * 1.6f ? 1 : cell >= fs * 0.8f ? 4 : 8;
   for (int64_t c = c0; c < c1; ++c)
     if (c % every == 0) {
@@ -146,15 +156,8 @@ void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
       if (!info.second) continue;
       int64_t row, c;
       grid_cell(t, e, &row, &c);
-      std::string n = std::to_string(__builtin_ctz(info.first));
-      if (__builtin_popcount(info.first) > 1) n += "+";
-      const float size = lane_label_size(n.c_str(), cell, s.settings.presenter);
-      s.layout.lane_digit_px = std::max(s.layout.lane_digit_px, digit_px(g_fonts.bold, size));
-      ImVec2 sz = g_fonts.bold->CalcTextSizeA(size, 1e9f, 0, n.c_str());
-      ImVec2 p(grid0.x + (c + 0.5f) * cell - sz.x / 2, grid0.y + (row + 0.5f) * cell - sz.y / 2);
-      ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);
-      dl->AddText(g_fonts.bold, size, ImVec2(p.x + 1, p.y + 1), shadow, n.c_str());
-      dl->AddText(g_fonts.bold, size, p, pal.light ? IM_COL32(0, 0, 0, 255) : txt, n.c_str());
+      draw_lane_label(dl, ImVec2(grid0.x + (c + 0.5f) * cell, grid0.y + (row + 0.5f) * cell), cell,
+                      info.first, s.settings.presenter, pal, s.layout);
     }
 
   // Follow the animation: keep the first lit element in view while playing.

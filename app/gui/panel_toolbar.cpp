@@ -242,40 +242,12 @@ void draw_toolbar(AppState& s, Rect r) {
     ImGui::SetTooltip("GIF, PNG sequence, PNG and SVG slides, window PNG, SVG");
   flow.done();
   if (ImGui::BeginPopup("export")) draw_export_menu(s);
-  if (s.export_job.active()) {
-    // A GIF or sequence on its way: frames encoded of all, the time so far, and Cancel.
-    const ExportProgress pr = s.export_job.progress();
-    char text[64];
-    std::snprintf(text, sizeof text, "%d/%d frames, %.1f s", pr.encoded, pr.total, pr.seconds);
-    const float bar_w = ImGui::CalcTextSize("0000/0000 frames, 00.0 s").x + fs;
-    item(bar_w);
-    ImGui::ProgressBar(pr.total > 0 ? static_cast<float>(pr.encoded) / pr.total : 0,
-                       ImVec2(bar_w, 0), text);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Exporting %s: the window keeps working meanwhile; an edit cancels it",
-                        s.export_job.request().path.c_str());
-    flow.done();
-    item(button_w("Cancel"));
-    if (ImGui::Button("Cancel")) s.export_job.cancel();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop the export; nothing is written");
-    flow.done();
-  }
+  // An export's progress and the notices are the status line's (panel_status.cpp).
   item(button_w("?"));
   if (ImGui::Button("?")) s.show_help = !s.show_help;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys and what the views show (F1)");
   flow.done();
 
-  if (!s.notice.empty() && ImGui::GetTime() < s.notice_until) {
-    // Problems in the conflict colour; a saved file in the plain text colour, wrapped on its own
-    // row when it does not fit (a full path is long).
-    const ImVec2 sz = ImGui::CalcTextSize(s.notice.c_str());
-    item(sz.x + fs);
-    const Rgba& c = s.notice_kind == Notice::Error ? s.palette.conflict : s.palette.text;
-    ImGui::PushTextWrapPos(flow.right);
-    ImGui::TextColored(colv(c), "%s", s.notice.c_str());
-    ImGui::PopTextWrapPos();
-    flow.done();
-  }
   const float bottom = ImGui::GetItemRectMax().y;
   s.toolbar_h = std::ceil(bottom - r.pos.y + ImGui::GetStyle().WindowPadding.y);
   s.layout.toolbar = {r.pos.x, top, flow.max_x - r.pos.x, bottom - top};

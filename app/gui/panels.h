@@ -24,20 +24,38 @@ struct ViewSide {
   bool stale = false;                               // a newer edit is being analyzed
   const std::vector<Diagnostic>* errors = nullptr;  // the edit's errors (the main side)
   bool verdict = true;                              // the bank view prints the verdict below
+  // A lesson's question is open (asking()): the views draw the request without counting or
+  // judging it: no wavefront counter, race line, per-bank counts or conflict colours.
+  bool conceal = false;
+  // The GPU on stage: the measured figure for the step on screen, drawn under the verdict
+  // ("measured on H100: 32.83 cycles per instruction, model 32"); empty without one, and while a
+  // question is open.
+  std::string measured;
   GridId tile_grid = GridId::Tile, bank_grid = GridId::Banks;
   GridLayout* tile_layout = nullptr;
   GridLayout* bank_layout = nullptr;
   Box* verdict_box = nullptr;  // where the verdict landed (null: AppState::layout.verdict)
 };
 ViewSide main_view(AppState& s);
+// The measured figure for the main side's step on screen (measure.h stage_line), empty without a
+// measurement of the scenario on screen or while a question is open.
+std::string main_stage_line(const AppState& s);
 
 void draw_toolbar(AppState& s, Rect r);
+// The status line (panel_status.cpp): "edited, not saved", an export's progress and Cancel, the
+// last notice, in one fixed strip, so that nothing moves under the mouse when they come and go.
+void draw_status(AppState& s, Rect r);
+float status_height();
+bool status_has_news(const AppState& s);
 void draw_controls(AppState& s, Rect r);
 void draw_tile_view(AppState& s, CellRenderer& cells, Rect r);
 void draw_bank_view(AppState& s, CellRenderer& cells, Rect r);
 void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r);
 void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r);
 void draw_timeline(AppState& s, CellRenderer& cells, Rect r);
+// Presenter mode's timeline strip for views `width` wide in `h` of height: the verdict (and the
+// measured figure), the step labels and a few whole warp rows.
+float presenter_timeline_height(const AppState& s, float width, float h);
 // The verdict for the lit warp step, in the big font, in the current window (panel_banks.cpp):
 // presenter mode shows it across the timeline's top instead of under the banks. Its height for a
 // window `width` wide (0 when there is no verdict to show).
@@ -75,6 +93,13 @@ void draw_experiments(AppState& s);
 void draw_ui(AppState& s, CellRenderer& cells);
 
 // [SECTION] helpers shared by panels (ui.cpp)
+// --dump-layout's record of the texts a frame draws (ImGui's log per panel, plus draw_text()):
+// on from capture_texts(true) until off; captured_texts() gives the last frame's lines.
+void capture_texts(bool on);
+std::vector<std::string> captured_texts();
+// A text drawn straight into a draw list (counts, labels on the grids), recorded for the capture.
+void draw_text(ImDrawList* dl, ImFont* font, float size, ImVec2 pos, ImU32 color,
+               const std::string& text);
 // A fixed window (titled unless title_bar is false: presenter mode gives the height to the
 // pictures); call ImGui::End() after.
 bool begin_panel(const char* title, Rect r, bool title_bar = true);
@@ -93,5 +118,14 @@ float digit_px(ImFont* font, float size);
 // The size to draw a lane number (`text`: "7", "31+") inside a lit cell of `cell` px: presenter
 // mode fills the cell, the desk view stays modest.
 float lane_label_size(const char* text, float cell, bool presenter);
+// `text` centred at `center`, narrowed sideways (to 60% at most) when wider than `width`, with a
+// one-pixel shadow unless `shadow` is 0.
+void draw_fitted_text(ImDrawList* dl, ImFont* font, float size, ImVec2 center, float width,
+                      ImU32 shadow, ImU32 ink, const std::string& text);
+// The lane number in a lit cell of `cell` px centred at `center`: the lowest of `lanes`, with a
+// small '+' when several lanes share the cell; all of a grid's labels one size. Records the
+// digits' pixel height in layout.lane_digit_px (the smallest drawn).
+void draw_lane_label(ImDrawList* dl, ImVec2 center, float cell, uint32_t lanes, bool presenter,
+                     const Palette& pal, ScreenLayout& layout);
 
 }  // namespace bankviz::gui

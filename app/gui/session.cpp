@@ -73,6 +73,10 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
     if (!open_lesson(s, dir + "/" + o.lesson + ".json", data_dir() + "/assets/presets", o.scene - 1,
                      error))
       return kExitFailed;
+    if (o.reveal) {
+      reveal_answer(s);
+      s.playing = false;  // a still picture of the answer's first wavefront
+    }
   } else if (!o.compare.empty()) {
     // Before and after (compare.h): A is the app's scenario, B beside it.
     if (int rc = setup_compare(s, o.compare[0], o.compare[1], error); rc != kExitOk) return rc;
@@ -328,7 +332,8 @@ bool export_slide_svg(const AppState& s, bool light, double width, const std::st
   o.light = light;
   o.width = width;
   if (s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()))
-    o.caption = s.lesson->scenes[static_cast<size_t>(s.scene)].caption;
+    o.caption = scene_caption(s.lesson->scenes[static_cast<size_t>(s.scene)], *s.analysis,
+                              s.scene_step, s.revealed);
   return write_text(path, render_slide_svg(*s.analysis, s.frame, o), force, error);
 }
 
@@ -547,6 +552,9 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"timeline", box(l.timeline)},
       {"timeline_rows", box(l.timeline_rows)},
       {"timeline_rows_visible", l.timeline_rows_visible},
+      {"timeline_row_cut", l.timeline_row_cut},
+      {"timeline_current_visible", l.timeline_current_visible},
+      {"status", box(l.status)},
       {"lane_digit_px", l.lane_digit_px},
       {"bank_count_px", l.bank_count_px},
       {"caption", box(l.caption)},
@@ -556,7 +564,10 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"tile", grid(s.tile_layout)},
       {"banks", grid(s.bank_layout)},
       {"frame",
-       {{"step", s.frame.step}, {"warp", s.frame.warp}, {"wavefront", s.frame.wavefront}}}};
+       {{"step", s.frame.step}, {"warp", s.frame.warp}, {"wavefront", s.frame.wavefront}}},
+      // What a room can read in the frame: every text the panels drew, line by line.
+      {"texts", captured_texts()},
+      {"asking", asking(s)}};
   if (s.compare.open) {
     const CompareState& c = s.compare;
     j["compare"] = {
@@ -611,7 +622,19 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
   poll_analysis(s);
   if (!o.screenshot.empty()) {
     s.measurer.wait(240);  // a GPU host shows its measured timing in the screenshot
+    // A comparison measures both sides (update_compare runs A, then B, through the one
+    // Measurer): the screenshot waits for the pair, as a person watching the window would.
+    if (s.compare.open) {
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+      update_compare(s);
+      while (s.compare.measuring != CompareState::Measuring::Idle &&
+             std::chrono::steady_clock::now() < until) {
+        s.measurer.wait(1);
+        update_compare(s);
+      }
+    }
     s.slide = o.slide;     // the Export menu's PNG slide, at --size
+    capture_texts(!o.dump_layout.empty());
     const bool shot =
         export_png(s, p, cells, o.width, o.height, scale, light, o.screenshot, o.force, &err);
     s.slide = false;
@@ -629,7 +652,9 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
     } else {
       std::printf("no measurement: %s\n", m ? m->error.c_str() : s.measurer.reason().c_str());
     }
-    if (!o.dump_layout.empty() && !write_layout(s, o.dump_layout, scale, o.force, &err)) {
+    const bool dumped = o.dump_layout.empty() || write_layout(s, o.dump_layout, scale, o.force, &err);
+    capture_texts(false);
+    if (!dumped) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return kExitFailed;
     }

@@ -77,6 +77,11 @@ void apply_style(const Palette& p, float scale, bool presenter) {
   style.ItemSpacing = ImVec2(8, 6);
   style.WindowPadding = ImVec2(10, 8);
   style.ScaleAllSizes(scale * (presenter ? 1.4f : 1.0f));
+  if (presenter) {
+    // Large controls, but tight margins between the panels: the height is the pictures'.
+    style.WindowPadding = ImVec2(10 * scale, 5 * scale);
+    style.ItemSpacing = ImVec2(8 * scale, 4 * scale);
+  }
   ImVec4* c = style.Colors;
   c[ImGuiCol_WindowBg] = colv(p.panel);
   // Child windows sit on their panel: no second background layer to fill (see begin_panel).

@@ -50,10 +50,12 @@ std::string fit_step_label(const std::string& label, float width,
   }
   const std::string lead = head.empty() ? std::string() : head + ": ";
   if (fits(lead + t + tail)) return lead + t + tail;
-  // "load tile[tx][ty]" -> "load [tx][ty]": the word before the first '[' is the tile's name.
-  if (size_t br = t.find('['); br != std::string::npos && br > 0 && t[br - 1] != ' ') {
-    const size_t sp = t.rfind(' ', br);
-    const size_t from = sp == std::string::npos ? 0 : sp + 1;
+  // "load tile[tx][ty]" -> "load [tx][ty]": the name before the first '[' is the tile's (only
+  // the name: "atomicAdd(&hist[i], 1)" keeps its call, -> "atomicAdd(&[i], 1)").
+  if (size_t br = t.find('['); br != std::string::npos && br > 0) {
+    size_t from = br;
+    while (from > 0 && (std::isalnum(static_cast<unsigned char>(t[from - 1])) || t[from - 1] == '_'))
+      --from;
     t.erase(from, br - from);
   }
   if (fits(lead + t + tail)) return lead + t + tail;

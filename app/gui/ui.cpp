@@ -13,13 +13,74 @@
 //  | kernel src  | warp timeline                                           |
 //  +-------------+---------------------------------------------------------+
 #include <GLFW/glfw3.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 
 #include "panels.h"
 #include "theme.h"
 
 namespace bankviz::gui {
+
+// [SECTION] The texts a frame draws (--dump-layout's "texts": what a room can read)
+// ImGui's own log records every text its widgets render while it is on. It stops at the End() of
+// each window (and forgets a buffer then), so every panel turns it on again (begin_panel), into
+// one file the pieces are appended to; the frame reads it back. Texts drawn straight into a draw
+// list are added by draw_text(). Only for --dump-layout: nothing is logged otherwise.
+
+namespace {
+bool g_capture = false;
+std::string g_log_path;  // a private temporary file while capturing
+
+void stop_log() {
+  if (ImGui::GetCurrentContext()) ImGui::LogFinish();  // a no-op when not logging
+}
+
+void start_frame_log() {
+  if (!g_capture) return;
+  stop_log();
+  std::FILE* f = std::fopen(g_log_path.c_str(), "wb");  // this frame's texts only
+  if (f) std::fclose(f);
+}
+}  // namespace
+
+void capture_texts(bool on) {
+  stop_log();
+  if (!g_log_path.empty()) std::remove(g_log_path.c_str());
+  g_log_path.clear();
+  g_capture = false;
+  if (!on) return;
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/bankviz-texts-XXXXXX";
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0) return;  // no texts in the layout; nothing else depends on them
+  ::close(fd);
+  g_log_path = pattern;
+  g_capture = true;
+}
+
+std::vector<std::string> captured_texts() {
+  stop_log();
+  std::vector<std::string> out;
+  if (!g_capture) return out;
+  std::ifstream in(g_log_path, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
+    if (a != std::string::npos) out.push_back(line.substr(a, b - a + 1));
+  }
+  return out;
+}
+
+void draw_text(ImDrawList* dl, ImFont* font, float size, ImVec2 pos, ImU32 color,
+               const std::string& text) {
+  dl->AddText(font, size, pos, color, text.c_str());
+  ImGui::LogText("%s\n", text.c_str());  // recorded only while capture_texts() is on
+}
 
 bool begin_panel(const char* title, Rect r, bool title_bar) {
   ImGui::SetNextWindowPos(r.pos);
@@ -35,6 +96,8 @@ bool begin_panel(const char* title, Rect r, bool title_bar) {
   // Without a background ImGui draws no border either: outline the panel ourselves.
   ImGui::GetWindowDrawList()->AddRect(r.pos, ImVec2(r.pos.x + r.size.x, r.pos.y + r.size.y),
                                       ImGui::GetColorU32(ImGuiCol_Border));
+  // 0: no tree node opens for the log. Appends to the frame's file.
+  if (g_capture) ImGui::LogToFile(0, g_log_path.c_str());
   return open;
 }
 
@@ -106,7 +169,17 @@ ViewSide main_view(AppState& s) {
   v.errors = &s.errors;
   v.tile_layout = &s.tile_layout;
   v.bank_layout = &s.bank_layout;
+  v.conceal = asking(s);
+  v.measured = main_stage_line(s);
   return v;
+}
+
+std::string main_stage_line(const AppState& s) {
+  if (asking(s) || !s.analysis || s.frame.step < 0 ||
+      s.frame.step >= static_cast<int>(s.analysis->steps.size()))
+    return {};
+  std::optional<Measurement> m = s.measurer.current();
+  return m ? stage_line(*m, s.analysis->steps[static_cast<size_t>(s.frame.step)].step) : "";
 }
 
 void control_tip(const char* text) {
@@ -221,6 +294,8 @@ void shortcuts(AppState& s) {
     s.want_fonts = true;
   }
   if (pressed(GLFW_KEY_V)) s.settings.views_only = !s.settings.views_only;
+  if (pressed(GLFW_KEY_M)) s.show_toolbar = !s.show_toolbar;
+  if (pressed(GLFW_KEY_C)) s.caption_full = !s.caption_full;
   if (pressed(GLFW_KEY_F11)) s.fullscreen = !s.fullscreen;
   if (pressed(GLFW_KEY_S)) s.want_screenshot = true;
   if (pressed(GLFW_KEY_E)) s.want_svg = true;
@@ -287,45 +362,64 @@ static void draw_slide(AppState& s, CellRenderer& cells) {
 }
 
 void draw_ui(AppState& s, CellRenderer& cells) {
-  if (s.slide) return draw_slide(s, cells);
+  start_frame_log();  // the texts of this frame only
+  if (s.slide) {
+    draw_slide(s, cells);
+    return stop_log();
+  }
   shortcuts(s);
   s.hover = {};
   ImGuiIO& io = ImGui::GetIO();
   const float W = io.DisplaySize.x, H = io.DisplaySize.y;
   const float fs = ImGui::GetFontSize();
   const ImGuiStyle& st = ImGui::GetStyle();
+  const bool pres = s.settings.presenter;
+  // Presenter mode gives the room to the pictures: the toolbar stays collapsed until key M.
+  const bool toolbar = !pres || s.show_toolbar;
   // The toolbar wraps onto more rows in a narrow window: its height is the last frame's.
-  const float bar =
-      std::max(ImGui::GetFrameHeight() + st.WindowPadding.y * 2, std::min(s.toolbar_h, H * 0.3f));
+  const float bar = toolbar ? std::max(ImGui::GetFrameHeight() + st.WindowPadding.y * 2,
+                                       std::min(s.toolbar_h, H * 0.3f))
+                            : 0;
   s.layout = {};
   s.layout.width = W;
   s.layout.height = H;
   s.layout.font_px = fs;
+  // The status line: a fixed strip at the bottom of the desk layout; presenter mode draws it over
+  // the timeline's foot only while it has news (nothing moves either way).
+  const float status = pres ? 0 : status_height();
   // Views only: no sidebar at all; the views are what the back row of a classroom must read.
   const bool views_only = s.settings.views_only;
   const float side = views_only ? 0 : std::floor(std::clamp(fs * 21, W * 0.18f, W * 0.32f));
   const float x0 = side, w = W - side;
   // A lesson's caption spans the window under the toolbar (at most a third of it).
   const float cap = std::min(std::floor(H / 3), lesson_height(s, W));
-  const float y0 = bar + cap, h = H - bar - cap;
+  const float y0 = bar + cap, h = H - bar - cap - status;
   // Sidebar: scenario controls, then measurement and kernel source when shown. The views get
   // the rest of the height. Presenter mode with the sidebar open shows only the controls.
-  const bool pres = s.settings.presenter;
   float meas_h = s.settings.show_measure && !pres ? std::floor(h * 0.22f) : 0;
   float src_h = s.settings.show_source && !pres ? std::floor(h * 0.26f) : 0;
   const float ctl_h = h - meas_h - src_h;
   // Presenter mode: the timeline is a strip of the verdict (across the whole width, where the
   // bank view's half would wrap it onto three lines; the keys and the clicker replace the
-  // scrubber), the step labels and a few warp rows (it scrolls to the current warp), so that the
+  // scrubber), the step labels and the rows that matter (presenter_timeline_height), so that the
   // tile and the banks get the height.
-  const float tl_h =
-      pres ? std::floor(std::min(h * 0.35f, std::max(verdict_height(s, w), fs * 1.5f) + fs * 3.0f +
-                                                st.WindowPadding.y + st.ItemSpacing.y))
-           : std::floor(h * 0.20f);
+  const float tl_h = pres ? presenter_timeline_height(s, w, h) : std::floor(h * 0.20f);
   const float views_h = h - tl_h;
-  const float tile_w = std::floor(w * 0.5f);
+  // Presenter mode splits the width so that the tile's columns and the banks get cells of one
+  // size (each view's labels counted); the desk view halves it.
+  float tile_w = std::floor(w * 0.5f);
+  if (pres && s.analysis && !s.analysis->scenario.tiles.empty()) {
+    const int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
+    const float ct = static_cast<float>(
+        std::max<int64_t>(1, tile_grid(s.analysis->scenario.tiles[static_cast<size_t>(ti)]).cols));
+    const float cb = static_cast<float>(s.analysis->arch->banks);
+    const float pad = st.WindowPadding.x * 2;
+    const float et = ImGui::CalcTextSize("0000").x + 4 + pad;
+    const float eb = ImGui::CalcTextSize("000000").x + 6 + pad;
+    tile_w = std::floor(std::clamp((ct * (w - eb) + cb * et) / (ct + cb), w * 0.3f, w * 0.7f));
+  }
 
-  draw_toolbar(s, {{0, 0}, {W, bar}});
+  if (toolbar) draw_toolbar(s, {{0, 0}, {W, bar}});
   if (cap > 0) draw_lesson(s, {{0, bar}, {W, cap}});
   if (!views_only) {
     draw_controls(s, {{0, y0}, {side, ctl_h}});
@@ -343,12 +437,19 @@ void draw_ui(AppState& s, CellRenderer& cells) {
     draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
   }
   draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});
+  if (status > 0) {
+    draw_status(s, {{0, H - status}, {W, status}});
+  } else if (status_has_news(s)) {
+    const float sh = status_height();
+    draw_status(s, {{0, H - sh}, {W, sh}});
+  }
   draw_help(s);
   draw_save_dialog(s);
   draw_advisor(s);
   draw_profile(s);
   draw_sweep(s);
   draw_experiments(s);
+  stop_log();
 }
 
 float digit_px(ImFont* font, float size) {
@@ -357,15 +458,50 @@ float digit_px(ImFont* font, float size) {
   return (g->Y1 - g->Y0) * size / font->FontSize;
 }
 
+void draw_lane_label(ImDrawList* dl, ImVec2 center, float cell, uint32_t lanes, bool presenter,
+                     const Palette& pal, ScreenLayout& layout) {
+  if (!lanes) return;
+  // Every label of a grid the same size (sized for two digits), so the smallest is as readable
+  // as the largest; more than one lane on the cell adds a small '+' in its top-right corner.
+  const std::string n = std::to_string(__builtin_ctz(lanes));
+  const float size = lane_label_size("00", cell, presenter);
+  const float dpx = digit_px(g_fonts.bold, size);
+  layout.lane_digit_px = layout.lane_digit_px > 0 ? std::min(layout.lane_digit_px, dpx) : dpx;
+  const ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);
+  const ImU32 ink = pal.light ? IM_COL32(0, 0, 0, 255) : col(pal.text);
+  draw_fitted_text(dl, g_fonts.bold, size, center, cell - 2, shadow, ink, n);
+  if (__builtin_popcount(lanes) > 1) {
+    const float ps = size * 0.6f;
+    const ImVec2 q(center.x + cell * 0.5f - ps * 0.62f, center.y - cell * 0.5f - ps * 0.1f);
+    dl->AddText(g_fonts.bold, ps, ImVec2(q.x + 1, q.y + 1), shadow, "+");
+    dl->AddText(g_fonts.bold, ps, q, ink, "+");
+  }
+}
+
 float lane_label_size(const char* text, float cell, bool presenter) {
-  // As large as the cell allows in presenter mode (the back row reads them): the widest label
-  // ("31+") still fits inside the cell with a margin.
+  // As tall as the cell allows in presenter mode (the back row reads them): draw_fitted_text
+  // narrows a label wider than the cell, as a condensed face would. The desk view stays modest.
   const float fs = ImGui::GetFontSize();
   if (!presenter) return std::min(fs * 1.1f, cell * 0.6f);
   const float w1 = g_fonts.bold->CalcTextSizeA(1.0f, 1e9f, 0, text).x;  // width per pixel of size
   float size = cell * 0.95f;
-  if (w1 > 0) size = std::min(size, (cell - std::max(2.0f, cell * 0.25f)) / w1);
+  // Narrowed to no less than 60% of its width; past that, smaller.
+  if (w1 > 0) size = std::min(size, (cell - 2) / (w1 * 0.6f));
   return std::max(size, std::min(fs, cell * 0.6f));
+}
+
+void draw_fitted_text(ImDrawList* dl, ImFont* font, float size, ImVec2 center, float width,
+                      ImU32 shadow, ImU32 ink, const std::string& text) {
+  const ImVec2 sz = font->CalcTextSizeA(size, 1e9f, 0, text.c_str());
+  const float k = sz.x > width && sz.x > 0 ? std::max(0.6f, width / sz.x) : 1.0f;
+  const ImVec2 p(center.x - sz.x / 2, center.y - sz.y / 2);
+  // Glyphs are quads in the draw list: narrowing them about the centre is a condensed face.
+  const int first = dl->VtxBuffer.Size;
+  if (shadow) dl->AddText(font, size, ImVec2(p.x + 1, p.y + 1), shadow, text.c_str());
+  dl->AddText(font, size, p, ink, text.c_str());
+  if (k < 1.0f)
+    for (int i = first; i < dl->VtxBuffer.Size; ++i)
+      dl->VtxBuffer[i].pos.x = center.x + (dl->VtxBuffer[i].pos.x - center.x) * k;
 }
 
 }  // namespace bankviz::gui

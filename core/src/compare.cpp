@@ -1,7 +1,9 @@
 // compare.cpp: summaries, comparisons and sweeps (compare.h).
 #include "bankviz/compare.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdlib>
 
 namespace bankviz {
 
@@ -36,6 +38,32 @@ Comparison compare(const Analysis& a, const Analysis& b) {
   c.total_ratio = ratio(c.b.total_wavefronts, c.a.total_wavefronts);
   c.per_request_ratio = ratio(c.b.worst_per_request, c.a.worst_per_request);
   return c;
+}
+
+int most_different_step(const Analysis& a, const Analysis& b) {
+  auto worst = [](const Analysis& x, size_t i) {
+    int n = 0;
+    if (i < x.warps.size())
+      for (const WarpStep& w : x.warps[i]) n = std::max(n, w.result.wavefronts);
+    return n;
+  };
+  int best = -1;
+  double best_ratio = 1.0;
+  int best_diff = 0;
+  const size_t n = std::min(a.steps.size(), b.steps.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (a.steps[i].kind == StepKind::Sync) continue;
+    const int x = worst(a, i), y = worst(b, i);
+    if (x <= 0 || y <= 0 || x == y) continue;
+    const double ratio = static_cast<double>(std::max(x, y)) / std::min(x, y);
+    const int diff = std::abs(x - y);
+    if (ratio > best_ratio || (ratio == best_ratio && diff > best_diff)) {
+      best = static_cast<int>(i);
+      best_ratio = ratio;
+      best_diff = diff;
+    }
+  }
+  return best >= 0 ? best : a.worst_step();
 }
 
 // [SECTION] Sweep

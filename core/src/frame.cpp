@@ -231,4 +231,23 @@ FrameCells frame_cells(const Analysis& a, const Frame& f) {
   return out;
 }
 
+FrameCells conceal_answer(FrameCells c) {
+  for (LitLane& l : c.lanes) l.in_wavefront = true;
+  uint32_t banks = 0;
+  for (LitWord& w : c.words) {
+    w.in_wavefront = true;
+    w.conflict = false;
+    w.wavefront = 0;
+    if (w.bank >= 0 && w.bank < kMaxBanks) banks |= 1u << w.bank;
+  }
+  c.bank_load.clear();
+  c.conflict_banks = 0;
+  c.wavefront_banks = banks;
+  c.extra_pass = false;
+  c.wavefronts = 0;
+  c.ideal = 0;
+  c.verdict.clear();
+  return c;
+}
+
 }  // namespace bankviz

@@ -56,3 +56,10 @@ TEST(TimelineLabel, SubscriptsOutliveTheTileName) {
   // An assignment is not a loop value: "x=a[3] + 1" is cut like any label.
   EXPECT_EQ(fit("sdata[tid] = g_idata[i]", 8), "[tid] =~");
 }
+
+TEST(TimelineLabel, ACallKeepsItsNameWhenTheTileNameGoes) {
+  // Only the tile's name before '[' goes: the call around it stays (was "[input[item]], 1)").
+  const std::string label = "atomicAdd(&temp_histogram[input[item]], 1)";
+  EXPECT_EQ(fit(label, 30), "atomicAdd(&[input[item]], 1)");
+  EXPECT_EQ(fit(label, 20), "atomicAdd(&[input[i~");
+}

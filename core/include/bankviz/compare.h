@@ -35,6 +35,11 @@ struct Comparison {
 };
 Comparison compare(const Analysis& a, const Analysis& b);
 
+// The executed step a comparison opens on: where A and B differ most, by the ratio of their
+// worst warps' wavefronts at the same executed step (then by the difference, then the earlier
+// step); A's worst step when no step differs; -1 when A has no memory step.
+int most_different_step(const Analysis& a, const Analysis& b);
+
 // [SECTION] Sweep: one parameter of the first tile (or the block) over a range of values.
 //   pad=0..32   rows=16..64   cols=32..40   elem=int,float2,double   swizzle=none;3,0,3;3,3,3
 inline constexpr size_t kMaxSweepValues = 257;

@@ -102,4 +102,9 @@ struct FrameCells {
 };
 FrameCells frame_cells(const Analysis& a, const Frame& f);
 
+// The picture while a lesson's question is still open (ask before telling): the warp step's whole
+// request lit at once, every lane and every word, with nothing that counts or judges it: no
+// current wavefront, no per-bank passes, no conflicting bank, no verdict, no wavefront count.
+FrameCells conceal_answer(FrameCells c);
+
 }  // namespace bankviz

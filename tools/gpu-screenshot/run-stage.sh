@@ -1,0 +1,29 @@
+#!/bin/bash
+# run-stage.sh (inside the carry folder made by make-carry.sh; run from the repository root): the
+# GPU on stage. Renders, through EGL on the NVIDIA driver, what a class sees in presenter mode with
+# the real kernel measured: a lesson scene before and after its reveal, and the before/after
+# comparison (both sides measured), at 1280x720 and 1920x1080. Each screenshot's --dump-layout
+# texts are appended to the log, so the measured lines can be read without the pictures.
+# Writes $OUT/stage-*.png and $OUT/stage-run.txt.
+C=$(dirname "$0")
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+export LD_LIBRARY_PATH=$PWD/$C/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:${LD_LIBRARY_PATH:-}
+J=$(ls /usr/local/nvidia/share/glvnd/egl_vendor.d/*.json /usr/share/glvnd/egl_vendor.d/*nvidia*.json 2>/dev/null | head -1)
+[ -n "$J" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$J
+export BANKVIZ_DATA_DIR=$PWD BANKVIZ_FONT_DIR=$PWD/$C/fonts
+shot() {  # NAME ARGS...
+  local name=$1; shift
+  echo "## $name: bankviz $*"
+  env -u DISPLAY $C/bankviz --no-settings --presenter "$@" --screenshot "$OUT/$name.png" \
+    --dump-layout "/tmp/$name.json" --force 2>&1
+  echo "exit $?"
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('texts:'); [print('  ', t) for t in d['texts']]; print('cells', d['tile']['cell'], d['banks']['cell'], 'lane', round(d['lane_digit_px'],1), 'counts', round(d['bank_count_px'],1))" "/tmp/$name.json" 2>&1
+}
+{
+  echo "## device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+  shot stage-ask-720 --lesson data-layout --scene 3 --size 1280x720
+  shot stage-told-720 --lesson data-layout --scene 3 --reveal --size 1280x720
+  shot stage-told-1080 --lesson data-layout --scene 6 --reveal --size 1920x1080
+  shot stage-compare-720 --compare row-write-column-read row-write-column-read-padded --size 1280x720
+  shot stage-compare-1080 --compare kepler-filter-float2-4byte kepler-filter-float --size 1920x1080
+} 2>&1 | tee "$OUT/stage-run.txt"
