@@ -380,7 +380,7 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
       const float cx = tw <= cell - 2 ? (b + 0.5f) * cell : b * cell + (l + rr) * 0.5f;
       draw_fitted_text(dl, f, counts.size, ImVec2(x0 + cx, p0.y + counts.height * 0.5f),
                        rr - l - 2, 0, bad ? col(pal.conflict) : col(pal.text), t);
-      ImGui::LogText("%s\n", t.c_str());  // what --dump-layout's texts record
+      ImGui::LogText("\n%s\n", t.c_str());  // what --dump-layout's texts record
     }
   }
   // The counts' type, also while a question keeps them back (its row is there, empty).

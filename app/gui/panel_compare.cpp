@@ -33,6 +33,15 @@ std::string figures(const Summary& sum) {
          std::to_string(sum.total_wavefronts) + " in all";
 }
 
+// A side's measured cycles per instruction at executed step `step` of its analysis (the step's
+// own exposed run), 0 without one.
+double step_cycles(const std::optional<Measurement>& m, const Analysis& a, int step) {
+  if (!m || !m->ok || step < 0 || step >= static_cast<int>(a.steps.size())) return 0;
+  for (const Measurement::StepFigure& f : m->steps)
+    if (f.step == a.steps[static_cast<size_t>(step)].step) return f.cycles;
+  return 0;
+}
+
 ViewSide b_view(AppState& s) {
   CompareState& c = s.compare;
   ViewSide v;
@@ -70,6 +79,7 @@ float header_height(const AppState& s, const ViewSide& v, const Summary& sum,
   const float inner = w - st.WindowPadding.x * 2;
   // verdict_height() counts the window's padding once for the whole header.
   float h = ImGui::GetTextLineHeightWithSpacing();
+  if (s.settings.presenter) return std::ceil(h + verdict_height(s, v, w));  // name and verdict
   h += ImGui::CalcTextSize(figures(sum).c_str(), nullptr, false, inner).y + st.ItemSpacing.y;
   const std::string ml = measured_line(m);
   if (!ml.empty()) h += ImGui::CalcTextSize(ml.c_str(), nullptr, false, inner).y + st.ItemSpacing.y;
@@ -88,7 +98,9 @@ void draw_header(AppState& s, const ViewSide& v, const char* tag, const Summary&
   ImGui::PopFont();
   if (ImGui::IsItemHovered() && !a.scenario.title.empty())
     ImGui::SetTooltip("%s", a.scenario.title.c_str());
-  if (!v.conceal) {  // the figures are the answer while a lesson's question is open
+  // The figures are the answer while a lesson's question is open; presenter mode says it with the
+  // verdict and the measured line under it.
+  if (!v.conceal && !s.settings.presenter) {
     ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.text_dim));
     ImGui::TextWrapped("%s", figures(sum).c_str());
     ImGui::PopStyleColor();
@@ -103,6 +115,12 @@ void draw_header(AppState& s, const ViewSide& v, const char* tag, const Summary&
 void draw_views(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r) {
   if (!v.analysis || v.analysis->scenario.tiles.empty()) {
     draw_tile_view(s, v, cells, r);
+    return;
+  }
+  if (s.settings.presenter) {
+    // A room compares the banks: each side's bank view gets the whole half (the tile view's
+    // padding shows in the banks' hatched words too).
+    draw_bank_view(s, v, cells, r);
     return;
   }
   const TileDecl& t = v.analysis->scenario.tiles[v.cells->tile >= 0 ? v.cells->tile : 0];
@@ -140,20 +158,35 @@ bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
   if (conceal) {
     head = "B / A: shown with the answer";  // ask before telling
   } else if (measured) {
-    // The GPU on stage: the measured ratio first, the model's beside it.
+    // The GPU on stage: the measured ratio first, the model's beside it, like for like: cycles
+    // per instruction of each side's worst step against its wavefronts per request.
     std::string card = c.measured_a->device_name;
     if (card.rfind("NVIDIA ", 0) == 0) card = card.substr(7);
     if (size_t sp = card.find(' '); sp != std::string::npos) card.resize(sp);
-    head = "measured on " + card + ": " +
-           ratio_words(c.measured_b->cycles_per_instruction /
-                       c.measured_a->cycles_per_instruction) +
-           " (cycles per instruction);  model " + ratio_words(cmp.per_request_ratio);
+    const double ca = step_cycles(c.measured_a, *s.analysis, cmp.a.worst_step);
+    const double cb = c.b_analysis ? step_cycles(c.measured_b, *c.b_analysis, cmp.b.worst_step) : 0;
+    if (ca > 0 && cb > 0)
+      head = "measured on " + card + ": worst step's cycles per instruction, " +
+             ratio_words(cb / ca) + ";  model " + ratio_words(cmp.per_request_ratio);
   }
-  ImGui::TextWrapped("%s", head.c_str());
+  // Wrapped short of the Close button, which stands at the right of the first line.
+  const float close_w =
+      s.slide ? 0
+              : ImGui::CalcTextSize("Close comparison").x + ImGui::GetStyle().FramePadding.x * 2 +
+                    ImGui::GetStyle().ItemSpacing.x;
+  ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x - close_w);
+  ImGui::TextUnformatted(head.c_str());
+  ImGui::PopTextWrapPos();
   ImGui::PopFont();
   const bool running = c.measuring != CompareState::Measuring::Idle;
   if (conceal) {
     // Nothing measured is shown before the reveal.
+  } else if (s.settings.presenter) {
+    // One line for a room: the headline above; measuring happens by itself.
+    if (running) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("measuring %s...", c.measuring == CompareState::Measuring::A ? "A" : "B");
+    }
   } else if (s.measurer.state() == Measurer::State::Unavailable) {
     ImGui::TextDisabled("no GPU here: the model's figures only");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.measurer.reason().c_str());
@@ -204,16 +237,19 @@ bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
   return closing;
 }
 
-float ratio_height(float width) {
+float ratio_height(const AppState& s, float width) {
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float line = ImGui::GetFrameHeightWithSpacing();
+  const float line = s.settings.presenter ? 0 : ImGui::GetFrameHeightWithSpacing();
   // The head line wraps in a narrow window: room for two of it.
+  // The longest head (measured), wrapped short of the Close button.
+  const float close_w = ImGui::CalcTextSize("Close comparison").x + st.FramePadding.x * 2 +
+                        st.ItemSpacing.x;
   const float head =
       g_fonts.bold
-          ->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, width - st.WindowPadding.x * 2,
-                          "worst step's wavefronts per request, B / A = "
-                          "0.0312: 32x fewer;  total wavefronts, B / A = "
-                          "0.000")
+          ->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f,
+                          width - st.WindowPadding.x * 2 - close_w,
+                          "measured on H100: worst step's cycles per instruction, B / A = "
+                          "0.0311: 32.1x fewer;  model B / A = 0.0312: 32x fewer")
           .y;
   return std::ceil(head + line * 1.3f + st.WindowPadding.y * 2);
 }
@@ -228,7 +264,7 @@ void draw_compare(AppState& s, CellRenderer& cells, Rect r) {
     return;
   }
   const Comparison cmp = compare(*s.analysis, *c.b_analysis);
-  const float ratio_h = std::min(r.size.y * 0.25f, ratio_height(r.size.x));
+  const float ratio_h = std::min(r.size.y * 0.25f, ratio_height(s, r.size.x));
   const bool closing = draw_ratio(s, cmp, {r.pos, {r.size.x, ratio_h}});
   const float half = std::floor(r.size.x / 2);
   ViewSide a = main_view(s);

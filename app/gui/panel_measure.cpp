@@ -91,6 +91,10 @@ void draw_measurement(AppState& s, Rect r) {
   }
   if (auto m = s.measurer.last()) {
     if (m->ok) {
+      // The figure first: a short sidebar (1280x800) shows it before anything else.
+      ImGui::PushFont(g_fonts.big);
+      ImGui::TextWrapped("%.2f cycles  vs  model %.2f", m->cycles_per_instruction, m->predicted);
+      ImGui::PopFont();
       ImGui::TextWrapped("%s", m->device.c_str());
       // This GPU's rule set, and what validate found on this GPU (validation.h).
       const std::string v = validation_label(s.validation, m->device_name, m->sm, m->model_arch);
@@ -110,9 +114,7 @@ void draw_measurement(AppState& s, Rect r) {
         ImGui::TextDisabled("%s rules: not validated on this GPU yet (bankviz-cli validate)",
                             m->model_arch.c_str());
       }
-      ImGui::PushFont(g_fonts.big);
-      ImGui::TextWrapped("%.2f cycles  vs  model %.2f", m->cycles_per_instruction, m->predicted);
-      ImGui::PopFont();
+
       ImGui::TextWrapped(
           "exposed: cycles per warp-wide shared instruction, summed over the steps; "
           "as written: %.2f us per launch",

@@ -233,7 +233,9 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
   while (every * row_h < fs * 1.05f) every *= 2;
   for (int w = 0; w < warps; w += every) {
     std::string n = "warp " + std::to_string(w);
-    draw_text(dl, ImGui::GetFont(), fs, ImVec2(lx, g0.y + w * row_h + (row_h - fs) / 2),
+    // Centred on its row, but never above the first (rows can be a few pixels high).
+    draw_text(dl, ImGui::GetFont(), fs,
+              ImVec2(lx, std::max(g0.y, g0.y + w * row_h + (row_h - fs) / 2)),
               w == s.frame.warp ? col(pal.text) : col(pal.text_dim), n);
   }
   if (row_h >= fs * 0.9f && !conceal)

@@ -334,6 +334,7 @@ bool export_slide_svg(const AppState& s, bool light, double width, const std::st
   if (s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()))
     o.caption = scene_caption(s.lesson->scenes[static_cast<size_t>(s.scene)], *s.analysis,
                               s.scene_step, s.revealed);
+  o.conceal = asking(s);  // a question's slide keeps its answer back too
   return write_text(path, render_slide_svg(*s.analysis, s.frame, o), force, error);
 }
 

@@ -79,7 +79,7 @@ std::vector<std::string> captured_texts() {
 void draw_text(ImDrawList* dl, ImFont* font, float size, ImVec2 pos, ImU32 color,
                const std::string& text) {
   dl->AddText(font, size, pos, color, text.c_str());
-  ImGui::LogText("%s\n", text.c_str());  // recorded only while capture_texts() is on
+  ImGui::LogText("\n%s\n", text.c_str());  // recorded only while capture_texts() is on
 }
 
 bool begin_panel(const char* title, Rect r, bool title_bar) {

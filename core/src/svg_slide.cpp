@@ -53,17 +53,18 @@ std::string render_slide_svg(const Analysis& a, const Frame& f, const SlideSvgOp
   Svg svg(pal);
   const double W = std::max(320.0, o.width), H = W * 9 / 16;
   const double m = W / 64, fs = W / 64;  // margin and the header's type
-  const FrameCells fc = frame_cells(a, f);
+  const FrameCells fc = o.conceal ? conceal_answer(frame_cells(a, f)) : frame_cells(a, f);
   const int tile_index = fc.tile >= 0 ? fc.tile : 0;
   double y = m;
   const std::string title = a.scenario.title.empty() ? a.scenario.name : a.scenario.title;
   svg.text(m, y + fs * 1.3, fit(title, W - 2 * m, fs * 1.4), fs * 1.4, pal.text, "start", true);
   y += fs * 2;
   if (f.step >= 0) {
-    const std::string where = fc.label + "  |  warp " + std::to_string(f.warp) + ", wavefront " +
-                              std::to_string(f.wavefront + 1) + " of " +
-                              std::to_string(f.wavefronts) + "  |  " +
-                              std::string(a.arch ? a.arch->name : "");
+    const std::string wavefront = o.conceal ? std::string()
+                                            : ", wavefront " + std::to_string(f.wavefront + 1) +
+                                                  " of " + std::to_string(f.wavefronts);
+    const std::string where = fc.label + "  |  warp " + std::to_string(f.warp) + wavefront +
+                              "  |  " + std::string(a.arch ? a.arch->name : "");
     svg.text(m, y + fs, fit(where, W - 2 * m, fs * 0.9), fs * 0.9, pal.text_dim);
     y += fs * 1.6;
   }

@@ -71,22 +71,27 @@ void expect_box_inside(const nlohmann::json& b, double w, double h, const char* 
 }
 
 // Both sides, their verdicts and the ratio inside the window; the toolbar too unless it is a
-// slide (which has none).
-void expect_both_sides_fit(const AppRun& r, double w, double h, bool toolbar = true) {
+// slide (which has none) or presenter mode (collapsed). Presenter mode shows each side's bank view
+// whole (no tile view).
+void expect_both_sides_fit(const AppRun& r, double w, double h, bool toolbar = true,
+                           bool banks_only = false) {
   const nlohmann::json& l = r.layout;
   ASSERT_TRUE(l.contains("compare")) << l.dump();
   const nlohmann::json& c = l["compare"];
-  expect_grid_inside(l["tile"], w, h, "A's tile");
+  if (!banks_only) {
+    expect_grid_inside(l["tile"], w, h, "A's tile");
+    expect_grid_inside(c["b_tile"], w, h, "B's tile");
+  }
   expect_grid_inside(l["banks"], w, h, "A's banks");
-  expect_grid_inside(c["b_tile"], w, h, "B's tile");
   expect_grid_inside(c["b_banks"], w, h, "B's banks");
   expect_box_inside(c["a_verdict"], w, h, "A's verdict");
   expect_box_inside(c["b_verdict"], w, h, "B's verdict");
   expect_box_inside(c["ratio"], w, h, "the ratio");
   if (toolbar) expect_box_inside(l["toolbar"], w, h, "the toolbar");
   // A on the left half, B on the right.
-  EXPECT_LT(l["tile"]["x"].get<double>(), w / 2);
-  EXPECT_GE(c["b_tile"]["x"].get<double>(), w / 2);
+  const char* grid = banks_only ? "banks" : "tile";
+  EXPECT_LT(l[grid]["x"].get<double>(), w / 2);
+  EXPECT_GE(c[std::string("b_") + grid]["x"].get<double>(), w / 2);
   // One playhead: B shows A's step and warp (the column load: A's opening step).
   EXPECT_EQ(c["b_frame"]["step"], l["frame"]["step"]);
   EXPECT_EQ(c["b_frame"]["warp"], l["frame"]["warp"]);
@@ -101,7 +106,18 @@ TEST(CompareScreenshot, PresenterModeFitsBothSidesIntoA1024x768Projector) {
                   "--compare row-write-column-read row-write-column-read-padded "
                   "--presenter --size 1024x768");
   ASSERT_EQ(r.rc, 0) << r.log;
-  expect_both_sides_fit(r, 1024, 768);
+  expect_both_sides_fit(r, 1024, 768, false, true);
+}
+
+TEST(CompareScreenshot, PresenterModeAt1280x720HasCountsARoomCanRead) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  AppRun r = shot("720",
+                  "--compare row-write-column-read row-write-column-read-padded "
+                  "--presenter --size 1280x720");
+  ASSERT_EQ(r.rc, 0) << r.log;
+  expect_both_sides_fit(r, 1280, 720, false, true);
+  EXPECT_GE(r.layout["bank_count_px"].get<double>(), 10) << r.layout.dump();
+  EXPECT_GE(r.layout["banks"]["cell"].get<double>(), 10) << r.layout.dump();
 }
 
 TEST(CompareScreenshot, PresenterModeFitsBothSidesIntoA1920x1080Projector) {
@@ -110,9 +126,9 @@ TEST(CompareScreenshot, PresenterModeFitsBothSidesIntoA1920x1080Projector) {
                   "--compare row-write-column-read row-write-column-read-padded "
                   "--presenter --size 1920x1080");
   ASSERT_EQ(r.rc, 0) << r.log;
-  expect_both_sides_fit(r, 1920, 1080);
+  expect_both_sides_fit(r, 1920, 1080, false, true);
   // Larger room, larger cells than at 1024x768.
-  EXPECT_GE(r.layout["tile"]["cell"].get<double>(), 8);
+  EXPECT_GE(r.layout["banks"]["cell"].get<double>(), 14);
 }
 
 TEST(CompareScreenshot, DeskLayoutWithTheSidebarFitsToo) {

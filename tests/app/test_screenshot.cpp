@@ -307,7 +307,20 @@ TEST(Screenshot, SvgSlideIsSixteenByNineWithTheLessonsCaption) {
   ASSERT_FALSE(caption.empty());
   const std::string first_words = caption.substr(0, caption.find(' ', 12));
   EXPECT_NE(text.find(first_words), std::string::npos) << first_words;
-  EXPECT_NE(text.find("32-way"), std::string::npos);  // its step: the column read
+  // Its question is open: the slide keeps the answer back (no verdict, no counter).
+  EXPECT_EQ(text.find("32-way"), std::string::npos);
+  EXPECT_EQ(text.find("wavefront 1 of"), std::string::npos);
+  // Revealed: its step's verdict (the column read) is on the slide.
+  const std::string told = dir + "slide-told.svg";
+  std::filesystem::remove(told);
+  const std::string cmd2 = std::string(BANKVIZ_APP) +
+                           " --no-settings --lesson data-layout --scene 3 --reveal --size 1280x720"
+                           " --slide --svg " +
+                           told + " > " + log + " 2>&1";
+  ASSERT_EQ(std::system(cmd2.c_str()), 0);
+  std::ifstream in2(told);
+  const std::string text2((std::istreambuf_iterator<char>(in2)), {});
+  EXPECT_NE(text2.find("32-way"), std::string::npos);
 }
 
 TEST(Screenshot, ExportGifRunsInTheBackgroundAndHoldsTheCurrentStepAtSlideSize) {

@@ -14,16 +14,17 @@ export BANKVIZ_DATA_DIR=$PWD BANKVIZ_FONT_DIR=$PWD/$C/fonts
 shot() {  # NAME ARGS...
   local name=$1; shift
   echo "## $name: bankviz $*"
-  env -u DISPLAY $C/bankviz --no-settings --presenter "$@" --screenshot "$OUT/$name.png" \
+  env -u DISPLAY $C/bankviz --no-settings "$@" --screenshot "$OUT/$name.png" \
     --dump-layout "/tmp/$name.json" --force 2>&1
   echo "exit $?"
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('texts:'); [print('  ', t) for t in d['texts']]; print('cells', d['tile']['cell'], d['banks']['cell'], 'lane', round(d['lane_digit_px'],1), 'counts', round(d['bank_count_px'],1))" "/tmp/$name.json" 2>&1
 }
 {
   echo "## device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
-  shot stage-ask-720 --lesson data-layout --scene 3 --size 1280x720
-  shot stage-told-720 --lesson data-layout --scene 3 --reveal --size 1280x720
-  shot stage-told-1080 --lesson data-layout --scene 6 --reveal --size 1920x1080
-  shot stage-compare-720 --compare row-write-column-read row-write-column-read-padded --size 1280x720
-  shot stage-compare-1080 --compare kepler-filter-float2-4byte kepler-filter-float --size 1920x1080
+  shot stage-ask-720 --presenter --lesson data-layout --scene 3 --size 1280x720
+  shot stage-told-720 --presenter --lesson data-layout --scene 3 --reveal --size 1280x720
+  shot stage-told-1080 --presenter --lesson data-layout --scene 6 --reveal --size 1920x1080
+  shot stage-compare-720 --presenter --compare row-write-column-read row-write-column-read-padded --size 1280x720
+  shot stage-compare-1080 --presenter --compare kepler-filter-float2-4byte kepler-filter-float --size 1920x1080
+  shot desk-1280x800 --preset row-write-column-read --size 1280x800
 } 2>&1 | tee "$OUT/stage-run.txt"

@@ -44,6 +44,9 @@ struct SlideSvgOptions {
   bool light = true;    // light slide theme (false: dark)
   double width = 1600;  // SVG user units; the height is width * 9 / 16
   std::string caption;  // a lesson's caption under the views, wrapped (empty: none)
+  // A lesson's question is open: the request drawn whole with nothing counted or judged
+  // (frame.h conceal_answer): no wavefront counter, per-bank counts, conflict colours or verdict.
+  bool conceal = false;
 };
 // The frame's tile view (left) and bank view (right) fitted into a landscape 16:9 slide.
 std::string render_slide_svg(const Analysis& a, const Frame& f, const SlideSvgOptions& o = {});
