@@ -116,23 +116,6 @@ void close_compare(AppState& s) {
   s.compare.b_version = version;
 }
 
-Frame follow_playhead(const Analysis& b, const Frame& lead, const Playback& p) {
-  Playback bp = p;
-  bp.only_warp = -1;
-  if (lead.step >= 0) {
-    const double tries[] = {time_of(b, bp, lead.step, lead.warp, lead.wavefront),
-                            time_of(b, bp, lead.step, lead.warp, 0)};
-    for (double t : tries)
-      if (t >= 0) return frame_at(b, t, bp);
-    for (int w = 0; w < b.warp_count(); ++w)
-      if (double t = time_of(b, bp, lead.step, w, 0); t >= 0) return frame_at(b, t, bp);
-  }
-  const int worst = b.worst_step();
-  for (int w = 0; worst >= 0 && w < b.warp_count(); ++w)
-    if (double t = time_of(b, bp, worst, w, 0); t >= 0) return frame_at(b, t, bp);
-  return frame_at(b, 0, bp);
-}
-
 bool measure_both(AppState& s, std::string* why) {
   CompareState& c = s.compare;
   if (!c.open || !s.analysis) {
@@ -179,10 +162,11 @@ void update_compare(AppState& s) {
   }
 }
 
-std::string compare_slide_svg(const AppState& s, bool light) {
+std::string compare_slide_svg(const AppState& s, bool light, double width) {
   const CompareState& c = s.compare;
   CompareSlideOptions o;
   o.light = light;
+  o.width = width;
   auto cycles = [](const Measurement& m) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%.2f cycles/instr on %s", m.cycles_per_instruction,

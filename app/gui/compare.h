@@ -36,18 +36,15 @@ bool open_compare(AppState& s, const Scenario& b, const std::string& name, std::
 bool open_compare(AppState& s, const CompareChoice& c, std::string* error);
 void close_compare(AppState& s);
 
-// B's frame for A's playhead: A's (step, warp, wavefront) when B has that beat, else that step's
-// first wavefront of the same warp, else of any warp, else B's worst step's first beat.
-Frame follow_playhead(const Analysis& b, const Frame& lead, const Playback& p);
-// Per frame while comparing: B follows A; "Measure both" advances (A, then B, then A again so
-// that the measurement panel shows A).
+// Per frame while comparing: B follows A (core's follow_playhead, frame.h); "Measure both"
+// advances (A, then B, then A again so that the measurement panel shows A).
 void update_compare(AppState& s);
 // Starts "Measure both"; false with the reason when no GPU (or another measurement runs).
 bool measure_both(AppState& s, std::string* why);
 
-// Both sides as one 16:9 SVG slide (core's render_compare_svg) with the measured figures when
-// "Measure both" ran.
-std::string compare_slide_svg(const AppState& s, bool light);
+// Both sides as one 16:9 SVG slide (core's render_compare_svg), `width` units wide, with the
+// measured figures when "Measure both" ran.
+std::string compare_slide_svg(const AppState& s, bool light, double width = 1600);
 
 // `bankviz --compare A B`: A and B each a preset name or a scenario file (a path, or a name
 // ending in .json). Returns kExitOk, kExitUsage (an unknown preset) or kExitFailed.

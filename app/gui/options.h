@@ -5,6 +5,7 @@
 //           [--presenter] [--views-only]
 //           [--scale S]
 //           [--screenshot out.png [--force]] [--svg out.svg] [--sequence DIR] [--gif out.gif]
+//           [--whole-animation]
 //           [--frames N --frame-times] [--size 1600x1000] [--step I --warp W --wavefront K]
 #pragma once
 
@@ -47,7 +48,10 @@ struct Options {
   // With the window: the current step as a slide GIF (the background job), then exit.
   std::string export_gif;
   // With --screenshot or --svg: the views-only 16:9 slide (no toolbar, sidebar or timeline).
+  // --gif and --sequence always render that slide.
   bool slide = false;
+  // With --gif, --sequence or --export-gif: every beat, not only the current step's wavefronts.
+  bool whole_animation = false;
 
   bool headless() const {
     return !screenshot.empty() || !svg.empty() || !sequence.empty() || !gif.empty();

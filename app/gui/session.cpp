@@ -324,6 +324,9 @@ bool export_slide_svg(const AppState& s, bool light, double width, const std::st
     *error = why;
     return false;
   }
+  // While comparing: both sides, as the PNG slide draws them.
+  if (s.compare.open && s.compare.b_analysis)
+    return write_text(path, compare_slide_svg(s, light, width), force, error);
   SlideSvgOptions o;
   o.light = light;
   o.width = width;
@@ -432,15 +435,17 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
     report_export(s, r->ok, export_saved_text(*r, s.export_job.request().kind), r->error, now);
     s.last_export = r;
   }
-  const bool light = s.settings.export_light;
-  const int slide_w = s.export_full_hd ? 1920 : 1280, slide_h = s.export_full_hd ? 1080 : 720;
+  const bool light = export_light(s.settings);
+  const int slide_w = s.export_full_hd ? 1920 : kSlideWidth;
+  const int slide_h = s.export_full_hd ? 1080 : kSlideHeight;
   if (s.want_slide_png) {
     // The views-only 16:9 slide of this frame: 1280x720, or the same slide at 1.5x.
     std::string err, path = next_free_name("", "bankviz-slide", "png");
     bool ok = false;
     try {
       s.slide = true;
-      ok = !path.empty() && offscreen(s, p, cells, 1280, 720, s.export_full_hd ? 1.5f : 1.0f, light,
+      ok = !path.empty() && offscreen(s, p, cells, kSlideWidth, kSlideHeight,
+                                      s.export_full_hd ? 1.5f : 1.0f, light,
                                       ui_scale, &err, [&](auto render, int w, int h) {
                                         return write_png(path, w, h, render(), false, &err);
                                       });
@@ -495,7 +500,7 @@ void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_sca
   int lw = 1600, lh = 1000;
   if (p.window) glfwGetWindowSize(p.window, &lw, &lh);
   double now = ImGui::GetTime();
-  bool light = s.settings.export_light;
+  bool light = export_light(s.settings);
   float scale = static_cast<float>(s.settings.export_scale);
   // Each export reports in the notice: "saved ..." in the text colour, a failure in red. Nothing
   // thrown (out of memory for a large GIF) escapes: it is reported and the app goes on.
@@ -604,7 +609,7 @@ void print_frame_times(const std::vector<FrameTiming>& t, const std::string& ren
 
 int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells) {
   float scale = o.scale > 0 ? o.scale : 1.0f;
-  bool light = s.settings.light;
+  const bool light = export_light(s.settings);  // --theme, else the app's default
   std::string err;
   // Set-up waited for the analysis; make sure nothing is pending before the pictures are taken.
   s.analyzer.wait(1e9);
@@ -634,13 +639,17 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
       return kExitFailed;
     }
   }
-  // --sequence and --gif: the whole animation in the window's layout at --size, through the same
-  // job as the app's exports, run to completion.
+  // --sequence and --gif: the views-only 16:9 slide the Export menu renders (1280x720 unless
+  // --size), through the same job as the app's exports, run to completion: the current step's
+  // wavefronts with --step, else (or with --whole-animation) every beat.
   auto run_job = [&](ExportKind kind, const std::string& path) {
-    const int w = static_cast<int>(o.width * scale), h = static_cast<int>(o.height * scale);
+    const int lw = o.size_given ? o.width : kSlideWidth, lh = o.size_given ? o.height : kSlideHeight;
+    const int w = static_cast<int>(lw * scale), h = static_cast<int>(lh * scale);
     s.view_px_h = static_cast<float>(h);
     apply_look(s, scale);
-    if (!start_export(s, kind, path, ExportScope::Animation, false, light, w, h, o.force, &err)) {
+    const ExportScope scope = o.whole_animation || o.step < 0 ? ExportScope::Animation
+                                                                : ExportScope::Step;
+    if (!start_export(s, kind, path, scope, true, light, w, h, o.force, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return false;
     }
