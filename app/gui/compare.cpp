@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
@@ -232,6 +233,33 @@ int setup_compare(AppState& s, const std::string& a, const std::string& b, std::
 }
 
 // [SECTION] Sweep
+
+Log2Axis log2_axis(double lo, double hi) {
+  // Exponents kept within doubles' exact powers of two that a plot can use.
+  auto exponent = [](double v, bool up) {
+    if (!(v > 0) || !std::isfinite(v)) return 0;
+    const double e = up ? std::ceil(std::log2(v) - 1e-9) : std::floor(std::log2(v) + 1e-9);
+    return static_cast<int>(std::clamp(e, -30.0, 30.0));
+  };
+  Log2Axis a;
+  const int b = exponent(lo > 0 ? lo : 1, false);
+  const int t = std::max(b + 1, exponent(std::max(hi, lo), true));
+  a.bottom = std::ldexp(1.0, b);
+  a.top = std::ldexp(1.0, t);
+  for (int e = b; e <= t; ++e) a.ticks.push_back(std::ldexp(1.0, e));
+  return a;
+}
+
+double Log2Axis::fraction(double v) const {
+  if (!(v > bottom)) return 0;
+  return std::clamp(std::log2(v / bottom) / std::log2(top / bottom), 0.0, 1.0);
+}
+
+std::string log2_tick_label(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
 
 bool run_sweep(AppState& s) {
   SweepState& w = s.sweep;

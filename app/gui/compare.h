@@ -72,6 +72,20 @@ struct SweepState {
   std::vector<std::string> notes;             // why a point has no measurement
   std::string measure_note;
 };
+// The sweep plot's y axes are log2: wavefronts per request go 1, 2, 4, ... 32, and each doubling
+// gets the same height (a linear axis crowded 1, 2 and 4 together at the bottom).
+struct Log2Axis {
+  double bottom = 1, top = 2;  // powers of two, bottom < top
+  std::vector<double> ticks;   // bottom, 2 * bottom, ... top: evenly spaced
+  // Where v sits: 0 at bottom, 1 at top, in log2 (clamped to [0, 1]).
+  double fraction(double v) const;
+};
+// The axis over [lo, hi]: bottom the power of two at or below lo, top the one at or above hi (at
+// least twice bottom); values of at most 0 count as the bottom. The model's axis starts at 1.
+Log2Axis log2_axis(double lo, double hi);
+// A tick's label: "1", "32", "0.5".
+std::string log2_tick_label(double v);
+
 // Runs core's sweep() of the app's scenario; false with the parse error.
 bool run_sweep(AppState& s);
 // `--sweep pad=0..32`: sets the parameter and range from "param=values", opens the window and
