@@ -240,10 +240,30 @@ uint8_t GifWriter::index_of(uint32_t rgb) {
   return static_cast<uint8_t>(best);
 }
 
-void GifWriter::add_frame(const std::vector<uint8_t>& rgba) {
+void GifWriter::add_frame(std::vector<uint8_t> rgba) {
   const size_t n = static_cast<size_t>(width_) * height_;
-  std::vector<uint8_t> idx(n);
-  for (size_t i = 0; i < n; ++i) idx[i] = index_of(rgb_of(rgba.data() + i * 4));
+  std::vector<uint8_t> idx;
+  if (previous_.empty()) {
+    idx.resize(n);
+    for (size_t i = 0; i < n; ++i) idx[i] = index_of(rgb_of(rgba.data() + i * 4));
+  } else {
+    // Only the pixels that changed since the previous frame are looked up again: a beat changes
+    // a few cells and labels, and the lookup of every pixel was most of the encoder's time.
+    idx = previous_;
+    const size_t row = static_cast<size_t>(width_) * 4;
+    for (int y = 0; y < height_; ++y) {
+      const uint8_t* a = rgba.data() + static_cast<size_t>(y) * row;
+      const uint8_t* b = previous_rgba_.data() + static_cast<size_t>(y) * row;
+      if (std::memcmp(a, b, row) == 0) continue;
+      int l = 0, r = width_ - 1;
+      while (std::memcmp(a + static_cast<size_t>(l) * 4, b + static_cast<size_t>(l) * 4, 4) == 0)
+        ++l;
+      while (std::memcmp(a + static_cast<size_t>(r) * 4, b + static_cast<size_t>(r) * 4, 4) == 0)
+        --r;
+      uint8_t* out = &idx[static_cast<size_t>(y) * width_];
+      for (int x = l; x <= r; ++x) out[x] = index_of(rgb_of(a + static_cast<size_t>(x) * 4));
+    }
+  }
   // The rectangle that changed since the previous frame (the whole frame the first time).
   int x0 = 0, y0 = 0, x1 = width_ - 1, y1 = height_ - 1;
   if (!previous_.empty()) {
@@ -293,6 +313,7 @@ void GifWriter::add_frame(const std::vector<uint8_t>& rgba) {
   std::vector<uint8_t> data = gif_lzw(sub, std::max(2, table_bits(palette_.colors.size() + 1)));
   out_.insert(out_.end(), data.begin(), data.end());
   previous_ = std::move(idx);
+  previous_rgba_ = std::move(rgba);
   ++frames_;
 }
 

@@ -138,7 +138,8 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     return usage(exit_code,
                  "--egl renders offscreen: give --screenshot, --sequence, --gif or "
                  "--frames");
-  if (o.frame_times && o.frames == 0) o.frames = 120;
+  // With --gif or --sequence, --frame-times reports the export (session.cpp), not 120 frames.
+  if (o.frame_times && o.frames == 0 && o.gif.empty() && o.sequence.empty()) o.frames = 120;
   *exit_code = kExitOk;
   return o;
 }

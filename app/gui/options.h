@@ -37,7 +37,7 @@ struct Options {
   std::string dump_layout;                 // write where the grids were drawn (JSON), for tests
   bool force = false;                      // overwrite existing output files
   int frames = 0;                          // render N frames then exit
-  bool frame_times = false;                // print frame-time statistics
+  bool frame_times = false;                // print frame-time statistics (an export's, with --gif)
   int width = 1600, height = 1000;         // window (logical) size
   bool size_given = false;                 // --size was given (else the saved window size)
   bool views_only = false;                 // start with the sidebar hidden
