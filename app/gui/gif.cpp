@@ -133,9 +133,18 @@ std::vector<uint8_t> gif_lzw(const std::vector<uint8_t>& indices, int min_code_s
   BitSink sink(out);
   const uint32_t clear = 1u << min_code_size, eoi = clear + 1;
   // The string table as a trie: child[code * 256 + byte] = code of (string(code) + byte), 0 =
-  // none (no string ever gets code 0: codes below clear are the single indices).
-  std::vector<uint16_t> child(4096 * 256, 0);
-  std::vector<uint32_t> used;  // slots to reset on a clear, cheaper than wiping 2 MB
+  // none (no string ever gets code 0: codes below clear are the single indices). One table per
+  // thread, all zero between calls: a fresh 2 MB table per frame cost an export more than the
+  // pixels' own coding (BENCHMARKS.md); the slots a call used are zeroed again on the way out,
+  // also when it throws.
+  thread_local std::vector<uint16_t> child(4096 * 256, 0);
+  thread_local std::vector<uint32_t> used;  // slots to reset on a clear, cheaper than wiping 2 MB
+  struct Clean {
+    ~Clean() {
+      for (uint32_t slot : used) child[slot] = 0;
+      used.clear();
+    }
+  } clean;
   int size = min_code_size + 1;
   uint32_t next = clear + 2;
   auto reset = [&] {
