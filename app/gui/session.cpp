@@ -212,6 +212,7 @@ bool same_cell(const CellInstance& a, const CellInstance& b) {
 }  // namespace
 
 struct ExportCanvas::List {
+  std::string owner;  // the window that drew it (lists are matched by it between frames)
   std::vector<ImDrawVert> vtx;
   std::vector<ImDrawIdx> idx;
   std::vector<ImDrawCmd> cmd;
@@ -230,7 +231,6 @@ std::vector<ImVec4> ExportCanvas::changed(const ImDrawData* dd, const Rgba& bg, 
                                           int h) const {
   const PxRect whole = {0, 0, static_cast<float>(w), static_cast<float>(h)};
   if (!valid_ || w != width_ || h != height_ || rgb_of(bg) != bg_ ||
-      dd->CmdListsCount != static_cast<int>(lists_.size()) ||
       ImGui::GetIO().Fonts->TexID != font_tex_ || g_fonts.size != font_px_)
     return {whole};
   std::vector<PxRect> dirty;
@@ -238,9 +238,21 @@ std::vector<ImVec4> ExportCanvas::changed(const ImDrawData* dd, const Rgba& bg, 
     r = intersect(r, clip);
     if (!is_empty(r)) dirty.push_back(r);
   };
+  // Each list against the previous frame's list of the same window; a window that came or went
+  // is dirty wherever it draws.
+  std::vector<bool> matched(lists_.size(), false);
   for (int l = 0; l < dd->CmdListsCount; ++l) {
     const ImDrawList& now = *dd->CmdLists[l];
-    const List& was = lists_[static_cast<size_t>(l)];
+    const std::string owner = now._OwnerName ? now._OwnerName : "";
+    size_t m = lists_.size();
+    for (size_t i = 0; i < lists_.size() && m == lists_.size(); ++i)
+      if (!matched[i] && lists_[i].owner == owner) m = i;
+    if (m == lists_.size()) {
+      for (const ImDrawCmd& b : now.CmdBuffer) add(b.ClipRect, whole);
+      continue;
+    }
+    matched[m] = true;
+    const List& was = lists_[m];
     const bool same_shape = now.CmdBuffer.Size == static_cast<int>(was.cmd.size());
     for (int k = 0; same_shape && k < now.CmdBuffer.Size; ++k) {
       const ImDrawCmd& a = was.cmd[static_cast<size_t>(k)];
@@ -248,8 +260,8 @@ std::vector<ImVec4> ExportCanvas::changed(const ImDrawData* dd, const Rgba& bg, 
       const PxRect clip_a = a.ClipRect, clip_b = b.ClipRect;
       const bool same_clip = clip_a.x == clip_b.x && clip_a.y == clip_b.y &&
                              clip_a.z == clip_b.z && clip_a.w == clip_b.w;
-      if (a.UserCallback != b.UserCallback || a.TextureId != b.TextureId ||
-          a.ElemCount != b.ElemCount || !same_clip) {
+      if (a.UserCallback != b.UserCallback || a.TextureId != b.TextureId || !same_clip ||
+          (b.UserCallback && a.ElemCount != b.ElemCount)) {
         // Something else is drawn here: all of both commands' clip rectangles.
         add(clip_a, whole);
         add(clip_b, whole);
@@ -276,32 +288,51 @@ std::vector<ImVec4> ExportCanvas::changed(const ImDrawData* dd, const Rgba& bg, 
         add(box, clip_b);
         continue;
       }
-      // Triangles: any that moved, changed colour or texture coordinates, old and new corners.
-      PxRect box = empty_rect();
-      for (unsigned t = 0; t + 2 < b.ElemCount + 0u; t += 3) {
-        bool same = true;
-        for (unsigned v = 0; v < 3 && same; ++v) {
-          const size_t ia = a.IdxOffset + t + v, ib = b.IdxOffset + t + v;
-          if (ia >= was.idx.size() || ib >= static_cast<size_t>(now.IdxBuffer.Size)) {
-            same = false;
-            break;
-          }
-          const size_t va = a.VtxOffset + was.idx[ia], vb = b.VtxOffset + now.IdxBuffer[static_cast<int>(ib)];
-          same = va < was.vtx.size() && vb < static_cast<size_t>(now.VtxBuffer.Size) &&
-                 same_vertex(was.vtx[va], now.VtxBuffer[static_cast<int>(vb)]);
-        }
-        if (same) continue;
+      // Triangles, compared by their corners' values: the ones that differ, old and new, between
+      // the common start and the common end (a label with more or fewer glyphs shifts the
+      // triangles after it in the buffer, not on screen). Outside their box both frames draw the
+      // same triangles in the same order.
+      const auto corner = [](const List& list, const ImDrawCmd& cmd, unsigned t,
+                             unsigned v) -> const ImDrawVert* {
+        const size_t i = cmd.IdxOffset + t * 3 + v;
+        if (i >= list.idx.size()) return nullptr;
+        const size_t k = cmd.VtxOffset + list.idx[i];
+        return k < list.vtx.size() ? &list.vtx[k] : nullptr;
+      };
+      const auto corner_now = [&](unsigned t, unsigned v) -> const ImDrawVert* {
+        const size_t i = b.IdxOffset + t * 3 + v;
+        if (i >= static_cast<size_t>(now.IdxBuffer.Size)) return nullptr;
+        const size_t k = b.VtxOffset + now.IdxBuffer[static_cast<int>(i)];
+        return k < static_cast<size_t>(now.VtxBuffer.Size) ? &now.VtxBuffer[static_cast<int>(k)]
+                                                            : nullptr;
+      };
+      const auto same_tri = [&](unsigned ta, unsigned tb) {
         for (unsigned v = 0; v < 3; ++v) {
-          const size_t ia = a.IdxOffset + t + v, ib = b.IdxOffset + t + v;
-          if (ia < was.idx.size() && a.VtxOffset + was.idx[ia] < was.vtx.size())
-            add_point(&box, was.vtx[a.VtxOffset + was.idx[ia]].pos);
-          if (ib < static_cast<size_t>(now.IdxBuffer.Size)) {
-            const size_t vb = b.VtxOffset + now.IdxBuffer[static_cast<int>(ib)];
-            if (vb < static_cast<size_t>(now.VtxBuffer.Size))
-              add_point(&box, now.VtxBuffer[static_cast<int>(vb)].pos);
-          }
+          const ImDrawVert* x = corner(was, a, ta, v);
+          const ImDrawVert* y = corner_now(tb, v);
+          if (!x || !y || !same_vertex(*x, *y)) return false;
         }
+        return true;
+      };
+      const unsigned na = a.ElemCount / 3, nb = b.ElemCount / 3;
+      unsigned head = 0, tail = 0;
+      while (head < na && head < nb && same_tri(head, head)) ++head;
+      while (tail < na - head && tail < nb - head && same_tri(na - 1 - tail, nb - 1 - tail)) ++tail;
+      PxRect box = empty_rect();
+      for (unsigned t = head; t < na - tail; ++t) {
+        bool all_same = na == nb;  // equal counts: only the triangles that differ
+        if (all_same) all_same = same_tri(t, t);
+        if (all_same) continue;
+        for (unsigned v = 0; v < 3; ++v)
+          if (const ImDrawVert* x = corner(was, a, t, v)) add_point(&box, x->pos);
+        if (na == nb)
+          for (unsigned v = 0; v < 3; ++v)
+            if (const ImDrawVert* y = corner_now(t, v)) add_point(&box, y->pos);
       }
+      if (na != nb)
+        for (unsigned t = head; t < nb - tail; ++t)
+          for (unsigned v = 0; v < 3; ++v)
+            if (const ImDrawVert* y = corner_now(t, v)) add_point(&box, y->pos);
       add(box, clip_b);
     }
     if (!same_shape) {
@@ -310,6 +341,9 @@ std::vector<ImVec4> ExportCanvas::changed(const ImDrawData* dd, const Rgba& bg, 
       for (const ImDrawCmd& b : now.CmdBuffer) add(b.ClipRect, whole);
     }
   }
+  for (size_t i = 0; i < lists_.size(); ++i)
+    if (!matched[i])
+      for (const ImDrawCmd& a : lists_[i].cmd) add(a.ClipRect, whole);
   // Whole pixels, a pixel of margin; overlapping rectangles merged; many become one.
   for (PxRect& r : dirty)
     r = intersect({std::floor(r.x) - 1, std::floor(r.y) - 1, std::ceil(r.z) + 1,
@@ -363,6 +397,7 @@ void ExportCanvas::draw(ImDrawData* dd, const Rgba& bg, int w, int h) {
   for (int l = 0; l < dd->CmdListsCount; ++l) {
     ImDrawList& now = *dd->CmdLists[l];
     List& keep = lists_[static_cast<size_t>(l)];
+    keep.owner = now._OwnerName ? now._OwnerName : "";
     for (ImDrawCmd& cmd : now.CmdBuffer) cmd.ClipRect = clips[i++];
     keep.vtx.assign(now.VtxBuffer.begin(), now.VtxBuffer.end());
     keep.idx.assign(now.IdxBuffer.begin(), now.IdxBuffer.end());
