@@ -50,8 +50,10 @@ struct FrameTiming {
 // inside the rectangles where its draw data differs from the previous frame's: ImGui's triangles
 // that changed (their old and new corners) and each cell grid's changed cells. Every command
 // still runs, clipped to each rectangle, and each pixel is computed on its own, so the pixels
-// are those a whole frame would have drawn; the framebuffer keeps the rest. Anything that could
-// change more (size, clear colour, fonts, another command list) draws the whole frame.
+// are those a whole frame would have drawn; the framebuffer keeps the rest. Draw lists are matched
+// by their window; a label that gains or loses glyphs is dirty between the triangles both frames
+// share at its start and end. Anything that could change more (size, clear colour, fonts) draws
+// the whole frame, and so do more than a few rectangles or half the frame.
 class ExportCanvas {
  public:
   ExportCanvas();

@@ -881,4 +881,25 @@ TEST(HeadlessExport, FramesDrawnWhereTheyChangedAreTheWholeFramesPixelForPixel) 
     for (size_t i = 0; i < whole.px.size(); ++i) differ += whole.px[i] != part.px[i];
     EXPECT_EQ(differ, 0u) << "wavefront " << k;
   }
+  // Across warps and steps: reverse-static's whole animation, the store and the load of its two
+  // warps, each frame against the slide drawn whole at that beat.
+  const fs::path all = dir.path / "all";
+  r = run_render("--preset reverse-static --sequence " + all.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Analysis a = analyzed_preset("reverse-static");
+  ASSERT_EQ(beat_count(a, Playback{}), 4);
+  int frame = 0;
+  for (int step = 0; step < static_cast<int>(a.steps.size()); ++step)
+    for (int warp = 0; warp < a.warp_count(); ++warp) {
+      if (time_of(a, Playback{}, step, warp, 0) < 0) continue;  // the barrier
+      const std::string png = (dir.path / ("beat-" + std::to_string(frame) + ".png")).string();
+      r = run_render("--preset reverse-static --step " + std::to_string(step) + " --warp " +
+                     std::to_string(warp) + " --slide --size 1280x720 --screenshot " + png);
+      ASSERT_EQ(r.status, 0) << r.out;
+      const Image whole = load_png(png), part = load_png((all / bankviz_frame_name(frame)).string());
+      ASSERT_EQ(part.px.size(), whole.px.size()) << frame;
+      EXPECT_TRUE(part.px == whole.px) << "step " << step << " warp " << warp;
+      ++frame;
+    }
+  EXPECT_EQ(frame, 4);
 }
