@@ -2,7 +2,6 @@
 // them) and `bankviz-cli sweep --param pad=0..32` (one parameter over a range), both from the
 // model (core/compare.h) and, with --run, measured on the GPU in exposed mode.
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -19,17 +18,6 @@ namespace bankviz::cli {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-// A preset name, or a scenario file when it names one (or has a path or .json in it).
-Scenario scenario_named(const std::string& what) {
-  ScenarioOptions o;
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const bool file = what == "-" || fs::exists(what, ec) || what.find('/') != std::string::npos ||
-                    (what.size() > 5 && what.ends_with(".json"));
-  (file ? o.file : o.preset) = what;
-  return build_scenario(o);
-}
 
 // The measured figure beside the model's: the worst step's SM cycles per warp instruction in
 // exposed mode (a kernel built to make the shared-memory step the bottleneck).

@@ -331,6 +331,15 @@ Analysis analyze_or_exit(const Scenario& s) {
   return std::move(*r.analysis);
 }
 
+Scenario scenario_named(const std::string& what) {
+  ScenarioOptions o;
+  std::error_code ec;
+  const bool file = what == "-" || fs::exists(what, ec) || what.find('/') != std::string::npos ||
+                    (what.size() > 5 && what.ends_with(".json"));
+  (file ? o.file : o.preset) = what;
+  return build_scenario(o);
+}
+
 std::string assets_dir() {
   if (const char* env = std::getenv("BANKVIZ_ASSETS"); env && *env) return env;
   const std::string data = data_dir();

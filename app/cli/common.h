@@ -51,6 +51,9 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o);
 // the flags override fields. Throws Exit{kExitFailed} when the file or preset is bad (or cannot
 // be read), Exit{kExitUsage} when a flag is bad or makes the scenario invalid.
 Scenario build_scenario(const ScenarioOptions& o);
+// compare's A and B, export --compare's: a preset name, or a scenario file when it names one (or
+// has a path or .json in it; - is standard input), through build_scenario.
+Scenario scenario_named(const std::string& what);
 
 // Where assets live: $BANKVIZ_ASSETS, else data_dir()/assets (data_dir.h: $BANKVIZ_DATA_DIR, the
 // install's share/bankviz beside the program, the source tree). Empty if none exists.

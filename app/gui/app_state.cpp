@@ -103,6 +103,14 @@ void reanalyze(AppState& s, bool wait) {
 
 namespace {
 
+// The description on screen follows the analysed scenario: the loaded one's own while it makes
+// the same accesses, else written from its Analysis (edit.h draft_description).
+void refresh_description(AppState& s) {
+  if (!s.analysis) return;
+  s.scenario.description = draft_description(s.loaded, s.scenario, &*s.analysis);
+  s.analysis->scenario.description = s.scenario.description;
+}
+
 // The first warp that executes executed step `step` (its time), or -1.
 double first_beat_of(const AppState& s, int step, int wavefront) {
   for (int w = 0; w < s.analysis->warp_count(); ++w)
@@ -134,6 +142,7 @@ bool poll_analysis(AppState& s) {
     const bool had_analysis = s.analysis.has_value();
     s.scenario = std::move(o->scenario);
     s.analysis = std::move(o->analysis);
+    refresh_description(s);
     s.errors.clear();
     ++s.version;
     s.measurer.request(s.scenario);
@@ -334,6 +343,7 @@ void reset_draft(AppState& s) {
 void mark_loaded(AppState& s) {
   s.history.end_field();
   s.loaded = s.draft;
+  refresh_description(s);  // the analysis arrived before this was the loaded scenario
   s.clean_json = scenario_to_json(s.draft);
   s.unsaved = false;
   s.saved_path.clear();
@@ -341,6 +351,22 @@ void mark_loaded(AppState& s) {
 }
 
 SaveResult save_draft(AppState& s, const std::string& path, bool force, double now) {
+  // Never a stale description: the loaded one's while the draft makes the same accesses, else
+  // written from the draft's analysis (the one on screen when it is the draft's, which it is
+  // unless an edit's analysis is still running).
+  const Analysis* a = nullptr;
+  std::optional<Analysis> fresh;
+  if (s.analysis && same_model(s.analysis->scenario, s.draft)) {
+    a = &*s.analysis;
+  } else if (!same_model(s.loaded, s.draft)) {
+    try {
+      fresh = std::move(analyze(s.draft).analysis);
+    } catch (...) {
+      // Out of memory while analyzing: saved as "does not analyze", the save itself goes on.
+    }
+    if (fresh) a = &*fresh;
+  }
+  s.draft.description = draft_description(s.loaded, s.draft, a);
   SaveResult r = save_scenario(s.draft, path, force);
   if (r.status == SaveResult::Saved) {
     s.clean_json = scenario_to_json(s.draft);

@@ -113,6 +113,11 @@ void CellRenderer::draw(ImDrawList* dl, CellGrid& grid) {
   dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }
 
+const CellGrid* CellRenderer::grid_of(const ImDrawCmd& cmd) {
+  if (cmd.UserCallback != &CellRenderer::callback) return nullptr;
+  return static_cast<const Batch*>(cmd.UserCallbackData)->grid;
+}
+
 void CellRenderer::callback(const ImDrawList*, const ImDrawCmd* cmd) {
   const Batch* b = static_cast<const Batch*>(cmd->UserCallbackData);
   b->self->render(*b, cmd);

@@ -90,6 +90,9 @@ class CellRenderer {
   // Draws the grid at this point of dl's command stream (uploading its cells if dirty).
   void draw(ImDrawList* dl, CellGrid& grid);
   size_t cells_last_frame() const { return cells_; }
+  // The grid a draw command of this frame draws, or nullptr when it is not one of ours (exports
+  // compare grids between frames to redraw only what changed: session.cpp ExportCanvas).
+  static const CellGrid* grid_of(const ImDrawCmd& cmd);
 
  private:
   struct Batch {

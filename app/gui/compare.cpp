@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
@@ -124,23 +125,6 @@ void close_compare(AppState& s) {
   s.compare.b_version = version;
 }
 
-Frame follow_playhead(const Analysis& b, const Frame& lead, const Playback& p) {
-  Playback bp = p;
-  bp.only_warp = -1;
-  if (lead.step >= 0) {
-    const double tries[] = {time_of(b, bp, lead.step, lead.warp, lead.wavefront),
-                            time_of(b, bp, lead.step, lead.warp, 0)};
-    for (double t : tries)
-      if (t >= 0) return frame_at(b, t, bp);
-    for (int w = 0; w < b.warp_count(); ++w)
-      if (double t = time_of(b, bp, lead.step, w, 0); t >= 0) return frame_at(b, t, bp);
-  }
-  const int worst = b.worst_step();
-  for (int w = 0; worst >= 0 && w < b.warp_count(); ++w)
-    if (double t = time_of(b, bp, worst, w, 0); t >= 0) return frame_at(b, t, bp);
-  return frame_at(b, 0, bp);
-}
-
 bool measure_both(AppState& s, std::string* why) {
   CompareState& c = s.compare;
   if (!c.open || !s.analysis) {
@@ -197,10 +181,11 @@ void update_compare(AppState& s) {
   }
 }
 
-std::string compare_slide_svg(const AppState& s, bool light) {
+std::string compare_slide_svg(const AppState& s, bool light, double width) {
   const CompareState& c = s.compare;
   CompareSlideOptions o;
   o.light = light;
+  o.width = width;
   auto cycles = [](const Measurement& m) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%.2f cycles/instr on %s", m.cycles_per_instruction,
@@ -268,6 +253,33 @@ int setup_compare(AppState& s, const std::string& a, const std::string& b, std::
 }
 
 // [SECTION] Sweep
+
+Log2Axis log2_axis(double lo, double hi) {
+  // Exponents kept within doubles' exact powers of two that a plot can use.
+  auto exponent = [](double v, bool up) {
+    if (!(v > 0) || !std::isfinite(v)) return 0;
+    const double e = up ? std::ceil(std::log2(v) - 1e-9) : std::floor(std::log2(v) + 1e-9);
+    return static_cast<int>(std::clamp(e, -30.0, 30.0));
+  };
+  Log2Axis a;
+  const int b = exponent(lo > 0 ? lo : 1, false);
+  const int t = std::max(b + 1, exponent(std::max(hi, lo), true));
+  a.bottom = std::ldexp(1.0, b);
+  a.top = std::ldexp(1.0, t);
+  for (int e = b; e <= t; ++e) a.ticks.push_back(std::ldexp(1.0, e));
+  return a;
+}
+
+double Log2Axis::fraction(double v) const {
+  if (!(v > bottom)) return 0;
+  return std::clamp(std::log2(v / bottom) / std::log2(top / bottom), 0.0, 1.0);
+}
+
+std::string log2_tick_label(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
 
 bool run_sweep(AppState& s) {
   SweepState& w = s.sweep;

@@ -36,18 +36,15 @@ bool open_compare(AppState& s, const Scenario& b, const std::string& name, std::
 bool open_compare(AppState& s, const CompareChoice& c, std::string* error);
 void close_compare(AppState& s);
 
-// B's frame for A's playhead: A's (step, warp, wavefront) when B has that beat, else that step's
-// first wavefront of the same warp, else of any warp, else B's worst step's first beat.
-Frame follow_playhead(const Analysis& b, const Frame& lead, const Playback& p);
-// Per frame while comparing: B follows A; "Measure both" advances (A, then B, then A again so
-// that the measurement panel shows A).
+// Per frame while comparing: B follows A (core's follow_playhead, frame.h); "Measure both"
+// advances (A, then B, then A again so that the measurement panel shows A).
 void update_compare(AppState& s);
 // Starts "Measure both"; false with the reason when no GPU (or another measurement runs).
 bool measure_both(AppState& s, std::string* why);
 
-// Both sides as one 16:9 SVG slide (core's render_compare_svg) with the measured figures when
-// "Measure both" ran.
-std::string compare_slide_svg(const AppState& s, bool light);
+// Both sides as one 16:9 SVG slide (core's render_compare_svg), `width` units wide, with the
+// measured figures when "Measure both" ran.
+std::string compare_slide_svg(const AppState& s, bool light, double width = 1600);
 
 // `bankviz --compare A B`: A and B each a preset name or a scenario file (a path, or a name
 // ending in .json). Returns kExitOk, kExitUsage (an unknown preset) or kExitFailed.
@@ -75,6 +72,20 @@ struct SweepState {
   std::vector<std::string> notes;             // why a point has no measurement
   std::string measure_note;
 };
+// The sweep plot's y axes are log2: wavefronts per request go 1, 2, 4, ... 32, and each doubling
+// gets the same height (a linear axis crowded 1, 2 and 4 together at the bottom).
+struct Log2Axis {
+  double bottom = 1, top = 2;  // powers of two, bottom < top
+  std::vector<double> ticks;   // bottom, 2 * bottom, ... top: evenly spaced
+  // Where v sits: 0 at bottom, 1 at top, in log2 (clamped to [0, 1]).
+  double fraction(double v) const;
+};
+// The axis over [lo, hi]: bottom the power of two at or below lo, top the one at or above hi (at
+// least twice bottom); values of at most 0 count as the bottom. The model's axis starts at 1.
+Log2Axis log2_axis(double lo, double hi);
+// A tick's label: "1", "32", "0.5".
+std::string log2_tick_label(double v);
+
 // Runs core's sweep() of the app's scenario; false with the parse error.
 bool run_sweep(AppState& s);
 // `--sweep pad=0..32`: sets the parameter and range from "param=values", opens the window and

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "bankviz/io.h"
+#include "bankviz/text.h"
 
 namespace bankviz::gui {
 
@@ -138,6 +139,26 @@ size_t add_constant(Scenario& s) {
 void remove_constant(Scenario& s, size_t i) {
   if (i < s.constants.size())
     s.constants.erase(s.constants.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+bool same_model(const Scenario& a, const Scenario& b) {
+  auto model = [](Scenario s) {
+    s.name.clear();
+    s.title.clear();
+    s.description.clear();
+    s.source.clear();
+    s.open_step = -1;
+    return scenario_to_json(s);
+  };
+  return model(a) == model(b);
+}
+
+std::string draft_description(const Scenario& loaded, const Scenario& draft, const Analysis* a) {
+  if (same_model(loaded, draft)) return loaded.description;
+  const std::string from =
+      "Edited from " + (loaded.name.empty() ? std::string("a scenario") : loaded.name) + ". ";
+  if (!a) return from + "It does not analyze (the errors are under the controls).";
+  return from + describe_analysis(*a);
 }
 
 std::string default_save_path(const Scenario& s) {

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bankviz/analysis.h"
 #include "bankviz/scenario.h"
 
 namespace bankviz::gui {
@@ -41,6 +42,16 @@ size_t add_let(Scenario& s);
 void remove_let(Scenario& s, size_t i);
 size_t add_constant(Scenario& s);
 void remove_constant(Scenario& s, size_t i);
+
+// Whether a and b make the same accesses (everything but name, title, description, source and
+// open_step agrees): the model's figures, and so a description's, are the same for both.
+bool same_model(const Scenario& a, const Scenario& b);
+
+// The description true to `draft`: `loaded`'s own while the draft makes the same accesses, else
+// written from the draft's Analysis `a` (text.h describe_analysis), saying what it was edited
+// from ("Edited from row-write-column-read. The model on ..."); `a` null when the draft does not
+// analyze. The app shows it after each analysis and a save writes it.
+std::string draft_description(const Scenario& loaded, const Scenario& draft, const Analysis* a);
 
 // The path "Save as..." proposes: <current directory>/<name>.json, absolute.
 std::string default_save_path(const Scenario& s);

@@ -188,6 +188,15 @@ std::optional<ExportResult> ExportJob::take_result() {
   return result_;
 }
 
+bool ExportJob::wait_for_room(double seconds) {
+  // rendered_ is the UI thread's, which is the one waiting here.
+  const bool all_handed = rendered_ >= static_cast<int>(req_.beats.size());
+  std::unique_lock<std::mutex> lock(m_);
+  return space_.wait_for(lock, std::chrono::duration<double>(seconds), [&] {
+    return done_ || cancel_ || (!all_handed && queue_.size() < kQueuedFrames);
+  });
+}
+
 bool ExportJob::wait(double seconds) {
   std::unique_lock<std::mutex> lock(m_);
   return space_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return done_; });
@@ -211,13 +220,14 @@ void ExportJob::work() {
         px = std::move(queue_.front());
         queue_.pop_front();
       }
+      space_.notify_all();  // room for the UI's next frame (wait_for_room)
       if (px.size() != frame_bytes)
         throw std::runtime_error("frame " + std::to_string(i + 1) + " has the wrong size");
       if (r.kind == ExportKind::Gif) {
         // The palette: the theme's colours first, then the first frame's most frequent others.
         if (!gif)
           gif.emplace(r.width, r.height, gif_palette({&px}, r.palette_seed), r.delay_cs, r.loop);
-        gif->add_frame(px);
+        gif->add_frame(std::move(px));
       } else {
         const std::string path = (fs::path(r.path) / sequence_frame_name(i)).string();
         std::string err;

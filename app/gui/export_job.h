@@ -108,6 +108,10 @@ class ExportJob {
   std::optional<ExportResult> take_result();
   // Waits up to `seconds` for the worker to finish; true when it has.
   bool wait(double seconds);
+  // UI thread: waits up to `seconds` until the worker has room for another frame (once every
+  // frame was handed over: until it is done), or the job was cancelled; true when so. Headless
+  // exports render the next frame then, not after a fixed sleep.
+  bool wait_for_room(double seconds);
 
  private:
   void work();
@@ -119,7 +123,7 @@ class ExportJob {
   std::thread worker_;
   mutable std::mutex m_;
   std::condition_variable cv_;  // a frame arrived, or cancel
-  std::condition_variable space_;
+  std::condition_variable space_;  // a frame was taken from the queue, or the worker is done
   std::deque<std::vector<uint8_t>> queue_;
   bool cancel_ = false;
   std::string cancel_why_;

@@ -133,9 +133,18 @@ std::vector<uint8_t> gif_lzw(const std::vector<uint8_t>& indices, int min_code_s
   BitSink sink(out);
   const uint32_t clear = 1u << min_code_size, eoi = clear + 1;
   // The string table as a trie: child[code * 256 + byte] = code of (string(code) + byte), 0 =
-  // none (no string ever gets code 0: codes below clear are the single indices).
-  std::vector<uint16_t> child(4096 * 256, 0);
-  std::vector<uint32_t> used;  // slots to reset on a clear, cheaper than wiping 2 MB
+  // none (no string ever gets code 0: codes below clear are the single indices). One table per
+  // thread, all zero between calls: a fresh 2 MB table per frame cost an export more than the
+  // pixels' own coding (BENCHMARKS.md); the slots a call used are zeroed again on the way out,
+  // also when it throws.
+  thread_local std::vector<uint16_t> child(4096 * 256, 0);
+  thread_local std::vector<uint32_t> used;  // slots to reset on a clear, cheaper than wiping 2 MB
+  struct Clean {
+    ~Clean() {
+      for (uint32_t slot : used) child[slot] = 0;
+      used.clear();
+    }
+  } clean;
   int size = min_code_size + 1;
   uint32_t next = clear + 2;
   auto reset = [&] {
@@ -240,10 +249,30 @@ uint8_t GifWriter::index_of(uint32_t rgb) {
   return static_cast<uint8_t>(best);
 }
 
-void GifWriter::add_frame(const std::vector<uint8_t>& rgba) {
+void GifWriter::add_frame(std::vector<uint8_t> rgba) {
   const size_t n = static_cast<size_t>(width_) * height_;
-  std::vector<uint8_t> idx(n);
-  for (size_t i = 0; i < n; ++i) idx[i] = index_of(rgb_of(rgba.data() + i * 4));
+  std::vector<uint8_t> idx;
+  if (previous_.empty()) {
+    idx.resize(n);
+    for (size_t i = 0; i < n; ++i) idx[i] = index_of(rgb_of(rgba.data() + i * 4));
+  } else {
+    // Only the pixels that changed since the previous frame are looked up again: a beat changes
+    // a few cells and labels, and the lookup of every pixel was most of the encoder's time.
+    idx = previous_;
+    const size_t row = static_cast<size_t>(width_) * 4;
+    for (int y = 0; y < height_; ++y) {
+      const uint8_t* a = rgba.data() + static_cast<size_t>(y) * row;
+      const uint8_t* b = previous_rgba_.data() + static_cast<size_t>(y) * row;
+      if (std::memcmp(a, b, row) == 0) continue;
+      int l = 0, r = width_ - 1;
+      while (std::memcmp(a + static_cast<size_t>(l) * 4, b + static_cast<size_t>(l) * 4, 4) == 0)
+        ++l;
+      while (std::memcmp(a + static_cast<size_t>(r) * 4, b + static_cast<size_t>(r) * 4, 4) == 0)
+        --r;
+      uint8_t* out = &idx[static_cast<size_t>(y) * width_];
+      for (int x = l; x <= r; ++x) out[x] = index_of(rgb_of(a + static_cast<size_t>(x) * 4));
+    }
+  }
   // The rectangle that changed since the previous frame (the whole frame the first time).
   int x0 = 0, y0 = 0, x1 = width_ - 1, y1 = height_ - 1;
   if (!previous_.empty()) {
@@ -293,6 +322,7 @@ void GifWriter::add_frame(const std::vector<uint8_t>& rgba) {
   std::vector<uint8_t> data = gif_lzw(sub, std::max(2, table_bits(palette_.colors.size() + 1)));
   out_.insert(out_.end(), data.begin(), data.end());
   previous_ = std::move(idx);
+  previous_rgba_ = std::move(rgba);
   ++frames_;
 }
 

@@ -41,8 +41,9 @@ class GifWriter {
  public:
   // width x height pixels; delay_cs: each frame's delay in hundredths of a second; loop: repeat.
   GifWriter(int width, int height, GifPalette palette, int delay_cs, bool loop);
-  // Adds one RGBA frame (width * height * 4 bytes, top row first).
-  void add_frame(const std::vector<uint8_t>& rgba);
+  // Adds one RGBA frame (width * height * 4 bytes, top row first). The writer keeps it: the next
+  // frame's pixels that did not change are not looked up in the palette again.
+  void add_frame(std::vector<uint8_t> rgba);
   int frames() const { return frames_; }
   // The whole file: header, palette, frames, trailer.
   std::vector<uint8_t> finish();
@@ -54,7 +55,8 @@ class GifWriter {
   int frames_ = 0;
   GifPalette palette_;
   std::vector<uint8_t> out_;
-  std::vector<uint8_t> previous_;    // indices of the previous frame
+  std::vector<uint8_t> previous_;       // indices of the previous frame
+  std::vector<uint8_t> previous_rgba_;  // and its pixels
   std::vector<uint32_t> cache_key_;  // rgb -> index cache (open addressing)
   std::vector<uint8_t> cache_value_;
   size_t cache_filled_ = 0;

@@ -69,9 +69,10 @@ int run(int argc, char** argv) {
   s.measurer.request(s.scenario);
   // An SVG needs no OpenGL at all.
   if (!o.svg.empty()) {
-    // --slide: the landscape 16:9 slide, --size's width wide.
-    const bool ok = o.slide ? export_slide_svg(s, s.settings.light, o.width, o.svg, o.force, &err)
-                            : export_svg(s, s.settings.light, o.svg, o.force, &err);
+    // --slide: the landscape 16:9 slide, --size's width wide; the exports' one theme.
+    const bool light = export_light(s.settings);
+    const bool ok = o.slide ? export_slide_svg(s, light, o.width, o.svg, o.force, &err)
+                            : export_svg(s, light, o.svg, o.force, &err);
     if (!ok) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return kExitFailed;
@@ -146,6 +147,7 @@ int run(int argc, char** argv) {
     s.want_gif = true;
     s.export_gif_path = o.export_gif;
     s.export_gif_force = o.force;
+    if (o.whole_animation) s.export_scope = ExportScope::Animation;  // the menu's "whole animation"
   }
   if (o.frames > 0) s.playing = true;
   if (o.frames > 0) glfwSwapInterval(0);  // time the frames, not the display's refresh

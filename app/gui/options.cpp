@@ -69,10 +69,17 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   app.add_option("--screenshot", o.screenshot, "render, write this PNG and exit")->check(non_empty);
   app.add_option("--svg", o.svg, "write an SVG of the tile and bank views and exit")
       ->check(non_empty);
-  app.add_option("--sequence", o.sequence, "write one PNG per beat into this directory and exit")
+  app.add_option("--sequence", o.sequence,
+                 "write the 16:9 slide as one PNG per beat into this directory and exit (the "
+                 "--step's wavefronts, else the whole animation)")
       ->check(non_empty);
-  app.add_option("--gif", o.gif, "write the animation as an animated GIF and exit")
+  app.add_option("--gif", o.gif,
+                 "write the 16:9 slide animated as a GIF and exit (the --step's wavefronts, else "
+                 "the whole animation; 1280x720 unless --size)")
       ->check(non_empty);
+  app.add_flag("--whole-animation", o.whole_animation,
+               "with --gif, --sequence or --export-gif: every beat of the animation, also with "
+               "--step (the Export menu's \"whole animation\")");
   app.add_option("--export-gif", o.export_gif,
                  "with the window open: export the current step as a slide-size GIF in the "
                  "background, as the Export menu does, and exit when it is written")
@@ -123,6 +130,8 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     return usage(exit_code, "--warp and --wavefront pick a beat together with --step");
   if (!o.dump_layout.empty() && o.screenshot.empty())
     return usage(exit_code, "--dump-layout works with --screenshot");
+  if (o.whole_animation && o.gif.empty() && o.sequence.empty() && o.export_gif.empty())
+    return usage(exit_code, "--whole-animation works with --gif, --sequence or --export-gif");
   if (o.slide && o.screenshot.empty() && o.svg.empty())
     return usage(exit_code, "--slide works with --screenshot or --svg");
   if (!o.export_gif.empty() && (o.headless() || o.egl))
@@ -133,7 +142,8 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     return usage(exit_code,
                  "--egl renders offscreen: give --screenshot, --sequence, --gif or "
                  "--frames");
-  if (o.frame_times && o.frames == 0) o.frames = 120;
+  // With --gif or --sequence, --frame-times reports the export (session.cpp), not 120 frames.
+  if (o.frame_times && o.frames == 0 && o.gif.empty() && o.sequence.empty()) o.frames = 120;
   *exit_code = kExitOk;
   return o;
 }

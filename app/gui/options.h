@@ -5,6 +5,7 @@
 //           [--presenter] [--views-only]
 //           [--scale S]
 //           [--screenshot out.png [--force]] [--svg out.svg] [--sequence DIR] [--gif out.gif]
+//           [--whole-animation]
 //           [--frames N --frame-times] [--size 1600x1000] [--step I --warp W --wavefront K]
 #pragma once
 
@@ -37,7 +38,7 @@ struct Options {
   std::string dump_layout;                 // write where the grids were drawn (JSON), for tests
   bool force = false;                      // overwrite existing output files
   int frames = 0;                          // render N frames then exit
-  bool frame_times = false;                // print frame-time statistics
+  bool frame_times = false;                // print frame-time statistics (an export's, with --gif)
   int width = 1600, height = 1000;         // window (logical) size
   bool size_given = false;                 // --size was given (else the saved window size)
   bool views_only = false;                 // start with the sidebar hidden
@@ -48,7 +49,10 @@ struct Options {
   // With the window: the current step as a slide GIF (the background job), then exit.
   std::string export_gif;
   // With --screenshot or --svg: the views-only 16:9 slide (no toolbar, sidebar or timeline).
+  // --gif and --sequence always render that slide.
   bool slide = false;
+  // With --gif, --sequence or --export-gif: every beat, not only the current step's wavefronts.
+  bool whole_animation = false;
 
   bool headless() const {
     return !screenshot.empty() || !svg.empty() || !sequence.empty() || !gif.empty();

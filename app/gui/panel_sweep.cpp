@@ -4,6 +4,7 @@
 // reads Summary::worst_per_request, never re-analyzes. With a GPU, "Measure" runs each valid
 // value through the app's Measurer in turn and plots cycles per instruction on a second axis.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -22,14 +23,9 @@ const char* default_range(int param) {
   return ranges[std::clamp(param, 0, static_cast<int>(std::size(ranges)) - 1)];
 }
 
-std::string fixed(double v, int digits) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 // The plot: x = the values in order; left axis the model's worst wavefronts per request, right
-// axis measured cycles per instruction. Invalid values are gaps with the reason on hover.
+// axis measured cycles per instruction, both log2 (Log2Axis). Invalid values are gaps with the
+// reason on hover.
 void plot(AppState& s, ImVec2 size) {
   const SweepState& w = s.sweep;
   const Palette& pal = s.palette;
@@ -39,13 +35,18 @@ void plot(AppState& s, ImVec2 size) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const size_t n = w.points.size();
   if (n == 0) return;
-  double ymax = 0, cmax = 0;
+  double ymax = 1, cmin = 0, cmax = 0;
   for (size_t i = 0; i < n; ++i) {
     if (w.points[i].summary) ymax = std::max(ymax, w.points[i].summary->worst_per_request);
-    if (i < w.cycles.size() && w.cycles[i]) cmax = std::max(cmax, *w.cycles[i]);
+    if (i < w.cycles.size() && w.cycles[i] && *w.cycles[i] > 0) {
+      cmin = cmin > 0 ? std::min(cmin, *w.cycles[i]) : *w.cycles[i];
+      cmax = std::max(cmax, *w.cycles[i]);
+    }
   }
-  ymax = std::max(1.0, std::ceil(ymax));
+  // Both axes log2 (compare.h Log2Axis): 1, 2, 4, ... 32 wavefronts evenly spaced.
+  const Log2Axis model_axis = log2_axis(1, ymax);
   const bool measured = cmax > 0;
+  const Log2Axis meas_axis = log2_axis(cmin, cmax);
   const float left = fs * 4, right = measured ? fs * 4 : fs, top = fs * 1.5f, bottom = fs * 3.2f;
   const ImVec2 a0(p0.x + left, p0.y + top), a1(p0.x + size.x - right, p0.y + size.y - bottom);
   if (a1.x <= a0.x || a1.y <= a0.y) return;
@@ -56,21 +57,25 @@ void plot(AppState& s, ImVec2 size) {
   auto x_of = [&](size_t i) {
     return n == 1 ? (a0.x + a1.x) / 2 : a0.x + (a1.x - a0.x) * static_cast<float>(i) / (n - 1);
   };
-  auto y_of = [&](double v, double top_v) {
-    return a1.y - (a1.y - a0.y) * static_cast<float>(v / top_v);
+  auto y_of = [&](double v, const Log2Axis& axis) {
+    return a1.y - (a1.y - a0.y) * static_cast<float>(axis.fraction(v));
   };
-  // Left axis: ticks at 0, half and the top.
-  for (double v : {0.0, ymax / 2, ymax}) {
-    const std::string t = fixed(v, v == std::floor(v) ? 0 : 1);
-    const ImVec2 sz = ImGui::CalcTextSize(t.c_str());
-    dl->AddText(ImVec2(a0.x - sz.x - fs * 0.3f, y_of(v, ymax) - sz.y / 2), model_c, t.c_str());
-    dl->AddLine(ImVec2(a0.x - 3, y_of(v, ymax)), ImVec2(a1.x, y_of(v, ymax)), col(pal.grid));
-  }
-  if (measured)
-    for (double v : {0.0, cmax / 2, cmax}) {
-      const std::string t = fixed(v, 1);
-      dl->AddText(ImVec2(a1.x + fs * 0.3f, y_of(v, cmax) - fs / 2), meas_c, t.c_str());
+  // Ticks at every power of two, labelled where a label fits (at least a line apart).
+  auto ticks = [&](const Log2Axis& axis, ImU32 c, bool left) {
+    float last = FLT_MAX;
+    for (double v : axis.ticks) {
+      const float y = y_of(v, axis);
+      if (left) dl->AddLine(ImVec2(a0.x - 3, y), ImVec2(a1.x, y), col(pal.grid));
+      if (last - y < fs) continue;
+      last = y;
+      const std::string t = log2_tick_label(v);
+      const ImVec2 sz = ImGui::CalcTextSize(t.c_str());
+      dl->AddText(ImVec2(left ? a0.x - sz.x - fs * 0.3f : a1.x + fs * 0.3f, y - sz.y / 2), c,
+                  t.c_str());
     }
+  };
+  ticks(model_axis, model_c, true);
+  if (measured) ticks(meas_axis, meas_c, false);
   // X labels: as many as fit.
   float widest = fs;
   for (const SweepPoint& pt : w.points)
@@ -85,13 +90,13 @@ void plot(AppState& s, ImVec2 size) {
   dl->AddText(
       ImVec2((a0.x + a1.x) / 2 - ImGui::CalcTextSize(xlabel.c_str()).x / 2, a1.y + fs * 1.6f), axis,
       xlabel.c_str());
-  dl->AddText(ImVec2(p0.x, p0.y), model_c, "model: worst step's wavefronts per request");
+  dl->AddText(ImVec2(p0.x, p0.y), model_c, "model: worst step's wavefronts per request (log2)");
   if (measured) {
-    const char* m = "measured: cycles per instruction (memory steps summed)";
+    const char* m = "measured: cycles per instruction (memory steps summed; log2)";
     dl->AddText(ImVec2(p0.x + size.x - ImGui::CalcTextSize(m).x, p0.y), meas_c, m);
   }
   // The series: a line between neighbouring valid points, a gap at an invalid one.
-  auto series = [&](auto value_of, double top_v, ImU32 c) {
+  auto series = [&](auto value_of, const Log2Axis& axis, ImU32 c) {
     std::optional<ImVec2> prev;
     for (size_t i = 0; i < n; ++i) {
       const std::optional<double> v = value_of(i);
@@ -99,7 +104,7 @@ void plot(AppState& s, ImVec2 size) {
         prev.reset();
         continue;
       }
-      const ImVec2 p(x_of(i), y_of(*v, top_v));
+      const ImVec2 p(x_of(i), y_of(*v, axis));
       if (prev) dl->AddLine(*prev, p, c, 2.0f);
       dl->AddCircleFilled(p, std::max(3.0f, fs * 0.22f), c);
       prev = p;
@@ -110,10 +115,10 @@ void plot(AppState& s, ImVec2 size) {
         if (!w.points[i].summary) return std::nullopt;
         return w.points[i].summary->worst_per_request;
       },
-      ymax, model_c);
+      model_axis, model_c);
   if (measured)
-    series([&](size_t i) { return i < w.cycles.size() ? w.cycles[i] : std::nullopt; }, cmax,
-           meas_c);
+    series([&](size_t i) { return i < w.cycles.size() ? w.cycles[i] : std::nullopt; },
+           meas_axis, meas_c);
   // Invalid values: a hatch mark on the axis.
   for (size_t i = 0; i < n; ++i)
     if (!w.points[i].summary)

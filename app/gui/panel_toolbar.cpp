@@ -57,8 +57,19 @@ void draw_export_menu(AppState& s) {
     s.export_scope = whole ? ExportScope::Animation : ExportScope::Step;
   tip("GIF and sequence: every step of every warp, instead of the current step of the current "
       "warp (its wavefronts)");
-  ImGui::Checkbox("light slide theme", &s.settings.export_light);
-  tip("Export in the light theme (projectors and paper), whatever the window shows");
+  // Every export's theme: the window's unless chosen (settings.h export_light).
+  using Theme = Settings::ExportTheme;
+  Theme& theme = s.settings.export_theme;
+  ImGui::TextDisabled("theme");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("as the window", theme == Theme::App)) theme = Theme::App;
+  tip("Every export (GIF, sequence, PNG and SVG slides) in the theme the window shows");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("light", theme == Theme::Light)) theme = Theme::Light;
+  tip("Every export in the light theme (projectors and paper), whatever the window shows");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("dark", theme == Theme::Dark)) theme = Theme::Dark;
+  tip("Every export in the dark theme, whatever the window shows");
   ImGui::SliderInt("PNG scale", &s.settings.export_scale, 1, 4, "%dx");
   tip("Pixels per point of the window PNG (2x for print)");
   // What a GIF or sequence would hold now, before it is asked for.

@@ -130,7 +130,7 @@ bool look_outdated(const AppState& s, float scale, int px_h) {
 // [SECTION] Frames
 
 FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
-                         double dt, bool input) {
+                         double dt, bool input, ExportCanvas* canvas) {
   using clock = std::chrono::steady_clock;
   auto ms = [](clock::time_point a, clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
@@ -160,14 +160,272 @@ FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int widt
   glViewport(0, 0, width, height);
   // The panels draw no background of their own (begin_panel): the clear is their background.
   const Rgba& bg = s.palette.panel;
-  glClearColor(bg.r / 255.f, bg.g / 255.f, bg.b / 255.f, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (canvas) {
+    canvas->draw(ImGui::GetDrawData(), bg, width, height);
+  } else {
+    glClearColor(bg.r / 255.f, bg.g / 255.f, bg.b / 255.f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
   auto t2 = clock::now();
   ft.ui = ms(t0, t1);
   ft.submit = ms(t1, t2);
   ft.total = ms(t0, t2);
   return ft;
+}
+
+// [SECTION] Export frames drawn where they changed
+
+namespace {
+
+using PxRect = ImVec4;  // x0, y0, x1, y1 in pixels (panels.h has a PxRect of its own)
+
+void add_point(PxRect* r, ImVec2 p) {
+  r->x = std::min(r->x, p.x);
+  r->y = std::min(r->y, p.y);
+  r->z = std::max(r->z, p.x);
+  r->w = std::max(r->w, p.y);
+}
+
+PxRect empty_rect() {
+  return {FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX};
+}
+
+PxRect intersect(const PxRect& a, const PxRect& b) {
+  return {std::max(a.x, b.x), std::max(a.y, b.y), std::min(a.z, b.z), std::min(a.w, b.w)};
+}
+
+bool is_empty(const PxRect& r) {
+  return !(r.z > r.x && r.w > r.y);
+}
+
+bool same_vertex(const ImDrawVert& a, const ImDrawVert& b) {
+  return a.pos.x == b.pos.x && a.pos.y == b.pos.y && a.uv.x == b.uv.x && a.uv.y == b.uv.y &&
+         a.col == b.col;
+}
+
+uint32_t rgb_of(const Rgba& c) {
+  return static_cast<uint32_t>(c.r) << 16 | static_cast<uint32_t>(c.g) << 8 | c.b;
+}
+
+bool same_cell(const CellInstance& a, const CellInstance& b) {
+  return a.fill == b.fill && a.edge == b.edge && a.stripe == b.stripe && a.edge_px == b.edge_px &&
+         a.gap_px == b.gap_px;
+}
+
+}  // namespace
+
+struct ExportCanvas::List {
+  std::string owner;  // the window that drew it (lists are matched by it between frames)
+  std::vector<ImDrawVert> vtx;
+  std::vector<ImDrawIdx> idx;
+  std::vector<ImDrawCmd> cmd;
+  std::vector<std::optional<CellGrid>> grids;  // per command: the cells it drew, if any
+};
+
+ExportCanvas::ExportCanvas() = default;
+ExportCanvas::~ExportCanvas() = default;
+
+void ExportCanvas::reset() {
+  lists_.clear();
+  valid_ = false;
+}
+
+std::vector<ImVec4> ExportCanvas::changed(const ImDrawData* dd, const Rgba& bg, int w,
+                                          int h) const {
+  const PxRect whole = {0, 0, static_cast<float>(w), static_cast<float>(h)};
+  if (!valid_ || w != width_ || h != height_ || rgb_of(bg) != bg_ ||
+      ImGui::GetIO().Fonts->TexID != font_tex_ || g_fonts.size != font_px_)
+    return {whole};
+  std::vector<PxRect> dirty;
+  auto add = [&](PxRect r, const PxRect& clip) {
+    r = intersect(r, clip);
+    if (!is_empty(r)) dirty.push_back(r);
+  };
+  // Each list against the previous frame's list of the same window; a window that came or went
+  // is dirty wherever it draws.
+  std::vector<bool> matched(lists_.size(), false);
+  for (int l = 0; l < dd->CmdListsCount; ++l) {
+    const ImDrawList& now = *dd->CmdLists[l];
+    const std::string owner = now._OwnerName ? now._OwnerName : "";
+    size_t m = lists_.size();
+    for (size_t i = 0; i < lists_.size() && m == lists_.size(); ++i)
+      if (!matched[i] && lists_[i].owner == owner) m = i;
+    if (m == lists_.size()) {
+      for (const ImDrawCmd& b : now.CmdBuffer) add(b.ClipRect, whole);
+      continue;
+    }
+    matched[m] = true;
+    const List& was = lists_[m];
+    const bool same_shape = now.CmdBuffer.Size == static_cast<int>(was.cmd.size());
+    for (int k = 0; same_shape && k < now.CmdBuffer.Size; ++k) {
+      const ImDrawCmd& a = was.cmd[static_cast<size_t>(k)];
+      const ImDrawCmd& b = now.CmdBuffer[k];
+      const PxRect clip_a = a.ClipRect, clip_b = b.ClipRect;
+      const bool same_clip = clip_a.x == clip_b.x && clip_a.y == clip_b.y &&
+                             clip_a.z == clip_b.z && clip_a.w == clip_b.w;
+      if (a.UserCallback != b.UserCallback || a.TextureId != b.TextureId || !same_clip ||
+          (b.UserCallback && a.ElemCount != b.ElemCount)) {
+        // Something else is drawn here: all of both commands' clip rectangles.
+        add(clip_a, whole);
+        add(clip_b, whole);
+        continue;
+      }
+      if (b.UserCallback) {
+        // Our cells (any other callback draws nothing): the box of the cells that changed.
+        const CellGrid* g = CellRenderer::grid_of(b);
+        const std::optional<CellGrid>& old = was.grids[static_cast<size_t>(k)];
+        if (!g) continue;
+        if (!old || old->x != g->x || old->y != g->y || old->cell_w != g->cell_w ||
+            old->cell_h != g->cell_h || old->rows != g->rows || old->cols != g->cols) {
+          add(clip_b, whole);
+          continue;
+        }
+        PxRect box = empty_rect();
+        for (int row = 0; row < g->rows; ++row)
+          for (int col = 0; col < g->cols; ++col) {
+            const size_t i = static_cast<size_t>(row) * g->cols + col;
+            if (same_cell(old->cells[i], g->cells[i])) continue;
+            add_point(&box, {g->x + col * g->cell_w, g->y + row * g->cell_h});
+            add_point(&box, {g->x + (col + 1) * g->cell_w, g->y + (row + 1) * g->cell_h});
+          }
+        add(box, clip_b);
+        continue;
+      }
+      // Triangles, compared by their corners' values: the ones that differ, old and new, between
+      // the common start and the common end (a label with more or fewer glyphs shifts the
+      // triangles after it in the buffer, not on screen). Outside their box both frames draw the
+      // same triangles in the same order.
+      const auto corner = [](const List& list, const ImDrawCmd& cmd, unsigned t,
+                             unsigned v) -> const ImDrawVert* {
+        const size_t i = cmd.IdxOffset + t * 3 + v;
+        if (i >= list.idx.size()) return nullptr;
+        const size_t k = cmd.VtxOffset + list.idx[i];
+        return k < list.vtx.size() ? &list.vtx[k] : nullptr;
+      };
+      const auto corner_now = [&](unsigned t, unsigned v) -> const ImDrawVert* {
+        const size_t i = b.IdxOffset + t * 3 + v;
+        if (i >= static_cast<size_t>(now.IdxBuffer.Size)) return nullptr;
+        const size_t k = b.VtxOffset + now.IdxBuffer[static_cast<int>(i)];
+        return k < static_cast<size_t>(now.VtxBuffer.Size) ? &now.VtxBuffer[static_cast<int>(k)]
+                                                            : nullptr;
+      };
+      const auto same_tri = [&](unsigned ta, unsigned tb) {
+        for (unsigned v = 0; v < 3; ++v) {
+          const ImDrawVert* x = corner(was, a, ta, v);
+          const ImDrawVert* y = corner_now(tb, v);
+          if (!x || !y || !same_vertex(*x, *y)) return false;
+        }
+        return true;
+      };
+      const unsigned na = a.ElemCount / 3, nb = b.ElemCount / 3;
+      unsigned head = 0, tail = 0;
+      while (head < na && head < nb && same_tri(head, head)) ++head;
+      while (tail < na - head && tail < nb - head && same_tri(na - 1 - tail, nb - 1 - tail)) ++tail;
+      PxRect box = empty_rect();
+      for (unsigned t = head; t < na - tail; ++t) {
+        bool all_same = na == nb;  // equal counts: only the triangles that differ
+        if (all_same) all_same = same_tri(t, t);
+        if (all_same) continue;
+        for (unsigned v = 0; v < 3; ++v)
+          if (const ImDrawVert* x = corner(was, a, t, v)) add_point(&box, x->pos);
+        if (na == nb)
+          for (unsigned v = 0; v < 3; ++v)
+            if (const ImDrawVert* y = corner_now(t, v)) add_point(&box, y->pos);
+      }
+      if (na != nb)
+        for (unsigned t = head; t < nb - tail; ++t)
+          for (unsigned v = 0; v < 3; ++v)
+            if (const ImDrawVert* y = corner_now(t, v)) add_point(&box, y->pos);
+      add(box, clip_b);
+    }
+    if (!same_shape) {
+      // Commands came or went: everything either frame drew in this list.
+      for (const ImDrawCmd& a : was.cmd) add(a.ClipRect, whole);
+      for (const ImDrawCmd& b : now.CmdBuffer) add(b.ClipRect, whole);
+    }
+  }
+  for (size_t i = 0; i < lists_.size(); ++i)
+    if (!matched[i])
+      for (const ImDrawCmd& a : lists_[i].cmd) add(a.ClipRect, whole);
+  // Whole pixels, a pixel of margin; overlapping rectangles merged; many become one.
+  for (PxRect& r : dirty)
+    r = intersect({std::floor(r.x) - 1, std::floor(r.y) - 1, std::ceil(r.z) + 1,
+                   std::ceil(r.w) + 1},
+                  whole);
+  for (bool merged = true; merged;) {
+    merged = false;
+    for (size_t i = 0; i < dirty.size() && !merged; ++i)
+      for (size_t j = i + 1; j < dirty.size() && !merged; ++j)
+        if (!is_empty(intersect(dirty[i], dirty[j]))) {
+          add_point(&dirty[i], {dirty[j].x, dirty[j].y});
+          add_point(&dirty[i], {dirty[j].z, dirty[j].w});
+          dirty.erase(dirty.begin() + static_cast<long>(j));
+          merged = true;
+        }
+  }
+  constexpr size_t kMostRects = 6;
+  double area = 0;
+  for (const PxRect& r : dirty) area += static_cast<double>(r.z - r.x) * (r.w - r.y);
+  if (dirty.size() > kMostRects || area > 0.5 * w * h) return {whole};
+  return dirty;
+}
+
+void ExportCanvas::draw(ImDrawData* dd, const Rgba& bg, int w, int h) {
+  const std::vector<PxRect> rects = changed(dd, bg, w, h);
+  glClearColor(bg.r / 255.f, bg.g / 255.f, bg.b / 255.f, 1);
+  // Every command runs inside each rectangle, clipped to it: the pixels come out as a whole
+  // frame's would (each is computed on its own), and the framebuffer keeps the rest.
+  std::vector<ImVec4> clips;
+  for (int l = 0; l < dd->CmdListsCount; ++l)
+    for (const ImDrawCmd& cmd : dd->CmdLists[l]->CmdBuffer) clips.push_back(cmd.ClipRect);
+  for (const PxRect& r : rects) {
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(static_cast<GLint>(r.x), static_cast<GLint>(h - r.w),
+              static_cast<GLsizei>(r.z - r.x), static_cast<GLsizei>(r.w - r.y));
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    size_t i = 0;
+    for (int l = 0; l < dd->CmdListsCount; ++l)
+      for (ImDrawCmd& cmd : dd->CmdLists[l]->CmdBuffer) cmd.ClipRect = intersect(clips[i++], r);
+    ImGui_ImplOpenGL3_RenderDrawData(dd);
+  }
+  ++frames_;
+  rects_ += rects.size();
+  if (rects.size() == 1 && rects[0].x == 0 && rects[0].y == 0 && rects[0].z == w &&
+      rects[0].w == h)
+    ++whole_frames_;
+  // What this frame drew, for the next one to compare with.
+  size_t i = 0;
+  lists_.resize(static_cast<size_t>(dd->CmdListsCount));
+  for (int l = 0; l < dd->CmdListsCount; ++l) {
+    ImDrawList& now = *dd->CmdLists[l];
+    List& keep = lists_[static_cast<size_t>(l)];
+    keep.owner = now._OwnerName ? now._OwnerName : "";
+    for (ImDrawCmd& cmd : now.CmdBuffer) cmd.ClipRect = clips[i++];
+    keep.vtx.assign(now.VtxBuffer.begin(), now.VtxBuffer.end());
+    keep.idx.assign(now.IdxBuffer.begin(), now.IdxBuffer.end());
+    keep.cmd.assign(now.CmdBuffer.begin(), now.CmdBuffer.end());
+    keep.grids.assign(keep.cmd.size(), std::nullopt);
+    for (size_t k = 0; k < keep.cmd.size(); ++k)
+      if (const CellGrid* g = CellRenderer::grid_of(keep.cmd[k])) {
+        CellGrid copy;
+        copy.x = g->x;
+        copy.y = g->y;
+        copy.cell_w = g->cell_w;
+        copy.cell_h = g->cell_h;
+        copy.rows = g->rows;
+        copy.cols = g->cols;
+        copy.cells = g->cells;
+        keep.grids[k] = std::move(copy);
+      }
+  }
+  width_ = w;
+  height_ = h;
+  bg_ = rgb_of(bg);
+  font_tex_ = ImGui::GetIO().Fonts->TexID;
+  font_px_ = g_fonts.size;
+  valid_ = true;
 }
 
 // [SECTION] Exports
@@ -328,6 +586,9 @@ bool export_slide_svg(const AppState& s, bool light, double width, const std::st
     *error = why;
     return false;
   }
+  // While comparing: both sides, as the PNG slide draws them.
+  if (s.compare.open && s.compare.b_analysis)
+    return write_text(path, compare_slide_svg(s, light, width), force, error);
   SlideSvgOptions o;
   o.light = light;
   o.width = width;
@@ -371,16 +632,34 @@ bool start_export(AppState& s, ExportKind kind, const std::string& path, ExportS
   return s.export_job.start(std::move(r), error);
 }
 
+namespace {
+
+// The running export's framebuffer and canvas, kept from one pump to the next (the app has one
+// OpenGL context); released when the job ends.
+struct ExportTarget {
+  Offscreen fbo;
+  ExportCanvas canvas;
+};
+
+ExportTarget& export_target() {
+  static ExportTarget t;
+  return t;
+}
+
+}  // namespace
+
 std::optional<ExportResult> pump_export(AppState& s, Platform& p, CellRenderer& cells,
                                         float ui_scale, double budget_ms) {
   ExportJob& job = s.export_job;
   if (!job.active()) return std::nullopt;
   // The frames must all show one analysis: an edit during the export stops it.
   if (s.version != job.request().version) job.cancel("the scenario changed while exporting");
+  ExportTarget& target = export_target();
   if (job.next_beat() >= 0) {
     const ExportRequest& r = job.request();
-    Offscreen fbo;
+    Offscreen& fbo = target.fbo;
     std::string err;
+    if (job.progress().rendered == 0) target.canvas.reset();  // a new job: its first frame whole
     if (!fbo.ensure(r.width, r.height, &err)) {
       job.cancel(err);
     } else {
@@ -398,7 +677,7 @@ std::optional<ExportResult> pump_export(AppState& s, Platform& p, CellRenderer& 
             const int failed = s.failed_frames;
             const bool first = job.progress().rendered == 0;
             for (int i = 0; i < (first ? 2 : 1); ++i)
-              render_frame(s, p, cells, r.width, r.height, 0, false);
+              render_frame(s, p, cells, r.width, r.height, 0, false, &target.canvas);
             if (s.failed_frames != failed) throw std::runtime_error(s.notice);
             glFinish();
             job.submit(fbo.read_rgba());
@@ -412,10 +691,14 @@ std::optional<ExportResult> pump_export(AppState& s, Platform& p, CellRenderer& 
         }
         Offscreen::unbind();
       }
-      fbo.destroy();
     }
   }
-  return job.take_result();
+  std::optional<ExportResult> result = job.take_result();
+  if (result) {
+    target.fbo.destroy();
+    target.canvas.reset();
+  }
+  return result;
 }
 
 std::string export_saved_text(const ExportResult& r, ExportKind kind) {
@@ -438,15 +721,17 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
     report_export(s, r->ok, export_saved_text(*r, s.export_job.request().kind), r->error, now);
     s.last_export = r;
   }
-  const bool light = s.settings.export_light;
-  const int slide_w = s.export_full_hd ? 1920 : 1280, slide_h = s.export_full_hd ? 1080 : 720;
+  const bool light = export_light(s.settings);
+  const int slide_w = s.export_full_hd ? 1920 : kSlideWidth;
+  const int slide_h = s.export_full_hd ? 1080 : kSlideHeight;
   if (s.want_slide_png) {
     // The views-only 16:9 slide of this frame: 1280x720, or the same slide at 1.5x.
     std::string err, path = next_free_name("", "bankviz-slide", "png");
     bool ok = false;
     try {
       s.slide = true;
-      ok = !path.empty() && offscreen(s, p, cells, 1280, 720, s.export_full_hd ? 1.5f : 1.0f, light,
+      ok = !path.empty() && offscreen(s, p, cells, kSlideWidth, kSlideHeight,
+                                      s.export_full_hd ? 1.5f : 1.0f, light,
                                       ui_scale, &err, [&](auto render, int w, int h) {
                                         return write_png(path, w, h, render(), false, &err);
                                       });
@@ -501,7 +786,7 @@ void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_sca
   int lw = 1600, lh = 1000;
   if (p.window) glfwGetWindowSize(p.window, &lw, &lh);
   double now = ImGui::GetTime();
-  bool light = s.settings.export_light;
+  bool light = export_light(s.settings);
   float scale = static_cast<float>(s.settings.export_scale);
   // Each export reports in the notice: "saved ..." in the text colour, a failure in red. Nothing
   // thrown (out of memory for a large GIF) escapes: it is reported and the app goes on.
@@ -616,7 +901,7 @@ void print_frame_times(const std::vector<FrameTiming>& t, const std::string& ren
 
 int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells) {
   float scale = o.scale > 0 ? o.scale : 1.0f;
-  bool light = s.settings.light;
+  const bool light = export_light(s.settings);  // --theme, else the app's default
   std::string err;
   // Set-up waited for the analysis; make sure nothing is pending before the pictures are taken.
   s.analyzer.wait(1e9);
@@ -660,13 +945,17 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
       return kExitFailed;
     }
   }
-  // --sequence and --gif: the whole animation in the window's layout at --size, through the same
-  // job as the app's exports, run to completion.
+  // --sequence and --gif: the views-only 16:9 slide the Export menu renders (1280x720 unless
+  // --size), through the same job as the app's exports, run to completion: the current step's
+  // wavefronts with --step, else (or with --whole-animation) every beat.
   auto run_job = [&](ExportKind kind, const std::string& path) {
-    const int w = static_cast<int>(o.width * scale), h = static_cast<int>(o.height * scale);
+    const int lw = o.size_given ? o.width : kSlideWidth, lh = o.size_given ? o.height : kSlideHeight;
+    const int w = static_cast<int>(lw * scale), h = static_cast<int>(lh * scale);
     s.view_px_h = static_cast<float>(h);
     apply_look(s, scale);
-    if (!start_export(s, kind, path, ExportScope::Animation, false, light, w, h, o.force, &err)) {
+    const ExportScope scope = o.whole_animation || o.step < 0 ? ExportScope::Animation
+                                                                : ExportScope::Step;
+    if (!start_export(s, kind, path, scope, true, light, w, h, o.force, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return false;
     }
@@ -681,9 +970,15 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
         } else {
           std::printf("wrote %s (%d frames)\n", path.c_str(), r->frames);
         }
+        if (o.frame_times) {
+          const ExportCanvas& c = export_target().canvas;
+          std::printf("export: %d frames drawn in %.2f s, %d of them whole, %d rectangles in the "
+                      "others\n",
+                      c.frames(), r->seconds, c.whole_frames(), c.rects() - c.whole_frames());
+        }
         return true;
       }
-      s.export_job.wait(0.01);  // the worker is a few frames behind
+      s.export_job.wait_for_room(1);  // the worker is a few frames behind
     }
   };
   if (!o.sequence.empty() && !run_job(ExportKind::Sequence, o.sequence)) return kExitFailed;

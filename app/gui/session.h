@@ -44,10 +44,50 @@ struct FrameTiming {
   double ui = 0, submit = 0, finish = 0, swap = 0, exports = 0, total = 0;
 };
 
+// An export's framebuffer between its frames. Consecutive beats differ in a few cells, lane
+// digits and words, and a software rasterizer spent most of a GIF's time drawing the unchanged
+// rest of every frame again (BENCHMARKS.md). So after a job's first frame, a frame is drawn only
+// inside the rectangles where its draw data differs from the previous frame's: ImGui's triangles
+// that changed (their old and new corners) and each cell grid's changed cells. Every command
+// still runs, clipped to each rectangle, and each pixel is computed on its own, so the pixels
+// are those a whole frame would have drawn; the framebuffer keeps the rest. Draw lists are matched
+// by their window; a label that gains or loses glyphs is dirty between the triangles both frames
+// share at its start and end. Anything that could change more (size, clear colour, fonts) draws
+// the whole frame, and so do more than a few rectangles or half the frame.
+class ExportCanvas {
+ public:
+  ExportCanvas();
+  ~ExportCanvas();
+  ExportCanvas(const ExportCanvas&) = delete;
+  ExportCanvas& operator=(const ExportCanvas&) = delete;
+  // Draws the frame ImGui::Render() built into the bound framebuffer (w x h, holding the previous
+  // frame this canvas drew), cleared to bg where drawn.
+  void draw(ImDrawData* dd, const Rgba& bg, int w, int h);
+  // The next frame is drawn whole (a new job, or a framebuffer that lost its pixels).
+  void reset();
+  // Frames drawn, of them whole, and rectangles drawn (for --frame-times and tests).
+  int frames() const { return frames_; }
+  int whole_frames() const { return whole_frames_; }
+  int rects() const { return static_cast<int>(rects_); }
+
+ private:
+  struct List;
+  std::vector<ImVec4> changed(const ImDrawData* dd, const Rgba& bg, int w, int h) const;
+  std::vector<List> lists_;
+  bool valid_ = false;
+  int width_ = 0, height_ = 0;
+  uint32_t bg_ = 0;
+  ImTextureID font_tex_{};
+  float font_px_ = 0;
+  int frames_ = 0, whole_frames_ = 0;
+  size_t rects_ = 0;
+};
+
 // One frame: new frame, panels, render into the bound framebuffer of width x height pixels.
-// input false: an export's frame, which the mouse does not hover (no tooltips in a file).
+// input false: an export's frame, which the mouse does not hover (no tooltips in a file); with a
+// canvas, drawn where it changed since the canvas's last frame.
 FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
-                         double dt, bool input = true);
+                         double dt, bool input = true, ExportCanvas* canvas = nullptr);
 
 // Renders the UI offscreen at `scale` (light theme when asked) and writes a PNG.
 bool export_png(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
@@ -60,6 +100,10 @@ bool export_svg(const AppState& s, bool light, const std::string& path, bool for
 // with the open lesson scene's caption.
 bool export_slide_svg(const AppState& s, bool light, double width, const std::string& path,
                       bool force, std::string* error);
+
+// The slide's size (16:9) unless asked for another: the Export menu's 1280x720, headless --gif
+// and --sequence without --size.
+inline constexpr int kSlideWidth = 1280, kSlideHeight = 720;
 
 // Starts a GIF or PNG-sequence export job (export_job.h) of `scope`, width x height pixels, the
 // views-only slide or the window's layout. False with the reason (another export running, no

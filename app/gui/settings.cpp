@@ -76,7 +76,26 @@ Settings settings_from_json(const std::string& text, std::vector<std::string>* p
   read(j, "speed", &s.speed, problems, 0.1, 60.0);
   read(j, "loop", &s.loop, problems);
   read(j, "export_scale", &s.export_scale, problems, 1, 4);
-  read(j, "export_light", &s.export_light, problems);
+  if (j.contains("export_theme")) {
+    const json& t = j["export_theme"];
+    if (t == "app") {
+      s.export_theme = Settings::ExportTheme::App;
+    } else if (t == "light") {
+      s.export_theme = Settings::ExportTheme::Light;
+    } else if (t == "dark") {
+      s.export_theme = Settings::ExportTheme::Dark;
+    } else {
+      problems->push_back("settings: export_theme = " + t.dump() +
+                          " is not \"app\", \"light\" or \"dark\"; using \"app\" (the "
+                          "window's theme)");
+    }
+  } else if (j.contains("export_light")) {
+    // Settings written before export_theme: false was a choice (dark); true was the default,
+    // which is now the window's theme.
+    bool light = true;
+    read(j, "export_light", &light, problems);
+    if (!light) s.export_theme = Settings::ExportTheme::Dark;
+  }
   read(j, "preset", &s.preset, problems);
   read(j, "show_source", &s.show_source, problems);
   read(j, "show_measure", &s.show_measure, problems);
@@ -93,7 +112,9 @@ std::string settings_to_json(const Settings& s) {
             {"speed", s.speed},
             {"loop", s.loop},
             {"export_scale", s.export_scale},
-            {"export_light", s.export_light},
+            {"export_theme", s.export_theme == Settings::ExportTheme::Light  ? "light"
+                             : s.export_theme == Settings::ExportTheme::Dark ? "dark"
+                                                                             : "app"},
             {"preset", s.preset},
             {"show_source", s.show_source},
             {"show_measure", s.show_measure},
@@ -101,6 +122,18 @@ std::string settings_to_json(const Settings& s) {
             {"window_w", s.window_w},
             {"window_h", s.window_h}};
   return j.dump(2) + "\n";
+}
+
+bool export_light(const Settings& s) {
+  switch (s.export_theme) {
+    case Settings::ExportTheme::Light:
+      return true;
+    case Settings::ExportTheme::Dark:
+      return false;
+    case Settings::ExportTheme::App:
+      break;
+  }
+  return s.light;
 }
 
 Settings load_settings(std::vector<std::string>* problems) {

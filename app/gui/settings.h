@@ -15,8 +15,10 @@ struct Settings {
   float ui_scale = 1.0f;   // HiDPI scale, 0.5 .. 4
   double speed = 2.0;      // beats per second, 0.1 .. 60
   bool loop = true;
-  int export_scale = 2;      // PNG export scale, 1 .. 4
-  bool export_light = true;  // export in the light slide theme
+  int export_scale = 2;  // PNG export scale, 1 .. 4
+  // The exports' theme (GIF, sequence, PNG and SVG slides, window PNG, SVG): the window's unless
+  // chosen ("export_theme": "app", "light" or "dark").
+  enum class ExportTheme { App, Light, Dark } export_theme = ExportTheme::App;
   std::string preset;        // last preset shown
   bool show_source = true;   // kernel source panel visible
   bool show_measure = true;  // measurement panel visible
@@ -24,6 +26,10 @@ struct Settings {
   int window_w = 1600;       // window size in screen coordinates, 640 .. 8192 x 400 .. 8192
   int window_h = 1000;
 };
+
+// Whether exports draw in the light theme: the window's theme unless the user chose one for them.
+// Every export asks this, so a GIF, a PNG slide and an SVG of one session agree.
+bool export_light(const Settings& s);
 
 // The most bytes read from the settings file (and ImGui's layout file beside it).
 inline constexpr long long kMaxSettingsBytes = 1 << 20;

@@ -109,6 +109,23 @@ double time_of(const Analysis& a, const Playback& p, int step, int warp, int wav
   return found < 0 ? -1.0 : beat_time(found, p);
 }
 
+Frame follow_playhead(const Analysis& b, const Frame& lead, const Playback& p) {
+  Playback bp = p;
+  bp.only_warp = -1;
+  if (lead.step >= 0) {
+    const double tries[] = {time_of(b, bp, lead.step, lead.warp, lead.wavefront),
+                            time_of(b, bp, lead.step, lead.warp, 0)};
+    for (double t : tries)
+      if (t >= 0) return frame_at(b, t, bp);
+    for (int w = 0; w < b.warp_count(); ++w)
+      if (double t = time_of(b, bp, lead.step, w, 0); t >= 0) return frame_at(b, t, bp);
+  }
+  const int worst = b.worst_step();
+  for (int w = 0; worst >= 0 && w < b.warp_count(); ++w)
+    if (double t = time_of(b, bp, worst, w, 0); t >= 0) return frame_at(b, t, bp);
+  return frame_at(b, 0, bp);
+}
+
 double step_time(const Analysis& a, double t, const Playback& p, StepUnit unit, int dir) {
   int beats = beat_count(a, p);
   if (beats == 0 || dir == 0) return t;

@@ -131,6 +131,21 @@ std::string split_words(const AccessResult& r) {
   return std::to_string(r.ideal) + " wavefronts is the ideal for this request";
 }
 
+// The warp of executed step `step` whose verdict stands for the step: the highest conflict
+// degree, then the most wavefronts (the first on ties); nullptr when no warp has an active lane.
+const WarpStep* worst_warp(const Analysis& a, size_t step) {
+  const WarpStep* worst = nullptr;
+  for (const WarpStep& ws : a.warps[step]) {
+    if (ws.access.mask == 0) continue;
+    if (!worst || ws.result.degree() > worst->result.degree() ||
+        (ws.result.degree() == worst->result.degree() &&
+         ws.result.wavefronts > worst->result.wavefronts)) {
+      worst = &ws;
+    }
+  }
+  return worst;
+}
+
 }  // namespace
 
 std::string verdict(const AccessResult& r, int width) {
@@ -205,17 +220,8 @@ std::string render_table(const Analysis& a) {
     }
     o << pad_right(cut(s.label), label_w);
     const std::vector<WarpStep>& row = a.warps[i];
-    int instructions = 0;
-    const WarpStep* worst = nullptr;
-    for (const WarpStep& ws : row) {
-      if (ws.access.mask == 0) continue;
-      ++instructions;
-      if (!worst || ws.result.degree() > worst->result.degree() ||
-          (ws.result.degree() == worst->result.degree() &&
-           ws.result.wavefronts > worst->result.wavefronts)) {
-        worst = &ws;
-      }
-    }
+    const int instructions = a.step_instructions(static_cast<int>(i));
+    const WarpStep* worst = worst_warp(a, i);
     for (int w = 0; w < shown; ++w) {
       const WarpStep& ws = row[static_cast<size_t>(w)];
       o << pad_left(ws.access.mask == 0 ? "-"
@@ -517,6 +523,35 @@ detail::Json step_json(const Analysis& a, size_t i) {
 }
 
 }  // namespace
+
+std::string describe_analysis(const Analysis& a) {
+  // Each scenario step once, at its worst executed instance (a loop's iterations are one step).
+  constexpr size_t kMostSteps = 8;
+  std::vector<int> shown;  // executed step per scenario step, in program order
+  std::map<int, size_t> slot;
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    if (a.steps[i].kind == StepKind::Sync || !worst_warp(a, i)) continue;
+    auto [it, fresh] = slot.emplace(a.steps[i].step, shown.size());
+    if (fresh) {
+      shown.push_back(static_cast<int>(i));
+    } else if (a.step_per_request(static_cast<int>(i)) >
+               a.step_per_request(shown[it->second])) {
+      shown[it->second] = static_cast<int>(i);
+    }
+  }
+  std::string out = "The model on " + std::string(a.arch ? a.arch->name : "this GPU") + ": ";
+  if (shown.empty()) out += "no step touches shared memory.";
+  for (size_t k = 0; k < shown.size() && k < kMostSteps; ++k) {
+    const size_t i = static_cast<size_t>(shown[k]);
+    out += (k ? "; " : "") + a.steps[i].label + ": " +
+           verdict(worst_warp(a, i)->result, a.step_op(static_cast<int>(i)));
+  }
+  if (shown.size() > kMostSteps)
+    out += "; and " + plural(static_cast<int>(shown.size() - kMostSteps), "more step");
+  if (!shown.empty()) out += ".";
+  for (const std::string& w : headline_warnings(a)) out += " " + w + ".";
+  return out;
+}
 
 std::vector<std::string> headline_warnings(const Analysis& a, int step) {
   std::vector<std::string> out;

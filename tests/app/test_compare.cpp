@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "app_state.h"
@@ -308,4 +309,32 @@ TEST(SweepWindow, AnEditSweepsTheEditedScenarioAgain) {
   ASSERT_EQ(s.sweep.base.tiles[0].pad, 1);
   ASSERT_TRUE(s.sweep.points[0].summary);
   EXPECT_LT(s.sweep.points[0].summary->worst_per_request, before);
+}
+
+TEST(SweepAxis, Log2SpacesEachDoublingEvenlyFromOneToThePowerOfTwoAbove) {
+  const Log2Axis a = log2_axis(1, 32);
+  EXPECT_EQ(a.bottom, 1);
+  EXPECT_EQ(a.top, 32);
+  EXPECT_EQ(a.ticks, (std::vector<double>{1, 2, 4, 8, 16, 32}));
+  // 1, 2, 4, ... 32 evenly spaced: each a fifth of the height above the one before.
+  for (size_t i = 0; i < a.ticks.size(); ++i)
+    EXPECT_NEAR(a.fraction(a.ticks[i]), static_cast<double>(i) / 5, 1e-12) << a.ticks[i];
+  EXPECT_NEAR(a.fraction(std::sqrt(2.0)), 0.1, 1e-12);  // between ticks: log2 too
+  EXPECT_EQ(a.fraction(0), 0);                          // a value below the axis sits on it
+  EXPECT_EQ(a.fraction(64), 1);
+  EXPECT_EQ(log2_axis(1, 33).top, 64);  // up to the next power of two
+  EXPECT_EQ(log2_axis(1, 2.5).ticks, (std::vector<double>{1, 2, 4}));
+  const Log2Axis flat = log2_axis(1, 1);  // every value conflict-free: still an axis
+  EXPECT_EQ(flat.ticks, (std::vector<double>{1, 2}));
+  // The measured axis: from the power of two below the fastest to the one above the slowest.
+  const Log2Axis cycles = log2_axis(2.2, 40.1);
+  EXPECT_EQ(cycles.bottom, 2);
+  EXPECT_EQ(cycles.top, 64);
+  EXPECT_EQ(log2_axis(0.3, 0.9).ticks, (std::vector<double>{0.25, 0.5, 1}));
+  EXPECT_EQ(log2_tick_label(32), "32");
+  EXPECT_EQ(log2_tick_label(0.5), "0.5");
+  // Nonsense in, an axis out (no NaN positions, no endless ticks).
+  const Log2Axis odd = log2_axis(std::nan(""), 1e300);
+  EXPECT_LE(odd.ticks.size(), 32u);
+  EXPECT_EQ(odd.fraction(std::nan("")), 0);
 }

@@ -173,6 +173,28 @@ TEST(CompareSlide, TheAppWritesTheComparisonAsASixteenByNineSvg) {
   EXPECT_EQ(again.rc, 1) << again.log;
 }
 
+TEST(CompareSlide, TheAppsSlideSvgOfAComparisonCarriesBothSides) {
+  // --svg --slide (the Export menu's "SVG slide") wrote only A (issue 18); now both sides, at the
+  // slide's width.
+  const std::string svg = ::testing::TempDir() + "compare-slide-both.svg";
+  std::filesystem::remove(svg);
+  AppRun r = app("svg-slide",
+                 "--compare row-write-column-read row-write-column-read-padded --slide --size "
+                 "1280x720 --svg " +
+                     svg,
+                 false);
+  ASSERT_EQ(r.rc, 0) << r.log;
+  const std::string text = slurp(svg);
+  EXPECT_NE(text.find("viewBox=\"0 0 1280 720\""), std::string::npos) << text.substr(0, 300);
+  EXPECT_NE(text.find("A: "), std::string::npos);
+  EXPECT_NE(text.find("B: "), std::string::npos);
+  EXPECT_NE(text.find("row-write-column-read-padded"), std::string::npos);
+  EXPECT_NE(text.find("32-way bank conflict"), std::string::npos);  // A's column load
+  EXPECT_NE(text.find("conflict-free"), std::string::npos);         // B's padded one
+  EXPECT_NE(text.find("32x fewer"), std::string::npos);
+  std::filesystem::remove(svg);
+}
+
 TEST(CompareUsage, BadCompareAndSweepFlagsAreUsageErrors) {
   EXPECT_EQ(app("u1", "--compare row-write-column-read --svg x.svg", false).rc, 2);
   EXPECT_EQ(app("u2", "--compare a b --preset row-write-column-read --svg x.svg", false).rc, 2);

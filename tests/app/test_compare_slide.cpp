@@ -2,6 +2,12 @@
 // verdicts and the ratio, with both sides' pictures.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 
@@ -29,6 +35,23 @@ int count(const std::string& s, const std::string& what) {
 Frame worst_frame(const Analysis& a) {
   Playback p;
   return frame_at(a, time_of(a, p, a.worst_step(), 0, 0), p);
+}
+
+// Runs bankviz-cli with these arguments; its exit status, and what it wrote to stderr in *err.
+int cli(const std::string& args, std::string* err) {
+  const std::string log = ::testing::TempDir() + "compare-slide-" + std::to_string(::getpid()) +
+                          ".log";
+  const int raw =
+      std::system((std::string("'") + BANKVIZ_CLI + "' " + args + " > /dev/null 2> " + log).c_str());
+  std::ifstream in(log);
+  err->assign(std::istreambuf_iterator<char>(in), {});
+  std::filesystem::remove(log);
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace
@@ -90,4 +113,79 @@ TEST(CompareSlide, RatioWordsSayFewerMoreOrTheSame) {
   EXPECT_EQ(ratio_words(2), "B / A = 2: 2x more");
   EXPECT_EQ(ratio_words(1), "B / A = 1: the same");
   EXPECT_EQ(ratio_words(0), "B / A: no figure (A has none)");
+}
+
+TEST(CompareSlide, TheCliExportCarriesBothSidesViewsVerdictsAndTheRatio) {
+  // bankviz-cli export --compare A B --svg out.svg --slide: the command wrote A alone.
+  const std::string svg =
+      ::testing::TempDir() + "cli-compare-" + std::to_string(::getpid()) + ".svg";
+  std::filesystem::remove(svg);
+  std::string err;
+  ASSERT_EQ(cli("export --compare row-write-column-read row-write-column-read-padded --svg " +
+                    svg + " --slide",
+                &err),
+            0)
+      << err;
+  const std::string text = slurp(svg);
+  std::filesystem::remove(svg);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      text, m, std::regex("<svg[^>]* width=\"([0-9.]+)\" height=\"([0-9.]+)\"")));
+  EXPECT_NEAR(std::stod(m[1]) / std::stod(m[2]), 16.0 / 9.0, 1e-3);
+  const Analysis a = preset("row-write-column-read"), b = preset("row-write-column-read-padded");
+  // A on its worst step (the column read), B on the beat that follows it: both verdicts.
+  const Frame fa = worst_frame(a);
+  const Frame fb = follow_playhead(b, fa, Playback{});
+  ASSERT_EQ(fb.step, fa.step);
+  const FrameCells ca = frame_cells(a, fa), cb = frame_cells(b, fb);
+  ASSERT_NE(ca.verdict, cb.verdict);
+  EXPECT_NE(text.find("A: "), std::string::npos);
+  EXPECT_NE(text.find("B: "), std::string::npos);
+  EXPECT_NE(text.find(ca.verdict), std::string::npos) << ca.verdict;
+  EXPECT_NE(text.find(cb.verdict), std::string::npos) << cb.verdict;
+  EXPECT_NE(text.find(ratio_words(compare(a, b).per_request_ratio)), std::string::npos);
+  EXPECT_NE(text.find("32x fewer"), std::string::npos);
+  // Both sides' views: each tile's declaration, and A's 32 conflicting words outlined in red.
+  EXPECT_NE(text.find(a.scenario.tiles[0].declaration()), std::string::npos);
+  EXPECT_NE(text.find(b.scenario.tiles[0].declaration()), std::string::npos);
+  EXPECT_EQ(count(text, "stroke=\"" + light_palette().conflict.hex() + "\""), 32);
+  // The same slide as core draws it: the CLI adds nothing of its own.
+  EXPECT_EQ(text, render_compare_svg(a, fa, b, fb));
+}
+
+TEST(CompareSlide, TheCliRefusesFlagsThatDoNotFitASlide) {
+  const std::string svg = ::testing::TempDir() + "cli-refused-" + std::to_string(::getpid()) +
+                          ".svg";
+  std::string err;
+  EXPECT_EQ(cli("export --compare row-write-column-read x --preset reverse-static --svg " + svg,
+                &err),
+            2);
+  EXPECT_NE(err.find("--compare A B names both scenarios"), std::string::npos) << err;
+  EXPECT_EQ(cli("export --compare row-write-column-read row-write-column-read-padded --cell 30 "
+                "--svg " + svg,
+                &err),
+            2);
+  EXPECT_NE(err.find("--view and --cell"), std::string::npos) << err;
+  EXPECT_EQ(cli("export --preset reverse-static --width 800 --svg " + svg, &err), 2);
+  EXPECT_NE(err.find("--width sizes a slide"), std::string::npos) << err;
+  EXPECT_EQ(cli("export --compare row-write-column-read no-such-preset --svg " + svg, &err), 2);
+  EXPECT_NE(err.find("no-such-preset"), std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(svg));
+}
+
+TEST(CompareSlide, TheCliSlideOfOneScenarioIsCoresSlideAtTheWidthAsked) {
+  const std::string svg = ::testing::TempDir() + "cli-slide-" + std::to_string(::getpid()) +
+                          ".svg";
+  std::filesystem::remove(svg);
+  std::string err;
+  ASSERT_EQ(cli("export --preset row-write-column-read --slide --width 1280 --dark --svg " + svg,
+                &err),
+            0)
+      << err;
+  const Analysis a = preset("row-write-column-read");
+  SlideSvgOptions o;
+  o.light = false;
+  o.width = 1280;
+  EXPECT_EQ(slurp(svg), render_slide_svg(a, worst_frame(a), o));
+  std::filesystem::remove(svg);
 }

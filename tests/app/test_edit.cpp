@@ -384,3 +384,107 @@ TEST(AppEditing, UndoKeepsTheStepAndWarpOnScreen) {
   EXPECT_EQ(s.frame.step, last);
   EXPECT_EQ(s.frame.warp, 5);
 }
+
+// [SECTION] The description after an edit (issue 18 item 8): regenerated from the analysis, never
+// saved stale.
+
+TEST(Description, FollowsTheAnalysisAfterAnEditAndIsThePresetsWhenUndone) {
+  AppState s;
+  std::string err;
+  ASSERT_TRUE(load_draft_file(s, preset_path("row-write-column-read"), "preset", &err)) << err;
+  const std::string preset_text = preset("row-write-column-read").description;
+  ASSERT_NE(preset_text.find("32 wavefronts"), std::string::npos) << preset_text;
+  EXPECT_EQ(s.scenario.description, preset_text);  // as loaded: the preset's own words
+  // One int of padding per row: the column read becomes conflict-free.
+  const Scenario before = s.draft;
+  s.draft.tiles[0].pad = 1;
+  apply_edit(s, before, "tiles[0].pad");
+  s.analyzer.wait(1e9);
+  update_frame(s, 0);
+  ASSERT_TRUE(s.analysis);
+  ASSERT_EQ(s.analysis->scenario.tiles[0].pad, 1);
+  const std::string& d = s.scenario.description;
+  EXPECT_EQ(d.find("32 wavefronts"), std::string::npos) << d;
+  EXPECT_EQ(d.find("32-way"), std::string::npos) << d;
+  EXPECT_NE(d.find("Edited from row-write-column-read"), std::string::npos) << d;
+  // Every memory step's verdict as the model now gives it.
+  for (size_t i = 0; i < s.analysis->steps.size(); ++i) {
+    if (s.analysis->steps[i].kind == StepKind::Sync) continue;
+    EXPECT_NE(d.find(s.analysis->steps[i].label), std::string::npos) << d;
+  }
+  EXPECT_NE(d.find("conflict-free: 1 wavefront"), std::string::npos) << d;
+  // Two ints of padding: the 2-way conflict is named with its figures.
+  const Scenario before2 = s.draft;
+  s.draft.tiles[0].pad = 2;
+  apply_edit(s, before2, "tiles[0].pad");
+  s.analyzer.wait(1e9);
+  update_frame(s, 0);
+  ASSERT_EQ(s.analysis->scenario.tiles[0].pad, 2);
+  EXPECT_NE(s.scenario.description.find("2-way bank conflict: 2 wavefronts where 1 would do"),
+            std::string::npos)
+      << s.scenario.description;
+  // Undone to the preset's accesses (both edits of the one field are one undo): the preset's words
+  // again.
+  ASSERT_TRUE(undo_edit(s));
+  ASSERT_EQ(s.draft.tiles[0].pad, 0);
+  s.analyzer.wait(1e9);
+  update_frame(s, 0);
+  EXPECT_EQ(s.scenario.description, preset_text);
+}
+
+TEST(Description, ASaveAfterAnEditWritesOneTrueToTheSavedScenario) {
+  AppState s;
+  std::string err;
+  ASSERT_TRUE(load_draft_file(s, preset_path("row-write-column-read"), "preset", &err)) << err;
+  const Scenario before = s.draft;
+  s.draft.tiles[0].pad = 1;
+  apply_edit(s, before, "tiles[0].pad");
+  // Saved at once, before the edit's analysis was taken: the save analyzes the draft itself.
+  const std::string path = temp_path("describe");
+  std::remove(path.c_str());
+  ASSERT_EQ(save_draft(s, path, false, 0).status, SaveResult::Saved);
+  const ScenarioLoad back = load_scenario_file(path);
+  ASSERT_TRUE(back.scenario);
+  const Analysis a = *analyze(*back.scenario).analysis;
+  EXPECT_EQ(back.scenario->description,
+            "Edited from row-write-column-read. " + describe_analysis(a));
+  EXPECT_EQ(back.scenario->description.find("32 wavefronts"), std::string::npos);
+  EXPECT_FALSE(s.unsaved);
+  // Opened again, the file's description is its own (the scenario as loaded).
+  AppState t;
+  ASSERT_TRUE(load_draft_file(t, path, path, &err)) << err;
+  EXPECT_EQ(t.scenario.description, back.scenario->description);
+  std::remove(path.c_str());
+  // Only the name changed: the preset's description still holds and is what is saved.
+  AppState u;
+  ASSERT_TRUE(load_draft_file(u, preset_path("row-write-column-read"), "preset", &err)) << err;
+  const Scenario named = u.draft;
+  u.draft.name = "my-copy";
+  apply_edit(u, named, "name");
+  ASSERT_EQ(save_draft(u, path, false, 0).status, SaveResult::Saved);
+  EXPECT_EQ(load_scenario_file(path).scenario->description,
+            preset("row-write-column-read").description);
+  std::remove(path.c_str());
+}
+
+TEST(Description, SameModelIgnoresOnlyTheTexts) {
+  const Scenario a = preset("row-write-column-read");
+  Scenario b = a;
+  b.name = "x";
+  b.title = "y";
+  b.description = "z";
+  b.source = "w";
+  b.open_step = 1;
+  EXPECT_TRUE(same_model(a, b));
+  EXPECT_EQ(draft_description(a, b, nullptr), a.description);  // the texts alone: a's words
+  Scenario padded = b;
+  padded.tiles[0].pad = 1;
+  EXPECT_FALSE(same_model(a, padded));
+  Scenario c = a;
+  c.block[0] = 16;
+  EXPECT_FALSE(same_model(a, c));
+  EXPECT_EQ(draft_description(a, c, nullptr).rfind("Edited from row-write-column-read. It does "
+                                                   "not analyze",
+                                                   0),
+            0u);
+}

@@ -172,6 +172,32 @@ TEST(ExportJob, GifHoldsOneFramePerBeatHandedOverIncrementally) {
   EXPECT_EQ(d.frames[5][static_cast<size_t>(3) * kW + 0].r, 30);
 }
 
+TEST(ExportJob, WaitForRoomWakesWhenTheWorkerTakesAFrameAndWhenItIsDone) {
+  // The headless loop waits here instead of sleeping: each wake must mean a frame can be handed
+  // over (or the job is over), never a spin.
+  const Scratch dir("export-room");
+  const fs::path gif = dir.path / "out.gif";
+  ExportJob job;
+  std::string err;
+  ASSERT_TRUE(job.start(request(ExportKind::Gif, gif.string(), 40), &err)) << err;
+  int given = 0;
+  while (given < 40) {
+    if (job.next_beat() < 0) {
+      ASSERT_TRUE(job.wait_for_room(30)) << given;
+      ASSERT_GE(job.next_beat(), 0) << given;  // woken with room: a frame is asked for
+      continue;
+    }
+    job.submit(pixels(given++));
+  }
+  EXPECT_EQ(job.next_beat(), -1);
+  // Every frame handed over: it returns once the worker is done, with the file written.
+  ASSERT_TRUE(job.wait_for_room(30));
+  std::optional<ExportResult> r = job.take_result();
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->ok) << r->error;
+  EXPECT_EQ(r->frames, 40);
+}
+
 TEST(ExportJob, CancelLeavesNoFile) {
   const Scratch dir("export-cancel");
   const fs::path gif = dir.path / "out.gif";

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -880,4 +881,204 @@ TEST(OnStage, LegibleFromTheBackRowAt1920x1080) {
 TEST(OnStage, LegibleFromTheBackRowAt3840x2160) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
   expect_legible("stage-2160", 3840, 2160, 44, 28, 40);
+}
+
+// [SECTION] Headless GIF and sequence (issue 18 item 7): the views-only 16:9 slide the Export
+// menu renders, the step asked for, and one theme across exports.
+
+namespace {
+
+Image load_png(const std::string& path) {
+  Image img;
+  int n = 0;
+  uint8_t* data = stbi_load(path.c_str(), &img.w, &img.h, &n, 4);
+  if (data) {
+    img.px.assign(data, data + static_cast<size_t>(img.w) * img.h * 4);
+    stbi_image_free(data);
+  }
+  return img;
+}
+
+// "frame-0008.png": a sequence's frame i (from 0), as export_job.h names it.
+std::string bankviz_frame_name(int i) {
+  char name[32];
+  std::snprintf(name, sizeof name, "frame-%04d.png", i + 1);
+  return name;
+}
+
+bankviz::test::Decoded load_gif(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  return bankviz::test::decode_gif(bytes);
+}
+
+// The share of a GIF frame's pixels within `tol` of the PNG's (the GIF's palette rounds
+// anti-aliased edges to their nearest colour; everything the slide draws must be where it is).
+double share_alike(const std::vector<Rgba>& frame, const Image& png, int tol = 24) {
+  if (png.w <= 0 || frame.size() != static_cast<size_t>(png.w) * png.h) return 0;
+  size_t same = 0;
+  for (int y = 0; y < png.h; ++y)
+    for (int x = 0; x < png.w; ++x)
+      same += near(frame[static_cast<size_t>(y) * png.w + x], png.at(x, y), tol);
+  return static_cast<double>(same) / static_cast<double>(frame.size());
+}
+
+Analysis analyzed_preset(const std::string& name) {
+  const ScenarioLoad l = load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) +
+                                            "/assets/presets/" + name + ".json");
+  EXPECT_TRUE(l.scenario) << name;
+  return *analyze(*l.scenario).analysis;
+}
+
+}  // namespace
+
+TEST(HeadlessExport, GifWithStepIsThatStepsWavefrontsOnTheSlideInTheWindowsTheme) {
+  if (!can_render_headless()) GTEST_SKIP() << "neither EGL nor xvfb-run: cannot render headless";
+  const Scratch dir("gif-step");
+  const std::string gif = (dir.path / "step.gif").string();
+  const std::string png = (dir.path / "slide.png").string();
+  const std::string scene = "--preset row-write-column-read --step 2 --warp 5";
+  AppRun r = run_render(scene + " --gif " + gif);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const bankviz::test::Decoded d = load_gif(gif);
+  ASSERT_TRUE(d.ok) << d.error;
+  // The Export menu's slide size, and only the warp step asked for: its 32 wavefronts (the issue
+  // saw the whole animation, 1056 frames, in the window's layout).
+  EXPECT_EQ(d.width, 1280);
+  EXPECT_EQ(d.height, 720);
+  const Analysis a = analyzed_preset("row-write-column-read");
+  EXPECT_EQ(static_cast<int>(d.frames.size()), a.warps[2][5].result.wavefronts);
+  EXPECT_EQ(d.frames.size(), 32u);
+  EXPECT_NE(r.out.find("(32 frames)"), std::string::npos) << r.out;
+  // Frame 1 is the PNG slide of that beat: views, verdict, no toolbar, sidebar, source or
+  // progress bar (SlideIsTheViewsVerdictAndCaptionWithoutToolbarOrTimeline), in the same theme.
+  r = run_render(scene + " --slide --size 1280x720 --screenshot " + png);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Image slide = load_png(png);
+  ASSERT_EQ(slide.w, 1280);
+  EXPECT_GE(share_alike(d.frames[0], slide), 0.99);
+  // The next wavefront lights other cells: a different frame, still the slide.
+  EXPECT_LT(share_alike(d.frames[1], slide, 0), 1.0);
+  EXPECT_GE(share_alike(d.frames[1], slide), 0.95);
+  // The app's default theme is dark: so are the GIF and the slide.
+  const Palette dark = dark_palette();
+  EXPECT_TRUE(near(d.frames[0][0], dark.panel) || near(d.frames[0][0], dark.background))
+      << show(d.frames[0][0]);
+}
+
+TEST(HeadlessExport, OneThemeAcrossGifPngSlideAndSvgUnlessChosen) {
+  if (!can_render_headless()) GTEST_SKIP() << "neither EGL nor xvfb-run: cannot render headless";
+  const Scratch dir("one-theme");
+  const std::string scene = "--preset reverse-static --step 0";
+  for (const char* theme : {"", "light", "dark"}) {
+    const std::string flag = *theme ? std::string(" --theme ") + theme : "";
+    const bool light = std::string(theme) == "light";
+    const Palette pal = light ? light_palette() : dark_palette();
+    const std::string stem = (dir.path / (std::string("t-") + theme)).string();
+    AppRun r = run_render(scene + flag + " --gif " + stem + ".gif");
+    ASSERT_EQ(r.status, 0) << r.out;
+    r = run_render(scene + flag + " --slide --size 1280x720 --screenshot " + stem + ".png");
+    ASSERT_EQ(r.status, 0) << r.out;
+    r = run_app(scene + flag + " --slide --size 1280x720 --svg " + stem + ".svg");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const bankviz::test::Decoded d = load_gif(stem + ".gif");
+    ASSERT_TRUE(d.ok) << d.error;
+    const Image png = load_png(stem + ".png");
+    EXPECT_GE(share_alike(d.frames.at(0), png), 0.99) << theme;
+    EXPECT_TRUE(near(png.at(0, 0), pal.panel) || near(png.at(0, 0), pal.background))
+        << theme << " " << show(png.at(0, 0));
+    std::ifstream in(stem + ".svg");
+    const std::string svg((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_NE(svg.find("<rect width=\"100%\" height=\"100%\" fill=\"" + pal.background.hex()),
+              std::string::npos)
+        << theme;
+  }
+}
+
+TEST(HeadlessExport, SequenceWithStepWritesThatStepAndWholeAnimationEveryBeat) {
+  if (!can_render_headless()) GTEST_SKIP() << "neither EGL nor xvfb-run: cannot render headless";
+  const Scratch dir("sequence-step");
+  const fs::path seq = dir.path / "frames";
+  AppRun r = run_render("--preset row-write-column-read --step 2 --warp 5 --sequence " +
+                        seq.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(count_files(seq), 32u);
+  const Image first = load_png((seq / "frame-0001.png").string());
+  EXPECT_EQ(first.w, 1280);
+  EXPECT_EQ(first.h, 720);
+  // --whole-animation: every beat, also with --step; --size sets the slide's size.
+  const Analysis a = analyzed_preset("reverse-static");
+  const int beats = beat_count(a, Playback{});
+  ASSERT_GT(beats, a.warps[0][0].result.wavefronts);  // so the two scopes differ
+  const std::string gif = (dir.path / "all.gif").string();
+  r = run_render("--preset reverse-static --step 0 --whole-animation --size 800x450 --gif " + gif);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const bankviz::test::Decoded d = load_gif(gif);
+  ASSERT_TRUE(d.ok) << d.error;
+  EXPECT_EQ(static_cast<int>(d.frames.size()), beats);
+  EXPECT_EQ(d.width, 800);
+  EXPECT_EQ(d.height, 450);
+  // Without an animation to export the flag means nothing: a usage error.
+  r = run_app("--whole-animation --svg " + (dir.path / "x.svg").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("--whole-animation works with --gif, --sequence or --export-gif"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(HeadlessExport, FramesDrawnWhereTheyChangedAreTheWholeFramesPixelForPixel) {
+  // After a job's first frame only the rectangles that changed are drawn (session.h
+  // ExportCanvas); the sequence's lossless frames must equal the slide rendered whole at that
+  // beat, to the byte.
+  if (!can_render_headless()) GTEST_SKIP() << "neither EGL nor xvfb-run: cannot render headless";
+  const Scratch dir("canvas-exact");
+  const fs::path seq = dir.path / "frames";
+  const std::string scene = "--preset row-write-column-read --step 2 --warp 5";
+  AppRun r = run_render(scene + " --sequence " + seq.string() + " --frame-times");
+  ASSERT_EQ(r.status, 0) << r.out;
+  // The canvas did draw partial frames: only the first beat whole (it is drawn twice, for ImGui
+  // to settle).
+  const size_t at = r.out.find("export: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  int drawn = 0, whole_frames = 0;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + at, "export: %d frames drawn in %*f s, %d of them whole",
+                        &drawn, &whole_frames),
+            2)
+      << r.out;
+  EXPECT_EQ(drawn, 33);
+  EXPECT_LE(whole_frames, 2);
+  for (int k : {1, 7, 31}) {
+    const std::string png = (dir.path / ("whole-" + std::to_string(k) + ".png")).string();
+    r = run_render(scene + " --wavefront " + std::to_string(k) +
+                   " --slide --size 1280x720 --screenshot " + png);
+    ASSERT_EQ(r.status, 0) << r.out;
+    const Image whole = load_png(png);
+    const Image part = load_png((seq / bankviz_frame_name(k)).string());
+    ASSERT_EQ(part.w, whole.w);
+    ASSERT_EQ(part.h, whole.h);
+    size_t differ = 0;
+    for (size_t i = 0; i < whole.px.size(); ++i) differ += whole.px[i] != part.px[i];
+    EXPECT_EQ(differ, 0u) << "wavefront " << k;
+  }
+  // Across warps and steps: reverse-static's whole animation, the store and the load of its two
+  // warps, each frame against the slide drawn whole at that beat.
+  const fs::path all = dir.path / "all";
+  r = run_render("--preset reverse-static --sequence " + all.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Analysis a = analyzed_preset("reverse-static");
+  ASSERT_EQ(beat_count(a, Playback{}), 4);
+  int frame = 0;
+  for (int step = 0; step < static_cast<int>(a.steps.size()); ++step)
+    for (int warp = 0; warp < a.warp_count(); ++warp) {
+      if (time_of(a, Playback{}, step, warp, 0) < 0) continue;  // the barrier
+      const std::string png = (dir.path / ("beat-" + std::to_string(frame) + ".png")).string();
+      r = run_render("--preset reverse-static --step " + std::to_string(step) + " --warp " +
+                     std::to_string(warp) + " --slide --size 1280x720 --screenshot " + png);
+      ASSERT_EQ(r.status, 0) << r.out;
+      const Image whole = load_png(png), part = load_png((all / bankviz_frame_name(frame)).string());
+      ASSERT_EQ(part.px.size(), whole.px.size()) << frame;
+      EXPECT_TRUE(part.px == whole.px) << "step " << step << " warp " << warp;
+      ++frame;
+    }
+  EXPECT_EQ(frame, 4);
 }

@@ -31,6 +31,39 @@ TEST(Settings, RoundTripsThroughJson) {
   EXPECT_EQ(back.preset, s.preset);
 }
 
+TEST(Settings, ExportsFollowTheWindowsThemeUnlessOneIsChosen) {
+  Settings s;
+  EXPECT_EQ(s.export_theme, Settings::ExportTheme::App);
+  s.light = false;
+  EXPECT_FALSE(export_light(s));  // a dark window: dark GIFs, slides and SVGs
+  s.light = true;
+  EXPECT_TRUE(export_light(s));
+  s.export_theme = Settings::ExportTheme::Dark;  // chosen: whatever the window shows
+  EXPECT_FALSE(export_light(s));
+  s.light = false;
+  s.export_theme = Settings::ExportTheme::Light;
+  EXPECT_TRUE(export_light(s));
+  for (Settings::ExportTheme t : {Settings::ExportTheme::App, Settings::ExportTheme::Light,
+                                  Settings::ExportTheme::Dark}) {
+    s.export_theme = t;
+    std::vector<std::string> problems;
+    EXPECT_EQ(settings_from_json(settings_to_json(s), &problems).export_theme, t);
+    EXPECT_TRUE(problems.empty());
+  }
+  // Settings written before export_theme: "export_light": true was the default (now the
+  // window's theme), false a choice of dark.
+  std::vector<std::string> problems;
+  EXPECT_EQ(settings_from_json(R"({"export_light": true})", &problems).export_theme,
+            Settings::ExportTheme::App);
+  EXPECT_EQ(settings_from_json(R"({"export_light": false})", &problems).export_theme,
+            Settings::ExportTheme::Dark);
+  EXPECT_TRUE(problems.empty());
+  const Settings bad = settings_from_json(R"({"export_theme": "sepia"})", &problems);
+  EXPECT_EQ(bad.export_theme, Settings::ExportTheme::App);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("export_theme"), std::string::npos) << problems[0];
+}
+
 TEST(Settings, BadValuesAreReportedAndDefaulted) {
   std::vector<std::string> problems;
   Settings s = settings_from_json(

@@ -114,6 +114,46 @@ TEST(RenderTable, ShowsPerWarpCellsTotalsAndPerRequest) {
   EXPECT_NE(t.find("warps 8-31 not shown"), std::string::npos);
 }
 
+TEST(DescribeAnalysis, GivesEachMemoryStepsVerdictFromTheModel) {
+  const Analysis a = run(transpose());
+  const std::string d = describe_analysis(a);
+  EXPECT_EQ(d.rfind("The model on Hopper (sm_90): ", 0), 0u) << d;
+  EXPECT_NE(d.find(a.steps[0].label + ": conflict-free: 1 wavefront"), std::string::npos) << d;
+  EXPECT_NE(d.find(a.steps[2].label + ": 32-way bank conflict: 32 wavefronts where 1 would do"),
+            std::string::npos)
+      << d;
+  EXPECT_EQ(d.find("__syncthreads"), std::string::npos) << d;  // a barrier has no verdict
+  // The same scenario padded: the figures follow.
+  const std::string padded = describe_analysis(run(transpose(2)));
+  EXPECT_NE(padded.find("2-way bank conflict: 2 wavefronts where 1 would do"), std::string::npos)
+      << padded;
+  EXPECT_EQ(padded.find("32"), std::string::npos) << padded;
+}
+
+TEST(DescribeAnalysis, ALoopsIterationsAreOneStepAtTheirWorstAndRacesAreSaid) {
+  // i = 0: every lane reads tile[0][0] (a broadcast, 1 wavefront); i = 1: a column (32-way).
+  Scenario s;
+  s.block[1] = 1;
+  Step st = step(StepKind::Load, "tile[threadIdx.x * i][0]");
+  st.loop_var = "i";
+  st.loop_from = 0;
+  st.loop_to = 2;
+  s.steps = {st};
+  const Analysis a = run(s);
+  ASSERT_EQ(a.steps.size(), 2u);
+  const std::string d = describe_analysis(a);
+  EXPECT_EQ(count_of(d, "load tile"), 1) << d;
+  EXPECT_NE(d.find("32-way bank conflict"), std::string::npos) << d;  // i = 1, not i = 0
+  // Warps writing the same word race: the headline says so.
+  Scenario r;
+  r.steps = {step(StepKind::Store, "tile[0][0]")};
+  const std::string race = describe_analysis(run(r));
+  const std::vector<std::string> warnings = headline_warnings(run(r));
+  ASSERT_FALSE(warnings.empty());  // 32 warps write one word
+  for (const std::string& w : warnings)
+    EXPECT_NE(race.find(w), std::string::npos) << race;
+}
+
 TEST(RenderTable, ListsIssues) {
   Scenario s = transpose();
   s.steps.erase(s.steps.begin() + 1);  // no __syncthreads()

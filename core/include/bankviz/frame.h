@@ -49,6 +49,11 @@ Frame frame_at(const Analysis& a, double t, const Playback& p);
 double beat_time(int beat, const Playback& p);
 // The time of the first beat of (step, warp, wavefront), or -1 when that beat does not exist.
 double time_of(const Analysis& a, const Playback& p, int step, int warp, int wavefront);
+// Before and after: B's frame for A's playhead `lead` (B over every warp, whatever p.only_warp):
+// A's (step, warp, wavefront) when B has that beat, else that step's first wavefront of the same
+// warp, else of any warp, else B's worst step's first beat. The app's comparison and
+// `bankviz-cli export --compare` both place B with it.
+Frame follow_playhead(const Analysis& b, const Frame& lead, const Playback& p);
 // From time t, the start of the next (dir > 0) or previous (dir < 0) wavefront, step or warp.
 // Stepping back from inside a step first goes to that step's start. Wraps when looping.
 double step_time(const Analysis& a, double t, const Playback& p, StepUnit unit, int dir);

@@ -39,6 +39,12 @@ std::string verdict(const AccessResult& r, const OpSpec& op);
 // neither. `step` (an executed step, or -1) adds "(this step)" where it is involved.
 std::vector<std::string> headline_warnings(const Analysis& a, int step = -1);
 
+// The model's figures in words, for a scenario's description after an edit: per memory step (a
+// loop's iterations once, at the worst) its label and the worst warp's verdict (at most 8 steps),
+// then headline_warnings(). "The model on Hopper (sm_90): store tile[ty][tx]: conflict-free: 1
+// wavefront; load tile[tx][ty]: 32-way bank conflict: 32 wavefronts where 1 would do."
+std::string describe_analysis(const Analysis& a);
+
 // The full analysis as JSON (schema in docs/SCENARIO.md), written member by member and step by
 // step (the largest scenario's is hundreds of MB; it is never built whole).
 void write_analysis_json(const Analysis& a, std::ostream& out);
