@@ -138,9 +138,15 @@ void result(AppState& s, const ProfileOutcome& o) {
       ImGui::PushID(static_cast<int>(n));
       if (ImGui::SmallButton("open")) open_line(s, *l);
       control_tip(
-          "Open this line's access as a bankviz scenario: the model's picture of it, "
-          "beside the hardware's count (Ctrl+Z goes back)");
+          "Open this line's accesses as a bankviz scenario: the model's picture of every time "
+          "it runs in one block, beside the hardware's count (Ctrl+Z goes back)");
+      ImGui::SameLine();
+      ImGui::Text("%.2f", l->model_per_request);
+      control_tip("The model's wavefronts per request for this line over one block");
       ImGui::PopID();
+    } else if (l && !l->model_why.empty()) {
+      ImGui::TextDisabled("why?");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l->model_why.c_str());
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(o.source[i].c_str());

@@ -117,10 +117,20 @@ void attach_scenarios(ProfileOutcome& o, const std::string& source, const Profil
   std::string why;
   const auto b = parse_dim3(f.block, &why);
   if (!b) return;
-  const int64_t block[3] = {b->x, b->y, b->z};
+  SourceLaunch launch;
+  launch.block[0] = b->x;
+  launch.block[1] = b->y;
+  launch.block[2] = b->z;
+  launch.dynamic_shared = f.shared;
+  for (const std::string& text : split_args(f.args)) {
+    const auto a = parse_kernel_arg(text, &why);
+    launch.args.push_back(a ? integer_value(*a) : std::nullopt);
+  }
   for (ProfiledLine& l : o.lines) {
-    const std::string op = l.ops.substr(0, l.ops.find(','));
-    l.scenario = scenario_from_source_line(source, l.line, op, block, f.file).scenario;
+    SourceScenario sc = scenario_from_source_line(source, l.line, launch, f.file);
+    l.scenario = std::move(sc.scenario);
+    l.model_why = std::move(sc.why);
+    l.model_per_request = l.scenario ? model_figures(*l.scenario).per_request() : 0;
   }
 }
 

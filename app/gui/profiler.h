@@ -37,6 +37,8 @@ struct ProfiledLine {
   // The line's access as a bankviz scenario (core/from_source.h), when it can be one: the
   // window's "open" shows the model's picture of it.
   std::optional<Scenario> scenario;
+  double model_per_request = 0;  // the model's wavefronts per request over one block (scenario)
+  std::string model_why;         // why the line has no scenario
 };
 
 struct ProfileOutcome {
