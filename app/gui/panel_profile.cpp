@@ -54,13 +54,20 @@ void form(AppState& s, ProfilerState& p, bool running) {
     ImGui::TextDisabled("profiling ... %.0f s", ImGui::GetTime() - p.started);
   } else {
     if (ImGui::Button("Profile")) {
-      std::string err;
-      if (!start_profile(p, &err, ImGui::GetTime()))
-        set_notice(s, err, ImGui::GetTime(), 4, Notice::Error);
+      p.start_error.clear();
+      start_profile(p, &p.start_error, ImGui::GetTime());
     }
     control_tip(
         "Compile, run on zeroed buffers and count every shared-memory instruction with the "
         "hardware's per-instruction counters (CUPTI SASS metrics), in a bankviz-cli of its own");
+  }
+  // The window's own problems stay in the window (issue 18), not in the main window's notice.
+  if (!p.start_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(p.start_error.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
   }
 }
 

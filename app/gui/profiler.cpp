@@ -139,7 +139,13 @@ bool start_profile(ProfilerState& p, std::string* error, double now) {
     *error = "a profile is running";
     return false;
   }
-  std::vector<std::string> argv = profile_argv(cli_path(), p.form, error);
+  std::string tried;
+  const std::string cli = find_cli(&tried);
+  if (cli.empty()) {
+    *error = "bankviz-cli was not found (looked for " + tried + "); set BANKVIZ_CLI to its path";
+    return false;
+  }
+  std::vector<std::string> argv = profile_argv(cli, p.form, error);
   if (argv.empty()) return false;
   p.cancel = false;
   p.started = now;
@@ -150,7 +156,7 @@ bool start_profile(ProfilerState& p, std::string* error, double now) {
     const ProcessResult r = run_process(argv, form.timeout_s * 3 + 60, kMaxOutput, &cancel);
     ProfileOutcome o;
     if (!r.started) {
-      o.error = r.error + " (bankviz-cli is installed beside bankviz)";
+      o.error = r.error;
     } else if (r.canceled) {
       o.error = "canceled (the GPU is free again)";
     } else if (r.signal) {

@@ -73,6 +73,7 @@ struct ProfilerState {
   std::atomic<bool> cancel{false};
   double started = 0;
   std::optional<ProfileOutcome> outcome;
+  std::string start_error;  // why the last Profile did not start, shown in the window
 };
 
 // Starts a profile of the form (false with a message when the form is incomplete or one runs).

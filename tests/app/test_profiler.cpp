@@ -147,6 +147,26 @@ TEST(Profiler, ProfiledLinesThatAreSharedAccessesOpenAsScenarios) {
   EXPECT_FALSE(o.lines[0].scenario);
 }
 
+TEST(Profiler, BankvizCliIsLookedForBesideTheAppAndInTheBuildTree) {
+  ::unsetenv("BANKVIZ_CLI");
+  // An install (bin/bankviz, bin/bankviz-cli), then the build tree (app/gui/bankviz,
+  // app/bankviz-cli).
+  EXPECT_EQ(cli_candidates("/opt/bv/bin"),
+            (std::vector<std::string>{"/opt/bv/bin/bankviz-cli", "/opt/bv/bankviz-cli"}));
+  EXPECT_EQ(cli_candidates("/src/build/app/gui")[1], "/src/build/app/bankviz-cli");
+  ::setenv("BANKVIZ_CLI", "/x/my-cli", 1);
+  EXPECT_EQ(cli_candidates("/opt/bv/bin").front(), "/x/my-cli");
+  // find_cli takes the first that is an executable file, else says where it looked.
+  std::string tried;
+  ::setenv("BANKVIZ_CLI", BANKVIZ_CLI, 1);
+  EXPECT_EQ(find_cli(&tried), BANKVIZ_CLI);
+  ::setenv("BANKVIZ_CLI", "/nonexistent/bankviz-cli", 1);
+  const std::string found = find_cli(&tried);
+  EXPECT_NE(tried.find("/nonexistent/bankviz-cli"), std::string::npos) << tried;
+  EXPECT_NE(found, "/nonexistent/bankviz-cli");
+  ::unsetenv("BANKVIZ_CLI");
+}
+
 TEST(Profiler, AProfileRunsInABankvizCliOfItsOwn) {
   ::setenv("BANKVIZ_CLI", BANKVIZ_CLI, 1);
   ProfilerState p;
