@@ -214,6 +214,7 @@ constexpr int kMaxMacroDepth = 64;
 constexpr size_t kMaxExpandedTokens = size_t{1} << 20;
 constexpr int kMaxNesting = 256;
 constexpr size_t kMaxFollowedLets = 100000;
+constexpr size_t kMaxBuiltChars = 16384;
 
 // Expands macros in t[b, e) as the preprocessor does (arguments substituted, then the result
 // rescanned with the macro itself not expanded again). Names of plain constants stay.
@@ -646,9 +647,21 @@ class Follower {
 
   // A statement (or a file-scope declaration) from k; returns how control leaves it.
   Flow stmt(size_t& k) {
+    if (k >= t_.size()) {
+      k = t_.size();
+      return Flow::Normal;
+    }
     if (++statements_ > kMaxSourceStatements)
       throw SourceError{"the kernel runs more than " + std::to_string(kMaxSourceStatements) +
                         " statements for one block before line " + std::to_string(target_)};
+    if (depth_ > kMaxNesting)
+      throw SourceError{"line " + std::to_string(t_[k].line) + " nests statements more than " +
+                        std::to_string(kMaxNesting) + " deep"};
+    struct Deeper {
+      int& d;
+      explicit Deeper(int& x) : d(x) { ++d; }
+      ~Deeper() { --d; }
+    } deeper(depth_);
     const Tok& h = t_[k];
     if (h.line == target_) target_ran = true;
     const std::string& w = h.text;
@@ -699,19 +712,25 @@ class Follower {
   }
 
   // One past the statement starting at k.
-  size_t stmt_end(size_t k) const {
+  size_t stmt_end(size_t k, int depth = 0) const {
+    if (k >= t_.size()) return t_.size();
+    if (depth > kMaxNesting)
+      throw SourceError{"line " + std::to_string(t_[k].line) + " nests statements more than " +
+                        std::to_string(kMaxNesting) + " deep"};
     const std::string& w = t_[k].text;
     if (w == "{") return match_[k] + 1;
     if (w == "if") {
-      size_t e = stmt_end(match_[k + 1] + 1);
-      if (e < t_.size() && t_[e].text == "else") e = stmt_end(e + 1);
+      size_t e = stmt_end(close_of(k) + 1, depth + 1);
+      if (e < t_.size() && t_[e].text == "else") e = stmt_end(e + 1, depth + 1);
       return e;
     }
-    if (w == "for" || w == "while") return stmt_end(match_[k + 1] + 1);
+    if (w == "for" || w == "while") return stmt_end(close_of(k) + 1, depth + 1);
     if (w == "do") {
-      size_t e = stmt_end(k + 1);  // the body; then while ( ... ) ;
-      if (e + 1 < t_.size() && t_[e].text == "while") e = match_[e + 1] + 1;
-      return std::min(t_.size(), e + 1);
+      size_t e = stmt_end(k + 1, depth + 1);  // the body; then while ( ... ) ;
+      if (e >= t_.size() || t_[e].text != "while")
+        throw SourceError{"line " + std::to_string(t_[k].line) + ": a do without its while"};
+      e = close_of(e);
+      return std::min(t_.size(), e + 2);
     }
     size_t q = k;
     while (q < t_.size() && t_[q].text != ";") {
@@ -726,12 +745,25 @@ class Follower {
   }
 
  private:
+  // The ')' closing the '(' after the keyword at k (if, for, while), or a SourceError.
+  size_t close_of(size_t k) const {
+    if (k + 1 >= t_.size() || t_[k + 1].text != "(")
+      throw SourceError{"line " + std::to_string(t_[k].line) + ": '" + t_[k].text +
+                        "' without its '('"};
+    return match_[k + 1];
+  }
+
   // ---- values
 
   Var* find_var(const std::string& n) {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
       if (auto v = it->find(n); v != it->end()) return &v->second;
     return nullptr;
+  }
+  size_t scope_of(const std::string& n) const {
+    for (size_t i = scopes_.size(); i-- > 0;)
+      if (scopes_[i].count(n)) return i;
+    return 0;
   }
   const Var* find_var(const std::string& n) const {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
@@ -760,6 +792,7 @@ class Follower {
     for (int i = 2; let_names_.count(n) || constants_.count(n) || !is_valid_name(n); ++i)
       n = name + "_" + std::to_string(i);
     let_names_.insert(n);
+    too_long(expr);
     if (lets.size() >= kMaxFollowedLets)
       throw SourceError{"the kernel makes more than " + std::to_string(kMaxFollowedLets) +
                         " per-thread values before line " + std::to_string(target_)};
@@ -775,9 +808,55 @@ class Follower {
     };
     for (const std::string& c : guards_) add(c);
     for (const std::string& c : dead_) add(c);
+    too_long(g);
     return g;
   }
-  bool guarded() const { return !guards_.empty() || !dead_.empty(); }
+  // The conditions and values a kernel builds up stay bounded (check() takes 4096 characters).
+  void too_long(const std::string& text) const {
+    if (text.size() > kMaxBuiltChars)
+      throw SourceError{"the conditions and values followed before line " +
+                        std::to_string(target_) + " grow past " + std::to_string(kMaxBuiltChars) +
+                        " characters"};
+  }
+  // The condition under which an assignment to a local declared in scope `scope` happens: the
+  // ifs and the loops' breaks and continues around it that began outside that scope. A return's
+  // threads never read a local again, nor do a loop's broken threads read the loop's own locals.
+  std::string value_guard(size_t scope) const {
+    std::string g;
+    auto add = [&](const std::string& c) {
+      if (!g.empty()) g += " && ";
+      g += '(' + c + ")";
+    };
+    for (size_t i = 0; i < guards_.size(); ++i)
+      if (scope < guard_depth_[i]) add(guards_[i]);
+    for (size_t i = 0; i < dead_.size(); ++i)
+      if (dead_loop_[i] >= 0 && scope < loops_[static_cast<size_t>(dead_loop_[i])].scope_index)
+        add(dead_[i]);
+    too_long(g);
+    return g;
+  }
+  void push_guard(const std::string& c) {
+    guards_.push_back(c);
+    guard_depth_.push_back(scopes_.size());
+  }
+  void pop_guard() {
+    guards_.pop_back();
+    guard_depth_.pop_back();
+  }
+  void push_dead(const std::string& c, int loop) {
+    dead_.push_back(c);
+    dead_loop_.push_back(loop);
+  }
+  // Removes the dead entries of loop `loop` that `which` lists.
+  void drop_dead(const std::vector<std::string>& which, int loop) {
+    for (const std::string& w : which)
+      for (size_t i = 0; i < dead_.size(); ++i)
+        if (dead_loop_[i] == loop && dead_[i] == w) {
+          dead_.erase(dead_.begin() + static_cast<std::ptrdiff_t>(i));
+          dead_loop_.erase(dead_loop_.begin() + static_cast<std::ptrdiff_t>(i));
+          break;
+        }
+  }
 
   void emit(const Access& a) {
     if (a.line != target_) return;
@@ -1068,31 +1147,34 @@ class Follower {
 
   Flow jump(const std::string& w) {
     if (w == "return") {
-      if (!guarded()) return Flow::Return;
-      dead_.push_back("!(" + guard() + ")");  // those threads are done for the kernel
+      if (guards_.empty()) return Flow::Return;  // every thread still running returns
+      std::string g;
+      for (const std::string& c : guards_) g += (g.empty() ? "(" : " && (") + c + ")";
+      too_long(g);
+      push_dead("!(" + g + ")", -1);  // those threads are done for the kernel
       return Flow::Normal;
     }
     if (loops_.empty()) return Flow::Normal;
     const size_t base = loops_.back().guard_base;
-    if (guards_.size() <= base && dead_.size() <= loops_.back().dead_base)
-      return w == "break" ? Flow::Break : Flow::Continue;
+    // Every thread still in the loop takes it: control leaves for all of them.
+    if (guards_.size() <= base) return w == "break" ? Flow::Break : Flow::Continue;
+    // Else the threads of the conditions inside the loop take it (those gone already are gone).
     std::string g;
     for (size_t i = base; i < guards_.size(); ++i)
       g += (g.empty() ? "(" : " && (") + guards_[i] + ")";
-    for (size_t i = loops_.back().dead_base; i < dead_.size(); ++i)
-      g += (g.empty() ? "(" : " && (") + dead_[i] + ")";
+    too_long(g);
     const std::string neg = "!(" + g + ")";
     if (w == "break")
       loops_.back().broken.push_back(neg);
     else
       loops_.back().skipped.push_back(neg);
-    dead_.push_back(neg);
+    push_dead(neg, static_cast<int>(loops_.size()) - 1);
     return Flow::Normal;
   }
 
   Flow if_stmt(size_t& k) {
     const size_t end = stmt_end(k);
-    const size_t open = k + 1, close = match_[open];
+    const size_t close = close_of(k), open = k + 1;
     const size_t then_b = close + 1, then_e = stmt_end(then_b);
     const bool has_else = then_e < end && t_[then_e].text == "else";
     std::vector<Access> acc;
@@ -1118,15 +1200,15 @@ class Follower {
       }
     } else if (c.cls == Cls::Thread) {
       // A return/break/continue inside stays in dead_ (it guards what follows).
-      guards_.push_back(c.text);
+      push_guard(c.text);
       size_t q = then_b;
       stmt(q);
-      guards_.pop_back();
+      pop_guard();
       if (has_else) {
-        guards_.push_back("!(" + c.text + ")");
+        push_guard("!(" + c.text + ")");
         q = then_e + 1;
         stmt(q);
-        guards_.pop_back();
+        pop_guard();
       }
     } else {
       poison(then_b, end, "line " + std::to_string(t_[k].line) + ": the condition " + c.why);
@@ -1137,6 +1219,7 @@ class Follower {
 
   struct Loop {
     size_t guard_base = 0, dead_base = 0;
+    size_t scope_index = 0;  // the loop's own scope (its for-init's locals)
     std::vector<std::string> broken, skipped;
   };
 
@@ -1148,11 +1231,11 @@ class Follower {
     scopes_.emplace_back();
     if (w == "do") {
       body_b = k + 1;
-      const size_t wh = stmt_end(body_b);
+      const size_t wh = stmt_end(body_b);  // stmt_end(k) checked the while and its '('
       cond_b = wh + 2;
       cond_e = match_[wh + 1];
     } else {
-      const size_t open = k + 1, close = match_[open];
+      const size_t close = close_of(k), open = k + 1;
       body_b = close + 1;
       if (w == "for") {
         size_t s1 = open + 1;
@@ -1180,7 +1263,8 @@ class Follower {
         cond_e = close;
       }
     }
-    loops_.push_back({guards_.size(), dead_.size(), {}, {}});
+    loops_.push_back({guards_.size(), dead_.size(), scopes_.size() - 1, {}, {}});
+    const int loop_id = static_cast<int>(loops_.size()) - 1;
     Flow out = Flow::Normal;
     for (int64_t n = 0;; ++n) {
       if (w != "do" || n > 0) {
@@ -1210,10 +1294,7 @@ class Follower {
       size_t q = body_b;
       const Flow f = stmt(q);
       // The iteration's continues end with it.
-      for (const std::string& s : loops_.back().skipped) {
-        auto it = std::find(dead_.begin(), dead_.end(), s);
-        if (it != dead_.end()) dead_.erase(it);
-      }
+      drop_dead(loops_.back().skipped, loop_id);
       loops_.back().skipped.clear();
       if (f == Flow::Break) break;
       if (f == Flow::Return) {
@@ -1222,10 +1303,7 @@ class Follower {
       }
       if (inc_e > inc_b) expression_statement(inc_b, inc_e);
     }
-    for (const std::string& s : loops_.back().broken) {
-      auto it = std::find(dead_.begin(), dead_.end(), s);
-      if (it != dead_.end()) dead_.erase(it);
-    }
+    drop_dead(loops_.back().broken, loop_id);
     loops_.pop_back();
     scopes_.pop_back();
     k = end;
@@ -1315,9 +1393,9 @@ class Follower {
         extents.push_back({q + 1, match_[q]});
         q = match_[q] + 1;
       }
-      while (q < e && (t_[q].text == "__align__" || t_[q].text == "alignas") && q + 1 < e) {
+      while (q + 1 < e && (t_[q].text == "__align__" || t_[q].text == "alignas") &&
+             t_[q + 1].text == "(")
         q = match_[q + 1] + 1;
-      }
       if (shared) {
         shared_array(name, type, extents, is_extern, align, t_[n].line);
         continue;
@@ -1339,7 +1417,7 @@ class Follower {
                   ", not an integer the model holds";
         } else {
           v.integer = true;
-          set_value(v, *ct, c, name, t_[n].line, true);
+          set_value(v, *ct, c, name, t_[n].line);
         }
       } else {
         v.why = "'" + name + "' (line " + std::to_string(t_[n].line) +
@@ -1354,17 +1432,15 @@ class Follower {
     }
   }
 
-  // declared: a new local (its scope is inside every guard, so a value the same in every thread
-  // stays one); else an assignment, which under a guard keeps the old value for other threads.
-  void set_value(Var& v, CType type, const Conv& c, const std::string& name, uint32_t line,
-                 bool declared) {
+  // v's new value (an assignment under a condition has already made c `cond ? new : old`).
+  void set_value(Var& v, CType type, const Conv& c, const std::string& name, uint32_t line) {
     v.type = type;
     if (c.cls == Cls::Opaque) {
       v.cls = Cls::Opaque;
       v.why = "'" + name + "' (line " + std::to_string(line) + ") " + c.why;
       return;
     }
-    if (c.cls == Cls::Uniform && (declared || !guarded())) {
+    if (c.cls == Cls::Uniform) {
       std::string why;
       if (std::optional<Value> x = eval_uniform(c.text, &why)) {
         v.cls = Cls::Uniform;
@@ -1449,6 +1525,10 @@ class Follower {
           a.decl.dims.push_back(*v);
       }
       if (extents.empty()) a.decl.dims = {1};  // a scalar: one element
+      int64_t elements = 1;
+      for (int64_t d : a.decl.dims)
+        if (a.why.empty() && (elements *= std::max<int64_t>(d, 1)) > (int64_t{1} << 24))
+          a.why = at + " has more than 2^24 elements, more than shared memory holds";
       if (a.why.empty() && a.decl.dims.size() > 3)
         a.why = at + " has more than 3 dimensions, which bankviz does not model";
     }
@@ -1508,7 +1588,7 @@ class Follower {
     if (le == lb + 1 && t_[lb].kind == Tok::Ident) {
       if (Var* v = find_var(t_[lb].text)) {
         emit_all(acc);
-        assign(*v, t_[lb].text, op, rhs, line);
+        assign(*v, scope_of(t_[lb].text), t_[lb].text, op, rhs, line);
         return;
       }
     }
@@ -1529,7 +1609,8 @@ class Follower {
     emit_all(acc);
   }
 
-  void assign(Var& v, const std::string& name, const std::string& op, const Conv& rhs,
+  // An assignment to v, a local declared in scope `scope` (scopes_ index).
+  void assign(Var& v, size_t scope, const std::string& name, const std::string& op, const Conv& rhs,
               uint32_t line) {
     if (v.cls == Cls::Opaque && op != "=") return;  // stays unknown
     if (!v.integer) return;                         // not an integer: it stays unknown
@@ -1547,17 +1628,17 @@ class Follower {
       v.why = "'" + name + "' (line " + std::to_string(line) + ") " + c.why;
       return;
     }
-    if (guarded()) {
+    if (const std::string vg = value_guard(scope); !vg.empty()) {
       if (v.cls == Cls::Opaque) {
         v.why = "'" + name + "' is assigned on line " + std::to_string(line) +
                 " under a condition, and had no value before";
         return;
       }
       const std::string cur = v.cls == Cls::Uniform ? literal_of(v.v) : v.let;
-      c.text = '(' + guard() + ") ? (" + c.text + ") : (" + cur + ")";
+      c.text = '(' + vg + ") ? (" + c.text + ") : (" + cur + ")";
       c.cls = Cls::Thread;
     }
-    set_value(v, v.type, c, name, line, false);
+    set_value(v, v.type, c, name, line);
   }
 
   const std::vector<Tok>& t_;
@@ -1568,11 +1649,14 @@ class Follower {
   std::vector<std::map<std::string, Var>> scopes_;
   std::vector<std::string> guards_;  // per-thread conditions of the enclosing ifs
   std::vector<std::string> dead_;    // negations of returns/breaks/continues taken by some threads
+  std::vector<size_t> guard_depth_;  // scopes_.size() when each guard began
+  std::vector<int> dead_loop_;       // each dead_'s loop (loops_ index), -1 for a return
   std::vector<Loop> loops_;
   std::set<std::string> let_names_;
   std::string uncertain_;  // why nothing after this point can be trusted
   bool sync_pending_ = false;
   int64_t statements_ = 0;
+  int depth_ = 0;  // statements nested in statements (stmt's recursion)
 };
 
 std::set<std::string> identifiers(std::string_view t) {

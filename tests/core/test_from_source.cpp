@@ -311,6 +311,33 @@ TEST(FromSource, ConditionsBecomeGuardsAndAReturnGuardsWhatFollows) {
             })}));
 }
 
+TEST(FromSource, AnEarlyReturnAndABreakLeaveTheLoopCountedAndTheLocalsExact) {
+  // The loop counter stays the same in every thread although some threads returned or broke
+  // out; a local the loop changes after some threads broke out differs per thread.
+  const std::string src =
+      "__global__ void k(int* o) {\n"
+      "  __shared__ int s[256];\n"
+      "  int tid = threadIdx.x;\n"
+      "  if (tid >= 48) return;\n"
+      "  int acc = 0;\n"
+      "  for (int i = 0; i < 4; ++i) {\n"
+      "    s[tid + 32 * i] = i;\n"
+      "    if (tid == i) break;\n"
+      "    acc += 1;\n"
+      "  }\n"
+      "  s[acc] = 1;\n"
+      "}\n";
+  std::vector<Touch> want;
+  for (int64_t i = 0; i < 4; ++i)
+    want.push_back(
+        expect(StepKind::Store, 64, [i](int64_t t) { return t < 48 && t >= i ? t + 32 * i : -1; }));
+  EXPECT_EQ(touches(of_line(src, "s[tid + 32 * i] = i;", launch(64))), want);
+  EXPECT_EQ(touches(of_line(src, "s[acc] = 1;", launch(64))),
+            (std::vector<Touch>{expect(StepKind::Store, 64, [](int64_t t) -> int64_t {
+              return t >= 48 ? -1 : t < 4 ? t : 4;
+            })}));
+}
+
 TEST(FromSource, SeveralDeclaratorsAlignAndAScalar) {
   const std::string src =
       "__global__ void k() {\n"
@@ -598,6 +625,29 @@ TEST(FromSource, HostileSourcesEndWithAReason) {
   b = of_line(inf, "s[threadIdx.x]", launch(32));
   EXPECT_FALSE(b.scenario);
   EXPECT_NE(b.why.find("more than 4096"), std::string::npos) << b.why;
+  // Statements nested without brackets, broken statements, conditions that grow without end.
+  std::string ifs = "__global__ void k() {\n  __shared__ int s[32];\n";
+  for (int i = 0; i < 5000; ++i) ifs += "if (1) ";
+  ifs += "s[threadIdx.x] = 0;\n}\n";
+  b = of_line(ifs, "s[threadIdx.x] = 0", launch(32));
+  EXPECT_FALSE(b.scenario);
+  EXPECT_NE(b.why.find("nests statements"), std::string::npos) << b.why;
+  for (const char* broken : {"if", "while x", "do { s[0] = 1; }", "for"}) {
+    const std::string src = std::string("__global__ void k() {\n  __shared__ int s[32];\n") +
+                            "  s[0] = 1;\n  " + broken + "\n}\n";
+    b = of_line(src, "s[0] = 1", launch(32));
+    EXPECT_FALSE(b.scenario) << broken;
+    EXPECT_FALSE(b.why.empty()) << broken;
+  }
+  const std::string grow =
+      "__global__ void k() {\n  __shared__ int s[32];\n"
+      "  for (int i = 0; i < 4000; ++i) { if (threadIdx.x == i % 32) break; s[threadIdx.x] = i; }\n"
+      "  s[threadIdx.x] = 0;\n}\n";
+  b = of_line(grow, "s[threadIdx.x] = i", launch(32));
+  EXPECT_FALSE(b.scenario);
+  EXPECT_NE(b.why.find("characters"), std::string::npos) << b.why;
+  // After the loop the threads that broke out are back: every lane stores.
+  EXPECT_DOUBLE_EQ(per_request(of_line(grow, "s[threadIdx.x] = 0", launch(32))), 1.0);
   // A very long line, unterminated comments and strings.
   const std::string huge = "__global__ void k() {\n__shared__ int t[32];\n" +
                            std::string(200000, ' ') + "t[0] = 1;\n}\n";
