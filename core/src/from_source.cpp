@@ -1011,6 +1011,13 @@ class Follower {
           continue;
         }
         if (Var* v = find_var(w)) {
+          // &x: the local can change through the pointer, which is not followed.
+          if (k > b && t_[k - 1].text == "&" &&
+              (k - 1 == b ||
+               (t_[k - 2].kind == Tok::Punct && t_[k - 2].text != ")" && t_[k - 2].text != "]"))) {
+            v->cls = Cls::Opaque;
+            v->why = "its address is taken " + at + " (changes through a pointer are not followed)";
+          }
           if (v->cls == Cls::Uniform) put(literal_of(v->v));
           if (v->cls == Cls::Thread) put(v->let);
           if (v->cls == Cls::Opaque) put(w);
@@ -1409,6 +1416,15 @@ class Follower {
         const Conv c = conv(ib, ie, acc);
         emit_all(acc);
         const std::optional<CType> ct = parse_ctype(type);
+        // A reference to a local (`int& r = x;`): the local can change through it.
+        bool ref = false;
+        for (size_t x = i == 0 ? fb : b; x < n; ++x) ref = ref || t_[x].text == "&";
+        if (ref && ie == ib + 1)
+          if (Var* o = t_[ib].kind == Tok::Ident ? find_var(t_[ib].text) : nullptr) {
+            o->cls = Cls::Opaque;
+            o->why = "'" + name + "' refers to it (line " + std::to_string(t_[n].line) +
+                     "): changes through a reference are not followed";
+          }
         if (ptr || !extents.empty() || !ct) {
           v.why = "'" + name + "' (line " + std::to_string(t_[n].line) + ") is " +
                   (ptr                ? "a pointer"
@@ -1538,6 +1554,31 @@ class Follower {
 
   void expression_statement(size_t b, size_t e) {
     if (b >= e) return;
+    // a, b: each in turn (`i++, j++` in a for loop's increment).
+    for (size_t q = b; q < e; ++q) {
+      if (t_[q].text == "(" || t_[q].text == "[" || t_[q].text == "{") {
+        q = match_[q];
+        continue;
+      }
+      if (t_[q].text == ",") {
+        size_t from = b;
+        for (size_t r = b; r <= e; ++r) {
+          if (r < e && (t_[r].text == "(" || t_[r].text == "[" || t_[r].text == "{")) {
+            r = match_[r];
+            continue;
+          }
+          if (r == e || t_[r].text == ",") {
+            if (r > from) one_expression(from, r);
+            from = r + 1;
+          }
+        }
+        return;
+      }
+    }
+    one_expression(b, e);
+  }
+
+  void one_expression(size_t b, size_t e) {
     const uint32_t line = t_[b].line;
     // __syncthreads();
     if (t_[b].text == "__syncthreads" && e == b + 3) {

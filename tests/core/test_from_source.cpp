@@ -338,6 +338,30 @@ TEST(FromSource, AnEarlyReturnAndABreakLeaveTheLoopCountedAndTheLocalsExact) {
             })}));
 }
 
+TEST(FromSource, CommaIncrementsPointersAndReferences) {
+  const std::string src =
+      "__global__ void k(const float* in) {\n"
+      "  __shared__ float s[128];\n"
+      "  int tid = threadIdx.x;\n"
+      "  const float* row = in + tid * 4;\n"
+      "  for (int i = 0, j = 3; i < 4; i++, j--) s[tid + 32 * j] = row[i];\n"
+      "  int x = tid;\n"
+      "  int& r = x;\n"
+      "  r += 5;\n"
+      "  s[x] = 0.0f;\n"
+      "}\n";
+  // Both increments run (the loop ends after 4 iterations, j counting down); a pointer made
+  // from tid leaves tid a value the model holds.
+  std::vector<Touch> want;
+  for (int64_t j = 3; j >= 0; --j)
+    want.push_back(expect(StepKind::Store, 32, [j](int64_t t) { return t + 32 * j; }));
+  EXPECT_EQ(touches(of_line(src, "for (int i = 0, j = 3;", launch(32))), want);
+  // A local changed through a reference is refused, not shown unchanged.
+  const SourceScenario r = of_line(src, "s[x] = 0.0f;", launch(32));
+  EXPECT_FALSE(r.scenario);
+  EXPECT_NE(r.why.find("'r' refers to it"), std::string::npos) << r.why;
+}
+
 TEST(FromSource, SeveralDeclaratorsAlignAndAScalar) {
   const std::string src =
       "__global__ void k() {\n"
