@@ -48,6 +48,7 @@ std::vector<std::string> profile_argv(const std::string& cli, const ProfileForm&
   std::snprintf(t, sizeof t, "%g", f.timeout_s);
   a.push_back("--timeout");
   a.push_back(t);
+  if (f.model) a.push_back("--model");
   a.push_back("--json");
   return a;
 }
@@ -73,6 +74,32 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
     return o;
   }
   try {
+    if (j.value("figures", "") == "model") {
+      // --model: the kernel followed for one block, no GPU (from_source.h).
+      o.model = o.ok = true;
+      o.header = j.value("kernel", "") +
+                 ": the MODEL's figures, not measured (one block, the kernel followed line by "
+                 "line; no GPU)";
+      for (const auto& l : j.at("lines")) {
+        ProfiledLine p;
+        p.line = l.value("line", 0u);
+        if (l.contains("why")) {
+          p.model_why = l.value("why", "");
+        } else {
+          p.ops = l.value("ops", "");
+          p.executed = l.value("instructions", int64_t{0});
+          p.wavefronts = l.value("wavefronts", int64_t{0});
+          p.ideal = l.value("ideal", int64_t{0});
+          p.excess = p.wavefronts > p.ideal ? p.wavefronts - p.ideal : 0;
+          p.per_request = l.value("wavefronts_per_request", 0.0);
+        }
+        o.wavefronts += p.wavefronts;
+        o.ideal += p.ideal;
+        o.lines.push_back(std::move(p));
+      }
+      o.excess = o.wavefronts > o.ideal ? o.wavefronts - o.ideal : 0;
+      return o;
+    }
     const std::string status = j.value("status", "");
     if (status != "ok") {
       o.error = status + ": " + j.value("message", trimmed(err));

@@ -26,6 +26,7 @@ struct ProfileForm {
   std::string args;  // "--arg"s, space-separated: "buffer:4K int:3"
   int shared = 0;    // dynamic shared memory, bytes
   double timeout_s = 10;
+  bool model = false;  // the model's figures only (--model): no GPU, no compiler
 };
 
 // One source line as the hardware counted it (bankviz-cli profile --json's "lines").
@@ -42,7 +43,8 @@ struct ProfiledLine {
 };
 
 struct ProfileOutcome {
-  bool ok = false;                  // it ran and was counted
+  bool ok = false;                  // it ran and was counted (or, model, was followed)
+  bool model = false;               // the figures are the model's (--model), not the hardware's
   std::string error;                // why not: the CLI's words (compile error, no GPU, timeout...)
   std::string header;               // "setRowReadCol on NVIDIA H100 (sm_90): one launch 7.9 us"
   std::string counters_note;        // why counters are missing, when they are
