@@ -622,8 +622,7 @@ class Follower {
   std::vector<std::string> array_order;
   std::vector<Let> lets;
   std::vector<Step> steps;
-  std::string refusal;      // the first reason the target line cannot be expressed
-  bool target_ran = false;  // a statement on the target line executed
+  std::string refusal;  // the first reason the target line cannot be expressed
   std::set<std::string> used_tiles;
 
   // A kernel parameter: a value the same in every thread when its integer argument is known.
@@ -663,7 +662,6 @@ class Follower {
       ~Deeper() { --d; }
     } deeper(depth_);
     const Tok& h = t_[k];
-    if (h.line == target_) target_ran = true;
     const std::string& w = h.text;
     if (w == "{") {
       const size_t end = match_[k];
@@ -996,6 +994,24 @@ class Follower {
           k = end;
           continue;
         }
+        if (w == "sizeof" && call) {
+          // sizeof(T) of a type bankviz knows: its bytes, a size_t.
+          const size_t m = match_[k + 1];
+          bool type = m > k + 2;
+          for (size_t q = k + 2; type && q < m; ++q) type = is_type_word(t_[q].text);
+          const std::string spelling = type ? join(t_, k + 2, m) : "";
+          const ElemType* et = type ? find_elem_type(spelling) : nullptr;
+          const std::optional<CType> ct = type ? parse_ctype(spelling) : std::nullopt;
+          const int bytes = et ? et->bytes : ct ? ctype_bits(*ct) / 8 : 0;
+          if (bytes > 0) {
+            put("((unsigned long long)" + std::to_string(bytes) + "ull)");
+          } else {
+            c.add(Cls::Opaque, "uses sizeof of something other than a type it knows " + at);
+            put(w);
+          }
+          k = m + 1;
+          continue;
+        }
         if (is_atomic(w) && call) {
           k = atomic(k, sink, c);
           continue;
@@ -1186,7 +1202,6 @@ class Follower {
     const bool has_else = then_e < end && t_[then_e].text == "else";
     std::vector<Access> acc;
     const Conv c = conv(open + 1, close, acc);
-    if (t_[k].line == target_) target_ran = true;
     emit_all(acc);
     Flow f = Flow::Normal;
     if (c.cls == Cls::Uniform) {
@@ -1792,7 +1807,6 @@ SourceScenario follow(const Prepared& p, std::string_view source, const Function
       break;
     }
   for (size_t k = 0; k < file_decls;) f.stmt(k);
-  f.target_ran = false;
   for (size_t k = file_decls; k < toks.size();)
     if (f.stmt(k) == Flow::Return) break;
 

@@ -362,6 +362,22 @@ TEST(FromSource, CommaIncrementsPointersAndReferences) {
   EXPECT_NE(r.why.find("'r' refers to it"), std::string::npos) << r.why;
 }
 
+TEST(FromSource, SizeofATypeIsItsBytes) {
+  const std::string src =
+      "__global__ void k() {\n"
+      "  __shared__ char raw[32 * sizeof(float2)];\n"
+      "  raw[threadIdx.x * sizeof(int)] = 1;\n"
+      "  raw[sizeof(threadIdx)] = 1;\n"
+      "}\n";
+  const SourceScenario r = of_line(src, "raw[threadIdx.x * sizeof(int)]", launch(32));
+  ASSERT_TRUE(r.scenario) << r.why;
+  EXPECT_EQ(r.scenario->tiles[0].dims, (std::vector<int64_t>{256}));
+  EXPECT_EQ(touches(r),
+            (std::vector<Touch>{expect(StepKind::Store, 32, [](int64_t t) { return 4 * t; })}));
+  EXPECT_NE(of_line(src, "raw[sizeof(threadIdx)]", launch(32)).why.find("sizeof"),
+            std::string::npos);
+}
+
 TEST(FromSource, SeveralDeclaratorsAlignAndAScalar) {
   const std::string src =
       "__global__ void k() {\n"
