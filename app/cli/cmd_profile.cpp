@@ -8,6 +8,7 @@
 // when the kernel did not compile, launch or finish, or the counters could not be read, 2 for a
 // bad flag or argument.
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -36,10 +37,76 @@ struct ProfileOptions {
   bool json = false;
   long long lines = 20;
   long long scenario_line = 0;  // --scenario-of-line N: print that line as a scenario instead
+  bool model = false;           // --model: the model's figures per line, no GPU
 };
 
+// The steps' kinds, as profile names ops: "ld,st".
+std::string ops_of(const Scenario& s) {
+  std::string out;
+  for (const Step& st : s.steps) {
+    const char* o = st.kind == StepKind::Load     ? "ld"
+                    : st.kind == StepKind::Store  ? "st"
+                    : st.kind == StepKind::Atomic ? "atom"
+                                                  : nullptr;
+    if (o == nullptr || out.find(o) != std::string::npos) continue;
+    out += (out.empty() ? "" : ",") + std::string(o);
+  }
+  return out;
+}
+
+nlohmann::json model_json(const SourceLine& l) {
+  if (!l.scenario) return {{"line", l.line}, {"why", l.why}};
+  const ModelFigures m = model_figures(*l.scenario);
+  return {{"line", l.line},
+          {"ops", ops_of(*l.scenario)},
+          {"instructions", m.instructions},
+          {"wavefronts", m.wavefronts},
+          {"ideal", m.ideal},
+          {"wavefronts_per_request", m.per_request()}};
+}
+
+// The model's figures for every shared-memory line of the kernel, one block: a table, then the
+// lines it cannot follow with the reason.
+std::string format_model(const std::vector<SourceLine>& lines, const std::string& source) {
+  std::vector<std::string> text;
+  {
+    size_t b = 0;
+    while (b <= source.size()) {
+      size_t e = source.find('\n', b);
+      if (e == std::string::npos) e = source.size();
+      text.push_back(source.substr(b, e - b));
+      b = e + 1;
+    }
+  }
+  auto trim = [](std::string t) {
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.erase(0, 1);
+    return t.substr(0, 100);
+  };
+  std::string out;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%6s  %-10s %12s %12s %12s %8s  %s\n", "line", "op", "instr",
+                "wavefronts", "ideal", "per req", "source");
+  out += buf;
+  std::string refused;
+  for (const SourceLine& l : lines) {
+    const std::string src = l.line - 1 < text.size() ? trim(text[l.line - 1]) : "";
+    if (!l.scenario) {
+      refused += "  " + l.why + "\n";
+      continue;
+    }
+    const ModelFigures m = model_figures(*l.scenario);
+    std::snprintf(buf, sizeof buf, "%6u  %-10s %12lld %12lld %12lld %8.2f  %s\n", l.line,
+                  ops_of(*l.scenario).c_str(), static_cast<long long>(m.instructions),
+                  static_cast<long long>(m.wavefronts), static_cast<long long>(m.ideal),
+                  m.per_request(), src.c_str());
+    out += buf;
+  }
+  if (!refused.empty()) out += "not followed (the hardware's figures only):\n" + refused;
+  return out;
+}
+
 nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
-                       const std::vector<uint32_t>& expressible) {
+                       const std::vector<SourceLine>& model) {
   using nlohmann::json;
   json j;
   j["file"] = q.file_name;
@@ -59,7 +126,13 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
                 {"ideal", r.ideal},
                 {"excess", r.excess()}};
   json lines = json::array();
-  for (const ProfileLine& l : r.lines)
+  auto model_of = [&](uint32_t n) -> const SourceLine* {
+    for (const SourceLine& m : model)
+      if (m.line == n) return &m;
+    return nullptr;
+  };
+  for (const ProfileLine& l : r.lines) {
+    const SourceLine* m = l.in_file ? model_of(l.line) : nullptr;
     lines.push_back({{"file", l.file},
                      {"line", l.line},
                      {"source", l.text},
@@ -70,8 +143,13 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
                      {"ideal", l.ideal},
                      {"excess", l.excess()},
                      {"wavefronts_per_request", l.per_request()},
-                     {"as_scenario", std::find(expressible.begin(), expressible.end(), l.line) !=
-                                         expressible.end()}});
+                     {"as_scenario", m && m->scenario.has_value()},
+                     {"model", m ? model_json(*m)
+                                 : json{{"line", l.line},
+                                        {"why",
+                                         "no shared "
+                                         "array on the line"}}}});
+  }
   j["lines"] = lines;
   json inst = json::array();
   for (const ProfileInstruction& in : r.instructions)
@@ -117,13 +195,43 @@ void run_profile(const ProfileOptions& o) {
     throw Exit{kExitUsage, m};
   }
 
-  const int64_t block[3] = {q.block.x, q.block.y, q.block.z};
+  SourceLaunch launch;
+  launch.block[0] = q.block.x;
+  launch.block[1] = q.block.y;
+  launch.block[2] = q.block.z;
+  launch.dynamic_shared = q.dynamic_shared;
+  for (const KernelArg& a : q.args) launch.args.push_back(integer_value(a));
   if (o.scenario_line > 0) {
     // The model's side of a line, without a GPU (core/from_source.h).
     const SourceScenario sc = scenario_from_source_line(
-        q.source, static_cast<uint32_t>(o.scenario_line), "", block, q.file_name);
+        q.source, static_cast<uint32_t>(o.scenario_line), launch, q.file_name);
     if (!sc.scenario) throw Exit{kExitFailed, sc.why};
     std::cout << scenario_to_json(*sc.scenario);
+    return;
+  }
+
+  // The model's side of every shared-memory line (no GPU needed).
+  std::string model_why;
+  const std::vector<SourceLine> model =
+      shared_lines_of_kernel(q.source, q.kernel, launch, q.file_name, &model_why);
+  if (o.model) {
+    if (!model_why.empty()) throw Exit{kExitFailed, model_why};
+    if (o.json) {
+      nlohmann::json j;
+      j["file"] = q.file_name;
+      j["kernel"] = q.kernel;
+      j["block"] = {q.block.x, q.block.y, q.block.z};
+      j["figures"] = "model";
+      j["lines"] = nlohmann::json::array();
+      for (const SourceLine& l : model) j["lines"].push_back(model_json(l));
+      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      return;
+    }
+    std::cout << q.kernel << " (" << o.file.substr(o.file.find_last_of('/') + 1)
+              << "): the MODEL's figures, not measured (bankviz's bank model over one block of "
+              << q.block.x << 'x' << q.block.y << 'x' << q.block.z
+              << " threads, the kernel followed line by line; no GPU used):\n";
+    std::cout << format_model(model, q.source);
     return;
   }
 
@@ -132,14 +240,11 @@ void run_profile(const ProfileOptions& o) {
   // Which profiled lines the model can show as scenarios.
   std::vector<uint32_t> expressible;
   for (const ProfileLine& l : r.lines)
-    if (l.line > 0 && scenario_from_source_line(q.source, l.line, l.ops.empty() ? "" : l.ops[0],
-                                                block, q.file_name)
-                          .scenario)
-      expressible.push_back(l.line);
+    for (const SourceLine& m : model)
+      if (l.line == m.line && l.in_file && m.scenario) expressible.push_back(l.line);
   if (o.json) {
-    std::cout
-        << to_json(q, r, expressible).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-        << "\n";
+    std::cout << to_json(q, r, model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   } else if (r.status == RunStatus::Ok) {
     const DeviceInfo& d = r.device;
     std::cout << q.kernel << " (" << o.file.substr(o.file.find_last_of('/') + 1) << ") on "
@@ -155,6 +260,18 @@ void run_profile(const ProfileOptions& o) {
                    "wavefronts beyond the ideal are bank conflicts), most excess first:\n";
       std::cout << format_profile(r, static_cast<size_t>(o.lines));
       if (r.lines.empty()) std::cout << "(the kernel executed no shared-memory instruction)\n";
+      // The model's figures beside them: the same lines, one block.
+      std::vector<SourceLine> shown;
+      for (const SourceLine& m : model)
+        for (const ProfileLine& l : r.lines)
+          if (l.line == m.line && l.in_file) {
+            shown.push_back(m);
+            break;
+          }
+      if (!shown.empty())
+        std::cout << "the model's figures for these lines (bankviz's bank model over one block; "
+                     "per request comparable with the hardware's):\n"
+                  << format_model(shown, q.source);
       if (!expressible.empty()) {
         std::cout << "as bankviz scenarios (the model's picture of the line: add "
                      "--scenario-of-line N, then bankviz --file):";
@@ -205,10 +322,13 @@ void add_profile_command(CLI::App& app) {
   cmd->add_flag("--no-counters", o->no_counters, "compile, launch and time only");
   cmd->add_flag("--json", o->json, "print the result as JSON (every line and instruction)");
   cmd->add_option("--scenario-of-line", o->scenario_line,
-                  "print line N's shared access as a bankviz scenario (JSON) instead of "
-                  "profiling: its __shared__ declaration, #defines and integer locals, this "
-                  "--block (no GPU needed)")
+                  "print line N's shared accesses as a bankviz scenario (JSON) instead of "
+                  "profiling: the kernel followed for one block of this --block (and --shared), "
+                  "every time the line executes (no GPU needed)")
       ->check(CLI::Range(1LL, 100000000LL));
+  cmd->add_flag("--model", o->model,
+                "no GPU: the model's figures for every shared-memory line of the kernel (the "
+                "kernel followed for one block of --block threads), and why a line cannot be");
   cmd->add_option("--lines", o->lines, "lines shown in the table, most excess first (0: all)")
       ->check(CLI::Range(0LL, 1000000LL));
   cmd->callback([o] { run_profile(*o); });

@@ -54,25 +54,44 @@ void form(AppState& s, ProfilerState& p, bool running) {
     ImGui::TextDisabled("profiling ... %.0f s", ImGui::GetTime() - p.started);
   } else {
     if (ImGui::Button("Profile")) {
-      std::string err;
-      if (!start_profile(p, &err, ImGui::GetTime()))
-        set_notice(s, err, ImGui::GetTime(), 4, Notice::Error);
+      p.start_error.clear();
+      start_profile(p, &p.start_error, ImGui::GetTime());
     }
     control_tip(
         "Compile, run on zeroed buffers and count every shared-memory instruction with the "
         "hardware's per-instruction counters (CUPTI SASS metrics), in a bankviz-cli of its own");
+    ImGui::SameLine();
+    if (ImGui::Button("Model (no GPU)")) {
+      p.start_error.clear();
+      p.form.model = true;
+      start_profile(p, &p.start_error, ImGui::GetTime());
+      p.form.model = false;
+    }
+    control_tip(
+        "The model's figures for every shared-memory line, without a GPU: the kernel followed "
+        "for one block of this launch (bankviz-cli profile --model); lines it cannot follow say "
+        "why");
+  }
+  // The window's own problems stay in the window (issue 18), not in the main window's notice.
+  if (!p.start_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(p.start_error.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
   }
 }
 
 // The line's scenario on screen, like a file opened over the draft (undoable).
-void open_line(AppState& s, const ProfiledLine& l) {
+void open_line(AppState& s, const ProfiledLine& l, bool model) {
   s.open_pending = true;
   set_draft(s, *l.scenario, false);
   mark_loaded(s);
   s.preset.clear();
   s.loaded_preset.clear();
   set_notice(s,
-             "line " + std::to_string(l.line) + " opened as a scenario: hardware " +
+             "line " + std::to_string(l.line) + " opened as a scenario: " +
+                 (model ? "the model counts " : "the hardware counted ") +
                  std::to_string(l.wavefronts) + " wavefronts in " + std::to_string(l.executed) +
                  " instructions (Ctrl+Z goes back)",
              ImGui::GetTime(), 8);
@@ -89,12 +108,14 @@ void result(AppState& s, const ProfileOutcome& o) {
   }
   if (o.header.empty()) return;
   ImGui::TextUnformatted(o.header.c_str());
-  ImGui::Text("shared memory: %lld wavefronts, ideal %lld, excess %lld (%.1f s)",
+  ImGui::Text(o.model ? "the model: %lld wavefronts, ideal %lld, excess %lld (%.1f s)"
+                      : "shared memory: %lld wavefronts, ideal %lld, excess %lld (%.1f s)",
               static_cast<long long>(o.wavefronts), static_cast<long long>(o.ideal),
               static_cast<long long>(o.excess), o.seconds);
-  control_tip(
-      "Wavefronts beyond the ideal are bank conflicts: the hardware's count, equal to Nsight "
-      "Compute's source page (docs/PROFILE.md)");
+  control_tip(o.model ? "Wavefronts beyond the ideal are bank conflicts: the model's count over "
+                        "one block, not measured (docs/PROFILE.md)"
+                      : "Wavefronts beyond the ideal are bank conflicts: the hardware's count, "
+                        "equal to Nsight Compute's source page (docs/PROFILE.md)");
   std::map<uint32_t, const ProfiledLine*> by_line;
   int64_t worst = 0;
   for (const ProfiledLine& l : o.lines) {
@@ -136,11 +157,17 @@ void result(AppState& s, const ProfileOutcome& o) {
     ImGui::TableNextColumn();
     if (l && l->scenario) {
       ImGui::PushID(static_cast<int>(n));
-      if (ImGui::SmallButton("open")) open_line(s, *l);
+      if (ImGui::SmallButton("open")) open_line(s, *l, o.model);
       control_tip(
-          "Open this line's access as a bankviz scenario: the model's picture of it, "
-          "beside the hardware's count (Ctrl+Z goes back)");
+          "Open this line's accesses as a bankviz scenario: the model's picture of every time "
+          "it runs in one block, beside the hardware's count (Ctrl+Z goes back)");
+      ImGui::SameLine();
+      ImGui::Text("%.2f", l->model_per_request);
+      control_tip("The model's wavefronts per request for this line over one block");
       ImGui::PopID();
+    } else if (l && !l->model_why.empty()) {
+      ImGui::TextDisabled("why?");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l->model_why.c_str());
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(o.source[i].c_str());

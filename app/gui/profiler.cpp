@@ -48,6 +48,7 @@ std::vector<std::string> profile_argv(const std::string& cli, const ProfileForm&
   std::snprintf(t, sizeof t, "%g", f.timeout_s);
   a.push_back("--timeout");
   a.push_back(t);
+  if (f.model) a.push_back("--model");
   a.push_back("--json");
   return a;
 }
@@ -73,6 +74,32 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
     return o;
   }
   try {
+    if (j.value("figures", "") == "model") {
+      // --model: the kernel followed for one block, no GPU (from_source.h).
+      o.model = o.ok = true;
+      o.header = j.value("kernel", "") +
+                 ": the MODEL's figures, not measured (one block, the kernel followed line by "
+                 "line; no GPU)";
+      for (const auto& l : j.at("lines")) {
+        ProfiledLine p;
+        p.line = l.value("line", 0u);
+        if (l.contains("why")) {
+          p.model_why = l.value("why", "");
+        } else {
+          p.ops = l.value("ops", "");
+          p.executed = l.value("instructions", int64_t{0});
+          p.wavefronts = l.value("wavefronts", int64_t{0});
+          p.ideal = l.value("ideal", int64_t{0});
+          p.excess = p.wavefronts > p.ideal ? p.wavefronts - p.ideal : 0;
+          p.per_request = l.value("wavefronts_per_request", 0.0);
+        }
+        o.wavefronts += p.wavefronts;
+        o.ideal += p.ideal;
+        o.lines.push_back(std::move(p));
+      }
+      o.excess = o.wavefronts > o.ideal ? o.wavefronts - o.ideal : 0;
+      return o;
+    }
     const std::string status = j.value("status", "");
     if (status != "ok") {
       o.error = status + ": " + j.value("message", trimmed(err));
@@ -117,10 +144,20 @@ void attach_scenarios(ProfileOutcome& o, const std::string& source, const Profil
   std::string why;
   const auto b = parse_dim3(f.block, &why);
   if (!b) return;
-  const int64_t block[3] = {b->x, b->y, b->z};
+  SourceLaunch launch;
+  launch.block[0] = b->x;
+  launch.block[1] = b->y;
+  launch.block[2] = b->z;
+  launch.dynamic_shared = f.shared;
+  for (const std::string& text : split_args(f.args)) {
+    const auto a = parse_kernel_arg(text, &why);
+    launch.args.push_back(a ? integer_value(*a) : std::nullopt);
+  }
   for (ProfiledLine& l : o.lines) {
-    const std::string op = l.ops.substr(0, l.ops.find(','));
-    l.scenario = scenario_from_source_line(source, l.line, op, block, f.file).scenario;
+    SourceScenario sc = scenario_from_source_line(source, l.line, launch, f.file);
+    l.scenario = std::move(sc.scenario);
+    l.model_why = std::move(sc.why);
+    l.model_per_request = l.scenario ? model_figures(*l.scenario).per_request() : 0;
   }
 }
 
@@ -129,7 +166,13 @@ bool start_profile(ProfilerState& p, std::string* error, double now) {
     *error = "a profile is running";
     return false;
   }
-  std::vector<std::string> argv = profile_argv(cli_path(), p.form, error);
+  std::string tried;
+  const std::string cli = find_cli(&tried);
+  if (cli.empty()) {
+    *error = "bankviz-cli was not found (looked for " + tried + "); set BANKVIZ_CLI to its path";
+    return false;
+  }
+  std::vector<std::string> argv = profile_argv(cli, p.form, error);
   if (argv.empty()) return false;
   p.cancel = false;
   p.started = now;
@@ -140,7 +183,7 @@ bool start_profile(ProfilerState& p, std::string* error, double now) {
     const ProcessResult r = run_process(argv, form.timeout_s * 3 + 60, kMaxOutput, &cancel);
     ProfileOutcome o;
     if (!r.started) {
-      o.error = r.error + " (bankviz-cli is installed beside bankviz)";
+      o.error = r.error;
     } else if (r.canceled) {
       o.error = "canceled (the GPU is free again)";
     } else if (r.signal) {

@@ -26,6 +26,7 @@ struct ProfileForm {
   std::string args;  // "--arg"s, space-separated: "buffer:4K int:3"
   int shared = 0;    // dynamic shared memory, bytes
   double timeout_s = 10;
+  bool model = false;  // the model's figures only (--model): no GPU, no compiler
 };
 
 // One source line as the hardware counted it (bankviz-cli profile --json's "lines").
@@ -37,10 +38,13 @@ struct ProfiledLine {
   // The line's access as a bankviz scenario (core/from_source.h), when it can be one: the
   // window's "open" shows the model's picture of it.
   std::optional<Scenario> scenario;
+  double model_per_request = 0;  // the model's wavefronts per request over one block (scenario)
+  std::string model_why;         // why the line has no scenario
 };
 
 struct ProfileOutcome {
-  bool ok = false;                  // it ran and was counted
+  bool ok = false;                  // it ran and was counted (or, model, was followed)
+  bool model = false;               // the figures are the model's (--model), not the hardware's
   std::string error;                // why not: the CLI's words (compile error, no GPU, timeout...)
   std::string header;               // "setRowReadCol on NVIDIA H100 (sm_90): one launch 7.9 us"
   std::string counters_note;        // why counters are missing, when they are
@@ -71,6 +75,7 @@ struct ProfilerState {
   std::atomic<bool> cancel{false};
   double started = 0;
   std::optional<ProfileOutcome> outcome;
+  std::string start_error;  // why the last Profile did not start, shown in the window
 };
 
 // Starts a profile of the form (false with a message when the form is incomplete or one runs).

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -103,12 +104,26 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   return r;
 }
 
-std::string cli_path() {
-  if (const char* e = std::getenv("BANKVIZ_CLI"); e && *e) return e;
+std::vector<std::string> cli_candidates(const std::string& self_dir) {
+  std::vector<std::string> out;
+  if (const char* e = std::getenv("BANKVIZ_CLI"); e && *e) out.push_back(e);
+  const std::filesystem::path dir(self_dir);
+  out.push_back((dir / "bankviz-cli").string());
+  out.push_back((dir.parent_path() / "bankviz-cli").string());
+  return out;
+}
+
+std::string find_cli(std::string* tried) {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return "bankviz-cli";
-  return (self.parent_path() / "bankviz-cli").string();
+  tried->clear();
+  for (const std::string& c : cli_candidates(ec ? std::string(".") : self.parent_path().string())) {
+    struct stat st {};
+    if (::stat(c.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(c.c_str(), X_OK) == 0)
+      return c;
+    *tried += (tried->empty() ? "" : ", ") + c;
+  }
+  return {};
 }
 
 }  // namespace bankviz::gui

@@ -28,8 +28,13 @@ struct ProcessResult {
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes,
                           const std::atomic<bool>* cancel = nullptr);
 
-// bankviz-cli beside the running program (/proc/self/exe's directory: the build tree and an
-// install both put them together), or $BANKVIZ_CLI when set.
-std::string cli_path();
+// Where bankviz-cli may be for an app in `self_dir`, in order: $BANKVIZ_CLI when set, beside the
+// app (an install puts both in bin/), one directory up (the build tree: the app is
+// app/gui/bankviz, the CLI app/bankviz-cli).
+std::vector<std::string> cli_candidates(const std::string& self_dir);
+
+// The first candidate (for /proc/self/exe's directory) that is an executable regular file; empty
+// when none is, with *tried listing where it looked.
+std::string find_cli(std::string* tried);
 
 }  // namespace bankviz::gui

@@ -219,7 +219,8 @@ std::vector<ProfileLine> lines_of(const std::vector<ProfileInstruction>& instruc
     if (l.instructions == 0) {
       l.file = in.file;
       l.line = in.line;
-      if (same_file(in.file, file_name) && in.line >= 1 && in.line <= text.size()) {
+      l.in_file = same_file(in.file, file_name);
+      if (l.in_file && in.line >= 1 && in.line <= text.size()) {
         std::string_view t = text[in.line - 1];
         while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
         while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r'))
@@ -241,6 +242,21 @@ std::vector<ProfileLine> lines_of(const std::vector<ProfileInstruction>& instruc
            std::make_tuple(-b.excess(), -b.wavefronts, b.line);
   });
   return out;
+}
+
+std::optional<Value> integer_value(const KernelArg& a) {
+  switch (a.kind) {
+    case KernelArg::Kind::Int:
+      return Value::of(CType::Int, static_cast<int32_t>(static_cast<uint32_t>(a.bits)));
+    case KernelArg::Kind::Uint:
+      return Value::of_unsigned(CType::UInt, a.bits & 0xffffffffu);
+    case KernelArg::Kind::Long:
+      return Value::of(CType::LongLong, static_cast<int64_t>(a.bits));
+    case KernelArg::Kind::Ulong:
+      return Value::of_unsigned(CType::ULongLong, a.bits);
+    default:
+      return std::nullopt;
+  }
 }
 
 std::string format_profile(const ProfileResult& r, size_t max_lines) {

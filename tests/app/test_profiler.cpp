@@ -79,6 +79,11 @@ TEST(Profiler, TheFormBecomesTheCliFlagsAndNothingElse) {
       "buffer:4K",      "--arg",   "int:3",   "--shared", "256",
       "--timeout",      "10",      "--json"};
   EXPECT_EQ(argv, want);
+  f.model = true;  // the model's figures: --model before --json
+  const auto m = profile_argv("/x/bankviz-cli", f, &err);
+  ASSERT_GE(m.size(), 2u);
+  EXPECT_EQ(m[m.size() - 2], "--model");
+  f.model = false;
   f.args = "int:'3'";
   EXPECT_TRUE(profile_argv("cli", f, &err).empty());
   EXPECT_NE(err.find("'"), std::string::npos) << err;
@@ -107,6 +112,21 @@ TEST(Profiler, TheCliJsonIsReadLineByLine) {
   EXPECT_EQ(o.excess, 992);
   EXPECT_NE(o.header.find("NVIDIA H100"), std::string::npos) << o.header;
   EXPECT_NE(o.header.find("7.9 us"), std::string::npos) << o.header;
+
+  // The model's figures (--model, no GPU): lines with figures and lines with a reason.
+  const ProfileOutcome m = read_profile_output(0, false, R"({"figures": "model", "kernel": "k",
+    "lines": [{"line": 12, "ops": "st", "instructions": 8, "wavefronts": 16, "ideal": 8,
+               "wavefronts_per_request": 2.0},
+              {"line": 16, "why": "line 16: the index of h reads input[...]"}]})",
+                                               "");
+  ASSERT_TRUE(m.ok) << m.error;
+  EXPECT_TRUE(m.model);
+  EXPECT_NE(m.header.find("MODEL"), std::string::npos) << m.header;
+  ASSERT_EQ(m.lines.size(), 2u);
+  EXPECT_EQ(m.lines[0].excess, 8);
+  EXPECT_DOUBLE_EQ(m.lines[0].per_request, 2.0);
+  EXPECT_EQ(m.lines[1].model_why, "line 16: the index of h reads input[...]");
+  EXPECT_EQ(m.excess, 8);
 
   // A failure the CLI put in its JSON, one it said in words, and one it never finished.
   ProfileOutcome bad = read_profile_output(
@@ -145,6 +165,48 @@ TEST(Profiler, ProfiledLinesThatAreSharedAccessesOpenAsScenarios) {
   f.block = "0";  // a block the CLI would refuse: no scenario
   attach_scenarios(o, ss.str(), f);
   EXPECT_FALSE(o.lines[0].scenario);
+}
+
+TEST(Profiler, BankvizCliIsLookedForBesideTheAppAndInTheBuildTree) {
+  ::unsetenv("BANKVIZ_CLI");
+  // An install (bin/bankviz, bin/bankviz-cli), then the build tree (app/gui/bankviz,
+  // app/bankviz-cli).
+  EXPECT_EQ(cli_candidates("/opt/bv/bin"),
+            (std::vector<std::string>{"/opt/bv/bin/bankviz-cli", "/opt/bv/bankviz-cli"}));
+  EXPECT_EQ(cli_candidates("/src/build/app/gui")[1], "/src/build/app/bankviz-cli");
+  ::setenv("BANKVIZ_CLI", "/x/my-cli", 1);
+  EXPECT_EQ(cli_candidates("/opt/bv/bin").front(), "/x/my-cli");
+  // find_cli takes the first that is an executable file, else says where it looked.
+  std::string tried;
+  ::setenv("BANKVIZ_CLI", BANKVIZ_CLI, 1);
+  EXPECT_EQ(find_cli(&tried), BANKVIZ_CLI);
+  ::setenv("BANKVIZ_CLI", "/nonexistent/bankviz-cli", 1);
+  const std::string found = find_cli(&tried);
+  EXPECT_NE(tried.find("/nonexistent/bankviz-cli"), std::string::npos) << tried;
+  EXPECT_NE(found, "/nonexistent/bankviz-cli");
+  ::unsetenv("BANKVIZ_CLI");
+}
+
+TEST(Profiler, TheModelsFiguresComeWithoutAGpu) {
+  ::setenv("BANKVIZ_CLI", BANKVIZ_CLI, 1);
+  ProfilerState p;
+  p.form.file = std::string(BANKVIZ_TEST_DATA) + "/profile/dot.cu";
+  p.form.kernel = "dot";
+  p.form.block = "256";
+  p.form.model = true;
+  std::string err;
+  ASSERT_TRUE(start_profile(p, &err, 0)) << err;
+  for (int i = 0; i < 600 && !poll_profile(p); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ::unsetenv("BANKVIZ_CLI");
+  ASSERT_TRUE(p.outcome);
+  const ProfileOutcome& o = *p.outcome;
+  ASSERT_TRUE(o.ok) << o.error;
+  EXPECT_TRUE(o.model);
+  ASSERT_EQ(o.lines.size(), 3u);  // the cache's three lines, each with its picture
+  for (const ProfiledLine& l : o.lines) EXPECT_TRUE(l.scenario) << l.line << ": " << l.model_why;
+  EXPECT_EQ(o.lines[1].line, 28u);  // the reduction: 36 wavefronts in 8 iterations
+  EXPECT_EQ(o.lines[1].wavefronts, 36);
 }
 
 TEST(Profiler, AProfileRunsInABankvizCliOfItsOwn) {

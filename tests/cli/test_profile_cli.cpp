@@ -34,6 +34,27 @@ TEST(ProfileCli, WithoutAGpuSaysWhyAndFails) {
   EXPECT_NE(r.err.find("no CUDA"), std::string::npos) << r.err;
 }
 
+TEST(ProfileCli, TheModelsFiguresComeWithoutAGpuAndSaySo) {
+  // Every shared-memory line of the kernel, the kernel followed for one block: no GPU needed.
+  Result r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --model");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("the MODEL's figures, not measured"), std::string::npos) << r.out;
+  // The reduction's loop line: every iteration (8 for 256 threads): 12 warp loads and stores.
+  EXPECT_NE(r.out.find("    28  ld,st                36           36"), std::string::npos) << r.out;
+  // A line the model cannot follow says why, the others have figures.
+  r = cli("profile " + data("histogram.cu") + " --kernel histogram --block 256 --model --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["figures"], "model");
+  ASSERT_EQ(j["lines"].size(), 3u);
+  EXPECT_EQ(j["lines"][0]["wavefronts"], 8);
+  EXPECT_NE(j["lines"][1]["why"].get<std::string>().find("reads input[...]"), std::string::npos);
+  // A kernel that is not in the file.
+  r = cli("profile " + data("dot.cu") + " --kernel nothere --block 256 --model");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no __global__ function nothere"), std::string::npos) << r.err;
+}
+
 TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {
   if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
   Result r = cli("profile " + data("data_layout.cu") +
@@ -57,6 +78,8 @@ TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {
   ASSERT_EQ(j["lines"].size(), 2u);
   EXPECT_EQ(j["lines"][0]["excess"], 992);
   EXPECT_EQ(j["lines"][0]["as_scenario"], true);
+  // The model's figures beside the hardware's, one block: equal on this line.
+  EXPECT_EQ(j["lines"][0]["model"]["wavefronts"], 1024);
   EXPECT_EQ(j["total"]["wavefronts"], 1056);
 }
 

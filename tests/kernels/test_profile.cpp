@@ -149,8 +149,10 @@ TEST(ProfileLines, InstructionsAreSummedPerLineMostExcessFirstWithTheirSource) {
   EXPECT_DOUBLE_EQ(lines[0].per_request(), 17.0);
   EXPECT_EQ(lines[1].line, 2u);  // no excess, most wavefronts
   EXPECT_EQ(lines[1].text, "tile[x] = 1;");
+  EXPECT_TRUE(lines[0].in_file);
   EXPECT_EQ(lines[2].file, "other.h");  // line 3 of another file: not k.cu's text
   EXPECT_EQ(lines[2].text, "");
+  EXPECT_FALSE(lines[2].in_file);
   EXPECT_EQ(lines[3].line, 0u);
   ProfileResult r;
   r.lines = lines;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bankviz/counters.h"
+#include "bankviz/expr.h"
 #include "bankviz/runner.h"
 
 namespace bankviz {
@@ -49,6 +50,11 @@ struct KernelArg {
 // "long:V", "ulong:V", "float:1.5", "double:2.5e-3". A value must fit its type exactly (no
 // wrapping, no rounding of an integer). Errors say what was expected.
 std::optional<KernelArg> parse_kernel_arg(std::string_view text, std::string* error);
+
+// An integer argument's value with its C type (int, unsigned int, long long, unsigned long
+// long); nullopt for a buffer or a floating-point value. What the model's following of the
+// kernel (from_source.h SourceLaunch::args) takes.
+std::optional<Value> integer_value(const KernelArg& a);
 
 inline constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 30;       // one buffer
 inline constexpr uint64_t kMaxTotalBufferBytes = uint64_t{4} << 30;  // all of them
@@ -89,6 +95,7 @@ struct ProfileLine {
   std::string file;
   uint32_t line = 0;
   std::string text;              // the source line, trimmed ("" for another file)
+  bool in_file = false;          // a line of the profiled file (not of a header it includes)
   int instructions = 0;          // SASS instructions on the line that touch shared memory
   int64_t executed = 0;          // their warp instructions executed
   int64_t wavefronts = 0;        // hardware: shared-memory wavefronts
