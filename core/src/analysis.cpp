@@ -35,7 +35,7 @@ OpSpec compiled_op(const Scenario& s, int step, const Arch& arch) {
   // measured, so only there.
   if (o.op == Op::Atomic && arch.measured && t && is_constant_one(st.value)) {
     const ElemType& e = t->type();
-    if (e.bytes == 4 && e.lanes == 1 && !e.is_float) o.op = Op::AtomicInc;
+    if (e.bytes == 4 && e.lanes == 1 && !e.is_float()) o.op = Op::AtomicInc;
   }
   return o;
 }

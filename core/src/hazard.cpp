@@ -63,12 +63,9 @@ std::string describe(const Scenario& s, const Trace& t, const AccessRef& a, int6
   const OpSpec op = st.op(tile.elem_bytes());
   const std::string what =
       op.width > tile.elem_bytes() ? "the " + std::to_string(op.width) + " bytes at " + elem : elem;
-  const char* verb = st.reads()                          ? " reads "
-                     : ts.info.kind == StepKind::Atomic  ? " adds to "
-                     : ts.info.kind == StepKind::CpAsync ? " copies into "
-                                                         : " writes ";
+  const std::string_view verb = st.info().verb;
   return thread_text(thread_of(int64_t{a.warp} * kWarpSize + a.lane, s.block)) + " of warp " +
-         std::to_string(a.warp) + verb + what + " in step " + std::to_string(a.step) + " (" +
+         std::to_string(a.warp) + std::string(verb) + what + " in step " + std::to_string(a.step) + " (" +
          ts.info.label + ")";
 }
 
@@ -117,7 +114,7 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
     // Pass 1: who touches what in this epoch.
     each(begin, end,
          [&](const TraceStep& ts, const AccessRef& a, int64_t, int64_t slot, int64_t span) {
-           const bool reads = ts.info.kind == StepKind::Load || ts.info.kind == StepKind::LdMatrix;
+           const StepAccess how = step_kind_info(ts.info.kind).access;
            const uint32_t me = 1u << a.warp;
            for (int64_t k = 0; k < span; ++k) {
              Cell& c = cell(ts.info.tile, slot + k);
@@ -125,9 +122,9 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
                c = Cell{};
                c.epoch = epoch;
              }
-             if (reads)
+             if (how == StepAccess::Read)
                c.loads |= me, c.load.note(a);
-             else if (ts.info.kind == StepKind::Atomic)
+             else if (how == StepAccess::Add)
                c.atomics |= me, c.atomic.note(a);
              else  // store, stmatrix, cp.async
                c.stores |= me, c.store.note(a);
@@ -137,7 +134,8 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
     each(begin, end,
          [&](const TraceStep& ts, const AccessRef& a, int64_t element, int64_t slot, int64_t span) {
            const uint32_t others = ~(1u << a.warp);
-           const bool plain = ts.info.kind != StepKind::Atomic;
+           const StepAccess how = step_kind_info(ts.info.kind).access;
+           const bool plain = how != StepAccess::Add;
            // The first slot of the access that another warp writes (or adds to, against a plain
            // one).
            const Cell* hit = nullptr;
@@ -153,7 +151,7 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
            HazardKind kind = HazardKind::AtomicVsPlain;
            if (writers) {
              partner = c.store.other_than(a.warp);
-             if (ts.info.kind == StepKind::Load || ts.info.kind == StepKind::LdMatrix)
+             if (how == StepAccess::Read)
                kind =
                    partner.step < a.step ? HazardKind::ReadAfterWrite : HazardKind::WriteAfterRead;
              else if (plain)

@@ -284,7 +284,8 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
       const uint32_t address_lanes = op.lanes(~0u);
       const int64_t span = std::max<int64_t>(1, op.width / tile.elem_bytes());  // elements
       // Values a lane supplies: a vector element's components, or stmatrix's 2 halves per matrix.
-      const int values = st.kind == StepKind::StMatrix ? 2 * st.matrices : comps;
+      const StepKindInfo& kind = st.info();
+      const int values = kind.variant == StepVariant::Matrices ? 2 * st.matrices : comps;
       subs.resize(bs.subscripts.size());
       ts.warps.resize(static_cast<size_t>(warps));
       for (int w = 0; w < warps; ++w) {
@@ -308,7 +309,7 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
           const bool gives_address = ((address_lanes >> lane) & 1u) != 0;
           // A lane of a matrix instruction that gives no row address: stmatrix still takes its
           // registers; ldmatrix gives it a fragment (kernels/reference.h); it accesses nothing.
-          if (!gives_address && st.kind != StepKind::StMatrix) continue;
+          if (!gives_address && !kind.value) continue;
           for (size_t d = 0; d < subs.size() && gives_address; ++d) {
             std::optional<Value> v = bs.subscripts[d].eval(env, &err);
             if (!v) {
@@ -347,8 +348,8 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
             // misaligned-address fault on the GPU), and their whole row or copy in the tile.
             if (op.width > tile.elem_bytes() && byte % static_cast<uint32_t>(op.width) != 0) {
               fail("index",
-                   {0, std::string(st.kind == StepKind::CpAsync ? "the destination of "
-                                                                : "the row address of ") +
+                   {0, std::string(kind.width == StepWidth::Copy ? "the destination of "
+                                                                   : "the row address of ") +
                            st.kind_text() + ", " + element_text(tile, subs) + " at byte " +
                            std::to_string(byte) + ", is not " + std::to_string(op.width) +
                            "-byte aligned"},
@@ -367,7 +368,7 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
               continue;
             }
           }
-          if (!st.reads() && st.kind != StepKind::CpAsync) {
+          if (kind.value) {
             Value v{CType::UInt, static_cast<uint64_t>(tid)};  // default: the linear index
             if (bs.value) {
               std::optional<Value> got = bs.value->eval(env, &err);
@@ -383,7 +384,7 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
               const int64_t max = ctype_bits(v.type) == 32 ? INT32_MAX : INT64_MAX;
               if (static_cast<int64_t>(v.bits) > max - (values - 1)) {
                 const std::string what =
-                    st.kind == StepKind::StMatrix
+                    kind.variant == StepVariant::Matrices
                         ? "the " + st.kind_text() + " registers' halves"
                         : "the " + std::string(tile.type().name) + "'s components";
                 err = {1, what + " are value, value + 1, ...: value + " +

@@ -183,19 +183,18 @@ const char* kVolatileSource =
 
 // bits(v): the value's bits folded to 32, so the thread's sum is a checksum the CPU reproduces
 // exactly (no float rounding in the sum, no slow float-to-int conversion in the exposed loop).
-std::string bits_overload(const detail::TypeInfo& t) {
-  using detail::CompKind;
+std::string bits_overload(const ElemType& t) {
   const std::string c(t.comp);
   std::string body;
-  if (t.comp_bytes == 8 && t.kind == CompKind::F64) {
+  if (t.comp_bytes() == 8 && t.comp_kind == CompKind::F64) {
     body = "unsigned long long b = __double_as_longlong(v); return (unsigned int)(b ^ (b >> 32));";
-  } else if (t.comp_bytes == 8) {
+  } else if (t.comp_bytes() == 8) {
     body = "unsigned long long b = v; return (unsigned int)(b ^ (b >> 32));";
-  } else if (t.kind == CompKind::F32) {
+  } else if (t.comp_kind == CompKind::F32) {
     body = "return __float_as_uint(v);";
-  } else if (t.kind == CompKind::F16) {
+  } else if (t.comp_kind == CompKind::F16) {
     body = "return __half_as_ushort(v);";
-  } else if (t.kind == CompKind::BF16) {
+  } else if (t.comp_kind == CompKind::BF16) {
     body = "return __bfloat16_as_ushort(v);";
   } else {
     body = "return v;";
@@ -219,11 +218,10 @@ const char* kMatrixSource =
     "}\n";
 
 // b16_bits() for one 16-bit element type (the C type of a component).
-std::string b16_bits_source(const detail::TypeInfo& t) {
-  using detail::CompKind;
+std::string b16_bits_source(const ElemType& t) {
   const std::string c(t.comp);
-  const std::string body = t.kind == CompKind::F16    ? "__half_as_ushort(v)"
-                           : t.kind == CompKind::BF16 ? "__bfloat16_as_ushort(v)"
+  const std::string body = t.comp_kind == CompKind::F16    ? "__half_as_ushort(v)"
+                           : t.comp_kind == CompKind::BF16 ? "__bfloat16_as_ushort(v)"
                                                       : "(unsigned short)v";
   return "__device__ __forceinline__ unsigned int b16_bits(" + c + " v) { return " + body + "; }\n";
 }
@@ -233,39 +231,29 @@ std::string b16_bits_source(const detail::TypeInfo& t) {
 std::string matrix_asm(const Step& st, const std::vector<std::string>& regs,
                        const std::string& addr = "addr") {
   const std::string n = std::to_string(st.matrices);
-  const std::string shape = ".m8n8.x" + n + (st.trans ? ".trans" : "") + ".shared.b16";
+  const std::string ptx = fill_in(st.info().ptx, {{"{n}", n}, {"{.trans}", st.trans ? ".trans" : ""}});
+  const bool loads = st.reads();
   std::string list;
   for (size_t i = 0; i < regs.size(); ++i)
-    list += (i ? ", %" : "%") + std::to_string(st.kind == StepKind::LdMatrix ? i : i + 1);
+    list += (i ? ", %" : "%") + std::to_string(loads ? i : i + 1);
   std::string operands;
   for (size_t i = 0; i < regs.size(); ++i)
-    operands += std::string(i ? ", " : "") +
-                (st.kind == StepKind::LdMatrix ? "\"=r\"(" : "\"r\"(") + regs[i] + ")";
-  if (st.kind == StepKind::LdMatrix)
-    return "asm volatile(\"ldmatrix.sync.aligned" + shape + " {" + list + "}, [%" +
-           std::to_string(regs.size()) + "];\" : " + operands + " : \"r\"(" + addr +
-           ") : \"memory\");";
-  return "asm volatile(\"stmatrix.sync.aligned" + shape + " [%0], {" + list + "};\" :: \"r\"(" +
-         addr + "), " + operands + " : \"memory\");";
+    operands += std::string(i ? ", " : "") + (loads ? "\"=r\"(" : "\"r\"(") + regs[i] + ")";
+  if (loads)
+    return "asm volatile(\"" + ptx + " {" + list + "}, [%" + std::to_string(regs.size()) +
+           "];\" : " + operands + " : \"r\"(" + addr + ") : \"memory\");";
+  return "asm volatile(\"" + ptx + " [%0], {" + list + "};\" :: \"r\"(" + addr + "), " + operands +
+         " : \"memory\");";
 }
 
 // Loads a measured load step keeps in flight per warp (exposed mode); reps is a multiple of it.
 constexpr int kLoadBatch = kExposedLoadBatch;
 
-std::string vector_bits_overload(const detail::TypeInfo& t, const std::string& ctype) {
+std::string vector_bits_overload(const ElemType& t, const std::string& ctype) {
   std::string sum;
-  for (int i = 0; i < t.comps; ++i)
+  for (int i = 0; i < t.lanes; ++i)
     sum += std::string(i ? " + " : "") + "bits(v." + kMembers[i] + ")";
   return "__device__ unsigned int bits(" + ctype + " v) { return " + sum + "; }\n";
-}
-
-// The C++ type name used for overloads: half/half2 are typedefs of __half/__half2, unsigned of
-// unsigned int, so each type gets one overload.
-std::string canonical_type(const detail::TypeInfo& t) {
-  if (t.name == "half") return "__half";
-  if (t.name == "half2") return "__half2";
-  if (t.name == "unsigned") return "unsigned int";
-  return std::string(t.name);
 }
 
 // [SECTION] Statements ===========================================================================
@@ -419,14 +407,14 @@ std::string layout_source(const TileDecl& t, const std::string& fn,
 
 // The value a store writes: the user's expression or the thread's linear index, as the element
 // type: a vector gets value, value + 1, ... in its components.
-std::string store_value(const detail::TypeInfo& t, const std::string& value) {
-  if (t.comps == 1) return value;
+std::string store_value(const ElemType& t, const std::string& value) {
+  if (t.lanes == 1) return value;
   const bool simple = std::all_of(value.begin(), value.end(), [](char c) {
     return std::isalnum((unsigned char)c) || c == '_';
   });
   const std::string v = simple ? value : "(" + value + ")";
   std::string args;
-  for (int i = 0; i < t.comps; ++i)
+  for (int i = 0; i < t.lanes; ++i)
     args += (i ? ", " : "") + (i ? v + " + " + std::to_string(i) : v);
   return std::string(t.make) + "(" + args + ")";
 }
@@ -491,14 +479,8 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   bool need_fp16 = false, need_bf16 = false;
   for (size_t i = 0; i < s.tiles.size(); ++i) {
     const TileDecl& t = s.tiles[i];
-    const detail::TypeInfo* ti = detail::type_info(t.type().name);
-    if (!ti) {
-      fail("tiles[" + std::to_string(i) + "].elem",
-           "no kernel code for element type '" + t.elem + "'");
-      continue;
-    }
-    need_fp16 |= ti->kind == detail::CompKind::F16;
-    need_bf16 |= ti->kind == detail::CompKind::BF16;
+    need_fp16 |= t.type().comp_kind == CompKind::F16;
+    need_bf16 |= t.type().comp_kind == CompKind::BF16;
     if (is_reserved(t.name))
       fail("tiles[" + std::to_string(i) + "].name",
            "'" + t.name + "' is a name the generated kernel uses itself");
@@ -520,9 +502,9 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
          "overlap the others");
   for (size_t i = 0; i < s.steps.size(); ++i) {
     const Step& st = s.steps[i];
-    if (st.kind != StepKind::Atomic) continue;
+    if (st.info().access != StepAccess::Add) continue;
     const TileDecl* t = s.find_tile(st.tile);
-    const detail::TypeInfo* ti = t ? detail::type_info(t->type().name) : nullptr;
+    const ElemType* ti = t ? &t->type() : nullptr;
     if (ti && !ti->atomic)
       fail("steps[" + std::to_string(i) + "].kind",
            "atomicAdd on " + t->elem +
@@ -548,7 +530,7 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   bool has_matrix = false, has_copy = false;
   for (const Step& st : s.steps) {
     has_matrix |= is_matrix_kind(st.kind);
-    has_copy |= st.kind == StepKind::CpAsync;
+    has_copy |= st.info().width == StepWidth::Copy;
   }
 
   bool uses_hash = false;
@@ -629,12 +611,12 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   std::set<std::string> emitted;
   std::string overloads;
   for (const TileDecl& t : s.tiles) {
-    const detail::TypeInfo& ti = *detail::type_info(t.type().name);
-    if (ti.plain_sum) continue;
+    const ElemType& ti = t.type();
+    if (ti.plain_sum()) continue;
     const std::string comp(ti.comp);
     if (emitted.insert(comp).second) overloads += bits_overload(ti);
-    if (ti.comps > 1 && emitted.insert(canonical_type(ti)).second)
-      overloads += vector_bits_overload(ti, canonical_type(ti));
+    if (ti.lanes > 1 && emitted.insert(std::string(ti.overload)).second)
+      overloads += vector_bits_overload(ti, std::string(ti.overload));
   }
   if (!overloads.empty()) {
     e.ln(0, "// bits(): a loaded value's bits folded to 32, summed into the thread's checksum.");
@@ -650,7 +632,7 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     std::set<std::string> b16;
     for (const Step& st : s.steps) {
       if (st.kind != StepKind::StMatrix) continue;
-      const detail::TypeInfo& ti = *detail::type_info(s.find_tile(st.tile)->type().name);
+      const ElemType& ti = s.find_tile(st.tile)->type();
       if (b16.insert(std::string(ti.comp)).second) e.put(b16_bits_source(ti));
     }
     e.ln(0, "");
@@ -817,35 +799,27 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   for (size_t i = 0; i < s.steps.size(); ++i) {
     const Step& st = s.steps[i];
     k.step_line[i] = e.line;
-    if (st.kind == StepKind::Sync) {
-      e.ln(1, "__syncthreads();");
+    if (!st.is_memory()) {
+      e.ln(1, written_statement(st.info(), "", "", ""));
       continue;
     }
     const TileDecl& tile = *s.find_tile(st.tile);
-    const detail::TypeInfo& ti = *detail::type_info(tile.type().name);
+    const ElemType& ti = tile.type();
     const size_t ti_index = static_cast<size_t>(&tile - s.tiles.data());
     const std::string where = access_text(tile, parse_subscripts(st.index, tile.name),
                                           swizzle_fn[ti_index], layout_fn[ti_index]);
     const std::string value = st.value.empty() ? names.tid : parse_expr(st.value).expr->text();
+    // The statement as the table writes it (kinds.h); exposed mode reads and writes through
+    // ld_volatile / st_volatile.
+    const StepKindInfo& kind = st.info();
     std::string stmt;
-    switch (st.kind) {
-      case StepKind::Store:
-        stmt = exposed ? "st_volatile(" + where + ", " + store_value(ti, value) + ");"
-                       : where + " = " + store_value(ti, value) + ";";
-        break;
-      case StepKind::Load: {
-        const std::string read = exposed ? "ld_volatile(" + where + ")" : where;
-        stmt = names.sum + " += " + (ti.plain_sum ? read : "bits(" + read + ")") + ";";
-        break;
-      }
-      case StepKind::Atomic:
-        stmt = "atomicAdd(&" + where + ", " + value + ");";
-        break;
-      case StepKind::Sync:
-      case StepKind::LdMatrix:
-      case StepKind::StMatrix:
-      case StepKind::CpAsync:
-        break;
+    if (exposed && kind.kind == StepKind::Store) {
+      stmt = "st_volatile(" + where + ", " + store_value(ti, value) + ");";
+    } else if (!kind.written.empty()) {
+      std::string at = exposed && kind.access == StepAccess::Read ? "ld_volatile(" + where + ")"
+                                                                   : where;
+      if (kind.access == StepAccess::Read && !ti.plain_sum()) at = "bits(" + at + ")";
+      stmt = written_statement(kind, at, store_value(ti, value), names.sum);
     }
     // ldmatrix / stmatrix / cp.async: a block of statements around the instruction's PTX.
     std::vector<std::string> wide;
@@ -855,7 +829,7 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     if (st.kind == StepKind::LdMatrix) {
       std::vector<std::string> regs;
       std::string add;
-      const char* fold = ti.kind == detail::CompKind::SInt ? "s16_sum(" : "b16_sum(";
+      const char* fold = ti.comp_kind == CompKind::SInt ? "s16_sum(" : "b16_sum(";
       for (int m = 0; m < st.matrices; ++m) {
         regs.push_back("r" + std::to_string(m));
         add += std::string(m ? " + " : "") + fold + regs.back() + ")";
@@ -884,7 +858,7 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
       }
       wide.push_back(matrix_asm(st, regs));
     } else if (st.kind == StepKind::CpAsync) {
-      wide.push_back("asm volatile(\"cp.async.ca.shared.global [%0], [%1], " +
+      wide.push_back("asm volatile(\"" + std::string(kind.ptx) + " [%0], [%1], " +
                      std::to_string(st.copy_bytes) +
                      ";\" :: \"r\"(addr), \"l\"(__cvta_generic_to_global(in + " +
                      std::to_string(st.copy_bytes / 4) + " * " + names.tid + ")) : \"memory\");");
@@ -934,7 +908,7 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
       for (int b = 0; b < kLoadBatch; ++b) {
         const std::string v = "v" + std::to_string(b);
         body.push_back("const auto " + v + " = " + read + ";");
-        total += (b ? " + " : "") + (ti.plain_sum ? v : "bits(" + v + ")");
+        total += (b ? " + " : "") + (ti.plain_sum() ? v : "bits(" + v + ")");
       }
       body.push_back(names.sum + " += " + total + ";");
       e.ln(1, "if (measure == " + std::to_string(i) + ") {");

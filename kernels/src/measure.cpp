@@ -286,7 +286,7 @@ void measure_exposed(Session& run) {
     row.active_warps_per_sm = p.active_warps_per_sm;
     row.schedulers = p.schedulers;
     row.shared_bound = p.shared_bound;
-    row.copy_bound = st.kind == StepKind::CpAsync && row.model_wavefronts < kCopyCycles;
+    row.copy_bound = st.info().from_global && row.model_wavefronts < kCopyCycles;
     if (auto why = over_launch_limit(p.estimate_ms, o.max_launch_ms, step, p.reps)) {
       res.status = RunStatus::Timeout;
       res.message = *why;
