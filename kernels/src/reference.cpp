@@ -73,6 +73,28 @@ std::string slot_name(const TileDecl& tile, int64_t slot) {
 
 // [SECTION] One block ============================================================================
 
+// atomicAdd(&cell, value) `reps` times on a known cell. A float's sum is exact only while every
+// partial sum is an integer the format holds exactly; beyond that the order of the adds changes
+// the rounding, and the cell becomes unknown. Integers wrap: the add converted to the element
+// type, reps times.
+void add_to(Cell& c, const ElemType& ty, const Value& value, int64_t reps) {
+  uint64_t& b = c.bits[0];
+  if (ty.comp_kind == CompKind::F32 || ty.comp_kind == CompKind::F64) {
+    const double limit = ty.comp_kind == CompKind::F32 ? 16777216.0 : 9007199254740992.0;
+    const double now = detail::component_value(ty, b);
+    const double add = as_double(value) * static_cast<double>(reps);
+    if (std::fabs(now) + std::fabs(add) > limit) {
+      c.state = CellState::Unknown;
+      return;
+    }
+    b = detail::component_bits(ty, Value::of(CType::LongLong, static_cast<int64_t>(now + add)));
+  } else {
+    const uint64_t add = detail::component_bits(ty, value) * static_cast<uint64_t>(reps);
+    b = detail::component_bits(ty, Value{CType::ULongLong, b + add});
+  }
+  c.checksum = checksum_of(ty, c.bits);
+}
+
 // Runs one block's trace on the CPU: the values the loads see and each thread's checksum. What the
 // hazard model flags as racing is left out of the comparison.
 struct BlockRun {
@@ -307,25 +329,7 @@ struct BlockRun {
                      ", which no thread stored: shared memory starts uninitialized");
                 c.state = CellState::Unknown;
               } else if (c.state == CellState::Known) {
-                uint64_t& b = c.bits[0];
-                if (ty.comp_kind == CompKind::F32 || ty.comp_kind == CompKind::F64) {
-                  // Exact only while every partial sum is an integer the format holds exactly;
-                  // beyond that the order of the adds changes the rounding.
-                  const double limit =
-                      ty.comp_kind == CompKind::F32 ? 16777216.0 : 9007199254740992.0;
-                  const double now = detail::component_value(ty, b);
-                  const double add = as_double(value) * static_cast<double>(reps);
-                  if (std::fabs(now) + std::fabs(add) > limit)
-                    c.state = CellState::Unknown;
-                  else
-                    b = detail::component_bits(
-                        ty, Value::of(CType::LongLong, static_cast<int64_t>(now + add)));
-                } else {  // integers wrap: the add converted to the element type, reps times
-                  const uint64_t add =
-                      detail::component_bits(ty, value) * static_cast<uint64_t>(reps);
-                  b = detail::component_bits(ty, Value{CType::ULongLong, b + add});
-                }
-                c.checksum = checksum_of(ty, c.bits);
+                add_to(c, ty, value, reps);
               }
               break;
           }
