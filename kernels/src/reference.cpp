@@ -231,8 +231,7 @@ struct BlockRun {
     const Hazards hz = find_hazards(s, t, o.warps);
     if (record) {
       ref.race_count = hz.racing_accesses;
-      for (const Hazard& h : hz.examples)
-        if (ref.races.size() < kMaxMessages) ref.races.push_back(h.message);
+      for (const Hazard& h : hz.examples) ref.races.push_back(h.message);  // every pair named
     }
     auto note = [&](std::string msg) {
       if (record && ref.notes.size() < kMaxMessages &&

@@ -299,9 +299,20 @@ TEST(Reference, ReportsExactlyTheRacesTheAnalysisReports) {
     const Reference r = reference_of(s);
     EXPECT_GT(r.race_count, 0);
     EXPECT_EQ(r.race_count, a.analysis->hazards.racing_accesses);
-    ASSERT_FALSE(r.races.empty());
-    EXPECT_EQ(r.races[0], a.analysis->hazards.examples[0].message);
+    // Every racing pair the model names, in its words.
+    ASSERT_EQ(r.races.size(), a.analysis->hazards.examples.size());
+    for (size_t i = 0; i < r.races.size(); ++i)
+      EXPECT_EQ(r.races[i], a.analysis->hazards.examples[i].message);
   }
+  // The example: a read after write and a write after read, both named.
+  Scenario both = war;
+  both.steps = {test::step(StepKind::Store, "tile[threadIdx.x]"),
+                test::step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
+                test::step(StepKind::Store, "tile[threadIdx.x]")};
+  const Reference r = reference_of(both);
+  ASSERT_EQ(r.races.size(), 2u);
+  EXPECT_NE(r.races[0].find("race: read after write"), std::string::npos) << r.races[0];
+  EXPECT_NE(r.races[1].find("race: write after read"), std::string::npos) << r.races[1];
 }
 
 TEST(Reference, RacingLoadsAreNotCompared) {
