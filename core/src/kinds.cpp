@@ -114,7 +114,7 @@ std::span<const std::string> step_kind_texts() {
           for (const char* trans : {"", ".trans"})
             out.push_back(name + ".x" + std::to_string(n) + trans);
       if (i.variant == StepVariant::CopyBytes)
-        for (int b : kCopySizes) out.push_back(name + "." + std::to_string(b));
+        for (int b : kCopySizes) out.push_back(name + '.' + std::to_string(b));
     }
     return out;
   }();
@@ -130,11 +130,13 @@ std::string step_kind_forms() {
     if (i.variant == StepVariant::Matrices) {
       out += ".x";
       for (size_t n = 0; n < std::size(kMatrixCounts); ++n)
-        out += (n ? "|x" : "") + std::to_string(kMatrixCounts[n]);
+        out += std::string(n ? "|x" : "") + std::to_string(kMatrixCounts[n]);
       out += "[.trans]";
     } else if (i.variant == StepVariant::CopyBytes) {
-      for (size_t n = 0; n < std::size(kCopySizes); ++n)
-        out += (n ? "|" : ".") + std::to_string(kCopySizes[n]);
+      for (size_t n = 0; n < std::size(kCopySizes); ++n) {
+        out += n ? '|' : '.';
+        out += std::to_string(kCopySizes[n]);
+      }
     }
   }
   return out;

@@ -896,7 +896,7 @@ StepText Generator::step_text(const Step& st) const {
     std::string add;
     const char* fold = ti.comp_kind == CompKind::SInt ? "s16_sum(" : "b16_sum(";
     for (int m = 0; m < st.matrices; ++m) {
-      regs.push_back("r" + std::to_string(m));
+      regs.push_back('r' + std::to_string(m));
       add += std::string(m ? " + " : "") + fold + regs.back() + ")";
     }
     std::string decl = "unsigned int ";
@@ -917,7 +917,7 @@ StepText Generator::step_text(const Step& st) const {
     };
     std::vector<std::string> regs;
     for (int m = 0; m < st.matrices; ++m) {
-      regs.push_back("r" + std::to_string(m));
+      regs.push_back('r' + std::to_string(m));
       wide.push_back("const unsigned int " + regs.back() + " = " + half(2 * m) + " | (" +
                      half(2 * m + 1) + " << 16);");
     }
@@ -999,7 +999,7 @@ void Generator::emit_measured_load(size_t i, const Step& st, const StepText& t) 
   std::vector<std::string> body;
   std::string total;
   for (int b = 0; b < kLoadBatch; ++b) {
-    const std::string v = "v" + std::to_string(b);
+    const std::string v = 'v' + std::to_string(b);
     body.push_back("const auto " + v + " = " + read + ";");
     total += (b ? " + " : "") + (ti.plain_sum() ? v : "bits(" + v + ")");
   }
@@ -1042,7 +1042,7 @@ void Generator::emit_measured_batch(size_t i, const Step& st, const StepText& t)
     std::vector<std::string> regs;
     std::string decl = "unsigned int ";
     for (int m = 0; m < st.matrices; ++m) {
-      regs.push_back("r" + std::to_string(m) + "_" + std::to_string(b));
+      regs.push_back('r' + std::to_string(m) + '_' + std::to_string(b));
       decl += (m ? ", " : "") + regs.back();
       total += std::string(total.empty() ? "" : " + ") + regs.back();
     }

@@ -93,7 +93,10 @@ std::string format_written_steps(const std::vector<WrittenStep>& steps, int64_t 
   char line[512];
   for (const WrittenStep& w : steps) {
     std::string ops;
-    for (const std::string& op : w.ops) ops += (ops.empty() ? "" : ",") + op;
+    for (const std::string& op : w.ops) {
+      if (!ops.empty()) ops += ',';
+      ops += op;
+    }
     std::snprintf(line, sizeof line, "%4s  %14.2f  %10.2f  %12.2f  %10.2f  %-11s  %d %s  %s\n",
                   w.step >= 0 ? std::to_string(w.step).c_str() : "-", w.executed / g,
                   w.wavefronts / g, w.model_instructions / g, w.model_wavefronts / g,
