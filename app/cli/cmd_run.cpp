@@ -11,6 +11,7 @@
 #include "bankviz/arch.h"
 #include "bankviz/codegen.h"
 #include "bankviz/runner.h"
+#include "bankviz/written_steps.h"
 #include "commands.h"
 #include "common.h"
 
@@ -37,6 +38,7 @@ struct RunCmdOptions {
   long long reps = 0;
   double timeout_ms = 10000;
   bool no_counters = false;
+  bool steps = false;
 };
 
 RunMode mode_of(const std::string& text) {
@@ -219,6 +221,39 @@ void print_text(const Scenario& s, const RunResult& r) {
   std::cout << "\n" << explain_result(s, r) << "\n";
 }
 
+// --steps: the written kernel profiled (written_steps.h), its shared instructions per step
+// beside the model's; the table and its JSON, or why there is none.
+void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner, nlohmann::json& j,
+                      std::string& text) {
+  const GenerateResult g = generate_kernel(s, RunMode::Written);
+  const AnalysisResult a = analyze(s, find_arch(r.device.model_arch));
+  if (!g.kernel || !a.analysis) return;
+  const ProfileResult p = runner.profile(written_profile_request(s, *g.kernel));
+  if (p.status != RunStatus::Ok || p.counters != CounterStatus::Ok) {
+    const std::string why =
+        p.status != RunStatus::Ok ? p.message : counter_status_name(p.counters) + std::string(": ") +
+                                                    p.counters_message;
+    j = {{"error", why}};
+    text = "\nthe written kernel step by step: not read: " + why + "\n";
+    return;
+  }
+  const std::vector<WrittenStep> steps = written_steps(s, *a.analysis, *g.kernel, p.instructions);
+  j = nlohmann::json::array();
+  for (const WrittenStep& w : steps)
+    j.push_back({{"step", w.step},
+                 {"label", w.label},
+                 {"sass_instructions", w.sass_instructions},
+                 {"ops", w.ops},
+                 {"hardware_instructions", w.executed},
+                 {"hardware_wavefronts", w.wavefronts},
+                 {"model_instructions", w.model_instructions},
+                 {"model_wavefronts", w.model_wavefronts},
+                 {"agrees", w.agrees()}});
+  text = "\nthe written kernel step by step (CUPTI's SASS metrics on the generated kernel, its "
+         "instructions by source line):\n" +
+         format_written_steps(steps, s.grid);
+}
+
 void run_run(const RunCmdOptions& o) {
   const Scenario s = build_scenario(o.scenario);
   RunOptions ro;
@@ -228,15 +263,23 @@ void run_run(const RunCmdOptions& o) {
   ro.reps = o.reps;
   ro.timeout_ms = o.timeout_ms;
   ro.counters = !o.no_counters;
+  if (o.steps && ro.mode != RunMode::Written)
+    throw Exit{kExitUsage,
+               "--steps: written mode only (exposed mode measures every step on its own)"};
   Runner runner;
   const RunResult r = runner.run(s, ro);
   std::cout.flush();
+  nlohmann::json steps_json;
+  std::string steps_text;
+  if (o.steps && r.status == RunStatus::Ok) written_steps_of(s, r, runner, steps_json, steps_text);
   if (o.json) {
+    nlohmann::json j = result_json(s, r);
+    if (o.steps) j["written_steps"] = steps_json;
     // Invalid UTF-8 in a label from the command line is replaced, never thrown.
-    std::cout << result_json(s, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     print_text(s, r);
+    std::cout << steps_text;
   }
   if (r.status != RunStatus::Ok || r.verification.status == VerifyStatus::Mismatch)
     throw Exit{kExitFailed, ""};
@@ -280,6 +323,9 @@ void add_run_commands(CLI::App& app) {
       ->capture_default_str();
   run->add_flag("--no-counters", o->no_counters,
                 "do not read the GPU's shared-memory counters (CUPTI) beside the timing");
+  run->add_flag("--steps", o->steps,
+                "written mode: the kernel's shared instructions per step from the hardware "
+                "(CUPTI's SASS metrics, as profile reads them) beside the model's");
   run->callback([o] { run_run(*o); });
 
   auto so = std::make_shared<ScenarioOptions>();

@@ -66,9 +66,8 @@ Step parse_step(const std::string& spec) {
   std::string kind = s.substr(0, sp);
   Step st;
   if (!parse_step_op(kind, st))
-    throw Exit{kExitUsage, "--step '" + spec + "': unknown kind '" + kind +
-                               "' (expected store, load, atomic, sync, ldmatrix.x1|x2|x4[.trans], "
-                               "stmatrix.x1|x2|x4[.trans] or cp.async.4|8|16)"};
+    throw Exit{kExitUsage, "--step '" + spec + "': unknown kind '" + kind + "' (expected " +
+                               step_kind_forms() + ")"};
   std::string rest = sp == std::string::npos ? "" : trim(s.substr(sp + 1));
   if (!rest.empty() && rest[0] == ':') rest = trim(rest.substr(1));
   if (st.kind == StepKind::Sync) {

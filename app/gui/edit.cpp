@@ -45,14 +45,9 @@ std::string unique_name(const Scenario& s, const std::string& stem) {
 }  // namespace
 
 const std::vector<std::string>& step_kind_choices() {
-  static const std::vector<std::string> choices = [] {
-    std::vector<std::string> c = {"store", "load", "atomic", "sync"};
-    for (const char* op : {"ldmatrix", "stmatrix"})
-      for (const char* x : {".x1", ".x2", ".x4"})
-        for (const char* trans : {"", ".trans"}) c.push_back(std::string(op) + x + trans);
-    for (const char* bytes : {"4", "8", "16"}) c.push_back(std::string("cp.async.") + bytes);
-    return c;
-  }();
+  // The step kinds' table (core's kinds.h), every variant spelled out.
+  static const std::vector<std::string> choices(step_kind_texts().begin(),
+                                                step_kind_texts().end());
   return choices;
 }
 

@@ -34,25 +34,15 @@ std::string sketch(const Scenario& sc) {
     }
     std::string idx = st.index;
     if (!idx.empty() && idx[0] == '[') idx = (st.tile.empty() ? sc.tiles[0].name : st.tile) + idx;
-    switch (st.kind) {
-      case StepKind::Sync:
-        o << ind << "__syncthreads();\n";
-        break;
-      case StepKind::Store:
-        o << ind << idx << " = " << (st.value.empty() ? "tid" : st.value) << ";\n";
-        break;
-      case StepKind::Load:
-        o << ind << "sum += " << idx << ";\n";
-        break;
-      case StepKind::Atomic:
-        o << ind << "atomicAdd(&" << idx << ", " << (st.value.empty() ? "1" : st.value) << ");\n";
-        break;
-      case StepKind::LdMatrix:
-      case StepKind::StMatrix:
-      case StepKind::CpAsync:  // the generated kernel has the PTX; here the instruction's name
-        o << ind << st.kind_text() << " &" << idx << ";\n";
-        break;
-    }
+    // The statement as the step kinds' table writes it (kinds.h); the PTX instructions by name
+    // (the generated kernel has their inline PTX).
+    const StepKindInfo& k = st.info();
+    const std::string value =
+        !st.value.empty() ? st.value : k.access == StepAccess::Add ? "1" : "tid";
+    if (k.written.empty())
+      o << ind << st.kind_text() << " &" << idx << ";\n";
+    else
+      o << ind << written_statement(k, idx, value, "sum") << "\n";
   }
   o << "  out[tid] = sum;\n}\n";
   return o.str();

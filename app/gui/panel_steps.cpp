@@ -45,11 +45,12 @@ bool kind_combo(Scenario& d, size_t i) {
       if (ImGui::Selectable(k.c_str(), k == cur) && k != cur) picked = set_step_kind(d, i, k);
     ImGui::EndCombo();
   }
-  control_tip(
-      "What the step does: store, load, atomic (atomicAdd), sync (__syncthreads), or a PTX "
-      "instruction: ldmatrix/stmatrix .x1/.x2/.x4 (1, 2 or 4 8x8 matrices of 16-bit elements, "
-      ".trans transposed; hopper only), cp.async.4/8/16 (an asynchronous copy of that many bytes "
-      "from global memory)");
+  static const std::string tip = [] {
+    std::string t = "What the step does:";
+    for (const StepKindInfo& k : step_kinds()) t += "\n" + std::string(k.help);
+    return t;
+  }();
+  control_tip(tip.c_str());
   return picked;
 }
 

@@ -35,7 +35,7 @@ OpSpec compiled_op(const Scenario& s, int step, const Arch& arch) {
   // measured, so only there.
   if (o.op == Op::Atomic && arch.measured && t && is_constant_one(st.value)) {
     const ElemType& e = t->type();
-    if (e.bytes == 4 && e.lanes == 1 && !e.is_float) o.op = Op::AtomicInc;
+    if (e.bytes == 4 && e.lanes == 1 && !e.is_float()) o.op = Op::AtomicInc;
   }
   return o;
 }
@@ -94,9 +94,9 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override, const Trace
   a.hazards = find_hazards(s, t);
   for (const Hazard& h : a.hazards.examples)
     a.issues.push_back({h.second.step, h.second.warp, h.second.lane, h.message});
-  int64_t listed = 0;
-  for (const Hazard& h : a.hazards.examples) listed += h.lanes;
-  if (a.hazards.racing_accesses > listed) {  // more kinds or step pairs than examples
+  // More racing step pairs than examples, or pairs behind a slot's many writers left unnamed.
+  if (a.hazards.pairs > static_cast<int64_t>(a.hazards.examples.size()) ||
+      a.hazards.unnamed_writers) {
     std::string counts;
     for (HazardKind k : {HazardKind::ReadAfterWrite, HazardKind::WriteAfterRead,
                          HazardKind::WriteAfterWrite, HazardKind::AtomicVsPlain}) {
@@ -106,7 +106,13 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override, const Trace
     }
     a.issues.push_back({-1, -1, -1,
                         "races: " + std::to_string(a.hazards.racing_accesses) +
-                            " racing lane accesses in all (" + counts + ")"});
+                            " racing lane accesses in all (" + counts + "), " +
+                            std::to_string(a.hazards.pairs) + " racing step pairs, " +
+                            std::to_string(a.hazards.examples.size()) + " of them named above" +
+                            (a.hazards.unnamed_writers
+                                 ? "; a slot written by more than 16 steps between two "
+                                   "barriers leaves some pairs unnamed"
+                                 : "")});
   }
   out.analysis = std::move(a);
   return out;

@@ -308,6 +308,22 @@ std::string quote_char(char c) {
   return buf;
 }
 
+// C's type of an integer literal of value v, suffix (lower case) and radix: the first of these
+// that holds the value (long is 64 bits). Decimal literals without 'u' stay signed; hex, octal and
+// binary ones may become unsigned. nullopt: too large for any type the suffix allows.
+std::optional<CType> literal_type(uint64_t v, std::string_view suffix, int radix) {
+  const bool is_unsigned = suffix.find('u') != std::string_view::npos;
+  const bool is_long = suffix.find('l') != std::string_view::npos;
+  const bool decimal = radix == 10;
+  constexpr uint64_t kIntMax = 0x7fffffffu, kUIntMax = 0xffffffffu;
+  constexpr uint64_t kLLMax = 0x7fffffffffffffffu;
+  if (!is_long && !is_unsigned && v <= kIntMax) return CType::Int;
+  if (!is_long && (is_unsigned || !decimal) && v <= kUIntMax) return CType::UInt;
+  if (!is_unsigned && v <= kLLMax) return CType::LongLong;
+  if (is_unsigned || !decimal) return CType::ULongLong;
+  return std::nullopt;
+}
+
 // Lexes the whole text; stops at the first bad token with an Error token (the parser reports it
 // only when it gets there, so an earlier syntax error wins).
 std::vector<Token> lex(std::string_view s) {
@@ -392,23 +408,7 @@ std::vector<Token> lex(std::string_view s) {
              "integer literal '" + spelled + "' is too large (the limit is 18446744073709551615)");
         return out;
       }
-      // C's type of an integer literal: the first of these that holds the value (long is 64
-      // bits). Decimal literals without 'u' stay signed; hex, octal and binary ones may become
-      // unsigned.
-      const bool is_unsigned = ls.find('u') != std::string::npos;
-      const bool is_long = ls.find('l') != std::string::npos;
-      const bool decimal = radix == 10;
-      constexpr uint64_t kIntMax = 0x7fffffffu, kUIntMax = 0xffffffffu;
-      constexpr uint64_t kLLMax = 0x7fffffffffffffffu;
-      std::optional<CType> type;
-      if (!is_long && !is_unsigned && v <= kIntMax)
-        type = CType::Int;
-      else if (!is_long && (is_unsigned || !decimal) && v <= kUIntMax)
-        type = CType::UInt;
-      else if (!is_unsigned && v <= kLLMax)
-        type = CType::LongLong;
-      else if (is_unsigned || !decimal)
-        type = CType::ULongLong;
+      const std::optional<CType> type = literal_type(v, ls, radix);
       if (!type) {
         fail(start, "integer literal '" + spelled +
                         "' is too large for any signed type (the limit is 9223372036854775807; "

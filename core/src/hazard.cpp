@@ -8,6 +8,10 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <utility>
 
 namespace bankviz {
 
@@ -31,7 +35,10 @@ int64_t Hazards::count(HazardKind k) const {
 
 namespace {
 
-constexpr size_t kMaxExamples = 8;
+// Racing step pairs named, and the scenario steps' writers of one slot in one epoch kept to
+// name them (what bounds the second pass's work per access).
+constexpr size_t kMaxExamples = 32;
+constexpr int kMaxWritersPerSlot = 16;
 
 // The first two accesses of one kind to an element from two different warps (enough to name a
 // partner from another warp for any access).
@@ -46,11 +53,36 @@ struct FirstTwo {
   AccessRef other_than(int warp) const { return ref[0].warp != warp ? ref[0] : ref[1]; }
 };
 
+// One scenario step's writes (store, stmatrix, cp.async) or adds to a slot in this epoch, with
+// the first two warps that made them: every partner of a racing access, not only its first.
+struct Writer {
+  int32_t next = -1;  // the slot's next writer in the pool, -1 at the end
+  int step = -1;      // scenario step
+  StepAccess how = StepAccess::Write;
+  FirstTwo refs;
+};
+
 struct Cell {
   int32_t epoch = -1;
   uint32_t loads = 0, stores = 0, atomics = 0;  // warp masks in this epoch
   FirstTwo load, store, atomic;
+  int32_t writers = -1;  // the first of this epoch's writers (the pool's index), -1: none
+  int32_t writer_count = 0;
 };
+
+// The kind of race between access `a` (how it touches the slot: `mine`) and another warp's write
+// or add `partner`; nullopt when the two do not race (two adds).
+std::optional<HazardKind> race_kind(StepAccess mine, const AccessRef& a, StepAccess theirs,
+                                    const AccessRef& partner) {
+  if (theirs == StepAccess::Add) {
+    if (mine == StepAccess::Add) return std::nullopt;
+    return HazardKind::AtomicVsPlain;
+  }
+  if (mine == StepAccess::Read)
+    return partner.step < a.step ? HazardKind::ReadAfterWrite : HazardKind::WriteAfterRead;
+  if (mine == StepAccess::Write) return HazardKind::WriteAfterWrite;
+  return HazardKind::AtomicVsPlain;
+}
 
 std::string describe(const Scenario& s, const Trace& t, const AccessRef& a, int64_t element) {
   const TraceStep& ts = t.steps[static_cast<size_t>(a.step)];
@@ -63,12 +95,9 @@ std::string describe(const Scenario& s, const Trace& t, const AccessRef& a, int6
   const OpSpec op = st.op(tile.elem_bytes());
   const std::string what =
       op.width > tile.elem_bytes() ? "the " + std::to_string(op.width) + " bytes at " + elem : elem;
-  const char* verb = st.reads()                          ? " reads "
-                     : ts.info.kind == StepKind::Atomic  ? " adds to "
-                     : ts.info.kind == StepKind::CpAsync ? " copies into "
-                                                         : " writes ";
+  const std::string_view verb = st.info().verb;
   return thread_text(thread_of(int64_t{a.warp} * kWarpSize + a.lane, s.block)) + " of warp " +
-         std::to_string(a.warp) + verb + what + " in step " + std::to_string(a.step) + " (" +
+         std::to_string(a.warp) + std::string(verb) + what + " in step " + std::to_string(a.step) + " (" +
          ts.info.label + ")";
 }
 
@@ -110,14 +139,62 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
     }
   };
 
+  // This epoch's writers of every slot, as linked lists through one pool.
+  std::vector<Writer> pool;
+  // Every racing pair (kind, first step, second step) found -> its example, -1 past the list.
+  std::map<std::tuple<int, int, int>, int32_t> pairs;
+  auto note_writer = [&](Cell& c, int step, StepAccess how, const AccessRef& a) {
+    int32_t last = -1;
+    for (int32_t i = c.writers; i >= 0; i = pool[static_cast<size_t>(i)].next) {
+      Writer& w = pool[static_cast<size_t>(i)];
+      if (w.step == step && w.how == how) return w.refs.note(a);
+      last = i;
+    }
+    if (c.writer_count >= kMaxWritersPerSlot) {
+      h.unnamed_writers = true;
+      return;
+    }
+    Writer w;
+    w.step = step, w.how = how;
+    w.refs.note(a);
+    const int32_t at = static_cast<int32_t>(pool.size());
+    pool.push_back(w);
+    (last < 0 ? c.writers : pool[static_cast<size_t>(last)].next) = at;  // in program order
+    ++c.writer_count;
+  };
+  // One racing pair: its example, or one more lane of it.
+  auto record = [&](HazardKind kind, const TraceStep& ts, int64_t element, const AccessRef& a,
+                    const AccessRef& partner) {
+    const bool a_first =
+        a.step < partner.step || (a.step == partner.step && a.warp < partner.warp);
+    const AccessRef first = a_first ? a : partner, second = a_first ? partner : a;
+    const int s1 = t.steps[static_cast<size_t>(first.step)].info.step;
+    const int s2 = t.steps[static_cast<size_t>(second.step)].info.step;
+    const auto [it, fresh] = pairs.try_emplace({static_cast<int>(kind), s1, s2}, -1);
+    if (!fresh) {
+      if (it->second >= 0) ++h.examples[static_cast<size_t>(it->second)].lanes;
+      return;
+    }
+    ++h.pairs;
+    if (h.examples.size() >= kMaxExamples) return;
+    it->second = static_cast<int32_t>(h.examples.size());
+    h.examples.push_back({kind, ts.info.tile, element, first, second, 1,
+                          std::string("race: ") + hazard_kind_name(kind) + ": " +
+                              describe(s, t, first, element) + ", and " +
+                              describe(s, t, second, element) +
+                              ", with no __syncthreads() between them: missing "
+                              "__syncthreads()"});
+  };
+
   int32_t epoch = 0;
   for (size_t begin = 0; begin < t.steps.size();) {
+    pool.clear();
     size_t end = begin;
     while (end < t.steps.size() && t.steps[end].info.kind != StepKind::Sync) ++end;
     // Pass 1: who touches what in this epoch.
     each(begin, end,
          [&](const TraceStep& ts, const AccessRef& a, int64_t, int64_t slot, int64_t span) {
-           const bool reads = ts.info.kind == StepKind::Load || ts.info.kind == StepKind::LdMatrix;
+           const StepAccess how = step_kind_info(ts.info.kind).access;
            const uint32_t me = 1u << a.warp;
            for (int64_t k = 0; k < span; ++k) {
              Cell& c = cell(ts.info.tile, slot + k);
@@ -125,19 +202,21 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
                c = Cell{};
                c.epoch = epoch;
              }
-             if (reads)
+             if (how == StepAccess::Read)
                c.loads |= me, c.load.note(a);
-             else if (ts.info.kind == StepKind::Atomic)
+             else if (how == StepAccess::Add)
                c.atomics |= me, c.atomic.note(a);
              else  // store, stmatrix, cp.async
                c.stores |= me, c.store.note(a);
+             if (how != StepAccess::Read) note_writer(c, ts.info.step, how, a);
            }
          });
     // Pass 2: flag what another warp makes timing-dependent, and name the pair.
     each(begin, end,
          [&](const TraceStep& ts, const AccessRef& a, int64_t element, int64_t slot, int64_t span) {
            const uint32_t others = ~(1u << a.warp);
-           const bool plain = ts.info.kind != StepKind::Atomic;
+           const StepAccess how = step_kind_info(ts.info.kind).access;
+           const bool plain = how != StepAccess::Add;
            // The first slot of the access that another warp writes (or adds to, against a plain
            // one).
            const Cell* hit = nullptr;
@@ -153,7 +232,7 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
            HazardKind kind = HazardKind::AtomicVsPlain;
            if (writers) {
              partner = c.store.other_than(a.warp);
-             if (ts.info.kind == StepKind::Load || ts.info.kind == StepKind::LdMatrix)
+             if (how == StepAccess::Read)
                kind =
                    partner.step < a.step ? HazardKind::ReadAfterWrite : HazardKind::WriteAfterRead;
              else if (plain)
@@ -166,29 +245,34 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
            row[static_cast<size_t>(a.warp)] |= 1u << a.lane;
            ++h.racing_accesses;
            ++h.counts[static_cast<int>(kind)];
-           const bool a_first =
-               a.step < partner.step || (a.step == partner.step && a.warp < partner.warp);
-           const AccessRef first = a_first ? a : partner, second = a_first ? partner : a;
-           const int s1 = t.steps[static_cast<size_t>(first.step)].info.step;
-           const int s2 = t.steps[static_cast<size_t>(second.step)].info.step;
-           for (Hazard& e : h.examples) {
-             if (e.kind == kind && t.steps[static_cast<size_t>(e.first.step)].info.step == s1 &&
-                 t.steps[static_cast<size_t>(e.second.step)].info.step == s2) {
-               ++e.lanes;
-               return;
+           // Every pair this access races in: each other warp's writing step on its slots.
+           std::array<std::pair<HazardKind, int>, 2 * kMaxWritersPerSlot> seen;
+           size_t nseen = 0;
+           for (int64_t k = 0; k < span; ++k) {
+             const Cell& sc = cell(ts.info.tile, slot + k);
+             if (((sc.stores | (plain ? sc.atomics : 0u)) & others) == 0) continue;
+             for (int32_t i = sc.writers; i >= 0; i = pool[static_cast<size_t>(i)].next) {
+               const Writer& wr = pool[static_cast<size_t>(i)];
+               const AccessRef p = wr.refs.other_than(a.warp);
+               if (p.warp < 0 || p.warp == a.warp) continue;
+               const std::optional<HazardKind> rk = race_kind(how, a, wr.how, p);
+               if (!rk) continue;
+               const std::pair<HazardKind, int> key{*rk, wr.step};
+               if (std::find(seen.begin(), seen.begin() + static_cast<std::ptrdiff_t>(nseen),
+                             key) != seen.begin() + static_cast<std::ptrdiff_t>(nseen))
+                 continue;
+               if (nseen < seen.size()) seen[nseen++] = key;
+               record(*rk, ts, element, a, p);
              }
            }
-           if (h.examples.size() >= kMaxExamples) return;
-           h.examples.push_back({kind, ts.info.tile, element, first, second, 1,
-                                 std::string("race: ") + hazard_kind_name(kind) + ": " +
-                                     describe(s, t, first, element) + ", and " +
-                                     describe(s, t, second, element) +
-                                     ", with no __syncthreads() between them: missing "
-                                     "__syncthreads()"});
          });
     ++epoch;
     begin = end + 1;
   }
+  // In program order of their steps.
+  std::stable_sort(h.examples.begin(), h.examples.end(), [](const Hazard& x, const Hazard& y) {
+    return std::pair(x.first.step, x.second.step) < std::pair(y.first.step, y.second.step);
+  });
   for (Hazard& e : h.examples)
     if (e.lanes > 1) e.message += " (" + std::to_string(e.lanes) + " racing lanes like this)";
   return h;

@@ -25,68 +25,31 @@ namespace bankviz {
 
 // [SECTION] Step kinds and small helpers
 
-const char* step_kind_name(StepKind k) {
-  switch (k) {
-    case StepKind::Store:
-      return "store";
-    case StepKind::Load:
-      return "load";
-    case StepKind::Sync:
-      return "sync";
-    case StepKind::Atomic:
-      return "atomic";
-    case StepKind::LdMatrix:
-      return "ldmatrix";
-    case StepKind::StMatrix:
-      return "stmatrix";
-    case StepKind::CpAsync:
-      return "cp.async";
-  }
-  return "?";
-}
-
-std::optional<StepKind> parse_step_kind(std::string_view s) {
-  for (StepKind k : {StepKind::Store, StepKind::Load, StepKind::Sync, StepKind::Atomic}) {
-    if (s == step_kind_name(k)) return k;
-  }
-  return std::nullopt;
-}
-
-bool is_matrix_kind(StepKind k) {
-  return k == StepKind::LdMatrix || k == StepKind::StMatrix;
-}
-
 OpSpec Step::op(int elem_bytes) const {
+  const StepKindInfo& k = info();
   OpSpec o;
-  switch (kind) {
-    case StepKind::Store:
-      o.op = Op::Store;
-      break;
-    case StepKind::Atomic:
-      o.op = Op::Atomic;
-      break;
-    case StepKind::LdMatrix:
-    case StepKind::StMatrix:
-      o.op = kind == StepKind::LdMatrix ? Op::LdMatrix : Op::StMatrix;
+  o.op = k.op;
+  switch (k.width) {
+    case StepWidth::Row16:
       o.width = 16;
-      o.matrices = matrices;
-      o.trans = trans;
-      return o;
-    case StepKind::CpAsync:
-      o.op = Op::CpAsync;
+      break;
+    case StepWidth::Copy:
       o.width = copy_bytes;
-      return o;
-    default:
-      o.op = Op::Load;
+      break;
+    case StepWidth::None:
+    case StepWidth::Element:
+      o.width = elem_bytes;
       break;
   }
-  o.width = elem_bytes;
+  if (k.variant == StepVariant::Matrices) {
+    o.matrices = matrices;
+    o.trans = trans;
+  }
   return o;
 }
 
 std::string Step::kind_text() const {
-  if (kind == StepKind::LdMatrix || kind == StepKind::StMatrix || kind == StepKind::CpAsync)
-    return op_spec_name(op(2));
+  if (info().variant != StepVariant::None) return op_spec_name(op(2));
   return step_kind_name(kind);
 }
 
@@ -95,18 +58,21 @@ bool parse_step_op(std::string_view text, Step& step) {
     step.kind = *k;
     return true;
   }
+  // An instruction name: the row whose op and variant it names.
   const std::optional<OpSpec> o = parse_op(text);
-  if (!o || (o->op != Op::LdMatrix && o->op != Op::StMatrix && o->op != Op::CpAsync)) return false;
-  step.kind = o->op == Op::LdMatrix   ? StepKind::LdMatrix
-              : o->op == Op::StMatrix ? StepKind::StMatrix
-                                      : StepKind::CpAsync;
-  if (o->op == Op::CpAsync) {
-    step.copy_bytes = o->width;
-  } else {
-    step.matrices = o->matrices;
-    step.trans = o->trans;
+  if (!o) return false;
+  for (const StepKindInfo& k : step_kinds()) {
+    if (k.variant == StepVariant::None || k.op != o->op) continue;
+    step.kind = k.kind;
+    if (k.variant == StepVariant::CopyBytes) {
+      step.copy_bytes = o->width;
+    } else {
+      step.matrices = o->matrices;
+      step.trans = o->trans;
+    }
+    return true;
   }
-  return true;
+  return false;
 }
 
 int64_t Step::iterations() const {
@@ -264,14 +230,15 @@ void check_names(const Scenario& s, std::vector<Diagnostic>& out) {
 // What the matrix and async-copy instructions require of their step (scenario.h, StepKind).
 void check_instruction(const Scenario& s, const Step& st, const TileDecl* tile,
                        const std::string& path, std::vector<Diagnostic>& out) {
-  if ((is_matrix_kind(st.kind) || st.kind == StepKind::CpAsync) && s.arch != "hopper" &&
-      find_arch(s.arch) != nullptr)
+  const StepKindInfo& k = st.info();
+  if (k.hopper_only && s.arch != "hopper" && find_arch(s.arch) != nullptr)
     out.push_back({"arch", 0,
                    st.kind_text() + " is modelled on hopper only (its rule was measured on an "
                                     "H100/H200, docs/MATRIX_RULE.md): set arch to hopper"});
-  if (is_matrix_kind(st.kind)) {
+  if (k.variant == StepVariant::Matrices) {
     const std::string name = st.kind_text();
-    if (st.matrices != 1 && st.matrices != 2 && st.matrices != 4)
+    if (std::find(std::begin(kMatrixCounts), std::end(kMatrixCounts), st.matrices) ==
+        std::end(kMatrixCounts))
       out.push_back({path + ".kind", 0, name + ": .x1, .x2 or .x4 (1, 2 or 4 matrices)"});
     if (tile != nullptr && tile->check().empty() && tile->elem_bytes() != 2)
       out.push_back({path + ".tile", 0,
@@ -286,8 +253,9 @@ void check_instruction(const Scenario& s, const Step& st, const TileDecl* tile,
       out.push_back({path + ".kind", 0,
                      name + " is .sync.aligned: every warp must be full, but the block has " +
                          std::to_string(s.threads()) + " threads (not a multiple of 32)"});
-  } else if (st.kind == StepKind::CpAsync) {
-    if (st.copy_bytes != 4 && st.copy_bytes != 8 && st.copy_bytes != 16)
+  } else if (k.variant == StepVariant::CopyBytes) {
+    if (std::find(std::begin(kCopySizes), std::end(kCopySizes), st.copy_bytes) ==
+        std::end(kCopySizes))
       out.push_back({path + ".kind", 0, "cp.async copies 4, 8 or 16 bytes"});
     else if (tile != nullptr && tile->check().empty() && tile->elem_bytes() > st.copy_bytes)
       out.push_back({path + ".kind", 0,
@@ -381,7 +349,7 @@ void check_step(const Scenario& s, size_t i, const std::set<std::string, std::le
       out.push_back({path + ".value", 0,
                      std::string("a") + (st.kind == StepKind::Load ? " load" : "n ldmatrix") +
                          " has no stored value; remove \"value\""});
-    } else if (st.kind == StepKind::CpAsync) {
+    } else if (!st.info().value) {
       out.push_back({path + ".value", 0,
                      "cp.async copies from global memory (the thread's slot of the kernel's "
                      "input), not a value; remove \"value\""});
@@ -567,16 +535,12 @@ Step read_step(Reader& r, const Json& j, const std::string& path) {
   if (!r.object(j, path, {"kind", "tile", "index", "guard", "value", "label", "loop"})) return st;
   auto kind = j.find("kind");
   if (kind == j.end()) {
-    r.error(join(path, "kind"),
-            "missing: one of store, load, sync, atomic, ldmatrix.x1|x2|x4[.trans], "
-            "stmatrix.x1|x2|x4[.trans], cp.async.4|8|16");
+    r.error(join(path, "kind"), "missing: one of " + step_kind_forms());
   } else if (!kind->is_string()) {
     r.error(join(path, "kind"), std::string("expected a string, got ") + json_type(*kind));
   } else if (!parse_step_op(kind->get<std::string>(), st)) {
-    r.error(join(path, "kind"), "unknown kind '" + kind->get<std::string>() +
-                                    "' (expected store, load, sync, atomic, "
-                                    "ldmatrix.x1|x2|x4[.trans], stmatrix.x1|x2|x4[.trans] or "
-                                    "cp.async.4|8|16)");
+    r.error(join(path, "kind"),
+            "unknown kind '" + kind->get<std::string>() + "' (expected " + step_kind_forms() + ")");
   }
   r.get(j, path, "tile", st.tile);
   r.get(j, path, "index", st.index);

@@ -612,6 +612,25 @@ void write_analysis_json(const Analysis& a, std::ostream& out) {
   out << (a.steps.empty() ? "]" : "\n  ]");
   out << ",\n  \"totals\": "
       << dump_at(Json{{"wavefronts", a.total_wavefronts()}, {"ideal", a.total_ideal()}}, 1);
+  // Every racing pair of steps the hazard model names (hazard.h), each with its example.
+  Json named = Json::array();
+  auto access = [&](const AccessRef& r) {
+    return Json{{"executed", r.step},
+                {"step", a.steps[static_cast<size_t>(r.step)].step},
+                {"warp", r.warp},
+                {"lane", r.lane}};
+  };
+  for (const Hazard& h : a.hazards.examples)
+    named.push_back(Json{{"kind", hazard_kind_name(h.kind)},
+                         {"first", access(h.first)},
+                         {"second", access(h.second)},
+                         {"lanes", h.lanes},
+                         {"message", h.message}});
+  out << ",\n  \"races\": "
+      << dump_at(Json{{"racing_accesses", a.hazards.racing_accesses},
+                      {"pairs", a.hazards.pairs},
+                      {"named", std::move(named)}},
+                 1);
   Json issues = Json::array();
   for (const Issue& is : a.issues) {
     issues.push_back(

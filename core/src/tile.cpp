@@ -1,6 +1,5 @@
 // tile.cpp: shared-memory array declarations and where their elements live.
 //
-// [SECTION] Element types
 // [SECTION] TileDecl geometry
 // [SECTION] TileDecl declaration text and checks
 //
@@ -28,113 +27,9 @@ constexpr int64_t kMaxBlockSharedBytes = 227 * 1024;
 
 }  // namespace
 
-// [SECTION] Element types ========================================================================
-
-const std::vector<ElemType>& elem_types() {
-  // The spellings a kernel writes for a shared array's element. The vector types are CUDA's
-  // built-ins (vector_types.h), aligned to their full size, so a float4 access is one 16-byte
-  // access per lane.
-  static const std::vector<ElemType> kTypes = {
-      {"char", 1, 1, false},
-      {"signed char", 1, 1, false},
-      {"unsigned char", 1, 1, false},
-      {"short", 2, 1, false},
-      {"unsigned short", 2, 1, false},
-      {"half", 2, 1, true},
-      {"__half", 2, 1, true},
-      {"__nv_bfloat16", 2, 1, true},
-      {"char2", 2, 2, false},
-      {"uchar2", 2, 2, false},
-      {"int", 4, 1, false},
-      {"unsigned", 4, 1, false},
-      {"unsigned int", 4, 1, false},
-      {"float", 4, 1, true},
-      {"char4", 4, 4, false},
-      {"uchar4", 4, 4, false},
-      {"short2", 4, 2, false},
-      {"ushort2", 4, 2, false},
-      {"half2", 4, 2, true},
-      {"__half2", 4, 2, true},
-      {"long long", 8, 1, false},
-      {"unsigned long long", 8, 1, false},
-      {"double", 8, 1, true},
-      {"short4", 8, 4, false},
-      {"ushort4", 8, 4, false},
-      {"int2", 8, 2, false},
-      {"uint2", 8, 2, false},
-      {"float2", 8, 2, true},
-      {"int4", 16, 4, false},
-      {"uint4", 16, 4, false},
-      {"float4", 16, 4, true},
-      {"double2", 16, 2, true},
-      {"longlong2", 16, 2, false},
-      {"ulonglong2", 16, 2, false},
-  };
-  return kTypes;
-}
-
-namespace {
-
-// Other spellings of the same types (typedefs and long forms) -> the name in elem_types().
-constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
-    {"uchar", "unsigned char"},
-    {"int8_t", "signed char"},
-    {"uint8_t", "unsigned char"},
-    {"ushort", "unsigned short"},
-    {"short int", "short"},
-    {"signed short", "short"},
-    {"unsigned short int", "unsigned short"},
-    {"int16_t", "short"},
-    {"uint16_t", "unsigned short"},
-    {"uint", "unsigned int"},
-    {"signed", "int"},
-    {"signed int", "int"},
-    {"int32_t", "int"},
-    {"uint32_t", "unsigned int"},
-    {"long", "long long"},  // LP64: long is 8 bytes on Linux, as in device code
-    {"long int", "long long"},
-    {"unsigned long", "unsigned long long"},
-    {"long long int", "long long"},
-    {"unsigned long long int", "unsigned long long"},
-    {"int64_t", "long long"},
-    {"uint64_t", "unsigned long long"},
-    {"size_t", "unsigned long long"},
-    {"bf16", "__nv_bfloat16"},
-};
-
-// "unsigned   int " -> "unsigned int"
-std::string normalize_spaces(std::string_view s) {
-  std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
-
-}  // namespace
-
-const ElemType* find_elem_type(std::string_view name) {
-  std::string n = normalize_spaces(name);
-  for (const auto& [alias, canonical] : kAliases)
-    if (n == alias) n = std::string(canonical);
-  for (const ElemType& t : elem_types())
-    if (t.name == n) return &t;
-  return nullptr;
-}
-
 // [SECTION] TileDecl geometry ====================================================================
 
 namespace {
-
-// A stand-in when elem is unknown, so geometry never dereferences nothing; check() reports it.
-const ElemType kFallbackType{"int", 4, 1, false};
 
 int64_t saturating_mul(int64_t a, int64_t b) {
   int64_t r = 0;
@@ -146,7 +41,8 @@ int64_t saturating_mul(int64_t a, int64_t b) {
 
 const ElemType& TileDecl::type() const {
   const ElemType* t = find_elem_type(elem);
-  return t ? *t : kFallbackType;
+  // A stand-in when elem is unknown, so geometry never dereferences nothing; check() reports it.
+  return t ? *t : *find_elem_type("int");
 }
 
 int TileDecl::elem_bytes() const {

@@ -130,22 +130,12 @@ bool uses_block_index(const Scenario& s) {
 
 // [SECTION] trace() ==============================================================================
 
-TraceResult trace(const Scenario& s, const TraceOptions& o) {
-  TraceResult out;
-  out.errors = check(s);
-  if (!out.errors.empty()) return out;
-  const int64_t grid = o.grid > 0 ? o.grid : s.grid;
-  if (o.block_index < 0 || o.block_index >= grid || grid > UINT32_MAX) {
-    out.errors.push_back({"grid", 0,
-                          "block " + std::to_string(o.block_index) + " is not in a grid of " +
-                              std::to_string(grid) + " blocks"});
-    return out;
-  }
+namespace {
 
-  Scope sc = make_scope(s, s.lets.size(), out.errors);
-  if (!out.errors.empty()) return out;
-
-  // Every step's expressions, bound in the step's scope.
+// Every step's expressions, bound in the step's scope (its loop variable in the slot after the
+// lets); the lets each reads and the nodes it evaluates per thread.
+std::vector<BoundStep> bind_steps(const Scenario& s, const Scope& sc,
+                                  std::vector<Diagnostic>& errors) {
   std::vector<BoundStep> steps;
   for (size_t i = 0; i < s.steps.size(); ++i) {
     const Step& st = s.steps[i];
@@ -159,13 +149,13 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
       const TileDecl* tile = s.find_tile(st.tile);
       bs.tile = static_cast<int>(tile - s.tiles.data());
       for (const Expr& e : parse_subscripts(st.index, tile->name).subscripts) {
-        if (auto b = bind_text(e, symbols, path + "index", out.errors))
+        if (auto b = bind_text(e, symbols, path + "index", errors))
           bs.subscripts.push_back(std::move(*b));
       }
       if (!st.guard.empty())
-        bs.guard = bind_text(*parse_expr(st.guard).expr, symbols, path + "guard", out.errors);
+        bs.guard = bind_text(*parse_expr(st.guard).expr, symbols, path + "guard", errors);
       if (!st.value.empty())
-        bs.value = bind_text(*parse_expr(st.value).expr, symbols, path + "value", out.errors);
+        bs.value = bind_text(*parse_expr(st.value).expr, symbols, path + "value", errors);
     }
     std::vector<int> read;
     auto note = [&](const BoundExpr& e) {
@@ -185,58 +175,106 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
     bs.cost += static_cast<int64_t>(bs.lets_read.size());
     steps.push_back(std::move(bs));
   }
-  if (!out.errors.empty()) return out;
+  return steps;
+}
 
-  // The work budget, before any evaluation: a scenario within every count limit can still ask
-  // for billions of evaluations (long guards on many thread-steps); say so instead of hanging.
-  {
-    int64_t let_cost = 0;
-    for (const BoundExpr& e : sc.lets) let_cost += e.cost();
-    int64_t step_cost = 0;  // every count is capped by check(): no overflow in int64
-    for (const BoundStep& bs : steps)
-      step_cost += bs.step->iterations() * std::max<int64_t>(1, bs.cost);
-    const int64_t total = s.threads() * (let_cost + step_cost);
-    if (total > kMaxEvaluations) {
-      out.errors.push_back(
-          {"steps", 0,
-           "the scenario needs " + std::to_string(total) +
-               " expression evaluations (threads x executed steps x expression size, lets " +
-               "included); at most " + std::to_string(kMaxEvaluations) +
-               " are modelled: shorten the expressions, or use fewer loop iterations or threads"});
-      return out;
-    }
+// The work budget, before any evaluation: a scenario within every count limit can still ask for
+// billions of evaluations (long guards on many thread-steps); say so instead of hanging.
+bool within_budget(const Scenario& s, const Scope& sc, const std::vector<BoundStep>& steps,
+                   std::vector<Diagnostic>& errors) {
+  int64_t let_cost = 0;
+  for (const BoundExpr& e : sc.lets) let_cost += e.cost();
+  int64_t step_cost = 0;  // every count is capped by check(): no overflow in int64
+  for (const BoundStep& bs : steps)
+    step_cost += bs.step->iterations() * std::max<int64_t>(1, bs.cost);
+  const int64_t total = s.threads() * (let_cost + step_cost);
+  if (total > kMaxEvaluations) {
+    errors.push_back(
+        {"steps", 0,
+         "the scenario needs " + std::to_string(total) +
+             " expression evaluations (threads x executed steps x expression size, lets " +
+             "included); at most " + std::to_string(kMaxEvaluations) +
+             " are modelled: shorten the expressions, or use fewer loop iterations or threads"});
+    return false;
+  }
+  return true;
+}
+
+// One executed memory step's facts, the same for every lane.
+struct ExecStep {
+  const BoundStep& bs;
+  const Step& st;
+  int64_t iteration = 0;
+  int exec = 0;
+  TraceStep& ts;
+  const TileDecl& tile;
+  std::vector<int64_t> padded;
+  int comps = 1;
+  TileLayout layout;
+  OpSpec op;
+  uint32_t address_lanes = 0;
+  int64_t span = 1;
+  const StepKindInfo& kind;
+  int values = 1;
+  std::string path;
+  int bounds_issues = 0;
+};
+
+// One block's evaluation: thread coordinates, the lets once per thread, then every executed
+// step, warp and lane.
+struct Tracer {
+  Tracer(const Scenario& sc_, const Scope& scope, TraceResult& result, int64_t block_index,
+         int64_t grid)
+      : s(sc_), sc(scope), out(result), threads(sc_.threads()),
+        warps(static_cast<int>(sc_.warps())), nlets(scope.lets.size()) {
+    t.block_index = block_index;
+    t.grid = grid;
+    for (int d = 0; d < 3; ++d) env.blockDim[d] = static_cast<uint32_t>(s.block[d]);
+    env.blockIdx[0] = static_cast<uint32_t>(block_index);
+    env.gridDim[0] = static_cast<uint32_t>(grid);
+    env.slots = sc.base;
+    env.slots.emplace_back();  // a step's loop variable
+    tidx.resize(static_cast<size_t>(threads));
+    for (int64_t tid = 0; tid < threads; ++tid)
+      tidx[static_cast<size_t>(tid)] = thread_of(tid, s.block);
   }
 
+  const Scenario& s;
+  const Scope& sc;
+  TraceResult& out;
   Trace t;
-  t.block_index = o.block_index;
-  t.grid = grid;
-  const int64_t threads = s.threads();
-  const int warps = static_cast<int>(s.warps());
+  const int64_t threads;
+  const int warps;
+  const size_t nlets;
   Env env;
-  for (int d = 0; d < 3; ++d) env.blockDim[d] = static_cast<uint32_t>(s.block[d]);
-  env.blockIdx[0] = static_cast<uint32_t>(o.block_index);
-  env.gridDim[0] = static_cast<uint32_t>(grid);
-  env.slots = sc.base;
-  env.slots.emplace_back();  // a step's loop variable
+  std::vector<ThreadIndex> tidx;
+  std::vector<Value> let_values;  // [thread][let]
+  std::vector<Value> subs;
 
-  std::vector<ThreadIndex> tidx(static_cast<size_t>(threads));
-  for (int64_t tid = 0; tid < threads; ++tid)
-    tidx[static_cast<size_t>(tid)] = thread_of(tid, s.block);
-  auto where = [&](int64_t tid) {
+  std::string where(int64_t tid) const {
     std::string w = thread_text(tidx[static_cast<size_t>(tid)]);
-    if (grid > 1) w = "block " + std::to_string(o.block_index) + ", " + w;
+    if (t.grid > 1) w = "block " + std::to_string(t.block_index) + ", " + w;
     return w;
-  };
-  auto enter = [&](int64_t tid) {
+  }
+  void enter(int64_t tid) {
     const ThreadIndex& ti = tidx[static_cast<size_t>(tid)];
     env.threadIdx[0] = static_cast<uint32_t>(ti.x);
     env.threadIdx[1] = static_cast<uint32_t>(ti.y);
     env.threadIdx[2] = static_cast<uint32_t>(ti.z);
-  };
+  }
+  void fail(const ExecStep& c, const char* field, const ExprError& err, int64_t tid) {
+    std::string w = where(tid);
+    if (!c.st.loop_var.empty()) w += ", " + c.st.loop_var + "=" + std::to_string(c.iteration);
+    out.errors.push_back({c.path + field, err.column, w + ": " + err.message});
+  }
+  bool evaluate_lets();
+  bool step(const BoundStep& bs, int64_t iteration);
+  bool trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane);
+};
 
-  // Lets: once per thread, in order, converted to their declared type as an initialization does.
-  const size_t nlets = sc.lets.size();
-  std::vector<Value> let_values(static_cast<size_t>(threads) * nlets);
+// Lets: once per thread, in order, converted to their declared type as an initialization does.
+bool Tracer::evaluate_lets() {
+  let_values.resize(static_cast<size_t>(threads) * nlets);
   for (int64_t tid = 0; tid < threads; ++tid) {
     enter(tid);
     for (size_t k = 0; k < nlets; ++k) {
@@ -245,173 +283,220 @@ TraceResult trace(const Scenario& s, const TraceOptions& o) {
       if (!v) {
         out.errors.push_back(
             {"lets[" + std::to_string(k) + "].expr", err.column, where(tid) + ": " + err.message});
-        return out;
+        return false;
       }
       const Value typed = convert(*v, sc.let_types[k]);
       env.slots[sc.first_let + k] = typed;
       let_values[static_cast<size_t>(tid) * nlets + k] = typed;
     }
   }
+  return true;
+}
 
-  std::vector<Value> subs;
+// One executed step: every warp and lane of the block. False after an error (out.errors).
+bool Tracer::step(const BoundStep& bs, int64_t iteration) {
+  const Step& st = *bs.step;
+  if (bs.loop_slot >= 0)
+    env.slots[static_cast<size_t>(bs.loop_slot)] = Value::of(CType::Int, iteration);
+  const int exec = static_cast<int>(t.steps.size());
+  TraceStep& ts = t.steps.emplace_back();
+  ts.info = {bs.index, iteration, st.kind, bs.tile, step_label(st, iteration)};
+  ts.value_type = bs.value ? bs.value->type() : CType::UInt;
+  if (!st.is_memory()) return true;  // __syncthreads(): a barrier, no access
+
+  const TileDecl& tile = s.tiles[static_cast<size_t>(bs.tile)];
+  const std::vector<int64_t> padded = tile.padded_dims();
+  const int comps = tile.type().lanes;
+  const TileLayout layout = tile.layout();
+
+  // The instruction: which lanes give an address (matrix rows: lanes 0..8N-1; every lane of
+  // the warp still takes part and, for stmatrix, supplies data), how wide each access is.
+  const OpSpec op = st.op(tile.elem_bytes());
+  const uint32_t address_lanes = op.lanes(~0u);
+  const int64_t span = std::max<int64_t>(1, op.width / tile.elem_bytes());  // elements
+  // Values a lane supplies: a vector element's components, or stmatrix's 2 halves per matrix.
+  const StepKindInfo& kind = st.info();
+  const int values = kind.variant == StepVariant::Matrices ? 2 * st.matrices : comps;
+  subs.resize(bs.subscripts.size());
+  ts.warps.resize(static_cast<size_t>(warps));
+  ExecStep c{bs,      st,     iteration, exec,          ts,   tile, padded, comps, layout,
+             op,      address_lanes, span, kind, values, "steps[" + std::to_string(bs.index) + "].", 0};
+  for (int w = 0; w < warps; ++w) {
+    WarpTrace& wt = ts.warps[static_cast<size_t>(w)];
+    wt.element.fill(-1);
+    for (int lane_index = 0; lane_index < kWarpSize; ++lane_index) {
+      // The last warp of a partial block: its lanes past the block stay inactive.
+      if (int64_t{w} * kWarpSize + lane_index >= threads) break;
+      if (!trace_lane(c, wt, w, lane_index)) return false;
+    }
+  }
+  const int bounds_issues = c.bounds_issues;
+  if (bounds_issues > kMaxBoundsIssuesPerStep) {
+    t.issues.push_back({exec, -1, -1,
+                        "step " + std::to_string(exec) + " (" + ts.info.label +
+                            "): " + std::to_string(bounds_issues - kMaxBoundsIssuesPerStep) +
+                            " more out-of-bounds accesses not listed"});
+  }
+  return true;
+}
+
+// One lane of an executed memory step: its guard, subscripts, bounds, alignment and value.
+// False after an error (out.errors); an out-of-bounds lane is an issue and stays inactive.
+bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
+  const BoundStep& bs = c.bs;
+  const Step& st = c.st;
+  const TileDecl& tile = c.tile;
+  const std::vector<int64_t>& padded = c.padded;
+  const OpSpec& op = c.op;
+  const uint32_t address_lanes = c.address_lanes;
+  const TileLayout& layout = c.layout;
+  const int64_t span = c.span;
+  const StepKindInfo& kind = c.kind;
+  const int values = c.values;
+  const int exec = c.exec;
+  const TraceStep& ts = c.ts;
+  int& bounds_issues = c.bounds_issues;
+  const int64_t tid = int64_t{w} * kWarpSize + lane;
+  enter(tid);
+  for (size_t k : bs.lets_read)
+    env.slots[sc.first_let + k] = let_values[static_cast<size_t>(tid) * nlets + k];
+  ExprError err;
+  if (bs.guard) {
+    std::optional<Value> g = bs.guard->eval(env, &err);
+    if (!g) {
+      fail(c, "guard", err, tid);
+      return false;
+    }
+    if (!g->truthy()) return true;  // if (guard) false: the lane sits this instruction out
+  }
+  const bool gives_address = ((address_lanes >> lane) & 1u) != 0;
+  // A lane of a matrix instruction that gives no row address: stmatrix still takes its
+  // registers; ldmatrix gives it a fragment (kernels/reference.h); it accesses nothing.
+  if (!gives_address && !kind.value) return true;
+  for (size_t d = 0; d < subs.size() && gives_address; ++d) {
+    std::optional<Value> v = bs.subscripts[d].eval(env, &err);
+    if (!v) {
+      fail(c, "index", err, tid);
+      return false;
+    }
+    subs[d] = *v;
+  }
+  // (subscripts) -> element offset, row-major over the padded extents.
+  int64_t elem = 0;
+  size_t bad = subs.size();
+  for (size_t d = 0; d < subs.size() && bad == subs.size() && gives_address; ++d) {
+    const std::optional<int64_t> v = subs[d].to_int64();
+    if (!v || *v < 0 || *v >= padded[d])
+      bad = d;
+    else
+      elem = elem * padded[d] + *v;
+  }
+  if (bad < subs.size()) {
+    // Out of bounds is undefined behaviour in CUDA: report it, never model it.
+    if (bounds_issues++ < kMaxBoundsIssuesPerStep) {
+      t.issues.push_back({exec, w, lane,
+                          "step " + std::to_string(exec) + " (" + ts.info.label +
+                              "): " + where(tid) + ": " + element_text(tile, subs) +
+                              " is out of bounds: subscript " + std::to_string(bad + 1) +
+                              " is " + subs[bad].text() + ", outside [0," +
+                              std::to_string(padded[bad]) + ")"});
+    }
+    ++t.out_of_bounds;
+    return true;
+  }
+  uint32_t byte = 0;
+  if (gives_address) {
+    byte = static_cast<uint32_t>(layout.byte_offset(elem));
+    // The wide instructions need their own alignment (undefined behaviour otherwise: a
+    // misaligned-address fault on the GPU), and their whole row or copy in the tile.
+    if (op.width > tile.elem_bytes() && byte % static_cast<uint32_t>(op.width) != 0) {
+      fail(c, "index",
+           {0, std::string(kind.width == StepWidth::Copy ? "the destination of "
+                                                           : "the row address of ") +
+                   st.kind_text() + ", " + element_text(tile, subs) + " at byte " +
+                   std::to_string(byte) + ", is not " + std::to_string(op.width) +
+                   "-byte aligned"},
+           tid);
+      return false;
+    }
+    if (tile.slot_of_byte(byte) + span > tile.storage_elements()) {
+      if (bounds_issues++ < kMaxBoundsIssuesPerStep) {
+        t.issues.push_back({exec, w, lane,
+                            "step " + std::to_string(exec) + " (" + ts.info.label +
+                                "): " + where(tid) + ": the " + std::to_string(op.width) +
+                                " bytes from " + element_text(tile, subs) +
+                                " run past the end of tile '" + tile.name + "'"});
+      }
+      ++t.out_of_bounds;
+      return true;
+    }
+  }
+  if (kind.value) {
+    Value v{CType::UInt, static_cast<uint64_t>(tid)};  // default: the linear index
+    if (bs.value) {
+      std::optional<Value> got = bs.value->eval(env, &err);
+      if (!got) {
+        fail(c, "value", err, tid);
+        return false;
+      }
+      v = *got;
+    }
+    // A vector element stores value, value + 1, ... in its components (codegen), and
+    // stmatrix value, value + 1, ... in its registers' halves.
+    if (values > 1 && ctype_signed(v.type)) {
+      const int64_t max = ctype_bits(v.type) == 32 ? INT32_MAX : INT64_MAX;
+      if (static_cast<int64_t>(v.bits) > max - (values - 1)) {
+        const std::string what =
+            kind.variant == StepVariant::Matrices
+                ? "the " + st.kind_text() + " registers' halves"
+                : "the " + std::string(tile.type().name) + "'s components";
+        err = {1, what + " are value, value + 1, ...: value + " +
+                      std::to_string(values - 1) + " = " + v.text() + " + " +
+                      std::to_string(values - 1) + " overflows " + ctype_name(v.type)};
+        {
+          fail(c, "value", err, tid);
+          return false;
+        }
+      }
+    }
+    wt.value[static_cast<size_t>(lane)] = v.bits;
+  }
+  if (!gives_address) return true;  // stmatrix: the registers only
+  wt.mask |= 1u << lane;
+  wt.element[static_cast<size_t>(lane)] = static_cast<int32_t>(elem);
+  wt.byte[static_cast<size_t>(lane)] = byte;
+  return true;
+}
+
+}  // namespace
+
+TraceResult trace(const Scenario& s, const TraceOptions& o) {
+  TraceResult out;
+  out.errors = check(s);
+  if (!out.errors.empty()) return out;
+  const int64_t grid = o.grid > 0 ? o.grid : s.grid;
+  if (o.block_index < 0 || o.block_index >= grid || grid > UINT32_MAX) {
+    out.errors.push_back({"grid", 0,
+                          "block " + std::to_string(o.block_index) + " is not in a grid of " +
+                              std::to_string(grid) + " blocks"});
+    return out;
+  }
+  Scope sc = make_scope(s, s.lets.size(), out.errors);
+  if (!out.errors.empty()) return out;
+  const std::vector<BoundStep> steps = bind_steps(s, sc, out.errors);
+  if (!out.errors.empty() || !within_budget(s, sc, steps, out.errors)) return out;
+
+  Tracer tr(s, sc, out, o.block_index, grid);
+  if (!tr.evaluate_lets()) return out;
   for (const BoundStep& bs : steps) {
     const Step& st = *bs.step;
     const int64_t n = st.iterations();
-    const std::string path = "steps[" + std::to_string(bs.index) + "].";
     for (int64_t it = 0; it < n; ++it) {
       const int64_t iteration = st.loop_var.empty() ? 0 : st.loop_from + it * st.loop_step;
-      if (bs.loop_slot >= 0)
-        env.slots[static_cast<size_t>(bs.loop_slot)] = Value::of(CType::Int, iteration);
-      const int exec = static_cast<int>(t.steps.size());
-      TraceStep& ts = t.steps.emplace_back();
-      ts.info = {bs.index, iteration, st.kind, bs.tile, step_label(st, iteration)};
-      ts.value_type = bs.value ? bs.value->type() : CType::UInt;
-      if (!st.is_memory()) continue;  // __syncthreads(): a barrier, no access
-
-      const TileDecl& tile = s.tiles[static_cast<size_t>(bs.tile)];
-      const std::vector<int64_t> padded = tile.padded_dims();
-      const int comps = tile.type().lanes;
-      const TileLayout layout = tile.layout();
-      int bounds_issues = 0;
-      auto fail = [&](const char* field, const ExprError& err, int64_t tid) {
-        std::string w = where(tid);
-        if (!st.loop_var.empty()) w += ", " + st.loop_var + "=" + std::to_string(iteration);
-        out.errors.push_back({path + field, err.column, w + ": " + err.message});
-      };
-      // The instruction: which lanes give an address (matrix rows: lanes 0..8N-1; every lane of
-      // the warp still takes part and, for stmatrix, supplies data), how wide each access is.
-      const OpSpec op = st.op(tile.elem_bytes());
-      const uint32_t address_lanes = op.lanes(~0u);
-      const int64_t span = std::max<int64_t>(1, op.width / tile.elem_bytes());  // elements
-      // Values a lane supplies: a vector element's components, or stmatrix's 2 halves per matrix.
-      const int values = st.kind == StepKind::StMatrix ? 2 * st.matrices : comps;
-      subs.resize(bs.subscripts.size());
-      ts.warps.resize(static_cast<size_t>(warps));
-      for (int w = 0; w < warps; ++w) {
-        WarpTrace& wt = ts.warps[static_cast<size_t>(w)];
-        wt.element.fill(-1);
-        for (int lane = 0; lane < kWarpSize; ++lane) {
-          const int64_t tid = int64_t{w} * kWarpSize + lane;
-          if (tid >= threads) break;  // the last warp of a partial block: lanes stay inactive
-          enter(tid);
-          for (size_t k : bs.lets_read)
-            env.slots[sc.first_let + k] = let_values[static_cast<size_t>(tid) * nlets + k];
-          ExprError err;
-          if (bs.guard) {
-            std::optional<Value> g = bs.guard->eval(env, &err);
-            if (!g) {
-              fail("guard", err, tid);
-              return out;
-            }
-            if (!g->truthy()) continue;  // if (guard) false: the lane sits this instruction out
-          }
-          const bool gives_address = ((address_lanes >> lane) & 1u) != 0;
-          // A lane of a matrix instruction that gives no row address: stmatrix still takes its
-          // registers; ldmatrix gives it a fragment (kernels/reference.h); it accesses nothing.
-          if (!gives_address && st.kind != StepKind::StMatrix) continue;
-          for (size_t d = 0; d < subs.size() && gives_address; ++d) {
-            std::optional<Value> v = bs.subscripts[d].eval(env, &err);
-            if (!v) {
-              fail("index", err, tid);
-              return out;
-            }
-            subs[d] = *v;
-          }
-          // (subscripts) -> element offset, row-major over the padded extents.
-          int64_t elem = 0;
-          size_t bad = subs.size();
-          for (size_t d = 0; d < subs.size() && bad == subs.size() && gives_address; ++d) {
-            const std::optional<int64_t> v = subs[d].to_int64();
-            if (!v || *v < 0 || *v >= padded[d])
-              bad = d;
-            else
-              elem = elem * padded[d] + *v;
-          }
-          if (bad < subs.size()) {
-            // Out of bounds is undefined behaviour in CUDA: report it, never model it.
-            if (bounds_issues++ < kMaxBoundsIssuesPerStep) {
-              t.issues.push_back({exec, w, lane,
-                                  "step " + std::to_string(exec) + " (" + ts.info.label +
-                                      "): " + where(tid) + ": " + element_text(tile, subs) +
-                                      " is out of bounds: subscript " + std::to_string(bad + 1) +
-                                      " is " + subs[bad].text() + ", outside [0," +
-                                      std::to_string(padded[bad]) + ")"});
-            }
-            ++t.out_of_bounds;
-            continue;
-          }
-          uint32_t byte = 0;
-          if (gives_address) {
-            byte = static_cast<uint32_t>(layout.byte_offset(elem));
-            // The wide instructions need their own alignment (undefined behaviour otherwise: a
-            // misaligned-address fault on the GPU), and their whole row or copy in the tile.
-            if (op.width > tile.elem_bytes() && byte % static_cast<uint32_t>(op.width) != 0) {
-              fail("index",
-                   {0, std::string(st.kind == StepKind::CpAsync ? "the destination of "
-                                                                : "the row address of ") +
-                           st.kind_text() + ", " + element_text(tile, subs) + " at byte " +
-                           std::to_string(byte) + ", is not " + std::to_string(op.width) +
-                           "-byte aligned"},
-                   tid);
-              return out;
-            }
-            if (tile.slot_of_byte(byte) + span > tile.storage_elements()) {
-              if (bounds_issues++ < kMaxBoundsIssuesPerStep) {
-                t.issues.push_back({exec, w, lane,
-                                    "step " + std::to_string(exec) + " (" + ts.info.label +
-                                        "): " + where(tid) + ": the " + std::to_string(op.width) +
-                                        " bytes from " + element_text(tile, subs) +
-                                        " run past the end of tile '" + tile.name + "'"});
-              }
-              ++t.out_of_bounds;
-              continue;
-            }
-          }
-          if (!st.reads() && st.kind != StepKind::CpAsync) {
-            Value v{CType::UInt, static_cast<uint64_t>(tid)};  // default: the linear index
-            if (bs.value) {
-              std::optional<Value> got = bs.value->eval(env, &err);
-              if (!got) {
-                fail("value", err, tid);
-                return out;
-              }
-              v = *got;
-            }
-            // A vector element stores value, value + 1, ... in its components (codegen), and
-            // stmatrix value, value + 1, ... in its registers' halves.
-            if (values > 1 && ctype_signed(v.type)) {
-              const int64_t max = ctype_bits(v.type) == 32 ? INT32_MAX : INT64_MAX;
-              if (static_cast<int64_t>(v.bits) > max - (values - 1)) {
-                const std::string what =
-                    st.kind == StepKind::StMatrix
-                        ? "the " + st.kind_text() + " registers' halves"
-                        : "the " + std::string(tile.type().name) + "'s components";
-                err = {1, what + " are value, value + 1, ...: value + " +
-                              std::to_string(values - 1) + " = " + v.text() + " + " +
-                              std::to_string(values - 1) + " overflows " + ctype_name(v.type)};
-                {
-                  fail("value", err, tid);
-                  return out;
-                }
-              }
-            }
-            wt.value[static_cast<size_t>(lane)] = v.bits;
-          }
-          if (!gives_address) continue;  // stmatrix: the registers only
-          wt.mask |= 1u << lane;
-          wt.element[static_cast<size_t>(lane)] = static_cast<int32_t>(elem);
-          wt.byte[static_cast<size_t>(lane)] = byte;
-        }
-      }
-      if (bounds_issues > kMaxBoundsIssuesPerStep) {
-        t.issues.push_back({exec, -1, -1,
-                            "step " + std::to_string(exec) + " (" + ts.info.label +
-                                "): " + std::to_string(bounds_issues - kMaxBoundsIssuesPerStep) +
-                                " more out-of-bounds accesses not listed"});
-      }
+      if (!tr.step(bs, iteration)) return out;
     }
   }
-  out.trace = std::move(t);
+  out.trace = std::move(tr.t);
   return out;
 }
 

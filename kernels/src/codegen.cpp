@@ -16,6 +16,7 @@
 #include "bankviz/codegen.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstdio>
 #include <set>
@@ -183,19 +184,18 @@ const char* kVolatileSource =
 
 // bits(v): the value's bits folded to 32, so the thread's sum is a checksum the CPU reproduces
 // exactly (no float rounding in the sum, no slow float-to-int conversion in the exposed loop).
-std::string bits_overload(const detail::TypeInfo& t) {
-  using detail::CompKind;
+std::string bits_overload(const ElemType& t) {
   const std::string c(t.comp);
   std::string body;
-  if (t.comp_bytes == 8 && t.kind == CompKind::F64) {
+  if (t.comp_bytes() == 8 && t.comp_kind == CompKind::F64) {
     body = "unsigned long long b = __double_as_longlong(v); return (unsigned int)(b ^ (b >> 32));";
-  } else if (t.comp_bytes == 8) {
+  } else if (t.comp_bytes() == 8) {
     body = "unsigned long long b = v; return (unsigned int)(b ^ (b >> 32));";
-  } else if (t.kind == CompKind::F32) {
+  } else if (t.comp_kind == CompKind::F32) {
     body = "return __float_as_uint(v);";
-  } else if (t.kind == CompKind::F16) {
+  } else if (t.comp_kind == CompKind::F16) {
     body = "return __half_as_ushort(v);";
-  } else if (t.kind == CompKind::BF16) {
+  } else if (t.comp_kind == CompKind::BF16) {
     body = "return __bfloat16_as_ushort(v);";
   } else {
     body = "return v;";
@@ -219,11 +219,10 @@ const char* kMatrixSource =
     "}\n";
 
 // b16_bits() for one 16-bit element type (the C type of a component).
-std::string b16_bits_source(const detail::TypeInfo& t) {
-  using detail::CompKind;
+std::string b16_bits_source(const ElemType& t) {
   const std::string c(t.comp);
-  const std::string body = t.kind == CompKind::F16    ? "__half_as_ushort(v)"
-                           : t.kind == CompKind::BF16 ? "__bfloat16_as_ushort(v)"
+  const std::string body = t.comp_kind == CompKind::F16    ? "__half_as_ushort(v)"
+                           : t.comp_kind == CompKind::BF16 ? "__bfloat16_as_ushort(v)"
                                                       : "(unsigned short)v";
   return "__device__ __forceinline__ unsigned int b16_bits(" + c + " v) { return " + body + "; }\n";
 }
@@ -233,39 +232,29 @@ std::string b16_bits_source(const detail::TypeInfo& t) {
 std::string matrix_asm(const Step& st, const std::vector<std::string>& regs,
                        const std::string& addr = "addr") {
   const std::string n = std::to_string(st.matrices);
-  const std::string shape = ".m8n8.x" + n + (st.trans ? ".trans" : "") + ".shared.b16";
+  const std::string ptx = fill_in(st.info().ptx, {{"{n}", n}, {"{.trans}", st.trans ? ".trans" : ""}});
+  const bool loads = st.reads();
   std::string list;
   for (size_t i = 0; i < regs.size(); ++i)
-    list += (i ? ", %" : "%") + std::to_string(st.kind == StepKind::LdMatrix ? i : i + 1);
+    list += (i ? ", %" : "%") + std::to_string(loads ? i : i + 1);
   std::string operands;
   for (size_t i = 0; i < regs.size(); ++i)
-    operands += std::string(i ? ", " : "") +
-                (st.kind == StepKind::LdMatrix ? "\"=r\"(" : "\"r\"(") + regs[i] + ")";
-  if (st.kind == StepKind::LdMatrix)
-    return "asm volatile(\"ldmatrix.sync.aligned" + shape + " {" + list + "}, [%" +
-           std::to_string(regs.size()) + "];\" : " + operands + " : \"r\"(" + addr +
-           ") : \"memory\");";
-  return "asm volatile(\"stmatrix.sync.aligned" + shape + " [%0], {" + list + "};\" :: \"r\"(" +
-         addr + "), " + operands + " : \"memory\");";
+    operands += std::string(i ? ", " : "") + (loads ? "\"=r\"(" : "\"r\"(") + regs[i] + ")";
+  if (loads)
+    return "asm volatile(\"" + ptx + " {" + list + "}, [%" + std::to_string(regs.size()) +
+           "];\" : " + operands + " : \"r\"(" + addr + ") : \"memory\");";
+  return "asm volatile(\"" + ptx + " [%0], {" + list + "};\" :: \"r\"(" + addr + "), " + operands +
+         " : \"memory\");";
 }
 
 // Loads a measured load step keeps in flight per warp (exposed mode); reps is a multiple of it.
 constexpr int kLoadBatch = kExposedLoadBatch;
 
-std::string vector_bits_overload(const detail::TypeInfo& t, const std::string& ctype) {
+std::string vector_bits_overload(const ElemType& t, const std::string& ctype) {
   std::string sum;
-  for (int i = 0; i < t.comps; ++i)
+  for (int i = 0; i < t.lanes; ++i)
     sum += std::string(i ? " + " : "") + "bits(v." + kMembers[i] + ")";
   return "__device__ unsigned int bits(" + ctype + " v) { return " + sum + "; }\n";
-}
-
-// The C++ type name used for overloads: half/half2 are typedefs of __half/__half2, unsigned of
-// unsigned int, so each type gets one overload.
-std::string canonical_type(const detail::TypeInfo& t) {
-  if (t.name == "half") return "__half";
-  if (t.name == "half2") return "__half2";
-  if (t.name == "unsigned") return "unsigned int";
-  return std::string(t.name);
 }
 
 // [SECTION] Statements ===========================================================================
@@ -419,14 +408,14 @@ std::string layout_source(const TileDecl& t, const std::string& fn,
 
 // The value a store writes: the user's expression or the thread's linear index, as the element
 // type: a vector gets value, value + 1, ... in its components.
-std::string store_value(const detail::TypeInfo& t, const std::string& value) {
-  if (t.comps == 1) return value;
+std::string store_value(const ElemType& t, const std::string& value) {
+  if (t.lanes == 1) return value;
   const bool simple = std::all_of(value.begin(), value.end(), [](char c) {
     return std::isalnum((unsigned char)c) || c == '_';
   });
   const std::string v = simple ? value : "(" + value + ")";
   std::string args;
-  for (int i = 0; i < t.comps; ++i)
+  for (int i = 0; i < t.lanes; ++i)
     args += (i ? ", " : "") + (i ? v + " + " + std::to_string(i) : v);
   return std::string(t.make) + "(" + args + ")";
 }
@@ -457,16 +446,59 @@ std::string kernel_name_for(const Scenario& s) {
   return out;
 }
 
-GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
-  GenerateResult res;
-  res.errors = check(s);
-  if (!res.errors.empty()) return res;
-  auto fail = [&](std::string path, std::string message) {
-    res.errors.push_back({std::move(path), 0, std::move(message)});
-  };
+namespace {
 
+// The text of one memory step: where it accesses (the element as the kernel spells it), the value
+// it writes, its statement (a block around the instruction's PTX for ldmatrix/stmatrix/cp.async,
+// whose lines are `wide`).
+struct StepText {
+  std::string where, value, stmt;
+  std::vector<std::string> wide;
+};
+
+// generate_kernel() in parts, each one purpose: the checks a kernel needs beyond core's check(),
+// what the source needs (helpers, names), then the source top to bottom.
+struct Generator {
+  Generator(const Scenario& sc, RunMode m, int r)
+      : s(sc), mode(m), replicas(r), exposed(m == RunMode::Exposed) {}
+
+  const Scenario& s;
+  RunMode mode;
+  int replicas;
+  bool exposed;
+  GenerateResult res;
+  std::set<std::string> taken;  // names the user took, and the ones picked for generated code
+  int64_t static_bytes = 0, dynamic_bytes = 0;
+  bool need_fp16 = false, need_bf16 = false;
+  std::vector<CType> let_types;
+  bool has_matrix = false, has_copy = false, uses_hash = false;
+  std::vector<std::string> swizzle_fn, layout_fn;  // per tile; empty: none
+  std::vector<std::string> copies, structs;        // exposed mode: per tile
+  Names names;
+  KernelSource k;
+  Emitter e;
+
+  void fail(std::string path, std::string message) {
+    res.errors.push_back({std::move(path), 0, std::move(message)});
+  }
+  void check_names();
+  bool check_tiles_and_steps();
+  bool scan();
+  void start();
+  void emit_helpers();
+  void emit_lesson_thread();
+  void emit_copy_structs();
+  void emit_kernel_head();
+  StepText step_text(const Step& st) const;
+  void emit_wrapped(const Step& st, int indent, const std::vector<std::string>& body);
+  void emit_step(size_t i);
+  void emit_measured_load(size_t i, const Step& st, const StepText& t);
+  void emit_measured_batch(size_t i, const Step& st, const StepText& t);
+  void finish();
+};
+
+void Generator::check_names() {
   // Names the user took: constants, lets, loop variables.
-  std::set<std::string> taken;
   for (size_t i = 0; i < s.constants.size(); ++i) {
     taken.insert(s.constants[i].name);
     if (is_reserved(s.constants[i].name))
@@ -484,21 +516,15 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   for (const Step& st : s.steps)
     if (!st.loop_var.empty()) taken.insert(st.loop_var);
   for (const TileDecl& t : s.tiles) taken.insert(t.name);
+}
 
+bool Generator::check_tiles_and_steps() {
   // Types, dynamic tiles, atomics.
   int dynamic_tiles = 0;
-  int64_t static_bytes = 0, dynamic_bytes = 0;
-  bool need_fp16 = false, need_bf16 = false;
   for (size_t i = 0; i < s.tiles.size(); ++i) {
     const TileDecl& t = s.tiles[i];
-    const detail::TypeInfo* ti = detail::type_info(t.type().name);
-    if (!ti) {
-      fail("tiles[" + std::to_string(i) + "].elem",
-           "no kernel code for element type '" + t.elem + "'");
-      continue;
-    }
-    need_fp16 |= ti->kind == detail::CompKind::F16;
-    need_bf16 |= ti->kind == detail::CompKind::BF16;
+    need_fp16 |= t.type().comp_kind == CompKind::F16;
+    need_bf16 |= t.type().comp_kind == CompKind::BF16;
     if (is_reserved(t.name))
       fail("tiles[" + std::to_string(i) + "].name",
            "'" + t.name + "' is a name the generated kernel uses itself");
@@ -520,9 +546,9 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
          "overlap the others");
   for (size_t i = 0; i < s.steps.size(); ++i) {
     const Step& st = s.steps[i];
-    if (st.kind != StepKind::Atomic) continue;
+    if (st.info().access != StepAccess::Add) continue;
     const TileDecl* t = s.find_tile(st.tile);
-    const detail::TypeInfo* ti = t ? detail::type_info(t->type().name) : nullptr;
+    const ElemType* ti = t ? &t->type() : nullptr;
     if (ti && !ti->atomic)
       fail("steps[" + std::to_string(i) + "].kind",
            "atomicAdd on " + t->elem +
@@ -532,26 +558,26 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   if (mode == RunMode::Exposed && (replicas < 1 || replicas > 32))
     fail("replicas", "an exposed kernel holds 1 to 32 copies of the lesson's warps, got " +
                          std::to_string(replicas));
-  if (!res.errors.empty()) return res;
+  return res.errors.empty();
+}
 
+bool Generator::scan() {
   // Lets are declared with the type the model gives them (trace.h): their own, or their
   // expression's C type, so `unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;` as the
   // seeds write it, and `int row = (int)threadIdx.x - 1;` where the expression is signed.
-  const std::vector<CType> let_types = bankviz::let_types(s);
+  let_types = bankviz::let_types(s);
   if (let_types.size() < s.lets.size()) {
     fail("lets[" + std::to_string(let_types.size()) + "].expr",
          "the let's names do not bind (see analyze)");
-    return res;
+    return false;
   }
 
   // ldmatrix/stmatrix and cp.async steps: their helpers, and the input cp.async copies from.
-  bool has_matrix = false, has_copy = false;
   for (const Step& st : s.steps) {
     has_matrix |= is_matrix_kind(st.kind);
-    has_copy |= st.kind == StepKind::CpAsync;
+    has_copy |= st.info().width == StepWidth::Copy;
   }
 
-  bool uses_hash = false;
   auto scan_hash = [&](const std::string& t) {
     if (t.empty()) return;
     const ExprParse p = parse_expr(t);
@@ -560,29 +586,29 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   for (const Let& l : s.lets) scan_hash(l.expr);
   for (const Step& st : s.steps) {
     scan_hash(st.guard), scan_hash(st.value);
-    for (const Expr& e : parse_subscripts(st.index, "").subscripts)
-      uses_hash |= e.uses_function("hash");
+    for (const Expr& x : parse_subscripts(st.index, "").subscripts)
+      uses_hash |= x.uses_function("hash");
   }
 
   // Swizzled tiles: one swizzle function each.
-  std::vector<std::string> swizzle_fn(s.tiles.size());
+  swizzle_fn.assign(s.tiles.size(), {});
   for (size_t i = 0; i < s.tiles.size(); ++i) {
     if (s.tiles[i].swizzle.identity()) continue;
     swizzle_fn[i] = pick(s.tiles[i].name + "_swizzle", taken);
     taken.insert(swizzle_fn[i]);
   }
   // CuTe-laid-out tiles: one layout function each.
-  std::vector<std::string> layout_fn(s.tiles.size());
+  layout_fn.assign(s.tiles.size(), {});
   for (size_t i = 0; i < s.tiles.size(); ++i) {
     if (!s.tiles[i].cute) continue;
     layout_fn[i] = pick(s.tiles[i].name + "_layout", taken);
     taken.insert(layout_fn[i]);
   }
+  names = Names{pick("tid", taken), pick("sum", taken), pick("rep", taken)};
+  return true;
+}
 
-  Names names{pick("tid", taken), pick("sum", taken), pick("rep", taken)};
-  const bool exposed = mode == RunMode::Exposed;
-
-  KernelSource k;
+void Generator::start() {
   k.mode = mode;
   k.kernel_name = kernel_name_for(s) + (exposed ? "_exposed" : "");
   k.file_name = k.kernel_name + ".cu";
@@ -598,7 +624,6 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   }
   k.step_line.assign(s.steps.size(), 0);
 
-  Emitter e;
   // Header comment: what this is and how it is launched.
   e.ln(0, "// " + k.kernel_name + ": generated by bankviz from scenario \"" + comment_text(s.name) +
               "\".");
@@ -624,17 +649,19 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     e.ln(0, "#define " + c.name + " " + v);
   }
   if (!s.constants.empty()) e.ln(0, "");
+}
 
+void Generator::emit_helpers() {
   // bits() overloads for the element types that need one.
   std::set<std::string> emitted;
   std::string overloads;
   for (const TileDecl& t : s.tiles) {
-    const detail::TypeInfo& ti = *detail::type_info(t.type().name);
-    if (ti.plain_sum) continue;
+    const ElemType& ti = t.type();
+    if (ti.plain_sum()) continue;
     const std::string comp(ti.comp);
     if (emitted.insert(comp).second) overloads += bits_overload(ti);
-    if (ti.comps > 1 && emitted.insert(canonical_type(ti)).second)
-      overloads += vector_bits_overload(ti, canonical_type(ti));
+    if (ti.lanes > 1 && emitted.insert(std::string(ti.overload)).second)
+      overloads += vector_bits_overload(ti, std::string(ti.overload));
   }
   if (!overloads.empty()) {
     e.ln(0, "// bits(): a loaded value's bits folded to 32, summed into the thread's checksum.");
@@ -650,7 +677,7 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     std::set<std::string> b16;
     for (const Step& st : s.steps) {
       if (st.kind != StepKind::StMatrix) continue;
-      const detail::TypeInfo& ti = *detail::type_info(s.find_tile(st.tile)->type().name);
+      const ElemType& ti = s.find_tile(st.tile)->type();
       if (b16.insert(std::string(ti.comp)).second) e.put(b16_bits_source(ti));
     }
     e.ln(0, "");
@@ -673,10 +700,13 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     e.ln(0, "#define REPLICAS " + std::to_string(replicas));
     e.ln(0, "");
   }
+}
 
+void Generator::emit_lesson_thread() {
   const std::string bx = std::to_string(s.block[0]), by = std::to_string(s.block[1]),
                     bz = std::to_string(s.block[2]);
-  if (exposed) {
+  if (!exposed) return;
+  {
     // The lesson's thread a lane of the (smaller) launched block plays; see the kernel's comment.
     e.ln(0, "// Exposed mode: bit w of `warps` set = warp w of the lesson's " + bx + " x " + by +
                 " x " + bz + " block runs,");
@@ -712,8 +742,12 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     e.ln(0, "}");
     e.ln(0, "");
   }
+}
+
+void Generator::emit_copy_structs() {
   // Exposed mode: the tiles become per-replica copies (see copy_struct_name()).
-  std::vector<std::string> copies(s.tiles.size()), structs(s.tiles.size());
+  copies.assign(s.tiles.size(), {});
+  structs.assign(s.tiles.size(), {});
   if (exposed) {
     for (size_t i = 0; i < s.tiles.size(); ++i) {
       const TileDecl& t = s.tiles[i];
@@ -737,6 +771,11 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
     }
     e.ln(0, "");
   }
+}
+
+void Generator::emit_kernel_head() {
+  const std::string bx = std::to_string(s.block[0]), by = std::to_string(s.block[1]),
+                    bz = std::to_string(s.block[2]);
   k.has_input = has_copy;
   e.ln(0, "__global__ void " + k.kernel_name + "(unsigned int* out" +
               (has_copy ? ", const unsigned int* in" : "") +
@@ -813,191 +852,222 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
                 parse_expr(s.lets[i].expr).expr->text() + ";");
   e.ln(1, "unsigned int " + names.sum + " = 0;");
   e.ln(0, "");
+}
 
-  for (size_t i = 0; i < s.steps.size(); ++i) {
-    const Step& st = s.steps[i];
-    k.step_line[i] = e.line;
-    if (st.kind == StepKind::Sync) {
-      e.ln(1, "__syncthreads();");
+StepText Generator::step_text(const Step& st) const {
+  StepText t;
+  const TileDecl& tile = *s.find_tile(st.tile);
+  const ElemType& ti = tile.type();
+  const size_t ti_index = static_cast<size_t>(&tile - s.tiles.data());
+  t.where = access_text(tile, parse_subscripts(st.index, tile.name),
+                                        swizzle_fn[ti_index], layout_fn[ti_index]);
+  t.value = st.value.empty() ? names.tid : parse_expr(st.value).expr->text();
+  const std::string& where = t.where;
+  const std::string& value = t.value;
+  std::string& stmt = t.stmt;
+  std::vector<std::string>& wide = t.wide;
+  // The statement as the table writes it (kinds.h); exposed mode reads and writes through
+  // ld_volatile / st_volatile.
+  const StepKindInfo& kind = st.info();
+  if (exposed && kind.kind == StepKind::Store) {
+    stmt = "st_volatile(" + where + ", " + store_value(ti, value) + ");";
+  } else if (!kind.written.empty()) {
+    std::string at = exposed && kind.access == StepAccess::Read ? "ld_volatile(" + where + ")"
+                                                                 : where;
+    if (kind.access == StepAccess::Read && !ti.plain_sum()) at = "bits(" + at + ")";
+    stmt = written_statement(kind, at, store_value(ti, value), names.sum);
+  }
+  // ldmatrix / stmatrix / cp.async: a block of statements around the instruction's PTX. Only
+  // the lanes that give a row address evaluate the index, as the model does (trace.h: lanes
+  // 0..8N-1 of an .x1 or .x2; the other lanes' addresses are not read by the instruction): an
+  // index the model never evaluates on lane 8 must not run there (a division by zero, say).
+  const uint32_t address_lanes = st.op(tile.elem_bytes()).lanes(~0u);
+  const std::string address =
+      "(unsigned int)__cvta_generic_to_shared(&" + where + ")";
+  if (is_matrix_kind(st.kind) && address_lanes != ~0u)
+    wide.push_back("const unsigned int addr = " + names.tid + " % 32 < " +
+                   std::to_string(std::popcount(address_lanes)) + " ? " + address +
+                   " : 0u;  // lanes 0-" + std::to_string(std::popcount(address_lanes) - 1) +
+                   " give the rows");
+  else if (is_matrix_kind(st.kind) || st.kind == StepKind::CpAsync)
+    wide.push_back("const unsigned int addr = " + address + ";");
+  if (st.kind == StepKind::LdMatrix) {
+    std::vector<std::string> regs;
+    std::string add;
+    const char* fold = ti.comp_kind == CompKind::SInt ? "s16_sum(" : "b16_sum(";
+    for (int m = 0; m < st.matrices; ++m) {
+      regs.push_back('r' + std::to_string(m));
+      add += std::string(m ? " + " : "") + fold + regs.back() + ")";
+    }
+    std::string decl = "unsigned int ";
+    for (size_t r = 0; r < regs.size(); ++r) decl += (r ? ", " : "") + regs[r];
+    wide.push_back(decl + ";");
+    wide.push_back(matrix_asm(st, regs));
+    wide.push_back(names.sum + " += " + add + ";");
+  } else if (st.kind == StepKind::StMatrix) {
+    // Register m holds value + 2m (low half) and value + 2m + 1 (high), as reference.h says.
+    const bool simple = std::all_of(value.begin(), value.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+    const std::string v = simple ? value : "(" + value + ")";
+    const std::string comp(ti.comp);
+    auto half = [&](int n) {
+      return "b16_bits((" + comp + ")" +
+             (n == 0 ? v : "(" + v + " + " + std::to_string(n) + ")") + ")";
+    };
+    std::vector<std::string> regs;
+    for (int m = 0; m < st.matrices; ++m) {
+      regs.push_back('r' + std::to_string(m));
+      wide.push_back("const unsigned int " + regs.back() + " = " + half(2 * m) + " | (" +
+                     half(2 * m + 1) + " << 16);");
+    }
+    wide.push_back(matrix_asm(st, regs));
+  } else if (st.kind == StepKind::CpAsync) {
+    wide.push_back("asm volatile(\"" + std::string(kind.ptx) + " [%0], [%1], " +
+                   std::to_string(st.copy_bytes) +
+                   ";\" :: \"r\"(addr), \"l\"(__cvta_generic_to_global(in + " +
+                   std::to_string(st.copy_bytes / 4) + " * " + names.tid + ")) : \"memory\");");
+    wide.push_back("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
+  }
+  if (!wide.empty()) {
+    stmt = "{";
+    for (const std::string& l : wide) stmt += "\n    " + l;
+    stmt += "\n}";
+  }
+  return t;
+}
+
+// The step's own loop and guard around some statements.
+void Generator::emit_wrapped(const Step& st, int indent, const std::vector<std::string>& body) {
+  if (!st.loop_var.empty()) {
+    const bool up = st.loop_step > 0;
+    const std::string step_text =
+        up ? (st.loop_step == 1 ? "++" + st.loop_var
+                                : st.loop_var + " += " + std::to_string(st.loop_step))
+           : (st.loop_step == -1 ? "--" + st.loop_var
+                                 : st.loop_var + " -= " + std::to_string(-st.loop_step));
+    e.ln(indent, "for (int " + st.loop_var + " = " + std::to_string(st.loop_from) + "; " +
+                     st.loop_var + (up ? " < " : " > ") + std::to_string(st.loop_to) + "; " +
+                     step_text + ") {");
+    ++indent;
+  }
+  if (!st.guard.empty()) {
+    e.ln(indent, "if (" + parse_expr(st.guard).expr->text() + ") {");
+    for (const std::string& b : body) e.ln(indent + 1, b);
+    e.ln(indent, "}");
+  } else {
+    for (const std::string& b : body) e.ln(indent, b);
+  }
+  if (!st.loop_var.empty()) e.ln(--indent, "}");
+}
+
+void Generator::emit_step(size_t i) {
+  const Step& st = s.steps[i];
+  k.step_line[i] = e.line;
+  if (!st.is_memory()) {
+    e.ln(1, written_statement(st.info(), "", "", ""));
+    return;
+  }
+  const StepText t = step_text(st);
+  const std::string comment = "// step " + std::to_string(i) + ": " + st.kind_text() +
+                              (st.label.empty() ? "" : " (" + comment_text(st.label) + ")");
+  e.ln(1, comment);
+  k.step_line[i] = e.line;
+  if (!exposed) {
+    emit_wrapped(st, 1, {t.stmt});
+  } else if (st.kind == StepKind::Load) {
+    emit_measured_load(i, st, t);
+  } else if (st.kind == StepKind::LdMatrix || st.kind == StepKind::CpAsync) {
+    emit_measured_batch(i, st, t);
+  } else {
+  e.ln(1, "#pragma unroll 16");
+  e.ln(1, "for (int " + names.rep + " = 0; " + names.rep +
+              " < (measure == " + std::to_string(i) + " ? reps : 1); ++" + names.rep + ") {");
+  emit_wrapped(st, 2, {t.stmt});
+  e.ln(1, "}");
+  }
+}
+
+void Generator::emit_measured_load(size_t i, const Step& st, const StepText& t) {
+  const std::string& where = t.where;
+  const std::string& stmt = t.stmt;
+  const ElemType& ti = s.find_tile(st.tile)->type();
+  // Measured load: kLoadBatch independent loads before their sum, so each warp keeps that
+  // many in flight; one load followed by its add would stall the warp for the load's whole
+  // latency (~30 cycles) and a step with few active warps would measure latency, not banks.
+  const std::string read = "ld_volatile(" + where + ")";
+  std::vector<std::string> body;
+  std::string total;
+  for (int b = 0; b < kLoadBatch; ++b) {
+    const std::string v = 'v' + std::to_string(b);
+    body.push_back("const auto " + v + " = " + read + ";");
+    total += (b ? " + " : "") + (ti.plain_sum() ? v : "bits(" + v + ")");
+  }
+  body.push_back(names.sum + " += " + total + ";");
+  e.ln(1, "if (measure == " + std::to_string(i) + ") {");
+  e.ln(2, "for (int " + names.rep + " = 0; " + names.rep + " < reps; " + names.rep +
+              " += " + std::to_string(kLoadBatch) + ") {");
+  emit_wrapped(st, 3, body);
+  e.ln(2, "}");
+  e.ln(1, "} else {");
+  emit_wrapped(st, 2, {stmt});
+  e.ln(1, "}");
+}
+
+void Generator::emit_measured_batch(size_t i, const Step& st, const StepText& t) {
+  const std::string& stmt = t.stmt;
+  const std::vector<std::string>& wide = t.wide;
+  // Measured ldmatrix: kLoadBatch independent instructions before their sum, as for loads.
+  // ptxas removes a repeated ldmatrix of an unchanged address (no store between them; an H100
+  // measured 0.08 cycles per 32-wavefront ldmatrix), so each repeat's address adds
+  // (rep + b) * z, z a zero the compiler cannot know (reps >> 30: the loop's own guard
+  // proves reps >> 31 zero, and ptxas merged them again): every address of the unrolled loop is
+  // a different expression of the same value. (rep & z) + b * z was not: ptxas knows z is 0 or
+  // 16 and unrolled ldmatrix.x1's loop 4 times, where batch j + 1's instruction b had batch j's
+  // address b + 1 (rep & z is 0 every other batch); it kept 49 of each 64 LDSM (cuobjdump on an
+  // H100), and the counters read 0.766 of the planned instructions. The registers are summed as
+  // they are (reference.h
+  // does the same for the measured step): folding each half would cost more issue slots than
+  // a conflict-free ldmatrix.x1 takes in the shared pipe.
+  // Measured cp.async: kLoadBatch copies in flight, then one wait for all of them.
+  std::vector<std::string> body{wide.front()};
+  if (st.kind == StepKind::LdMatrix)
+    body.push_back("const unsigned int at = addr + (unsigned int)" + names.rep + " * z;");
+  std::string total;
+  for (int b = 0; b < kLoadBatch; ++b) {
+    if (st.kind == StepKind::CpAsync) {
+      body.push_back(wide[1]);
       continue;
     }
-    const TileDecl& tile = *s.find_tile(st.tile);
-    const detail::TypeInfo& ti = *detail::type_info(tile.type().name);
-    const size_t ti_index = static_cast<size_t>(&tile - s.tiles.data());
-    const std::string where = access_text(tile, parse_subscripts(st.index, tile.name),
-                                          swizzle_fn[ti_index], layout_fn[ti_index]);
-    const std::string value = st.value.empty() ? names.tid : parse_expr(st.value).expr->text();
-    std::string stmt;
-    switch (st.kind) {
-      case StepKind::Store:
-        stmt = exposed ? "st_volatile(" + where + ", " + store_value(ti, value) + ");"
-                       : where + " = " + store_value(ti, value) + ";";
-        break;
-      case StepKind::Load: {
-        const std::string read = exposed ? "ld_volatile(" + where + ")" : where;
-        stmt = names.sum + " += " + (ti.plain_sum ? read : "bits(" + read + ")") + ";";
-        break;
-      }
-      case StepKind::Atomic:
-        stmt = "atomicAdd(&" + where + ", " + value + ");";
-        break;
-      case StepKind::Sync:
-      case StepKind::LdMatrix:
-      case StepKind::StMatrix:
-      case StepKind::CpAsync:
-        break;
+    std::vector<std::string> regs;
+    std::string decl = "unsigned int ";
+    for (int m = 0; m < st.matrices; ++m) {
+      regs.push_back('r' + std::to_string(m) + '_' + std::to_string(b));
+      decl += (m ? ", " : "") + regs.back();
+      total += std::string(total.empty() ? "" : " + ") + regs.back();
     }
-    // ldmatrix / stmatrix / cp.async: a block of statements around the instruction's PTX.
-    std::vector<std::string> wide;
-    if (is_matrix_kind(st.kind) || st.kind == StepKind::CpAsync)
-      wide.push_back("const unsigned int addr = (unsigned int)__cvta_generic_to_shared(&" + where +
-                     ");");
-    if (st.kind == StepKind::LdMatrix) {
-      std::vector<std::string> regs;
-      std::string add;
-      const char* fold = ti.kind == detail::CompKind::SInt ? "s16_sum(" : "b16_sum(";
-      for (int m = 0; m < st.matrices; ++m) {
-        regs.push_back("r" + std::to_string(m));
-        add += std::string(m ? " + " : "") + fold + regs.back() + ")";
-      }
-      std::string decl = "unsigned int ";
-      for (size_t r = 0; r < regs.size(); ++r) decl += (r ? ", " : "") + regs[r];
-      wide.push_back(decl + ";");
-      wide.push_back(matrix_asm(st, regs));
-      wide.push_back(names.sum + " += " + add + ";");
-    } else if (st.kind == StepKind::StMatrix) {
-      // Register m holds value + 2m (low half) and value + 2m + 1 (high), as reference.h says.
-      const bool simple = std::all_of(value.begin(), value.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-      });
-      const std::string v = simple ? value : "(" + value + ")";
-      const std::string comp(ti.comp);
-      auto half = [&](int k) {
-        return "b16_bits((" + comp + ")" +
-               (k == 0 ? v : "(" + v + " + " + std::to_string(k) + ")") + ")";
-      };
-      std::vector<std::string> regs;
-      for (int m = 0; m < st.matrices; ++m) {
-        regs.push_back("r" + std::to_string(m));
-        wide.push_back("const unsigned int " + regs.back() + " = " + half(2 * m) + " | (" +
-                       half(2 * m + 1) + " << 16);");
-      }
-      wide.push_back(matrix_asm(st, regs));
-    } else if (st.kind == StepKind::CpAsync) {
-      wide.push_back("asm volatile(\"cp.async.ca.shared.global [%0], [%1], " +
-                     std::to_string(st.copy_bytes) +
-                     ";\" :: \"r\"(addr), \"l\"(__cvta_generic_to_global(in + " +
-                     std::to_string(st.copy_bytes / 4) + " * " + names.tid + ")) : \"memory\");");
-      wide.push_back("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
-    }
-    if (!wide.empty()) {
-      stmt = "{";
-      for (const std::string& l : wide) stmt += "\n    " + l;
-      stmt += "\n}";
-    }
-    const std::string comment = "// step " + std::to_string(i) + ": " + st.kind_text() +
-                                (st.label.empty() ? "" : " (" + comment_text(st.label) + ")");
-    // The step's own loop and guard around some statements.
-    auto wrapped = [&](int indent, const std::vector<std::string>& body) {
-      if (!st.loop_var.empty()) {
-        const bool up = st.loop_step > 0;
-        const std::string step_text =
-            up ? (st.loop_step == 1 ? "++" + st.loop_var
-                                    : st.loop_var + " += " + std::to_string(st.loop_step))
-               : (st.loop_step == -1 ? "--" + st.loop_var
-                                     : st.loop_var + " -= " + std::to_string(-st.loop_step));
-        e.ln(indent, "for (int " + st.loop_var + " = " + std::to_string(st.loop_from) + "; " +
-                         st.loop_var + (up ? " < " : " > ") + std::to_string(st.loop_to) + "; " +
-                         step_text + ") {");
-        ++indent;
-      }
-      if (!st.guard.empty()) {
-        e.ln(indent, "if (" + parse_expr(st.guard).expr->text() + ") {");
-        for (const std::string& b : body) e.ln(indent + 1, b);
-        e.ln(indent, "}");
-      } else {
-        for (const std::string& b : body) e.ln(indent, b);
-      }
-      if (!st.loop_var.empty()) e.ln(--indent, "}");
-    };
-    e.ln(1, comment);
-    k.step_line[i] = e.line;
-    if (!exposed) {
-      wrapped(1, {stmt});
-    } else if (st.kind == StepKind::Load) {
-      // Measured load: kLoadBatch independent loads before their sum, so each warp keeps that
-      // many in flight; one load followed by its add would stall the warp for the load's whole
-      // latency (~30 cycles) and a step with few active warps would measure latency, not banks.
-      const std::string read = "ld_volatile(" + where + ")";
-      std::vector<std::string> body;
-      std::string total;
-      for (int b = 0; b < kLoadBatch; ++b) {
-        const std::string v = "v" + std::to_string(b);
-        body.push_back("const auto " + v + " = " + read + ";");
-        total += (b ? " + " : "") + (ti.plain_sum ? v : "bits(" + v + ")");
-      }
-      body.push_back(names.sum + " += " + total + ";");
-      e.ln(1, "if (measure == " + std::to_string(i) + ") {");
-      e.ln(2, "for (int " + names.rep + " = 0; " + names.rep + " < reps; " + names.rep +
-                  " += " + std::to_string(kLoadBatch) + ") {");
-      wrapped(3, body);
-      e.ln(2, "}");
-      e.ln(1, "} else {");
-      wrapped(2, {stmt});
-      e.ln(1, "}");
-    } else if (st.kind == StepKind::LdMatrix || st.kind == StepKind::CpAsync) {
-      // Measured ldmatrix: kLoadBatch independent instructions before their sum, as for loads.
-      // ptxas removes a repeated ldmatrix of an unchanged address (no store between them; an H100
-      // measured 0.08 cycles per 32-wavefront ldmatrix), so each repeat's address adds
-      // ((rep & z) + b * z), z a zero the compiler cannot know (reps >> 30: the loop's own guard
-      // proves reps >> 31 zero, and ptxas merged them again): every address is a
-      // different expression of the same value. The registers are summed as they are (reference.h
-      // does the same for the measured step): folding each half would cost more issue slots than
-      // a conflict-free ldmatrix.x1 takes in the shared pipe.
-      // Measured cp.async: kLoadBatch copies in flight, then one wait for all of them.
-      std::vector<std::string> body{wide.front()};
-      if (st.kind == StepKind::LdMatrix)
-        body.push_back("const unsigned int at = addr + ((unsigned int)" + names.rep + " & z);");
-      std::string total;
-      for (int b = 0; b < kLoadBatch; ++b) {
-        if (st.kind == StepKind::CpAsync) {
-          body.push_back(wide[1]);
-          continue;
-        }
-        std::vector<std::string> regs;
-        std::string decl = "unsigned int ";
-        for (int m = 0; m < st.matrices; ++m) {
-          regs.push_back("r" + std::to_string(m) + "_" + std::to_string(b));
-          decl += (m ? ", " : "") + regs.back();
-          total += std::string(total.empty() ? "" : " + ") + regs.back();
-        }
-        body.push_back(decl + ";");
-        body.push_back(matrix_asm(st, regs, b == 0 ? "at" : "at + " + std::to_string(b) + " * z"));
-      }
-      if (st.kind == StepKind::CpAsync)
-        body.push_back(wide[2]);
-      else
-        body.push_back(names.sum + " += " + total + ";");
-      e.ln(1, "if (measure == " + std::to_string(i) + ") {");
-      if (st.kind == StepKind::LdMatrix)
-        e.ln(2,
-             "const unsigned int z = (unsigned int)reps >> 30 << 4;  // 0: reps <= 2^24 (the "
-             "runner's limit)");
-      e.ln(2, "for (int " + names.rep + " = 0; " + names.rep + " < reps; " + names.rep +
-                  " += " + std::to_string(kLoadBatch) + ") {");
-      wrapped(3, body);
-      e.ln(2, "}");
-      e.ln(1, "} else {");
-      wrapped(2, {stmt});
-      e.ln(1, "}");
-    } else {
-      e.ln(1, "#pragma unroll 16");
-      e.ln(1, "for (int " + names.rep + " = 0; " + names.rep +
-                  " < (measure == " + std::to_string(i) + " ? reps : 1); ++" + names.rep + ") {");
-      wrapped(2, {stmt});
-      e.ln(1, "}");
-    }
+    body.push_back(decl + ";");
+    body.push_back(matrix_asm(st, regs, b == 0 ? "at" : "at + " + std::to_string(b) + " * z"));
   }
+  if (st.kind == StepKind::CpAsync)
+    body.push_back(wide[2]);
+  else
+    body.push_back(names.sum + " += " + total + ";");
+  e.ln(1, "if (measure == " + std::to_string(i) + ") {");
+  if (st.kind == StepKind::LdMatrix)
+    e.ln(2,
+         "const unsigned int z = (unsigned int)reps >> 30 << 4;  // 0: reps <= 2^24 (the "
+         "runner's limit)");
+  e.ln(2, "for (int " + names.rep + " = 0; " + names.rep + " < reps; " + names.rep +
+              " += " + std::to_string(kLoadBatch) + ") {");
+  emit_wrapped(st, 3, body);
+  e.ln(2, "}");
+  e.ln(1, "} else {");
+  emit_wrapped(st, 2, {stmt});
+  e.ln(1, "}");
+}
+
+void Generator::finish() {
   e.ln(0, "");
   if (exposed) {
     e.ln(1, "out[blockIdx.x * ::blockDim.x + ::threadIdx.x] = " + names.sum +
@@ -1009,7 +1079,24 @@ GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
   e.ln(0, "}");
   k.text = std::move(e.text);
   res.kernel = std::move(k);
-  return res;
+}
+
+}  // namespace
+
+GenerateResult generate_kernel(const Scenario& s, RunMode mode, int replicas) {
+  Generator g(s, mode, replicas);
+  g.res.errors = check(s);
+  if (!g.res.errors.empty()) return g.res;
+  g.check_names();
+  if (!g.check_tiles_and_steps() || !g.scan()) return g.res;
+  g.start();
+  g.emit_helpers();
+  g.emit_lesson_thread();
+  g.emit_copy_structs();
+  g.emit_kernel_head();
+  for (size_t i = 0; i < s.steps.size(); ++i) g.emit_step(i);
+  g.finish();
+  return g.res;
 }
 
 }  // namespace bankviz

@@ -157,6 +157,21 @@ double best_time(Launcher& L, int64_t grid, int measure, int reps, const RunOpti
   return best;
 }
 
+// A step's plan and its mask's baseline, as the result's row shows them.
+void plan_into_row(StepTiming& row, const StepPlan& p, const MaskRun& c) {
+  row.reps = p.reps;
+  row.grid = p.launch.grid;
+  row.blocks_per_sm = p.launch.blocks_per_sm;
+  row.block_threads = static_cast<int>(p.launch.block_threads);
+  row.lesson_warps = p.launch.lesson_warps;
+  row.replicas = p.launch.replicas;
+  row.baseline_ms = c.base_ms;
+  row.baseline_launch = c.base_launch;
+  row.active_warps_per_sm = p.active_warps_per_sm;
+  row.schedulers = p.schedulers;
+  row.shared_bound = p.shared_bound;
+}
+
 }  // namespace
 
 void measure_exposed(Session& run) {
@@ -275,18 +290,8 @@ void measure_exposed(Session& run) {
     const MaskRun* c = mask_run(bref.ref->step_warps[si]);
     if (!c) break;
     const StepPlan p = plan_step(in, step, c->launch);
-    row.reps = p.reps;
-    row.grid = p.launch.grid;
-    row.blocks_per_sm = p.launch.blocks_per_sm;
-    row.block_threads = static_cast<int>(p.launch.block_threads);
-    row.lesson_warps = p.launch.lesson_warps;
-    row.replicas = p.launch.replicas;
-    row.baseline_ms = c->base_ms;
-    row.baseline_launch = c->base_launch;
-    row.active_warps_per_sm = p.active_warps_per_sm;
-    row.schedulers = p.schedulers;
-    row.shared_bound = p.shared_bound;
-    row.copy_bound = st.kind == StepKind::CpAsync && row.model_wavefronts < kCopyCycles;
+    plan_into_row(row, p, *c);
+    row.copy_bound = st.info().from_global && row.model_wavefronts < kCopyCycles;
     if (auto why = over_launch_limit(p.estimate_ms, o.max_launch_ms, step, p.reps)) {
       res.status = RunStatus::Timeout;
       res.message = *why;

@@ -37,6 +37,8 @@ std::string quoted(std::string_view s) {
   return out;
 }
 
+}  // namespace
+
 // The line table names the file as NVRTC was given it, joined to the directory it ran in:
 // "/home/u/src/k.cu" for "src/k.cu".
 bool same_file(const std::string& table, const std::string& given) {
@@ -47,8 +49,6 @@ bool same_file(const std::string& table, const std::string& given) {
   };
   return ends_with(table, given) || ends_with(given, table);
 }
-
-}  // namespace
 
 std::optional<Dim3> parse_dim3(std::string_view text, std::string* error) {
   Dim3 d;

@@ -49,9 +49,9 @@ struct Cell {
   uint32_t checksum = 0;            // what a load adds to the thread's sum
 };
 
-uint32_t checksum_of(const detail::TypeInfo& t, const uint64_t bits[4]) {
+uint32_t checksum_of(const ElemType& t, const uint64_t bits[4]) {
   uint32_t sum = 0;
-  for (int i = 0; i < t.comps; ++i) sum += detail::component_checksum(t, bits[i]);
+  for (int i = 0; i < t.lanes; ++i) sum += detail::component_checksum(t, bits[i]);
   return sum;
 }
 
@@ -73,12 +73,33 @@ std::string slot_name(const TileDecl& tile, int64_t slot) {
 
 // [SECTION] One block ============================================================================
 
+// atomicAdd(&cell, value) `reps` times on a known cell. A float's sum is exact only while every
+// partial sum is an integer the format holds exactly; beyond that the order of the adds changes
+// the rounding, and the cell becomes unknown. Integers wrap: the add converted to the element
+// type, reps times.
+void add_to(Cell& c, const ElemType& ty, const Value& value, int64_t reps) {
+  uint64_t& b = c.bits[0];
+  if (ty.comp_kind == CompKind::F32 || ty.comp_kind == CompKind::F64) {
+    const double limit = ty.comp_kind == CompKind::F32 ? 16777216.0 : 9007199254740992.0;
+    const double now = detail::component_value(ty, b);
+    const double add = as_double(value) * static_cast<double>(reps);
+    if (std::fabs(now) + std::fabs(add) > limit) {
+      c.state = CellState::Unknown;
+      return;
+    }
+    b = detail::component_bits(ty, Value::of(CType::LongLong, static_cast<int64_t>(now + add)));
+  } else {
+    const uint64_t add = detail::component_bits(ty, value) * static_cast<uint64_t>(reps);
+    b = detail::component_bits(ty, Value{CType::ULongLong, b + add});
+  }
+  c.checksum = checksum_of(ty, c.bits);
+}
+
 // Runs one block's trace on the CPU: the values the loads see and each thread's checksum. What the
 // hazard model flags as racing is left out of the comparison.
 struct BlockRun {
   const Scenario& s;
-  const std::vector<const detail::TypeInfo*>& types;  // per tile
-  const ReferenceOptions& o;
+    const ReferenceOptions& o;
   int64_t block_index = 0;
   bool record = false;  // block 0: record messages and instruction counts
   Reference& ref;
@@ -91,7 +112,7 @@ struct BlockRun {
   // elements a lane receives matters; where stmatrix puts each half is checked through later
   // loads of the tile.
   template <typename Note>
-  void wide_step(const Step& st, const TileDecl& tile, const detail::TypeInfo& ty,
+  void wide_step(const Step& st, const TileDecl& tile, const ElemType& ty,
                  std::vector<Cell>& tc, const WarpTrace& wt, uint32_t racing, size_t w,
                  int64_t reps, const std::string& here, std::vector<uint32_t>& sum,
                  std::vector<uint8_t>& det, Note&& note, const std::function<Value(int)>& value_of,
@@ -118,7 +139,7 @@ struct BlockRun {
     };
     if (st.kind == StepKind::CpAsync) {
       // Each active lane copies its copy_bytes at byte t * copy_bytes of the input (input_word()).
-      const int eb = tile.elem_bytes(), cb = ty.comp_bytes;
+      const int eb = tile.elem_bytes(), cb = ty.comp_bytes();
       for (uint32_t m = wt.mask; m; m &= m - 1) {
         const int lane = __builtin_ctz(m);
         const int64_t t = static_cast<int64_t>(w) * 32 + lane;
@@ -131,7 +152,7 @@ struct BlockRun {
           const int64_t at = slot(lane) + j;
           Cell& c = tc[static_cast<size_t>(at)];
           uint64_t bits[4] = {0, 0, 0, 0};
-          for (int comp = 0; comp < ty.comps; ++comp)
+          for (int comp = 0; comp < ty.lanes; ++comp)
             for (int b = 0; b < cb; ++b)
               bits[comp] |= uint64_t{bytes[j * eb + comp * cb + b]} << (8 * b);
           if (row_races(lane)) {
@@ -210,8 +231,7 @@ struct BlockRun {
     const Hazards hz = find_hazards(s, t, o.warps);
     if (record) {
       ref.race_count = hz.racing_accesses;
-      for (const Hazard& h : hz.examples)
-        if (ref.races.size() < kMaxMessages) ref.races.push_back(h.message);
+      for (const Hazard& h : hz.examples) ref.races.push_back(h.message);  // every pair named
     }
     auto note = [&](std::string msg) {
       if (record && ref.notes.size() < kMaxMessages &&
@@ -233,7 +253,7 @@ struct BlockRun {
       const size_t si = static_cast<size_t>(ts.info.step);
       const int64_t reps = o.measure == ts.info.step ? o.reps : 1;
       const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
-      const detail::TypeInfo& ty = *types[static_cast<size_t>(ts.info.tile)];
+      const ElemType& ty = tile.type();
       std::vector<Cell>& tc = cells[static_cast<size_t>(ts.info.tile)];
       for (size_t w = 0; w < ts.warps.size(); ++w) {
         const WarpTrace& wt = ts.warps[w];
@@ -241,15 +261,15 @@ struct BlockRun {
         if (record) {
           ref.step_warps[si] |= 1u << w;
           ref.step_instructions[si] += reps;
-          (s.steps[si].reads()                ? ref.load_instructions
-           : ts.info.kind == StepKind::Atomic ? ref.atomic_instructions
-                                              : ref.store_instructions) += reps;
+          const StepAccess how = s.steps[si].info().access;
+          (how == StepAccess::Read  ? ref.load_instructions
+           : how == StepAccess::Add ? ref.atomic_instructions
+                                    : ref.store_instructions) += reps;
         }
         const uint32_t racing = hz.racing[exec].empty() ? 0 : hz.racing[exec][w];
         const std::string here = "step " + std::to_string(si) + " (" + s.steps[si].kind_text() +
                                  " " + s.steps[si].index + ") in warp " + std::to_string(w);
-        if (ts.info.kind == StepKind::LdMatrix || ts.info.kind == StepKind::StMatrix ||
-            ts.info.kind == StepKind::CpAsync) {
+        if (s.steps[si].info().width != StepWidth::Element) {  // whole rows or copies
           wide_step(
               s.steps[si], tile, ty, tc, wt, racing, w, reps, here, sum, det, note,
               [&](int lane) { return ts.value(w, static_cast<size_t>(lane)); },
@@ -276,7 +296,7 @@ struct BlockRun {
               break;
             case StepKind::Store: {
               uint64_t bits[4] = {0, 0, 0, 0};
-              for (int k = 0; k < ty.comps; ++k)
+              for (int k = 0; k < ty.lanes; ++k)
                 bits[k] = detail::component_bits(ty, component(value, k));
               // Lanes of one warp storing different values to one element: one of them wins,
               // which one is undefined.
@@ -308,25 +328,7 @@ struct BlockRun {
                      ", which no thread stored: shared memory starts uninitialized");
                 c.state = CellState::Unknown;
               } else if (c.state == CellState::Known) {
-                uint64_t& b = c.bits[0];
-                if (ty.kind == detail::CompKind::F32 || ty.kind == detail::CompKind::F64) {
-                  // Exact only while every partial sum is an integer the format holds exactly;
-                  // beyond that the order of the adds changes the rounding.
-                  const double limit =
-                      ty.kind == detail::CompKind::F32 ? 16777216.0 : 9007199254740992.0;
-                  const double now = detail::component_value(ty, b);
-                  const double add = as_double(value) * static_cast<double>(reps);
-                  if (std::fabs(now) + std::fabs(add) > limit)
-                    c.state = CellState::Unknown;
-                  else
-                    b = detail::component_bits(
-                        ty, Value::of(CType::LongLong, static_cast<int64_t>(now + add)));
-                } else {  // integers wrap: the add converted to the element type, reps times
-                  const uint64_t add =
-                      detail::component_bits(ty, value) * static_cast<uint64_t>(reps);
-                  b = detail::component_bits(ty, Value{CType::ULongLong, b + add});
-                }
-                c.checksum = checksum_of(ty, c.bits);
+                add_to(c, ty, value, reps);
               }
               break;
           }
@@ -356,7 +358,7 @@ struct BlockRun {
 std::vector<uint32_t> kernel_input(const Scenario& s) {
   std::vector<uint32_t> in;
   if (std::none_of(s.steps.begin(), s.steps.end(),
-                   [](const Step& st) { return st.kind == StepKind::CpAsync; }))
+                   [](const Step& st) { return st.info().from_global; }))
     return in;
   in.resize(static_cast<size_t>(s.threads()) * 4);
   for (int64_t t = 0; t < s.threads(); ++t)
@@ -375,15 +377,6 @@ ReferenceResult evaluate_reference(const Scenario& s, const ReferenceOptions& o)
   if (s.warps() > 32) {
     res.errors.push_back({"block", 0, "a block has at most 1024 threads (32 warps)"});
     return res;
-  }
-  std::vector<const detail::TypeInfo*> types;
-  for (size_t i = 0; i < s.tiles.size(); ++i) {
-    types.push_back(detail::type_info(s.tiles[i].type().name));
-    if (!types.back()) {
-      res.errors.push_back({"tiles[" + std::to_string(i) + "].elem", 0,
-                            "no kernel code for element type '" + s.tiles[i].elem + "'"});
-      return res;
-    }
   }
 
   if (o.replicas < 1 || o.replicas > 32) {
@@ -416,7 +409,7 @@ ReferenceResult evaluate_reference(const Scenario& s, const ReferenceOptions& o)
   const bool per_block = uses_block_index(s);
   const int64_t evaluated = per_block ? o.grid : 1;
   for (int64_t b = 0; b < evaluated; ++b) {
-    BlockRun run{s, types, o, b, b == 0, ref, res.errors};
+    BlockRun run{s, o, b, b == 0, ref, res.errors};
     if (!run.run()) return res;
   }
   if (!per_block) {

@@ -123,8 +123,9 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
     CounterComparison& hw = res.written.hw;
     const double blocks = static_cast<double>(std::max<int64_t>(1, s.grid));
     hw.read = true;
-    // cp.async's shared write is in no op_ counter: the kernel's wavefronts are the other
-    // steps' (the model's below leave cp.async steps out too; their instructions count).
+    // cp.async's shared write is in no op_ counter (kinds.h, wavefront_counter): the kernel's
+    // wavefronts are the other steps' (the model's below leave those steps out too; their
+    // instructions count).
     hw.hw_wavefronts = double(c.wavefronts_ld + c.wavefronts_st + c.wavefronts_atom) / blocks;
     hw.hw_instructions =
         double(c.inst_ld + c.inst_st + c.inst_atom + c.inst_ldsm + c.inst_stsm + c.inst_ldgsts) /
@@ -136,7 +137,8 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
       if (!s.steps[si].is_memory()) continue;
       const StepModel m = lm ? lm->steps[si] : model_of_step(a, static_cast<int>(si));
       const double per = lm ? blocks : 1.0;
-      if (s.steps[si].kind != StepKind::CpAsync) hw.model_wavefronts += double(m.wavefronts) / per;
+      if (!s.steps[si].info().wavefront_counter.empty())
+        hw.model_wavefronts += double(m.wavefronts) / per;
       hw.model_instructions += double(m.instructions) / per;
     }
     hw.model_block0_only = blocks_differ && !lm;

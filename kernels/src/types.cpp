@@ -1,5 +1,5 @@
-// types.cpp: element types as the generated kernel writes them, and the CPU's copy of the GPU's
-// conversions (integer -> float/half/bfloat16 round to nearest even) and checksums.
+// types.cpp: the CPU's copy of the GPU's conversions (integer -> float/half/bfloat16 round to
+// nearest even) and checksums, for each element type of core's table (kinds.h).
 #include "types.h"
 
 #include <array>
@@ -11,44 +11,6 @@ namespace bankviz::detail {
 namespace {
 
 using K = CompKind;
-
-// name, component C type, components, component bytes, kind, constructor, atomicAdd, plain sum
-constexpr std::array<TypeInfo, 34> kTypes = {{
-    {"char", "char", 1, 1, K::SInt, "", false, true},
-    {"signed char", "signed char", 1, 1, K::SInt, "", false, true},
-    {"unsigned char", "unsigned char", 1, 1, K::UInt, "", false, true},
-    {"short", "short", 1, 2, K::SInt, "", false, true},
-    {"unsigned short", "unsigned short", 1, 2, K::UInt, "", false, true},
-    {"half", "__half", 1, 2, K::F16, "", false, false},
-    {"__half", "__half", 1, 2, K::F16, "", false, false},
-    {"__nv_bfloat16", "__nv_bfloat16", 1, 2, K::BF16, "", false, false},
-    {"char2", "signed char", 2, 1, K::SInt, "make_char2", false, false},
-    {"uchar2", "unsigned char", 2, 1, K::UInt, "make_uchar2", false, false},
-    {"int", "int", 1, 4, K::SInt, "", true, true},
-    {"unsigned", "unsigned int", 1, 4, K::UInt, "", true, true},
-    {"unsigned int", "unsigned int", 1, 4, K::UInt, "", true, true},
-    {"float", "float", 1, 4, K::F32, "", true, false},
-    {"char4", "signed char", 4, 1, K::SInt, "make_char4", false, false},
-    {"uchar4", "unsigned char", 4, 1, K::UInt, "make_uchar4", false, false},
-    {"short2", "short", 2, 2, K::SInt, "make_short2", false, false},
-    {"ushort2", "unsigned short", 2, 2, K::UInt, "make_ushort2", false, false},
-    {"half2", "__half", 2, 2, K::F16, "__halves2half2", false, false},
-    {"__half2", "__half", 2, 2, K::F16, "__halves2half2", false, false},
-    {"long long", "long long", 1, 8, K::SInt, "", false, false},
-    {"unsigned long long", "unsigned long long", 1, 8, K::UInt, "", true, false},
-    {"double", "double", 1, 8, K::F64, "", true, false},
-    {"short4", "short", 4, 2, K::SInt, "make_short4", false, false},
-    {"ushort4", "unsigned short", 4, 2, K::UInt, "make_ushort4", false, false},
-    {"int2", "int", 2, 4, K::SInt, "make_int2", false, false},
-    {"uint2", "unsigned int", 2, 4, K::UInt, "make_uint2", false, false},
-    {"float2", "float", 2, 4, K::F32, "make_float2", false, false},
-    {"int4", "int", 4, 4, K::SInt, "make_int4", false, false},
-    {"uint4", "unsigned int", 4, 4, K::UInt, "make_uint4", false, false},
-    {"float4", "float", 4, 4, K::F32, "make_float4", false, false},
-    {"double2", "double", 2, 8, K::F64, "make_double2", false, false},
-    {"longlong2", "long long", 2, 8, K::SInt, "make_longlong2", false, false},
-    {"ulonglong2", "unsigned long long", 2, 8, K::UInt, "make_ulonglong2", false, false},
-}};
 
 // An integer rounded to nearest even into a binary format with `mbits` fraction bits, `ebits`
 // exponent bits and a sign bit at bit 15 (binary16 and bfloat16): what __uint2half_rn and the
@@ -81,21 +43,15 @@ uint64_t int_to_small_float(Value v, int mbits, int ebits) {
 
 }  // namespace
 
-const TypeInfo* type_info(std::string_view elem) {
-  for (const TypeInfo& t : kTypes)
-    if (t.name == elem) return &t;
-  return nullptr;
-}
-
-uint64_t component_bits(const TypeInfo& t, Value v) {
+uint64_t component_bits(const ElemType& t, Value v) {
   // An unsigned long long above INT64_MAX converts as unsigned; everything else has an int64 value.
   const bool huge = !v.to_int64();
   const int64_t value = static_cast<int64_t>(v.bits);
-  switch (t.kind) {
+  switch (t.comp_kind) {
     case K::SInt:
     case K::UInt:
-      if (t.comp_bytes == 8) return v.bits;
-      return v.bits & ((uint64_t{1} << (8 * t.comp_bytes)) - 1);
+      if (t.comp_bytes() == 8) return v.bits;
+      return v.bits & ((uint64_t{1} << (8 * t.comp_bytes())) - 1);
     case K::F32:
       return std::bit_cast<uint32_t>(huge ? static_cast<float>(v.bits) : static_cast<float>(value));
     case K::F64:
@@ -109,20 +65,20 @@ uint64_t component_bits(const TypeInfo& t, Value v) {
   return 0;
 }
 
-uint32_t component_checksum(const TypeInfo& t, uint64_t bits) {
-  if (t.comp_bytes == 8) return static_cast<uint32_t>(bits ^ (bits >> 32));
-  if (t.kind == K::SInt && t.comp_bytes < 4) {
+uint32_t component_checksum(const ElemType& t, uint64_t bits) {
+  if (t.comp_bytes() == 8) return static_cast<uint32_t>(bits ^ (bits >> 32));
+  if (t.comp_kind == K::SInt && t.comp_bytes() < 4) {
     // Integer promotion sign-extends a signed char or short.
-    const int shift = 64 - 8 * t.comp_bytes;
+    const int shift = 64 - 8 * t.comp_bytes();
     return static_cast<uint32_t>(static_cast<int64_t>(bits << shift) >> shift);
   }
   return static_cast<uint32_t>(bits);
 }
 
-double component_value(const TypeInfo& t, uint64_t bits) {
-  switch (t.kind) {
+double component_value(const ElemType& t, uint64_t bits) {
+  switch (t.comp_kind) {
     case K::SInt:
-      if (t.comp_bytes == 8) return static_cast<double>(static_cast<int64_t>(bits));
+      if (t.comp_bytes() == 8) return static_cast<double>(static_cast<int64_t>(bits));
       return static_cast<double>(static_cast<int32_t>(component_checksum(t, bits)));
     case K::UInt:
       return static_cast<double>(bits);

@@ -348,6 +348,13 @@ TEST(AnalysisJson, CarriesEverythingTheViewsNeed) {
   ASSERT_EQ(j["issues"].size(), 1u);
   EXPECT_EQ(j["issues"][0]["step"], 1);
   EXPECT_NE(j["issues"][0]["message"].get<std::string>().find("race"), std::string::npos);
+  // The race as the hazard model's record: both accesses, the pair's kind and its lanes.
+  EXPECT_EQ(j["races"]["pairs"], 1);
+  ASSERT_EQ(j["races"]["named"].size(), 1u);
+  const nlohmann::json& r = j["races"]["named"][0];
+  EXPECT_EQ(r["message"], j["issues"][0]["message"]);
+  EXPECT_EQ(r["second"]["executed"], 1);
+  EXPECT_EQ(r["lanes"], j["races"]["racing_accesses"]);
 }
 
 TEST(AnalysisJson, MarksBroadcastWords) {

@@ -71,11 +71,11 @@ TEST(ElemTypes, SizesMatchCudaForEverySpelling) {
 
 TEST(ElemTypes, VectorTypesKnowTheirLanesAndFloatness) {
   EXPECT_EQ(find_elem_type("float4")->lanes, 4);
-  EXPECT_TRUE(find_elem_type("float4")->is_float);
+  EXPECT_TRUE(find_elem_type("float4")->is_float());
   EXPECT_EQ(find_elem_type("int2")->lanes, 2);
-  EXPECT_FALSE(find_elem_type("int2")->is_float);
+  EXPECT_FALSE(find_elem_type("int2")->is_float());
   EXPECT_EQ(find_elem_type("double")->lanes, 1);
-  EXPECT_TRUE(find_elem_type("double")->is_float);
+  EXPECT_TRUE(find_elem_type("double")->is_float());
 }
 
 TEST(ElemTypes, UnknownSpellingsAreNotFound) {

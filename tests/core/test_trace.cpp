@@ -233,3 +233,54 @@ TEST(Hazards, OnlyTheWarpsThatRanCanRace) {
   EXPECT_EQ(find_hazards(s, t, 0b01).racing_accesses, 0);  // warp 0 alone
   EXPECT_EQ(find_hazards(s, t, 0b11).racing_accesses, 64);
 }
+
+TEST(Hazards, EveryRacingPairIsNamedEachWithAnExample) {
+  // The issue's example: the load races with the store before it (read after write) and with the
+  // store after it (write after read); each racing access used to name only its first partner.
+  Scenario s = make(64, 64,
+                    {step(StepKind::Store, "tile[threadIdx.x]"),
+                     step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
+                     step(StepKind::Store, "tile[threadIdx.x]")});
+  AnalysisResult r = analyze(s);
+  ASSERT_TRUE(r.analysis);
+  const Hazards& h = r.analysis->hazards;
+  EXPECT_EQ(h.racing_accesses, 64);  // each load lane races (once, whatever its partners)
+  EXPECT_EQ(h.pairs, 2);
+  ASSERT_EQ(h.examples.size(), 2u);
+  EXPECT_EQ(h.examples[0].kind, HazardKind::ReadAfterWrite);
+  EXPECT_EQ(h.examples[0].first.step, 0);
+  EXPECT_EQ(h.examples[0].second.step, 1);
+  EXPECT_EQ(h.examples[0].lanes, 64);
+  EXPECT_EQ(h.examples[1].kind, HazardKind::WriteAfterRead);
+  EXPECT_EQ(h.examples[1].first.step, 1);
+  EXPECT_EQ(h.examples[1].second.step, 2);
+  EXPECT_EQ(h.examples[1].lanes, 64);
+  // Both are in the analysis's issues, in words.
+  int named = 0;
+  for (const Issue& i : r.analysis->issues)
+    named += i.message.find("race: read after write") != std::string::npos ||
+             i.message.find("race: write after read") != std::string::npos;
+  EXPECT_EQ(named, 2);
+  // Fixing the first (a barrier after the first store) leaves the second named.
+  s.steps.insert(s.steps.begin() + 1, step(StepKind::Sync));
+  const Hazards fixed = analyze(s).analysis->hazards;
+  ASSERT_EQ(fixed.examples.size(), 1u);
+  EXPECT_EQ(fixed.examples[0].kind, HazardKind::WriteAfterRead);
+}
+
+TEST(Hazards, ALoadRacingWithSeveralStoresOfOneIntervalNamesEach) {
+  // Warp 0 loads what warp 1 stores in steps 0, 2 and 3 (the same element: a wide range of
+  // partners behind one slot); warp 1 never loads. Three pairs, one per store.
+  Scenario s = make(64, 64,
+                    {guarded(StepKind::Store, "tile[5]", "threadIdx.x == 40"),
+                     guarded(StepKind::Load, "tile[5]", "threadIdx.x == 0"),
+                     guarded(StepKind::Store, "tile[5]", "threadIdx.x == 41"),
+                     guarded(StepKind::Store, "tile[5]", "threadIdx.x == 42")});
+  const Hazards h = analyze(s).analysis->hazards;
+  EXPECT_EQ(h.pairs, 3);
+  ASSERT_EQ(h.examples.size(), 3u);
+  EXPECT_EQ(h.examples[0].kind, HazardKind::ReadAfterWrite);
+  EXPECT_EQ(h.examples[1].kind, HazardKind::WriteAfterRead);
+  EXPECT_EQ(h.examples[2].kind, HazardKind::WriteAfterRead);
+  EXPECT_EQ(h.examples[2].second.step, 3);
+}

@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "bankviz/analysis.h"
 #include "bankviz/codegen.h"
 #include "bankviz/runner.h"
 #include "helpers.h"
@@ -472,4 +473,37 @@ TEST(Nvrtc, LdmatrixOnALaidOutTileCompiles) {
     CompileCheck c = compile_only(*g.kernel, "sm_90");
     EXPECT_TRUE(c.ok) << run_mode_name(mode) << ": " << c.message;
   }
+}
+
+// ldmatrix/stmatrix .x1 and .x2 read row addresses from lanes 0-7 and 0-15 only, and the model
+// evaluates the index on those lanes only (trace.h); the kernel must not evaluate it on others.
+TEST(Codegen, MatrixIndexIsEvaluatedOnlyOnTheLanesThatGiveRows) {
+  Scenario s;
+  s.tiles[0].elem = "half";
+  s.tiles[0].dims = {8, 32};
+  s.block[0] = 32, s.block[1] = 1;
+  Step st;
+  ASSERT_TRUE(parse_step_op("ldmatrix.x1", st));
+  st.index = "tile[threadIdx.x < 8 ? threadIdx.x : 1 / 0][0]";
+  s.steps = {st};
+  // The model never divides by zero: lanes 8-31 give no address.
+  ASSERT_TRUE(analyze(s).analysis) << analyze(s).errors[0].format();
+  for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+    const std::string src = source_of(s, mode);
+    EXPECT_TRUE(contains(src, "const unsigned int addr = tid % 32 < 8 ? (unsigned int)"
+                              "__cvta_generic_to_shared(&tile[threadIdx.x < 8 ? threadIdx.x : 1 / "
+                              "0][0]) : 0u;"))
+        << src;
+  }
+  s.steps[0].index = "tile[threadIdx.x % 8][0]";
+  ASSERT_TRUE(parse_step_op("stmatrix.x2.trans", s.steps[0]));
+  s.tiles[0].dims = {16, 32};
+  s.steps[0].index = "tile[threadIdx.x % 16][0]";
+  EXPECT_TRUE(contains(source_of(s), "tid % 32 < 16 ? (unsigned int)__cvta_generic_to_shared("));
+  ASSERT_TRUE(parse_step_op("ldmatrix.x4", s.steps[0]));
+  s.tiles[0].dims = {32, 32};
+  s.steps[0].index = "tile[threadIdx.x][0]";
+  const std::string x4 = source_of(s);
+  EXPECT_FALSE(contains(x4, "% 32 <")) << x4;  // every lane gives a row
+  EXPECT_TRUE(contains(x4, "const unsigned int addr = (unsigned int)__cvta_generic_to_shared("));
 }

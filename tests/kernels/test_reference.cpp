@@ -201,20 +201,20 @@ TEST(Reference, BlockIndexedScenariosAreEvaluatedPerBlock) {
 }
 
 TEST(Conversions, IntegersRoundToNearestEvenLikeTheGpu) {
-  const detail::TypeInfo& f = *detail::type_info("float");
+  const ElemType& f = *bankviz::find_elem_type("float");
   EXPECT_EQ(detail::component_bits(f, Value::of(CType::Int, 16777217)),
             std::bit_cast<uint32_t>(16777216.0f));
-  const detail::TypeInfo& h = *detail::type_info("half");
+  const ElemType& h = *bankviz::find_elem_type("half");
   EXPECT_EQ(detail::component_bits(h, Value::of(CType::Int, 1)), 0x3C00u);
   EXPECT_EQ(detail::component_bits(h, Value::of(CType::Int, 2049)),
             0x6800u);  // 2049 -> 2048 (ties to even)
   EXPECT_EQ(detail::component_bits(h, Value::of(CType::Int, 2051)), 0x6802u);  // 2051 -> 2052
   EXPECT_EQ(detail::component_bits(h, Value::of(CType::Int, 70000)),
             0x7C00u);  // beyond 65504: infinity
-  const detail::TypeInfo& b = *detail::type_info("__nv_bfloat16");
+  const ElemType& b = *bankviz::find_elem_type("__nv_bfloat16");
   EXPECT_EQ(detail::component_bits(b, Value::of(CType::Int, 1)), 0x3F80u);
   EXPECT_EQ(detail::component_bits(b, Value::of(CType::Int, 257)), 0x4380u);  // 257 -> 256
-  const detail::TypeInfo& c = *detail::type_info("char");
+  const ElemType& c = *bankviz::find_elem_type("char");
   EXPECT_EQ(detail::component_checksum(c, detail::component_bits(c, Value::of(CType::Int, 255))),
             0xFFFFFFFFu);
 }
@@ -299,9 +299,20 @@ TEST(Reference, ReportsExactlyTheRacesTheAnalysisReports) {
     const Reference r = reference_of(s);
     EXPECT_GT(r.race_count, 0);
     EXPECT_EQ(r.race_count, a.analysis->hazards.racing_accesses);
-    ASSERT_FALSE(r.races.empty());
-    EXPECT_EQ(r.races[0], a.analysis->hazards.examples[0].message);
+    // Every racing pair the model names, in its words.
+    ASSERT_EQ(r.races.size(), a.analysis->hazards.examples.size());
+    for (size_t i = 0; i < r.races.size(); ++i)
+      EXPECT_EQ(r.races[i], a.analysis->hazards.examples[i].message);
   }
+  // The example: a read after write and a write after read, both named.
+  Scenario both = war;
+  both.steps = {test::step(StepKind::Store, "tile[threadIdx.x]"),
+                test::step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
+                test::step(StepKind::Store, "tile[threadIdx.x]")};
+  const Reference r = reference_of(both);
+  ASSERT_EQ(r.races.size(), 2u);
+  EXPECT_NE(r.races[0].find("race: read after write"), std::string::npos) << r.races[0];
+  EXPECT_NE(r.races[1].find("race: write after read"), std::string::npos) << r.races[1];
 }
 
 TEST(Reference, RacingLoadsAreNotCompared) {

@@ -180,6 +180,47 @@ TEST(DeviceRun, KernelPastTheTimeoutIsStoppedAndTheNextRunWorks) {
   EXPECT_EQ(again.verification.status, VerifyStatus::Verified) << again.verification.summary;
 }
 
+// The kernel evaluates a matrix instruction's index on the lanes the model does (lanes 0-7 of an
+// ldmatrix.x1): the index divides by zero on every other lane, and the run verifies.
+// Exposed, ldmatrix.x1 runs at the model's wavefronts per instruction like .x2 and .x4.
+TEST(DeviceRun, MatrixIndexRunsOnlyOnTheLanesTheModelEvaluatesOnGpu) {
+  REQUIRE_GPU();
+  Scenario s;
+  s.tiles[0].elem = "half";
+  s.tiles[0].dims = {8, 32};
+  s.block[0] = 32, s.block[1] = 1;
+  Step st;
+  ASSERT_TRUE(parse_step_op("ldmatrix.x1", st));
+  st.index = "tile[threadIdx.x < 8 ? threadIdx.x : 1 / 0][0]";
+  s.steps = {st};
+  for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+    RunOptions o;
+    o.mode = mode;
+    o.timing_runs = 2;
+    const RunResult r = runner().run(s, o);
+    ASSERT_EQ(r.status, RunStatus::Ok) << run_mode_name(mode) << ": " << r.message;
+    EXPECT_EQ(r.verification.status, VerifyStatus::Verified)
+        << run_mode_name(mode) << ": " << r.verification.summary;
+  }
+  for (const char* kind : {"ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4", "stmatrix.x1"}) {
+    ASSERT_TRUE(parse_step_op(kind, s.steps[0]));
+    s.tiles[0].dims = {32, 32};
+    s.steps[0].index = "tile[threadIdx.x % 8][0]";
+    RunOptions o;
+    o.mode = RunMode::Exposed;
+    const RunResult r = runner().run(s, o);
+    ASSERT_EQ(r.status, RunStatus::Ok) << kind << ": " << r.message;
+    ASSERT_EQ(r.exposed.steps.size(), 1u);
+    const StepTiming& t = r.exposed.steps[0];
+    std::printf("[ matrix  ] %-12s model %.3f measured %.3f ratio %.3f hw instructions %.3f of "
+                "the model's %.3f, wavefronts %.3f of %.3f\n",
+                kind, t.model_wavefronts, t.cycles_per_instruction, t.ratio, t.hw.hw_instructions,
+                t.hw.model_instructions, t.hw.hw_wavefronts, t.hw.model_wavefronts);
+    EXPECT_EQ(r.verification.status, VerifyStatus::Verified) << kind;
+    EXPECT_NEAR(t.ratio, 1.0, 0.05) << kind;
+  }
+}
+
 TEST(DeviceRun, NewModuleUnder300msCachedUnder30ms) {
   REQUIRE_GPU();
   Scenario s = preset("row-write-column-read-padded");

@@ -35,6 +35,7 @@ struct Hazard {
   AccessRef first, second;  // first in program order (for write-after-write: the same step, or
                             // the earlier one)
   int64_t lanes = 1;        // racing lane accesses of this kind between these two scenario steps
+                            // (an access racing with several steps counts in each pair)
   std::string message;      // the hazard in words, naming both threads, steps and the element
 };
 
@@ -43,7 +44,13 @@ struct Hazards {
   // after a racing store or atomic the element's value does.
   std::vector<std::vector<uint32_t>> racing;  // [step][warp], empty rows for syncs
   int64_t racing_accesses = 0;                // lanes set in `racing`, over all steps
-  std::vector<Hazard> examples;  // one per (kind, pair of scenario steps), the first few
+  // One per (kind, pair of scenario steps) that race, each naming both accesses: every pair,
+  // the first 32 in the order found (`pairs` counts them all).
+  std::vector<Hazard> examples;
+  int64_t pairs = 0;
+  // A slot written by more than 16 scenario steps between two barriers: its later writers race as
+  // counted, but their pairs may not be named.
+  bool unnamed_writers = false;
   int64_t count(HazardKind k) const;
   int64_t counts[4] = {0, 0, 0, 0};  // racing lanes per kind, by the kind they were found as
 };

@@ -14,22 +14,10 @@
 
 #include "bankviz/access.h"
 #include "bankviz/expr.h"
+#include "bankviz/kinds.h"  // StepKind and its table
 #include "bankviz/tile.h"
 
 namespace bankviz {
-
-// Store, Load, Atomic: one element per lane (`tile[i] = v`, `sum += tile[i]`, atomicAdd).
-// LdMatrix / StMatrix: ldmatrix / stmatrix .sync.aligned .m8n8 .b16 (.x1/.x2/.x4, .trans) on a
-// tile of 16-bit elements: the index gives each address lane's 16-byte row (lane 8m+r: row r of
-// matrix m; lanes 0-7 for .x1, 0-15 for .x2, all 32 for .x4); every lane of the warp takes part.
-// CpAsync: cp.async.ca.shared.global of 4, 8 or 16 bytes followed by its wait: the index gives
-// each lane's destination; the source is the lane's slot of the kernel's input (codegen.h).
-enum class StepKind { Store, Load, Sync, Atomic, LdMatrix, StMatrix, CpAsync };
-// "store", "load", "sync", "atomic", "ldmatrix", "stmatrix", "cp.async"
-const char* step_kind_name(StepKind k);
-// The base names above (plain kinds); see parse_step_op for the instruction names.
-std::optional<StepKind> parse_step_kind(std::string_view s);
-bool is_matrix_kind(StepKind k);  // ldmatrix or stmatrix
 
 struct Step {
   StepKind kind = StepKind::Load;
@@ -49,8 +37,9 @@ struct Step {
   bool trans = false;
   int copy_bytes = 16;
 
+  const StepKindInfo& info() const { return step_kind_info(kind); }  // the kind's row
   bool is_memory() const { return kind != StepKind::Sync; }
-  bool reads() const { return kind == StepKind::Load || kind == StepKind::LdMatrix; }
+  bool reads() const { return info().access == StepAccess::Read; }
   // The bank model's instruction for this step, with its width (matrix rows: 16 bytes; cp.async:
   // the copy size; else the element's size, elem_bytes).
   OpSpec op(int elem_bytes) const;

@@ -16,18 +16,10 @@
 #include <string_view>
 #include <vector>
 
+#include "bankviz/kinds.h"  // ElemType, elem_types(), find_elem_type()
 #include "bankviz/layout.h"
 
 namespace bankviz {
-
-struct ElemType {
-  std::string_view name;  // C spelling: "int", "float2", "unsigned char"
-  int bytes;              // 1, 2, 4, 8, 16
-  int lanes;              // scalar components: float4 -> 4
-  bool is_float;
-};
-const std::vector<ElemType>& elem_types();
-const ElemType* find_elem_type(std::string_view name);  // accepts "char", "int4", "double", ...
 
 // A tile's element -> byte mapping with the element size looked up once: what hot loops call.
 //   byte = base + swizzle(storage(element)) * elem_bytes

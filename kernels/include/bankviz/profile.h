@@ -107,6 +107,10 @@ struct ProfileLine {
   }
 };
 
+// Whether a line table's file is the file NVRTC was given: the table joins it to the directory
+// it ran in ("/home/u/src/k.cu" for "src/k.cu").
+bool same_file(const std::string& table, const std::string& given);
+
 // Sums instructions per (file, line); lines of `file_name` get their text from `source`. Sorted
 // most expensive first: excess wavefronts, then wavefronts, then the line number.
 std::vector<ProfileLine> lines_of(const std::vector<ProfileInstruction>& instructions,

@@ -61,7 +61,7 @@ struct Reference {
   std::vector<uint32_t> out;        // expected output, [block * threads + linear thread index]
   std::vector<uint8_t> determined;  // 1 where the output does not depend on timing
   int64_t race_count = 0;           // racing (warp, element) pairs found in block 0
-  std::vector<std::string> races;   // the first few, in words
+  std::vector<std::string> races;   // every racing step pair (hazard.h: the first 32), in words
   std::vector<std::string> notes;   // undefined winners, uninitialized reads (first few)
   // Warp-wide shared instructions one block executes (warps with at least one active lane), per
   // scenario step, loop iterations and the measured step's repeats included.

@@ -1,0 +1,110 @@
+// written_steps.cpp: the written kernel step by step from the hardware (written_steps.h).
+#include "bankviz/written_steps.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "bankviz/trace.h"
+#include "plan.h"
+
+namespace bankviz {
+
+ProfileRequest written_profile_request(const Scenario& s, const KernelSource& k) {
+  ProfileRequest r;
+  r.source = k.text;
+  r.file_name = k.file_name;
+  r.kernel = k.kernel_name;
+  r.grid.x = static_cast<uint32_t>(std::max<int64_t>(1, s.grid));
+  r.block = {static_cast<uint32_t>(s.block[0]), static_cast<uint32_t>(s.block[1]),
+             static_cast<uint32_t>(s.block[2])};
+  r.dynamic_shared = static_cast<uint32_t>(k.dynamic_shared_bytes);
+  KernelArg out;
+  out.kind = KernelArg::Kind::Buffer;
+  out.bytes = static_cast<uint64_t>(r.grid.x) * static_cast<uint64_t>(s.threads()) * 4;
+  out.text = "out";
+  r.args.push_back(out);
+  if (k.has_input) {  // 4 words per lesson thread (reference.h input_word())
+    KernelArg in = out;
+    in.bytes = static_cast<uint64_t>(s.threads()) * 16;
+    in.text = "in";
+    r.args.push_back(in);
+  }
+  return r;
+}
+
+std::vector<WrittenStep> written_steps(const Scenario& s, const Analysis& a, const KernelSource& k,
+                                       const std::vector<ProfileInstruction>& instructions) {
+  // The step whose lines hold `line`: the last step starting at or before it.
+  std::vector<std::pair<int, int>> starts;  // (first line, step)
+  for (size_t i = 0; i < k.step_line.size(); ++i)
+    if (k.step_line[i] > 0) starts.emplace_back(k.step_line[i], static_cast<int>(i));
+  std::sort(starts.begin(), starts.end());
+  auto step_of = [&](const ProfileInstruction& in) {
+    if (!same_file(in.file, k.file_name) || in.line == 0) return -1;
+    int found = -1;
+    for (const auto& [line, step] : starts)
+      if (static_cast<int64_t>(line) <= static_cast<int64_t>(in.line)) found = step;
+    return found;
+  };
+  const int64_t grid = std::max<int64_t>(1, s.grid);
+  const detail::LaunchModel launch = uses_block_index(s)
+                                         ? detail::model_of_launch(s, a.arch, grid)
+                                         : detail::LaunchModel{};
+
+  std::vector<WrittenStep> out;
+  std::vector<int> row_of(s.steps.size(), -1);
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    if (!s.steps[i].is_memory()) continue;
+    WrittenStep w;
+    w.step = static_cast<int>(i);
+    w.label = s.steps[i].label.empty() ? s.steps[i].kind_text() + " " + s.steps[i].index
+                                       : s.steps[i].label;
+    if (uses_block_index(s)) {
+      if (!launch.steps.empty()) {
+        w.model_instructions = launch.steps[i].instructions;
+        w.model_wavefronts = launch.steps[i].wavefronts;
+      }
+    } else {
+      const detail::StepModel m = detail::model_of_step(a, static_cast<int>(i));
+      w.model_instructions = m.instructions * grid;
+      w.model_wavefronts = m.wavefronts * grid;
+    }
+    row_of[i] = static_cast<int>(out.size());
+    out.push_back(std::move(w));
+  }
+  WrittenStep none;
+  for (const ProfileInstruction& in : instructions) {
+    const int step = step_of(in);
+    const bool known = step >= 0 && row_of[static_cast<size_t>(step)] >= 0;
+    WrittenStep& w = known ? out[static_cast<size_t>(row_of[static_cast<size_t>(step)])] : none;
+    ++w.sass_instructions;
+    if (std::find(w.ops.begin(), w.ops.end(), in.op) == w.ops.end()) w.ops.push_back(in.op);
+    w.executed += in.executed;
+    w.wavefronts += in.wavefronts;
+  }
+  if (none.sass_instructions > 0) out.push_back(std::move(none));
+  return out;
+}
+
+std::string format_written_steps(const std::vector<WrittenStep>& steps, int64_t grid) {
+  const double g = static_cast<double>(std::max<int64_t>(1, grid));
+  std::string out =
+      "step  hardware instr  wavefronts   model instr  wavefronts  (per block)  SASS\n";
+  char line[512];
+  for (const WrittenStep& w : steps) {
+    std::string ops;
+    for (const std::string& op : w.ops) {
+      if (!ops.empty()) ops += ',';
+      ops += op;
+    }
+    std::snprintf(line, sizeof line, "%4s  %14.2f  %10.2f  %12.2f  %10.2f  %-11s  %d %s  %s\n",
+                  w.step >= 0 ? std::to_string(w.step).c_str() : "-", w.executed / g,
+                  w.wavefronts / g, w.model_instructions / g, w.model_wavefronts / g,
+                  w.step < 0 ? "no step" : w.agrees() ? "agrees" : "differs",
+                  w.sass_instructions, ops.c_str(), w.label.c_str());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace bankviz
