@@ -18,6 +18,7 @@
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
 #include "bankviz/io.h"
+#include "bankviz/printable.h"
 #include "json_reader.h"
 #include "scenario_json.h"
 
@@ -419,8 +420,7 @@ void check_limits(const Scenario& s, std::vector<Diagnostic>& out) {
   text("source", s.source, kMaxTextChars, "the source");
   // The name titles windows, files and the generated kernel (as an identifier built from it):
   // one line of text. Titles and labels may hold anything; every output sanitizes them.
-  if (std::any_of(s.name.begin(), s.name.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+  if (has_control(s.name))
     out.push_back({"name", 0, "the name must be one line without control characters"});
   if (!out.empty()) return;  // the per-item checks below would list thousands of problems
   for (size_t i = 0; i < s.tiles.size(); ++i)

@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "bankviz/expr.h"
+#include "bankviz/printable.h"
 #include "bankviz/trace.h"
 #include "types.h"
 
@@ -76,12 +77,7 @@ bool is_reserved(std::string_view name) {
 // control characters (a newline would end the comment and make the rest CUDA code) become
 // spaces, and no backslash may end the line (it would splice the next line into the comment).
 std::string comment_text(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    out += u < 0x20 || u == 0x7f ? ' ' : c;
-  }
+  std::string out = replace_controls(text, ' ');
   while (!out.empty() && (out.back() == ' ' || out.back() == '\\')) out.pop_back();
   return out;
 }
