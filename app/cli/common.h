@@ -10,6 +10,7 @@
 
 #include "bankviz/analysis.h"
 #include "bankviz/scenario.h"
+#include "data_dir.h"  // assets_dir()
 
 namespace bankviz::cli {
 
@@ -44,6 +45,10 @@ struct ScenarioOptions {
 // comparison with NaN is false). Use before the range: ->check(finite_number())->check(Range).
 const CLI::Validator& finite_number();
 
+// An integer flag's value must be one, within 64 bits: CLI11 reads 12345678901234567890 as
+// 9223372036854775807 without a word. Use before a range check: ->check(whole_number()).
+const CLI::Validator& whole_number();
+
 // Registers the flags above on a subcommand.
 void add_scenario_options(CLI::App& cmd, ScenarioOptions& o);
 
@@ -51,10 +56,6 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o);
 // the flags override fields. Throws Exit{kExitFailed} when the file or preset is bad (or cannot
 // be read), Exit{kExitUsage} when a flag is bad or makes the scenario invalid.
 Scenario build_scenario(const ScenarioOptions& o);
-
-// Where assets live: $BANKVIZ_ASSETS, else data_dir()/assets (data_dir.h: $BANKVIZ_DATA_DIR, the
-// install's share/bankviz beside the program, the source tree). Empty if none exists.
-std::string assets_dir();
 
 // analyze(s), or Exit{kExitFailed} listing the scenario's evaluation errors.
 Analysis analyze_or_exit(const Scenario& s);
