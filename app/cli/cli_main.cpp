@@ -38,6 +38,9 @@ int cli_main(int argc, char** argv) {
   CLI::App app{"bankviz-cli: CUDA shared-memory banks, wavefronts and conflicts, without a window"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");
+  // "NAME VERSION" on one line, as GNU programs print it (help2man reads it for the man page).
+  app.set_version_flag("--version", std::string("bankviz-cli ") + BANKVIZ_VERSION,
+                       "print the version and exit");
   add_analyze_command(app);
   add_wavefronts_command(app);
   add_list_commands(app);
