@@ -18,6 +18,7 @@
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
 #include "bankviz/io.h"
+#include "catalog.h"
 #include "data_dir.h"
 
 namespace fs = std::filesystem;
@@ -253,18 +254,10 @@ Scenario build_scenario(const ScenarioOptions& o) {
     s = from_load(load_scenario_file(o.file), o.file);
   } else if (!o.preset.empty() || o.steps.empty()) {
     const std::string name = o.preset.empty() ? kDefaultPreset : o.preset;
-    const std::string dir = assets_dir();
-    const fs::path path = fs::path(dir) / "presets" / (name + ".json");
-    // A name is a file stem: no directories (and no "File name too long" thrown by exists()).
-    std::error_code ec;
-    if (dir.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(path, ec)) {
-      std::string list;
-      for (const auto& p : preset_names()) list += (list.empty() ? "" : ", ") + p;
-      throw Exit{kExitUsage, "no preset named '" + name + "'" +
-                                 (list.empty() ? " (no assets directory found; set BANKVIZ_ASSETS)"
-                                               : "; presets: " + list)};
-    }
-    s = from_load(load_scenario_file(path.string()), path.string());
+    std::string why;
+    const std::string path = catalog_path("presets", name, &why);
+    if (path.empty()) throw Exit{kExitUsage, why};
+    s = from_load(load_scenario_file(path), path);
   } else {
     s.steps.clear();
     s.name = "custom";
@@ -359,14 +352,7 @@ Analysis analyze_or_exit(const Scenario& s) {
 }
 
 std::vector<std::string> preset_names() {
-  std::vector<std::string> names;
-  const std::string dir = assets_dir();
-  std::error_code ec;
-  if (dir.empty()) return names;
-  for (const auto& e : fs::directory_iterator(fs::path(dir) / "presets", ec))
-    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
+  return catalog_names("presets");
 }
 
 }  // namespace bankviz::cli

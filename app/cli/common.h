@@ -10,13 +10,12 @@
 
 #include "bankviz/analysis.h"
 #include "bankviz/scenario.h"
-#include "data_dir.h"  // assets_dir()
+#include "data_dir.h"     // assets_dir()
+#include "exit_status.h"  // kExitOk, kExitFailed, kExitUsage
 
 namespace bankviz::cli {
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailed = 1;  // the input was understood but is wrong or a run failed
-inline constexpr int kExitUsage = 2;   // bad flags
+// kExitOk, kExitFailed, kExitUsage: exit_status.h, shared with the app.
 
 // Thrown by subcommand callbacks to end with a message and an exit status (main catches it).
 struct Exit {

@@ -39,8 +39,12 @@ Comparison compare(const Analysis& a, const Analysis& b);
 //   pad=0..32   rows=16..64   cols=32..40   elem=int,float2,double   swizzle=none;3,0,3;3,3,3
 inline constexpr size_t kMaxSweepValues = 257;
 
+// The parameters a sweep can vary, the one list (the CLI's --param, the app's sweep window):
+// the first tile's padding, extents and element type, and the swizzle.
+inline constexpr const char* kSweepParams[] = {"pad", "rows", "cols", "elem", "swizzle"};
+
 struct SweepSpec {
-  std::string param;                // pad, rows, cols, elem, swizzle
+  std::string param;                // one of kSweepParams
   std::vector<std::string> values;  // as the user wrote them, one per point
 };
 struct SweepParse {
