@@ -178,7 +178,7 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
   const std::string q = '\'' + path + '\'';
   auto failed = [&](int err) {
     if (err == EFBIG)  // SIGXFSZ is ignored (ignore_file_size_signal): the write says so instead
-      return "cannot write " + q + ": it would pass the file-size limit (ulimit -f)";
+      return "cannot write " + q + ": " + std::strerror(err) + " (the file-size limit, ulimit -f)";
     return "cannot write " + q + ": " + std::strerror(err);
   };
   namespace fs = std::filesystem;
