@@ -27,8 +27,14 @@ std::string catalog_path(const std::string& folder, const std::string& name, std
   if (std::binary_search(names.begin(), names.end(), name))
     return (fs::path(assets_dir()) / folder / (name + ".json")).string();
   const std::string one = folder.substr(0, folder.size() - 1);  // "presets" -> "preset"
+  // At most kListed names: a folder of thousands would bury the message.
+  constexpr size_t kListed = 40;
   std::string list;
-  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  for (size_t i = 0; i < names.size() && i < kListed; ++i)
+    list += (list.empty() ? "" : ", ") + names[i];
+  if (names.size() > kListed)
+    list += " and " + std::to_string(names.size() - kListed) + " more (`bankviz-cli " + folder +
+            "` lists them all)";
   *error = "no " + one + " named '" + name + "'" +
            (!list.empty()            ? "; " + folder + ": " + list
             : assets_dir().empty() ? " (no assets directory found; set BANKVIZ_ASSETS)"

@@ -12,8 +12,8 @@ namespace bankviz {
 std::vector<std::string> catalog_names(const std::string& folder);
 
 // The file of `name` in the folder, or empty with *error set: a name is a file stem, never a path;
-// an unknown one is answered with the list ("no lesson named 'x'; lessons: a, b"), or with why
-// there is none (no assets directory, set BANKVIZ_ASSETS).
+// an unknown one is answered with the list ("no lesson named 'x'; lessons: a, b"; the first 40
+// and how many more), or with why there is none (no assets directory, set BANKVIZ_ASSETS).
 std::string catalog_path(const std::string& folder, const std::string& name, std::string* error);
 
 }  // namespace bankviz

@@ -650,3 +650,22 @@ TEST(Output, C1ControlsInATitleAreFilteredAndUtf8IsKept) {
   EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos);
   EXPECT_EQ(r.out.find("\xc2\x9d"), std::string::npos);
 }
+
+TEST(Presets, AnUnknownNameAmongThousandsListsTheFirstFortyAndHowManyMore) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-many-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "presets");
+  for (int i = 0; i < 3000; ++i)
+    fs::copy_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/row-write-column-read.json",
+                  dir / "presets" / ("p" + std::to_string(10000 + i) + ".json"));
+  const std::string env = "env BANKVIZ_ASSETS='" + dir.string() + "' ";
+  const Result r = cli("analyze --preset nope", "", env);
+  fs::remove_all(dir);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("no preset named 'nope'; presets: p10000, p10001,"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(", p10039 and 2960 more (`bankviz-cli presets` lists them all)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_LT(r.err.size(), 1000u);
+}
