@@ -5,6 +5,7 @@
 # Usage: installed_programs.sh CMAKE BUILD_DIR BUILD_TREE_CLI [--gui [XVFB_RUN]]
 set -euo pipefail
 cmake=$1 build=$2 build_cli=$3 gui=${4:-} xvfb_run=${5:-}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fail() {
   echo "install test: $*" >&2
   exit 1
@@ -58,6 +59,9 @@ zsh_comp=$tmp/prefix/share/zsh/vendor-completions/_bankviz-cli
 [[ -f $zsh_comp ]] || fail "no zsh completion in share/zsh/vendor-completions"
 bash -n "$bash_comp" || fail "the bash completion is not valid bash"
 head -1 "$zsh_comp" | grep -q '^#compdef bankviz-cli$' || fail "the zsh completion has no #compdef"
+if command -v zsh >/dev/null; then
+  zsh -n "$zsh_comp" || fail "the zsh completion is not valid zsh"
+fi
 "$cli" --help >help.txt
 subcommands=$(sed -n '/^Subcommands:/,$p' help.txt | awk 'NR > 1 && /^  [a-z]/ {print $1}')
 [[ $(wc -w <<<"$subcommands") -ge 10 ]] || fail "no subcommands in --help: $(cat help.txt)"
@@ -71,6 +75,22 @@ for sub in $subcommands; do
     done
   done
 done
+
+# The bash completion at work (with the installed program): a subcommand, a flag, a preset, a
+# lesson and an architecture, each completed from its first letters.
+complete_sh=$here/complete.sh
+completes() {  # completes WANT WORD...: the completion of WORD... offers WANT
+  local want=$1
+  shift
+  bash "$complete_sh" "$bash_comp" "$cli" "$@" | grep -qx -- "$want" ||
+    fail "bash completion of '$*' does not offer $want: $(bash "$complete_sh" "$bash_comp" "$cli" "$@")"
+}
+completes analyze ana
+completes --preset analyze --pre
+completes only-in-install analyze --preset only-in
+completes data-layout lessons data-l
+completes hopper wavefronts --arch hop
+completes --no-counters run --no-c
 
 # Man pages, generated from the programs' own --help at build time.
 if [[ ${BANKVIZ_MAN_PAGES:-OFF} == ON ]]; then
