@@ -139,12 +139,6 @@ std::vector<long long> parse_extents(const std::string& text, const char* flag, 
   return out;
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 const CLI::Validator& whole_number() {
   static const CLI::Validator v(
       [](std::string& text) {

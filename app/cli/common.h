@@ -12,6 +12,7 @@
 #include "bankviz/scenario.h"
 #include "data_dir.h"     // assets_dir()
 #include "exit_status.h"  // kExitOk, kExitFailed, kExitUsage
+#include "format.h"       // fixed()
 
 namespace bankviz::cli {
 
@@ -64,7 +65,6 @@ inline constexpr const char* kDefaultPreset = "row-write-column-read";
 // "32x33" -> {32, 33}; throws Exit with a message naming the flag.
 std::vector<long long> parse_extents(const std::string& text, const char* flag, size_t max_rank);
 
-// "%.*f": v with `digits` decimals, for tables.
-std::string fixed(double v, int digits);
+// fixed(v, digits): format.h, shared with the app.
 
 }  // namespace bankviz::cli
