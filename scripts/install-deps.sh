@@ -5,12 +5,15 @@
 # CUDA comes from the toolkit in /usr/local/cuda and is optional: without it the real-kernel
 # parts are left out and everything else builds.
 set -euo pipefail
-pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev)
+# help2man: the man pages (from the programs' --help); dpkg-dev: cpack -G DEB's dpkg-shlibdeps.
+pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
+      help2man dpkg-dev)
 for arg in "$@"; do
   case $arg in
     --gui)
       pkgs+=(libimgui-dev libglfw3-dev python3-glad libstb-dev libgl-dev libegl-dev
-             xvfb xauth mesa-utils libgl1-mesa-dri fonts-dejavu-core fonts-jetbrains-mono) ;;
+             xvfb xauth mesa-utils libgl1-mesa-dri fonts-dejavu-core fonts-jetbrains-mono
+             desktop-file-utils appstream) ;;
     --fuzz) pkgs+=(clang libclang-rt-14-dev) ;;
     *) echo "usage: scripts/install-deps.sh [--gui] [--fuzz]" >&2; exit 2 ;;
   esac

@@ -4,18 +4,23 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
 
+#include "bankviz/io.h"
 #include "cli_main.h"
 #include "commands.h"
+#include "data_dir.h"
 #include "common.h"
 #include "printable.h"
 
 namespace bankviz::cli {
 
 int cli_main(int argc, char** argv) {
+  // A write past the file-size limit fails with a message and leaves no temporary file (io.h).
+  ignore_file_size_signal();
   // Everything printed goes through PrintableBuf: no user text reaches the terminal as control.
   std::streambuf* const cout_buf = std::cout.rdbuf();
   std::streambuf* const cerr_buf = std::cerr.rdbuf();
@@ -33,6 +38,9 @@ int cli_main(int argc, char** argv) {
   CLI::App app{"bankviz-cli: CUDA shared-memory banks, wavefronts and conflicts, without a window"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");
+  // "NAME VERSION" on one line, as GNU programs print it (help2man reads it for the man page).
+  app.set_version_flag("--version", std::string("bankviz-cli ") + BANKVIZ_VERSION,
+                       "print the version and exit");
   add_analyze_command(app);
   add_wavefronts_command(app);
   add_list_commands(app);
@@ -49,6 +57,8 @@ int cli_main(int argc, char** argv) {
   add_export_command(app);
 #endif
   try {
+    // A data directory named but missing is a usage error, not a silent fall-back.
+    if (std::string why = data_env_problem(); !why.empty()) throw Exit{kExitUsage, why};
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help exits 0; every other parse problem is a usage error (exit status 2).
@@ -65,6 +75,11 @@ int cli_main(int argc, char** argv) {
   } catch (const std::out_of_range& e) {
     std::cerr << "bankviz-cli: a flag's value is out of range (" << e.what() << "); see --help\n";
     return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    // Under a memory limit (ulimit -v, a cgroup) the work did not fit: not a bug of bankviz.
+    std::cerr << "bankviz-cli: out of memory: the work did not fit in the memory this process "
+                 "may use (ulimit -v or a container's limit)\n";
+    return kExitFailed;
   } catch (const std::exception& e) {
     std::cerr << "bankviz-cli: internal error: " << e.what() << "\n";
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION

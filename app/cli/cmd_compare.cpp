@@ -78,7 +78,7 @@ struct CompareOptions {
 };
 
 void run_compare(const CompareOptions& o) {
-  const Scenario sa = scenario_named(o.a), sb = scenario_named(o.b);
+  const Scenario sa = scenario_named(o.a, "A"), sb = scenario_named(o.b, "B");
   const Analysis aa = analyze_or_exit(sa), ab = analyze_or_exit(sb);
   const Comparison c = compare(aa, ab);
   Measured ma, mb;
@@ -89,10 +89,11 @@ void run_compare(const CompareOptions& o) {
   }
   const bool measured = ma.cycles && mb.cycles && *ma.cycles > 0;
   if (o.json) {
+    // B / A has no value when A has no wavefronts: null, not 0.
     json j{{"a", summary_json(c.a)},
            {"b", summary_json(c.b)},
-           {"total_ratio", c.total_ratio},
-           {"per_request_ratio", c.per_request_ratio}};
+           {"total_ratio", c.a.total_wavefronts > 0 ? json(c.total_ratio) : json()},
+           {"per_request_ratio", c.a.worst_per_request > 0 ? json(c.per_request_ratio) : json()}};
     if (o.run) {
       auto side = [](const Measured& m) {
         json s{{"note", m.note}};
@@ -116,12 +117,14 @@ void run_compare(const CompareOptions& o) {
   std::cout << "A: " << c.a.name << (c.a.title.empty() ? "" : ": " + c.a.title) << "\n"
             << "B: " << c.b.name << (c.b.title.empty() ? "" : ": " + c.b.title) << "\n\n";
   row("", "A", "B", "B / A");
+  const std::string undefined = "- (A has none)";
   row("wavefronts (model)", std::to_string(c.a.total_wavefronts),
-      std::to_string(c.b.total_wavefronts), fixed(c.total_ratio, 3));
+      std::to_string(c.b.total_wavefronts),
+      c.a.total_wavefronts > 0 ? fixed(c.total_ratio, 3) : undefined);
   row("ideal", std::to_string(c.a.total_ideal), std::to_string(c.b.total_ideal), "");
   row("worst step", cut(c.a.worst_label), cut(c.b.worst_label), "");
   row("  wavefronts per request", fixed(c.a.worst_per_request, 2), fixed(c.b.worst_per_request, 2),
-      fixed(c.per_request_ratio, 3));
+      c.a.worst_per_request > 0 ? fixed(c.per_request_ratio, 3) : undefined);
   if (c.a.racing_accesses || c.b.racing_accesses)
     row("racing lane accesses", std::to_string(c.a.racing_accesses),
         std::to_string(c.b.racing_accesses), "");
@@ -162,6 +165,20 @@ void run_sweep(const SweepOptions& o) {
       measured[i] = measure(runner, *l.scenario, *r.analysis);
     }
   }
+  // --run that measured nothing (no GPU, no CUDA) fails with the reason, after the model's table.
+  std::string not_measured;
+  if (o.run) {
+    bool any = false;
+    for (const Measured& m : measured) {
+      any |= m.cycles.has_value();
+      if (not_measured.empty()) not_measured = m.note;
+    }
+    if (any) not_measured.clear();
+    else if (not_measured.empty()) not_measured = "no value analyzes";
+  }
+  const auto finish = [&] {
+    if (!not_measured.empty()) throw Exit{kExitFailed, "--run: not measured: " + not_measured};
+  };
   if (o.json) {
     json rows = json::array();
     for (size_t i = 0; i < points.size(); ++i) {
@@ -175,7 +192,7 @@ void run_sweep(const SweepOptions& o) {
       rows.push_back(std::move(r));
     }
     std::cout << dump(json{{"scenario", base.name}, {"param", p.spec->param}, {"points", rows}});
-    return;
+    return finish();
   }
   // CSV (and the default table, which is the same columns aligned).
   auto quote = [](const std::string& t) {
@@ -200,6 +217,7 @@ void run_sweep(const SweepOptions& o) {
     if (o.run) std::cout << sep << (measured[i].cycles ? fixed(*measured[i].cycles, 3) : "");
     std::cout << sep << (o.csv ? quote(pt.error) : pt.error) << "\n";
   }
+  finish();
 }
 
 }  // namespace

@@ -54,8 +54,8 @@ std::string render(const ExportOptions& o) {
   p.loop = false;
   if (!o.compare.empty()) {
     // A first, then B: each one's problem names it (build_scenario's messages).
-    const Analysis a = analyze_or_exit(scenario_named(o.compare[0]));
-    const Analysis b = analyze_or_exit(scenario_named(o.compare[1]));
+    const Analysis a = analyze_or_exit(scenario_named(o.compare[0], "A"));
+    const Analysis b = analyze_or_exit(scenario_named(o.compare[1], "B"));
     const Frame fa = frame_of(a, o, p);
     CompareSlideOptions co;
     co.light = !o.dark;

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bankviz/lesson.h"
+#include "catalog.h"
 #include "commands.h"
 #include "common.h"
 
@@ -42,14 +43,7 @@ std::string presets_dir() {
 }
 
 std::vector<std::string> lesson_names() {
-  std::vector<std::string> names;
-  const std::string dir = lessons_dir();
-  std::error_code ec;
-  if (dir.empty()) return names;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
+  return catalog_names("lessons");
 }
 
 std::string problems(const std::string& what, const std::vector<Diagnostic>& errors) {
@@ -66,15 +60,10 @@ Lesson load_or_exit(const std::string& path) {
 
 // A name given on the command line is a file stem, never a path.
 std::string lesson_path(const std::string& name) {
-  const auto names = lesson_names();
-  if (std::find(names.begin(), names.end(), name) == names.end()) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw Exit{kExitUsage, "no lesson named '" + name + "'" +
-                               (list.empty() ? " (no lessons found; set BANKVIZ_ASSETS)"
-                                             : "; lessons: " + list)};
-  }
-  return lessons_dir() + "/" + name + ".json";
+  std::string why;
+  const std::string path = catalog_path("lessons", name, &why);
+  if (path.empty()) throw Exit{kExitUsage, why};
+  return path;
 }
 
 void list_lessons(const LessonsOptions& o) {
@@ -193,6 +182,9 @@ void add_lessons_command(CLI::App& app) {
   cmd->callback([o, cmd] {
     const bool file = cmd->count("--file") > 0;
     if (file && o->file.empty()) throw Exit{kExitUsage, "--file: give a lesson file's path"};
+    if (cmd->count("name") > 0 && o->name.empty())
+      throw Exit{kExitUsage, "the lesson's name is empty: give one of the names `bankviz-cli "
+                             "lessons` lists, or nothing to list them"};
     if (!o->name.empty() && file)
       throw Exit{kExitUsage, "give a lesson's name or --file, not both"};
     if (o->check) {

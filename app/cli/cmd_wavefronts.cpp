@@ -26,7 +26,9 @@ int run_wavefronts(const std::string& arch_id, const std::string& path) {
     throw Exit{kExitUsage, "--arch '" + arch_id + "': unknown; expected one of " + arch_ids()};
   std::ifstream file;
   std::istream* in = &std::cin;
-  if (path != "-") {
+  if (path == "-") {
+    if (std::string why = standard_input_problem(); !why.empty()) throw Exit{kExitFailed, why};
+  } else {
     // A directory reads as nothing and a FIFO blocks: only regular files (records stream line
     // by line, each line capped at kMaxRecordLineBytes, so their size needs no cap).
     if (std::string p = regular_file_problem(path); !p.empty()) throw Exit{kExitFailed, p};
@@ -39,6 +41,10 @@ int run_wavefronts(const std::string& arch_id, const std::string& path) {
   for (long lineno = 1;; ++lineno) {
     const LineRead read = read_record_line(*in, line);
     if (read == LineRead::End) break;
+    if (read == LineRead::Endless)
+      throw Exit{kExitFailed, path + ":" + std::to_string(lineno) + ": no end of line within " +
+                                  std::to_string((kMaxRecordLineBytes + kMaxRecordSkipBytes) >> 10) +
+                                  " KB: stopped reading (records are lines of text)"};
     if (read == LineRead::TooLong) {
       std::cerr << path << ":" << lineno << ": the line is longer than " << kMaxRecordLineBytes
                 << " bytes (line skipped)\n";

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
 #include "bankviz/io.h"
+#include "catalog.h"
 #include "data_dir.h"
 
 namespace fs = std::filesystem;
@@ -32,19 +34,30 @@ std::string trim(std::string s) {
 }
 
 long long parse_int(const std::string& text, const std::string& what) {
-  long long v = 0;
+  // [-][0x]DIGITS: the sign comes first ("0x-5" is not a number), and the magnitude is read
+  // unsigned so that -9223372036854775808 fits and 20 digits say "out of range".
   const char* b = text.data();
   const char* e = b + text.size();
+  const bool neg = b < e && *b == '-';
+  if (neg) ++b;
   int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+  if (e - b > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X')) {
     b += 2;
     base = 16;
   }
-  const bool neg = b < e && *b == '-';
-  auto [p, ec] = std::from_chars(b + (neg ? 1 : 0), e, v, base);
-  if (ec != std::errc() || p != e || b + (neg ? 1 : 0) == e)
+  unsigned long long mag = 0;
+  const auto [p, ec] = b < e && std::isalnum(static_cast<unsigned char>(*b))
+                           ? std::from_chars(b, e, mag, base)
+                           : std::from_chars_result{b, std::errc::invalid_argument};
+  const unsigned long long limit =
+      neg ? 9223372036854775808ull : static_cast<unsigned long long>(INT64_MAX);
+  if (ec == std::errc::result_out_of_range || (ec == std::errc() && p == e && mag > limit))
+    throw Exit{kExitUsage, what + ": '" + text + "' is out of range (a 64-bit integer: " +
+                               "-9223372036854775808 to 9223372036854775807)"};
+  if (ec != std::errc() || p != e)
     throw Exit{kExitUsage, what + ": '" + text + "' is not an integer"};
-  return neg ? -v : v;
+  if (!neg) return static_cast<long long>(mag);
+  return mag == 9223372036854775808ull ? INT64_MIN : -static_cast<long long>(mag);
 }
 
 // Finds " if " / " for " at bracket depth 0, so "tile[x if y]" is not split.
@@ -125,10 +138,18 @@ std::vector<long long> parse_extents(const std::string& text, const char* flag, 
   return out;
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
+const CLI::Validator& whole_number() {
+  static const CLI::Validator v(
+      [](std::string& text) {
+        try {
+          parse_int(text, "");
+        } catch (const Exit& e) {
+          return e.message.substr(2);  // "': '...' is not an integer" without the flag's name
+        }
+        return std::string();
+      },
+      "", "integer");
+  return v;
 }
 
 const CLI::Validator& finite_number() {
@@ -155,7 +176,7 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
   cmd.add_option("--elem", o.elem, "element type of the (first) tile: int, float2, double, ...")
       ->check(non_empty);
   cmd.add_option("--dims", o.dims, "tile extents, outermost first: 32x32")->check(non_empty);
-  cmd.add_option("--pad", o.pad, "padding elements per innermost row");
+  cmd.add_option("--pad", o.pad, "padding elements per innermost row")->check(whole_number());
   // A flag function, not add_flag(o.dynamic): CLI11 (2.1) runs a flag's callback for its default
   // value, which would set o.dynamic = false when --dynamic is absent and turn every dynamic
   // preset static. --dynamic=false gives -1 here.
@@ -218,6 +239,7 @@ Scenario build_scenario(const ScenarioOptions& o) {
     return std::move(*r.scenario);
   };
   if (o.file == "-") {
+    if (std::string why = standard_input_problem(); !why.empty()) throw Exit{kExitFailed, why};
     TextRead in = read_text_stream(std::cin, kMaxScenarioBytes, "standard input");
     if (!in.text) throw Exit{kExitFailed, in.error};
     s = from_load(scenario_from_json(*in.text), "standard input");
@@ -225,18 +247,10 @@ Scenario build_scenario(const ScenarioOptions& o) {
     s = from_load(load_scenario_file(o.file), o.file);
   } else if (!o.preset.empty() || o.steps.empty()) {
     const std::string name = o.preset.empty() ? kDefaultPreset : o.preset;
-    const std::string dir = assets_dir();
-    const fs::path path = fs::path(dir) / "presets" / (name + ".json");
-    // A name is a file stem: no directories (and no "File name too long" thrown by exists()).
-    std::error_code ec;
-    if (dir.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(path, ec)) {
-      std::string list;
-      for (const auto& p : preset_names()) list += (list.empty() ? "" : ", ") + p;
-      throw Exit{kExitUsage, "no preset named '" + name + "'" +
-                                 (list.empty() ? " (no assets directory found; set BANKVIZ_ASSETS)"
-                                               : "; presets: " + list)};
-    }
-    s = from_load(load_scenario_file(path.string()), path.string());
+    std::string why;
+    const std::string path = catalog_path("presets", name, &why);
+    if (path.empty()) throw Exit{kExitUsage, why};
+    s = from_load(load_scenario_file(path), path);
   } else {
     s.steps.clear();
     s.name = "custom";
@@ -330,7 +344,10 @@ Analysis analyze_or_exit(const Scenario& s) {
   return std::move(*r.analysis);
 }
 
-Scenario scenario_named(const std::string& what) {
+Scenario scenario_named(const std::string& what, const char* side) {
+  // An empty name is not "the default preset".
+  if (what.empty())
+    throw Exit{kExitUsage, std::string(side) + " is empty: give a preset name or a scenario file"};
   ScenarioOptions o;
   std::error_code ec;
   const bool file = what == "-" || fs::exists(what, ec) || what.find('/') != std::string::npos ||
@@ -339,21 +356,8 @@ Scenario scenario_named(const std::string& what) {
   return build_scenario(o);
 }
 
-std::string assets_dir() {
-  if (const char* env = std::getenv("BANKVIZ_ASSETS"); env && *env) return env;
-  const std::string data = data_dir();
-  return data.empty() ? data : data + "/assets";
-}
-
 std::vector<std::string> preset_names() {
-  std::vector<std::string> names;
-  const std::string dir = assets_dir();
-  std::error_code ec;
-  if (dir.empty()) return names;
-  for (const auto& e : fs::directory_iterator(fs::path(dir) / "presets", ec))
-    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
+  return catalog_names("presets");
 }
 
 }  // namespace bankviz::cli

@@ -10,12 +10,13 @@
 
 #include "bankviz/analysis.h"
 #include "bankviz/scenario.h"
+#include "data_dir.h"     // assets_dir()
+#include "exit_status.h"  // kExitOk, kExitFailed, kExitUsage
+#include "format.h"       // fixed()
 
 namespace bankviz::cli {
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailed = 1;  // the input was understood but is wrong or a run failed
-inline constexpr int kExitUsage = 2;   // bad flags
+// kExitOk, kExitFailed, kExitUsage: exit_status.h, shared with the app.
 
 // Thrown by subcommand callbacks to end with a message and an exit status (main catches it).
 struct Exit {
@@ -44,6 +45,10 @@ struct ScenarioOptions {
 // comparison with NaN is false). Use before the range: ->check(finite_number())->check(Range).
 const CLI::Validator& finite_number();
 
+// An integer flag's value must be one, within 64 bits: CLI11 reads 12345678901234567890 as
+// 9223372036854775807 without a word. Use before a range check: ->check(whole_number()).
+const CLI::Validator& whole_number();
+
 // Registers the flags above on a subcommand.
 void add_scenario_options(CLI::App& cmd, ScenarioOptions& o);
 
@@ -53,11 +58,7 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o);
 Scenario build_scenario(const ScenarioOptions& o);
 // compare's A and B, export --compare's: a preset name, or a scenario file when it names one (or
 // has a path or .json in it; - is standard input), through build_scenario.
-Scenario scenario_named(const std::string& what);
-
-// Where assets live: $BANKVIZ_ASSETS, else data_dir()/assets (data_dir.h: $BANKVIZ_DATA_DIR, the
-// install's share/bankviz beside the program, the source tree). Empty if none exists.
-std::string assets_dir();
+Scenario scenario_named(const std::string& what, const char* side);
 
 // analyze(s), or Exit{kExitFailed} listing the scenario's evaluation errors.
 Analysis analyze_or_exit(const Scenario& s);
@@ -67,7 +68,6 @@ inline constexpr const char* kDefaultPreset = "row-write-column-read";
 // "32x33" -> {32, 33}; throws Exit with a message naming the flag.
 std::vector<long long> parse_extents(const std::string& text, const char* flag, size_t max_rank);
 
-// "%.*f": v with `digits` decimals, for tables.
-std::string fixed(double v, int digits);
+// fixed(v, digits): format.h, shared with the app.
 
 }  // namespace bankviz::cli

@@ -243,7 +243,7 @@ int setup_compare(AppState& s, const std::string& a, const std::string& b, std::
       *error = "--compare: unknown preset '" + b + "'; presets: " + names;
       return kExitUsage;
     }
-    l = load_scenario_file(data_dir() + "/assets/presets/" + b + ".json");
+    l = load_scenario_file(assets_dir() + "/presets/" + b + ".json");
   }
   if (!l.scenario) {
     *error = b + ": " + first_problem(l.errors);
@@ -418,7 +418,7 @@ std::vector<Scenario> experiment_scenarios(const Experiment& e) {
   std::vector<Scenario> out;
   if (e.name != "data-layout-row-vs-column") return out;
   for (const char* p : {"column-write-column-read", "row-write-row-read"}) {
-    ScenarioLoad l = load_scenario_file(data_dir() + "/assets/presets/" + p + ".json");
+    ScenarioLoad l = load_scenario_file(assets_dir() + "/presets/" + p + ".json");
     if (l.scenario) out.push_back(*l.scenario);
   }
   return out;

@@ -52,7 +52,7 @@ int setup_compare(AppState& s, const std::string& a, const std::string& b, std::
 
 // [SECTION] Sweep window
 
-inline constexpr const char* kSweepParams[] = {"pad", "rows", "cols", "elem", "swizzle"};
+// The parameters: core's kSweepParams (compare.h), shown in the window's list in that order.
 
 struct SweepState {
   bool open = false;

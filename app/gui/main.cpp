@@ -45,6 +45,14 @@ int run(int argc, char** argv) {
   std::optional<Options> opts = parse_options(argc, argv, &code);
   if (!opts) return code;
   const Options& o = *opts;
+  // A data directory named but missing is a usage error, not a silent fall-back (data_dir.h).
+  if (std::string why = bankviz::data_env_problem(); !why.empty()) {
+    std::fprintf(stderr, "bankviz: %s\n", why.c_str());
+    return kExitUsage;
+  }
+  // A write past the file-size limit (--gif, --svg, a screenshot) fails with a message and
+  // leaves no temporary file, instead of SIGXFSZ ending the app (io.h).
+  bankviz::ignore_file_size_signal();
   if (!o.headless() && o.frames == 0) {
     std::signal(SIGINT, request_stop);
     std::signal(SIGTERM, request_stop);

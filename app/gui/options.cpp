@@ -45,6 +45,9 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
       [](std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
       "", "non-empty");
   std::string theme, size;
+  // "NAME VERSION" on one line, as GNU programs print it (help2man reads it for the man page).
+  app.set_version_flag("--version", std::string("bankviz ") + BANKVIZ_VERSION,
+                       "print the version and exit");
   app.add_option("--preset", o.preset, "preset name (assets/presets/NAME.json)")->check(non_empty);
   // A missing or unreadable file is reported when it is loaded (exit 1, as bankviz-cli --file).
   app.add_option("--scenario", o.scenario, "scenario JSON file")->check(non_empty);

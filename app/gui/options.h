@@ -13,12 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "exit_status.h"
+
 namespace bankviz::gui {
 
-// Exit statuses, as bankviz-cli's (app/cli/common.h).
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailed = 1;  // the input was understood but is wrong, or the work failed
-inline constexpr int kExitUsage = 2;   // bad flags: unknown, a bad value, conflicting
+// Exit statuses (exit_status.h, shared with bankviz-cli), named here for the app's files.
+using bankviz::kExitFailed;
+using bankviz::kExitOk;
+using bankviz::kExitUsage;
 
 struct Options {
   std::string preset;                // preset name (assets/presets/NAME.json)

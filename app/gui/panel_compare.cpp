@@ -14,18 +14,13 @@
 #include <cstdio>
 
 #include "bankviz/svg.h"
+#include "format.h"
 #include "panels.h"
 #include "theme.h"
 
 namespace bankviz::gui {
 
 namespace {
-
-std::string fixed(double v, int digits) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 
 std::string figures(const Summary& sum) {
   if (sum.worst_step < 0) return "model: no shared-memory access";

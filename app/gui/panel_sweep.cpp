@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <iterator>
 
+#include "bankviz/compare.h"
+#include "format.h"
 #include "panels.h"
 #include "theme.h"
 
@@ -16,11 +18,10 @@ namespace bankviz::gui {
 
 namespace {
 
-// A sensible first range for each parameter (the user edits it).
+// A sensible first range for each parameter (the user edits it): core's, beside the list.
 const char* default_range(int param) {
-  static const char* ranges[] = {"0..32", "8..64", "32..40", "int,float,float2,double",
-                                 "none;3,0,3;5,0,5"};
-  return ranges[std::clamp(param, 0, static_cast<int>(std::size(ranges)) - 1)];
+  const int last = static_cast<int>(std::size(kSweepFirstValues)) - 1;
+  return kSweepFirstValues[std::clamp(param, 0, last)];
 }
 
 // The plot: x = the values in order; left axis the model's worst wavefronts per request, right

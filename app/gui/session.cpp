@@ -25,6 +25,7 @@
 #include "bankviz/io.h"
 #include "bankviz/svg.h"
 #include "capture.h"
+#include "catalog.h"
 #include "data_dir.h"
 #include "frame_guard.h"
 #include "gif.h"
@@ -49,7 +50,7 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
   // Presenter mode gives the room to the pictures: the sidebar starts hidden (key V shows it).
   if (o.presenter) s.settings.presenter = s.settings.views_only = true;
   if (o.views_only) s.settings.views_only = true;
-  load_presets(s, data_dir() + "/assets/presets");
+  load_presets(s, assets_dir() + "/presets");
   if (!o.no_settings) {
     std::string problem;
     s.validation = load_validation_record(&problem);
@@ -57,22 +58,16 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
   }
   if (!o.lesson.empty()) {
     // A name, as for presets: a name that names no lesson is a usage error listing them.
-    const std::string dir = data_dir() + "/assets/lessons";
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
-    std::sort(names.begin(), names.end());
-    if (std::find(names.begin(), names.end(), o.lesson) == names.end()) {
-      std::string list;
-      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-      *error = "no lesson named '" + o.lesson + "'" +
-               (list.empty() ? " (no lessons in " + dir + ")" : "; lessons: " + list);
+    const std::string path = catalog_path("lessons", o.lesson, error);
+    if (path.empty()) return kExitUsage;
+    // A scene the lesson does not have is a usage error too (--scene 99), not failed work.
+    if (const LessonLoad l = load_lesson_file(path);
+        l.lesson && o.scene > static_cast<int>(l.lesson->scenes.size())) {
+      *error = "--scene " + std::to_string(o.scene) + ": lesson '" + o.lesson + "' has " +
+               std::to_string(l.lesson->scenes.size()) + " scenes";
       return kExitUsage;
     }
-    if (!open_lesson(s, dir + "/" + o.lesson + ".json", data_dir() + "/assets/presets", o.scene - 1,
-                     error))
-      return kExitFailed;
+    if (!open_lesson(s, path, assets_dir() + "/presets", o.scene - 1, error)) return kExitFailed;
     if (o.reveal) {
       reveal_answer(s);
       s.playing = false;  // a still picture of the answer's first wavefront
@@ -96,7 +91,7 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
       // A stale preset in the settings: say so and fall back to the first preset.
       set_notice(s, err, 0, 10, Notice::Error);
       if (s.presets.empty() || !select_preset(s, s.presets.front().name, &err)) {
-        *error = "no usable preset in " + data_dir() + "/assets/presets: " + err;
+        *error = "no usable preset in " + assets_dir() + "/presets: " + err;
         return kExitFailed;
       }
     }

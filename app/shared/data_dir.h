@@ -1,5 +1,5 @@
 // data_dir.h: where bankviz's read-only data (shaders/, assets/) is at run time, for both
-// programs (bankviz and bankviz-cli).
+// programs (bankviz and bankviz-cli): the one home of BANKVIZ_DATA_DIR and BANKVIZ_ASSETS.
 #pragma once
 
 #include <string>
@@ -14,5 +14,13 @@ namespace bankviz {
 //   3. the source tree (compiled in), for programs run from the build directory.
 // Empty when none does.
 std::string data_dir();
+
+// Where the presets (presets/) and lessons (lessons/) are: $BANKVIZ_ASSETS, else data_dir()'s
+// assets/. Empty when none exists.
+std::string assets_dir();
+
+// Empty when BANKVIZ_DATA_DIR and BANKVIZ_ASSETS are unset or name directories; else what is
+// wrong, for the program to stop with (a variable set to a missing directory is not ignored).
+std::string data_env_problem();
 
 }  // namespace bankviz

@@ -111,9 +111,11 @@ SweepParse parse_sweep(const std::string& text) {
   SweepSpec spec;
   spec.param = trim(std::string_view(text).substr(0, eq));
   const std::string values = trim(std::string_view(text).substr(eq + 1));
-  if (spec.param != "pad" && spec.param != "rows" && spec.param != "cols" && spec.param != "elem" &&
-      spec.param != "swizzle") {
-    r.error = "unknown parameter '" + spec.param + "' (pad, rows, cols, elem, swizzle)";
+  if (std::find(std::begin(kSweepParams), std::end(kSweepParams), spec.param) ==
+      std::end(kSweepParams)) {
+    std::string list;
+    for (const char* p : kSweepParams) list += (list.empty() ? "" : ", ") + std::string(p);
+    r.error = "unknown parameter '" + spec.param + "' (" + list + ")";
     return r;
   }
   if (values.empty()) {

@@ -1500,11 +1500,32 @@ SubscriptParse parse_subscripts(std::string_view text, std::string_view array_na
   return result;
 }
 
+// The rest of C++20's keywords (kKeywords has those an expression may meet), its alternative
+// tokens (`and` is &&), and the preprocessor's `defined`: a constant becomes a #define and a let a
+// local variable of the generated kernel, and neither may be one of these.
+constexpr std::string_view kOtherReservedWords[] = {
+    "and",          "and_eq",       "asm",          "bitand",      "bitor",
+    "char8_t",      "char16_t",     "char32_t",     "co_await",    "co_return",
+    "co_yield",     "compl",        "concept",      "consteval",   "constinit",
+    "const_cast",   "defined",      "dynamic_cast", "explicit",    "export",
+    "mutable",      "noexcept",     "not",          "not_eq",      "or",
+    "or_eq",        "protected",    "reinterpret_cast", "requires", "static_assert",
+    "static_cast",  "thread_local", "typeid",       "wchar_t",     "xor",
+    "xor_eq",       "import",       "module",       "NULL",        "main"};
+
 bool is_valid_name(std::string_view name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
   for (char c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   if (is_keyword(name) || is_int_type_word(name) || is_float_type_word(name)) return false;
+  if (std::find(std::begin(kOtherReservedWords), std::end(kOtherReservedWords), name) !=
+      std::end(kOtherReservedWords))
+    return false;
+  // Reserved to the implementation in C and C++: a double underscore anywhere, or an underscore
+  // and a capital first (__LINE__, __syncthreads, __CUDA_ARCH__, _Pragma).
+  if (name.find("__") != std::string_view::npos ||
+      (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1]))))
+    return false;
   if (find_builtin(name) || find_func(name)) return false;
   return true;
 }

@@ -2,6 +2,7 @@
 #include "bankviz/io.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -32,6 +33,10 @@ std::string regular_file_problem(const std::string& path) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   const std::string q = '\'' + path + '\'';
+  // A file that exists but cannot be reached (a directory on the way without search permission)
+  // is not "no such file": say the cause.
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    return q + ": cannot open it: " + ec.message();
   if (ec || st.type() == fs::file_type::not_found) return q + ": no such file";
   switch (st.type()) {
     case fs::file_type::regular:
@@ -99,6 +104,15 @@ TextRead read_text_file(const std::string& path, int64_t max_bytes) {
   return r;
 }
 
+std::string standard_input_problem() {
+  struct stat st {};
+  if (::fstat(0, &st) != 0)
+    return errno == EBADF ? "standard input is closed: give a file, or pipe the input in"
+                          : std::string("standard input cannot be read: ") + std::strerror(errno);
+  if (S_ISDIR(st.st_mode)) return "standard input is a directory, not a file";
+  return {};
+}
+
 TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string& what) {
   TextRead r;
   std::string text;
@@ -120,6 +134,22 @@ TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string
   return r;
 }
 
+std::string shared_link_problem(const std::string& path) {
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return {};
+  // The link's own directory: "dir/name" -> "dir", "name" -> ".".
+  const std::string::size_type slash = path.find_last_of('/');
+  const std::string dir =
+      slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  struct stat d {};
+  if (::stat(dir.c_str(), &d) != 0) return {};  // output_problem() says what is wrong with it
+  const bool shared = (d.st_mode & S_ISVTX) && (d.st_mode & S_IWOTH);
+  if (!shared || link.st_uid == ::geteuid() || link.st_uid == d.st_uid) return {};
+  return '\'' + path + "' is a symbolic link that another user owns, in a shared directory " +
+         "(sticky and writable by everyone, like /tmp): bankviz does not write through it; " +
+         "choose another name";
+}
+
 std::string output_problem(const std::string& path, bool force) {
   namespace fs = std::filesystem;
   if (path.empty()) return "no output file given";
@@ -128,6 +158,7 @@ std::string output_problem(const std::string& path, bool force) {
   // A link that points nowhere still exists: it is replaced only with force.
   if (fs::is_symlink(fs::symlink_status(path, ec)) && !fs::exists(path, ec) && !force)
     return q + " exists (a link to nothing); pass --force to overwrite it";
+  if (std::string why = shared_link_problem(path); !why.empty()) return why;
   const fs::file_status st = fs::status(path, ec);
   if (!ec && st.type() != fs::file_type::not_found) {
     if (st.type() == fs::file_type::directory) return q + " is a directory";
@@ -145,30 +176,43 @@ std::string output_problem(const std::string& path, bool force) {
 std::string write_file_atomic(const std::string& path, std::string_view bytes, bool force) {
   if (std::string why = output_problem(path, force); !why.empty()) return why;
   const std::string q = '\'' + path + '\'';
-  auto failed = [&](int err) { return "cannot write " + q + ": " + std::strerror(err); };
-  // The temporary file: beside the target (rename is atomic only within a file system), hidden,
-  // created exclusively so nothing existing is ever opened.
+  auto failed = [&](int err) {
+    if (err == EFBIG)  // SIGXFSZ is ignored (ignore_file_size_signal): the write says so instead
+      return "cannot write " + q + ": " + std::strerror(err) + " (the file-size limit, ulimit -f)";
+    return "cannot write " + q + ": " + std::strerror(err);
+  };
   namespace fs = std::filesystem;
   std::error_code ec;
-  // Through a symbolic link, the file it names is replaced and the link kept.
+  // Through a symbolic link (one output_problem() allowed), the file it names is replaced and the
+  // link kept.
   fs::path target(path);
   if (fs::is_symlink(target, ec)) {
     fs::path resolved = fs::canonical(target, ec);
     if (!ec) target = resolved;
   }
+  // Everything below happens inside the target's directory, opened once: the temporary file is
+  // created there exclusively (never an existing file, never through a link) and renamed over the
+  // name in the same directory, so a link planted meanwhile is replaced, not followed.
+  const std::string dir_name = target.has_parent_path() ? target.parent_path().string() : ".";
+  const std::string name = target.filename().string();
+  const int dir = ::open(dir_name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return failed(errno);
+  struct CloseDir {
+    int fd;
+    ~CloseDir() { ::close(fd); }
+  } close_dir{dir};
+  // The temporary file: beside the target (rename is atomic only within a file system), hidden.
   std::string tmp;
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    tmp = (target.parent_path() / ('.' + target.filename().string() + ".bankviz-" +
-                                   std::to_string(::getpid()) + "-" + std::to_string(attempt)))
-              .string();
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    tmp = '.' + name + ".bankviz-" + std::to_string(::getpid()) + "-" + std::to_string(attempt);
+    fd = ::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0 && errno != EEXIST) return failed(errno);
   }
   if (fd < 0) return "cannot write " + q + ": no free temporary name beside it";
   auto abandon = [&](int err) {
     ::close(fd);
-    ::unlink(tmp.c_str());
+    ::unlinkat(dir, tmp.c_str(), 0);
     return failed(err);
   };
   const char* p = bytes.data();
@@ -182,21 +226,27 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
     p += n;
     left -= static_cast<size_t>(n);
   }
+  // An existing file keeps its permission bits.
+  struct stat old {};
+  if (::fstatat(dir, name.c_str(), &old, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(old.st_mode) &&
+      ::fchmod(fd, old.st_mode & 07777) != 0)
+    return abandon(errno);
   if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) return abandon(errno);
   if (::close(fd) != 0) {
     const int err = errno;
-    ::unlink(tmp.c_str());
+    ::unlinkat(dir, tmp.c_str(), 0);
     return failed(err);
   }
-  // An existing file keeps its permission bits.
-  if (fs::is_regular_file(target, ec))
-    fs::permissions(tmp, fs::status(target, ec).permissions(), ec);
-  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+  if (::renameat(dir, tmp.c_str(), dir, name.c_str()) != 0) {
     const int err = errno;
-    ::unlink(tmp.c_str());
+    ::unlinkat(dir, tmp.c_str(), 0);
     return failed(err);
   }
   return {};
+}
+
+void ignore_file_size_signal() {
+  std::signal(SIGXFSZ, SIG_IGN);
 }
 
 }  // namespace bankviz

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <optional>
 #include <set>
@@ -23,6 +24,10 @@ inline std::string join(const std::string& path, std::string_view key) {
 
 inline const char* json_type(const Json& j) {
   if (j.is_number_integer()) return "an integer";
+  // JSON's reader keeps an integer past 64 bits as a floating-point number: say what it was.
+  if (j.is_number_float() && std::fabs(j.get<double>()) >= 9223372036854775808.0 &&
+      std::isfinite(j.get<double>()) && std::trunc(j.get<double>()) == j.get<double>())
+    return "a whole number too large for 64 bits (at most 9223372036854775807)";
   if (j.is_number_float()) return "a fractional number";
   if (j.is_string()) return "a string";
   if (j.is_boolean()) return "a boolean";
@@ -61,7 +66,7 @@ class Reader {
 
   bool integer(const Json& j, const std::string& path, int64_t& out) {
     if (j.is_number_unsigned() && j.get<uint64_t>() > uint64_t{INT64_MAX}) {
-      error(path, "integer too large");
+      error(path, "integer too large (at most 9223372036854775807)");
       return false;
     }
     if (!j.is_number_integer()) {

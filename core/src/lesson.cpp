@@ -10,6 +10,7 @@
 #include <set>
 
 #include "bankviz/io.h"
+#include "bankviz/printable.h"
 #include "json_reader.h"
 
 namespace bankviz {
@@ -101,6 +102,8 @@ Scene read_scene(Reader& r, const Json& j, const std::string& path,
            "question"}))
     return scene;
   r.text(j, path, "title", scene.title, kMaxCaptionChars);
+  if (has_control(scene.title))
+    r.error(join(path, "title"), "the title must be one line without control characters");
   r.text(j, path, "preset", scene.preset, 256);
   r.text(j, path, "caption", scene.caption, kMaxCaptionChars);
   r.text(j, path, "reveal", scene.reveal, kMaxCaptionChars);
@@ -143,9 +146,11 @@ void read_lesson(Reader& r, const Json& j, Lesson& lesson, std::vector<Diagnosti
   r.text(j, "", "title", lesson.title, kMaxCaptionChars);
   r.text(j, "", "source", lesson.source, kMaxCaptionChars);
   r.text(j, "", "description", lesson.description, kMaxCaptionChars);
-  if (std::any_of(lesson.name.begin(), lesson.name.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+  if (has_control(lesson.name))
     r.error("name", "the name must be one line without control characters");
+  // A title heads a window, a slide and the CLI's list: one line.
+  if (has_control(lesson.title))
+    r.error("title", "the title must be one line without control characters");
   auto it = j.find("scenes");
   if (it == j.end() || !it->is_array()) {
     r.error("scenes", it == j.end() ? "missing: a lesson is a list of scenes"

@@ -14,6 +14,7 @@ LineRead read_record_line(std::istream& in, std::string& line) {
   std::streambuf* buf = in.rdbuf();
   using traits = std::char_traits<char>;
   bool any = false, too_long = false;
+  size_t skipped = 0;
   for (traits::int_type c = buf->sbumpc();; c = buf->sbumpc()) {
     if (traits::eq_int_type(c, traits::eof())) {
       in.setstate(std::ios::eofbit);
@@ -22,10 +23,14 @@ LineRead read_record_line(std::istream& in, std::string& line) {
     }
     any = true;
     if (traits::to_char_type(c) == '\n') break;
-    if (line.size() < kMaxRecordLineBytes)
+    if (line.size() < kMaxRecordLineBytes) {
       line += traits::to_char_type(c);
-    else
+    } else if (!too_long) {
       too_long = true;
+      skipped = 0;
+    } else if (++skipped > kMaxRecordSkipBytes) {
+      return LineRead::Endless;  // /dev/zero has no newline: give up instead of reading forever
+    }
   }
   return too_long ? LineRead::TooLong : LineRead::Line;
 }

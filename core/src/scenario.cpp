@@ -18,6 +18,7 @@
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
 #include "bankviz/io.h"
+#include "bankviz/printable.h"
 #include "json_reader.h"
 #include "scenario_json.h"
 
@@ -189,15 +190,24 @@ void check_tiles(const Scenario& s, std::vector<Diagnostic>& out) {
 }
 
 void check_names(const Scenario& s, std::vector<Diagnostic>& out) {
-  std::set<std::string, std::less<>> seen;
+  // A constant is a #define and a let a local variable of the generated kernel: named like a
+  // tile, either would replace the array.
+  std::set<std::string, std::less<>> seen, tiles;
+  for (const TileDecl& t : s.tiles) tiles.insert(t.name);
+  const auto tile_name = [&](const std::string& n) {
+    return "'" + n + "' is a tile's name; pick another name";
+  };
   for (size_t i = 0; i < s.constants.size(); ++i) {
     const std::string& n = s.constants[i].name;
     const std::string path = indexed("constants", i) + ".name";
     if (!is_valid_name(n)) {
       out.push_back({path, 0,
                      "'" + n +
-                         "' is not a valid name (a C identifier, not a keyword "
-                         "or a built-in like threadIdx)"});
+                         "' is not a valid name (a C identifier, not a C++ keyword, "
+                         "a name reserved to the compiler like __x or _X, or a built-in like "
+                         "threadIdx)"});
+    } else if (tiles.count(n) != 0) {
+      out.push_back({path, 0, tile_name(n)});
     } else if (!seen.insert(n).second) {
       out.push_back({path, 0, "'" + n + "' is already defined"});
     }
@@ -208,8 +218,11 @@ void check_names(const Scenario& s, std::vector<Diagnostic>& out) {
     if (!is_valid_name(let.name)) {
       out.push_back({path + ".name", 0,
                      "'" + let.name +
-                         "' is not a valid name (a C identifier, "
-                         "not a keyword or a built-in like threadIdx)"});
+                         "' is not a valid name (a C identifier, not a C++ keyword, "
+                         "a name reserved to the compiler like __x or _X, or a built-in like "
+                         "threadIdx)"});
+    } else if (tiles.count(let.name) != 0) {
+      out.push_back({path + ".name", 0, tile_name(let.name)});
     } else if (!seen.insert(let.name).second) {
       out.push_back({path + ".name", 0, "'" + let.name + "' is already defined"});
     }
@@ -274,7 +287,7 @@ void check_step(const Scenario& s, size_t i, const std::set<std::string, std::le
       out.push_back({path + ".loop.var", 0, "'" + st.loop_var + "' is not a valid name"});
     } else if (names.count(st.loop_var) != 0) {
       out.push_back({path + ".loop.var", 0,
-                     "'" + st.loop_var + "' is already a constant or let; pick another name"});
+                     "'" + st.loop_var + "' is already a constant, let or tile; pick another name"});
     }
     // The kernel declares `for (int var = from; ...; var += step)`: the bounds, the step and
     // the value that ends the loop must be ints, or the loop is not the one the model runs.
@@ -387,8 +400,7 @@ void check_limits(const Scenario& s, std::vector<Diagnostic>& out) {
   text("source", s.source, kMaxTextChars, "the source");
   // The name titles windows, files and the generated kernel (as an identifier built from it):
   // one line of text. Titles and labels may hold anything; every output sanitizes them.
-  if (std::any_of(s.name.begin(), s.name.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+  if (has_control(s.name))
     out.push_back({"name", 0, "the name must be one line without control characters"});
   if (!out.empty()) return;  // the per-item checks below would list thousands of problems
   for (size_t i = 0; i < s.tiles.size(); ++i)
@@ -448,6 +460,7 @@ std::vector<Diagnostic> check(const Scenario& s) {
   std::set<std::string, std::less<>> names;
   for (const Constant& c : s.constants) names.insert(c.name);
   for (const Let& l : s.lets) names.insert(l.name);
+  for (const TileDecl& t : s.tiles) names.insert(t.name);  // a loop variable would hide the array
   if (s.steps.empty()) {
     out.push_back({"steps", 0, "no steps: add at least one load or store"});
   }
@@ -547,6 +560,12 @@ Step read_step(Reader& r, const Json& j, const std::string& path) {
   r.get(j, path, "guard", st.guard);
   r.get(j, path, "value", st.value);
   r.get(j, path, "label", st.label);
+  // A barrier accesses no memory: an index, tile or value on it would be ignored without a word.
+  if (st.kind == StepKind::Sync)
+    for (const char* key : {"tile", "index", "value"})
+      if (j.contains(key))
+        r.error(join(path, key), std::string("a sync step (__syncthreads()) accesses no memory: ") +
+                                     "remove its " + key);
   if (auto it = j.find("loop"); it != j.end()) {
     const std::string lp = join(path, "loop");
     if (r.object(*it, lp, {"var", "from", "to", "step"})) {

@@ -8,6 +8,7 @@
 // [SECTION] Document
 #include "bankviz/svg.h"
 
+#include "bankviz/printable.h"
 #include "svg_draw.h"
 
 #include <algorithm>
@@ -101,9 +102,11 @@ Palette high_contrast(Palette p) {
 
 namespace svg_detail {
 
+// User text as XML character data: markup escaped, control characters (printable.h: ESC and BEL
+// are not XML at all) shown as '?'.
 std::string esc(std::string_view s) {
   std::string out;
-  for (char c : s) {
+  for (char c : replace_controls(s, '?')) {
     switch (c) {
       case '<':
         out += "&lt;";

@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "bankviz/expr.h"
+#include "bankviz/printable.h"
 #include "bankviz/trace.h"
 #include "types.h"
 
@@ -67,7 +68,10 @@ constexpr std::string_view kReserved[] = {"x",           "y",           "z",
                                           "lesson_warp", "lesson_tid",  "replica_warp",
                                           "replica",     "REPLICAS",    "in",
                                           "b16_sum",     "s16_sum",     "b16_bits",
-                                          "addr",        "at",          "z"};
+                                          "addr",        "at",          "z",
+                                          // CUDA names the generated statements call or declare
+                                          "atomicAdd",   "memcpy",      "uint3",
+                                          "uint4",       "make_uint3",  "dim3"};
 
 bool is_reserved(std::string_view name) {
   return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
@@ -77,12 +81,7 @@ bool is_reserved(std::string_view name) {
 // control characters (a newline would end the comment and make the rest CUDA code) become
 // spaces, and no backslash may end the line (it would splice the next line into the comment).
 std::string comment_text(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    out += u < 0x20 || u == 0x7f ? ' ' : c;
-  }
+  std::string out = replace_controls(text, ' ');
   while (!out.empty() && (out.back() == ' ' || out.back() == '\\')) out.pop_back();
   return out;
 }
@@ -217,6 +216,41 @@ const char* kMatrixSource =
     "{\n"
     "    return (unsigned int)(int)(short)(r & 0xffffu) + (unsigned int)(int)(short)(r >> 16);\n"
     "}\n";
+
+// A constant is a #define, which reaches into every helper above: the identifiers inside the
+// helpers' own text (their parameters and locals, T, V, v, r, a, b, ref, value...) may not name
+// one, though a let or tile of such a name (a local of the kernel) is harmless. Read from the
+// helpers' text itself, comments and string literals left out, so the list cannot fall behind it.
+bool breaks_as_macro(std::string_view name) {
+  static const std::set<std::string, std::less<>> words = [] {
+    std::set<std::string, std::less<>> w = {"v", "b"};  // bits() and b16_bits()'s parameter
+    for (std::string_view text : {kHashSource, kVolatileSource, kMatrixSource}) {
+      for (size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (text.compare(i, 2, "//") == 0) {
+          i = text.find('\n', i);
+          if (i == std::string_view::npos) break;
+        } else if (c == '"') {
+          i = text.find('"', i + 1) + 1;
+          if (i == 0) break;
+        } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+          size_t j = i;
+          while (j < text.size() &&
+                 (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_'))
+            ++j;
+          w.emplace(text.substr(i, j - i));
+          i = j;
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {  // 0x7feb352dU is one token
+          while (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) ++i;
+        } else {
+          ++i;
+        }
+      }
+    }
+    return w;
+  }();
+  return is_reserved(name) || words.count(name) != 0;
+}
 
 // b16_bits() for one 16-bit element type (the C type of a component).
 std::string b16_bits_source(const ElemType& t) {
@@ -501,7 +535,7 @@ void Generator::check_names() {
   // Names the user took: constants, lets, loop variables.
   for (size_t i = 0; i < s.constants.size(); ++i) {
     taken.insert(s.constants[i].name);
-    if (is_reserved(s.constants[i].name))
+    if (breaks_as_macro(s.constants[i].name))
       fail("constants[" + std::to_string(i) + "].name",
            "'" + s.constants[i].name +
                "' would be a #define that breaks the generated kernel "

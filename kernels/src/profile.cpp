@@ -11,6 +11,8 @@
 #include <map>
 #include <tuple>
 
+#include "bankviz/printable.h"
+
 namespace bankviz {
 
 namespace {
@@ -31,7 +33,7 @@ bool parse_int(std::string_view s, T* out) {
 
 std::string quoted(std::string_view s) {
   std::string out = "\"";
-  for (char c : s.substr(0, 64)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  out += replace_controls(s.substr(0, 64), '?');
   if (s.size() > 64) out += "...";
   out += '"';
   return out;
@@ -225,7 +227,7 @@ std::vector<ProfileLine> lines_of(const std::vector<ProfileInstruction>& instruc
         while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
         while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r'))
           t.remove_suffix(1);
-        for (char c : t.substr(0, 200)) l.text += (c >= 0x20 && c < 0x7f) ? c : '?';
+        l.text += replace_controls(t.substr(0, 200), '?');
       }
     }
     ++l.instructions;

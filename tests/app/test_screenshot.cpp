@@ -543,7 +543,7 @@ TEST(AppExit, UsageErrorsExitTwoAndFailedWorkExitsOne) {
       {"--preset row-write-column-read --scenario x.json", 2, "give one of --preset"},
       {"--lesson data-layout --preset row-write-row-read", 2, "give one of --preset"},
       {"--lesson no-such-lesson --svg " + svg, 2, "no lesson named 'no-such-lesson'; lessons:"},
-      {"--lesson data-layout --scene 99 --svg " + svg, 1, "there is no scene 99"},
+      {"--lesson data-layout --scene 99 --svg " + svg, 2, "--scene 99: lesson 'data-layout' has"},
       {"--scene 2 --svg " + svg, 2, "--scene picks a scene of a --lesson"},
       {"--preset row-write-column-read --step 9999 --svg " + svg, 2, "--step 9999"},
       {"--warp 3 --svg " + svg, 2, "--step"},
@@ -558,6 +558,7 @@ TEST(AppExit, UsageErrorsExitTwoAndFailedWorkExitsOne) {
       {"--export-gif " + (dir / "x.gif").string() + " --svg " + svg, 2, "--export-gif runs in"},
       {"--export-gif ''", 2, "--export-gif"},
       {"--help", 0, "--screenshot"},
+      {"--version", 0, "bankviz 0."},
   };
   for (const Case& c : cases) {
     AppRun r = run_app(c.args);

@@ -25,15 +25,17 @@ inline std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
-// Runs bankviz-cli with the given shell-quoted arguments and optional standard input.
-inline Result cli(const std::string& args, const std::string& input = "") {
+// Runs bankviz-cli with the given shell-quoted arguments and optional standard input; `prefix`
+// goes before the program (e.g. "env NAME=VALUE ").
+inline Result cli(const std::string& args, const std::string& input = "",
+                  const std::string& prefix = "") {
   namespace fs = std::filesystem;
   const fs::path dir =
       fs::temp_directory_path() / ("bankviz-cli-test-" + std::to_string(::getpid()) + "-" +
                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::create_directories(dir);
   std::ofstream(dir / "in") << input;
-  const std::string cmd = std::string("'") + BANKVIZ_CLI + "' " + args + " < '" +
+  const std::string cmd = prefix + "'" + BANKVIZ_CLI + "' " + args + " < '" +
                           (dir / "in").string() + "' > '" + (dir / "out").string() + "' 2> '" +
                           (dir / "err").string() + "'";
   const int raw = std::system(cmd.c_str());

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -70,8 +71,17 @@ TEST(BadInputs, EveryRowOfTheDocBehavesAsItSays) {
   ASSERT_GE(table.size(), 40u) << "docs/BAD_INPUTS.md lost its rows";
   const fs::path tmp = fs::temp_directory_path() / ("bankviz-bad-" + std::to_string(::getpid()));
   const fs::path fifo = tmp / "fifo";
+  int skipped = 0;
   for (const Row& r : table) {
     SCOPED_TRACE("docs/BAD_INPUTS.md:" + std::to_string(r.line) + ": " + r.command);
+    // Only root can give a file to another user or run a command as one.
+    if ((r.command.find("chown") != std::string::npos ||
+         r.command.find("su nobody") != std::string::npos) &&
+        ::geteuid() != 0) {
+      std::cerr << "docs/BAD_INPUTS.md:" << r.line << ": skipped: needs root\n";
+      ++skipped;
+      continue;
+    }
     fs::remove_all(tmp);
     fs::create_directories(tmp / "work");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
@@ -99,4 +109,5 @@ TEST(BadInputs, EveryRowOfTheDocBehavesAsItSays) {
       EXPECT_EQ(e.path().filename().string().rfind(".", 0), std::string::npos) << e.path();
   }
   fs::remove_all(tmp);
+  if (skipped > 0) std::cerr << skipped << " rows skipped: they need root\n";
 }

@@ -675,3 +675,46 @@ TEST(Experiments, RunWithoutAGpuSaysWhyAndFails) {
   EXPECT_NE(r.out.find("not run: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("published: Tesla K20c"), std::string::npos) << r.out;
 }
+
+TEST(Sweep, RunWithoutAGpuKeepsTheModelsTableSaysWhyAndFails) {
+  // It used to print the model's table without the "no CUDA" note and exit 0.
+  const Result r = cli("sweep --preset row-write-column-read --param pad=0..1 --run");
+  if (r.status == 0) GTEST_SKIP() << "a GPU measured it";
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("--run: not measured: "), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("cycles_per_instruction"), std::string::npos) << r.out;  // the table
+  const Result j = cli("sweep --preset row-write-column-read --param pad=0..1 --run --json");
+  EXPECT_EQ(j.status, 1) << j.err;
+  EXPECT_NE(j.out.find("\"note\""), std::string::npos) << j.out;
+}
+
+TEST(Output, C1ControlsInATitleAreFilteredAndUtf8IsKept) {
+  // U+009B (CSI) in a title reaches the terminal as '?'; a title's own UTF-8 stays as written.
+  const Result r = cli("analyze --no-pictures --file -",
+                       "{\"name\": \"x\", \"title\": \"\\u009b31m \\u00d7 \\u2026 \\u009d0;t\", "
+                       "\"steps\": [{\"kind\": \"store\", \"index\": "
+                       "\"tile[threadIdx.y][threadIdx.x]\"}]}");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("x: ?31m \xc3\x97 \xe2\x80\xa6 ?0;t"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos);
+  EXPECT_EQ(r.out.find("\xc2\x9d"), std::string::npos);
+}
+
+TEST(Presets, AnUnknownNameAmongThousandsListsTheFirstFortyAndHowManyMore) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-many-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "presets");
+  for (int i = 0; i < 3000; ++i)
+    fs::copy_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/row-write-column-read.json",
+                  dir / "presets" / ("p" + std::to_string(10000 + i) + ".json"));
+  const std::string env = "env BANKVIZ_ASSETS='" + dir.string() + "' ";
+  const Result r = cli("analyze --preset nope", "", env);
+  fs::remove_all(dir);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("no preset named 'nope'; presets: p10000, p10001,"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(", p10039 and 2960 more (`bankviz-cli presets` lists them all)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_LT(r.err.size(), 1000u);
+}

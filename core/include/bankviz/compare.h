@@ -4,6 +4,7 @@
 // added by the caller from kernels/ (core knows no GPU).
 #pragma once
 
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,8 +45,16 @@ int most_different_step(const Analysis& a, const Analysis& b);
 //   pad=0..32   rows=16..64   cols=32..40   elem=int,float2,double   swizzle=none;3,0,3;3,3,3
 inline constexpr size_t kMaxSweepValues = 257;
 
+// The parameters a sweep can vary, the one list (the CLI's --param, the app's sweep window):
+// the first tile's padding, extents and element type, and the swizzle.
+inline constexpr const char* kSweepParams[] = {"pad", "rows", "cols", "elem", "swizzle"};
+// A first range of values for each, in the same order (the app's sweep window starts there).
+inline constexpr const char* kSweepFirstValues[] = {"0..32", "8..64", "32..40",
+                                                    "int,float,float2,double", "none;3,0,3;5,0,5"};
+static_assert(std::size(kSweepFirstValues) == std::size(kSweepParams), "one range per parameter");
+
 struct SweepSpec {
-  std::string param;                // pad, rows, cols, elem, swizzle
+  std::string param;                // one of kSweepParams
   std::vector<std::string> values;  // as the user wrote them, one per point
 };
 struct SweepParse {

@@ -205,7 +205,9 @@ struct SubscriptParse {
 };
 SubscriptParse parse_subscripts(std::string_view text, std::string_view array_name);
 
-// Valid C identifier, not a keyword or builtin (threadIdx, blockDim, ...).
+// Valid C identifier, not a C++ keyword or alternative token (and, or, ...), not `defined`, not
+// reserved to the implementation (a double underscore anywhere, or _ and a capital first:
+// __LINE__, __syncthreads), not a builtin (threadIdx, blockDim, ...).
 bool is_valid_name(std::string_view name);
 
 }  // namespace bankviz

@@ -26,6 +26,10 @@ std::string regular_file_problem(const std::string& path);
 // The whole file, if it is a regular file of at most max_bytes.
 TextRead read_text_file(const std::string& path, int64_t max_bytes);
 
+// Empty when standard input (file descriptor 0) can be read, else why not: closed (`<&-`) or a
+// directory; either would otherwise read as nothing, not as an error.
+std::string standard_input_problem();
+
 // At most max_bytes of a stream (standard input); `what` names it in the error.
 TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string& what);
 
@@ -36,12 +40,25 @@ TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string
 // as it was and no partial file behind.
 
 // Empty when `path` may be written, else why not: no name, a directory, an existing file without
-// `force`, an existing special file (a device or FIFO is never replaced, even with `force`), or a
-// missing directory.
+// `force`, an existing special file (a device or FIFO is never replaced, even with `force`), a
+// missing directory, or a link bankviz will not write through (shared_link_problem).
 std::string output_problem(const std::string& path, bool force);
+
+// Empty unless `path` is a symbolic link that another user owns in a sticky, world-writable
+// directory (/tmp): the rule of the kernel's fs.protected_symlinks (the link's owner must be the
+// writer or the directory's owner), which a writer that resolves the link itself would sidestep.
+std::string shared_link_problem(const std::string& path);
 
 // Writes `bytes` to `path` as above. Empty on success, else the reason ("cannot write 'x': No space
 // left on device").
+// The temporary file is created and renamed inside the target's directory, opened once, without
+// following links; a write past the file-size limit removes it and says so (once SIGXFSZ is
+// ignored: ignore_file_size_signal()).
 std::string write_file_atomic(const std::string& path, std::string_view bytes, bool force);
+
+// Makes a write past the file-size limit (ulimit -f) fail with EFBIG, which the writer reports and
+// cleans up after, instead of SIGXFSZ killing the program with its temporary file left behind.
+// Both programs call it first thing.
+void ignore_file_size_signal();
 
 }  // namespace bankviz

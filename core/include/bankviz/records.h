@@ -22,10 +22,14 @@ namespace bankviz {
 // in memory; the CLI skips it with an error.
 inline constexpr size_t kMaxRecordLineBytes = 64 * 1024;
 
-enum class LineRead { Line, TooLong, End };
+// The most of one too-long line read past kMaxRecordLineBytes looking for its end.
+inline constexpr size_t kMaxRecordSkipBytes = size_t{1} << 20;
+
+enum class LineRead { Line, TooLong, Endless, End };
 // Reads the next line ('\n' ends it and is dropped) into `line`: Line, or TooLong (the line was
-// longer than kMaxRecordLineBytes: it is read to its end but `line` keeps only its start), or End
-// (nothing left). Memory stays bounded on any input, a stream without newlines included.
+// longer than kMaxRecordLineBytes: it is read to its end but `line` keeps only its start), or
+// Endless (no end within kMaxRecordSkipBytes more: the input is not records, stop reading it), or
+// End (nothing left). Memory and time stay bounded on any input, /dev/zero included.
 LineRead read_record_line(std::istream& in, std::string& line);
 
 // Unsigned integer in decimal or 0x hex; false on anything else (signs, junk, overflow, empty).

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# cpack -G DEB builds a package of the build; its contents are checked (programs, data, desktop
+# entry, icon, metainfo, man pages, completion), its control file names Debian dependencies and no
+# BANKVIZ paths, and the unpacked bankviz-cli runs (from the package's own share/bankviz).
+# Usage: debian_package.sh CPACK BUILD_DIR MAN_PAGES(ON|OFF) GUI(1|0)
+set -euo pipefail
+cpack=$1 build=$2 man=$3 gui=$4
+fail() {
+  echo "package test: $*" >&2
+  exit 1
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$cpack" -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/out" >"$tmp/cpack.log" 2>&1 ||
+  fail "cpack -G DEB failed: $(cat "$tmp/cpack.log")"
+debs=("$tmp"/out/bankviz_*.deb)
+[[ -f ${debs[0]} ]] || fail "no bankviz_*.deb: $(ls "$tmp/out")"
+deb=${debs[0]}
+
+dpkg-deb --contents "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/contents"
+want=(/usr/bin/bankviz-cli /usr/share/bankviz/assets/presets/row-write-column-read.json
+      /usr/share/bankviz/suites/hopper/atomic.txt
+      /usr/share/bash-completion/completions/bankviz-cli /usr/share/zsh/vendor-completions/_bankviz-cli)
+[[ $man == ON ]] && want+=(/usr/share/man/man1/bankviz-cli.1)
+if [[ $gui == 1 ]]; then
+  want+=(/usr/bin/bankviz /usr/share/bankviz/shaders/cells.frag
+         /usr/share/applications/org.bankviz.bankviz.desktop
+         /usr/share/icons/hicolor/scalable/apps/org.bankviz.bankviz.svg
+         /usr/share/metainfo/org.bankviz.bankviz.metainfo.xml)
+  [[ $man == ON ]] && want+=(/usr/share/man/man1/bankviz.1)
+fi
+for f in "${want[@]}"; do
+  grep -qx -- "$f" "$tmp/contents" || fail "the package lacks $f"
+done
+# Nothing of the build machine: no build tree, no /usr/local.
+grep -E '^/usr/local|/build/' "$tmp/contents" && fail "the package holds build-machine paths"
+
+dpkg-deb --field "$deb" Package Version Architecture Depends >"$tmp/control"
+grep -qx 'Package: bankviz' "$tmp/control" || fail "not package bankviz: $(cat "$tmp/control")"
+grep -q '^Depends: .*libc6' "$tmp/control" || fail "no Debian dependencies: $(cat "$tmp/control")"
+if [[ $gui == 1 ]]; then
+  grep -q '^Depends: .*libglfw3' "$tmp/control" || fail "the app's libglfw3 is not a dependency"
+fi
+
+# Unpacked anywhere, the program finds its own data (share/bankviz beside bin/).
+dpkg-deb -x "$deb" "$tmp/root"
+unset BANKVIZ_ASSETS BANKVIZ_DATA_DIR
+cd "$tmp"
+"$tmp/root/usr/bin/bankviz-cli" --version | grep -q '^bankviz-cli ' || fail "--version failed"
+"$tmp/root/usr/bin/bankviz-cli" analyze --preset row-write-column-read --no-pictures >out.txt ||
+  fail "the packaged bankviz-cli failed: $(cat out.txt)"
+grep -q 'row-write-column-read' out.txt || fail "the packaged analyze printed: $(cat out.txt)"
+echo "package test: $(basename "$deb"): $(grep '^Depends' "$tmp/control")"
