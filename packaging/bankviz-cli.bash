@@ -48,16 +48,18 @@ _bankviz_cli() {
   local flags="--help"
   case $sub in
     analyze) flags+=" $scenario --json --no-pictures --show-step --warp --wavefront" ;;
-    run) flags+=" $scenario --json --mode --timing-runs --launches --reps --timeout-ms --no-counters" ;;
+    run) flags+=" $scenario --json --mode --timing-runs --launches --reps --timeout-ms --no-counters
+      --steps" ;;
     source) flags+=" $scenario --mode" ;;
-    export) flags+=" $scenario --svg --force --dark --view --show-step --warp --wavefront --cell" ;;
+    export) flags+=" $scenario --svg --force --dark --view --show-step --warp --wavefront --cell
+      --compare --slide --width" ;;
     advise) flags+=" $scenario --json" ;;
     sweep) flags+=" $scenario --param --run --csv --json" ;;
     compare)
       flags+=" --json --run"
       [[ $cur != -* ]] && { COMPREPLY=($(compgen -W "$("$1" presets 2>/dev/null)" -- "$cur")); _filedir json; return; } ;;
     lessons)
-      flags+=" --file --json"
+      flags+=" --file --json --check"
       [[ $cur != -* ]] && { COMPREPLY=($(compgen -W "$("$1" lessons 2>/dev/null | cut -f1)" -- "$cur")); return; } ;;
     wavefronts)
       flags+=" --arch"
@@ -65,7 +67,7 @@ _bankviz_cli() {
     validate) flags+=" --json --report --force --suite --suites" ;;
     profile)
       flags+=" --kernel --grid --block --arg --shared --timeout --scenario-of-line --lines --json
-        --no-counters"
+        --no-counters --model"
       [[ $cur != -* ]] && { _filedir cu; return; } ;;
     experiments) flags+=" --runs --json" ;;
   esac

@@ -527,6 +527,10 @@ struct Generator {
   void emit_wrapped(const Step& st, int indent, const std::vector<std::string>& body);
   void emit_step(size_t i);
   void emit_measured_load(size_t i, const Step& st, const StepText& t);
+  // The measured step's loop of kLoadBatch-wide batches (`body`), run when this launch measures
+  // step i, else the step once (`stmt`); `prelude` opens the measured branch (may be empty).
+  void emit_batched(size_t i, const Step& st, const std::vector<std::string>& body,
+                    const std::string& stmt, const std::string& prelude);
   void emit_measured_batch(size_t i, const Step& st, const StepText& t);
   void finish();
 };
@@ -1038,7 +1042,13 @@ void Generator::emit_measured_load(size_t i, const Step& st, const StepText& t) 
     total += (b ? " + " : "") + (ti.plain_sum() ? v : "bits(" + v + ")");
   }
   body.push_back(names.sum + " += " + total + ";");
+  emit_batched(i, st, body, stmt, "");
+}
+
+void Generator::emit_batched(size_t i, const Step& st, const std::vector<std::string>& body,
+                             const std::string& stmt, const std::string& prelude) {
   e.ln(1, "if (measure == " + std::to_string(i) + ") {");
+  if (!prelude.empty()) e.ln(2, prelude);
   e.ln(2, "for (int " + names.rep + " = 0; " + names.rep + " < reps; " + names.rep +
               " += " + std::to_string(kLoadBatch) + ") {");
   emit_wrapped(st, 3, body);
@@ -1087,18 +1097,11 @@ void Generator::emit_measured_batch(size_t i, const Step& st, const StepText& t)
     body.push_back(wide[2]);
   else
     body.push_back(names.sum + " += " + total + ";");
-  e.ln(1, "if (measure == " + std::to_string(i) + ") {");
-  if (st.kind == StepKind::LdMatrix)
-    e.ln(2,
-         "const unsigned int z = (unsigned int)reps >> 30 << 4;  // 0: reps <= 2^24 (the "
-         "runner's limit)");
-  e.ln(2, "for (int " + names.rep + " = 0; " + names.rep + " < reps; " + names.rep +
-              " += " + std::to_string(kLoadBatch) + ") {");
-  emit_wrapped(st, 3, body);
-  e.ln(2, "}");
-  e.ln(1, "} else {");
-  emit_wrapped(st, 2, {stmt});
-  e.ln(1, "}");
+  emit_batched(i, st, body, stmt,
+               st.kind == StepKind::LdMatrix
+                   ? "const unsigned int z = (unsigned int)reps >> 30 << 4;  // 0: reps <= 2^24 "
+                     "(the runner's limit)"
+                   : "");
 }
 
 void Generator::finish() {
