@@ -12,8 +12,8 @@
 #include "bankviz/io.h"
 #include "cli_main.h"
 #include "commands.h"
-#include "data_dir.h"
 #include "common.h"
+#include "data_dir.h"
 #include "printable.h"
 
 namespace bankviz::cli {

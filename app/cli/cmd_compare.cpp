@@ -173,8 +173,10 @@ void run_sweep(const SweepOptions& o) {
       any |= m.cycles.has_value();
       if (not_measured.empty()) not_measured = m.note;
     }
-    if (any) not_measured.clear();
-    else if (not_measured.empty()) not_measured = "no value analyzes";
+    if (any)
+      not_measured.clear();
+    else if (not_measured.empty())
+      not_measured = "no value analyzes";
   }
   const auto finish = [&] {
     if (!not_measured.empty()) throw Exit{kExitFailed, "--run: not measured: " + not_measured};

@@ -91,8 +91,9 @@ void run_export(const ExportOptions& o) {
 void add_export_command(CLI::App& app) {
   auto o = std::make_shared<ExportOptions>();
   auto* cmd = app.add_subcommand(
-      "export", "write the tile and bank views of one frame as SVG (or a 16:9 slide of it, or of "
-                "two scenarios compared)");
+      "export",
+      "write the tile and bank views of one frame as SVG (or a 16:9 slide of it, or of "
+      "two scenarios compared)");
   add_scenario_options(*cmd, o->scenario);
   cmd->add_option("--svg", o->svg, "output SVG file")->required();
   cmd->add_option("--compare", o->compare,
@@ -126,8 +127,9 @@ void add_export_command(CLI::App& app) {
                  "--compare A B names both scenarios: not with --preset, --file or the scenario "
                  "flags (give them to each side's file)"};
     if (slide && (view->count() > 0 || cell->count() > 0))
-      throw Exit{kExitUsage, "--view and --cell shape the views' SVG, not a slide (--slide, "
-                             "--compare): the slide fits both views to its size (--width)"};
+      throw Exit{kExitUsage,
+                 "--view and --cell shape the views' SVG, not a slide (--slide, "
+                 "--compare): the slide fits both views to its size (--width)"};
     if (!slide && width->count() > 0)
       throw Exit{kExitUsage, "--width sizes a slide: give --slide or --compare"};
     run_export(*o);

@@ -183,8 +183,9 @@ void add_lessons_command(CLI::App& app) {
     const bool file = cmd->count("--file") > 0;
     if (file && o->file.empty()) throw Exit{kExitUsage, "--file: give a lesson file's path"};
     if (cmd->count("name") > 0 && o->name.empty())
-      throw Exit{kExitUsage, "the lesson's name is empty: give one of the names `bankviz-cli "
-                             "lessons` lists, or nothing to list them"};
+      throw Exit{kExitUsage,
+                 "the lesson's name is empty: give one of the names `bankviz-cli "
+                 "lessons` lists, or nothing to list them"};
     if (!o->name.empty() && file)
       throw Exit{kExitUsage, "give a lesson's name or --file, not both"};
     if (o->check) {

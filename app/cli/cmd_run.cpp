@@ -230,9 +230,9 @@ void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner, nlo
   if (!g.kernel || !a.analysis) return;
   const ProfileResult p = runner.profile(written_profile_request(s, *g.kernel));
   if (p.status != RunStatus::Ok || p.counters != CounterStatus::Ok) {
-    const std::string why =
-        p.status != RunStatus::Ok ? p.message : counter_status_name(p.counters) + std::string(": ") +
-                                                    p.counters_message;
+    const std::string why = p.status != RunStatus::Ok ? p.message
+                                                      : counter_status_name(p.counters) +
+                                                            std::string(": ") + p.counters_message;
     j = {{"error", why}};
     text = "\nthe written kernel step by step: not read: " + why + "\n";
     return;
@@ -249,9 +249,10 @@ void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner, nlo
                  {"model_instructions", w.model_instructions},
                  {"model_wavefronts", w.model_wavefronts},
                  {"agrees", w.agrees()}});
-  text = "\nthe written kernel step by step (CUPTI's SASS metrics on the generated kernel, its "
-         "instructions by source line):\n" +
-         format_written_steps(steps, s.grid);
+  text =
+      "\nthe written kernel step by step (CUPTI's SASS metrics on the generated kernel, its "
+      "instructions by source line):\n" +
+      format_written_steps(steps, s.grid);
 }
 
 void run_run(const RunCmdOptions& o) {

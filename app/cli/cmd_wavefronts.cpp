@@ -42,9 +42,10 @@ int run_wavefronts(const std::string& arch_id, const std::string& path) {
     const LineRead read = read_record_line(*in, line);
     if (read == LineRead::End) break;
     if (read == LineRead::Endless)
-      throw Exit{kExitFailed, path + ":" + std::to_string(lineno) + ": no end of line within " +
-                                  std::to_string((kMaxRecordLineBytes + kMaxRecordSkipBytes) >> 10) +
-                                  " KB: stopped reading (records are lines of text)"};
+      throw Exit{kExitFailed,
+                 path + ":" + std::to_string(lineno) + ": no end of line within " +
+                     std::to_string((kMaxRecordLineBytes + kMaxRecordSkipBytes) >> 10) +
+                     " KB: stopped reading (records are lines of text)"};
     if (read == LineRead::TooLong) {
       std::cerr << path << ":" << lineno << ": the line is longer than " << kMaxRecordLineBytes
                 << " bytes (line skipped)\n";

@@ -199,8 +199,7 @@ std::string compare_slide_svg(const AppState& s, bool light, double width) {
         ratio_words(c.measured_b->cycles_per_instruction / c.measured_a->cycles_per_instruction);
   }
   // A lesson's caption is part of its exports.
-  if (s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()) &&
-      s.analysis)
+  if (s.lesson && s.scene >= 0 && s.scene < static_cast<int>(s.lesson->scenes.size()) && s.analysis)
     o.caption = scene_caption(s.lesson->scenes[static_cast<size_t>(s.scene)], *s.analysis,
                               s.scene_step, s.revealed);
   // B's frame for A's playhead now (a --step given after --compare has moved A since).

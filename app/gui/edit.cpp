@@ -46,8 +46,7 @@ std::string unique_name(const Scenario& s, const std::string& stem) {
 
 const std::vector<std::string>& step_kind_choices() {
   // The step kinds' table (core's kinds.h), every variant spelled out.
-  static const std::vector<std::string> choices(step_kind_texts().begin(),
-                                                step_kind_texts().end());
+  static const std::vector<std::string> choices(step_kind_texts().begin(), step_kind_texts().end());
   return choices;
 }
 

@@ -378,8 +378,8 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
       const auto [l, rr] = count_span(v.cells->bank_load, b, cell);
       const float tw = f->CalcTextSizeA(counts.size, 1e9f, 0, t.c_str()).x;
       const float cx = tw <= cell - 2 ? (b + 0.5f) * cell : b * cell + (l + rr) * 0.5f;
-      draw_fitted_text(dl, f, counts.size, ImVec2(x0 + cx, p0.y + counts.height * 0.5f),
-                       rr - l - 2, 0, bad ? col(pal.conflict) : col(pal.text), t);
+      draw_fitted_text(dl, f, counts.size, ImVec2(x0 + cx, p0.y + counts.height * 0.5f), rr - l - 2,
+                       0, bad ? col(pal.conflict) : col(pal.text), t);
       ImGui::LogText("\n%s\n", t.c_str());  // what --dump-layout's texts record
     }
   }

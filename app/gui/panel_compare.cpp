@@ -165,10 +165,10 @@ bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
              ratio_words(cb / ca) + ";  model " + ratio_words(cmp.per_request_ratio);
   }
   // Wrapped short of the Close button, which stands at the right of the first line.
-  const float close_w =
-      s.slide ? 0
-              : ImGui::CalcTextSize("Close comparison").x + ImGui::GetStyle().FramePadding.x * 2 +
-                    ImGui::GetStyle().ItemSpacing.x;
+  const float close_w = s.slide ? 0
+                                : ImGui::CalcTextSize("Close comparison").x +
+                                      ImGui::GetStyle().FramePadding.x * 2 +
+                                      ImGui::GetStyle().ItemSpacing.x;
   ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x - close_w);
   ImGui::TextUnformatted(head.c_str());
   ImGui::PopTextWrapPos();
@@ -237,12 +237,11 @@ float ratio_height(const AppState& s, float width) {
   const float line = s.settings.presenter ? 0 : ImGui::GetFrameHeightWithSpacing();
   // The head line wraps in a narrow window: room for two of it.
   // The longest head (measured), wrapped short of the Close button.
-  const float close_w = ImGui::CalcTextSize("Close comparison").x + st.FramePadding.x * 2 +
-                        st.ItemSpacing.x;
+  const float close_w =
+      ImGui::CalcTextSize("Close comparison").x + st.FramePadding.x * 2 + st.ItemSpacing.x;
   const float head =
       g_fonts.bold
-          ->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f,
-                          width - st.WindowPadding.x * 2 - close_w,
+          ->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, width - st.WindowPadding.x * 2 - close_w,
                           "measured on H100: worst step's cycles per instruction, B / A = "
                           "0.0311: 32.1x fewer;  model B / A = 0.0312: 32x fewer")
           .y;
@@ -269,7 +268,8 @@ void draw_compare(AppState& s, CellRenderer& cells, Rect r) {
   a.measured.clear();
   if (!a.conceal && c.measured_a && s.frame.step >= 0 &&
       s.frame.step < static_cast<int>(s.analysis->steps.size()))
-    a.measured = stage_line(*c.measured_a, s.analysis->steps[static_cast<size_t>(s.frame.step)].step);
+    a.measured =
+        stage_line(*c.measured_a, s.analysis->steps[static_cast<size_t>(s.frame.step)].step);
   ViewSide b = b_view(s);
   b.verdict = false;
   const float y = r.pos.y + ratio_h, h = r.size.y - ratio_h;

@@ -60,7 +60,9 @@ std::string compact_first_line(const AppState& s) {
 
 // `text` cut to `width` pixels of `font` with "..." (and a hint that C shows it all).
 std::string elide(ImFont* font, const std::string& text, float width) {
-  auto w = [&](const std::string& t) { return font->CalcTextSizeA(font->FontSize, 1e9f, 0, t.c_str()).x; };
+  auto w = [&](const std::string& t) {
+    return font->CalcTextSizeA(font->FontSize, 1e9f, 0, t.c_str()).x;
+  };
   if (w(text) <= width) return text;
   const std::string more = " ... (C)";
   size_t lo = 0, hi = text.size();

@@ -37,8 +37,9 @@ std::string sketch(const Scenario& sc) {
     // The statement as the step kinds' table writes it (kinds.h); the PTX instructions by name
     // (the generated kernel has their inline PTX).
     const StepKindInfo& k = st.info();
-    const std::string value =
-        !st.value.empty() ? st.value : k.access == StepAccess::Add ? "1" : "tid";
+    const std::string value = !st.value.empty()             ? st.value
+                              : k.access == StepAccess::Add ? "1"
+                                                            : "tid";
     if (k.written.empty())
       o << ind << st.kind_text() << " &" << idx << ";\n";
     else

@@ -118,8 +118,8 @@ void plot(AppState& s, ImVec2 size) {
       },
       model_axis, model_c);
   if (measured)
-    series([&](size_t i) { return i < w.cycles.size() ? w.cycles[i] : std::nullopt; },
-           meas_axis, meas_c);
+    series([&](size_t i) { return i < w.cycles.size() ? w.cycles[i] : std::nullopt; }, meas_axis,
+           meas_c);
   // Invalid values: a hatch mark on the axis.
   for (size_t i = 0; i < n; ++i)
     if (!w.points[i].summary)

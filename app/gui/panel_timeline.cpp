@@ -99,8 +99,8 @@ float presenter_timeline_height(const AppState& s, float width, float h) {
   if (s.measurer.state() != Measurer::State::Unavailable)
     verdict += st.ItemSpacing.y + g_fonts.bold->FontSize * 1.2f;
   verdict = std::max(verdict, verdict_height(s, width) - st.WindowPadding.y * 2);
-  return std::floor(std::min(h * 0.4f, verdict + label_row_h() + rows + st.WindowPadding.y * 2 +
-                                           st.ItemSpacing.y + 2));
+  return std::floor(std::min(
+      h * 0.4f, verdict + label_row_h() + rows + st.WindowPadding.y * 2 + st.ItemSpacing.y + 2));
 }
 
 void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
@@ -142,8 +142,8 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
   ImVec2 avail = ImGui::GetContentRegionAvail();
   // Columns wide enough for a label that keeps its meaning ("s=16: sdata[tid] += ..."); more
   // steps than fit scroll, the current one always in view.
-  float col_w = std::clamp((avail.x - label_w) / std::max(1, steps), fs * (pres ? 6.0f : 3.5f),
-                           fs * 12);
+  float col_w =
+      std::clamp((avail.x - label_w) / std::max(1, steps), fs * (pres ? 6.0f : 3.5f), fs * 12);
   // Presenter mode shows a few whole rows tall enough to read and scrolls to the current warp;
   // the desk fits every warp it can.
   float row_h = pres ? presenter_row_h()

@@ -257,8 +257,8 @@ std::vector<ImVec4> ExportCanvas::changed(const ImDrawData* dd, const Rgba& bg, 
       const ImDrawCmd& a = was.cmd[static_cast<size_t>(k)];
       const ImDrawCmd& b = now.CmdBuffer[k];
       const PxRect clip_a = a.ClipRect, clip_b = b.ClipRect;
-      const bool same_clip = clip_a.x == clip_b.x && clip_a.y == clip_b.y &&
-                             clip_a.z == clip_b.z && clip_a.w == clip_b.w;
+      const bool same_clip = clip_a.x == clip_b.x && clip_a.y == clip_b.y && clip_a.z == clip_b.z &&
+                             clip_a.w == clip_b.w;
       if (a.UserCallback != b.UserCallback || a.TextureId != b.TextureId || !same_clip ||
           (b.UserCallback && a.ElemCount != b.ElemCount)) {
         // Something else is drawn here: all of both commands' clip rectangles.
@@ -303,7 +303,7 @@ std::vector<ImVec4> ExportCanvas::changed(const ImDrawData* dd, const Rgba& bg, 
         if (i >= static_cast<size_t>(now.IdxBuffer.Size)) return nullptr;
         const size_t k = b.VtxOffset + now.IdxBuffer[static_cast<int>(i)];
         return k < static_cast<size_t>(now.VtxBuffer.Size) ? &now.VtxBuffer[static_cast<int>(k)]
-                                                            : nullptr;
+                                                           : nullptr;
       };
       const auto same_tri = [&](unsigned ta, unsigned tb) {
         for (unsigned v = 0; v < 3; ++v) {
@@ -345,9 +345,8 @@ std::vector<ImVec4> ExportCanvas::changed(const ImDrawData* dd, const Rgba& bg, 
       for (const ImDrawCmd& a : lists_[i].cmd) add(a.ClipRect, whole);
   // Whole pixels, a pixel of margin; overlapping rectangles merged; many become one.
   for (PxRect& r : dirty)
-    r = intersect({std::floor(r.x) - 1, std::floor(r.y) - 1, std::ceil(r.z) + 1,
-                   std::ceil(r.w) + 1},
-                  whole);
+    r = intersect(
+        {std::floor(r.x) - 1, std::floor(r.y) - 1, std::ceil(r.z) + 1, std::ceil(r.w) + 1}, whole);
   for (bool merged = true; merged;) {
     merged = false;
     for (size_t i = 0; i < dirty.size() && !merged; ++i)
@@ -376,8 +375,8 @@ void ExportCanvas::draw(ImDrawData* dd, const Rgba& bg, int w, int h) {
     for (const ImDrawCmd& cmd : dd->CmdLists[l]->CmdBuffer) clips.push_back(cmd.ClipRect);
   for (const PxRect& r : rects) {
     glEnable(GL_SCISSOR_TEST);
-    glScissor(static_cast<GLint>(r.x), static_cast<GLint>(h - r.w),
-              static_cast<GLsizei>(r.z - r.x), static_cast<GLsizei>(r.w - r.y));
+    glScissor(static_cast<GLint>(r.x), static_cast<GLint>(h - r.w), static_cast<GLsizei>(r.z - r.x),
+              static_cast<GLsizei>(r.w - r.y));
     glClear(GL_COLOR_BUFFER_BIT);
     glDisable(GL_SCISSOR_TEST);
     size_t i = 0;
@@ -387,8 +386,7 @@ void ExportCanvas::draw(ImDrawData* dd, const Rgba& bg, int w, int h) {
   }
   ++frames_;
   rects_ += rects.size();
-  if (rects.size() == 1 && rects[0].x == 0 && rects[0].y == 0 && rects[0].z == w &&
-      rects[0].w == h)
+  if (rects.size() == 1 && rects[0].x == 0 && rects[0].y == 0 && rects[0].z == w && rects[0].w == h)
     ++whole_frames_;
   // What this frame drew, for the next one to compare with.
   size_t i = 0;
@@ -725,11 +723,11 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
     bool ok = false;
     try {
       s.slide = true;
-      ok = !path.empty() && offscreen(s, p, cells, kSlideWidth, kSlideHeight,
-                                      s.export_full_hd ? 1.5f : 1.0f, light,
-                                      ui_scale, &err, [&](auto render, int w, int h) {
-                                        return write_png(path, w, h, render(), false, &err);
-                                      });
+      ok = !path.empty() &&
+           offscreen(s, p, cells, kSlideWidth, kSlideHeight, s.export_full_hd ? 1.5f : 1.0f, light,
+                     ui_scale, &err, [&](auto render, int w, int h) {
+                       return write_png(path, w, h, render(), false, &err);
+                     });
       if (path.empty()) err = "no free file name for bankviz-slide-NNNN.png";
     } catch (...) {
       err = "export failed: " + current_exception_text();
@@ -844,8 +842,7 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"compare_buttons", l.compare_buttons},
       {"tile", grid(s.tile_layout)},
       {"banks", grid(s.bank_layout)},
-      {"frame",
-       {{"step", s.frame.step}, {"warp", s.frame.warp}, {"wavefront", s.frame.wavefront}}},
+      {"frame", {{"step", s.frame.step}, {"warp", s.frame.warp}, {"wavefront", s.frame.wavefront}}},
       // What a room can read in the frame: every text the panels drew, line by line.
       {"texts", captured_texts()},
       {"asking", asking(s)}};
@@ -914,7 +911,7 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
         update_compare(s);
       }
     }
-    s.slide = o.slide;     // the Export menu's PNG slide, at --size
+    s.slide = o.slide;  // the Export menu's PNG slide, at --size
     capture_texts(!o.dump_layout.empty());
     const bool shot =
         export_png(s, p, cells, o.width, o.height, scale, light, o.screenshot, o.force, &err);
@@ -933,7 +930,8 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
     } else {
       std::printf("no measurement: %s\n", m ? m->error.c_str() : s.measurer.reason().c_str());
     }
-    const bool dumped = o.dump_layout.empty() || write_layout(s, o.dump_layout, scale, o.force, &err);
+    const bool dumped =
+        o.dump_layout.empty() || write_layout(s, o.dump_layout, scale, o.force, &err);
     capture_texts(false);
     if (!dumped) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
@@ -944,12 +942,13 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
   // --size), through the same job as the app's exports, run to completion: the current step's
   // wavefronts with --step, else (or with --whole-animation) every beat.
   auto run_job = [&](ExportKind kind, const std::string& path) {
-    const int lw = o.size_given ? o.width : kSlideWidth, lh = o.size_given ? o.height : kSlideHeight;
+    const int lw = o.size_given ? o.width : kSlideWidth,
+              lh = o.size_given ? o.height : kSlideHeight;
     const int w = static_cast<int>(lw * scale), h = static_cast<int>(lh * scale);
     s.view_px_h = static_cast<float>(h);
     apply_look(s, scale);
-    const ExportScope scope = o.whole_animation || o.step < 0 ? ExportScope::Animation
-                                                                : ExportScope::Step;
+    const ExportScope scope =
+        o.whole_animation || o.step < 0 ? ExportScope::Animation : ExportScope::Step;
     if (!start_export(s, kind, path, scope, true, light, w, h, o.force, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return false;
@@ -967,9 +966,10 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
         }
         if (o.frame_times) {
           const ExportCanvas& c = export_target().canvas;
-          std::printf("export: %d frames drawn in %.2f s, %d of them whole, %d rectangles in the "
-                      "others\n",
-                      c.frames(), r->seconds, c.whole_frames(), c.rects() - c.whole_frames());
+          std::printf(
+              "export: %d frames drawn in %.2f s, %d of them whole, %d rectangles in the "
+              "others\n",
+              c.frames(), r->seconds, c.whole_frames(), c.rects() - c.whole_frames());
         }
         return true;
       }

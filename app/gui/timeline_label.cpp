@@ -54,7 +54,8 @@ std::string fit_step_label(const std::string& label, float width,
   // the name: "atomicAdd(&hist[i], 1)" keeps its call, -> "atomicAdd(&[i], 1)").
   if (size_t br = t.find('['); br != std::string::npos && br > 0) {
     size_t from = br;
-    while (from > 0 && (std::isalnum(static_cast<unsigned char>(t[from - 1])) || t[from - 1] == '_'))
+    while (from > 0 &&
+           (std::isalnum(static_cast<unsigned char>(t[from - 1])) || t[from - 1] == '_'))
       --from;
     t.erase(from, br - from);
   }

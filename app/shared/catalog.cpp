@@ -36,7 +36,7 @@ std::string catalog_path(const std::string& folder, const std::string& name, std
     list += " and " + std::to_string(names.size() - kListed) + " more (`bankviz-cli " + folder +
             "` lists them all)";
   *error = "no " + one + " named '" + name + "'" +
-           (!list.empty()            ? "; " + folder + ": " + list
+           (!list.empty()          ? "; " + folder + ": " + list
             : assets_dir().empty() ? " (no assets directory found; set BANKVIZ_ASSETS)"
                                    : " (no " + folder + " in " + assets_dir() + ")");
   return {};

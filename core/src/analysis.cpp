@@ -104,15 +104,14 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override, const Trace
       counts += std::string(counts.empty() ? "" : ", ") + std::to_string(a.hazards.count(k)) + " " +
                 hazard_kind_name(k);
     }
-    a.issues.push_back({-1, -1, -1,
-                        "races: " + std::to_string(a.hazards.racing_accesses) +
-                            " racing lane accesses in all (" + counts + "), " +
-                            std::to_string(a.hazards.pairs) + " racing step pairs, " +
-                            std::to_string(a.hazards.examples.size()) + " of them named above" +
-                            (a.hazards.unnamed_writers
-                                 ? "; a slot written by more than 16 steps between two "
-                                   "barriers leaves some pairs unnamed"
-                                 : "")});
+    a.issues.push_back(
+        {-1, -1, -1,
+         "races: " + std::to_string(a.hazards.racing_accesses) + " racing lane accesses in all (" +
+             counts + "), " + std::to_string(a.hazards.pairs) + " racing step pairs, " +
+             std::to_string(a.hazards.examples.size()) + " of them named above" +
+             (a.hazards.unnamed_writers ? "; a slot written by more than 16 steps between two "
+                                          "barriers leaves some pairs unnamed"
+                                        : "")});
   }
   out.analysis = std::move(a);
   return out;

@@ -1504,14 +1504,16 @@ SubscriptParse parse_subscripts(std::string_view text, std::string_view array_na
 // tokens (`and` is &&), and the preprocessor's `defined`: a constant becomes a #define and a let a
 // local variable of the generated kernel, and neither may be one of these.
 constexpr std::string_view kOtherReservedWords[] = {
-    "and",          "and_eq",       "asm",          "bitand",      "bitor",
-    "char8_t",      "char16_t",     "char32_t",     "co_await",    "co_return",
-    "co_yield",     "compl",        "concept",      "consteval",   "constinit",
-    "const_cast",   "defined",      "dynamic_cast", "explicit",    "export",
-    "mutable",      "noexcept",     "not",          "not_eq",      "or",
-    "or_eq",        "protected",    "reinterpret_cast", "requires", "static_assert",
-    "static_cast",  "thread_local", "typeid",       "wchar_t",     "xor",
-    "xor_eq",       "import",       "module",       "NULL",        "main"};
+    "and",      "and_eq",        "asm",         "bitand",
+    "bitor",    "char8_t",       "char16_t",    "char32_t",
+    "co_await", "co_return",     "co_yield",    "compl",
+    "concept",  "consteval",     "constinit",   "const_cast",
+    "defined",  "dynamic_cast",  "explicit",    "export",
+    "mutable",  "noexcept",      "not",         "not_eq",
+    "or",       "or_eq",         "protected",   "reinterpret_cast",
+    "requires", "static_assert", "static_cast", "thread_local",
+    "typeid",   "wchar_t",       "xor",         "xor_eq",
+    "import",   "module",        "NULL",        "main"};
 
 bool is_valid_name(std::string_view name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;

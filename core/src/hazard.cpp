@@ -97,8 +97,8 @@ std::string describe(const Scenario& s, const Trace& t, const AccessRef& a, int6
       op.width > tile.elem_bytes() ? "the " + std::to_string(op.width) + " bytes at " + elem : elem;
   const std::string_view verb = st.info().verb;
   return thread_text(thread_of(int64_t{a.warp} * kWarpSize + a.lane, s.block)) + " of warp " +
-         std::to_string(a.warp) + std::string(verb) + what + " in step " + std::to_string(a.step) + " (" +
-         ts.info.label + ")";
+         std::to_string(a.warp) + std::string(verb) + what + " in step " + std::to_string(a.step) +
+         " (" + ts.info.label + ")";
 }
 
 }  // namespace
@@ -165,8 +165,7 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
   // One racing pair: its example, or one more lane of it.
   auto record = [&](HazardKind kind, const TraceStep& ts, int64_t element, const AccessRef& a,
                     const AccessRef& partner) {
-    const bool a_first =
-        a.step < partner.step || (a.step == partner.step && a.warp < partner.warp);
+    const bool a_first = a.step < partner.step || (a.step == partner.step && a.warp < partner.warp);
     const AccessRef first = a_first ? a : partner, second = a_first ? partner : a;
     const int s1 = t.steps[static_cast<size_t>(first.step)].info.step;
     const int s2 = t.steps[static_cast<size_t>(second.step)].info.step;

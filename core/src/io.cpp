@@ -139,8 +139,9 @@ std::string shared_link_problem(const std::string& path) {
   if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return {};
   // The link's own directory: "dir/name" -> "dir", "name" -> ".".
   const std::string::size_type slash = path.find_last_of('/');
-  const std::string dir =
-      slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
   struct stat d {};
   if (::stat(dir.c_str(), &d) != 0) return {};  // output_problem() says what is wrong with it
   const bool shared = (d.st_mode & S_ISVTX) && (d.st_mode & S_IWOTH);

@@ -96,10 +96,9 @@ void read_question(Reader& r, const Json& j, const std::string& path, Scene& sce
 Scene read_scene(Reader& r, const Json& j, const std::string& path,
                  std::vector<Diagnostic>& errors) {
   Scene scene;
-  if (!r.object(
-          j, path,
-          {"title", "preset", "scenario", "open_step", "open_iteration", "caption", "reveal",
-           "question"}))
+  if (!r.object(j, path,
+                {"title", "preset", "scenario", "open_step", "open_iteration", "caption", "reveal",
+                 "question"}))
     return scene;
   r.text(j, path, "title", scene.title, kMaxCaptionChars);
   if (has_control(scene.title))
@@ -289,7 +288,8 @@ const AccessResult* worst_result(const Analysis& a, int step) {
 }
 
 constexpr Figure kFigures[] = {
-    {"wavefronts", [](const Analysis& a, int st) { return model_answer(a, Quantity::Wavefronts, st); }},
+    {"wavefronts",
+     [](const Analysis& a, int st) { return model_answer(a, Quantity::Wavefronts, st); }},
     {"ideal", [](const Analysis& a, int st) { return model_answer(a, Quantity::Ideal, st); }},
     {"ways",
      [](const Analysis& a, int st) -> int64_t {
@@ -320,8 +320,9 @@ bool scan_placeholders(std::string_view text, Text on_text, Name on_name, std::s
     } else if (c == '{') {
       const size_t close = text.find('}', i + 1);
       if (close == std::string_view::npos || close - i > 32) {
-        if (error) *error = "an unclosed '{' at character " + std::to_string(i + 1) +
-                            " (write {{ for a brace; figures: " + placeholder_names() + ")";
+        if (error)
+          *error = "an unclosed '{' at character " + std::to_string(i + 1) +
+                   " (write {{ for a brace; figures: " + placeholder_names() + ")";
         return false;
       }
       if (!on_name(text.substr(i + 1, close - i - 1))) return false;
@@ -353,8 +354,9 @@ std::optional<std::vector<std::string>> placeholders_of(std::string_view text, s
       text, [](std::string_view) {},
       [&](std::string_view name) {
         if (!find_figure(name)) {
-          if (error) *error = "unknown figure {" + std::string(name) + "} (known: " +
-                              placeholder_names() + "; {{ for a brace)";
+          if (error)
+            *error = "unknown figure {" + std::string(name) + "} (known: " + placeholder_names() +
+                     "; {{ for a brace)";
           return false;
         }
         names.emplace_back(name);
@@ -409,8 +411,9 @@ void check_scene_texts(const Scene& scene, const std::string& path, std::vector<
     }
     if (std::string w = written_figure(*p.text); !w.empty())
       out.push_back({join(path, p.key), 0,
-                     "'" + w + "' writes a figure of the model as digits: name it ({ways}, "
-                     "{wavefronts}, ...) so that it is filled from the analysis"});
+                     "'" + w +
+                         "' writes a figure of the model as digits: name it ({ways}, "
+                         "{wavefronts}, ...) so that it is filled from the analysis"});
     if (!p.before || !scene.question) continue;
     const std::string own = quantity_name(scene.question->quantity);
     for (const std::string& n : *names)
@@ -436,8 +439,9 @@ std::optional<std::string> fill_scene_text(std::string_view text, const Analysis
       [&](std::string_view name) {
         const Figure* f = find_figure(name);
         if (!f) {
-          if (error) *error = "unknown figure {" + std::string(name) + "} (known: " +
-                              placeholder_names() + "; {{ for a brace)";
+          if (error)
+            *error = "unknown figure {" + std::string(name) + "} (known: " + placeholder_names() +
+                     "; {{ for a brace)";
           return false;
         }
         out += std::to_string(f->value(a, step));

@@ -51,7 +51,7 @@ CharAt char_at(std::string_view s, size_t i) {
     }
   }
   r.length = len;
-  if (len == 2) r.control = c == 0xc2 && byte(1) <= 0x9f;  // C1: U+0080..U+009F
+  if (len == 2) r.control = c == 0xc2 && byte(1) <= 0x9f;                     // C1: U+0080..U+009F
   if (len == 3) r.control = c == 0xef && byte(1) == 0xbf && byte(2) >= 0xbe;  // U+FFFE, U+FFFF
   return r;
 }

@@ -286,8 +286,9 @@ void check_step(const Scenario& s, size_t i, const std::set<std::string, std::le
     if (!is_valid_name(st.loop_var)) {
       out.push_back({path + ".loop.var", 0, "'" + st.loop_var + "' is not a valid name"});
     } else if (names.count(st.loop_var) != 0) {
-      out.push_back({path + ".loop.var", 0,
-                     "'" + st.loop_var + "' is already a constant, let or tile; pick another name"});
+      out.push_back(
+          {path + ".loop.var", 0,
+           "'" + st.loop_var + "' is already a constant, let or tile; pick another name"});
     }
     // The kernel declares `for (int var = from; ...; var += step)`: the bounds, the step and
     // the value that ends the loop must be ints, or the loop is not the one the model runs.

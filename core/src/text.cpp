@@ -534,8 +534,7 @@ std::string describe_analysis(const Analysis& a) {
     auto [it, fresh] = slot.emplace(a.steps[i].step, shown.size());
     if (fresh) {
       shown.push_back(static_cast<int>(i));
-    } else if (a.step_per_request(static_cast<int>(i)) >
-               a.step_per_request(shown[it->second])) {
+    } else if (a.step_per_request(static_cast<int>(i)) > a.step_per_request(shown[it->second])) {
       shown[it->second] = static_cast<int>(i);
     }
   }

@@ -225,8 +225,12 @@ struct ExecStep {
 struct Tracer {
   Tracer(const Scenario& sc_, const Scope& scope, TraceResult& result, int64_t block_index,
          int64_t grid)
-      : s(sc_), sc(scope), out(result), threads(sc_.threads()),
-        warps(static_cast<int>(sc_.warps())), nlets(scope.lets.size()) {
+      : s(sc_),
+        sc(scope),
+        out(result),
+        threads(sc_.threads()),
+        warps(static_cast<int>(sc_.warps())),
+        nlets(scope.lets.size()) {
     t.block_index = block_index;
     t.grid = grid;
     for (int d = 0; d < 3; ++d) env.blockDim[d] = static_cast<uint32_t>(s.block[d]);
@@ -319,8 +323,22 @@ bool Tracer::step(const BoundStep& bs, int64_t iteration) {
   const int values = kind.variant == StepVariant::Matrices ? 2 * st.matrices : comps;
   subs.resize(bs.subscripts.size());
   ts.warps.resize(static_cast<size_t>(warps));
-  ExecStep c{bs,      st,     iteration, exec,          ts,   tile, padded, comps, layout,
-             op,      address_lanes, span, kind, values, "steps[" + std::to_string(bs.index) + "].", 0};
+  ExecStep c{bs,
+             st,
+             iteration,
+             exec,
+             ts,
+             tile,
+             padded,
+             comps,
+             layout,
+             op,
+             address_lanes,
+             span,
+             kind,
+             values,
+             "steps[" + std::to_string(bs.index) + "].",
+             0};
   for (int w = 0; w < warps; ++w) {
     WarpTrace& wt = ts.warps[static_cast<size_t>(w)];
     wt.element.fill(-1);
@@ -397,9 +415,9 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
       t.issues.push_back({exec, w, lane,
                           "step " + std::to_string(exec) + " (" + ts.info.label +
                               "): " + where(tid) + ": " + element_text(tile, subs) +
-                              " is out of bounds: subscript " + std::to_string(bad + 1) +
-                              " is " + subs[bad].text() + ", outside [0," +
-                              std::to_string(padded[bad]) + ")"});
+                              " is out of bounds: subscript " + std::to_string(bad + 1) + " is " +
+                              subs[bad].text() + ", outside [0," + std::to_string(padded[bad]) +
+                              ")"});
     }
     ++t.out_of_bounds;
     return true;
@@ -412,10 +430,9 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
     if (op.width > tile.elem_bytes() && byte % static_cast<uint32_t>(op.width) != 0) {
       fail(c, "index",
            {0, std::string(kind.width == StepWidth::Copy ? "the destination of "
-                                                           : "the row address of ") +
+                                                         : "the row address of ") +
                    st.kind_text() + ", " + element_text(tile, subs) + " at byte " +
-                   std::to_string(byte) + ", is not " + std::to_string(op.width) +
-                   "-byte aligned"},
+                   std::to_string(byte) + ", is not " + std::to_string(op.width) + "-byte aligned"},
            tid);
       return false;
     }
@@ -446,13 +463,12 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
     if (values > 1 && ctype_signed(v.type)) {
       const int64_t max = ctype_bits(v.type) == 32 ? INT32_MAX : INT64_MAX;
       if (static_cast<int64_t>(v.bits) > max - (values - 1)) {
-        const std::string what =
-            kind.variant == StepVariant::Matrices
-                ? "the " + st.kind_text() + " registers' halves"
-                : "the " + std::string(tile.type().name) + "'s components";
-        err = {1, what + " are value, value + 1, ...: value + " +
-                      std::to_string(values - 1) + " = " + v.text() + " + " +
-                      std::to_string(values - 1) + " overflows " + ctype_name(v.type)};
+        const std::string what = kind.variant == StepVariant::Matrices
+                                     ? "the " + st.kind_text() + " registers' halves"
+                                     : "the " + std::string(tile.type().name) + "'s components";
+        err = {1, what + " are value, value + 1, ...: value + " + std::to_string(values - 1) +
+                      " = " + v.text() + " + " + std::to_string(values - 1) + " overflows " +
+                      ctype_name(v.type)};
         {
           fail(c, "value", err, tid);
           return false;

@@ -59,19 +59,13 @@ namespace {
 
 // Names the generated code defines itself; a constant or let with one of these names would break
 // it (a #define x would even break threadIdx.x).
-constexpr std::string_view kReserved[] = {"x",           "y",           "z",
-                                          "w",           "bits",        "hash",
-                                          "ld_volatile", "st_volatile", "min",
-                                          "max",         "abs",         "out",
-                                          "measure",     "reps",        "half",
-                                          "half2",       "warps",       "lesson_thread",
-                                          "lesson_warp", "lesson_tid",  "replica_warp",
-                                          "replica",     "REPLICAS",    "in",
-                                          "b16_sum",     "s16_sum",     "b16_bits",
-                                          "addr",        "at",          "z",
-                                          // CUDA names the generated statements call or declare
-                                          "atomicAdd",   "memcpy",      "uint3",
-                                          "uint4",       "make_uint3",  "dim3"};
+constexpr std::string_view kReserved[] = {
+    "x", "y", "z", "w", "bits", "hash", "ld_volatile", "st_volatile", "min", "max", "abs", "out",
+    "measure", "reps", "half", "half2", "warps", "lesson_thread", "lesson_warp", "lesson_tid",
+    "replica_warp", "replica", "REPLICAS", "in", "b16_sum", "s16_sum", "b16_bits", "addr", "at",
+    "z",
+    // CUDA names the generated statements call or declare
+    "atomicAdd", "memcpy", "uint3", "uint4", "make_uint3", "dim3"};
 
 bool is_reserved(std::string_view name) {
   return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
@@ -257,7 +251,7 @@ std::string b16_bits_source(const ElemType& t) {
   const std::string c(t.comp);
   const std::string body = t.comp_kind == CompKind::F16    ? "__half_as_ushort(v)"
                            : t.comp_kind == CompKind::BF16 ? "__bfloat16_as_ushort(v)"
-                                                      : "(unsigned short)v";
+                                                           : "(unsigned short)v";
   return "__device__ __forceinline__ unsigned int b16_bits(" + c + " v) { return " + body + "; }\n";
 }
 
@@ -266,7 +260,8 @@ std::string b16_bits_source(const ElemType& t) {
 std::string matrix_asm(const Step& st, const std::vector<std::string>& regs,
                        const std::string& addr = "addr") {
   const std::string n = std::to_string(st.matrices);
-  const std::string ptx = fill_in(st.info().ptx, {{"{n}", n}, {"{.trans}", st.trans ? ".trans" : ""}});
+  const std::string ptx =
+      fill_in(st.info().ptx, {{"{n}", n}, {"{.trans}", st.trans ? ".trans" : ""}});
   const bool loads = st.reads();
   std::string list;
   for (size_t i = 0; i < regs.size(); ++i)
@@ -897,8 +892,8 @@ StepText Generator::step_text(const Step& st) const {
   const TileDecl& tile = *s.find_tile(st.tile);
   const ElemType& ti = tile.type();
   const size_t ti_index = static_cast<size_t>(&tile - s.tiles.data());
-  t.where = access_text(tile, parse_subscripts(st.index, tile.name),
-                                        swizzle_fn[ti_index], layout_fn[ti_index]);
+  t.where = access_text(tile, parse_subscripts(st.index, tile.name), swizzle_fn[ti_index],
+                        layout_fn[ti_index]);
   t.value = st.value.empty() ? names.tid : parse_expr(st.value).expr->text();
   const std::string& where = t.where;
   const std::string& value = t.value;
@@ -910,8 +905,8 @@ StepText Generator::step_text(const Step& st) const {
   if (exposed && kind.kind == StepKind::Store) {
     stmt = "st_volatile(" + where + ", " + store_value(ti, value) + ");";
   } else if (!kind.written.empty()) {
-    std::string at = exposed && kind.access == StepAccess::Read ? "ld_volatile(" + where + ")"
-                                                                 : where;
+    std::string at =
+        exposed && kind.access == StepAccess::Read ? "ld_volatile(" + where + ")" : where;
     if (kind.access == StepAccess::Read && !ti.plain_sum()) at = "bits(" + at + ")";
     stmt = written_statement(kind, at, store_value(ti, value), names.sum);
   }
@@ -920,8 +915,7 @@ StepText Generator::step_text(const Step& st) const {
   // 0..8N-1 of an .x1 or .x2; the other lanes' addresses are not read by the instruction): an
   // index the model never evaluates on lane 8 must not run there (a division by zero, say).
   const uint32_t address_lanes = st.op(tile.elem_bytes()).lanes(~0u);
-  const std::string address =
-      "(unsigned int)__cvta_generic_to_shared(&" + where + ")";
+  const std::string address = "(unsigned int)__cvta_generic_to_shared(&" + where + ")";
   if (is_matrix_kind(st.kind) && address_lanes != ~0u)
     wide.push_back("const unsigned int addr = " + names.tid + " % 32 < " +
                    std::to_string(std::popcount(address_lanes)) + " ? " + address +
@@ -950,8 +944,8 @@ StepText Generator::step_text(const Step& st) const {
     const std::string v = simple ? value : "(" + value + ")";
     const std::string comp(ti.comp);
     auto half = [&](int n) {
-      return "b16_bits((" + comp + ")" +
-             (n == 0 ? v : "(" + v + " + " + std::to_string(n) + ")") + ")";
+      return "b16_bits((" + comp + ")" + (n == 0 ? v : "(" + v + " + " + std::to_string(n) + ")") +
+             ")";
     };
     std::vector<std::string> regs;
     for (int m = 0; m < st.matrices; ++m) {
@@ -1018,11 +1012,11 @@ void Generator::emit_step(size_t i) {
   } else if (st.kind == StepKind::LdMatrix || st.kind == StepKind::CpAsync) {
     emit_measured_batch(i, st, t);
   } else {
-  e.ln(1, "#pragma unroll 16");
-  e.ln(1, "for (int " + names.rep + " = 0; " + names.rep +
-              " < (measure == " + std::to_string(i) + " ? reps : 1); ++" + names.rep + ") {");
-  emit_wrapped(st, 2, {t.stmt});
-  e.ln(1, "}");
+    e.ln(1, "#pragma unroll 16");
+    e.ln(1, "for (int " + names.rep + " = 0; " + names.rep + " < (measure == " + std::to_string(i) +
+                " ? reps : 1); ++" + names.rep + ") {");
+    emit_wrapped(st, 2, {t.stmt});
+    e.ln(1, "}");
   }
 }
 

@@ -99,7 +99,7 @@ void add_to(Cell& c, const ElemType& ty, const Value& value, int64_t reps) {
 // hazard model flags as racing is left out of the comparison.
 struct BlockRun {
   const Scenario& s;
-    const ReferenceOptions& o;
+  const ReferenceOptions& o;
   int64_t block_index = 0;
   bool record = false;  // block 0: record messages and instruction counts
   Reference& ref;
@@ -112,11 +112,10 @@ struct BlockRun {
   // elements a lane receives matters; where stmatrix puts each half is checked through later
   // loads of the tile.
   template <typename Note>
-  void wide_step(const Step& st, const TileDecl& tile, const ElemType& ty,
-                 std::vector<Cell>& tc, const WarpTrace& wt, uint32_t racing, size_t w,
-                 int64_t reps, const std::string& here, std::vector<uint32_t>& sum,
-                 std::vector<uint8_t>& det, Note&& note, const std::function<Value(int)>& value_of,
-                 bool measured) {
+  void wide_step(const Step& st, const TileDecl& tile, const ElemType& ty, std::vector<Cell>& tc,
+                 const WarpTrace& wt, uint32_t racing, size_t w, int64_t reps,
+                 const std::string& here, std::vector<uint32_t>& sum, std::vector<uint8_t>& det,
+                 Note&& note, const std::function<Value(int)>& value_of, bool measured) {
     auto slot = [&](int lane) { return tile.slot_of_byte(wt.byte[static_cast<size_t>(lane)]); };
     auto row_races = [&](int lane) { return ((racing >> lane) & 1u) != 0; };
     // Several lanes of one instruction writing different bits to one slot: an undefined winner.

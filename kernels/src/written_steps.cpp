@@ -47,9 +47,8 @@ std::vector<WrittenStep> written_steps(const Scenario& s, const Analysis& a, con
     return found;
   };
   const int64_t grid = std::max<int64_t>(1, s.grid);
-  const detail::LaunchModel launch = uses_block_index(s)
-                                         ? detail::model_of_launch(s, a.arch, grid)
-                                         : detail::LaunchModel{};
+  const detail::LaunchModel launch =
+      uses_block_index(s) ? detail::model_of_launch(s, a.arch, grid) : detail::LaunchModel{};
 
   std::vector<WrittenStep> out;
   std::vector<int> row_of(s.steps.size(), -1);
@@ -100,7 +99,9 @@ std::string format_written_steps(const std::vector<WrittenStep>& steps, int64_t 
     std::snprintf(line, sizeof line, "%4s  %14.2f  %10.2f  %12.2f  %10.2f  %-11s  %d %s  %s\n",
                   w.step >= 0 ? std::to_string(w.step).c_str() : "-", w.executed / g,
                   w.wavefronts / g, w.model_instructions / g, w.model_wavefronts / g,
-                  w.step < 0 ? "no step" : w.agrees() ? "agrees" : "differs",
+                  w.step < 0   ? "no step"
+                  : w.agrees() ? "agrees"
+                               : "differs",
                   w.sass_instructions, ops.c_str(), w.label.c_str());
     out += line;
   }

@@ -39,10 +39,10 @@ Frame worst_frame(const Analysis& a) {
 
 // Runs bankviz-cli with these arguments; its exit status, and what it wrote to stderr in *err.
 int cli(const std::string& args, std::string* err) {
-  const std::string log = ::testing::TempDir() + "compare-slide-" + std::to_string(::getpid()) +
-                          ".log";
-  const int raw =
-      std::system((std::string("'") + BANKVIZ_CLI + "' " + args + " > /dev/null 2> " + log).c_str());
+  const std::string log =
+      ::testing::TempDir() + "compare-slide-" + std::to_string(::getpid()) + ".log";
+  const int raw = std::system(
+      (std::string("'") + BANKVIZ_CLI + "' " + args + " > /dev/null 2> " + log).c_str());
   std::ifstream in(log);
   err->assign(std::istreambuf_iterator<char>(in), {});
   std::filesystem::remove(log);
@@ -121,16 +121,16 @@ TEST(CompareSlide, TheCliExportCarriesBothSidesViewsVerdictsAndTheRatio) {
       ::testing::TempDir() + "cli-compare-" + std::to_string(::getpid()) + ".svg";
   std::filesystem::remove(svg);
   std::string err;
-  ASSERT_EQ(cli("export --compare row-write-column-read row-write-column-read-padded --svg " +
-                    svg + " --slide",
+  ASSERT_EQ(cli("export --compare row-write-column-read row-write-column-read-padded --svg " + svg +
+                    " --slide",
                 &err),
             0)
       << err;
   const std::string text = slurp(svg);
   std::filesystem::remove(svg);
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(
-      text, m, std::regex("<svg[^>]* width=\"([0-9.]+)\" height=\"([0-9.]+)\"")));
+  ASSERT_TRUE(
+      std::regex_search(text, m, std::regex("<svg[^>]* width=\"([0-9.]+)\" height=\"([0-9.]+)\"")));
   EXPECT_NEAR(std::stod(m[1]) / std::stod(m[2]), 16.0 / 9.0, 1e-3);
   const Analysis a = preset("row-write-column-read"), b = preset("row-write-column-read-padded");
   // A on its worst step (the column read), B on the beat that follows it: both verdicts.
@@ -154,15 +154,16 @@ TEST(CompareSlide, TheCliExportCarriesBothSidesViewsVerdictsAndTheRatio) {
 }
 
 TEST(CompareSlide, TheCliRefusesFlagsThatDoNotFitASlide) {
-  const std::string svg = ::testing::TempDir() + "cli-refused-" + std::to_string(::getpid()) +
-                          ".svg";
+  const std::string svg =
+      ::testing::TempDir() + "cli-refused-" + std::to_string(::getpid()) + ".svg";
   std::string err;
-  EXPECT_EQ(cli("export --compare row-write-column-read x --preset reverse-static --svg " + svg,
-                &err),
-            2);
+  EXPECT_EQ(
+      cli("export --compare row-write-column-read x --preset reverse-static --svg " + svg, &err),
+      2);
   EXPECT_NE(err.find("--compare A B names both scenarios"), std::string::npos) << err;
   EXPECT_EQ(cli("export --compare row-write-column-read row-write-column-read-padded --cell 30 "
-                "--svg " + svg,
+                "--svg " +
+                    svg,
                 &err),
             2);
   EXPECT_NE(err.find("--view and --cell"), std::string::npos) << err;
@@ -174,13 +175,12 @@ TEST(CompareSlide, TheCliRefusesFlagsThatDoNotFitASlide) {
 }
 
 TEST(CompareSlide, TheCliSlideOfOneScenarioIsCoresSlideAtTheWidthAsked) {
-  const std::string svg = ::testing::TempDir() + "cli-slide-" + std::to_string(::getpid()) +
-                          ".svg";
+  const std::string svg = ::testing::TempDir() + "cli-slide-" + std::to_string(::getpid()) + ".svg";
   std::filesystem::remove(svg);
   std::string err;
-  ASSERT_EQ(cli("export --preset row-write-column-read --slide --width 1280 --dark --svg " + svg,
-                &err),
-            0)
+  ASSERT_EQ(
+      cli("export --preset row-write-column-read --slide --width 1280 --dark --svg " + svg, &err),
+      0)
       << err;
   const Analysis a = preset("row-write-column-read");
   SlideSvgOptions o;

@@ -483,8 +483,9 @@ TEST(Description, SameModelIgnoresOnlyTheTexts) {
   Scenario c = a;
   c.block[0] = 16;
   EXPECT_FALSE(same_model(a, c));
-  EXPECT_EQ(draft_description(a, c, nullptr).rfind("Edited from row-write-column-read. It does "
-                                                   "not analyze",
-                                                   0),
+  EXPECT_EQ(draft_description(a, c, nullptr)
+                .rfind("Edited from row-write-column-read. It does "
+                       "not analyze",
+                       0),
             0u);
 }

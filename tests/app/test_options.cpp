@@ -52,6 +52,8 @@ TEST(Options, UsageErrorsExitTwo) {
       {"--size", "99999999999999999999x1000"},
       {"--size", "8193x1000"},
       {"--size", "639x400"},
+      {"--reveal"},  // answers a lesson's scene: no lesson
+      {"--preset", "row-write-column-read", "--reveal"},
       {"--frames", "0"},
       {"--frames", "100001"},
       {"--frames", "99999999999999999999"},
@@ -100,6 +102,10 @@ TEST(Options, GoodFlagsParse) {
   EXPECT_EQ(p.options->step, 2);
   EXPECT_EQ(p.options->warp, 1);
   EXPECT_EQ(*p.options->theme, "light");
+  p = parse({"--lesson", "data-layout", "--scene", "3", "--reveal"});
+  ASSERT_TRUE(p.options);
+  EXPECT_TRUE(p.options->reveal);
+  EXPECT_EQ(p.options->scene, 3);
   p = parse({"--scale", "4", "--size", "8192x8192", "--frame-times", "--egl"});
   ASSERT_TRUE(p.options);
   EXPECT_EQ(p.options->frames, 120);

@@ -803,8 +803,8 @@ class AskBeforeTelling : public ::testing::TestWithParam<LessonScene> {};
 
 INSTANTIATE_TEST_SUITE_P(OnStage, AskBeforeTelling, ::testing::ValuesIn(question_scenes()),
                          [](const ::testing::TestParamInfo<LessonScene>& i) {
-                           std::string n = i.param.lesson + "_scene" +
-                                           std::to_string(i.param.scene);
+                           std::string n =
+                               i.param.lesson + "_scene" + std::to_string(i.param.scene);
                            for (char& c : n)
                              if (c == '-') c = '_';
                            return n;
@@ -831,7 +831,8 @@ TEST_P(AskBeforeTelling, NothingOnScreenAnswersTheQuestionUntilItsReveal) {
     EXPECT_FALSE(after.layout["asking"].get<bool>()) << where;
     const std::string told = joined(after.layout["texts"]);
     EXPECT_NE(told.find("A: " + std::to_string(q.answer) + " (the model)"), std::string::npos)
-        << where << "\n" << told;
+        << where << "\n"
+        << told;
     EXPECT_NE(telling_text(after.layout["texts"]), "") << where << "\n" << told;
     if (q.conflict) {
       EXPECT_GT(conflict_pixels(after), 0) << where << ": no conflict colour";
@@ -925,8 +926,8 @@ double share_alike(const std::vector<Rgba>& frame, const Image& png, int tol = 2
 }
 
 Analysis analyzed_preset(const std::string& name) {
-  const ScenarioLoad l = load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) +
-                                            "/assets/presets/" + name + ".json");
+  const ScenarioLoad l =
+      load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
   EXPECT_TRUE(l.scenario) << name;
   return *analyze(*l.scenario).analysis;
 }
@@ -1000,8 +1001,8 @@ TEST(HeadlessExport, SequenceWithStepWritesThatStepAndWholeAnimationEveryBeat) {
   if (!can_render_headless()) GTEST_SKIP() << "neither EGL nor xvfb-run: cannot render headless";
   const Scratch dir("sequence-step");
   const fs::path seq = dir.path / "frames";
-  AppRun r = run_render("--preset row-write-column-read --step 2 --warp 5 --sequence " +
-                        seq.string());
+  AppRun r =
+      run_render("--preset row-write-column-read --step 2 --warp 5 --sequence " + seq.string());
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(count_files(seq), 32u);
   const Image first = load_png((seq / "frame-0001.png").string());
@@ -1076,7 +1077,8 @@ TEST(HeadlessExport, FramesDrawnWhereTheyChangedAreTheWholeFramesPixelForPixel) 
       r = run_render("--preset reverse-static --step " + std::to_string(step) + " --warp " +
                      std::to_string(warp) + " --slide --size 1280x720 --screenshot " + png);
       ASSERT_EQ(r.status, 0) << r.out;
-      const Image whole = load_png(png), part = load_png((all / bankviz_frame_name(frame)).string());
+      const Image whole = load_png(png),
+                  part = load_png((all / bankviz_frame_name(frame)).string());
       ASSERT_EQ(part.px.size(), whole.px.size()) << frame;
       EXPECT_TRUE(part.px == whole.px) << "step " << step << " warp " << warp;
       ++frame;

@@ -43,8 +43,8 @@ TEST(Settings, ExportsFollowTheWindowsThemeUnlessOneIsChosen) {
   s.light = false;
   s.export_theme = Settings::ExportTheme::Light;
   EXPECT_TRUE(export_light(s));
-  for (Settings::ExportTheme t : {Settings::ExportTheme::App, Settings::ExportTheme::Light,
-                                  Settings::ExportTheme::Dark}) {
+  for (Settings::ExportTheme t :
+       {Settings::ExportTheme::App, Settings::ExportTheme::Light, Settings::ExportTheme::Dark}) {
     s.export_theme = t;
     std::vector<std::string> problems;
     EXPECT_EQ(settings_from_json(settings_to_json(s), &problems).export_theme, t);

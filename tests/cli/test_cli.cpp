@@ -538,19 +538,21 @@ TEST(Lessons, CheckRefusesTextsThatTellTheAnswerEarlyOrWriteFiguresAsDigits) {
   };
   const std::string q =
       R"("question": {"ask": "How many?", "quantity": "wavefronts", "answer": 32})";
-  Result r = check(R"({"preset": "row-write-column-read", "caption": "{wavefronts} of them", )" + q +
-                   "}");
+  Result r =
+      check(R"({"preset": "row-write-column-read", "caption": "{wavefronts} of them", )" + q + "}");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("scenes[0].caption: {wavefronts} states the answer before it is asked"),
             std::string::npos)
       << r.err;
-  r = check(R"({"preset": "row-write-column-read", "caption": "c", "reveal": "a 32-way conflict", )" +
-            q + "}");
+  r = check(
+      R"({"preset": "row-write-column-read", "caption": "c", "reveal": "a 32-way conflict", )" + q +
+      "}");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("scenes[0].reveal: '32-way' writes a figure of the model as digits"),
             std::string::npos)
       << r.err;
-  r = check(R"({"preset": "row-write-column-read", "caption": "c", "reveal": "{bogus}", )" + q + "}");
+  r = check(R"({"preset": "row-write-column-read", "caption": "c", "reveal": "{bogus}", )" + q +
+            "}");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("scenes[0].reveal: unknown figure {bogus}"), std::string::npos) << r.err;
   r = check(R"({"preset": "row-write-column-read", "caption": "c", "reveal": "{ways}-way", )" + q +

@@ -13,8 +13,8 @@ using namespace bankviz;
 
 namespace {
 
-constexpr StepKind kAll[] = {StepKind::Store,    StepKind::Load,     StepKind::Sync,
-                             StepKind::Atomic,   StepKind::LdMatrix, StepKind::StMatrix,
+constexpr StepKind kAll[] = {StepKind::Store,  StepKind::Load,     StepKind::Sync,
+                             StepKind::Atomic, StepKind::LdMatrix, StepKind::StMatrix,
                              StepKind::CpAsync};
 
 }  // namespace

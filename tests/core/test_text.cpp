@@ -150,8 +150,7 @@ TEST(DescribeAnalysis, ALoopsIterationsAreOneStepAtTheirWorstAndRacesAreSaid) {
   const std::string race = describe_analysis(run(r));
   const std::vector<std::string> warnings = headline_warnings(run(r));
   ASSERT_FALSE(warnings.empty());  // 32 warps write one word
-  for (const std::string& w : warnings)
-    EXPECT_NE(race.find(w), std::string::npos) << race;
+  for (const std::string& w : warnings) EXPECT_NE(race.find(w), std::string::npos) << race;
 }
 
 TEST(RenderTable, ListsIssues) {

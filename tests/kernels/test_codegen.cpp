@@ -490,9 +490,10 @@ TEST(Codegen, MatrixIndexIsEvaluatedOnlyOnTheLanesThatGiveRows) {
   ASSERT_TRUE(analyze(s).analysis) << analyze(s).errors[0].format();
   for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
     const std::string src = source_of(s, mode);
-    EXPECT_TRUE(contains(src, "const unsigned int addr = tid % 32 < 8 ? (unsigned int)"
-                              "__cvta_generic_to_shared(&tile[threadIdx.x < 8 ? threadIdx.x : 1 / "
-                              "0][0]) : 0u;"))
+    EXPECT_TRUE(contains(src,
+                         "const unsigned int addr = tid % 32 < 8 ? (unsigned int)"
+                         "__cvta_generic_to_shared(&tile[threadIdx.x < 8 ? threadIdx.x : 1 / "
+                         "0][0]) : 0u;"))
         << src;
   }
   s.steps[0].index = "tile[threadIdx.x % 8][0]";

@@ -33,10 +33,14 @@ const std::vector<std::string> kHostile = {
 enum class Role { Constant, Let, LoopVar, Tile };
 const char* role_name(Role r) {
   switch (r) {
-    case Role::Constant: return "constant";
-    case Role::Let: return "let";
-    case Role::LoopVar: return "loop variable";
-    case Role::Tile: return "tile";
+    case Role::Constant:
+      return "constant";
+    case Role::Let:
+      return "let";
+    case Role::LoopVar:
+      return "loop variable";
+    case Role::Tile:
+      return "tile";
   }
   return "?";
 }
@@ -86,8 +90,9 @@ TEST(HostileNames, EveryNameIsRefusedOrItsKernelCompiles) {
           continue;
         }
         const CompileCheck c = compile_only(*g.kernel, "sm_90");
-        EXPECT_TRUE(c.ok) << run_mode_name(mode) << ": the generated kernel does not compile: "
-                          << c.message << "\n" << c.log;
+        EXPECT_TRUE(c.ok) << run_mode_name(mode)
+                          << ": the generated kernel does not compile: " << c.message << "\n"
+                          << c.log;
         ++compiled;
       }
     }

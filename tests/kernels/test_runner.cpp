@@ -212,10 +212,11 @@ TEST(DeviceRun, MatrixIndexRunsOnlyOnTheLanesTheModelEvaluatesOnGpu) {
     ASSERT_EQ(r.status, RunStatus::Ok) << kind << ": " << r.message;
     ASSERT_EQ(r.exposed.steps.size(), 1u);
     const StepTiming& t = r.exposed.steps[0];
-    std::printf("[ matrix  ] %-12s model %.3f measured %.3f ratio %.3f hw instructions %.3f of "
-                "the model's %.3f, wavefronts %.3f of %.3f\n",
-                kind, t.model_wavefronts, t.cycles_per_instruction, t.ratio, t.hw.hw_instructions,
-                t.hw.model_instructions, t.hw.hw_wavefronts, t.hw.model_wavefronts);
+    std::printf(
+        "[ matrix  ] %-12s model %.3f measured %.3f ratio %.3f hw instructions %.3f of "
+        "the model's %.3f, wavefronts %.3f of %.3f\n",
+        kind, t.model_wavefronts, t.cycles_per_instruction, t.ratio, t.hw.hw_instructions,
+        t.hw.model_instructions, t.hw.hw_wavefronts, t.hw.model_wavefronts);
     EXPECT_EQ(r.verification.status, VerifyStatus::Verified) << kind;
     EXPECT_NEAR(t.ratio, 1.0, 0.05) << kind;
   }
