@@ -708,7 +708,7 @@ TEST(Presets, AnUnknownNameAmongThousandsListsTheFirstFortyAndHowManyMore) {
   fs::create_directories(dir / "presets");
   for (int i = 0; i < 3000; ++i)
     fs::copy_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/row-write-column-read.json",
-                  dir / "presets" / ("p" + std::to_string(10000 + i) + ".json"));
+                  dir / "presets" / ('p' + std::to_string(10000 + i) + ".json"));
   const std::string env = "env BANKVIZ_ASSETS='" + dir.string() + "' ";
   const Result r = cli("analyze --preset nope", "", env);
   fs::remove_all(dir);
