@@ -18,5 +18,5 @@ done
 F=/usr/share/fonts/truetype
 cp "$F/dejavu/DejaVuSans.ttf" "$F/dejavu/DejaVuSans-Bold.ttf" "$F/dejavu/DejaVuSansMono.ttf" "$C/fonts/"
 cp "$F/jetbrains-mono/JetBrainsMono-Regular.ttf" "$C/fonts/" 2>/dev/null || true
-cp "$(dirname "$0")/run-gpu.sh" "$(dirname "$0")/run-stage.sh" "$C/"
+cp "$(dirname "$0")/run-gpu.sh" "$(dirname "$0")/run-stage.sh" "$(dirname "$0")/gpu-env.sh" "$C/"
 du -sh "$C"

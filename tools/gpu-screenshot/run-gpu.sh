@@ -4,11 +4,7 @@
 # measurement, writes $OUT/gpu.png, then times frames of the largest tile and the default scene
 # offscreen on the GPU. Log: $OUT/gpu-run.txt.
 C=$(dirname "$0")
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH=$PWD/$C/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:${LD_LIBRARY_PATH:-}
-J=$(ls /usr/local/nvidia/share/glvnd/egl_vendor.d/*.json /usr/share/glvnd/egl_vendor.d/*nvidia*.json 2>/dev/null | head -1)
-[ -n "$J" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$J
-export BANKVIZ_DATA_DIR=$PWD BANKVIZ_FONT_DIR=$PWD/$C/fonts
+. "$C/gpu-env.sh"
 {
   echo "## device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
   echo "EGL vendor file: ${J:-none}"; ldd $C/bankviz | grep "not found"

@@ -6,11 +6,7 @@
 # texts are appended to the log, so the measured lines can be read without the pictures.
 # Writes $OUT/stage-*.png and $OUT/stage-run.txt.
 C=$(dirname "$0")
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH=$PWD/$C/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:${LD_LIBRARY_PATH:-}
-J=$(ls /usr/local/nvidia/share/glvnd/egl_vendor.d/*.json /usr/share/glvnd/egl_vendor.d/*nvidia*.json 2>/dev/null | head -1)
-[ -n "$J" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$J
-export BANKVIZ_DATA_DIR=$PWD BANKVIZ_FONT_DIR=$PWD/$C/fonts
+. "$C/gpu-env.sh"
 shot() {  # NAME ARGS...
   local name=$1; shift
   echo "## $name: bankviz $*"
