@@ -14,17 +14,17 @@
 #include <string>
 #include <vector>
 
-#include "analyzer.h"
-#include "app_state.h"
 #include "bankviz/io.h"
-#include "cells.h"
 #include "data_dir.h"
 #include "imgui.h"
-#include "options.h"
-#include "platform.h"
-#include "session.h"
-#include "settings.h"
-#include "theme.h"
+#include "jobs/analyzer.h"
+#include "platform/cells.h"
+#include "platform/platform.h"
+#include "platform/theme.h"
+#include "shell/app_state.h"
+#include "shell/options.h"
+#include "shell/session.h"
+#include "shell/settings.h"
 
 using namespace bankviz::gui;
 
@@ -73,8 +73,8 @@ int run(int argc, char** argv) {
         return kExitFailed;
       }
   // Timing runs on a worker thread through the kernels runner; no device is reported there.
-  if (o.frames == 0 || !o.screenshot.empty()) s.measurer.set_runner(measure_with_runner);
-  s.measurer.request(s.scenario);
+  if (o.frames == 0 || !o.screenshot.empty()) s.measure.measurer.set_runner(measure_with_runner);
+  s.measure.measurer.request(s.scenario);
   // An SVG needs no OpenGL at all.
   if (!o.svg.empty()) {
     // --slide: the landscape 16:9 slide, --size's width wide; the exports' one theme.
@@ -152,10 +152,11 @@ int run(int argc, char** argv) {
   std::vector<FrameTiming> times;
   if (!o.export_gif.empty()) {
     // As the Export menu's GIF, named: the job runs while the window draws; exit when written.
-    s.want_gif = true;
-    s.export_gif_path = o.export_gif;
-    s.export_gif_force = o.force;
-    if (o.whole_animation) s.export_scope = ExportScope::Animation;  // the menu's "whole animation"
+    s.exports.ask(ExportAsk::Gif);
+    s.exports.gif_path = o.export_gif;
+    s.exports.gif_force = o.force;
+    if (o.whole_animation)
+      s.exports.scope = ExportScope::Animation;  // the menu's "whole animation"
   }
   if (o.frames > 0) s.playing = true;
   if (o.frames > 0) glfwSwapInterval(0);  // time the frames, not the display's refresh
@@ -164,12 +165,13 @@ int run(int argc, char** argv) {
   while (!glfwWindowShouldClose(platform.window) && !s.want_quit && !g_stop) {
     // Nothing moves while paused: sleep until an input event (or a measurement's progress tick)
     // instead of redrawing 60 times a second. --frames always renders flat out.
-    if (o.frames > 0 || s.playing || settle > 0 || s.export_job.active()) {
+    if (o.frames > 0 || s.playing || settle > 0 || s.exports.job.active()) {
       glfwPollEvents();
       settle = std::max(0, settle - 1);
-    } else if (platform.wait_events(
-                   s.measurer.state() == Measurer::State::Running || analysis_stale(s) ? 0.1
-                                                                                       : 0.5)) {
+    } else if (platform.wait_events(s.measure.measurer.state() == Measurer::State::Running ||
+                                            analysis_stale(s)
+                                        ? 0.1
+                                        : 0.5)) {
       settle = 3;
     }
     auto now = std::chrono::steady_clock::now();
@@ -203,19 +205,19 @@ int run(int argc, char** argv) {
       s.want_fonts = false;
     }
     platform.set_fullscreen(s.fullscreen);
-    if (!o.export_gif.empty() && s.last_export) break;
+    if (!o.export_gif.empty() && s.exports.last) break;
     if (o.frames > 0 && static_cast<int>(times.size()) >= o.frames && o.export_gif.empty()) break;
   }
   code = kExitOk;
   if (!o.export_gif.empty()) {
-    if (!s.last_export || !s.last_export->ok) {
+    if (!s.exports.last || !s.exports.last->ok) {
       std::fprintf(stderr, "bankviz: %s\n",
-                   s.last_export ? s.last_export->error.c_str() : "the export did not finish");
+                   s.exports.last ? s.exports.last->error.c_str() : "the export did not finish");
       code = kExitFailed;
     } else {
       std::printf("wrote %s in %.2f s\n",
-                  export_saved_text(*s.last_export, ExportKind::Gif).c_str(),
-                  s.last_export->seconds);
+                  export_saved_text(*s.exports.last, ExportKind::Gif).c_str(),
+                  s.exports.last->seconds);
     }
   }
   if (o.frame_times) {

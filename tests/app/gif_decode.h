@@ -1,5 +1,6 @@
 // gif_decode.h: a small GIF89a decoder for the tests, written from the spec independently of
-// app/gui/gif.cpp (screen descriptor, colour table, extensions, image descriptors, LZW codes).
+// app/gui/export/gif.cpp (screen descriptor, colour table, extensions, image descriptors, LZW
+// codes).
 #pragma once
 
 #include <cstdint>

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <thread>
 
-#include "advisor.h"
-#include "app_state.h"
+#include "advisor/advisor.h"
+#include "shell/app_state.h"
 
 using namespace bankviz;
 using namespace bankviz::gui;

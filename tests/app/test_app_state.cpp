@@ -15,10 +15,10 @@
 
 #include <unistd.h>
 
-#include "app_state.h"
-#include "frame_guard.h"
 #include "imgui.h"
 #include "imgui_internal.h"
+#include "shell/app_state.h"
+#include "shell/frame_guard.h"
 
 using namespace bankviz;
 using namespace bankviz::gui;
@@ -119,8 +119,8 @@ TEST(AppState, AnAnalysisThatThrowsKeepsTheLastGoodPicture) {
   EXPECT_EQ(s.draft.tiles[0].pad, 1);  // the user's edit is kept
   ASSERT_EQ(s.errors.size(), 1u);
   EXPECT_NE(s.errors[0].message.find("out of memory"), std::string::npos);
-  EXPECT_EQ(s.notice_kind, Notice::Error);
-  EXPECT_NE(s.notice.find("out of memory"), std::string::npos);
+  EXPECT_EQ(s.status.kind, Notice::Error);
+  EXPECT_NE(s.status.text.find("out of memory"), std::string::npos);
   // And a start-up file whose analysis throws is an error naming it, not an abort.
   std::string err;
   s.analyzer.set_function([](const Scenario&) -> AnalysisOutcome { throw std::bad_alloc(); });
@@ -185,12 +185,12 @@ TEST(AppState, ADraftWithErrorsKeepsTheOldAnalysis) {
 TEST(AppState, ExportNoticesAreErrorsOnlyWhenTheExportFailed) {
   AppState s;
   report_export(s, true, "bankviz-0001.png", "", 1.0);
-  EXPECT_EQ(s.notice, "saved bankviz-0001.png");
-  EXPECT_EQ(s.notice_kind, Notice::Info);
+  EXPECT_EQ(s.status.text, "saved bankviz-0001.png");
+  EXPECT_EQ(s.status.kind, Notice::Info);
   report_export(s, false, "bankviz-0002.png", "cannot write 'x': No space left on device", 2.0);
-  EXPECT_EQ(s.notice, "cannot write 'x': No space left on device");
-  EXPECT_EQ(s.notice_kind, Notice::Error);
-  EXPECT_GT(s.notice_until, 2.0);
+  EXPECT_EQ(s.status.text, "cannot write 'x': No space left on device");
+  EXPECT_EQ(s.status.kind, Notice::Error);
+  EXPECT_GT(s.status.until, 2.0);
 }
 
 TEST(FrameGuard, AFrameThatThrowsHalfWayIsClosedAndTheNextFrameWorks) {
@@ -334,22 +334,22 @@ TEST(Clicker, RevealsTheAnswerBeforeTheNextSceneAndGoesBack) {
   ASSERT_TRUE(s.analysis);
   EXPECT_EQ(s.preset, "row-write-column-read");
   EXPECT_EQ(s.frame.step, 2);  // the scene opens on the column load
-  EXPECT_FALSE(s.revealed);
-  EXPECT_EQ(s.answer, 32);  // the model's, waiting to be revealed
+  EXPECT_FALSE(s.lesson.revealed);
+  EXPECT_EQ(s.lesson.answer, 32);  // the model's, waiting to be revealed
   clicker(s, 1);
-  EXPECT_TRUE(s.revealed);
-  EXPECT_EQ(s.scene, 2);
+  EXPECT_TRUE(s.lesson.revealed);
+  EXPECT_EQ(s.lesson.scene, 2);
   clicker(s, 1);
   s.analyzer.wait(1e9);
   update_frame(s, 0);
-  EXPECT_EQ(s.scene, 3);
-  EXPECT_FALSE(s.revealed);
+  EXPECT_EQ(s.lesson.scene, 3);
+  EXPECT_FALSE(s.lesson.revealed);
   EXPECT_EQ(s.preset, "column-write-row-read");
   EXPECT_EQ(s.frame.step, 0);  // its point is the column store
   clicker(s, -1);
   s.analyzer.wait(1e9);
   update_frame(s, 0);
-  EXPECT_EQ(s.scene, 2);
+  EXPECT_EQ(s.lesson.scene, 2);
   EXPECT_EQ(s.preset, "row-write-column-read");
 }
 
@@ -362,7 +362,7 @@ TEST(Clicker, ALessonSceneOpensOnItsIteration) {
   ASSERT_TRUE(s.analysis);
   ASSERT_GE(s.frame.step, 0);
   EXPECT_EQ(s.analysis->steps[s.frame.step].iteration, 1);
-  EXPECT_EQ(s.answer, 2);
+  EXPECT_EQ(s.lesson.answer, 2);
 }
 
 TEST(Clicker, ALessonThatDisagreesWithTheModelIsRefusedWithThePath) {
@@ -376,5 +376,5 @@ TEST(Clicker, ALessonThatDisagreesWithTheModelIsRefusedWithThePath) {
   std::remove(path.c_str());
   EXPECT_NE(err.find("scenes[0].question.answer: 2 disagrees with the model"), std::string::npos)
       << err;
-  EXPECT_FALSE(s.lesson);
+  EXPECT_FALSE(s.lesson.file);
 }

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <thread>
 
-#include "app_state.h"
 #include "bankviz/compare.h"
 #include "bankviz/lesson.h"
-#include "compare.h"
+#include "compare/compare.h"
+#include "shell/app_state.h"
 
 using namespace bankviz;
 using namespace bankviz::gui;
@@ -199,10 +199,10 @@ TEST(ExperimentsWindow, ARunWithoutAGpuEndsWithItsReason) {
   AppState s;
   ASSERT_FALSE(experiments().empty());
   std::string why;
-  ASSERT_TRUE(start_experiment(s, 0, &why)) << why;
-  EXPECT_FALSE(start_experiment(s, 0, &why));  // one at a time
+  ASSERT_TRUE(start_experiment(s.experiments, 0, &why)) << why;
+  EXPECT_FALSE(start_experiment(s.experiments, 0, &why));  // one at a time
   for (int i = 0; i < 600 && s.experiments.running >= 0; ++i) {
-    update_experiments(s);
+    update_experiments(s.experiments);
     if (s.experiments.running >= 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_EQ(s.experiments.running, -1);
@@ -230,7 +230,7 @@ Measurement fake_gpu(const Scenario& sc) {
 template <typename Done>
 void pump(AppState& s, Done done) {
   for (int i = 0; i < 2000 && !done(); ++i) {
-    s.measurer.wait(1);
+    s.measure.measurer.wait(1);
     update_compare(s);
     update_sweep(s);
   }
@@ -241,7 +241,7 @@ void pump(AppState& s, Done done) {
 TEST(Compare, MeasureBothMeasuresAThenBThenShowsAAgain) {
   AppState s;
   open_preset(s, "row-write-column-read");
-  s.measurer.set_runner(fake_gpu);
+  s.measure.measurer.set_runner(fake_gpu);
   std::string err;
   ASSERT_TRUE(open_compare(s, CompareChoice{"p", "", "pad", "1"}, &err)) << err;
   std::string why;
@@ -251,9 +251,9 @@ TEST(Compare, MeasureBothMeasuresAThenBThenShowsAAgain) {
   ASSERT_TRUE(s.compare.measured_b);
   EXPECT_EQ(s.compare.measured_a->cycles_per_instruction, 10);  // A: pad 0
   EXPECT_EQ(s.compare.measured_b->cycles_per_instruction, 11);  // B: pad 1
-  s.measurer.wait(10);
-  ASSERT_TRUE(s.measurer.last());
-  EXPECT_EQ(s.measurer.last()->cycles_per_instruction, 10);  // the panel shows A again
+  s.measure.measurer.wait(10);
+  ASSERT_TRUE(s.measure.measurer.last());
+  EXPECT_EQ(s.measure.measurer.last()->cycles_per_instruction, 10);  // the panel shows A again
   // The slide carries the measured figures.
   const std::string svg = compare_slide_svg(s, true);
   EXPECT_NE(svg.find("10.00 cycles/instr on fake"), std::string::npos);
@@ -263,7 +263,7 @@ TEST(Compare, MeasureBothMeasuresAThenBThenShowsAAgain) {
 TEST(SweepWindow, MeasureRunsEveryValidValueInOrderAndCanBeCancelled) {
   AppState s;
   open_preset(s, "row-write-column-read");
-  s.measurer.set_runner(fake_gpu);
+  s.measure.measurer.set_runner(fake_gpu);
   std::string err;
   ASSERT_TRUE(open_sweep(s, "pad=0..3", &err)) << err;
   std::string why;
@@ -277,7 +277,7 @@ TEST(SweepWindow, MeasureRunsEveryValidValueInOrderAndCanBeCancelled) {
   // Cancelled after the first value: the rest stay unmeasured.
   ASSERT_TRUE(start_sweep_measure(s, &why)) << why;
   cancel_sweep_measure(s);
-  pump(s, [&] { return s.measurer.state() != Measurer::State::Running; });
+  pump(s, [&] { return s.measure.measurer.state() != Measurer::State::Running; });
   EXPECT_FALSE(s.sweep.measuring);
   EXPECT_FALSE(s.sweep.cycles[3]);
   EXPECT_EQ(s.sweep.measure_note, "cancelled");

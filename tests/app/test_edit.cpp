@@ -1,4 +1,4 @@
-// Editing the draft (app/gui/edit.h, app_state.h's apply_edit/undo/reset/save): step list
+// Editing the draft (app/gui/editing/edit.h, app_state.h's apply_edit/undo/reset/save): step list
 // operations keep the scenario valid or give check()'s errors, open_step follows its step, a
 // saved scenario loads back to the same analysis, an existing file is replaced only with force.
 #include <gtest/gtest.h>
@@ -9,11 +9,11 @@
 
 #include <unistd.h>
 
-#include "app_state.h"
 #include "bankviz/io.h"
 #include "bankviz/text.h"
 #include "cli_run.h"
-#include "edit.h"
+#include "editing/edit.h"
+#include "shell/app_state.h"
 
 using namespace bankviz;
 using namespace bankviz::gui;
@@ -245,8 +245,8 @@ TEST(AppEditing, UndoRedoAndResetRestoreTheDraftAndItsAnalysis) {
   AppState s;
   std::string err;
   ASSERT_TRUE(load_draft_file(s, preset_path("row-write-column-read"), "preset", &err)) << err;
-  EXPECT_FALSE(s.unsaved);
-  EXPECT_FALSE(s.history.can_undo());  // nothing before the first scenario to go back to
+  EXPECT_FALSE(s.edit.unsaved);
+  EXPECT_FALSE(s.edit.history.can_undo());  // nothing before the first scenario to go back to
   const Scenario loaded = s.draft;
   Scenario before = s.draft;
   s.draft.tiles[0].pad = 1;
@@ -255,11 +255,11 @@ TEST(AppEditing, UndoRedoAndResetRestoreTheDraftAndItsAnalysis) {
   update_frame(s, 0);
   ASSERT_TRUE(s.analysis);
   EXPECT_EQ(s.analysis->scenario.tiles[0].pad, 1);
-  EXPECT_TRUE(s.unsaved);
+  EXPECT_TRUE(s.edit.unsaved);
   before = s.draft;
   remove_step(s.draft, 0);
   apply_edit(s, before);
-  EXPECT_EQ(s.history.undo_size(), 2u);
+  EXPECT_EQ(s.edit.history.undo_size(), 2u);
 
   ASSERT_TRUE(undo_edit(s));
   ASSERT_TRUE(undo_edit(s));
@@ -267,7 +267,7 @@ TEST(AppEditing, UndoRedoAndResetRestoreTheDraftAndItsAnalysis) {
   s.analyzer.wait(1e9);
   update_frame(s, 0);
   EXPECT_EQ(scenario_to_json(s.draft), scenario_to_json(loaded));
-  EXPECT_FALSE(s.unsaved);  // back to what was loaded
+  EXPECT_FALSE(s.edit.unsaved);  // back to what was loaded
   ASSERT_TRUE(s.analysis);
   EXPECT_EQ(analysis_to_json(*s.analysis), analysis_json(loaded));
   ASSERT_TRUE(redo_edit(s));
@@ -286,19 +286,19 @@ TEST(AppEditing, SavingMakesTheDraftCleanAndNamesTheFullPath) {
   const Scenario before = s.draft;
   s.draft.tiles[0].pad = 2;
   apply_edit(s, before);
-  ASSERT_TRUE(s.unsaved);
+  ASSERT_TRUE(s.edit.unsaved);
   const std::string path = temp_path("app-save");
   std::remove(path.c_str());
   SaveResult r = save_draft(s, path, false, 0);
   ASSERT_EQ(r.status, SaveResult::Saved) << r.error;
-  EXPECT_FALSE(s.unsaved);
-  EXPECT_EQ(s.saved_path, r.path);
-  EXPECT_EQ(s.notice_kind, Notice::Info);
-  EXPECT_NE(s.notice.find(r.path), std::string::npos) << s.notice;
+  EXPECT_FALSE(s.edit.unsaved);
+  EXPECT_EQ(s.edit.saved_path, r.path);
+  EXPECT_EQ(s.status.kind, Notice::Info);
+  EXPECT_NE(s.status.text.find(r.path), std::string::npos) << s.status.text;
   // Saving again without force is a question, and changes nothing.
-  s.notice.clear();
+  s.status.text.clear();
   EXPECT_EQ(save_draft(s, path, false, 0).status, SaveResult::Exists);
-  EXPECT_TRUE(s.notice.empty());
+  EXPECT_TRUE(s.status.text.empty());
   // The file opens in the app as the same scenario.
   AppState t;
   ASSERT_TRUE(load_draft_file(t, path, path, &err)) << err;
@@ -314,15 +314,15 @@ TEST(AppEditing, OpeningAnotherScenarioOverUnsavedEditsIsUndoable) {
   s.draft.tiles[0].pad = 3;
   apply_edit(s, before);
   ASSERT_TRUE(load_draft_file(s, preset_path("reduction-sequential"), "preset", &err)) << err;
-  EXPECT_FALSE(s.unsaved);
+  EXPECT_FALSE(s.edit.unsaved);
   EXPECT_EQ(s.draft.name, "reduction-sequential");
   ASSERT_TRUE(undo_edit(s));
   EXPECT_EQ(s.draft.name, "row-write-column-read");
   EXPECT_EQ(s.draft.tiles[0].pad, 3);  // the edit is back
-  EXPECT_TRUE(s.unsaved);              // and still not saved
+  EXPECT_TRUE(s.edit.unsaved);         // and still not saved
   ASSERT_TRUE(redo_edit(s));
   EXPECT_EQ(s.draft.name, "reduction-sequential");
-  EXPECT_FALSE(s.unsaved);
+  EXPECT_FALSE(s.edit.unsaved);
 }
 
 TEST(AppEditing, TypingInOneFieldIsOneUndoAndUndoingToThePresetNamesItAgain) {
@@ -337,12 +337,12 @@ TEST(AppEditing, TypingInOneFieldIsOneUndoAndUndoingToThePresetNamesItAgain) {
     s.draft.steps[0].index = typed;
     apply_edit(s, before, "steps[0].index");
   }
-  EXPECT_EQ(s.history.undo_size(), 1u);
+  EXPECT_EQ(s.edit.history.undo_size(), 1u);
   EXPECT_TRUE(s.preset.empty());  // the toolbar says "(edited)"
   ASSERT_TRUE(undo_edit(s));
   EXPECT_EQ(s.draft.steps[0].index, index);
   EXPECT_EQ(s.preset, "row-write-column-read");
-  EXPECT_FALSE(s.unsaved);
+  EXPECT_FALSE(s.edit.unsaved);
   ASSERT_TRUE(redo_edit(s));
   EXPECT_EQ(s.draft.steps[0].index, "tile[threadIdx.x][0]");
   EXPECT_TRUE(s.preset.empty());
@@ -358,10 +358,10 @@ TEST(AppEditing, UndoStaysWithinALessonScene) {
   const Scenario before = s.draft;
   s.draft.tiles[0].pad = 1;
   apply_edit(s, before);
-  ASSERT_TRUE(s.history.can_undo());
+  ASSERT_TRUE(s.edit.history.can_undo());
   ASSERT_TRUE(go_to_scene(s, 1, &err)) << err;
-  EXPECT_FALSE(s.history.can_undo());
-  EXPECT_FALSE(s.unsaved);
+  EXPECT_FALSE(s.edit.history.can_undo());
+  EXPECT_FALSE(s.edit.unsaved);
 }
 
 TEST(AppEditing, UndoKeepsTheStepAndWarpOnScreen) {
@@ -449,7 +449,7 @@ TEST(Description, ASaveAfterAnEditWritesOneTrueToTheSavedScenario) {
   EXPECT_EQ(back.scenario->description,
             "Edited from row-write-column-read. " + describe_analysis(a));
   EXPECT_EQ(back.scenario->description.find("32 wavefronts"), std::string::npos);
-  EXPECT_FALSE(s.unsaved);
+  EXPECT_FALSE(s.edit.unsaved);
   // Opened again, the file's description is its own (the scenario as loaded).
   AppState t;
   ASSERT_TRUE(load_draft_file(t, path, path, &err)) << err;

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "export_job.h"
-#include "gif.h"
+#include "export/export_job.h"
+#include "export/gif.h"
 #include "gif_decode.h"
 
 using namespace bankviz;

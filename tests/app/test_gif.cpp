@@ -6,7 +6,7 @@
 #include <fstream>
 #include <random>
 
-#include "gif.h"
+#include "export/gif.h"
 #include "gif_decode.h"
 
 using namespace bankviz;

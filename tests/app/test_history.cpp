@@ -1,8 +1,8 @@
-// Undo/redo of the draft (app/gui/history.h): snapshots, coalesced typing, the bound, and a new
-// edit after an undo dropping the redo side.
+// Undo/redo of the draft (app/gui/editing/history.h): snapshots, coalesced typing, the bound, and a
+// new edit after an undo dropping the redo side.
 #include <gtest/gtest.h>
 
-#include "history.h"
+#include "editing/history.h"
 
 using namespace bankviz;
 using namespace bankviz::gui;

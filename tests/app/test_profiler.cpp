@@ -9,8 +9,8 @@
 #include <sstream>
 #include <thread>
 
-#include "profiler.h"
-#include "subprocess.h"
+#include "profile/profiler.h"
+#include "profile/subprocess.h"
 
 namespace bankviz::gui {
 namespace {

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <functional>
 
-#include "capture.h"
-#include "gif.h"
-#include "settings.h"
+#include "export/gif.h"
+#include "platform/capture.h"
+#include "shell/settings.h"
 
 using namespace bankviz::gui;
 

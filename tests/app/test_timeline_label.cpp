@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "timeline_label.h"
+#include "views/timeline_label.h"
 
 using namespace bankviz::gui;
 

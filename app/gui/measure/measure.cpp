@@ -1,0 +1,171 @@
+// measure.cpp: the measurement worker (see measure.h).
+#include "measure/measure.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace bankviz::gui {
+
+Measurer::Measurer()
+    : job_({}, [](const std::string& why) {
+        Measurement m;
+        m.error = "the measurement failed: " + why;
+        return m;
+      }) {
+  job_.keep_last(true);
+  job_.on_done([this](uint64_t, const Measurement& m) { finished(m); });
+}
+
+void Measurer::set_runner(RunFn fn) {
+  job_.set_function(std::move(fn));
+  std::lock_guard<std::mutex> lock(mu_);
+  unavailable_ = false;
+}
+
+void Measurer::set_unavailable(std::string reason) {
+  std::lock_guard<std::mutex> lock(mu_);
+  unavailable_ = true;
+  reason_ = std::move(reason);
+}
+
+void Measurer::request(const Scenario& s) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (unavailable_) return;
+  }
+  job_.request(s);
+}
+
+void Measurer::finished(const Measurement& m) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (m.ok) {
+    history_.push_back(m);
+    if (history_.size() > 64) history_.erase(history_.begin());
+  }
+  // Only "no GPU" makes the Measurer unavailable: a scenario whose kernel failed is shown as
+  // that measurement's failure, and the next edit is measured again.
+  if (m.no_device) {
+    unavailable_ = true;
+    reason_ = m.error;
+  }
+}
+
+Measurer::State Measurer::state() const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (unavailable_) return State::Unavailable;
+  }
+  if (job_.busy()) return State::Running;
+  return job_.last() ? State::Done : State::Idle;
+}
+
+std::string Measurer::reason() const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (unavailable_) return reason_;
+  }
+  std::optional<Measurement> m = last();
+  return m && !m->ok ? m->error : std::string();
+}
+
+std::optional<Measurement> Measurer::last() const {
+  auto d = job_.last();
+  if (!d) return std::nullopt;
+  d->result.request = d->id;
+  return std::move(d->result);
+}
+
+std::optional<Measurement> Measurer::current() const {
+  auto d = job_.current();
+  if (!d) return std::nullopt;
+  d->result.request = d->id;
+  return std::move(d->result);
+}
+
+std::vector<Measurement> Measurer::history() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return history_;
+}
+
+std::string stage_line(const Measurement& m, int step) {
+  if (!m.ok) return {};
+  for (const Measurement::StepFigure& f : m.steps) {
+    if (f.step != step || f.cycles <= 0) continue;
+    // "NVIDIA H100 80GB HBM3" -> "H100": what a room calls the card.
+    std::string card = m.device_name;
+    if (card.rfind("NVIDIA ", 0) == 0) card = card.substr(7);
+    if (size_t sp = card.find(' '); sp != std::string::npos) card.resize(sp);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "measured on %s: %.2f cycles per instruction, model %.4g",
+                  card.empty() ? "the GPU" : card.c_str(), f.cycles, f.model);
+    return buf;
+  }
+  return {};
+}
+
+}  // namespace bankviz::gui
+
+// [SECTION] The kernels runner (called on the worker thread only)
+
+#include <cstdio>
+
+#include "bankviz/runner.h"
+
+namespace bankviz::gui {
+
+Measurement measure_with_runner(const Scenario& s) {
+  // One Runner for the worker thread's life: it owns the CUDA context and the module cache.
+  thread_local Runner runner;
+  Measurement m;
+  std::string reason;
+  DeviceInfo dev = runner.device(&reason);
+  if (!dev.present) {
+    m.error = "no CUDA device: the model still works, timing unavailable (" + reason + ")";
+    m.no_device = true;
+    return m;
+  }
+  m.device = dev.name + " (" + dev.sm + ", " + std::to_string(dev.sm_count) + " SMs)";
+  m.device_name = dev.name;
+  m.sm = dev.sm;
+  m.model_arch = dev.model_arch;
+  RunOptions o;
+  o.mode = RunMode::Exposed;
+  RunResult ex = runner.run(s, o);
+  if (ex.status != RunStatus::Ok) {
+    m.error = std::string(run_status_name(ex.status)) + ": " + ex.message;
+    return m;
+  }
+  o.mode = RunMode::Written;
+  RunResult wr = runner.run(s, o);
+  m.ok = true;
+  m.mode = "exposed + as written";
+  double cycles = 0, model = 0;
+  for (const StepTiming& st : ex.exposed.steps) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s: %.2f cycles/instr (model %.2f wavefronts)",
+                  st.label.c_str(), st.cycles_per_instruction, st.scenario_wavefronts);
+    m.lines.push_back(buf);
+    m.steps.push_back({st.step, st.cycles_per_instruction, st.scenario_wavefronts});
+    cycles += st.cycles_per_instruction;
+    model += st.scenario_wavefronts;
+  }
+  m.cycles_per_instruction = cycles;
+  m.predicted = model;
+  if (wr.status == RunStatus::Ok) m.microseconds = wr.written.us_per_launch;
+  // The same words as `bankviz-cli run`: what each mode measures, why the lesson's launch hides
+  // most of the conflict, and (for a simulated architecture) why the GPU disagrees with it.
+  m.explanation = explain_result(s, ex);
+  if (wr.status == RunStatus::Ok) m.explanation += "\n\n" + explain_result(s, wr);
+  for (const StepTiming& st : ex.exposed.steps)
+    if (st.hw.read)
+      m.counters.push_back({"step " + std::to_string(st.step) + ": " + st.label, st.hw});
+  if (wr.status == RunStatus::Ok && wr.written.hw.read)
+    m.counters.push_back({"as written: the whole kernel", wr.written.hw});
+  if (ex.counters != CounterStatus::Ok && ex.counters != CounterStatus::Off)
+    m.counters_problem = ex.counters_message;
+  if (!ex.arch_note.empty()) m.lines.push_back(ex.arch_note);
+  if (!ex.verification.summary.empty()) m.lines.push_back(ex.verification.summary);
+  return m;
+}
+
+}  // namespace bankviz::gui

@@ -1,0 +1,100 @@
+// measure.h: real-kernel timing on a worker thread, so the UI never blocks.
+//
+// The measurement panel is a view over a Measurer: it asks for the current scenario to be
+// measured and shows the state (idle, running, done, unavailable) and the history of results as
+// parameters change. The run itself is a function given at start-up (the kernels runner); without
+// one, or without a CUDA device, the state says why and the model keeps working.
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bankviz/counters.h"
+#include "bankviz/scenario.h"
+#include "jobs/latest_job.h"
+
+namespace bankviz::gui {
+
+struct Measurement {
+  bool ok = false;
+  std::string error;                  // why there is no timing ("no CUDA device ...")
+  bool no_device = false;             // the error is that there is no GPU (Measurer: unavailable)
+  std::string device;                 // "NVIDIA H200 (sm_90)"
+  std::string device_name, sm;        // "NVIDIA H200", "sm_90"
+  std::string model_arch;             // the rule set of this GPU ("hopper")
+  std::string mode;                   // "as written" / "exposed"
+  double microseconds = 0;            // kernel time
+  double cycles_per_instruction = 0;  // per warp-wide shared instruction
+  double predicted = 0;               // model's wavefronts per instruction
+  std::string label;                  // what changed, for the history plot ("tile[32][33]")
+  std::vector<std::string> lines;  // per step: "load tile[tx][ty]: 32.02 cycles/instr (model 32)"
+  std::string explanation;         // what the two run modes measure and why they differ, in words
+  // The GPU's own counters beside the model (CUPTI, counters.h), per lesson block: each exposed
+  // step, then the written kernel as a whole. counters_problem: why none were read, with the fix.
+  struct CounterRow {
+    std::string what;  // "step 2: load tile[tx][ty]" / "as written: the whole kernel"
+    CounterComparison hw;
+  };
+  std::vector<CounterRow> counters;
+  std::string counters_problem;
+  // Per memory step of the scenario (exposed mode): measured cycles per warp instruction beside
+  // the model's wavefronts, for the figure on stage at the verdict (stage_line).
+  struct StepFigure {
+    int step = 0;  // index into Scenario::steps
+    double cycles = 0, model = 0;
+  };
+  std::vector<StepFigure> steps;
+  uint64_t request = 0;  // which Measurer::request() this answers (Measurer::current())
+};
+
+// The measured figure a room sees at the verdict, for the scenario step `step` (index into
+// Scenario::steps): "measured on H100: 32.83 cycles per instruction, model 32". Empty when `m`
+// has no figure for that step.
+std::string stage_line(const Measurement& m, int step);
+
+// The kernels library's Runner on this thread's behalf: measures both run modes. Builds a
+// Measurement with ok=false and the reason when there is no device.
+Measurement measure_with_runner(const Scenario& s);
+
+// The GPU measurement as a LatestJob (jobs/latest_job.h): the newest scenario asked for is
+// measured, and the panels read the state, the last measurement and the history.
+class Measurer {
+ public:
+  using RunFn = std::function<Measurement(const Scenario&)>;
+  // Unavailable: no runner, or it reported no GPU; Idle: nothing measured yet; Running: the
+  // newest request is being measured; Done: it was (ok, or with the failure in its error).
+  enum class State { Idle, Running, Done, Unavailable };
+
+  Measurer();
+
+  // A runner (the kernels library's, or a test's): measurements can be asked for.
+  void set_runner(RunFn fn);
+  // No GPU: the panels show `reason`, requests are ignored.
+  void set_unavailable(std::string reason);
+  // Queues the scenario; a newer request replaces a queued one. No-op when unavailable.
+  void request(const Scenario& s);
+
+  // Blocks until no run is queued or running, at most `seconds` (headless screenshots, tests).
+  void wait(double seconds) { job_.wait(seconds); }
+
+  State state() const;
+  // Why there is no measurement: no GPU, or the last run's failure.
+  std::string reason() const;
+  std::optional<Measurement> last() const;
+  // The last measurement when it answers the newest request (the scenario on screen), else none.
+  std::optional<Measurement> current() const;
+  std::vector<Measurement> history() const;  // ok results, oldest first, at most 64
+
+ private:
+  void finished(const Measurement& m);  // on the worker: history, availability
+  LatestJob<Scenario, Measurement> job_;
+  mutable std::mutex mu_;  // guards what follows
+  bool unavailable_ = true;
+  std::string reason_ = "no CUDA device: the model still works, timing unavailable";
+  std::vector<Measurement> history_;
+};
+
+}  // namespace bankviz::gui

@@ -1,0 +1,386 @@
+// app_state.cpp: loading presets, re-analyzing edits, advancing the animation.
+#include "shell/app_state.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "bankviz/lesson.h"
+#include "imgui.h"
+
+namespace bankviz::gui {
+
+void set_notice(AppState& s, std::string text, double now, double seconds, Notice kind) {
+  s.status.text = std::move(text);
+  s.status.kind = kind;
+  s.status.until = now + seconds;
+}
+
+void report_export(AppState& s, bool ok, const std::string& saved, const std::string& error,
+                   double now) {
+  if (ok) {
+    set_notice(s, "saved " + saved, now);
+  } else {
+    set_notice(s, error, now, 10, Notice::Error);
+  }
+}
+
+void load_presets(AppState& s, const std::string& dir) {
+  namespace fs = std::filesystem;
+  s.presets.clear();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".json") continue;
+    Preset p;
+    p.name = entry.path().stem().string();
+    p.path = entry.path().string();
+    ScenarioLoad load = load_scenario_file(p.path);
+    p.title = load.scenario && !load.scenario->title.empty() ? load.scenario->title : p.name;
+    s.presets.push_back(p);
+  }
+  std::sort(s.presets.begin(), s.presets.end(),
+            [](const Preset& a, const Preset& b) { return a.name < b.name; });
+}
+
+bool has_preset(const AppState& s, const std::string& name) {
+  return std::any_of(s.presets.begin(), s.presets.end(),
+                     [&](const Preset& p) { return p.name == name; });
+}
+
+bool select_preset(AppState& s, const std::string& name, std::string* error, bool wait) {
+  auto it = std::find_if(s.presets.begin(), s.presets.end(),
+                         [&](const Preset& p) { return p.name == name; });
+  if (it == s.presets.end()) {
+    std::string names;
+    for (const Preset& p : s.presets) names += (names.empty() ? "" : ", ") + p.name;
+    *error = "unknown preset '" + name + "'" +
+             (names.empty() ? " (no presets found)" : "; presets: " + names);
+    return false;
+  }
+  // The playhead is placed by the analysis (open_pending: the preset's open_step, else its worst
+  // step), not reset here: a reset after a waited-for load put every preset back on step 0.
+  if (!load_draft_file(s, it->path, "preset " + it->path, error, wait)) return false;
+  s.preset = name;
+  s.edit.loaded_preset = name;
+  return true;
+}
+
+bool load_draft_file(AppState& s, const std::string& path, const std::string& what,
+                     std::string* error, bool wait) {
+  ScenarioLoad load = load_scenario_file(path);
+  if (!load.scenario) {
+    *error = what + ":";
+    for (const Diagnostic& d : load.errors) *error += "\n  " + d.format();
+    return false;
+  }
+  s.open_pending = true;
+  set_draft(s, *load.scenario, wait);
+  mark_loaded(s);
+  s.edit.loaded_preset.clear();  // select_preset names it
+  if (wait && !s.errors.empty()) {
+    *error = what + " does not analyze:";
+    for (const Diagnostic& d : s.errors) *error += "\n  " + d.format();
+    return false;
+  }
+  return true;
+}
+
+void set_draft(AppState& s, const Scenario& draft, bool wait) {
+  // Undoable: a fix applied by the advisor, and a preset, file or scene opened over the draft on
+  // screen (so that opening one by mistake does not lose unsaved edits). Nothing before the
+  // first analysis (start-up) is worth going back to.
+  if (s.analysis) s.edit.history.record(s.draft);
+  s.draft = draft;
+  s.edit.unsaved = scenario_to_json(s.draft) != s.edit.clean_json;
+  reanalyze(s, wait);
+}
+
+void reanalyze(AppState& s, bool wait) {
+  s.analyzer.request(s.draft);
+  s.analyzer.wait(wait ? 1e9 : kEditWaitSeconds);
+  update_frame(s, 0);
+}
+
+namespace {
+
+// The description on screen follows the analysed scenario: the loaded one's own while it makes
+// the same accesses, else written from its Analysis (edit.h draft_description).
+void refresh_description(AppState& s) {
+  if (!s.analysis) return;
+  s.scenario.description = draft_description(s.edit.loaded, s.scenario, &*s.analysis);
+  s.analysis->scenario.description = s.scenario.description;
+}
+
+// The first warp that executes executed step `step` (its time), or -1.
+double first_beat_of(const AppState& s, int step, int wavefront) {
+  for (int w = 0; w < s.analysis->warp_count(); ++w)
+    if (double t = time_of(*s.analysis, s.playback, step, w, wavefront); t >= 0) return t;
+  return -1;
+}
+
+// After an edit: the same step, warp and wavefront if they still exist, else the same step's
+// first beat of that warp, else of any warp; else the time stays (clamped by frame_at).
+void keep_place(AppState& s, const Frame& before) {
+  if (before.step < 0) return;
+  for (double t : {time_of(*s.analysis, s.playback, before.step, before.warp, before.wavefront),
+                   time_of(*s.analysis, s.playback, before.step, before.warp, 0),
+                   first_beat_of(s, before.step, 0)}) {
+    if (t >= 0) {
+      s.t = t;
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+bool poll_analysis(AppState& s) {
+  std::optional<AnalysisOutcome> o = s.analyzer.take();
+  if (!o) return false;
+  if (o->analysis) {
+    const Frame before = s.frame;  // the place on screen before this analysis
+    const bool had_analysis = s.analysis.has_value();
+    s.scenario = std::move(o->scenario);
+    s.analysis = std::move(o->analysis);
+    refresh_description(s);
+    s.errors.clear();
+    ++s.version;
+    s.measure.measurer.request(s.scenario);
+    if (s.open_pending) {
+      s.open_pending = false;
+      // A lesson's scene opens on its step; a preset on its own open_step, else its worst step
+      // (lesson.h). The scene's answer is the model's, for the analysis on screen.
+      const bool in_scene = s.lesson.file && s.lesson.scene >= 0;
+      const int open = in_scene ? scene_step(*s.analysis, s.lesson.file->scenes[s.lesson.scene])
+                                : opening_step(*s.analysis);
+      if (in_scene && s.lesson.file->scenes[s.lesson.scene].question)
+        s.lesson.answer = model_answer(
+            *s.analysis, s.lesson.file->scenes[s.lesson.scene].question->quantity, open);
+      // A scene shows the warp its question is about (the worst of the step: scene_warp).
+      const int warp = in_scene ? scene_warp(*s.analysis, open) : -1;
+      s.lesson.step = in_scene ? open : -1;
+      s.lesson.warp = warp;
+      double t = warp >= 0 ? time_of(*s.analysis, s.playback, open, warp, 0) : -1;
+      if (t < 0 && open >= 0) t = first_beat_of(s, open, 0);
+      s.t = t >= 0 ? t : 0;
+    } else if (had_analysis) {
+      keep_place(s, before);
+    }
+  } else if (!o->failure.empty()) {
+    // An exception (out of memory, ...): the last good analysis stays on screen.
+    s.errors = {Diagnostic{"", 0, o->failure}};
+    set_notice(s, o->failure, ImGui::GetCurrentContext() ? ImGui::GetTime() : 0, 10, Notice::Error);
+  } else {
+    s.errors = std::move(o->errors);
+  }
+  return true;
+}
+
+bool analysis_stale(const AppState& s) {
+  return s.analyzer.busy();
+}
+
+void update_frame(AppState& s, double dt) {
+  poll_analysis(s);
+  s.playback.speed = s.settings.speed;
+  s.playback.loop = s.settings.loop;
+  // Ask before telling: the beats would count the asked warp's wavefronts aloud.
+  if (asking(s)) s.playing = false;
+  if (s.playing) s.t += dt;
+  if (!s.analysis) {
+    s.frame = {};
+    s.cells = {};
+    return;
+  }
+  s.frame = frame_at(*s.analysis, s.t, s.playback);
+  if (s.frame.finished) s.playing = false;
+  s.cells = frame_cells(*s.analysis, s.frame);
+  // Ask before telling: while the scene's question is open the picture shows the request whole,
+  // with nothing counted or judged (frame.h conceal_answer).
+  if (asking(s)) s.cells = conceal_answer(std::move(s.cells));
+}
+
+bool asking(const AppState& s) {
+  return s.lesson.file && s.lesson.scene >= 0 &&
+         s.lesson.scene < static_cast<int>(s.lesson.file->scenes.size()) &&
+         s.lesson.file->scenes[static_cast<size_t>(s.lesson.scene)].question && !s.lesson.revealed;
+}
+
+void reveal_answer(AppState& s) {
+  if (s.lesson.revealed) return;
+  s.lesson.revealed = true;
+  // The reveal plays the answer: the asked warp's wavefronts, one beat each, from the first.
+  if (s.analysis && s.lesson.step >= 0 && s.lesson.warp >= 0 &&
+      seek(s, s.lesson.step, s.lesson.warp, 0)) {
+    s.playing = true;
+  }
+  update_frame(s, 0);
+}
+
+bool seek(AppState& s, int step, int warp, int wavefront) {
+  if (!s.analysis) return false;
+  double t = time_of(*s.analysis, s.playback, step, warp, wavefront);
+  if (t < 0) return false;
+  s.t = t;
+  update_frame(s, 0);
+  return true;
+}
+
+void clicker(AppState& s, int dir) {
+  if (s.lesson.file && s.lesson.scene >= 0) {
+    const Scene& scene = s.lesson.file->scenes[s.lesson.scene];
+    const double now = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
+    std::string err;
+    if (dir > 0 && scene.question && !s.lesson.revealed) {
+      reveal_answer(s);
+    } else if (dir > 0 && s.lesson.scene + 1 < static_cast<int>(s.lesson.file->scenes.size())) {
+      if (!go_to_scene(s, s.lesson.scene + 1, &err, false))
+        set_notice(s, err, now, 10, Notice::Error);
+    } else if (dir < 0 && s.lesson.scene > 0) {
+      if (!go_to_scene(s, s.lesson.scene - 1, &err, false))
+        set_notice(s, err, now, 10, Notice::Error);
+    }
+    return;
+  }
+  if (!s.analysis) return;
+  s.playing = false;
+  s.t = step_time(*s.analysis, s.t, s.playback, StepUnit::Step, dir);
+  update_frame(s, 0);
+}
+
+bool open_lesson(AppState& s, const std::string& path, const std::string& presets_dir, int first,
+                 std::string* error) {
+  LessonLoad load = load_lesson_file(path);
+  std::vector<Diagnostic> errors = load.errors;
+  if (load.lesson) errors = check_lesson(*load.lesson, presets_dir);
+  if (!errors.empty()) {
+    *error = "lesson " + path + ":";
+    for (const Diagnostic& d : errors) *error += "\n  " + d.format();
+    return false;
+  }
+  if (first < 0 || first >= static_cast<int>(load.lesson->scenes.size())) {
+    *error = "lesson " + path + " has " + std::to_string(load.lesson->scenes.size()) +
+             " scenes; there is no scene " + std::to_string(first + 1);
+    return false;
+  }
+  s.lesson.file = std::move(load.lesson);
+  s.lesson.presets_dir = presets_dir;
+  return go_to_scene(s, first, error);
+}
+
+bool go_to_scene(AppState& s, int i, std::string* error, bool wait) {
+  const Scene& scene = s.lesson.file->scenes[i];
+  ScenarioLoad load = scene_scenario(scene, s.lesson.presets_dir);
+  if (!load.scenario) {
+    *error = "scene " + std::to_string(i + 1) + ":";
+    for (const Diagnostic& d : load.errors) *error += "\n  " + d.format();
+    return false;
+  }
+  s.lesson.scene = i;
+  s.lesson.revealed = false;
+  s.lesson.answer = 0;
+  s.lesson.step = s.lesson.warp = -1;
+  s.preset = scene.preset;
+  s.playing = false;
+  s.open_pending = true;
+  set_draft(s, *load.scenario, wait);
+  mark_loaded(s);
+  // A lesson moves by its clicker: undo stays within a scene's edits (an undo into the previous
+  // scene's scenario would sit under this scene's caption).
+  s.edit.history.clear();
+  s.edit.loaded_preset = scene.preset;
+  return true;
+}
+
+const Diagnostic* error_for(const AppState& s, const std::string& prefix) {
+  for (const Diagnostic& d : s.errors)
+    if (d.path.rfind(prefix, 0) == 0 &&
+        (d.path.size() == prefix.size() || d.path[prefix.size()] == '.' ||
+         d.path[prefix.size()] == '['))
+      return &d;
+  return nullptr;
+}
+
+// [SECTION] editing
+
+namespace {
+
+void after_change(AppState& s) {
+  const std::string json = scenario_to_json(s.draft);
+  s.edit.unsaved = json != s.edit.clean_json;
+  // Undone back to the preset as loaded: the toolbar names it again instead of "(edited)".
+  s.preset = json == scenario_to_json(s.edit.loaded) ? s.edit.loaded_preset : std::string();
+  if (s.edit.step >= static_cast<int>(s.draft.steps.size()))
+    s.edit.step = static_cast<int>(s.draft.steps.size()) - 1;
+  reanalyze(s);
+}
+
+}  // namespace
+
+void apply_edit(AppState& s, const Scenario& before, std::string_view field) {
+  s.edit.history.record(before, field);
+  after_change(s);
+}
+
+bool undo_edit(AppState& s) {
+  std::optional<Scenario> back = s.edit.history.undo(s.draft);
+  if (!back) return false;
+  s.draft = std::move(*back);
+  after_change(s);
+  return true;
+}
+
+bool redo_edit(AppState& s) {
+  std::optional<Scenario> next = s.edit.history.redo(s.draft);
+  if (!next) return false;
+  s.draft = std::move(*next);
+  after_change(s);
+  return true;
+}
+
+void reset_draft(AppState& s) {
+  s.edit.history.record(s.draft);
+  s.draft = s.edit.loaded;
+  after_change(s);
+}
+
+void mark_loaded(AppState& s) {
+  s.edit.history.end_field();
+  s.edit.loaded = s.draft;
+  refresh_description(s);  // the analysis arrived before this was the loaded scenario
+  s.edit.clean_json = scenario_to_json(s.draft);
+  s.edit.unsaved = false;
+  s.edit.saved_path.clear();
+  s.edit.step = -1;
+}
+
+SaveResult save_draft(AppState& s, const std::string& path, bool force, double now) {
+  // Never a stale description: the loaded one's while the draft makes the same accesses, else
+  // written from the draft's analysis (the one on screen when it is the draft's, which it is
+  // unless an edit's analysis is still running).
+  const Analysis* a = nullptr;
+  std::optional<Analysis> fresh;
+  if (s.analysis && same_model(s.analysis->scenario, s.draft)) {
+    a = &*s.analysis;
+  } else if (!same_model(s.edit.loaded, s.draft)) {
+    try {
+      fresh = std::move(analyze(s.draft).analysis);
+    } catch (...) {
+      // Out of memory while analyzing: saved as "does not analyze", the save itself goes on.
+    }
+    if (fresh) a = &*fresh;
+  }
+  s.draft.description = draft_description(s.edit.loaded, s.draft, a);
+  SaveResult r = save_scenario(s.draft, path, force);
+  if (r.status == SaveResult::Saved) {
+    s.edit.clean_json = scenario_to_json(s.draft);
+    s.edit.unsaved = false;
+    s.edit.saved_path = r.path;
+    set_notice(s, "saved " + r.path, now);
+  } else if (r.status == SaveResult::Failed) {
+    set_notice(s, r.error, now, 10, Notice::Error);
+  }
+  return r;
+}
+
+}  // namespace bankviz::gui

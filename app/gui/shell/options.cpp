@@ -1,0 +1,154 @@
+// options.cpp: command-line parsing with CLI11 (see options.h).
+//
+// Every flag is checked here, before any work: a value CLI11 cannot convert, one out of range
+// (NaN and infinities included: CLI::Range lets NaN through), an empty value, and flags that make
+// no sense together are usage errors (exit 2) with a message naming the flag.
+#include "shell/options.h"
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+
+namespace bankviz::gui {
+
+namespace {
+
+// "1600x1000" -> true with both extents; anything else (signs, spaces, trailing text, overflow)
+// -> false.
+bool parse_size(const std::string& text, int* w, int* h) {
+  const size_t x = text.find('x');
+  if (x == std::string::npos) return false;
+  auto number = [](const char* first, const char* last, int* out) {
+    if (first == last || *first < '0' || *first > '9') return false;
+    auto [end, ec] = std::from_chars(first, last, *out);
+    return ec == std::errc() && end == last;
+  };
+  const char* s = text.data();
+  return number(s, s + x, w) && number(s + x + 1, s + text.size(), h);
+}
+
+std::optional<Options> usage(int* exit_code, const std::string& message) {
+  std::fprintf(stderr, "bankviz: %s\nRun with --help for more information.\n", message.c_str());
+  *exit_code = kExitUsage;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
+  Options o;
+  CLI::App app{"bankviz: see CUDA shared-memory bank conflicts, warp by warp"};
+  // An empty value ("--preset ''") is a usage error, never "flag not given".
+  const CLI::Validator non_empty(
+      [](std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
+      "", "non-empty");
+  std::string theme, size;
+  // "NAME VERSION" on one line, as GNU programs print it (help2man reads it for the man page).
+  app.set_version_flag("--version", std::string("bankviz ") + BANKVIZ_VERSION,
+                       "print the version and exit");
+  app.add_option("--preset", o.preset, "preset name (assets/presets/NAME.json)")->check(non_empty);
+  // A missing or unreadable file is reported when it is loaded (exit 1, as bankviz-cli --file).
+  app.add_option("--scenario", o.scenario, "scenario JSON file")->check(non_empty);
+  app.add_option("--lesson", o.lesson, "open a guided lesson (assets/lessons/NAME.json)")
+      ->check(non_empty);
+  app.add_flag("--reveal", o.reveal,
+               "with --lesson: open the scene with its question answered (what the room sees "
+               "after the reveal)");
+  CLI::Option* scene =
+      app.add_option("--scene", o.scene, "with --lesson: the scene to open (1-based)")
+          ->check(CLI::Range(1, 1000));
+  app.add_option("--compare", o.compare,
+                 "before and after: A and B (preset names or scenario files) side by side")
+      ->expected(2)
+      ->check(non_empty);
+  app.add_option("--sweep", o.sweep, "open the sweep window on PARAM=VALUES (e.g. pad=0..32)")
+      ->check(non_empty);
+  app.add_option("--theme", theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
+  app.add_flag("--presenter", o.presenter, "large fonts, high contrast, views only");
+  app.add_flag("--views-only", o.views_only, "hide the sidebar: the views fill the window (key V)");
+  CLI::Option* scale = app.add_option("--scale", o.scale, "UI / export scale, 0.5 to 4");
+  app.add_option("--screenshot", o.screenshot, "render, write this PNG and exit")->check(non_empty);
+  app.add_option("--svg", o.svg, "write an SVG of the tile and bank views and exit")
+      ->check(non_empty);
+  app.add_option("--sequence", o.sequence,
+                 "write the 16:9 slide as one PNG per beat into this directory and exit (the "
+                 "--step's wavefronts, else the whole animation)")
+      ->check(non_empty);
+  app.add_option("--gif", o.gif,
+                 "write the 16:9 slide animated as a GIF and exit (the --step's wavefronts, else "
+                 "the whole animation; 1280x720 unless --size)")
+      ->check(non_empty);
+  app.add_flag("--whole-animation", o.whole_animation,
+               "with --gif, --sequence or --export-gif: every beat of the animation, also with "
+               "--step (the Export menu's \"whole animation\")");
+  app.add_option("--export-gif", o.export_gif,
+                 "with the window open: export the current step as a slide-size GIF in the "
+                 "background, as the Export menu does, and exit when it is written")
+      ->check(non_empty);
+  app.add_flag("--slide", o.slide,
+               "with --screenshot or --svg: the 16:9 slide the Export menu's slides and GIF draw "
+               "(tile, banks, verdict, a lesson's caption; no toolbar, sidebar or timeline)");
+  app.add_option("--dump-layout", o.dump_layout, "with --screenshot: write grid positions (JSON)")
+      ->check(non_empty);
+  app.add_flag("--force", o.force, "overwrite existing output files");
+  app.add_option("--frames", o.frames, "render N frames and exit")->check(CLI::Range(1, 100000));
+  app.add_flag("--frame-times", o.frame_times, "print frame-time statistics");
+  app.add_option("--size", size, "window size, WxH (default 1600x1000)");
+  CLI::Option* step = app.add_option("--step", o.step, "executed step to show (0-based)")
+                          ->check(CLI::Range(0, INT_MAX));
+  CLI::Option* warp =
+      app.add_option("--warp", o.warp, "with --step: warp to show")->check(CLI::Range(0, INT_MAX));
+  CLI::Option* wavefront =
+      app.add_option("--wavefront", o.wavefront, "with --step: wavefront to show (0-based)")
+          ->check(CLI::Range(0, INT_MAX));
+  app.add_flag("--no-settings", o.no_settings, "do not read or write the settings file");
+  app.add_flag("--egl", o.egl, "render headless through EGL even when a display exists");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; every other parse problem is a usage error.
+    *exit_code = app.exit(e) == 0 ? kExitOk : kExitUsage;
+    return std::nullopt;
+  }
+  if (!theme.empty()) o.theme = theme;
+  // Written so that NaN fails too (every comparison with NaN is false).
+  if (scale->count() > 0 && !(std::isfinite(o.scale) && o.scale >= 0.5f && o.scale <= 4.0f))
+    return usage(exit_code, "--scale " + scale->as<std::string>() + ": expected 0.5 to 4");
+  if (!size.empty() || app.count("--size") > 0) {
+    int w = 0, h = 0;
+    if (!parse_size(size, &w, &h) || w < 640 || h < 400 || w > 8192 || h > 8192)
+      return usage(exit_code, "--size '" + size + "': expected WxH between 640x400 and 8192x8192");
+    o.width = w;
+    o.height = h;
+    o.size_given = true;
+  }
+  if (!o.preset.empty() + !o.scenario.empty() + !o.lesson.empty() + !o.compare.empty() > 1)
+    return usage(exit_code, "give one of --preset, --scenario, --lesson and --compare");
+  if (o.reveal && o.lesson.empty()) return usage(exit_code, "--reveal answers a --lesson's scene");
+  if (scene->count() > 0 && o.lesson.empty())
+    return usage(exit_code, "--scene picks a scene of a --lesson");
+  if ((warp->count() > 0 || wavefront->count() > 0) && step->count() == 0)
+    return usage(exit_code, "--warp and --wavefront pick a beat together with --step");
+  if (!o.dump_layout.empty() && o.screenshot.empty())
+    return usage(exit_code, "--dump-layout works with --screenshot");
+  if (o.whole_animation && o.gif.empty() && o.sequence.empty() && o.export_gif.empty())
+    return usage(exit_code, "--whole-animation works with --gif, --sequence or --export-gif");
+  if (o.slide && o.screenshot.empty() && o.svg.empty())
+    return usage(exit_code, "--slide works with --screenshot or --svg");
+  if (!o.export_gif.empty() && (o.headless() || o.egl))
+    return usage(exit_code,
+                 "--export-gif runs in the window: not with --screenshot, --svg, --sequence, "
+                 "--gif or --egl");
+  if (o.egl && !o.headless() && o.frames == 0 && !o.frame_times)
+    return usage(exit_code,
+                 "--egl renders offscreen: give --screenshot, --sequence, --gif or "
+                 "--frames");
+  // With --gif or --sequence, --frame-times reports the export (session.cpp), not 120 frames.
+  if (o.frame_times && o.frames == 0 && o.gif.empty() && o.sequence.empty()) o.frames = 120;
+  *exit_code = kExitOk;
+  return o;
+}
+
+}  // namespace bankviz::gui

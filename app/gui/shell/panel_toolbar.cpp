@@ -1,0 +1,270 @@
+// panel_toolbar.cpp: presets, playback, speed, theme, export; where the animation is now.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "platform/theme.h"
+#include "shell/panels.h"
+
+namespace bankviz::gui {
+
+namespace {
+
+// The toolbar flows: each item goes on the current row when it fits, else starts the next row,
+// so that a narrow window (a 1024x768 projector in presenter mode) wraps the bar instead of
+// cutting Export and help off.
+struct Flow {
+  float right = 0;  // the window's right edge for items
+  bool first = true;
+  float max_x = 0;  // rightmost item edge placed
+  int rows = 1;
+  // Call before an item of width w.
+  void next(float w) {
+    if (!first) {
+      const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+      if (x + w <= right) {
+        ImGui::SameLine();
+      } else {
+        ++rows;
+      }
+    }
+    first = false;
+  }
+  void done() { max_x = std::max(max_x, ImGui::GetItemRectMax().x); }
+};
+
+float button_w(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+float checkbox_w(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+         ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+// The Export menu: what each export holds, with a tooltip on every item.
+void draw_export_menu(AppState& s) {
+  auto tip = [](const char* text) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+  };
+  ImGui::TextDisabled("slide (GIF, sequence, PNG slide)");
+  if (ImGui::RadioButton("1280x720", !s.exports.full_hd)) s.exports.full_hd = false;
+  tip("Slide size 1280x720 (16:9): the tile, the banks, the verdict and a lesson's caption");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("1920x1080", s.exports.full_hd)) s.exports.full_hd = true;
+  tip("Slide size 1920x1080 (16:9)");
+  bool whole = s.exports.scope == ExportScope::Animation;
+  if (ImGui::Checkbox("whole animation", &whole))
+    s.exports.scope = whole ? ExportScope::Animation : ExportScope::Step;
+  tip("GIF and sequence: every step of every warp, instead of the current step of the current "
+      "warp (its wavefronts)");
+  // Every export's theme: the window's unless chosen (settings.h export_light).
+  using Theme = Settings::ExportTheme;
+  Theme& theme = s.settings.export_theme;
+  ImGui::TextDisabled("theme");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("as the window", theme == Theme::App)) theme = Theme::App;
+  tip("Every export (GIF, sequence, PNG and SVG slides) in the theme the window shows");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("light", theme == Theme::Light)) theme = Theme::Light;
+  tip("Every export in the light theme (projectors and paper), whatever the window shows");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("dark", theme == Theme::Dark)) theme = Theme::Dark;
+  tip("Every export in the dark theme, whatever the window shows");
+  ImGui::SliderInt("PNG scale", &s.settings.export_scale, 1, 4, "%dx");
+  tip("Pixels per point of the window PNG (2x for print)");
+  // What a GIF or sequence would hold now, before it is asked for.
+  std::string why;
+  int frames = 0;
+  if (s.analysis)
+    frames = static_cast<int>(
+        export_beats(*s.analysis, s.playback, s.frame, s.exports.scope, &why).size());
+  const std::string count = frames > 0 ? " (" + std::to_string(frames) + " frames)" : "";
+  ImGui::Separator();
+  const std::string gif = "GIF" + count;
+  if (ImGui::Selectable(gif.c_str())) s.exports.ask(ExportAsk::Gif);
+  tip(frames > 0 ? "Animated GIF of the slide, one frame per wavefront; exported in the background "
+                   "with progress and Cancel"
+                 : why.c_str());
+  const std::string seq = "PNG sequence" + count;
+  if (ImGui::Selectable(seq.c_str())) s.exports.ask(ExportAsk::Sequence);
+  tip(frames > 0 ? "One PNG of the slide per wavefront, into a new folder" : why.c_str());
+  if (ImGui::Selectable(s.compare.open ? "PNG slide (both sides)" : "PNG slide"))
+    s.exports.ask(ExportAsk::SlidePng);
+  tip("This frame as a 16:9 slide: views only, no toolbar or sidebar");
+  if (!s.compare.open) {
+    if (ImGui::Selectable("SVG slide (16:9)")) s.exports.ask(ExportAsk::SlideSvg);
+    tip("Tile left, banks right, the verdict and a lesson's caption under them: a landscape "
+        "vector slide at the slide size");
+  }
+  ImGui::Separator();
+  if (ImGui::Selectable("PNG of the window (S)")) s.exports.ask(ExportAsk::Screenshot);
+  tip("The whole window as it is, at the PNG scale");
+  if (s.compare.open) {
+    if (ImGui::Selectable("Comparison slide, SVG 16:9 (E)")) s.exports.ask(ExportAsk::Svg);
+    tip("Both sides, their verdicts and the ratio B / A as one 16:9 vector slide");
+  } else {
+    if (ImGui::Selectable("SVG of tile + banks (E)")) s.exports.ask(ExportAsk::Svg);
+    tip("The tile and bank views as a portrait vector page");
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace
+
+void draw_toolbar(AppState& s, Rect r) {
+  ImGui::SetNextWindowPos(r.pos);
+  ImGui::SetNextWindowSize(r.size);
+  ImGui::Begin("##toolbar", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoBackground);
+  const float fs = ImGui::GetFontSize();
+  Flow flow;
+  flow.right = r.pos.x + r.size.x - ImGui::GetStyle().WindowPadding.x;
+  const float top = ImGui::GetCursorScreenPos().y;
+  auto item = [&](float w) { flow.next(w); };
+  ImGui::PushFont(g_fonts.bold);
+  item(ImGui::CalcTextSize("bankviz").x);
+  ImGui::TextUnformatted("bankviz");
+  ImGui::PopFont();
+  flow.done();
+
+  // Presets
+  // Presenter mode's large font: leave out what keys do anyway (step and warp jumps: arrows and
+  // W; loop: L); what remains wraps onto a second row when the window is narrow.
+  const bool compact = s.settings.presenter;
+  const float combo_w = fs * (compact ? 11 : 17);
+  item(combo_w);
+  ImGui::SetNextItemWidth(combo_w);
+  // A lesson's embedded scene has no preset: its scenario's name, as long as it is unedited.
+  std::string cur = !s.preset.empty() ? s.preset
+                    : s.lesson.file && s.draft.name == s.scenario.name && s.errors.empty()
+                        ? s.draft.name
+                        : "(edited)";
+  if (ImGui::BeginCombo("##preset", cur.c_str(), ImGuiComboFlags_HeightLarge)) {
+    for (const Preset& p : s.presets) {
+      if (ImGui::Selectable(p.name.c_str(), p.name == s.preset)) {
+        std::string err;
+        if (select_preset(s, p.name, &err, false)) {
+          s.settings.preset = p.name;
+        } else {
+          set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
+        }
+      }
+      // What the preset shows, in its own words (its file's title).
+      if (!p.title.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.title.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The seeds' examples: each opens on the step it is about");
+  flow.done();
+  item(fs * 4);
+  if (ImGui::Button(s.playing ? "Pause" : "Play", ImVec2(fs * 4, 0))) s.playing = !s.playing;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play or pause the animation (Space)");
+  flow.done();
+  auto jump = [&](const char* label, StepUnit u, int dir, const char* tip) {
+    item(button_w(label));
+    if (ImGui::Button(label) && s.analysis) {
+      s.playing = false;
+      s.t = step_time(*s.analysis, s.t, s.playback, u, dir);
+      update_frame(s, 0);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+    flow.done();
+  };
+  if (!compact) {
+    jump("<step", StepUnit::Step, -1, "Previous step (Up)");
+    jump("<warp", StepUnit::Warp, -1, "Previous warp (Shift+W)");
+  }
+  jump("<", StepUnit::Wavefront, -1, "Previous wavefront (Left)");
+  jump(">", StepUnit::Wavefront, 1, "Next wavefront (Right)");
+  if (!compact) {
+    jump("warp>", StepUnit::Warp, 1, "Next warp (W)");
+    jump("step>", StepUnit::Step, 1, "Next step (Down)");
+  }
+  item(fs * 7);
+  ImGui::SetNextItemWidth(fs * 7);
+  double old = s.settings.speed;
+  float sp = static_cast<float>(s.settings.speed);
+  if (ImGui::SliderFloat("##speed", &sp, 0.1f, 60.0f, "%.1f wf/s", ImGuiSliderFlags_Logarithmic)) {
+    s.settings.speed = sp;
+    s.t *= old / s.settings.speed;  // keep the current beat when the speed changes
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Animation speed in wavefronts per second (+ and -)");
+  flow.done();
+  if (!compact) {
+    item(checkbox_w("loop"));
+    ImGui::Checkbox("loop", &s.settings.loop);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Start again after the last beat (L)");
+    flow.done();
+  }
+  const char* theme = s.settings.light ? "Dark" : "Light";
+  item(button_w(theme));
+  if (ImGui::Button(theme)) {
+    s.settings.light = !s.settings.light;
+    s.want_fonts = true;
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Switch the colour theme (T)");
+  flow.done();
+  item(checkbox_w("presenter"));
+  if (ImGui::Checkbox("presenter", &s.settings.presenter)) {
+    if (s.settings.presenter) s.settings.views_only = true;
+    s.want_fonts = true;
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Large type, high contrast, views only (P; Escape leaves it). Clicker keys: "
+        "PageDown or . next, PageUp or B back");
+  flow.done();
+  const char* views = s.settings.views_only ? "Controls" : "Views only";
+  item(button_w(views));
+  if (ImGui::Button(views)) s.settings.views_only = !s.settings.views_only;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show or hide the sidebar (V)");
+  flow.done();
+  // Before and after, the sweep, the seeds' experiments (compare.h).
+  item(button_w("Compare"));
+  if (ImGui::Button("Compare")) ImGui::OpenPopup("compare");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Before and after: this scenario (A) beside a padded, swizzled or float2 "
+        "variant or any preset (B), sharing one playhead, with the ratio B / A");
+  draw_compare_menu(s);
+  flow.done();
+  item(button_w("Sweep"));
+  if (ImGui::Button("Sweep")) s.sweep.open = !s.sweep.open;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Vary padding, rows, columns, element type or swizzle over a range and plot "
+        "the model's wavefronts per request (and, with a GPU, measured cycles)");
+  flow.done();
+  if (!compact) {
+    item(button_w("Experiments"));
+    if (ImGui::Button("Experiments")) s.experiments.open = !s.experiments.open;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "The seeds' own comparisons: published ratio, the model's prediction, and "
+          "with a GPU the measured one");
+    flow.done();
+  }
+  item(button_w("Export"));
+  if (ImGui::Button("Export")) ImGui::OpenPopup("export");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("GIF, PNG sequence, PNG and SVG slides, window PNG, SVG");
+  flow.done();
+  if (ImGui::BeginPopup("export")) draw_export_menu(s);
+  // An export's progress and the notices are the status line's (panel_status.cpp).
+  item(button_w("?"));
+  if (ImGui::Button("?")) s.show_help = !s.show_help;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys and what the views show (F1)");
+  flow.done();
+
+  const float bottom = ImGui::GetItemRectMax().y;
+  s.toolbar_h = std::ceil(bottom - r.pos.y + ImGui::GetStyle().WindowPadding.y);
+  s.layout.toolbar = {r.pos.x, top, flow.max_x - r.pos.x, bottom - top};
+  s.layout.toolbar_rows = flow.rows;
+  ImGui::End();
+}
+
+}  // namespace bankviz::gui

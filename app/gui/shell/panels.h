@@ -1,0 +1,149 @@
+// panels.h: one function per panel, each a view over AppState (one .cpp per panel).
+//
+// Every panel draws itself into the rectangle it is given; ui.cpp lays the rectangles out.
+#pragma once
+
+#include "imgui.h"
+#include "platform/cells.h"
+#include "shell/app_state.h"
+
+namespace bankviz::gui {
+
+struct Rect {
+  ImVec2 pos, size;
+};
+
+// What one side of the tile and bank views shows: the app's own scenario (main_view), or a
+// comparison's B side (compare.h). The views read only this and the state's look and settings.
+struct ViewSide {
+  const char* id = "";  // ImGui window id suffix: "" for the main views, "##b" for B
+  const Analysis* analysis = nullptr;
+  const Frame* frame = nullptr;
+  const FrameCells* cells = nullptr;
+  int version = 0;                                  // bumped per analysis (cell grid keys)
+  bool stale = false;                               // a newer edit is being analyzed
+  const std::vector<Diagnostic>* errors = nullptr;  // the edit's errors (the main side)
+  bool verdict = true;                              // the bank view prints the verdict below
+  // A lesson's question is open (asking()): the views draw the request without counting or
+  // judging it: no wavefront counter, race line, per-bank counts or conflict colours.
+  bool conceal = false;
+  // The GPU on stage: the measured figure for the step on screen, drawn under the verdict
+  // ("measured on H100: 32.83 cycles per instruction, model 32"); empty without one, and while a
+  // question is open.
+  std::string measured;
+  GridId tile_grid = GridId::Tile, bank_grid = GridId::Banks;
+  GridLayout* tile_layout = nullptr;
+  GridLayout* bank_layout = nullptr;
+  Box* verdict_box = nullptr;  // where the verdict landed (null: AppState::layout.verdict)
+};
+ViewSide main_view(AppState& s);
+
+// What a panel draws with, besides its feature's state (look(s)): the colours, the settings, where
+// the frame's parts landed (--dump-layout), and whether the frame is an export's slide (which
+// shows no buttons).
+struct Look {
+  const Palette& palette;
+  const Settings& settings;
+  ScreenLayout& layout;
+  bool slide = false;
+};
+Look look(AppState& s);
+// The measured figure for the main side's step on screen (measure.h stage_line), empty without a
+// measurement of the scenario on screen or while a question is open.
+std::string main_stage_line(const AppState& s);
+
+void draw_toolbar(AppState& s, Rect r);
+// The status line (panel_status.cpp): "edited, not saved", an export's progress and Cancel, the
+// last notice, in one fixed strip, so that nothing moves under the mouse when they come and go.
+void draw_status(StatusState& st, ExportJob& job, bool unsaved, const Look& look, Rect r);
+float status_height();
+bool status_has_news(const StatusState& st, const ExportJob& job);
+void draw_controls(AppState& s, Rect r);
+void draw_tile_view(AppState& s, CellRenderer& cells, Rect r);
+void draw_bank_view(AppState& s, CellRenderer& cells, Rect r);
+void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r);
+void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r);
+void draw_timeline(AppState& s, CellRenderer& cells, Rect r);
+// Presenter mode's timeline strip for views `width` wide in `h` of height: the verdict (and the
+// measured figure), the step labels and a few whole warp rows.
+float presenter_timeline_height(const AppState& s, float width, float h);
+// The verdict for the lit warp step, in the big font, in the current window (panel_banks.cpp):
+// presenter mode shows it across the timeline's top instead of under the banks. Its height for a
+// window `width` wide (0 when there is no verdict to show).
+void draw_verdict_text(AppState& s);
+float verdict_height(const AppState& s, float width);
+void draw_verdict_text(AppState& s, const ViewSide& v);
+float verdict_height(const AppState& s, const ViewSide& v, float width);
+// The generated kernel of `scenario` (as written or exposed), cached per analysis `version`.
+void draw_source(const Scenario& scenario, int version, Rect r);
+// The GPU's measurement beside the model's figures (`analysis`); only a note while `asking`.
+void draw_measurement(const MeasureState& m, const Analysis* analysis, bool asking,
+                      const Palette& pal, Rect r);
+void draw_help(bool& open);
+// The "Save as" dialog (panel_controls.cpp), opened by its button or Ctrl+S in any layout.
+void draw_save_dialog(AppState& s);
+// The lesson's caption strip (panel_lesson.cpp) over the scene on screen (its analysis fills the
+// caption's figures; `title` is the scenario's, for a scene without its own); its height for a
+// window `width` wide (0 without a lesson). The back/next buttons ask the caller to move the
+// lesson (app_state.h clicker): -1, 1, or 0 for no click.
+int draw_lesson(const LessonState& l, const Analysis* analysis, const std::string& title,
+                const Look& look, Rect r);
+float lesson_height(const LessonState& l, const Analysis* analysis, const std::string& title,
+                    const Look& look, float width);
+// panel_advisor.cpp: the advisor window (key A); the CuTe layout field of a tile's controls (true
+// when it changed the tile); the tile view's layout caption and the tooltip's layout lines.
+void draw_advisor(AppState& s);
+// panel_profile.cpp: the "your kernel" window (key K): a .cu file per source line (profiler.h).
+void draw_profile(AppState& s);
+bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w);
+void draw_layout_caption(const TileDecl& t);
+void layout_tooltip_lines(const TileDecl& t, int64_t element);
+
+// panel_compare.cpp: before and after (compare.h) in the views' rectangle, and the toolbar's
+// Compare menu; panel_sweep.cpp: the sweep window (toolbar Sweep, --sweep); panel_experiments.cpp:
+// the seeds' experiments window (toolbar Experiments).
+void draw_compare(AppState& s, CellRenderer& cells, Rect r);
+void draw_compare_menu(AppState& s);
+void draw_sweep(AppState& s);
+void draw_experiments(ExperimentsState& x, const Measurer& measurer, const Palette& pal);
+
+// The whole window: layout, panels, keyboard shortcuts (ui.cpp).
+void draw_ui(AppState& s, CellRenderer& cells);
+
+// [SECTION] helpers shared by panels (ui.cpp)
+// --dump-layout's record of the texts a frame draws (ImGui's log per panel, plus draw_text()):
+// on from capture_texts(true) until off; captured_texts() gives the last frame's lines.
+void capture_texts(bool on);
+std::vector<std::string> captured_texts();
+// A text drawn straight into a draw list (counts, labels on the grids), recorded for the capture.
+void draw_text(ImDrawList* dl, ImFont* font, float size, ImVec2 pos, ImU32 color,
+               const std::string& text);
+// A fixed window (titled unless title_bar is false: presenter mode gives the height to the
+// pictures); call ImGui::End() after.
+bool begin_panel(const char* title, Rect r, bool title_bar = true);
+// Row, col, byte, bank, word, lanes of s.hover over side v.
+void hover_tooltip(const AppState& s, const ViewSide& v);
+std::string lanes_text(uint32_t lanes);
+// A wrapped tooltip for the control just drawn, when it is hovered: what it is, in its words.
+void control_tip(const char* text);  // "0, 1, 2 .. 31" compactly: "0-31", "0, 16"
+// Map between a panel's grid rows and the current frame: lanes touching each element/word.
+ImU32 degree_color(const Palette& p, int wavefronts, int ideal);
+// "rules: measured" / "rules: published; 2 of 4 rules extrapolated", in the conflict colour when
+// part of the rule set is extrapolated; hovering lists every rule with its provenance.
+void arch_rules_label(const Arch& arch, const Palette& p);
+// Pixel height of the digit glyph '0' of `font` drawn at `size` px (what a reader sees).
+float digit_px(ImFont* font, float size);
+// The size to draw a lane number (`text`: "7", "31+") inside a lit cell of `cell` px: presenter
+// mode fills the cell, the desk view stays modest.
+float lane_label_size(const char* text, float cell, bool presenter);
+// `text` centred at `center`, narrowed sideways (to 60% at most) when wider than `width`, with a
+// one-pixel shadow unless `shadow` is 0.
+void draw_fitted_text(ImDrawList* dl, ImFont* font, float size, ImVec2 center, float width,
+                      ImU32 shadow, ImU32 ink, const std::string& text);
+// The lane number in a lit cell of `cell` px centred at `center`: the lowest of `lanes`, with a
+// small '+' when several lanes share the cell; all of a grid's labels one size. Records the
+// digits' pixel height in layout.lane_digit_px (the smallest drawn).
+void draw_lane_label(ImDrawList* dl, ImVec2 center, float cell, uint32_t lanes, bool presenter,
+                     const Palette& pal, ScreenLayout& layout);
+
+}  // namespace bankviz::gui

@@ -1,0 +1,138 @@
+// session.h: the steps main() runs, each one call: set up the state, set the look, render a
+// frame (to the window or offscreen), export, run headless, measure frame times.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "platform/cells.h"
+#include "platform/platform.h"
+#include "shell/app_state.h"
+#include "shell/options.h"
+
+namespace bankviz::gui {
+
+// Settings (unless --no-settings or headless), presets, the scenario from flags. Returns kExitOk,
+// or with a message kExitUsage (an unknown --preset, no beat at --step) or kExitFailed (a scenario
+// or preset file that does not load or analyze).
+int setup_state(AppState& s, const Options& o, std::string* error);
+
+// Palette, ImGui style and fonts for this scale and the state's theme/presenter settings.
+void apply_look(AppState& s, float scale);
+
+// True when presenter mode's type was sized for another window height than px_h (apply_look
+// again, with s.view_px_h = px_h).
+bool look_outdated(const AppState& s, float scale, int px_h);
+
+// On exit: the last preset and the windowed size go into the settings file. False (the reason on
+// stderr) when it cannot be written.
+bool remember_session(AppState& s, const Platform& p);
+
+// Dear ImGui's layout file (imgui.ini beside the settings), read and written by us instead of
+// ImGui (io.IniFilename = nullptr): read like the settings (a regular file of at most 1 MB; a
+// problem is reported and the default layout used), written through write_file_atomic.
+void load_imgui_ini(AppState& s, const std::string& path);
+bool save_imgui_ini(const std::string& path);  // false with the reason on stderr
+
+// Where one frame's time went, in milliseconds. ui: our thread building the frame (ImGui, the
+// panels, cell instances) -- the CPU cost a real GPU cannot take away. submit: handing the draw
+// lists to OpenGL (on llvmpipe this includes vertex shading and binning, on a GPU it is small).
+// finish: waiting for the rasterizer (glFinish). swap: presenting (Xvfb copies the window).
+// exports: a running GIF or sequence export's frames rendered after this one (handle_export_jobs),
+// part of the total: how long the window waits for its next frame.
+struct FrameTiming {
+  double ui = 0, submit = 0, finish = 0, swap = 0, exports = 0, total = 0;
+};
+
+// An export's framebuffer between its frames. Consecutive beats differ in a few cells, lane
+// digits and words, and a software rasterizer spent most of a GIF's time drawing the unchanged
+// rest of every frame again (BENCHMARKS.md). So after a job's first frame, a frame is drawn only
+// inside the rectangles where its draw data differs from the previous frame's: ImGui's triangles
+// that changed (their old and new corners) and each cell grid's changed cells. Every command
+// still runs, clipped to each rectangle, and each pixel is computed on its own, so the pixels
+// are those a whole frame would have drawn; the framebuffer keeps the rest. Draw lists are matched
+// by their window; a label that gains or loses glyphs is dirty between the triangles both frames
+// share at its start and end. Anything that could change more (size, clear colour, fonts) draws
+// the whole frame, and so do more than a few rectangles or half the frame.
+class ExportCanvas {
+ public:
+  ExportCanvas();
+  ~ExportCanvas();
+  ExportCanvas(const ExportCanvas&) = delete;
+  ExportCanvas& operator=(const ExportCanvas&) = delete;
+  // Draws the frame ImGui::Render() built into the bound framebuffer (w x h, holding the previous
+  // frame this canvas drew), cleared to bg where drawn.
+  void draw(ImDrawData* dd, const Rgba& bg, int w, int h);
+  // The next frame is drawn whole (a new job, or a framebuffer that lost its pixels).
+  void reset();
+  // Frames drawn, of them whole, and rectangles drawn (for --frame-times and tests).
+  int frames() const { return frames_; }
+  int whole_frames() const { return whole_frames_; }
+  int rects() const { return static_cast<int>(rects_); }
+
+ private:
+  struct List;
+  std::vector<ImVec4> changed(const ImDrawData* dd, const Rgba& bg, int w, int h) const;
+  std::vector<List> lists_;
+  bool valid_ = false;
+  int width_ = 0, height_ = 0;
+  uint32_t bg_ = 0;
+  ImTextureID font_tex_{};
+  float font_px_ = 0;
+  int frames_ = 0, whole_frames_ = 0;
+  size_t rects_ = 0;
+};
+
+// One frame: new frame, panels, render into the bound framebuffer of width x height pixels.
+// input false: an export's frame, which the mouse does not hover (no tooltips in a file); with a
+// canvas, drawn where it changed since the canvas's last frame.
+FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
+                         double dt, bool input = true, ExportCanvas* canvas = nullptr);
+
+// Renders the UI offscreen at `scale` (light theme when asked) and writes a PNG.
+bool export_png(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
+                float scale, bool light, const std::string& path, bool force, std::string* error);
+// The current frame's tile and bank views as SVG.
+bool export_svg(const AppState& s, bool light, const std::string& path, bool force,
+                std::string* error);
+
+// The current frame as the landscape 16:9 SVG slide `width` units wide (svg.h render_slide_svg),
+// with the open lesson scene's caption.
+bool export_slide_svg(const AppState& s, bool light, double width, const std::string& path,
+                      bool force, std::string* error);
+
+// The slide's size (16:9) unless asked for another: the Export menu's 1280x720, headless --gif
+// and --sequence without --size.
+inline constexpr int kSlideWidth = 1280, kSlideHeight = 720;
+
+// Starts a GIF or PNG-sequence export job (export_job.h) of `scope`, width x height pixels, the
+// views-only slide or the window's layout. False with the reason (another export running, no
+// frames, an existing file without force).
+bool start_export(AppState& s, ExportKind kind, const std::string& path, ExportScope scope,
+                  bool slide, bool light, int width, int height, bool force, std::string* error);
+// Renders the running job's next frames offscreen for about budget_ms (at least one frame) and
+// hands them to its worker; an edit of the scenario cancels it. The outcome once it is done.
+std::optional<ExportResult> pump_export(AppState& s, Platform& p, CellRenderer& cells,
+                                        float ui_scale, double budget_ms);
+// "/full/path/x.gif (412 KB, 24 frames)": what the notice says after "saved".
+std::string export_saved_text(const ExportResult& r, ExportKind kind);
+
+// After a frame: renders a few frames of a running GIF or sequence export (and reports it when
+// done), starts the ones the Export menu asked for, writes a PNG slide.
+void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_scale);
+
+// Handles the UI's other export requests (keys S/E, the Export menu) after a frame.
+void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale);
+
+// --screenshot / --sequence / --frames without a window: returns the exit code.
+int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells);
+
+// Prints frame-time statistics (--frame-times): total per frame, and the mean of each part.
+void print_frame_times(const std::vector<FrameTiming>& t, const std::string& renderer, int w,
+                       int h);
+
+// Writes where the views drew their grids (for screenshot tests).
+bool write_layout(const AppState& s, const std::string& path, float scale, bool force,
+                  std::string* error);
+
+}  // namespace bankviz::gui

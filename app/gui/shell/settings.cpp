@@ -1,0 +1,174 @@
+// settings.cpp: settings file (see settings.h).
+#include "shell/settings.h"
+
+#include "validation.h"
+
+#include "bankviz/io.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+namespace bankviz::gui {
+
+using nlohmann::json;
+
+std::string config_dir() {
+  return bankviz::config_dir();  // app/shared/validation.h: one home for both programs
+}
+
+namespace {
+
+template <typename T>
+void read(const json& j, const char* key, T* out, std::vector<std::string>* problems, T lo = T{},
+          T hi = T{}) {
+  if (!j.contains(key)) return;
+  const json& v = j[key];
+  const T def = *out;
+  auto wrong_type = [&] {
+    problems->push_back(std::string("settings: ") + key + " = " + v.dump() +
+                        " has the wrong type; using " + json(def).dump());
+  };
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    // Checked as a double before any conversion: 1e300 must not become a float infinity or a
+    // 4294967936 wrap to 640 in an int (both undefined or wrong), and 2.5 is not an integer.
+    if (!v.is_number()) return wrong_type();
+    const double d = v.get<double>();
+    if (std::is_integral_v<T> && v.is_number_float() && d != std::floor(d)) return wrong_type();
+    if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi))) {  // NaN fails too
+      problems->push_back(std::string("settings: ") + key + " = " + v.dump() +
+                          " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                          "]; using " + json(def).dump());
+      return;
+    }
+    *out = static_cast<T>(d);
+  } else {
+    try {
+      *out = v.get<T>();
+    } catch (const json::exception&) {
+      wrong_type();
+    }
+  }
+}
+
+}  // namespace
+
+Settings settings_from_json(const std::string& text, std::vector<std::string>* problems) {
+  Settings s;
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    problems->push_back("settings: not a JSON object; using defaults");
+    return s;
+  }
+  if (j.contains("theme")) {
+    if (j["theme"] == "light") {
+      s.light = true;
+    } else if (j["theme"] == "dark") {
+      s.light = false;
+    } else {
+      problems->push_back("settings: theme = " + j["theme"].dump() +
+                          " is not \"light\" or \"dark\"; using \"dark\"");
+    }
+  }
+  read(j, "presenter", &s.presenter, problems);
+  read(j, "ui_scale", &s.ui_scale, problems, 0.5f, 4.0f);
+  read(j, "speed", &s.speed, problems, 0.1, 60.0);
+  read(j, "loop", &s.loop, problems);
+  read(j, "export_scale", &s.export_scale, problems, 1, 4);
+  if (j.contains("export_theme")) {
+    const json& t = j["export_theme"];
+    if (t == "app") {
+      s.export_theme = Settings::ExportTheme::App;
+    } else if (t == "light") {
+      s.export_theme = Settings::ExportTheme::Light;
+    } else if (t == "dark") {
+      s.export_theme = Settings::ExportTheme::Dark;
+    } else {
+      problems->push_back("settings: export_theme = " + t.dump() +
+                          " is not \"app\", \"light\" or \"dark\"; using \"app\" (the "
+                          "window's theme)");
+    }
+  } else if (j.contains("export_light")) {
+    // Settings written before export_theme: false was a choice (dark); true was the default,
+    // which is now the window's theme.
+    bool light = true;
+    read(j, "export_light", &light, problems);
+    if (!light) s.export_theme = Settings::ExportTheme::Dark;
+  }
+  read(j, "preset", &s.preset, problems);
+  read(j, "show_source", &s.show_source, problems);
+  read(j, "show_measure", &s.show_measure, problems);
+  read(j, "views_only", &s.views_only, problems);
+  read(j, "window_w", &s.window_w, problems, 640, 8192);
+  read(j, "window_h", &s.window_h, problems, 400, 8192);
+  return s;
+}
+
+std::string settings_to_json(const Settings& s) {
+  json j = {{"theme", s.light ? "light" : "dark"},
+            {"presenter", s.presenter},
+            {"ui_scale", s.ui_scale},
+            {"speed", s.speed},
+            {"loop", s.loop},
+            {"export_scale", s.export_scale},
+            {"export_theme", s.export_theme == Settings::ExportTheme::Light  ? "light"
+                             : s.export_theme == Settings::ExportTheme::Dark ? "dark"
+                                                                             : "app"},
+            {"preset", s.preset},
+            {"show_source", s.show_source},
+            {"show_measure", s.show_measure},
+            {"views_only", s.views_only},
+            {"window_w", s.window_w},
+            {"window_h", s.window_h}};
+  return j.dump(2) + "\n";
+}
+
+bool export_light(const Settings& s) {
+  switch (s.export_theme) {
+    case Settings::ExportTheme::Light:
+      return true;
+    case Settings::ExportTheme::Dark:
+      return false;
+    case Settings::ExportTheme::App:
+      break;
+  }
+  return s.light;
+}
+
+Settings load_settings(std::vector<std::string>* problems) {
+  std::string dir = config_dir();
+  if (dir.empty()) return {};
+  const std::string path = dir + "/settings.json";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};  // first start: defaults
+  // Regular files of at most 1 MB only: settings.json as /dev/zero or a FIFO must not hang or
+  // exhaust the app; it is reported and the defaults are used.
+  TextRead text = read_text_file(path, kMaxSettingsBytes);
+  if (!text.text) {
+    if (problems) problems->push_back("settings: " + text.error + "; using the defaults");
+    return {};
+  }
+  return settings_from_json(*text.text, problems);
+}
+
+bool save_settings(const Settings& s, std::string* error) {
+  std::string dir = config_dir();
+  if (dir.empty()) {
+    *error = "cannot save settings: neither XDG_CONFIG_HOME nor HOME is set";
+    return false;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    *error = "cannot create " + dir + ": " + ec.message();
+    return false;
+  }
+  // Replaced whole (temporary file, then rename): a full disk leaves the old settings intact. A
+  // settings.json that is a device, FIFO or directory is refused, never written into.
+  *error = write_file_atomic(dir + "/settings.json", settings_to_json(s), true);
+  if (!error->empty()) *error = "cannot save settings: " + *error;
+  return error->empty();
+}
+
+}  // namespace bankviz::gui

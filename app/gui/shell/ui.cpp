@@ -1,0 +1,526 @@
+// ui.cpp: the window's layout, keyboard shortcuts and helpers shared by the panels.
+//
+//  +----------------------------------------------------------------------+
+//  | toolbar                                                              |
+//  (views only -- key V, and presenter mode's start -- drops the left column: the tile and bank
+//   views and the timeline take the whole width)
+//  +-------------+----------------------------+----------------------------+
+//  | scenario    | logical tile               | physical banks             |
+//  | controls    |                            |                            |
+//  +-------------+                            |                            |
+//  | measurement |                            |                            |
+//  +-------------+----------------------------+----------------------------+
+//  | kernel src  | warp timeline                                           |
+//  +-------------+---------------------------------------------------------+
+#include <GLFW/glfw3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "platform/theme.h"
+#include "shell/panels.h"
+
+namespace bankviz::gui {
+
+// [SECTION] The texts a frame draws (--dump-layout's "texts": what a room can read)
+// ImGui's own log records every text its widgets render while it is on. It stops at the End() of
+// each window (and forgets a buffer then), so every panel turns it on again (begin_panel), into
+// one file the pieces are appended to; the frame reads it back. Texts drawn straight into a draw
+// list are added by draw_text(). Only for --dump-layout: nothing is logged otherwise.
+
+namespace {
+bool g_capture = false;
+std::string g_log_path;  // a private temporary file while capturing
+
+void stop_log() {
+  if (ImGui::GetCurrentContext()) ImGui::LogFinish();  // a no-op when not logging
+}
+
+void start_frame_log() {
+  if (!g_capture) return;
+  stop_log();
+  std::FILE* f = std::fopen(g_log_path.c_str(), "wb");  // this frame's texts only
+  if (f) std::fclose(f);
+}
+// The analysis on screen, or null before the first one.
+const Analysis* ptr(const std::optional<Analysis>& a) {
+  return a ? &*a : nullptr;
+}
+
+}  // namespace
+
+void capture_texts(bool on) {
+  stop_log();
+  if (!g_log_path.empty()) std::remove(g_log_path.c_str());
+  g_log_path.clear();
+  g_capture = false;
+  if (!on) return;
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/bankviz-texts-XXXXXX";
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0) return;  // no texts in the layout; nothing else depends on them
+  ::close(fd);
+  g_log_path = pattern;
+  g_capture = true;
+}
+
+std::vector<std::string> captured_texts() {
+  stop_log();
+  std::vector<std::string> out;
+  if (!g_capture) return out;
+  std::ifstream in(g_log_path, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
+    if (a != std::string::npos) out.push_back(line.substr(a, b - a + 1));
+  }
+  return out;
+}
+
+void draw_text(ImDrawList* dl, ImFont* font, float size, ImVec2 pos, ImU32 color,
+               const std::string& text) {
+  dl->AddText(font, size, pos, color, text.c_str());
+  ImGui::LogText("\n%s\n", text.c_str());  // recorded only while capture_texts() is on
+}
+
+bool begin_panel(const char* title, Rect r, bool title_bar) {
+  ImGui::SetNextWindowPos(r.pos);
+  ImGui::SetNextWindowSize(r.size);
+  // No background: the panels tile the window, and the frame is cleared to the panel colour
+  // (render_frame). A software rasterizer (llvmpipe under Xvfb) pays per blended pixel, and a
+  // full-window layer of panel backgrounds cost more than all the cells together.
+  bool open = ImGui::Begin(
+      title, nullptr,
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+          ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+          ImGuiWindowFlags_NoBackground | (title_bar ? 0 : ImGuiWindowFlags_NoTitleBar));
+  // Without a background ImGui draws no border either: outline the panel ourselves.
+  ImGui::GetWindowDrawList()->AddRect(r.pos, ImVec2(r.pos.x + r.size.x, r.pos.y + r.size.y),
+                                      ImGui::GetColorU32(ImGuiCol_Border));
+  // 0: no tree node opens for the log. Appends to the frame's file.
+  if (g_capture) ImGui::LogToFile(0, g_log_path.c_str());
+  return open;
+}
+
+std::string lanes_text(uint32_t lanes) {
+  std::string out;
+  for (int i = 0; i < 32;) {
+    if (!(lanes >> i & 1u)) {
+      ++i;
+      continue;
+    }
+    int j = i;
+    while (j + 1 < 32 && (lanes >> (j + 1) & 1u)) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(i);
+    if (j > i) out += (j == i + 1 ? ", " : "-") + std::to_string(j);
+    i = j + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+ImU32 degree_color(const Palette& p, int wavefronts, int ideal) {
+  // Green at the ideal, through amber, to red at 8x the ideal or worse.
+  float x = ideal > 0 ? std::min(1.0f, (static_cast<float>(wavefronts) / ideal - 1) / 7.0f) : 1;
+  if (wavefronts <= ideal) x = 0;
+  float r = x < 0.5f ? 0.25f + 1.3f * x : 0.9f;
+  float g = x < 0.5f ? 0.65f : 0.65f - 1.0f * (x - 0.5f);
+  float b = 0.25f - 0.15f * x;
+  if (p.light) {
+    r = std::min(1.0f, r + 0.1f);
+    g = std::min(1.0f, g + 0.1f);
+  }
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1));
+}
+
+void arch_rules_label(const Arch& arch, const Palette& p) {
+  const bool extrapolated = arch.has(Provenance::Extrapolated);
+  const std::string summary = "rules: " + provenance_summary(arch);
+  if (extrapolated) {
+    ImGui::TextColored(colv(p.conflict), "%s", summary.c_str());
+  } else {
+    ImGui::TextDisabled("%s", summary.c_str());
+  }
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+  ImGui::TextUnformatted(std::string(arch.source).c_str());
+  ImGui::Separator();
+  for (const Rule& r : arch.rules) {
+    const char* label = provenance_name(r.provenance);
+    if (r.provenance == Provenance::Extrapolated) {
+      ImGui::TextColored(colv(p.conflict), "%s", label);
+    } else {
+      ImGui::TextDisabled("%s", label);
+    }
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s [%s]", std::string(r.text).c_str(), std::string(r.where).c_str());
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+Look look(AppState& s) {
+  return Look{s.palette, s.settings, s.layout, s.slide};
+}
+
+ViewSide main_view(AppState& s) {
+  ViewSide v;
+  v.analysis = s.analysis ? &*s.analysis : nullptr;
+  v.frame = &s.frame;
+  v.cells = &s.cells;
+  v.version = s.version;
+  v.stale = analysis_stale(s);
+  v.errors = &s.errors;
+  v.tile_layout = &s.tile_layout;
+  v.bank_layout = &s.bank_layout;
+  v.conceal = asking(s);
+  v.measured = main_stage_line(s);
+  return v;
+}
+
+std::string main_stage_line(const AppState& s) {
+  if (asking(s) || !s.analysis || s.frame.step < 0 ||
+      s.frame.step >= static_cast<int>(s.analysis->steps.size()))
+    return {};
+  std::optional<Measurement> m = s.measure.measurer.current();
+  return m ? stage_line(*m, s.analysis->steps[static_cast<size_t>(s.frame.step)].step) : "";
+}
+
+void control_tip(const char* text) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+void hover_tooltip(const AppState& s, const ViewSide& v) {
+  if (!v.analysis || !s.hover.active) return;
+  const Analysis& a = *v.analysis;
+  int ti = v.cells->tile >= 0 ? v.cells->tile : 0;
+  const TileDecl& t = a.scenario.tiles[ti];
+  const Arch& arch = *a.arch;
+  ImGui::BeginTooltip();
+  if (s.hover.element >= 0) {
+    std::vector<int64_t> sub = t.unlinear(s.hover.element);
+    std::string idx;
+    for (int64_t v : sub) idx += '[' + std::to_string(v) + ']';
+    ImGui::PushFont(g_fonts.mono);
+    ImGui::Text("%s%s%s", t.name.c_str(), idx.c_str(),
+                t.is_padding(s.hover.element) ? "  (padding)" : "");
+    ImGui::PopFont();
+    layout_tooltip_lines(t, s.hover.element);
+    const uint32_t byte = static_cast<uint32_t>(t.byte_offset(s.hover.element));
+    ImGui::Text("byte address %u, word %u, bank %d", byte, arch.word_of(byte), arch.bank_of(byte));
+  } else {
+    ImGui::Text("word %u, bank %d: not part of %s", s.hover.word, arch.bank_of_word(s.hover.word),
+                t.name.c_str());
+  }
+  uint32_t lanes = 0;
+  for (const LitLane& l : v.cells->lanes)
+    if ((s.hover.element >= 0 && l.element == s.hover.element) ||
+        (s.hover.element < 0 && arch.word_of(l.byte) == s.hover.word))
+      lanes |= 1u << l.lane;
+  for (const LitWord& w : v.cells->words)
+    if (s.hover.element < 0 && w.word == s.hover.word) lanes |= w.lanes;
+  if (lanes) {
+    ImGui::Text("lanes of warp %d: %s", v.frame->warp, lanes_text(lanes).c_str());
+  } else {
+    ImGui::TextDisabled("not touched by warp %d in this step", v.frame->warp);
+  }
+  ImGui::EndTooltip();
+}
+
+namespace {
+
+// Editing (history.h): Ctrl+S saves, also while typing (again to the file saved before, else the
+// "Save as" dialog); Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, when no field is being typed in
+// (there Ctrl+Z undoes the field's own typing). True when the key was one of them.
+bool edit_shortcuts(AppState& s) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (!io.KeyCtrl) return false;
+  if (ImGui::IsKeyPressed(GLFW_KEY_S)) {
+    if (s.edit.saved_path.empty()) {
+      s.edit.open_save = true;
+    } else {
+      save_draft(s, s.edit.saved_path, true, ImGui::GetTime());
+    }
+    return true;
+  }
+  if (io.WantTextInput) return false;
+  if (ImGui::IsKeyPressed(GLFW_KEY_Z)) {
+    io.KeyShift ? redo_edit(s) : undo_edit(s);
+    return true;
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_Y)) {
+    redo_edit(s);
+    return true;
+  }
+  return false;
+}
+
+void shortcuts(AppState& s) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (edit_shortcuts(s) || io.WantTextInput) return;
+  auto pressed = [](int key) { return ImGui::IsKeyPressed(key); };
+  auto jump = [&](StepUnit u, int dir) {
+    if (!s.analysis) return;
+    s.playing = false;
+    s.t = step_time(*s.analysis, s.t, s.playback, u, dir);
+    update_frame(s, 0);
+  };
+  if (pressed(GLFW_KEY_SPACE)) s.playing = !s.playing;
+  if (pressed(GLFW_KEY_RIGHT)) jump(StepUnit::Wavefront, 1);
+  if (pressed(GLFW_KEY_LEFT)) jump(StepUnit::Wavefront, -1);
+  if (pressed(GLFW_KEY_DOWN)) jump(StepUnit::Step, 1);
+  if (pressed(GLFW_KEY_UP)) jump(StepUnit::Step, -1);
+  if (pressed(GLFW_KEY_W)) jump(StepUnit::Warp, io.KeyShift ? -1 : 1);
+  if (pressed(GLFW_KEY_HOME)) {
+    s.t = beat_time(0, s.playback);
+    update_frame(s, 0);
+  }
+  auto speed = [&](double f) {
+    double old = s.settings.speed;
+    s.settings.speed = std::clamp(old * f, 0.1, 60.0);
+    s.t *= old / s.settings.speed;
+  };
+  if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) speed(1.5);
+  if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) speed(1 / 1.5);
+  if (pressed(GLFW_KEY_L)) s.settings.loop = !s.settings.loop;
+  if (pressed(GLFW_KEY_T)) {
+    s.settings.light = !s.settings.light;
+    s.want_fonts = true;
+  }
+  if (pressed(GLFW_KEY_P)) {
+    s.settings.presenter = !s.settings.presenter;
+    if (s.settings.presenter) s.settings.views_only = true;
+    s.want_fonts = true;
+  }
+  if (pressed(GLFW_KEY_V)) s.settings.views_only = !s.settings.views_only;
+  if (pressed(GLFW_KEY_M)) s.show_toolbar = !s.show_toolbar;
+  if (pressed(GLFW_KEY_C)) s.lesson.caption_full = !s.lesson.caption_full;
+  if (pressed(GLFW_KEY_F11)) s.fullscreen = !s.fullscreen;
+  if (pressed(GLFW_KEY_S)) s.exports.ask(ExportAsk::Screenshot);
+  if (pressed(GLFW_KEY_E)) s.exports.ask(ExportAsk::Svg);
+  if (pressed(GLFW_KEY_A)) s.advisor.open = !s.advisor.open;
+  if (pressed(GLFW_KEY_K)) s.profiler.open = !s.profiler.open;
+  if (pressed(GLFW_KEY_F1) || (pressed(GLFW_KEY_SLASH) && io.KeyShift)) s.show_help = !s.show_help;
+  // A presentation clicker sends PageDown/PageUp (next/back) and B or period (its "blank" key):
+  // next and back through the lesson's scenes, or through the steps without a lesson.
+  const bool next = pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_PERIOD);
+  const bool back = pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_B);
+  if (next || back) clicker(s, next ? 1 : -1);
+  // Escape closes help, else leaves presenter mode; Q (or Ctrl+Q) quits.
+  if (pressed(GLFW_KEY_ESCAPE)) {
+    if (s.show_help) {
+      s.show_help = false;
+    } else if (s.settings.presenter) {
+      s.settings.presenter = false;
+      s.settings.views_only = false;
+      s.want_fonts = true;
+    }
+  }
+  // Edits not saved: the first Q says so (the window's close button and headless runs quit).
+  if (pressed(GLFW_KEY_Q)) {
+    const double now = ImGui::GetTime();
+    if (s.edit.unsaved && (s.edit.quit_warned < 0 || now - s.edit.quit_warned > 4)) {
+      s.edit.quit_warned = now;
+      set_notice(s, "edited, not saved: Ctrl+S saves; Q again quits", now, 4, Notice::Error);
+    } else {
+      s.want_quit = true;
+    }
+  }
+}
+
+}  // namespace
+
+// The slide an export renders (16:9, s.slide): the lesson's caption, the tile view and the bank
+// view side by side (a comparison's both sides), the verdict; no toolbar, sidebar or timeline,
+// and no keys.
+static void draw_slide(AppState& s, CellRenderer& cells) {
+  s.hover = {};
+  ImGuiIO& io = ImGui::GetIO();
+  const float W = io.DisplaySize.x, H = io.DisplaySize.y;
+  s.layout = {};
+  s.layout.width = W;
+  s.layout.height = H;
+  s.layout.font_px = ImGui::GetFontSize();
+  const Look lk = look(s);
+  const float cap =
+      std::min(std::floor(H / 3), lesson_height(s.lesson, ptr(s.analysis), s.draft.title, lk, W));
+  // Presenter mode's bank view leaves the verdict to a strip of its own (as in the window).
+  const float vh = s.settings.presenter ? std::min(std::floor(H / 4), verdict_height(s, W)) : 0;
+  const float views_h = H - cap - vh, tile_w = std::floor(W * 0.5f);
+  if (cap > 0) draw_lesson(s.lesson, ptr(s.analysis), s.draft.title, lk, {{0, 0}, {W, cap}});
+  update_compare(s);  // B follows A's playhead (the export's beat)
+  if (s.compare.open) {
+    draw_compare(s, cells, {{0, cap}, {W, views_h}});
+  } else {
+    draw_tile_view(s, cells, {{0, cap}, {tile_w, views_h}});
+    draw_bank_view(s, cells, {{tile_w, cap}, {W - tile_w, views_h}});
+  }
+  if (vh > 0) {
+    begin_panel("##slide_verdict", {{0, cap + views_h}, {W, vh}}, false);
+    draw_verdict_text(s);
+    ImGui::End();
+  }
+}
+
+void draw_ui(AppState& s, CellRenderer& cells) {
+  start_frame_log();  // the texts of this frame only
+  if (s.slide) {
+    draw_slide(s, cells);
+    return stop_log();
+  }
+  shortcuts(s);
+  s.hover = {};
+  ImGuiIO& io = ImGui::GetIO();
+  const float W = io.DisplaySize.x, H = io.DisplaySize.y;
+  const float fs = ImGui::GetFontSize();
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const bool pres = s.settings.presenter;
+  // Presenter mode gives the room to the pictures: the toolbar stays collapsed until key M.
+  const bool toolbar = !pres || s.show_toolbar;
+  // The toolbar wraps onto more rows in a narrow window: its height is the last frame's.
+  const float bar = toolbar ? std::max(ImGui::GetFrameHeight() + st.WindowPadding.y * 2,
+                                       std::min(s.toolbar_h, H * 0.3f))
+                            : 0;
+  s.layout = {};
+  s.layout.width = W;
+  s.layout.height = H;
+  s.layout.font_px = fs;
+  // The status line: a fixed strip at the bottom of the desk layout; presenter mode draws it over
+  // the timeline's foot only while it has news (nothing moves either way).
+  const float status = pres ? 0 : status_height();
+  // Views only: no sidebar at all; the views are what the back row of a classroom must read.
+  const bool views_only = s.settings.views_only;
+  const float side = views_only ? 0 : std::floor(std::clamp(fs * 21, W * 0.18f, W * 0.32f));
+  const float x0 = side, w = W - side;
+  // A lesson's caption spans the window under the toolbar (at most a third of it).
+  const Look lk = look(s);
+  const float cap =
+      std::min(std::floor(H / 3), lesson_height(s.lesson, ptr(s.analysis), s.draft.title, lk, W));
+  const float y0 = bar + cap, h = H - bar - cap - status;
+  // Sidebar: scenario controls, then measurement and kernel source when shown. The views get
+  // the rest of the height. Presenter mode with the sidebar open shows only the controls.
+  float meas_h = s.settings.show_measure && !pres ? std::floor(h * 0.22f) : 0;
+  float src_h = s.settings.show_source && !pres ? std::floor(h * 0.26f) : 0;
+  const float ctl_h = h - meas_h - src_h;
+  // Presenter mode: the timeline is a strip of the verdict (across the whole width, where the
+  // bank view's half would wrap it onto three lines; the keys and the clicker replace the
+  // scrubber), the step labels and the rows that matter (presenter_timeline_height), so that the
+  // tile and the banks get the height.
+  const float tl_h = pres ? presenter_timeline_height(s, w, h) : std::floor(h * 0.20f);
+  const float views_h = h - tl_h;
+  // Presenter mode splits the width so that the tile's columns and the banks get cells of one
+  // size (each view's labels counted); the desk view halves it.
+  float tile_w = std::floor(w * 0.5f);
+  if (pres && s.analysis && !s.analysis->scenario.tiles.empty()) {
+    const int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
+    const float ct = static_cast<float>(
+        std::max<int64_t>(1, tile_grid(s.analysis->scenario.tiles[static_cast<size_t>(ti)]).cols));
+    const float cb = static_cast<float>(s.analysis->arch->banks);
+    const float pad = st.WindowPadding.x * 2;
+    const float et = ImGui::CalcTextSize("0000").x + 4 + pad;
+    const float eb = ImGui::CalcTextSize("000000").x + 6 + pad;
+    tile_w = std::floor(std::clamp((ct * (w - eb) + cb * et) / (ct + cb), w * 0.3f, w * 0.7f));
+  }
+
+  if (toolbar) draw_toolbar(s, {{0, 0}, {W, bar}});
+  if (cap > 0) {
+    const int move =
+        draw_lesson(s.lesson, ptr(s.analysis), s.draft.title, lk, {{0, bar}, {W, cap}});
+    if (move != 0) clicker(s, move);
+  }
+  if (!views_only) {
+    draw_controls(s, {{0, y0}, {side, ctl_h}});
+    if (meas_h > 0)
+      draw_measurement(s.measure, ptr(s.analysis), asking(s), s.palette,
+                       {{0, y0 + ctl_h}, {side, meas_h}});
+    if (src_h > 0) draw_source(s.scenario, s.version, {{0, y0 + ctl_h + meas_h}, {side, src_h}});
+  }
+  // Before and after (compare.h): both sides share the views' rectangle; B follows A's playhead.
+  update_compare(s);
+  update_sweep(s);
+  update_experiments(s.experiments);
+  if (s.compare.open) {
+    draw_compare(s, cells, {{x0, y0}, {w, views_h}});
+  } else {
+    draw_tile_view(s, cells, {{x0, y0}, {tile_w, views_h}});
+    draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
+  }
+  draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});
+  if (status > 0) {
+    draw_status(s.status, s.exports.job, s.edit.unsaved, lk, {{0, H - status}, {W, status}});
+  } else if (status_has_news(s.status, s.exports.job)) {
+    const float sh = status_height();
+    draw_status(s.status, s.exports.job, s.edit.unsaved, lk, {{0, H - sh}, {W, sh}});
+  }
+  draw_help(s.show_help);
+  draw_save_dialog(s);
+  draw_advisor(s);
+  draw_profile(s);
+  draw_sweep(s);
+  draw_experiments(s.experiments, s.measure.measurer, s.palette);
+  stop_log();
+}
+
+float digit_px(ImFont* font, float size) {
+  const ImFontGlyph* g = font->FindGlyph('0');
+  if (!g || font->FontSize <= 0) return size * 0.73f;
+  return (g->Y1 - g->Y0) * size / font->FontSize;
+}
+
+void draw_lane_label(ImDrawList* dl, ImVec2 center, float cell, uint32_t lanes, bool presenter,
+                     const Palette& pal, ScreenLayout& layout) {
+  if (!lanes) return;
+  // Every label of a grid the same size (sized for two digits), so the smallest is as readable
+  // as the largest; more than one lane on the cell adds a small '+' in its top-right corner.
+  const std::string n = std::to_string(__builtin_ctz(lanes));
+  const float size = lane_label_size("00", cell, presenter);
+  const float dpx = digit_px(g_fonts.bold, size);
+  layout.lane_digit_px = layout.lane_digit_px > 0 ? std::min(layout.lane_digit_px, dpx) : dpx;
+  const ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);
+  const ImU32 ink = pal.light ? IM_COL32(0, 0, 0, 255) : col(pal.text);
+  draw_fitted_text(dl, g_fonts.bold, size, center, cell - 2, shadow, ink, n);
+  if (__builtin_popcount(lanes) > 1) {
+    const float ps = size * 0.6f;
+    const ImVec2 q(center.x + cell * 0.5f - ps * 0.62f, center.y - cell * 0.5f - ps * 0.1f);
+    dl->AddText(g_fonts.bold, ps, ImVec2(q.x + 1, q.y + 1), shadow, "+");
+    dl->AddText(g_fonts.bold, ps, q, ink, "+");
+  }
+}
+
+float lane_label_size(const char* text, float cell, bool presenter) {
+  // As tall as the cell allows in presenter mode (the back row reads them): draw_fitted_text
+  // narrows a label wider than the cell, as a condensed face would. The desk view stays modest.
+  const float fs = ImGui::GetFontSize();
+  if (!presenter) return std::min(fs * 1.1f, cell * 0.6f);
+  const float w1 = g_fonts.bold->CalcTextSizeA(1.0f, 1e9f, 0, text).x;  // width per pixel of size
+  float size = cell * 0.95f;
+  // Narrowed to no less than 60% of its width; past that, smaller.
+  if (w1 > 0) size = std::min(size, (cell - 2) / (w1 * 0.6f));
+  return std::max(size, std::min(fs, cell * 0.6f));
+}
+
+void draw_fitted_text(ImDrawList* dl, ImFont* font, float size, ImVec2 center, float width,
+                      ImU32 shadow, ImU32 ink, const std::string& text) {
+  const ImVec2 sz = font->CalcTextSizeA(size, 1e9f, 0, text.c_str());
+  const float k = sz.x > width && sz.x > 0 ? std::max(0.6f, width / sz.x) : 1.0f;
+  const ImVec2 p(center.x - sz.x / 2, center.y - sz.y / 2);
+  // Glyphs are quads in the draw list: narrowing them about the centre is a condensed face.
+  const int first = dl->VtxBuffer.Size;
+  if (shadow) dl->AddText(font, size, ImVec2(p.x + 1, p.y + 1), shadow, text.c_str());
+  dl->AddText(font, size, p, ink, text.c_str());
+  if (k < 1.0f)
+    for (int i = first; i < dl->VtxBuffer.Size; ++i)
+      dl->VtxBuffer[i].pos.x = center.x + (dl->VtxBuffer[i].pos.x - center.x) * k;
+}
+
+}  // namespace bankviz::gui

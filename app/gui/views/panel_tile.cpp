@@ -1,0 +1,193 @@
+// panel_tile.cpp: the logical tile, as the kernel declares it.
+//
+// One cell per element of the padded array, coloured by the bank of its first byte:
+//   (row, col) -> element -> byte = base + swizzle(element) * elem_bytes -> Arch::bank_of(byte)
+// Padding elements are hatched (they hold no data, they only shift the next row's banks).
+// The current wavefront's elements are lit and labelled with the lanes that touch them.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "platform/theme.h"
+#include "shell/panels.h"
+
+namespace bankviz::gui {
+
+void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
+  draw_tile_view(s, main_view(s), cr, r);
+}
+
+void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
+  const std::string title = std::string("Logical tile") + v.id;
+  if (!begin_panel(title.c_str(), r, !s.settings.presenter)) return ImGui::End();
+  if (!v.analysis || v.analysis->scenario.tiles.empty()) {
+    ImGui::TextDisabled("No analysis yet: fix the errors in the controls.");
+    return ImGui::End();
+  }
+  const Analysis& a = *v.analysis;
+  const Palette& pal = s.palette;
+  int ti = v.cells->tile >= 0 ? v.cells->tile : 0;
+  const TileDecl& t = a.scenario.tiles[ti];
+  const Arch& arch = *a.arch;
+  TileGrid g = tile_grid(t);
+
+  // Each part of the header goes on the same line only when it fits (a narrow projector wraps).
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  auto same_line_if = [&](const char* text) {
+    const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    if (x + ImGui::CalcTextSize(text).x <= right) ImGui::SameLine();
+  };
+  ImGui::PushFont(g_fonts.mono);
+  ImGui::TextWrapped("%s", t.declaration().c_str());
+  ImGui::PopFont();
+  const std::string legend =
+      std::string("colour = bank") + (t.pad > 0 ? ", hatched = padding" : "");
+  if (!s.settings.presenter) {  // presenter mode gives the line to the cells
+    same_line_if(legend.c_str());
+    ImGui::TextDisabled("%s", legend.c_str());
+  }
+  draw_layout_caption(t);
+  // Where the animation is, in words: the step, the warp, the wavefront.
+  if (v.frame->step >= 0) {
+    // Presenter mode keeps the header to one line: the step's label is the timeline's lit one
+    // (under the views), and the height is the cells'.
+    if (!s.settings.presenter) {
+      ImGui::PushFont(g_fonts.bold);
+      ImGui::TextWrapped("%s", a.steps[v.frame->step].label.c_str());
+      ImGui::PopFont();
+    }
+    char where[96];
+    // Presenter mode says it shorter, so that it fits beside the step on one line. While a
+    // question is open the wavefront counter would give its answer away: the warp only.
+    if (v.conceal) {
+      std::snprintf(where, sizeof where, s.settings.presenter ? "warp %d/%d" : "warp %d of %d",
+                    v.frame->warp, a.warp_count());
+    } else {
+      std::snprintf(where, sizeof where,
+                    s.settings.presenter ? "warp %d/%d  wavefront %d/%d"
+                                         : "warp %d of %d   wavefront %d of %d",
+                    v.frame->warp, a.warp_count(), v.frame->wavefront + 1, v.frame->wavefronts);
+    }
+    same_line_if(where);
+    ImGui::TextUnformatted(where);
+  }
+
+  // Lanes of the current warp step on each element; lit = served in this wavefront.
+  std::map<int64_t, std::pair<uint32_t, bool>> lanes;
+  if (v.cells->tile == ti)
+    for (const LitLane& l : v.cells->lanes) {
+      auto& e = lanes[l.element];
+      e.first |= 1u << l.lane;
+      e.second = e.second || l.in_wavefront;
+    }
+
+  const float fs = ImGui::GetFontSize();
+  const float label_w = ImGui::CalcTextSize("0000").x;
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  float cell = std::floor(std::min((avail.x - label_w - 4) / static_cast<float>(g.cols),
+                                   (avail.y - fs * 1.3f - 4) / static_cast<float>(g.rows)));
+  cell = std::clamp(cell, 4.0f, fs * 2.6f);
+  ImGui::BeginChild("tile_grid", avail, false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 grid0(origin.x + label_w + 4, origin.y + fs * 1.3f);
+  ImGui::Dummy(ImVec2(label_w + 4 + cell * g.cols, fs * 1.3f + cell * g.rows));
+
+  // Only the visible rows and columns: the largest tile has 58,000 cells.
+  ImVec2 clip0 = ImGui::GetWindowPos(),
+         clip1(clip0.x + ImGui::GetWindowWidth(), clip0.y + ImGui::GetWindowHeight());
+  int64_t r0 = std::max<int64_t>(0, static_cast<int64_t>((clip0.y - grid0.y) / cell));
+  int64_t r1 = std::min<int64_t>(g.rows, static_cast<int64_t>((clip1.y - grid0.y) / cell) + 1);
+  int64_t c0 = std::max<int64_t>(0, static_cast<int64_t>((clip0.x - grid0.x) / cell));
+  int64_t c1 = std::min<int64_t>(g.cols, static_cast<int64_t>((clip1.x - grid0.x) / cell) + 1);
+  float gap = cell >= 8 ? 1.0f : 0.0f;
+  // Rebuilt only when what it shows changes: the analysis, the lit beat, the scroll, the theme.
+  CellGrid& grid = cr.grid(v.tile_grid);
+  GridKey key;
+  key.add(v.version).add(ti).add(v.cells->tile).add(v.frame->step).add(v.frame->warp);
+  key.add(v.frame->wavefront).add(r0).add(r1).add(c0).add(c1).add(grid0.x).add(grid0.y);
+  key.add(cell).add(pal).add(v.conceal);
+  const int64_t elements = t.elements();
+  if (grid.stale(key.value(), grid0.x + c0 * cell, grid0.y + r0 * cell, cell, cell,
+                 static_cast<int>(r1 - r0), static_cast<int>(c1 - c0))) {
+    for (int64_t row = r0; row < r1; ++row)
+      for (int64_t c = c0; c < c1; ++c) {
+        const int64_t e = row * g.cols + c;  // grid_element(), without re-deriving the grid
+        if (e >= elements) continue;
+        CellInstance& ci = grid.at(static_cast<int>(row - r0), static_cast<int>(c - c0));
+        ci.gap_px = gap;
+        auto it = lanes.find(e);
+        bool now = it != lanes.end() && it->second.second;
+        if (t.is_padding(e)) {
+          ci.fill = col(pal.padding);
+          ci.stripe = col(pal.padding_stripe);
+        } else {
+          int bank = arch.bank_of(static_cast<uint32_t>(t.byte_offset(e)));
+          ci.fill = col(pal.bank(bank, arch.banks, now));
+        }
+        if (it != lanes.end()) {
+          ci.edge = col(now ? pal.lit_border : pal.touched_border);
+          ci.edge_px = now ? std::max(2.0f, cell * 0.14f) : 1.0f;
+        }
+      }
+  }
+  cr.draw(dl, grid);
+
+  // Labels: column numbers, row numbers, lanes on lit cells.
+  ImU32 dim = col(pal.text_dim);
+  int every = cell >= fs * 1.6f ? 1 : cell >= fs * 0.8f ? 4 : 8;
+  for (int64_t c = c0; c < c1; ++c)
+    if (c % every == 0) {
+      std::string n = std::to_string(c);
+      ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+      dl->AddText(ImVec2(grid0.x + (c + 0.5f) * cell - sz.x / 2, grid0.y - fs * 1.2f), dim,
+                  n.c_str());
+    }
+  for (int64_t row = r0; row < r1; ++row)
+    if (row % every == 0 || cell >= fs) {
+      std::string n = std::to_string(row);
+      ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+      dl->AddText(ImVec2(grid0.x - sz.x - 4, grid0.y + (row + 0.5f) * cell - sz.y / 2), dim,
+                  n.c_str());
+    }
+  if (cell >= (s.settings.presenter ? 8 : 12))
+    for (auto& [e, info] : lanes) {
+      if (!info.second) continue;
+      int64_t row, c;
+      grid_cell(t, e, &row, &c);
+      draw_lane_label(dl, ImVec2(grid0.x + (c + 0.5f) * cell, grid0.y + (row + 0.5f) * cell), cell,
+                      info.first, s.settings.presenter, pal, s.layout);
+    }
+
+  // Follow the animation: keep the first lit element in view while playing.
+  if (s.playing)
+    for (auto& [e, info] : lanes)
+      if (info.second) {
+        int64_t row, c;
+        grid_cell(t, e, &row, &c);
+        float y = row * cell + fs * 1.3f;
+        if (y < ImGui::GetScrollY() || y + cell > ImGui::GetScrollY() + ImGui::GetWindowHeight())
+          ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() / 2));
+        break;
+      }
+
+  *v.tile_layout = {grid0.x, grid0.y, cell, g.rows, g.cols, 0};
+  if (ImGui::IsWindowHovered()) {
+    ImVec2 m = ImGui::GetMousePos();
+    int64_t row = static_cast<int64_t>(std::floor((m.y - grid0.y) / cell));
+    int64_t c = static_cast<int64_t>(std::floor((m.x - grid0.x) / cell));
+    int64_t e = grid_element(t, row, c);
+    if (e >= 0) {
+      s.hover.active = true;
+      s.hover.element = e;
+      s.hover.has_word = true;
+      s.hover.word = arch.word_of(static_cast<uint32_t>(t.byte_offset(e)));
+      hover_tooltip(s, v);
+    }
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace bankviz::gui

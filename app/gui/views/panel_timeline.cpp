@@ -1,0 +1,295 @@
+// panel_timeline.cpp: every warp (rows) by every executed step (columns), each box the number of
+// wavefronts that warp needed for that step; a scrubber over all beats of the animation.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "platform/theme.h"
+#include "shell/panels.h"
+#include "views/timeline_label.h"
+
+namespace bankviz::gui {
+
+namespace {
+
+// The legend of the boxes' colours, on the current line when it fits, else on the next: how far
+// a warp step is from its ideal (degree_color), a sync, no shared access, the current box.
+void draw_legend(AppState& s) {
+  const Palette& pal = s.palette;
+  const float fs = ImGui::GetFontSize();
+  struct Item {
+    ImU32 fill;
+    const char* label;
+    const char* tip;
+    bool outline = false;
+  };
+  const Item items[] = {
+      {degree_color(pal, 1, 1), "ideal",
+       "As few wavefronts as the request needs: no bank conflict"},
+      {degree_color(pal, 2, 1), "2x",
+       "Twice the ideal wavefronts: a 2-way conflict (or worse in "
+       "part of the request)"},
+      {degree_color(pal, 4, 1), "4x", "Four times the ideal wavefronts"},
+      {degree_color(pal, 8, 1), "8x+",
+       "Eight times the ideal or more: the red end (32x is a "
+       "32-way conflict)"},
+      {col(pal.padding), "sync", "__syncthreads(): no shared-memory access"},
+      {col(pal.background), "no access", "This warp has no active lane in this step"},
+      {col(pal.background), "now",
+       "The box outlined in white (black in the light theme): the "
+       "step and warp the views show",
+       true},
+  };
+  const float sw = fs * 0.9f, gap = ImGui::GetStyle().ItemSpacing.x;
+  float w = ImGui::CalcTextSize("colour:").x + gap;
+  for (const Item& it : items) w += sw + gap * 0.5f + ImGui::CalcTextSize(it.label).x + gap;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + w <= right) ImGui::SameLine();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  ImGui::TextDisabled("colour:");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Each box: the wavefronts a warp needed for a step, coloured by how far "
+        "that is from the ideal; the number in it is the wavefront count");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const Item& it : items) {
+    ImGui::SameLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + (ImGui::GetTextLineHeight() - sw) / 2;
+    ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
+    const bool hovered = ImGui::IsItemHovered();
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw), it.fill);
+    dl->AddRect(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw),
+                it.outline ? col(pal.lit_border) : col(pal.text_dim, 0.5f), 0, 0,
+                it.outline ? 2.0f : 1.0f);
+    ImGui::SameLine(0, gap * 0.5f);
+    ImGui::TextUnformatted(it.label);
+    if (hovered || ImGui::IsItemHovered()) ImGui::SetTooltip("%s", it.tip);
+  }
+  const ImVec2 end = ImGui::GetItemRectMax();
+  s.layout.timeline_legend = {start.x, start.y, end.x - start.x, end.y - start.y};
+}
+
+// Presenter mode's rows: whole rows tall enough to read, the current warp's among them; one where
+// the type is at its smallest for the window (720p, 768p: the cells need the height), else two.
+int presenter_rows(const AppState& s, float) {
+  const int warps = s.analysis ? s.analysis->warp_count() : 1;
+  const int want = ImGui::GetIO().DisplaySize.y >= ImGui::GetFontSize() * 39 ? 2 : 1;
+  return std::max(1, std::min(warps, want));
+}
+
+float presenter_row_h() {
+  return std::floor(ImGui::GetFontSize() * 1.15f);
+}
+
+// The step labels' row.
+float label_row_h() {
+  return std::floor(ImGui::GetFontSize() * 1.4f);
+}
+
+}  // namespace
+
+float presenter_timeline_height(const AppState& s, float width, float h) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float rows = static_cast<float>(presenter_rows(s, h)) * presenter_row_h();
+  // The verdict's room is the same before and after a reveal (and whether or not this frame has
+  // a verdict), so that the pictures never change size under the class: one line of the big
+  // type, and the measured figure's line wherever a GPU measures.
+  float verdict = g_fonts.big->FontSize * 1.2f;
+  if (s.measure.measurer.state() != Measurer::State::Unavailable)
+    verdict += st.ItemSpacing.y + g_fonts.bold->FontSize * 1.2f;
+  verdict = std::max(verdict, verdict_height(s, width) - st.WindowPadding.y * 2);
+  return std::floor(std::min(
+      h * 0.4f, verdict + label_row_h() + rows + st.WindowPadding.y * 2 + st.ItemSpacing.y + 2));
+}
+
+void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
+  if (!begin_panel("Warp timeline", r, !s.settings.presenter)) return ImGui::End();
+  if (!s.analysis) {
+    ImGui::TextDisabled("No analysis yet.");
+    return ImGui::End();
+  }
+  const Analysis& a = *s.analysis;
+  const Palette& pal = s.palette;
+  const float fs = ImGui::GetFontSize();
+  int steps = static_cast<int>(a.steps.size());
+  int warps = a.warp_count();
+  // Ask before telling: while a lesson's question is open the boxes are neutral and uncounted.
+  const bool conceal = asking(s);
+
+  // Scrubber first, so it never scrolls away; presenter mode shows the verdict there instead.
+  if (s.settings.presenter) {
+    draw_verdict_text(s);
+  } else {
+    int beats = s.frame.beats;
+    int beat = std::max(0, s.frame.beat);
+    ImGui::SetNextItemWidth(-fs * 16);
+    if (beats > 0 && ImGui::SliderInt("##scrub", &beat, 0, beats - 1, "beat %d")) {
+      s.t = beat_time(beat, s.playback);
+      update_frame(s, 0);
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Drag through the animation: one beat is one wavefront of one warp");
+    if (!conceal) {
+      ImGui::SameLine();
+      ImGui::Text("total %d wavefronts, ideal %d", a.total_wavefronts(), a.total_ideal());
+      draw_legend(s);
+    }
+  }
+
+  const bool pres = s.settings.presenter;
+  const float label_w = ImGui::CalcTextSize("warp 00").x + fs * 0.8f;
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  // Columns wide enough for a label that keeps its meaning ("s=16: sdata[tid] += ..."); more
+  // steps than fit scroll, the current one always in view.
+  float col_w =
+      std::clamp((avail.x - label_w) / std::max(1, steps), fs * (pres ? 6.0f : 3.5f), fs * 12);
+  // Presenter mode shows a few whole rows tall enough to read and scrolls to the current warp;
+  // the desk fits every warp it can.
+  float row_h = pres ? presenter_row_h()
+                     : std::clamp(std::floor((avail.y - label_row_h()) / std::max(1, warps)), 2.0f,
+                                  fs * 1.35f);
+  if (pres) {
+    // Whole rows only: the strip holds an integral number of them under the labels.
+    const int fit = std::max(1, static_cast<int>((avail.y - label_row_h()) / row_h));
+    avail.y = label_row_h() + static_cast<float>(std::min(fit, warps)) * row_h;
+  }
+  // Presenter mode scrolls to the current warp itself: no scroll bars to take the rows' room.
+  ImGui::BeginChild(
+      "tl", avail, false,
+      s.settings.presenter ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_HorizontalScrollbar);
+  if (pres && s.frame.warp >= 0) {
+    // The current warp's row in view, scrolled by whole rows.
+    const int shown = std::max(1, static_cast<int>((avail.y - label_row_h()) / row_h + 0.01f));
+    const int top = static_cast<int>(ImGui::GetScrollY() / row_h + 0.5f);
+    if (s.frame.warp < top || s.frame.warp >= top + shown)
+      ImGui::SetScrollY(static_cast<float>(std::max(0, s.frame.warp - shown + 1)) * row_h);
+  }
+  if (s.frame.step >= 0) {
+    // The current step's column in view (a scenario of many steps scrolls sideways).
+    const float x = label_w + s.frame.step * col_w, view = ImGui::GetWindowWidth();
+    if (x < ImGui::GetScrollX() + label_w || x + col_w > ImGui::GetScrollX() + view)
+      ImGui::SetScrollX(std::max(0.0f, x - label_w - col_w));
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec2 o = ImGui::GetCursorScreenPos();
+  ImVec2 g0(o.x + label_w, o.y + label_row_h());
+  ImGui::Dummy(ImVec2(label_w + col_w * steps, label_row_h() + row_h * warps));
+  CellGrid& grid = cr.grid(GridId::Timeline);
+  GridKey key;
+  key.add(s.version).add(s.frame.step).add(s.frame.warp).add(g0.x).add(g0.y).add(col_w);
+  key.add(row_h).add(pal).add(conceal);
+  if (grid.stale(key.value(), g0.x, g0.y, col_w, row_h, warps, steps)) {
+    for (int st = 0; st < steps; ++st) {
+      bool sync = a.steps[st].kind == StepKind::Sync;
+      for (int w = 0; w < warps && st < static_cast<int>(a.warps.size()); ++w) {
+        if (w >= static_cast<int>(a.warps[st].size())) break;
+        const AccessResult& res = a.warps[st][w].result;
+        CellInstance& ci = grid.at(w, st);
+        ci.gap_px = row_h >= 8 ? 1.0f : 0.0f;
+        ci.fill = sync                  ? col(pal.padding)
+                  : res.wavefronts == 0 ? col(pal.background)
+                  : conceal             ? col(pal.touched_border)
+                                        : degree_color(pal, res.wavefronts, res.ideal);
+        if (st == s.frame.step && w == s.frame.warp) {
+          ci.edge = col(pal.lit_border);
+          ci.edge_px = 2;
+        }
+      }
+    }
+  }
+  cr.draw(dl, grid);
+  // The step labels stay at the top when the rows scroll, over the cells.
+  const float ly = std::max(o.y, ImGui::GetWindowPos().y);
+  dl->AddRectFilled(ImVec2(g0.x, ly), ImVec2(g0.x + col_w * steps, ly + label_row_h()),
+                    col(pal.panel));
+  for (int st = 0; st < steps; ++st) {
+    // The label, shortened to fit without losing what tells steps apart (timeline_label.h).
+    const std::string lbl = fit_step_label(a.steps[st].label, col_w - 6, [](const std::string& t) {
+      return ImGui::CalcTextSize(t.c_str()).x;
+    });
+    ImVec2 p(g0.x + st * col_w + 4, ly);
+    dl->PushClipRect(ImVec2(p.x, p.y), ImVec2(p.x + col_w - 6, p.y + fs * 1.3f), true);
+    draw_text(dl, ImGui::GetFont(), fs, p, st == s.frame.step ? col(pal.text) : col(pal.text_dim),
+              lbl);
+    dl->PopClipRect();
+  }
+  // Under the label row: the rows scroll beneath it, so what belongs to a row is clipped to it.
+  const ImVec2 wpos = ImGui::GetWindowPos();
+  dl->PushClipRect(ImVec2(wpos.x, ly + label_row_h()),
+                   ImVec2(wpos.x + ImGui::GetWindowWidth(), wpos.y + ImGui::GetWindowHeight()),
+                   true);
+  // The warp labels stay at the left edge when the steps scroll sideways, over the cells.
+  const float lx = std::max(o.x, wpos.x);
+  dl->AddRectFilled(ImVec2(lx, g0.y), ImVec2(lx + label_w, g0.y + row_h * warps), col(pal.panel));
+  // A marker at the current warp's row: rows can be a few pixels high.
+  if (s.frame.warp >= 0) {
+    float y = g0.y + (s.frame.warp + 0.5f) * row_h;
+    float x = lx + label_w - 4;
+    dl->AddTriangleFilled(ImVec2(x - fs * 0.5f, y - fs * 0.35f),
+                          ImVec2(x - fs * 0.5f, y + fs * 0.35f), ImVec2(x, y), col(pal.lit_border));
+  }
+  int every = 1;
+  while (every * row_h < fs * 1.05f) every *= 2;
+  for (int w = 0; w < warps; w += every) {
+    std::string n = "warp " + std::to_string(w);
+    // Centred on its row, but never above the first (rows can be a few pixels high).
+    draw_text(dl, ImGui::GetFont(), fs,
+              ImVec2(lx, std::max(g0.y, g0.y + w * row_h + (row_h - fs) / 2)),
+              w == s.frame.warp ? col(pal.text) : col(pal.text_dim), n);
+  }
+  if (row_h >= fs * 0.9f && !conceal)
+    for (int st = 0; st < steps && st < static_cast<int>(a.warps.size()); ++st) {
+      if (a.steps[st].kind == StepKind::Sync) continue;
+      for (int w = 0; w < warps && w < static_cast<int>(a.warps[st].size()); ++w) {
+        const AccessResult& res = a.warps[st][w].result;
+        if (res.wavefronts == 0) continue;
+        std::string n = std::to_string(res.wavefronts);
+        ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+        draw_text(
+            dl, ImGui::GetFont(), fs,
+            ImVec2(g0.x + (st + 0.5f) * col_w - sz.x / 2, g0.y + w * row_h + (row_h - sz.y) / 2),
+            pal.light ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255), n);
+      }
+    }
+  dl->PopClipRect();
+  {
+    // What a room sees of the timeline: the panel and the rows in view.
+    const ImVec2 wp = ImGui::GetWindowPos();
+    const float top = std::max(g0.y, wp.y + label_row_h());
+    const float bottom = std::min(g0.y + row_h * warps, wp.y + ImGui::GetWindowHeight());
+    s.layout.timeline = {r.pos.x, r.pos.y, r.size.x, r.size.y};
+    s.layout.timeline_rows = {g0.x, top, col_w * steps, std::max(0.0f, bottom - top)};
+    const float rows = row_h > 0 ? std::max(0.0f, bottom - top) / row_h : 0;
+    s.layout.timeline_rows_visible = static_cast<int>(rows + 0.01f);
+    // A row cut through (a part of one shown) reads as a broken picture.
+    s.layout.timeline_row_cut = std::abs(rows - std::round(rows)) > 0.02f;
+    // The box of the step and warp on screen, wholly in view.
+    if (s.frame.step >= 0 && s.frame.warp >= 0) {
+      const float cx = g0.x + s.frame.step * col_w, cy = g0.y + s.frame.warp * row_h;
+      s.layout.timeline_current_visible = cx >= wp.x + label_w - 1 &&
+                                          cx + col_w <= wp.x + ImGui::GetWindowWidth() + 1 &&
+                                          cy >= top - 1 && cy + row_h <= bottom + 1;
+    }
+  }
+  // Click a box to jump there.
+  if (ImGui::IsWindowHovered()) {
+    ImVec2 m = ImGui::GetMousePos();
+    int st = static_cast<int>(std::floor((m.x - g0.x) / col_w));
+    int w = static_cast<int>(std::floor((m.y - g0.y) / row_h));
+    if (st >= 0 && st < steps && w >= 0 && w < warps && st < static_cast<int>(a.warps.size()) &&
+        w < static_cast<int>(a.warps[st].size())) {
+      const AccessResult& res = a.warps[st][w].result;
+      ImGui::BeginTooltip();
+      ImGui::Text("%s, warp %d", a.steps[st].label.c_str(), w);
+      if (res.wavefronts > 0 && !conceal)
+        ImGui::Text("%d wavefronts, ideal %d", res.wavefronts, res.ideal);
+      ImGui::EndTooltip();
+      if (ImGui::IsMouseClicked(0)) seek(s, st, w, 0);
+    }
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace bankviz::gui

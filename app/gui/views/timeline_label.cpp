@@ -1,0 +1,74 @@
+// timeline_label.cpp: see timeline_label.h.
+#include "views/timeline_label.h"
+
+#include <cctype>
+
+namespace bankviz::gui {
+
+namespace {
+
+// "s=1, index=2*tid: load ..." -> "s=1"; "i=128: load ..." -> "i=128": a leading NAME=VALUE
+// (the loop variable as the label's writer put it) followed by ',' or ':'; *rest is where the
+// text after it and its separator starts. Empty when the label does not start so.
+std::string leading_value(const std::string& t, size_t* rest) {
+  if (t.empty() || !(std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_')) return {};
+  size_t i = 0;
+  while (i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_')) ++i;
+  if (i >= t.size() || t[i] != '=' || (i + 1 < t.size() && t[i + 1] == '=')) return {};
+  size_t j = i + 1;
+  while (j < t.size() && t[j] != ',' && t[j] != ':' && t[j] != ' ') ++j;
+  // A value followed by a space is an assignment ("x = ..." or "x=a[3] + 1"), not a loop's.
+  if (j == i + 1 || j >= t.size() || t[j] == ' ') return {};
+  size_t k = j;
+  while (k < t.size() && (t[k] == ',' || t[k] == ':' || t[k] == ' ')) ++k;
+  *rest = k;
+  return t.substr(0, j);
+}
+
+}  // namespace
+
+std::string fit_step_label(const std::string& label, float width,
+                           const std::function<float(const std::string&)>& width_of) {
+  auto fits = [&](const std::string& t) { return width_of(t) <= width; };
+  if (fits(label)) return label;
+  std::string t = label;
+  if (t.rfind("__syncthreads", 0) == 0) return fits("sync") ? "sync" : "";
+  for (const char* d : {"x", "y", "z"})
+    for (size_t p; (p = t.find(std::string("threadIdx.") + d)) != std::string::npos;)
+      t.replace(p, 11, 't' + std::string(d));
+  if (fits(t)) return t;
+  // The loop's value leads ("s=128, index=...: ...", "i=128: ...") or trails ("... (i=128)"): it
+  // survives whole.
+  std::string head, tail;
+  size_t rest = 0;
+  if (head = leading_value(t, &rest); !head.empty()) {
+    t.erase(0, rest);
+  } else if (size_t p = t.rfind(" (");
+             p != std::string::npos && t.back() == ')' && t.find('=', p) != std::string::npos) {
+    tail = t.substr(p);
+    t.erase(p);
+  }
+  const std::string lead = head.empty() ? std::string() : head + ": ";
+  if (fits(lead + t + tail)) return lead + t + tail;
+  // "load tile[tx][ty]" -> "load [tx][ty]": the name before the first '[' is the tile's (only
+  // the name: "atomicAdd(&hist[i], 1)" keeps its call, -> "atomicAdd(&[i], 1)").
+  if (size_t br = t.find('['); br != std::string::npos && br > 0) {
+    size_t from = br;
+    while (from > 0 &&
+           (std::isalnum(static_cast<unsigned char>(t[from - 1])) || t[from - 1] == '_'))
+      --from;
+    t.erase(from, br - from);
+  }
+  if (fits(lead + t + tail)) return lead + t + tail;
+  while (!t.empty() && !fits(lead + t + '~' + tail)) t.pop_back();
+  if (!t.empty()) return lead + t + '~' + tail;
+  const std::string value = !head.empty()     ? head
+                            : tail.size() > 3 ? tail.substr(2, tail.size() - 3)
+                                              : std::string();
+  if (!value.empty() && fits(value)) return value;
+  if (size_t eq = value.find('='); eq != std::string::npos && fits(value.substr(eq + 1)))
+    return value.substr(eq + 1);
+  return fits("~") ? "~" : "";
+}
+
+}  // namespace bankviz::gui

@@ -1,0 +1,175 @@
+// The app's one background-job mechanism (jobs/latest_job.h) and the jobs built on it: the newest
+// request wins, nothing thrown escapes, a measurement that failed does not switch the GPU off.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "advisor/advisor.h"
+#include "jobs/latest_job.h"
+#include "measure/measure.h"
+
+namespace bankviz::gui {
+namespace {
+
+// A function that blocks until released, so a test decides when each run ends.
+struct Gate {
+  std::mutex m;
+  std::condition_variable cv;
+  bool open = false;
+  std::atomic<int> started{0};
+  void wait() {
+    ++started;
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return open; });
+  }
+  void release() {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      open = true;
+    }
+    cv.notify_all();
+  }
+};
+
+void wait_until(const std::function<bool()>& f) {
+  for (int i = 0; i < 1000 && !f(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+TEST(LatestJob, OnlyTheNewestRequestsResultIsTakenAndAReplacedQueuedOneNeverRuns) {
+  Gate gate;
+  std::mutex ran_m;
+  std::vector<int> ran;
+  LatestJob<int, int> job([&](const int& x) {
+    if (x == 1) gate.wait();
+    std::lock_guard<std::mutex> lock(ran_m);
+    ran.push_back(x);
+    return x * 10;
+  });
+  job.keep_last(true);
+  EXPECT_EQ(job.request(1), 1u);
+  wait_until([&] { return gate.started == 1; });
+  EXPECT_EQ(job.request(2), 2u);  // queued behind the running 1
+  EXPECT_EQ(job.request(3), 3u);  // replaces 2, which never runs
+  EXPECT_TRUE(job.busy());
+  EXPECT_FALSE(job.take());
+  gate.release();
+  ASSERT_TRUE(job.wait(30));
+  auto d = job.take();
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->id, 3u);
+  EXPECT_EQ(d->result, 30);
+  EXPECT_FALSE(job.take());  // once
+  EXPECT_FALSE(job.busy());
+  ASSERT_TRUE(job.current());
+  EXPECT_EQ(job.current()->result, 30);
+  std::lock_guard<std::mutex> lock(ran_m);
+  EXPECT_EQ(ran, (std::vector<int>{1, 3}));
+}
+
+TEST(LatestJob, LastKeepsTheSupersededResultWhileTheNewestRuns) {
+  Gate gate;
+  LatestJob<int, int> job([&](const int& x) {
+    if (x == 2) gate.wait();
+    return x;
+  });
+  job.keep_last(true);
+  job.request(1);
+  ASSERT_TRUE(job.wait(30));
+  job.request(2);
+  wait_until([&] { return gate.started == 1; });
+  ASSERT_TRUE(job.last());
+  EXPECT_EQ(job.last()->result, 1);  // still shown while 2 runs
+  EXPECT_FALSE(job.current());       // but it does not answer the newest request
+  gate.release();
+  ASSERT_TRUE(job.wait(30));
+  EXPECT_EQ(job.current()->result, 2);
+}
+
+TEST(LatestJob, AnExceptionBecomesTheFailResultAndTheWorkerGoesOn) {
+  LatestJob<int, std::string> job(
+      [](const int& x) -> std::string {
+        if (x == 0) throw std::bad_alloc();
+        if (x == 1) throw std::runtime_error("broken");
+        return "fine";
+      },
+      [](const std::string& why) { return "failed: " + why; });
+  job.request(0);
+  ASSERT_TRUE(job.wait(30));
+  EXPECT_EQ(job.take()->result, "failed: out of memory");
+  job.request(1);
+  ASSERT_TRUE(job.wait(30));
+  EXPECT_EQ(job.take()->result, "failed: broken");
+  job.request(2);
+  ASSERT_TRUE(job.wait(30));
+  EXPECT_EQ(job.take()->result, "fine");
+}
+
+TEST(LatestJob, WithoutKeepLastNothingIsHeldAfterTheTake) {
+  LatestJob<int, int> job([](const int& x) { return x; });
+  job.request(7);
+  ASSERT_TRUE(job.wait(30));
+  EXPECT_FALSE(job.last());
+  EXPECT_EQ(job.take()->result, 7);
+}
+
+TEST(Measurer, AFailedMeasurementIsShownAndTheNextEditIsMeasuredAgain) {
+  Measurer m;
+  EXPECT_EQ(m.state(), Measurer::State::Unavailable);  // no runner: no GPU
+  int calls = 0;
+  m.set_runner([&](const Scenario&) {
+    Measurement r;
+    if (++calls == 1) {
+      r.error = "compile error: something";
+      return r;
+    }
+    r.ok = true;
+    r.cycles_per_instruction = 4;
+    return r;
+  });
+  EXPECT_EQ(m.state(), Measurer::State::Idle);
+  m.request(Scenario{});
+  m.wait(30);
+  EXPECT_EQ(m.state(), Measurer::State::Done);
+  EXPECT_EQ(m.reason(), "compile error: something");
+  m.request(Scenario{});  // still measured: a kernel that failed is not "no GPU"
+  m.wait(30);
+  EXPECT_EQ(calls, 2);
+  ASSERT_TRUE(m.current());
+  EXPECT_TRUE(m.current()->ok);
+  EXPECT_EQ(m.history().size(), 1u);
+}
+
+TEST(Measurer, ARunnerReportingNoDeviceMakesItUnavailableWithTheReason) {
+  Measurer m;
+  m.set_runner([](const Scenario&) {
+    Measurement r;
+    r.error = "no CUDA device: the model still works, timing unavailable (driver)";
+    r.no_device = true;
+    return r;
+  });
+  m.request(Scenario{});
+  m.wait(30);
+  EXPECT_EQ(m.state(), Measurer::State::Unavailable);
+  EXPECT_NE(m.reason().find("no CUDA device"), std::string::npos);
+}
+
+TEST(Advisor, AnAdviceThatThrowsReportsTheFailure) {
+  AdvisorState a;
+  a.job.set_function([](const Scenario&) -> AdviceOutcome { throw std::bad_alloc(); });
+  a.job.request(Scenario{});
+  ASSERT_TRUE(a.job.wait(30));
+  ASSERT_TRUE(poll_advice(a));
+  EXPECT_FALSE(a.advice);
+  EXPECT_EQ(a.failure, "out of memory");
+}
+
+}  // namespace
+}  // namespace bankviz::gui
