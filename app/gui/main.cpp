@@ -181,7 +181,10 @@ int run(int argc, char** argv) {
     glfwGetFramebufferSize(platform.window, &w, &h);
     FrameTiming ft = render_frame(s, platform, cells, w, h, dt);
     // Timed frames (--frames) run one at a time: wait for the rasterizer, then for the swap.
-    platform.present(o.frames > 0, &ft.finish, &ft.swap);
+    // While an export runs the window's frame is waited for too: its cost sets the export's share.
+    platform.present(o.frames > 0 || s.exports.job.active(), &ft.finish, &ft.swap);
+    const double window_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now).count();
     if (o.frames > 0) {
       ft.total =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now).count();
@@ -189,7 +192,7 @@ int run(int argc, char** argv) {
     }
     // A running export renders a few of its frames here: the window's next frame waits for them.
     const auto before_exports = std::chrono::steady_clock::now();
-    handle_export_jobs(s, platform, cells, ui_scale);
+    handle_export_jobs(s, platform, cells, ui_scale, window_ms);
     if (o.frames > 0 && !times.empty()) {
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                                   before_exports)

@@ -703,15 +703,16 @@ std::string export_saved_text(const ExportResult& r, ExportKind kind) {
   return where + " (" + human_bytes(r.bytes) + ", " + frames + ")";
 }
 
-// How long a window frame may spend rendering export frames (at least one is rendered): about
-// one slide frame on llvmpipe, so the window keeps above 20 fps while a GIF is made
-// (BENCHMARKS.md).
-constexpr double kExportMsPerFrame = 12;
+double export_budget_ms(double window_ms) {
+  return std::clamp(window_ms * kExportShare, kExportMinMs, kExportMaxMs);
+}
 
-void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_scale) {
+void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_scale,
+                        double window_ms) {
   const double now = ImGui::GetTime();
   // A running GIF or sequence: a few of its frames, then the window's next frame.
-  if (std::optional<ExportResult> r = pump_export(s, p, cells, ui_scale, kExportMsPerFrame)) {
+  if (std::optional<ExportResult> r =
+          pump_export(s, p, cells, ui_scale, export_budget_ms(window_ms))) {
     report_export(s, r->ok, export_saved_text(*r, s.exports.job.request().kind), r->error, now);
     s.exports.last = r;
   }

@@ -119,7 +119,17 @@ std::string export_saved_text(const ExportResult& r, ExportKind kind);
 
 // After a frame: renders a few frames of a running GIF or sequence export (and reports it when
 // done), starts the ones the Export menu asked for, writes a PNG slide.
-void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_scale);
+// How long a window frame may spend rendering a running export's frames (at least one is
+// rendered), given what the window's own last frame cost (`window_ms`: building it, handing it to
+// OpenGL and presenting it). The window's frame is overhead to an export (on llvmpipe a 1600x1000
+// window costs more than a 1280x720 slide frame drawn where it changed), so the export gets
+// kExportShare times the window's frame, between kExportMinMs and kExportMaxMs: a whole animation
+// is made in about the time a headless export takes, and the window still redraws (its progress,
+// Cancel) several times a second (BENCHMARKS.md).
+inline constexpr double kExportShare = 8, kExportMinMs = 12, kExportMaxMs = 200;
+double export_budget_ms(double window_ms);
+void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_scale,
+                        double window_ms);
 
 // Handles the UI's other export requests (keys S/E, the Export menu) after a frame.
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale);
