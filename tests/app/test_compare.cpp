@@ -276,7 +276,7 @@ TEST(SweepWindow, MeasureRunsEveryValidValueInOrderAndCanBeCancelled) {
   }
   // Cancelled after the first value: the rest stay unmeasured.
   ASSERT_TRUE(start_sweep_measure(s, &why)) << why;
-  cancel_sweep_measure(s);
+  cancel_sweep_measure(s.sweep);
   pump(s, [&] { return s.measure.measurer.state() != Measurer::State::Running; });
   EXPECT_FALSE(s.sweep.measuring);
   EXPECT_FALSE(s.sweep.cycles[3]);

@@ -110,8 +110,9 @@ namespace {
 
 // current: the advice is about the scenario on screen; else no fix is offered (it would undo the
 // edits made since).
-void tile_advice(AppState& s, const Advice& adv, const TileAdvice& ta, bool current) {
-  const Scenario& sc = s.advisor.asked;
+void tile_advice(const AdvisorState& a, const Palette& pal, const Advice& adv, const TileAdvice& ta,
+                 bool current, AdvisorAsk& ask) {
+  const Scenario& sc = a.asked;
   const TileDecl& t = sc.tiles[static_cast<size_t>(ta.tile)];
   ImGui::PushFont(g_fonts.mono);
   ImGui::TextUnformatted(t.declaration().c_str());
@@ -124,7 +125,7 @@ void tile_advice(AppState& s, const Advice& adv, const TileAdvice& ta, bool curr
       ImGui::TextDisabled("%s, conflict-free", line.c_str());
       continue;
     }
-    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.conflict));
     ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopStyleColor();
     // The fixes that reach this step's fewest wavefronts, cheapest first (as the CLI lists them).
@@ -158,7 +159,7 @@ void tile_advice(AppState& s, const Advice& adv, const TileAdvice& ta, bool curr
     ImGui::PushID(i);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    if (current && f.kind != FixKind::Baseline && ImGui::SmallButton("apply")) apply_advice(s, f);
+    if (current && f.kind != FixKind::Baseline && ImGui::SmallButton("apply")) ask.apply = f;
     control_tip("Make this fix the scenario (an edit: Ctrl+Z undoes it)");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(f.name.c_str());
@@ -176,20 +177,23 @@ void tile_advice(AppState& s, const Advice& adv, const TileAdvice& ta, bool curr
 
 }  // namespace
 
-void draw_advisor(AppState& s) {
-  AdvisorState& a = s.advisor;
+AdvisorAsk draw_advisor(AdvisorState& a, bool analyzed, int version, const Palette& pal) {
+  AdvisorAsk ask;
   poll_advice(a);
-  if (!a.open) return;
+  if (!a.open) return ask;
   const float fs = ImGui::GetFontSize();
   ImGui::SetNextWindowSize(ImVec2(fs * 44, fs * 30), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Advisor: paddings and swizzles", &a.open)) return ImGui::End();
+  if (!ImGui::Begin("Advisor: paddings and swizzles", &a.open)) {
+    ImGui::End();
+    return ask;
+  }
   const bool running = a.job.busy();
-  if (!s.analysis) {
+  if (!analyzed) {
     ImGui::TextDisabled("No analysis yet: fix the errors in the controls.");
   } else if (running) {
     ImGui::TextDisabled("analyzing every candidate ...");
   } else if (ImGui::Button(a.advice ? "Advise again" : "Advise")) {
-    start_advice(s);
+    ask.advise = true;
   }
   control_tip(
       "Analyze every padding (1 to 32) and swizzle of each tile with the model and rank "
@@ -201,7 +205,7 @@ void draw_advisor(AppState& s) {
   if (!a.failure.empty()) ImGui::TextWrapped("the advice failed: %s", a.failure.c_str());
   if (a.advice) {
     const Advice& adv = *a.advice;
-    if (a.asked_version != s.version)
+    if (a.asked_version != version)
       ImGui::TextDisabled("(for the scenario as it was: press Advise again for the current one)");
     if (!adv.errors.empty())
       ImGui::TextWrapped("the scenario does not analyze: %s", adv.errors[0].format().c_str());
@@ -210,11 +214,12 @@ void draw_advisor(AppState& s) {
     for (size_t k = 0; k < adv.tiles.size(); ++k) {
       ImGui::PushID(static_cast<int>(k));
       ImGui::Separator();
-      tile_advice(s, adv, adv.tiles[k], a.asked_version == s.version);
+      tile_advice(a, pal, adv, adv.tiles[k], a.asked_version == version, ask);
       ImGui::PopID();
     }
   }
   ImGui::End();
+  return ask;
 }
 
 }  // namespace bankviz::gui

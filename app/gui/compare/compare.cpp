@@ -284,7 +284,7 @@ std::string log2_tick_label(double v) {
 
 bool run_sweep(AppState& s) {
   SweepState& w = s.sweep;
-  cancel_sweep_measure(s);
+  cancel_sweep_measure(s.sweep);
   w.points.clear();
   w.cycles.clear();
   w.notes.clear();
@@ -369,10 +369,10 @@ bool start_sweep_measure(AppState& s, std::string* why) {
   return true;
 }
 
-void cancel_sweep_measure(AppState& s) {
-  if (!s.sweep.measuring) return;
-  s.sweep.measuring = false;
-  s.sweep.measure_note = "cancelled";
+void cancel_sweep_measure(SweepState& w) {
+  if (!w.measuring) return;
+  w.measuring = false;
+  w.measure_note = "cancelled";
 }
 
 void update_sweep(AppState& s) {

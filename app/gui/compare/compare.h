@@ -92,7 +92,7 @@ bool run_sweep(AppState& s);
 // runs the sweep; false with parse_sweep's message.
 bool open_sweep(AppState& s, const std::string& spec, std::string* error);
 bool start_sweep_measure(AppState& s, std::string* why);
-void cancel_sweep_measure(AppState& s);
+void cancel_sweep_measure(SweepState& w);
 // Per frame: takes a finished measurement and queues the next; after an edit, sweeps the new
 // scenario again when the last sweep took under kSweepAgainSeconds (so the plot follows the
 // controls; a slow one waits for the Sweep button).

@@ -27,9 +27,7 @@ const char* default_range(int param) {
 // The plot: x = the values in order; left axis the model's worst wavefronts per request, right
 // axis measured cycles per instruction, both log2 (Log2Axis). Invalid values are gaps with the
 // reason on hover.
-void plot(AppState& s, ImVec2 size) {
-  const SweepState& w = s.sweep;
-  const Palette& pal = s.palette;
+void plot(const SweepState& w, const Palette& pal, ImVec2 size) {
   const float fs = ImGui::GetFontSize();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##sweep_plot", size);
@@ -152,13 +150,16 @@ void plot(AppState& s, ImVec2 size) {
 
 }  // namespace
 
-void draw_sweep(AppState& s) {
-  SweepState& w = s.sweep;
-  if (!w.open) return;
+SweepAsk draw_sweep(SweepState& w, const Measurer& measurer, const Palette& pal) {
+  SweepAsk ask = SweepAsk::None;
+  if (!w.open) return ask;
   const ImVec2 disp = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowSize(ImVec2(disp.x * 0.6f, disp.y * 0.55f), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowPos(ImVec2(disp.x * 0.2f, disp.y * 0.2f), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Sweep", &w.open)) return ImGui::End();
+  if (!ImGui::Begin("Sweep", &w.open)) {
+    ImGui::End();
+    return ask;
+  }
   const float fs = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(fs * 6);
   if (ImGui::Combo("##param", &w.param, kSweepParams, static_cast<int>(std::size(kSweepParams))))
@@ -175,29 +176,29 @@ void draw_sweep(AppState& s) {
         "elem; "
         "none;3,0,3;5,0,5 for swizzle (CuTe Swizzle<B,M,S>)");
   ImGui::SameLine();
-  if (ImGui::Button("Sweep") || enter) run_sweep(s);
+  if (ImGui::Button("Sweep") || enter) ask = SweepAsk::Sweep;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Analyze the current scenario once per value (the model)");
   ImGui::SameLine();
   if (w.measuring) {
     ImGui::Text("measuring %zu of %zu", w.next + 1, w.points.size());
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) cancel_sweep_measure(s);
-  } else if (s.measure.measurer.state() == Measurer::State::Unavailable) {
+    if (ImGui::Button("Cancel")) cancel_sweep_measure(w);
+  } else if (measurer.state() == Measurer::State::Unavailable) {
     ImGui::TextDisabled("no GPU: the model only");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.measure.measurer.reason().c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", measurer.reason().c_str());
   } else if (ImGui::Button("Measure")) {
-    std::string why;
-    if (!start_sweep_measure(s, &why)) w.measure_note = why;
+    ask = SweepAsk::Measure;
   }
-  if (!w.error.empty()) ImGui::TextColored(colv(s.palette.conflict), "%s", w.error.c_str());
+  if (!w.error.empty()) ImGui::TextColored(colv(pal.conflict), "%s", w.error.c_str());
   if (!w.measure_note.empty()) ImGui::TextDisabled("%s", w.measure_note.c_str());
   if (!w.points.empty()) {
     ImGui::TextDisabled("%s: %zu values", w.scenario.c_str(), w.points.size());
     ImVec2 avail = ImGui::GetContentRegionAvail();
-    plot(s, ImVec2(avail.x, std::max(avail.y, fs * 8)));
+    plot(w, pal, ImVec2(avail.x, std::max(avail.y, fs * 8)));
   }
   ImGui::End();
+  return ask;
 }
 
 }  // namespace bankviz::gui

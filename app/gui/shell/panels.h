@@ -3,8 +3,10 @@
 // Every panel draws itself into the rectangle it is given; ui.cpp lays the rectangles out.
 #pragma once
 
+#include <optional>
 #include "imgui.h"
 #include "platform/cells.h"
+
 #include "shell/app_state.h"
 
 namespace bankviz::gui {
@@ -92,7 +94,13 @@ float lesson_height(const LessonState& l, const Analysis* analysis, const std::s
                     const Look& look, float width);
 // panel_advisor.cpp: the advisor window (key A); the CuTe layout field of a tile's controls (true
 // when it changed the tile); the tile view's layout caption and the tooltip's layout lines.
-void draw_advisor(AppState& s);
+// What the advisor window asks of the scene: advice about the scenario on screen (advisor.h
+// start_advice), or a fix made the scenario (apply_advice); the caller does it.
+struct AdvisorAsk {
+  bool advise = false;
+  std::optional<Fix> apply;
+};
+AdvisorAsk draw_advisor(AdvisorState& a, bool analyzed, int version, const Palette& pal);
 // panel_profile.cpp: the "your kernel" window (key K): a .cu file per source line (profiler.h).
 void draw_profile(AppState& s);
 bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w);
@@ -104,7 +112,10 @@ void layout_tooltip_lines(const TileDecl& t, int64_t element);
 // the seeds' experiments window (toolbar Experiments).
 void draw_compare(AppState& s, CellRenderer& cells, Rect r);
 void draw_compare_menu(AppState& s);
-void draw_sweep(AppState& s);
+// The sweep window over its state; the buttons that need the scene (Sweep: analyze the scenario
+// per value; Measure: through the Measurer) are returned for the caller to do (compare.h).
+enum class SweepAsk { None, Sweep, Measure };
+SweepAsk draw_sweep(SweepState& w, const Measurer& measurer, const Palette& pal);
 void draw_experiments(ExperimentsState& x, const Measurer& measurer, const Palette& pal);
 
 // The whole window: layout, panels, keyboard shortcuts (ui.cpp).

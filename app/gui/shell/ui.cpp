@@ -464,9 +464,20 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   }
   draw_help(s.show_help);
   draw_save_dialog(s);
-  draw_advisor(s);
+  const AdvisorAsk advice = draw_advisor(s.advisor, s.analysis.has_value(), s.version, s.palette);
+  if (advice.advise) start_advice(s);
+  if (advice.apply) apply_advice(s, *advice.apply);
   draw_profile(s);
-  draw_sweep(s);
+  switch (draw_sweep(s.sweep, s.measure.measurer, s.palette)) {
+    case SweepAsk::Sweep:
+      run_sweep(s);
+      break;
+    case SweepAsk::Measure:
+      if (std::string why; !start_sweep_measure(s, &why)) s.sweep.measure_note = why;
+      break;
+    case SweepAsk::None:
+      break;
+  }
   draw_experiments(s.experiments, s.measure.measurer, s.palette);
   stop_log();
 }
