@@ -10,7 +10,9 @@
 #include "bankviz/analysis.h"
 #include "bankviz/arch.h"
 #include "bankviz/codegen.h"
+#include "bankviz/io.h"
 #include "bankviz/runner.h"
+#include "bankviz/sass.h"
 #include "bankviz/written_steps.h"
 #include "commands.h"
 #include "common.h"
@@ -286,15 +288,35 @@ void run_run(const RunCmdOptions& o) {
     throw Exit{kExitFailed, ""};
 }
 
-void run_source(const ScenarioOptions& so, const std::string& mode) {
+struct SourceOptions {
+  std::string mode = "written";
+  std::string cubin;  // write the compiled kernel here (NVRTC, sm_90) instead of the source
+  bool force = false;
+};
+
+void run_source(const ScenarioOptions& so, const SourceOptions& o) {
   const Scenario s = build_scenario(so);
-  GenerateResult g = generate_kernel(s, mode_of(mode));
+  if (!o.cubin.empty()) {
+    if (std::string why = output_problem(o.cubin, o.force); !why.empty())
+      throw Exit{kExitFailed, why};
+  }
+  GenerateResult g = generate_kernel(s, mode_of(o.mode));
   if (!g.kernel) {
     std::string msg = "cannot generate a kernel for '" + s.name + "':";
     for (const Diagnostic& d : g.errors) msg += "\n  " + d.format();
     throw Exit{kExitFailed, msg};
   }
-  std::cout << g.kernel->text;
+  if (o.cubin.empty()) {
+    std::cout << g.kernel->text;
+    return;
+  }
+  std::string error;
+  const std::vector<char> cubin = compiled_cubin(*g.kernel, "sm_90", &error);
+  if (cubin.empty()) throw Exit{kExitFailed, "cannot compile the kernel: " + error};
+  if (std::string why =
+          write_file_atomic(o.cubin, std::string_view(cubin.data(), cubin.size()), o.force);
+      !why.empty())
+    throw Exit{kExitFailed, why};
 }
 
 }  // namespace
@@ -330,11 +352,15 @@ void add_run_commands(CLI::App& app) {
   run->callback([o] { run_run(*o); });
 
   auto so = std::make_shared<ScenarioOptions>();
-  auto mode = std::make_shared<std::string>("written");
+  auto src = std::make_shared<SourceOptions>();
   auto* source = app.add_subcommand("source", "print the CUDA kernel generated for a scenario");
   add_scenario_options(*source, *so);
-  source->add_option("--mode", *mode, "written or exposed")->capture_default_str();
-  source->callback([so, mode] { run_source(*so, *mode); });
+  source->add_option("--mode", src->mode, "written or exposed")->capture_default_str();
+  source->add_option("--cubin", src->cubin,
+                     "write the kernel compiled for sm_90 (NVRTC with line info, as run loads "
+                     "it) to FILE instead of printing its source");
+  source->add_flag("--force", src->force, "overwrite an existing --cubin file");
+  source->callback([so, src] { run_source(*so, *src); });
 }
 
 }  // namespace bankviz::cli
