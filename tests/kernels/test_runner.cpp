@@ -236,7 +236,7 @@ TEST(DeviceRun, SwizzleOnTheAddressAtBasesOffItsPeriodOnGpu) {
       {"load", "tile[threadIdx.x / 2 * 4][threadIdx.x % 2 * 8]"},
       {"load", "tile[threadIdx.x % 8 * 8][threadIdx.x / 8 * 8]"},
       {"store", "tile[threadIdx.x % 16][threadIdx.x % 16 / 2 * 8]"},
-      {"store", "tile[threadIdx.x / 4 * 2][threadIdx.x % 4 * 16 + threadIdx.x / 4 % 4 * 8]"},
+      {"store", "tile[threadIdx.x / 4][(threadIdx.x + threadIdx.x / 4) % 8 * 8]"},
       {"ldmatrix.x4", "tile[threadIdx.x % 8 + threadIdx.x / 8 * 8][threadIdx.x % 8 * 8]"},
       {"ldmatrix.x4", "tile[threadIdx.x][0]"},
   };
