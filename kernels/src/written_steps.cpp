@@ -85,10 +85,29 @@ std::vector<WrittenStep> written_steps(const Scenario& s, const Analysis& a, con
   return out;
 }
 
+void attach_compiled(std::vector<WrittenStep>& rows, const std::vector<CompiledStep>& compiled,
+                     const Scenario& s) {
+  if (uses_block_index(s)) return;
+  const int64_t grid = std::max<int64_t>(1, s.grid);
+  for (WrittenStep& w : rows)
+    for (const CompiledStep& c : compiled)
+      if (c.step == w.step && w.step >= 0) {
+        w.compiled = true;
+        w.compiled_instructions = c.instructions * grid;
+        w.compiled_wavefronts = c.wavefronts * grid;
+        w.compiled_reason = c.reason;
+      }
+}
+
 std::string format_written_steps(const std::vector<WrittenStep>& steps, int64_t grid) {
   const double g = static_cast<double>(std::max<int64_t>(1, grid));
+  const bool compiled =
+      std::any_of(steps.begin(), steps.end(), [](const WrittenStep& w) { return w.compiled; });
   std::string out =
-      "step  hardware instr  wavefronts   model instr  wavefronts  (per block)  SASS\n";
+      compiled
+          ? "step  hardware instr  wavefronts   model instr  wavefronts  (per block, the model "
+            "as compiled)  SASS\n"
+          : "step  hardware instr  wavefronts   model instr  wavefronts  (per block)  SASS\n";
   char line[512];
   for (const WrittenStep& w : steps) {
     std::string ops;
@@ -96,14 +115,22 @@ std::string format_written_steps(const std::vector<WrittenStep>& steps, int64_t 
       if (!ops.empty()) ops += ',';
       ops += op;
     }
+    const bool agrees = w.compiled ? w.agrees_compiled() : w.agrees();
     std::snprintf(line, sizeof line, "%4s  %14.2f  %10.2f  %12.2f  %10.2f  %-11s  %d %s  %s\n",
                   w.step >= 0 ? std::to_string(w.step).c_str() : "-", w.executed / g,
-                  w.wavefronts / g, w.model_instructions / g, w.model_wavefronts / g,
-                  w.step < 0   ? "no step"
-                  : w.agrees() ? "agrees"
-                               : "differs",
+                  w.wavefronts / g,
+                  (w.compiled ? w.compiled_instructions : w.model_instructions) / g,
+                  (w.compiled ? w.compiled_wavefronts : w.model_wavefronts) / g,
+                  w.step < 0 ? "no step"
+                  : agrees   ? "agrees"
+                             : "differs",
                   w.sass_instructions, ops.c_str(), w.label.c_str());
     out += line;
+    if (w.compiled && !w.compiled_reason.empty()) {
+      std::snprintf(line, sizeof line, "      as written %.2f instructions, %.2f wavefronts: ",
+                    w.model_instructions / g, w.model_wavefronts / g);
+      out += line + w.compiled_reason + "\n";
+    }
   }
   return out;
 }
