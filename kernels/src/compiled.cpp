@@ -482,7 +482,7 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
              (serves[static_cast<size_t>(i)].size() > 1 ? "s " : " ") +
              std::to_string(serves[static_cast<size_t>(i)].front()) +
              (serves[static_cast<size_t>(i)].size() > 1
-                  ? "-" + std::to_string(serves[static_cast<size_t>(i)].back())
+                  ? '-' + std::to_string(serves[static_cast<size_t>(i)].back())
                   : std::string());
     if (speculated)
       why += (why.empty() ? "" : "; ") +
