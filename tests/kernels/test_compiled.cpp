@@ -6,7 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -177,4 +181,41 @@ TEST(Compiled, ReasonsNameWhatTheCompilerDid) {
   for (const CompiledStep& c : va)
     kept |= c.reason.find("kept the value in a register") != std::string::npos;
   EXPECT_TRUE(kept);
+}
+
+// disassemble() runs the toolkit's nvdisasm in a process of its own: $CUDA_HOME/bin first. A
+// stand-in that prints a listing and one that fails show both ends without the toolkit.
+TEST(Sass, DisassembleRunsNvdisasmFromCudaHomeAndSaysWhenItFails) {
+  namespace fs = std::filesystem;
+  const fs::path home =
+      fs::temp_directory_path() / ("bankviz-nvdisasm-" + std::to_string(::getpid()));
+  fs::remove_all(home);
+  fs::create_directories(home / "bin");
+  const fs::path tool = home / "bin" / "nvdisasm";
+  auto write_tool = [&](const std::string& body) {
+    std::ofstream(tool) << "#!/bin/sh\n" << body;
+    fs::permissions(tool, fs::perms::owner_all);
+  };
+  const char* old = std::getenv("CUDA_HOME");
+  const std::string saved = old ? old : "";
+  ::setenv("CUDA_HOME", home.c_str(), 1);
+  // It is given -gi -c and a file holding the cubin's bytes.
+  write_tool(
+      "[ \"$1\" = -gi ] && [ \"$2\" = -c ] && [ \"$(cat \"$3\")\" = cubin ] || exit 3\n"
+      "printf '\\t//## File \"k.cu\", line 7\\n        /*0010*/  @P1 LDS.64 R2, [R4] ;\\n'\n");
+  std::string why;
+  const std::string text = disassemble({'c', 'u', 'b', 'i', 'n'}, &why);
+  EXPECT_EQ(why, "");
+  const std::vector<SassInstruction> v = parse_nvdisasm(text);
+  ASSERT_EQ(v.size(), 1u) << text;
+  EXPECT_EQ(v[0].opcode, "LDS.64");
+  EXPECT_EQ(v[0].line, 7u);
+  write_tool("exit 1\n");
+  EXPECT_EQ(disassemble({'x'}, &why), "");
+  EXPECT_NE(why.find("failed on the cubin"), std::string::npos) << why;
+  if (old)
+    ::setenv("CUDA_HOME", saved.c_str(), 1);
+  else
+    ::unsetenv("CUDA_HOME");
+  fs::remove_all(home);
 }
