@@ -549,6 +549,8 @@ TileDecl read_tile(Reader& r, const Json& j, const std::string& path) {
       t.cute = std::move(p.layout);
     }
   }
+  // Where an identity swizzle acts says nothing (and is not saved).
+  if (t.swizzle.identity()) t.swizzle_on_address = false;
   return t;
 }
 

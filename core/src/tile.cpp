@@ -179,7 +179,7 @@ std::string TileDecl::set_layout(std::string_view text) {
   dims = p.layout->extents();
   pad = 0;
   swizzle = p.swizzle;
-  swizzle_on_address = p.on_address;
+  swizzle_on_address = p.on_address && !p.swizzle.identity();
   cute = std::move(p.layout);
   return {};
 }
