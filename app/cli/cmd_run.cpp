@@ -272,7 +272,8 @@ void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner,
     text = "\nthe written kernel step by step: not read: " + why + "\n";
     return;
   }
-  std::vector<WrittenStep> steps = written_steps(s, *a.analysis, *g.kernel, p.instructions);
+  std::vector<WrittenStep> steps = written_steps(s, *a.analysis, *g.kernel, p.instructions,
+                                                 compiled.sass.empty() ? nullptr : &compiled.sass);
   attach_compiled(steps, compiled.steps, s);
   j = nlohmann::json::array();
   for (const WrittenStep& w : steps) {

@@ -527,7 +527,8 @@ AsCompiled as_compiled(const Scenario& s, const Arch* arch) {
   if (cubin.empty()) return r;
   const std::string text = disassemble(cubin, &r.error);
   if (text.empty()) return r;
-  r.steps = compiled_steps(s, *a.analysis, *g.kernel, parse_nvdisasm(text));
+  r.sass = parse_nvdisasm(text);
+  r.steps = compiled_steps(s, *a.analysis, *g.kernel, r.sass);
   return r;
 }
 

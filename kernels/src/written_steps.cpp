@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "bankviz/trace.h"
 #include "plan.h"
@@ -33,17 +34,25 @@ ProfileRequest written_profile_request(const Scenario& s, const KernelSource& k)
 }
 
 std::vector<WrittenStep> written_steps(const Scenario& s, const Analysis& a, const KernelSource& k,
-                                       const std::vector<ProfileInstruction>& instructions) {
+                                       const std::vector<ProfileInstruction>& instructions,
+                                       const std::vector<SassInstruction>* sass) {
   // The step whose lines hold `line`: the last step starting at or before it.
   std::vector<std::pair<int, int>> starts;  // (first line, step)
   for (size_t i = 0; i < k.step_line.size(); ++i)
     if (k.step_line[i] > 0) starts.emplace_back(k.step_line[i], static_cast<int>(i));
   std::sort(starts.begin(), starts.end());
+  std::map<uint32_t, const SassInstruction*> by_pc;
+  if (sass)
+    for (const SassInstruction& x : *sass) by_pc[x.pc] = &x;
   auto step_of = [&](const ProfileInstruction& in) {
-    if (!same_file(in.file, k.file_name) || in.line == 0) return -1;
+    std::string file = in.file;
+    uint32_t at = in.line;
+    if (const auto x = by_pc.find(in.pc); x != by_pc.end() && x->second->line > 0)
+      file = x->second->file, at = x->second->line;
+    if (!same_file(file, k.file_name) || at == 0) return -1;
     int found = -1;
     for (const auto& [line, step] : starts)
-      if (static_cast<int64_t>(line) <= static_cast<int64_t>(in.line)) found = step;
+      if (static_cast<int64_t>(line) <= static_cast<int64_t>(at)) found = step;
     return found;
   };
   const int64_t grid = std::max<int64_t>(1, s.grid);

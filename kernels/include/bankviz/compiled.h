@@ -78,6 +78,7 @@ std::string format_compiled_steps(const std::vector<CompiledStep>& steps);
 // nvdisasm is. `error` says why there is none.
 struct AsCompiled {
   std::vector<CompiledStep> steps;
+  std::vector<SassInstruction> sass;  // the listing
   std::string error;
 };
 AsCompiled as_compiled(const Scenario& s, const Arch* arch);

@@ -47,8 +47,12 @@ struct WrittenStep {
 // instructions of lines step_line[i] .. step_line[next step] - 1 of the kernel's file go to step
 // i. The model is `a`'s block times the grid, or every block of the launch where the scenario's
 // blocks differ (an empty model where that launch is too large to model).
+// With `sass` (the same kernel's listing, compiled.h), an instruction's line is the one nvdisasm
+// gives its pc: the call site in the kernel's body where CUPTI's line table names the line inside
+// an inlined helper (the loads folded into bits() went to no step).
 std::vector<WrittenStep> written_steps(const Scenario& s, const Analysis& a, const KernelSource& k,
-                                       const std::vector<ProfileInstruction>& instructions);
+                                       const std::vector<ProfileInstruction>& instructions,
+                                       const std::vector<SassInstruction>* sass = nullptr);
 
 // Puts the model as compiled (per block, compiled.h) beside each row, times the grid; not where
 // the scenario's blocks differ (the compiled model is block 0's).
