@@ -31,7 +31,8 @@ std::string messages(const std::vector<Diagnostic>& errors) {
 bool same(const TileDecl& a, const TileDecl& b) {
   return a.name == b.name && a.elem == b.elem && a.dims == b.dims && a.pad == b.pad &&
          a.base == b.base && a.dynamic == b.dynamic && a.swizzle.bits == b.swizzle.bits &&
-         a.swizzle.base == b.swizzle.base && a.swizzle.shift == b.swizzle.shift && a.cute == b.cute;
+         a.swizzle.base == b.swizzle.base && a.swizzle.shift == b.swizzle.shift &&
+         a.swizzle_on_address == b.swizzle_on_address && a.cute == b.cute;
 }
 bool same(const Step& a, const Step& b) {
   return a.kind == b.kind && a.tile == b.tile && a.index == b.index && a.guard == b.guard &&

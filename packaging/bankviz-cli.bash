@@ -50,7 +50,7 @@ _bankviz_cli() {
     analyze) flags+=" $scenario --json --no-pictures --show-step --warp --wavefront" ;;
     run) flags+=" $scenario --json --mode --timing-runs --launches --reps --timeout-ms --no-counters
       --steps" ;;
-    source) flags+=" $scenario --mode" ;;
+    source) flags+=" $scenario --mode --cubin --force" ;;
     export) flags+=" $scenario --svg --force --dark --view --show-step --warp --wavefront --cell
       --compare --slide --width" ;;
     advise) flags+=" $scenario --json" ;;

@@ -35,7 +35,8 @@ void run_analyze(const AnalyzeOptions& o) {
     std::cout << "layout: " << t.name << " = " << t.layout_text() << ", " << t.storage_elements()
               << " elements of " << t.elem_bytes() << " bytes\n";
     if (!t.swizzle.identity())
-      std::cout << "swizzle: " << swizzle_units_text(t.swizzle, t.elem_bytes()) << "\n";
+      std::cout << "swizzle: " << swizzle_units_text(t.swizzle, t.elem_bytes())
+                << (t.swizzle_on_address ? ", on the address (the base enters it)" : "") << "\n";
     if (const std::string n = t.layout_note(); !n.empty()) std::cout << "note: " << n << "\n";
   }
   if (o.no_pictures) return;

@@ -10,7 +10,10 @@
 #include "bankviz/analysis.h"
 #include "bankviz/arch.h"
 #include "bankviz/codegen.h"
+#include "bankviz/compiled.h"
+#include "bankviz/io.h"
 #include "bankviz/runner.h"
+#include "bankviz/sass.h"
 #include "bankviz/written_steps.h"
 #include "commands.h"
 #include "common.h"
@@ -223,8 +226,40 @@ void print_text(const Scenario& s, const RunResult& r) {
 
 // --steps: the written kernel profiled (written_steps.h), its shared instructions per step
 // beside the model's; the table and its JSON, or why there is none.
-void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner, nlohmann::json& j,
-                      std::string& text) {
+nlohmann::json compiled_json(const std::vector<CompiledStep>& steps) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const CompiledStep& c : steps)
+    j.push_back({{"step", c.step},
+                 {"sass", c.sass},
+                 {"instructions", c.instructions},
+                 {"wavefronts", c.wavefronts},
+                 {"written_instructions", c.written_instructions},
+                 {"written_wavefronts", c.written_wavefronts},
+                 {"differs", c.differs()},
+                 {"reason", c.reason}});
+  return j;
+}
+
+// Written mode: the model of the kernel as compiled (compiled.h), per block, where it differs
+// from the model as written; or why there is none.
+void as_compiled_of(const Scenario& s, const RunResult& r, AsCompiled& c, nlohmann::json& j,
+                    std::string& text) {
+  c = as_compiled(s, r.device.present ? find_arch(r.device.model_arch) : nullptr);
+  if (!c.error.empty()) {
+    j = {{"error", c.error}};
+    text = "\nas compiled: not modelled: " + c.error + "\n";
+    return;
+  }
+  j = compiled_json(c.steps);
+  const std::string table = format_compiled_steps(c.steps);
+  text = table.empty() ? "\nas compiled (the cubin's SASS, nvdisasm): every step as written\n"
+                       : "\nas compiled (the cubin's SASS, nvdisasm), the steps that differ from "
+                         "the model as written:\n" +
+                             table;
+}
+
+void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner,
+                      const AsCompiled& compiled, nlohmann::json& j, std::string& text) {
   const GenerateResult g = generate_kernel(s, RunMode::Written);
   const AnalysisResult a = analyze(s, find_arch(r.device.model_arch));
   if (!g.kernel || !a.analysis) return;
@@ -237,18 +272,28 @@ void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner, nlo
     text = "\nthe written kernel step by step: not read: " + why + "\n";
     return;
   }
-  const std::vector<WrittenStep> steps = written_steps(s, *a.analysis, *g.kernel, p.instructions);
+  std::vector<WrittenStep> steps = written_steps(s, *a.analysis, *g.kernel, p.instructions,
+                                                 compiled.sass.empty() ? nullptr : &compiled.sass);
+  attach_compiled(steps, compiled.steps, s);
   j = nlohmann::json::array();
-  for (const WrittenStep& w : steps)
-    j.push_back({{"step", w.step},
-                 {"label", w.label},
-                 {"sass_instructions", w.sass_instructions},
-                 {"ops", w.ops},
-                 {"hardware_instructions", w.executed},
-                 {"hardware_wavefronts", w.wavefronts},
-                 {"model_instructions", w.model_instructions},
-                 {"model_wavefronts", w.model_wavefronts},
-                 {"agrees", w.agrees()}});
+  for (const WrittenStep& w : steps) {
+    nlohmann::json row{{"step", w.step},
+                       {"label", w.label},
+                       {"sass_instructions", w.sass_instructions},
+                       {"ops", w.ops},
+                       {"hardware_instructions", w.executed},
+                       {"hardware_wavefronts", w.wavefronts},
+                       {"model_instructions", w.model_instructions},
+                       {"model_wavefronts", w.model_wavefronts},
+                       {"agrees", w.agrees()}};
+    if (w.compiled) {
+      row["compiled_instructions"] = w.compiled_instructions;
+      row["compiled_wavefronts"] = w.compiled_wavefronts;
+      row["compiled_reason"] = w.compiled_reason;
+      row["agrees_compiled"] = w.agrees_compiled();
+    }
+    j.push_back(std::move(row));
+  }
   text =
       "\nthe written kernel step by step (CUPTI's SASS metrics on the generated kernel, its "
       "instructions by source line):\n" +
@@ -270,31 +315,56 @@ void run_run(const RunCmdOptions& o) {
   Runner runner;
   const RunResult r = runner.run(s, ro);
   std::cout.flush();
-  nlohmann::json steps_json;
-  std::string steps_text;
-  if (o.steps && r.status == RunStatus::Ok) written_steps_of(s, r, runner, steps_json, steps_text);
+  nlohmann::json steps_json, compiled_json;
+  std::string steps_text, compiled_text;
+  AsCompiled compiled;
+  if (ro.mode == RunMode::Written && r.status == RunStatus::Ok)
+    as_compiled_of(s, r, compiled, compiled_json, compiled_text);
+  if (o.steps && r.status == RunStatus::Ok)
+    written_steps_of(s, r, runner, compiled, steps_json, steps_text);
   if (o.json) {
     nlohmann::json j = result_json(s, r);
+    if (ro.mode == RunMode::Written && r.status == RunStatus::Ok) j["as_compiled"] = compiled_json;
     if (o.steps) j["written_steps"] = steps_json;
     // Invalid UTF-8 in a label from the command line is replaced, never thrown.
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     print_text(s, r);
-    std::cout << steps_text;
+    std::cout << compiled_text << steps_text;
   }
   if (r.status != RunStatus::Ok || r.verification.status == VerifyStatus::Mismatch)
     throw Exit{kExitFailed, ""};
 }
 
-void run_source(const ScenarioOptions& so, const std::string& mode) {
+struct SourceOptions {
+  std::string mode = "written";
+  std::string cubin;  // write the compiled kernel here (NVRTC, sm_90) instead of the source
+  bool force = false;
+};
+
+void run_source(const ScenarioOptions& so, const SourceOptions& o) {
   const Scenario s = build_scenario(so);
-  GenerateResult g = generate_kernel(s, mode_of(mode));
+  if (!o.cubin.empty()) {
+    if (std::string why = output_problem(o.cubin, o.force); !why.empty())
+      throw Exit{kExitFailed, why};
+  }
+  GenerateResult g = generate_kernel(s, mode_of(o.mode));
   if (!g.kernel) {
     std::string msg = "cannot generate a kernel for '" + s.name + "':";
     for (const Diagnostic& d : g.errors) msg += "\n  " + d.format();
     throw Exit{kExitFailed, msg};
   }
-  std::cout << g.kernel->text;
+  if (o.cubin.empty()) {
+    std::cout << g.kernel->text;
+    return;
+  }
+  std::string error;
+  const std::vector<char> cubin = compiled_cubin(*g.kernel, "sm_90", &error);
+  if (cubin.empty()) throw Exit{kExitFailed, "cannot compile the kernel: " + error};
+  if (std::string why =
+          write_file_atomic(o.cubin, std::string_view(cubin.data(), cubin.size()), o.force);
+      !why.empty())
+    throw Exit{kExitFailed, why};
 }
 
 }  // namespace
@@ -330,11 +400,15 @@ void add_run_commands(CLI::App& app) {
   run->callback([o] { run_run(*o); });
 
   auto so = std::make_shared<ScenarioOptions>();
-  auto mode = std::make_shared<std::string>("written");
+  auto src = std::make_shared<SourceOptions>();
   auto* source = app.add_subcommand("source", "print the CUDA kernel generated for a scenario");
   add_scenario_options(*source, *so);
-  source->add_option("--mode", *mode, "written or exposed")->capture_default_str();
-  source->callback([so, mode] { run_source(*so, *mode); });
+  source->add_option("--mode", src->mode, "written or exposed")->capture_default_str();
+  source->add_option("--cubin", src->cubin,
+                     "write the kernel compiled for sm_90 (NVRTC with line info, as run loads "
+                     "it) to FILE instead of printing its source");
+  source->add_flag("--force", src->force, "overwrite an existing --cubin file");
+  source->callback([so, src] { run_source(*so, *src); });
 }
 
 }  // namespace bankviz::cli

@@ -51,7 +51,10 @@ std::vector<Fix> candidates(const Scenario& s, int tile) {
   base.swizzle = t.swizzle;
   base.name = "as it is";
   if (!t.cute && t.pad > 0) base.name += " (pad " + std::to_string(t.pad) + ")";
-  if (!t.swizzle.identity()) base.name += " (" + swizzle_name(t.swizzle, t.elem_bytes()) + ")";
+  // A swizzle on the address (a swizzle pointer, TMA) stays one: the candidates act on the
+  // address too, the tile's base entering each (TileDecl::swizzled_offset, through analyze()).
+  const std::string on = t.swizzle_on_address ? " on the address" : "";
+  if (!t.swizzle.identity()) base.name += " (" + swizzle_name(t.swizzle, t.elem_bytes()) + on + ")";
   out.push_back(base);
   auto same_as_now = [&](int64_t pad, const Swizzle& z) {
     return (t.cute || pad == t.pad) && z == t.swizzle;
@@ -72,7 +75,7 @@ std::vector<Fix> candidates(const Scenario& s, int tile) {
     if (!seen.insert({z.bits, z.base, z.shift}).second || same_as_now(0, z)) return;
     Fix f;
     f.tile = tile, f.kind = FixKind::Swizzle, f.swizzle = z;
-    f.name = swizzle_name(z, t.elem_bytes());
+    f.name = swizzle_name(z, t.elem_bytes()) + on;
     out.push_back(f);
   };
   // The likeliest first (a bound cuts the tail): the TMA/GMMA modes in this element's units, the
@@ -333,6 +336,7 @@ std::string advice_json(const Scenario& s, const Advice& a) {
       const Swizzle b = swizzle_elements_to_bytes(f.swizzle, t.elem_bytes());
       x["swizzle_elements"] = {f.swizzle.bits, f.swizzle.base, f.swizzle.shift};
       x["swizzle_bytes"] = {b.bits, b.base, b.shift};
+      x["swizzle_on"] = t.swizzle_on_address ? "address" : "offset";
     }
     x["extra_bytes"] = f.extra_bytes;
     x["wavefronts"] = f.total_wavefronts;

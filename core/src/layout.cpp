@@ -243,8 +243,11 @@ std::string CuteLayout::text() const {
   return profile_text(modes, false) + ':' + profile_text(modes, true);
 }
 
-std::string layout_text(const CuteLayout& layout, const Swizzle& swizzle) {
+std::string layout_text(const CuteLayout& layout, const Swizzle& swizzle, int address_elem_bytes) {
   if (swizzle.identity()) return layout.text();
+  if (address_elem_bytes > 0)
+    return sw_text(swizzle_elements_to_bytes(swizzle, address_elem_bytes)) + " o smem_ptr[" +
+           std::to_string(8 * address_elem_bytes) + "b](unset) o " + layout.text();
   return sw_text(swizzle) + " o " + layout.text();
 }
 
@@ -293,7 +296,12 @@ class LayoutParser {
       ws();
       if (!eat('o')) return fail_with(r, "expected 'o' (composition) after the swizzle");
       ws();
-      if (smem_ptr() && unit == kUnsaid) unit = kBytes;
+      // Through a swizzle pointer, or a TMA mode by name: the swizzle acts on the address.
+      r.on_address = named_;
+      if (smem_ptr()) {
+        r.on_address = true;
+        if (unit == kUnsaid) unit = kBytes;
+      }
       if (!error_.empty()) return fail_with(r);
       if (unit != kBytes) {
         r.swizzle = raw;
@@ -329,6 +337,7 @@ class LayoutParser {
   std::string_view s_;
   size_t i_ = 0;
   std::string error_;
+  bool named_ = false;  // the swizzle was a TMA mode by name (SW32, SW64, SW128)
 
   bool at_end() const { return i_ >= s_.size(); }
   char peek() const { return at_end() ? '\0' : s_[i_]; }
@@ -397,7 +406,7 @@ class LayoutParser {
     for (const NamedSwizzle& n : named_swizzles()) {
       const size_t save = i_;
       if (eat_word(n.name) && !std::isalnum(static_cast<unsigned char>(peek()))) {
-        out = n.bytes, unit = kBytes;
+        out = n.bytes, unit = kBytes, named_ = true;
         return true;
       }
       i_ = save;

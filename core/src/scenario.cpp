@@ -518,10 +518,18 @@ TileDecl read_tile(Reader& r, const Json& j, const std::string& path) {
   r.get(j, path, "dynamic", t.dynamic);
   if (auto it = j.find("swizzle"); it != j.end()) {
     const std::string sp = join(path, "swizzle");
-    if (r.object(*it, sp, {"bits", "base", "shift"})) {
+    if (r.object(*it, sp, {"bits", "base", "shift", "on"})) {
       r.get(*it, sp, "bits", t.swizzle.bits);
       r.get(*it, sp, "base", t.swizzle.base);
       r.get(*it, sp, "shift", t.swizzle.shift);
+      std::string on = "offset";
+      r.get(*it, sp, "on", on);
+      if (on == "address")
+        t.swizzle_on_address = true;
+      else if (on != "offset")
+        r.error(join(sp, "on"), "'" + on +
+                                    "': expected \"offset\" (CuTe's Sw<B,M,S> o layout) or "
+                                    "\"address\" (a swizzle pointer, TMA: the base enters it)");
     }
   }
   // A CuTe layout (layout.h): its extents are the dims unless dims are given (then they must
@@ -537,10 +545,12 @@ TileDecl read_tile(Reader& r, const Json& j, const std::string& path) {
       if (!p.swizzle.identity() && j.contains("swizzle"))
         r.error(join(path, "swizzle"), "the layout composes a swizzle already ('" + layout + "')");
       else if (!p.swizzle.identity())
-        t.swizzle = p.swizzle;
+        t.swizzle = p.swizzle, t.swizzle_on_address = p.on_address;
       t.cute = std::move(p.layout);
     }
   }
+  // Where an identity swizzle acts says nothing (and is not saved).
+  if (t.swizzle.identity()) t.swizzle_on_address = false;
   return t;
 }
 
@@ -727,6 +737,7 @@ Json scenario_to_json_value(const Scenario& s) {
     if (!t.cute && (t.swizzle.bits != 0 || t.swizzle.base != 0 || t.swizzle.shift != 0)) {
       jt["swizzle"] =
           Json{{"bits", t.swizzle.bits}, {"base", t.swizzle.base}, {"shift", t.swizzle.shift}};
+      if (t.swizzle_on_address) jt["swizzle"]["on"] = "address";
     }
     tiles.push_back(std::move(jt));
   }

@@ -249,6 +249,15 @@ std::string render_table(const Analysis& a) {
     o << "(warps " << shown << "-" << a.warp_count() - 1
       << " not shown as columns; they are in the totals and in --json)\n";
   }
+  // cp.async's figures are its shared write's, with the global side read as bankviz assumes it:
+  // said where the user sees them (issue 19: sources 16 bytes apart cost more on an H100).
+  bool copies = false;
+  for (size_t i = 0; i < a.steps.size(); ++i)
+    copies |= a.steps[i].tile >= 0 && a.step_op(static_cast<int>(i)).op == Op::CpAsync;
+  if (copies) {
+    o << "cp.async: the figures assume a coalesced global source (lane i copies the i-th chunk of\n"
+         "one contiguous row); with a scattered source the GPU can count more wavefronts\n";
+  }
   if (!a.issues.empty()) {
     o << "\nissues:\n";
     for (const Issue& is : a.issues) o << "  - " << is.message << "\n";

@@ -95,12 +95,18 @@ int64_t TileLayout::storage(int64_t linear_elem) const {
   return off;
 }
 
+int64_t TileLayout::swizzled_offset(int64_t off) const {
+  if (!swizzle_on_address || elem_bytes <= 0) return swizzle.apply(off);
+  const int64_t at = base / elem_bytes;  // exact: check() keeps base a multiple of elem_bytes
+  return swizzle.apply(at + off) - at;
+}
+
 int64_t TileLayout::byte_offset(int64_t linear_elem) const {
-  return base + saturating_mul(swizzle.apply(storage(linear_elem)), elem_bytes);
+  return base + saturating_mul(swizzled_offset(storage(linear_elem)), elem_bytes);
 }
 
 TileLayout TileDecl::layout() const {
-  TileLayout l{base, elem_bytes(), swizzle, cute, {}};
+  TileLayout l{base, elem_bytes(), swizzle, swizzle_on_address, cute, {}};
   if (cute) l.extents = cute->extents();
   return l;
 }
@@ -108,7 +114,7 @@ TileLayout TileDecl::layout() const {
 // slot -> swizzled offset -> (un)swizzled offset (a CuTe swizzle is its own inverse) -> the
 // element the layout puts there.
 int64_t TileDecl::element_at_slot(int64_t slot) const {
-  const int64_t off = swizzle.apply(slot);
+  const int64_t off = swizzled_offset(slot);
   return cute ? cute->element_at(off) : off;
 }
 
@@ -118,6 +124,13 @@ int64_t TileDecl::storage(int64_t linear_elem) const {
 
 int64_t TileDecl::byte_offset(int64_t linear_elem) const {
   return layout().byte_offset(linear_elem);
+}
+
+int64_t TileDecl::swizzled_offset(int64_t off) const {
+  TileLayout l;
+  l.base = base, l.elem_bytes = elem_bytes(), l.swizzle = swizzle;
+  l.swizzle_on_address = swizzle_on_address;
+  return l.swizzled_offset(off);
 }
 
 // element offset -> (i0, i1, i2) in the padded array; the outermost index is not bounded.
@@ -166,12 +179,14 @@ std::string TileDecl::set_layout(std::string_view text) {
   dims = p.layout->extents();
   pad = 0;
   swizzle = p.swizzle;
+  swizzle_on_address = p.on_address && !p.swizzle.identity();
   cute = std::move(p.layout);
   return {};
 }
 
 std::string TileDecl::layout_text() const {
-  return cute ? bankviz::layout_text(*cute, swizzle) : std::string();
+  return cute ? bankviz::layout_text(*cute, swizzle, swizzle_on_address ? elem_bytes() : 0)
+              : std::string();
 }
 
 std::string TileDecl::layout_note() const {
@@ -282,18 +297,30 @@ std::string TileDecl::check() const {
     if (mag < swizzle.bits || mag > 16)
       return "swizzle: " + swizzle.text() +
              " needs |S| (shift) in B..16, so the bits read and the bits flipped do not overlap";
-    // The swizzle permutes aligned blocks of 2^(B+M+|S|) elements. A last, partial block may
-    // send elements past the end of the array: find the first such element.
+    // The swizzle permutes aligned blocks of 2^(B+M+|S|) elements (of the address, when it acts
+    // on one: the base enters). A partial block at either end may send elements past the array:
+    // find the first such element.
     const int64_t n = storage_elements();
     const int64_t block = int64_t{1} << (swizzle.bits + swizzle.base + mag);
-    for (int64_t i = n - n % block; n % block != 0 && i < n; ++i) {
-      const int64_t to = swizzle.apply(i);
-      if (to >= n)
-        return "swizzle: " + swizzle.text() + " moves element " + std::to_string(i) + " to " +
-               std::to_string(to) + ", past the end of the " + std::to_string(n) +
-               "-element array (make the element count a multiple of " + std::to_string(block) +
-               ")";
-    }
+    const int64_t at = swizzle_on_address ? base / t->bytes : 0;
+    auto first_out = [&](int64_t from, int64_t to) -> std::string {
+      for (int64_t i = from; i < to; ++i) {
+        const int64_t moved = swizzled_offset(i);
+        if (moved < 0 || moved >= n)
+          return "swizzle: " + swizzle.text() + (swizzle_on_address ? " on the address" : "") +
+                 " moves element " + std::to_string(i) + " to " + std::to_string(moved) +
+                 (moved < 0 ? ", before the start of the " : ", past the end of the ") +
+                 std::to_string(n) + "-element array (" +
+                 (swizzle_on_address ? "make the base and the element count multiples of "
+                                     : "make the element count a multiple of ") +
+                 std::to_string(block) + (swizzle_on_address ? " elements)" : ")");
+      }
+      return {};
+    };
+    const int64_t head = std::min(n, (block - at % block) % block);  // before the first block
+    const int64_t tail_from = std::max(head, n - (at + n) % block);  // the last, partial one
+    if (std::string e = first_out(0, head); !e.empty()) return e;
+    if (std::string e = first_out(tail_from, n); !e.empty()) return e;
   }
   return {};
 }

@@ -19,6 +19,7 @@
 #include <bit>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 
@@ -311,6 +312,29 @@ int64_t copy_stride_bytes(int64_t bytes) {
   return (bytes + 127) / 128 * 128;
 }
 
+// A swizzle on the address repeats every 2^(B+M+|S|) elements: the kernel places the tile at its
+// base modulo that period (at least 128 bytes, the banks' period), so the hardware's addresses
+// are the model's. kMaxAddressPeriod bounds the alignment asked of the compiler.
+constexpr int64_t kMaxAddressPeriod = 4096;
+int64_t address_period_bytes(const TileDecl& t) {
+  if (!t.swizzle_on_address || t.swizzle.identity()) return 128;
+  const int mag = std::abs(t.swizzle.shift);
+  const int bits = t.swizzle.bits + t.swizzle.base + mag;
+  if (bits > 24) return int64_t{1} << 40;  // refused by check_tiles_and_steps
+  return std::max<int64_t>(128, (int64_t{1} << bits) * t.elem_bytes());
+}
+
+// Exposed mode: one replica's copy of a tile, the stride between copies: a multiple of 128
+// bytes, or of the address swizzle's period with the tile at its base within it.
+int64_t copy_lead_bytes(const TileDecl& t) {
+  return t.swizzle_on_address ? t.base % address_period_bytes(t) : 0;
+}
+int64_t copy_bytes(const TileDecl& t) {
+  if (!t.swizzle_on_address) return copy_stride_bytes(t.bytes());
+  const int64_t p = address_period_bytes(t);
+  return (copy_lead_bytes(t) + t.bytes() + p - 1) / p * p;
+}
+
 // The element type as the declaration spells it ("unsigned int").
 std::string normalized_elem(const TileDecl& t) {
   const std::string d = t.declaration();  // "extern __shared__ unsigned int tile[];"
@@ -321,6 +345,12 @@ std::string normalized_elem(const TileDecl& t) {
 struct Names {
   std::string tid, sum, rep;
 };
+
+// The swizzle function's call: on the address it also takes the tile, whose shared-memory
+// address enters the swizzle ("tile_swizzle(offset, tile)").
+std::string swizzle_call(const TileDecl& tile, const std::string& fn, const std::string& offset) {
+  return fn + "(" + offset + (tile.swizzle_on_address ? ", " + tile.name : std::string()) + ")";
+}
 
 // "tile[threadIdx.y][threadIdx.x]" from the step's index text, whatever form the user wrote. A
 // swizzled tile is declared flat and indexed as a CuTe user writes it: the row-major element
@@ -335,7 +365,7 @@ std::string access_text(const TileDecl& tile, const SubscriptParse& p,
     for (size_t i = 0; i < p.subscripts.size(); ++i)
       args += (i ? ", " : "") + p.subscripts[i].text();
     const std::string offset = layout_fn + "(" + args + ")";
-    return out + "[" + (swizzle_fn.empty() ? offset : swizzle_fn + "(" + offset + ")") + "]";
+    return out + "[" + (swizzle_fn.empty() ? offset : swizzle_call(tile, swizzle_fn, offset)) + "]";
   }
   if (swizzle_fn.empty()) {
     for (const Expr& e : p.subscripts) out += '[' + e.text() + ']';
@@ -351,7 +381,7 @@ std::string access_text(const TileDecl& tile, const SubscriptParse& p,
     if (stride != 1) term += " * " + std::to_string(stride);
     offset += (i ? " + " : "") + term;
   }
-  return out + "[" + swizzle_fn + "(" + offset + ")]";
+  return out + "[" + swizzle_call(tile, swizzle_fn, offset) + "]";
 }
 
 // CuTe's Swizzle<B,M,S> on element offsets as a device function (see tile.h): the B bits at
@@ -368,6 +398,26 @@ std::string swizzle_source(const TileDecl& t, const std::string& fn,
   const std::string moved =
       z.shift >= 0 ? '(' + off + " & " + std::string(mask) + ") >> " + std::to_string(z.shift)
                    : '(' + off + " & " + std::string(mask) + ") << " + std::to_string(-z.shift);
+  if (t.swizzle_on_address) {
+    // As CuTe's swizzle pointer and TMA do: the swizzle acts on the element's shared-memory
+    // address (in elements here), so where the tile starts enters it.
+    const std::string at = pick("at", taken), a = pick("address", taken), p = pick("tile0", taken);
+    const std::string moved_a =
+        z.shift >= 0 ? '(' + a + " & " + std::string(mask) + ") >> " + std::to_string(z.shift)
+                     : '(' + a + " & " + std::string(mask) + ") << " + std::to_string(-z.shift);
+    return "// " + t.name + " is laid out with CuTe's " + z.text() +
+           " on its shared-memory address, as a swizzle pointer\n"
+           "// and TMA apply it: bits " +
+           std::to_string(from) + ".." + std::to_string(from + z.bits - 1) +
+           " of the element's address (in " + std::to_string(t.elem_bytes()) +
+           "-byte elements) are XORed into\n// bits " + std::to_string(to) + ".." +
+           std::to_string(to + z.bits - 1) + ", so the tile's base enters the swizzle.\n" +
+           "__device__ __forceinline__ unsigned int " + fn + "(unsigned int " + off +
+           ", const void* " + p + ")\n{\n    const unsigned int " + at +
+           " = (unsigned int)__cvta_generic_to_shared(" + p + ") / " +
+           std::to_string(t.elem_bytes()) + "u;\n    const unsigned int " + a + " = " + at + " + " +
+           off + ";\n    return (" + a + " ^ (" + moved_a + ")) - " + at + ";\n}\n";
+  }
   return "// " + t.name + " is laid out with CuTe's " + z.text() + " on element offsets: bits " +
          std::to_string(from) + ".." + std::to_string(from + z.bits - 1) +
          (t.cute ? " of the layout's offset are XORed\n" : " of the row-major offset are XORed\n") +
@@ -518,6 +568,7 @@ struct Generator {
   void emit_lesson_thread();
   void emit_copy_structs();
   void emit_kernel_head();
+  void emit_written_tiles();
   StepText step_text(const Step& st) const;
   void emit_wrapped(const Step& st, int indent, const std::vector<std::string>& body);
   void emit_step(size_t i);
@@ -561,6 +612,12 @@ bool Generator::check_tiles_and_steps() {
     if (is_reserved(t.name))
       fail("tiles[" + std::to_string(i) + "].name",
            "'" + t.name + "' is a name the generated kernel uses itself");
+    if (address_period_bytes(t) > kMaxAddressPeriod)
+      fail("tiles[" + std::to_string(i) + "].swizzle",
+           t.swizzle.text() + " on the address repeats every " +
+               std::to_string(address_period_bytes(t)) +
+               " bytes or more: the generated kernels place a tile modulo at most " +
+               std::to_string(kMaxAddressPeriod) + " bytes");
     if (t.dynamic) {
       ++dynamic_tiles;
       dynamic_bytes = t.bytes();
@@ -652,8 +709,7 @@ void Generator::start() {
     k.replicas = replicas;
     k.static_shared_bytes = k.dynamic_shared_bytes = 0;
     for (const TileDecl& t : s.tiles)
-      (t.dynamic ? k.dynamic_shared_bytes : k.static_shared_bytes) +=
-          replicas * copy_stride_bytes(t.bytes());
+      (t.dynamic ? k.dynamic_shared_bytes : k.static_shared_bytes) += replicas * copy_bytes(t);
   }
   k.step_line.assign(s.steps.size(), 0);
 
@@ -800,9 +856,52 @@ void Generator::emit_copy_structs() {
            "// of 128 bytes = 32 banks x 4 bytes: element i of every copy sits in the same bank "
            "as element i");
       e.ln(0, "// of the lesson's tile, so every warp sees exactly the lesson's bank conflicts.");
-      e.ln(0, "struct alignas(128) " + structs[i] + " { " + member + " };");
+      const int64_t lead = copy_lead_bytes(t);
+      if (t.swizzle_on_address)
+        e.ln(0, "// Its swizzle acts on the address: each copy starts on a multiple of " +
+                    std::to_string(address_period_bytes(t)) + " bytes and holds the tile " +
+                    std::to_string(lead) + " bytes in, as its base says.");
+      e.ln(0, "struct alignas(" + std::to_string(address_period_bytes(t)) + ") " + structs[i] +
+                  " { " +
+                  (lead > 0 ? "unsigned char at[" + std::to_string(lead) + "]; " : std::string()) +
+                  member + " };");
     }
     e.ln(0, "");
+  }
+}
+
+// Written mode: the tiles as declared. When a tile's swizzle acts on the address, where the
+// tile starts decides where its elements go, so the static tiles are placed at their bases in
+// one byte array instead of where the compiler would put them.
+void Generator::emit_written_tiles() {
+  int64_t end = 0, align = 128;
+  bool place = false;
+  for (const TileDecl& t : s.tiles) {
+    if (t.dynamic) continue;
+    place |= t.swizzle_on_address && !t.swizzle.identity();
+    end = std::max(end, t.base + t.bytes());
+    align = std::max(align, address_period_bytes(t));
+  }
+  if (!place) {
+    for (const TileDecl& t : s.tiles) e.ln(1, t.declaration());
+    return;
+  }
+  const std::string raw = pick("tiles_at", taken);
+  taken.insert(raw);
+  e.ln(1, "// A swizzle on the address: every static tile at its base (in bytes) in one array.");
+  e.ln(1, "__shared__ __align__(" + std::to_string(align) + ") unsigned char " + raw + "[" +
+              std::to_string(end) + "];");
+  for (const TileDecl& t : s.tiles) {
+    const std::string d = t.declaration();  // "__shared__ int tile[32 * 32];"
+    if (t.dynamic) {
+      e.ln(1, d);
+      continue;
+    }
+    const std::string elem = normalized_elem(t);
+    const size_t at = d.find(" " + t.name + "[") + 1 + t.name.size();
+    const std::string extents = d.substr(at, d.size() - at - 1);  // "[32 * 32]"
+    e.ln(1, elem + " (&" + t.name + ")" + extents + " = *reinterpret_cast<" + elem + " (*)" +
+                extents + ">(" + raw + " + " + std::to_string(t.base) + ");");
   }
 }
 
@@ -814,8 +913,7 @@ void Generator::emit_kernel_head() {
               (has_copy ? ", const unsigned int* in" : "") +
               (exposed ? ", int measure, int reps, unsigned int warps" : "") + ")");
   e.ln(0, "{");
-  if (!exposed)
-    for (const TileDecl& t : s.tiles) e.ln(1, t.declaration());
+  if (!exposed) emit_written_tiles();
   if (exposed) {
     e.ln(1,
          "// Each replica (copy of the lesson's warps in this block) has its own copy of every "
@@ -829,9 +927,9 @@ void Generator::emit_kernel_head() {
       const TileDecl& t = s.tiles[i];
       if (t.dynamic) {
         const std::string elem = normalized_elem(t);
-        const int64_t stride = copy_stride_bytes(t.bytes()) / t.elem_bytes();
-        e.ln(1, "extern __shared__ __align__(128) " + elem + " " + copies[i] +
-                    "[];  // REPLICAS copies, " + std::to_string(stride) +
+        const int64_t stride = copy_bytes(t) / t.elem_bytes();
+        e.ln(1, "extern __shared__ __align__(" + std::to_string(address_period_bytes(t)) + ") " +
+                    elem + " " + copies[i] + "[];  // REPLICAS copies, " + std::to_string(stride) +
                     " elements (a multiple of 128 bytes) apart");
         e.ln(0, "#define " + t.name + " (" + copies[i] + " + replica * " + std::to_string(stride) +
                     ")");

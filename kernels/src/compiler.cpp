@@ -1,6 +1,8 @@
 // compiler.cpp: NVRTC and the bounded cubin and module caches (compiler.h).
 #include "compiler.h"
 
+#include "bankviz/sass.h"
+
 #include <nvrtc.h>
 
 #include <chrono>
@@ -179,6 +181,15 @@ void ModuleCache::forget_all() {
 }
 
 }  // namespace detail
+
+std::vector<char> compiled_cubin(const KernelSource& k, const std::string& sm, std::string* error) {
+  detail::CompileOutcome o = detail::compile(k, sm);
+  if (!o.compiled) {
+    if (error) *error = o.error;
+    return {};
+  }
+  return o.compiled->cubin;
+}
 
 CompileCheck compile_only(const KernelSource& k, const std::string& sm) {
   CompileCheck c;

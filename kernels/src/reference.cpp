@@ -66,9 +66,11 @@ double as_double(Value v) {
                               : static_cast<double>(v.bits);
 }
 
-// The element a memory slot holds, for messages: a CuTe swizzle is its own inverse.
+// The element a memory slot holds, for messages (TileDecl::element_at_slot: the swizzle as the
+// tile applies it, on the offset or on the address, is its own inverse).
 std::string slot_name(const TileDecl& tile, int64_t slot) {
-  return tile.element_name(tile.swizzle.apply(slot));
+  const int64_t e = tile.element_at_slot(slot);
+  return e < 0 ? "slot " + std::to_string(slot) + " of " + tile.name : tile.element_name(e);
 }
 
 // [SECTION] One block ============================================================================

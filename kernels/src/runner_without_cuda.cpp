@@ -4,6 +4,7 @@
 #include "bankviz/experiments.h"
 #include "bankviz/profile.h"
 #include "bankviz/runner.h"
+#include "bankviz/sass.h"
 #include "explain.h"
 #include "plan.h"
 
@@ -52,6 +53,13 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   res.message =
       m.empty() ? "this build of bankviz has no CUDA toolkit: kernels cannot be profiled" : m;
   return res;
+}
+
+std::vector<char> compiled_cubin(const KernelSource& k, const std::string& sm, std::string* error) {
+  (void)k;
+  (void)sm;
+  if (error) *error = "this build of bankviz has no CUDA toolkit (NVRTC)";
+  return {};
 }
 
 CompileCheck compile_only(const KernelSource& k, const std::string& sm) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "bankviz/trace.h"
 #include "plan.h"
@@ -33,17 +34,25 @@ ProfileRequest written_profile_request(const Scenario& s, const KernelSource& k)
 }
 
 std::vector<WrittenStep> written_steps(const Scenario& s, const Analysis& a, const KernelSource& k,
-                                       const std::vector<ProfileInstruction>& instructions) {
+                                       const std::vector<ProfileInstruction>& instructions,
+                                       const std::vector<SassInstruction>* sass) {
   // The step whose lines hold `line`: the last step starting at or before it.
   std::vector<std::pair<int, int>> starts;  // (first line, step)
   for (size_t i = 0; i < k.step_line.size(); ++i)
     if (k.step_line[i] > 0) starts.emplace_back(k.step_line[i], static_cast<int>(i));
   std::sort(starts.begin(), starts.end());
+  std::map<uint32_t, const SassInstruction*> by_pc;
+  if (sass)
+    for (const SassInstruction& x : *sass) by_pc[x.pc] = &x;
   auto step_of = [&](const ProfileInstruction& in) {
-    if (!same_file(in.file, k.file_name) || in.line == 0) return -1;
+    std::string file = in.file;
+    uint32_t at = in.line;
+    if (const auto x = by_pc.find(in.pc); x != by_pc.end() && x->second->line > 0)
+      file = x->second->file, at = x->second->line;
+    if (!same_file(file, k.file_name) || at == 0) return -1;
     int found = -1;
     for (const auto& [line, step] : starts)
-      if (static_cast<int64_t>(line) <= static_cast<int64_t>(in.line)) found = step;
+      if (static_cast<int64_t>(line) <= static_cast<int64_t>(at)) found = step;
     return found;
   };
   const int64_t grid = std::max<int64_t>(1, s.grid);
@@ -85,10 +94,29 @@ std::vector<WrittenStep> written_steps(const Scenario& s, const Analysis& a, con
   return out;
 }
 
+void attach_compiled(std::vector<WrittenStep>& rows, const std::vector<CompiledStep>& compiled,
+                     const Scenario& s) {
+  if (uses_block_index(s)) return;
+  const int64_t grid = std::max<int64_t>(1, s.grid);
+  for (WrittenStep& w : rows)
+    for (const CompiledStep& c : compiled)
+      if (c.step == w.step && w.step >= 0) {
+        w.compiled = true;
+        w.compiled_instructions = c.instructions * grid;
+        w.compiled_wavefronts = c.wavefronts * grid;
+        w.compiled_reason = c.reason;
+      }
+}
+
 std::string format_written_steps(const std::vector<WrittenStep>& steps, int64_t grid) {
   const double g = static_cast<double>(std::max<int64_t>(1, grid));
+  const bool compiled =
+      std::any_of(steps.begin(), steps.end(), [](const WrittenStep& w) { return w.compiled; });
   std::string out =
-      "step  hardware instr  wavefronts   model instr  wavefronts  (per block)  SASS\n";
+      compiled
+          ? "step  hardware instr  wavefronts   model instr  wavefronts  (per block, the model "
+            "as compiled)  SASS\n"
+          : "step  hardware instr  wavefronts   model instr  wavefronts  (per block)  SASS\n";
   char line[512];
   for (const WrittenStep& w : steps) {
     std::string ops;
@@ -96,14 +124,22 @@ std::string format_written_steps(const std::vector<WrittenStep>& steps, int64_t 
       if (!ops.empty()) ops += ',';
       ops += op;
     }
+    const bool agrees = w.compiled ? w.agrees_compiled() : w.agrees();
     std::snprintf(line, sizeof line, "%4s  %14.2f  %10.2f  %12.2f  %10.2f  %-11s  %d %s  %s\n",
                   w.step >= 0 ? std::to_string(w.step).c_str() : "-", w.executed / g,
-                  w.wavefronts / g, w.model_instructions / g, w.model_wavefronts / g,
-                  w.step < 0   ? "no step"
-                  : w.agrees() ? "agrees"
-                               : "differs",
+                  w.wavefronts / g,
+                  (w.compiled ? w.compiled_instructions : w.model_instructions) / g,
+                  (w.compiled ? w.compiled_wavefronts : w.model_wavefronts) / g,
+                  w.step < 0 ? "no step"
+                  : agrees   ? "agrees"
+                             : "differs",
                   w.sass_instructions, ops.c_str(), w.label.c_str());
     out += line;
+    if (w.compiled && !w.compiled_reason.empty()) {
+      std::snprintf(line, sizeof line, "      as written %.2f instructions, %.2f wavefronts: ",
+                    w.model_instructions / g, w.model_wavefronts / g);
+      out += line + w.compiled_reason + "\n";
+    }
   }
   return out;
 }

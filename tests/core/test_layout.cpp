@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -417,4 +418,134 @@ TEST(CuteTile, ElementAtSlotInvertsTheLayoutAndItsSwizzle) {
   const TileDecl holes = laid_out("float", "(8,8):(1,9)");  // offsets 8, 17, ... hold nothing
   EXPECT_EQ(holes.element_at_slot(8), -1);
   EXPECT_EQ(holes.element_at_slot(9), *holes.linear({0, 1}));
+}
+
+// [SECTION] Swizzles on the address
+
+// CuTe's swizzle pointer and TMA apply Swizzle<B,M,S> to the shared-memory byte address, so the
+// tile's base enters it: a half tile at byte 512 under SW128 (Sw<3,4,3> on bytes) has element 0
+// at 512 ^ ((512 >> 7 & 7) << 4) = 576; under the same swizzle on the element offset at 512.
+TEST(SwizzleOnAddress, TheBaseEntersTheSwizzle) {
+  TileDecl addr = laid_out("half", "SW128 o (8,64):(64,1)");
+  TileDecl off = laid_out("half", "Sw<3,4,3,bytes> o (8,64):(64,1)");
+  EXPECT_TRUE(addr.swizzle_on_address);
+  EXPECT_FALSE(off.swizzle_on_address);
+  EXPECT_EQ(addr.swizzle, off.swizzle);
+  addr.base = off.base = 512;
+  ASSERT_EQ(addr.check(), "");
+  ASSERT_EQ(off.check(), "");
+  EXPECT_EQ(addr.byte_offset(0), 576);
+  EXPECT_EQ(off.byte_offset(0), 512);
+  // Every element is where the byte swizzle of its address puts it, and the views' inverse
+  // (element_at_slot) finds it there.
+  const Swizzle bytes{3, 4, 3};
+  for (int64_t e = 0; e < addr.elements(); ++e) {
+    ASSERT_EQ(addr.byte_offset(e), bytes.apply(512 + 2 * e)) << e;
+    ASSERT_EQ(addr.element_at_slot(addr.slot_of_byte(static_cast<uint32_t>(addr.byte_offset(e)))),
+              e);
+  }
+  // At a multiple of the period (1024 bytes) the two agree.
+  addr.base = off.base = 2048;
+  for (int64_t e = 0; e < addr.elements(); ++e)
+    ASSERT_EQ(addr.byte_offset(e), off.byte_offset(e)) << e;
+}
+
+TEST(SwizzleOnAddress, SmemPointerTextRoundTripsAndOffsetsStayOffsets) {
+  LayoutParse p = parse_layout("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", 2);
+  ASSERT_TRUE(p.layout);
+  EXPECT_TRUE(p.on_address);
+  EXPECT_EQ(p.swizzle, (Swizzle{3, 3, 3}));
+  EXPECT_TRUE(parse_layout("SW64 o (8,64):(64,1)", 2).on_address);
+  EXPECT_FALSE(parse_layout("Sw<3,3,3> o (8,64):(64,1)", 2).on_address);
+  EXPECT_FALSE(parse_layout("Sw<3,4,3,bytes> o (8,64):(64,1)", 2).on_address);
+  const TileDecl t = laid_out("half", "SW128 o (8,64):(64,1)");
+  EXPECT_EQ(t.layout_text(), "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)");
+  const TileDecl back = laid_out("half", t.layout_text());
+  EXPECT_TRUE(back.swizzle_on_address);
+  EXPECT_EQ(back.swizzle, t.swizzle);
+}
+
+TEST(SwizzleOnAddress, ScenarioJsonKeepsWhereTheSwizzleActs) {
+  Scenario s = half_tile_scenario("SW128 o (8,64):(64,1)");
+  s.tiles[0].base = 384;
+  const std::string text = scenario_to_json(s);
+  EXPECT_TRUE(contains(text, "smem_ptr[16b](unset)")) << text;
+  ScenarioLoad back = scenario_from_json(text);
+  ASSERT_TRUE(back.scenario);
+  EXPECT_TRUE(back.scenario->tiles[0].swizzle_on_address);
+  EXPECT_EQ(scenario_to_json(*back.scenario), text);
+  // A plain tile's swizzle object: "on": "address" or "offset", nothing else.
+  s = Scenario{};
+  s.tiles[0].swizzle = {3, 0, 3};
+  s.tiles[0].swizzle_on_address = true;
+  s.tiles[0].base = 128;
+  s.steps.resize(1);
+  s.steps[0].index = "tile[threadIdx.y][threadIdx.x]";
+  const std::string plain = scenario_to_json(s);
+  EXPECT_TRUE(contains(plain, R"("on": "address")")) << plain;
+  back = scenario_from_json(plain);
+  ASSERT_TRUE(back.scenario);
+  EXPECT_TRUE(back.scenario->tiles[0].swizzle_on_address);
+  EXPECT_EQ(first_error_path(R"j({"dims": [64], "swizzle": {"bits": 1, "base": 0, "shift": 1, )j"
+                             R"j("on": "pointer"}})j"),
+            "tiles[0].swizzle.on");
+}
+
+// The base may sit anywhere in the swizzle's period: a tile whose first or last period is
+// partial may send elements outside itself, which check() names (on the offset only the end
+// can be partial).
+TEST(SwizzleOnAddress, CheckFindsElementsMovedOutsideAPartialPeriod) {
+  TileDecl t;
+  t.elem = "int";
+  t.dims = {8};
+  t.swizzle = {3, 0, 3};
+  t.swizzle_on_address = true;
+  t.base = 4;  // element address 1..8: address 8 (element 7) goes to 9, past the array
+  EXPECT_TRUE(contains(t.check(), "moves element 7 to 8, past the end")) << t.check();
+  t.base = 0;  // addresses 0..7 are one row: the swizzle moves nothing there
+  EXPECT_EQ(t.check(), "");
+  t.swizzle_on_address = false;
+  t.base = 4;
+  EXPECT_EQ(t.check(), "");
+  t.swizzle_on_address = true;
+  t.dims = {64};
+  t.base = 4 * 60;  // addresses 60..123: 60 ^ 7 = 59 is before the tile
+  EXPECT_TRUE(contains(t.check(), "moves element 0 to -1, before the start")) << t.check();
+  t.dims = {72};
+  t.base = 4 * 56;  // addresses 56..127: the first period's last row and the whole next one
+  EXPECT_EQ(t.check(), "") << t.check();
+}
+
+// The trace follows the address: row r of a 64-half tile read at chunk r (the diagonal) is one
+// chunk on the offset under SW128 (r ^ r = 0: 8 rows in 4 banks, 8 wavefronts) but spread over
+// several chunks on the address once the base moves the rows' bits (r ^ (r + base / 128)).
+TEST(SwizzleOnAddress, AnalysisAtBasesOffThePeriodFollowsTheAddress) {
+  int differ = 0;
+  for (int64_t base = 0; base < 1024; base += 128) {
+    Scenario a = half_tile_scenario("SW128 o (64,64):(64,1)");
+    a.tiles[0].base = base;
+    a.steps.resize(1);
+    a.steps[0].index = "tile[threadIdx.x % 8][threadIdx.x % 8 * 8]";
+    Scenario o = a;
+    o.tiles[0].swizzle_on_address = false;
+    const AnalysisResult ra = analyze(a), ro = analyze(o);
+    ASSERT_TRUE(ra.analysis) << (ra.errors.empty() ? "" : ra.errors[0].format());
+    ASSERT_TRUE(ro.analysis);
+    const int64_t wa = ra.analysis->warps[0][0].result.wavefronts;
+    const int64_t wo = ro.analysis->warps[0][0].result.wavefronts;
+    EXPECT_EQ(wo, 8) << base;
+    // The chunks r ^ ((r + k) % 8) over r = 0..7: the busiest one's count is the wavefronts.
+    const int64_t k = base / 128;
+    int count[8] = {};
+    for (int64_t r = 0; r < 8; ++r) ++count[r ^ ((r + k) % 8)];
+    EXPECT_EQ(wa, *std::max_element(count, count + 8)) << base;
+    differ += wa != wo;
+    const TileDecl& t = a.tiles[0];
+    for (int64_t r = 0; r < 8; ++r) {
+      const int64_t e = *t.linear({r, r * 8});
+      const Swizzle sw128{3, 4, 3};
+      ASSERT_EQ(t.byte_offset(e), sw128.apply(base + 2 * e));
+    }
+  }
+  EXPECT_EQ(differ, 6);  // bases 128, 256, 384, 640, 768, 896 (k = 4: r ^ (r ^ 4) = 4, one chunk)
 }

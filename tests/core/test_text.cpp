@@ -402,3 +402,17 @@ TEST(HeadlineWarnings, NameRacesAndOutOfBoundsAccessesAndTheStepsInvolved) {
   EXPECT_EQ(w[0].rfind("OUT OF BOUNDS: 1024 lane accesses", 0), 0u) << w[0];
   EXPECT_NE(w[0].find("(this step)"), std::string::npos);
 }
+
+// cp.async's figures assume a coalesced global source: the table says so where a cp.async step
+// is, and only there.
+TEST(RenderTable, CpAsyncSaysWhichGlobalSourceItsFiguresAssume) {
+  Scenario s = transpose();
+  EXPECT_EQ(render_table(run(s)).find("coalesced global source"), std::string::npos);
+  Step copy;
+  ASSERT_TRUE(parse_step_op("cp.async.16", copy));
+  copy.index = "tile[threadIdx.y][threadIdx.x % 8 * 4]";
+  s.steps = {copy};
+  EXPECT_NE(render_table(run(s)).find("cp.async: the figures assume a coalesced global source"),
+            std::string::npos)
+      << render_table(run(s));
+}

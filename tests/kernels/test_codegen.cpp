@@ -463,9 +463,46 @@ TEST(Nvrtc, LdmatrixOnALaidOutTileCompiles) {
   ld.index = "tile[threadIdx.x % 8 + threadIdx.x / 8 * 8][0]";
   s.steps = {ld};
   const std::string src = source_of(s);
-  EXPECT_TRUE(
-      contains(src, "&tile[tile_swizzle(tile_layout(threadIdx.x % 8 + threadIdx.x / 8 * 8, 0))]"))
+  EXPECT_TRUE(contains(
+      src, "&tile[tile_swizzle(tile_layout(threadIdx.x % 8 + threadIdx.x / 8 * 8, 0), tile)]"))
       << src;
+  if (!built_with_cuda()) GTEST_SKIP() << "built without the CUDA toolkit (no NVRTC)";
+  for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+    GenerateResult g = generate_kernel(s, mode);
+    ASSERT_TRUE(g.kernel) << g.errors[0].format();
+    CompileCheck c = compile_only(*g.kernel, "sm_90");
+    EXPECT_TRUE(c.ok) << run_mode_name(mode) << ": " << c.message;
+  }
+}
+
+// A swizzle on the address (TMA's SW128, a swizzle pointer): the kernel places the tile at its
+// base and swizzles the element's shared-memory address, as CuTe does; in exposed mode each
+// replica's copy starts on the swizzle's period with the tile at base % period in it.
+TEST(Nvrtc, SwizzleOnTheAddressPlacesTheTileAtItsBase) {
+  Scenario s = preset("row-write-column-read");
+  s.tiles[0].elem = "half";
+  ASSERT_EQ(s.tiles[0].set_layout("SW128 o (64,64):(64,1)"), "");
+  s.tiles[0].base = 640;
+  s.block[0] = 32, s.block[1] = 1, s.block[2] = 1;
+  s.steps.resize(1);
+  s.steps[0].index = "tile[threadIdx.x][0]";
+  const std::string src = source_of(s);
+  EXPECT_TRUE(contains(src, "__shared__ __align__(1024) unsigned char tiles_at[8832];")) << src;
+  EXPECT_TRUE(
+      contains(src, "half (&tile)[4096] = *reinterpret_cast<half (*)[4096]>(tiles_at + 640);"))
+      << src;
+  EXPECT_TRUE(contains(src, "(unsigned int)__cvta_generic_to_shared(tile0) / 2u;")) << src;
+  EXPECT_TRUE(contains(src, "tile[tile_swizzle(tile_layout(threadIdx.x, 0), tile)]")) << src;
+  const std::string exposed = source_of(s, RunMode::Exposed);
+  EXPECT_TRUE(
+      contains(exposed, "struct alignas(1024) TileCopy { unsigned char at[640]; half v[4096]; };"))
+      << exposed;
+  // On the offset, nothing changes: the tile as declared, the swizzle of the offset.
+  s.tiles[0].swizzle_on_address = false;
+  const std::string plain = source_of(s);
+  EXPECT_FALSE(contains(plain, "tiles_at")) << plain;
+  EXPECT_TRUE(contains(plain, "tile[tile_swizzle(tile_layout(threadIdx.x, 0))]")) << plain;
+  s.tiles[0].swizzle_on_address = true;
   if (!built_with_cuda()) GTEST_SKIP() << "built without the CUDA toolkit (no NVRTC)";
   for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
     GenerateResult g = generate_kernel(s, mode);

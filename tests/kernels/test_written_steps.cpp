@@ -81,6 +81,34 @@ TEST(WrittenSteps, InstructionsGoToTheStepWhoseLinesHoldThem) {
   EXPECT_NE(table.find("differs"), std::string::npos) << table;
 }
 
+// CUPTI names the line inside an inlined helper (bits(), above every step: "no step"); the
+// listing of the same kernel gives the pc its call site, so the instruction goes to that step.
+TEST(WrittenSteps, TheListingsCallSiteGivesAHelpersInstructionItsStep) {
+  const Written w = written("row-write-column-read");
+  int last = -1;
+  for (size_t i = 0; i < w.s.steps.size(); ++i)
+    if (w.s.steps[i].is_memory()) last = static_cast<int>(i);
+  ASSERT_GE(last, 0);
+  ProfileInstruction p;
+  p.pc = 0x120;
+  p.file = w.k.file_name;
+  p.line = 2;  // the helper's line, before every step
+  p.op = "ld";
+  p.executed = 7, p.wavefronts = 9;
+  SassInstruction x;
+  x.pc = 0x120;
+  x.opcode = "LDS";
+  x.file = w.k.file_name;
+  x.line = static_cast<uint32_t>(w.k.step_line[static_cast<size_t>(last)]);
+  const std::vector<SassInstruction> sass = {x};
+  EXPECT_EQ(written_steps(w.s, w.a, w.k, {p}).back().step, -1);
+  const std::vector<WrittenStep> steps = written_steps(w.s, w.a, w.k, {p}, &sass);
+  ASSERT_FALSE(steps.empty());
+  EXPECT_EQ(steps.back().step, last);
+  EXPECT_EQ(steps.back().executed, 7);
+  EXPECT_EQ(steps.back().wavefronts, 9);
+}
+
 // On the GPU: the seed's transpose as written counts, step by step, what the model counts. (One
 // profile per process: ctest runs each test alone.)
 TEST(WrittenStepsOnGpu, TheSeedsTransposeCountsWhatTheModelCountsStepByStep) {

@@ -99,6 +99,9 @@ std::string swizzle_units_text(const Swizzle& on_elements, int elem_bytes);
 struct LayoutParse {
   std::optional<CuteLayout> layout;
   Swizzle swizzle;    // in elements (B=0: none composed)
+  // The swizzle acts on the shared-memory address, as CuTe's swizzle pointer and TMA apply it
+  // (written with smem_ptr, or as SW32 / SW64 / SW128, TMA's modes): the tile's base enters it.
+  bool on_address = false;
   std::string error;  // set when !layout: "column 7: expected ',' or ')'"
 };
 // Parses "[SWIZZLE o [0 o]] SHAPE[:STRIDE]" for an element of elem_bytes bytes, where SWIZZLE is
@@ -110,8 +113,11 @@ struct LayoutParse {
 LayoutParse parse_layout(std::string_view text, int elem_bytes);
 
 // The canonical text: "Sw<3,3,3> o (8,64):(64,1)" (swizzle in elements, as CuTe prints it), or
-// the layout alone.
-std::string layout_text(const CuteLayout& layout, const Swizzle& swizzle);
+// the layout alone. With address_elem_bytes > 0 the swizzle acts on the address of elements of
+// that size, written as CuTe prints a swizzle pointer, on bytes:
+// "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)".
+std::string layout_text(const CuteLayout& layout, const Swizzle& swizzle,
+                        int address_elem_bytes = 0);
 
 // A coordinate as CuTe writes it: "(3,5)" for the subscripts; a nested mode's integer also in
 // its natural form, "(13,5) = ((5,1),5)".

@@ -7,6 +7,10 @@
 //   numbering of its elements, what the views draw)
 //   -> storage offset (the same, or a CuTe layout's (shape):(stride) map, layout.h)
 //   -> swizzled offset (CuTe Swizzle<B,M,S>) -> byte offset = base + off * elem_bytes
+// The swizzle acts on the element offset (a CuTe ComposedLayout, Sw<B,M,S> o layout) or on the
+// shared-memory address (CuTe's swizzle pointer, TMA and GMMA: Sw<B,M,S> o smem_ptr o layout,
+// SW32/SW64/SW128): then the tile's base enters the swizzle, swizzle(base + off) - base in
+// elements (swizzled_offset(), the one place that decides it).
 #pragma once
 
 #include <array>
@@ -27,9 +31,13 @@ struct TileLayout {
   int64_t base = 0;
   int64_t elem_bytes = 4;
   Swizzle swizzle;
+  bool swizzle_on_address = false;  // TileDecl's
   std::optional<CuteLayout> cute;  // with its extents (row-major element -> subscripts)
   std::vector<int64_t> extents;
   int64_t storage(int64_t linear_elem) const;  // element -> offset before the swizzle
+  // offset before the swizzle -> after it, counted from the tile's element 0: swizzle(off) on
+  // offsets, swizzle(base / elem_bytes + off) - base / elem_bytes on addresses. Its own inverse.
+  int64_t swizzled_offset(int64_t off) const;
   int64_t byte_offset(int64_t linear_elem) const;
 };
 
@@ -41,6 +49,10 @@ struct TileDecl {
   int64_t base = 0;                      // byte offset of element 0 in the block's shared window
   bool dynamic = false;                  // extern __shared__ T name[]; 1-D, length dims[0] (+pad)
   Swizzle swizzle;
+  // The swizzle acts on the shared-memory address (CuTe's swizzle pointer, TMA), not on the
+  // tile's offset: the base enters it. Set by a layout text with smem_ptr or SW32/SW64/SW128,
+  // or the scenario's "swizzle": {"on": "address"}.
+  bool swizzle_on_address = false;
   // A CuTe layout (layout.h) in place of the row-major map: dims are its top-level modes' sizes,
   // pad is 0, and the array is declared flat over the layout's image (cosize elements).
   std::optional<CuteLayout> cute;
@@ -58,7 +70,8 @@ struct TileDecl {
   // of its subscripts. Two elements of a broadcast layout share one offset, so one memory slot
   // (slot_of_byte below: what races and the CPU reference key on).
   int64_t storage(int64_t linear_elem) const;
-  int64_t byte_offset(int64_t linear_elem) const;  // base + swizzle(storage) * elem_bytes
+  int64_t byte_offset(int64_t linear_elem) const;  // base + swizzled(storage) * elem_bytes
+  int64_t swizzled_offset(int64_t off) const;      // TileLayout's, on this tile
   TileLayout layout() const;                       // the same mapping, for hot loops
   // The element-sized memory slot a byte of the tile falls in, counted from base: what races
   // and the CPU reference key on (memory, whatever subscripts reached it). byte >= base.

@@ -14,6 +14,7 @@
 
 #include "bankviz/analysis.h"
 #include "bankviz/codegen.h"
+#include "bankviz/compiled.h"
 #include "bankviz/profile.h"
 
 namespace bankviz {
@@ -32,8 +33,13 @@ struct WrittenStep {
   int64_t executed = 0;          // hardware: warp instructions executed
   int64_t wavefronts = 0;        // hardware: shared wavefronts
   int64_t model_instructions = 0, model_wavefronts = 0;  // the model, over the launch
-  bool agrees() const {
-    return executed == model_instructions && wavefronts == model_wavefronts;
+  bool agrees() const { return executed == model_instructions && wavefronts == model_wavefronts; }
+  // The model of the kernel as compiled (compiled.h), over the launch, when it was made.
+  bool compiled = false;
+  int64_t compiled_instructions = 0, compiled_wavefronts = 0;
+  std::string compiled_reason;  // where it differs from the model as written, why
+  bool agrees_compiled() const {
+    return compiled && executed == compiled_instructions && wavefronts == compiled_wavefronts;
   }
 };
 
@@ -41,10 +47,20 @@ struct WrittenStep {
 // instructions of lines step_line[i] .. step_line[next step] - 1 of the kernel's file go to step
 // i. The model is `a`'s block times the grid, or every block of the launch where the scenario's
 // blocks differ (an empty model where that launch is too large to model).
+// With `sass` (the same kernel's listing, compiled.h), an instruction's line is the one nvdisasm
+// gives its pc: the call site in the kernel's body where CUPTI's line table names the line inside
+// an inlined helper (the loads folded into bits() went to no step).
 std::vector<WrittenStep> written_steps(const Scenario& s, const Analysis& a, const KernelSource& k,
-                                       const std::vector<ProfileInstruction>& instructions);
+                                       const std::vector<ProfileInstruction>& instructions,
+                                       const std::vector<SassInstruction>* sass = nullptr);
 
-// A table: step, hardware instructions and wavefronts per block, the model's, agrees or differs.
+// Puts the model as compiled (per block, compiled.h) beside each row, times the grid; not where
+// the scenario's blocks differ (the compiled model is block 0's).
+void attach_compiled(std::vector<WrittenStep>& rows, const std::vector<CompiledStep>& compiled,
+                     const Scenario& s);
+
+// A table: step, hardware instructions and wavefronts per block, the model's (as compiled where
+// attached, with why it differs from as written), agrees or differs.
 std::string format_written_steps(const std::vector<WrittenStep>& steps, int64_t grid);
 
 }  // namespace bankviz

@@ -1,0 +1,86 @@
+// compiled.h: the written kernel as the compiler made it, step by step.
+//
+// The model counts the lesson's accesses as written. The compiled kernel differs where the
+// compiler (NVRTC, then ptxas) changes them, and the GPU counts what it made. From the cubin's SASS
+// (the toolkit's nvdisasm, with line info) this knows, per scenario step, the shared-memory
+// instructions on its lines and serves them with the trace's own addresses (core's serve(): no
+// second bank computation):
+//
+//   wider      an LDS.64 / LDS.128 (STS too) covers several steps, or several iterations of a
+//              loop step: one instruction per warp, its lanes' W bytes from the first member's
+//              addresses ("steps 3 x 4: one LDS.128 per thread, 2 wavefronts per instruction")
+//   predicated an instruction under a predicate (@P0), not jumped over: every warp of the block
+//              issues it, a warp without an active lane for 0 wavefronts
+//   speculated an unpredicated instruction of a guarded step: every lane of every warp reads (the
+//              guard moved to what uses the value), served without the guard
+//   none       no shared instruction on the step's lines: the value stayed in a register (the
+//              thread stored it before) or the access was removed
+//
+// Measured on an H100 over the 49 presets (docs/COUNTERS.md, "As compiled").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bankviz/analysis.h"
+#include "bankviz/codegen.h"
+
+namespace bankviz {
+
+// One SASS instruction of nvdisasm's listing (nvdisasm -gi -c).
+struct SassInstruction {
+  uint32_t pc = 0;
+  std::string predicate;      // "@!P4", "" when none
+  std::string opcode;         // "LDS.128"
+  std::string operands;       // "R24, [R29+0x10]"
+  std::string file;           // its line's file ("" without line info)
+  uint32_t line = 0;          // the line in the kernel (an inlined function's call site)
+  bool under_branch = false;  // inside a conditional forward branch (some warps jump over it)
+  bool shared() const;        // LDS, STS, ATOMS, LDSM, STSM, LDGSTS
+  int width() const;          // bytes per lane: 1, 2, 4, 8 or 16 (LDS.U16: 2, LDS.128: 16)
+};
+
+// Parses nvdisasm's listing (with -gi: "//## File "x.cu", line 12 inlined at "x.cu", line 40"
+// gives the call site's line). Bounded by the text; lines it does not know are skipped.
+std::vector<SassInstruction> parse_nvdisasm(std::string_view text);
+
+// nvdisasm -gi -c on a cubin, found as $CUDA_HOME/bin/nvdisasm, /usr/local/cuda/bin/nvdisasm or on
+// PATH, run in a process of its own (output bounded to 64 MB, 60 s). Empty and *why set when it
+// cannot run.
+std::string disassemble(const std::vector<char>& cubin, std::string* why);
+
+// One scenario memory step as compiled, per lesson block.
+struct CompiledStep {
+  int step = -1;
+  std::vector<std::string> sass;  // its shared instructions, "@!P4 LDS.64", pc order
+  int64_t instructions = 0;       // warp instructions as compiled
+  int64_t wavefronts = 0;
+  int64_t written_instructions = 0, written_wavefronts = 0;  // the model as written
+  bool differs() const {
+    return instructions != written_instructions || wavefronts != written_wavefronts;
+  }
+  std::string reason;  // empty where it is as written: "one LDS.128 per thread covers 4 ..."
+};
+
+// Every memory step of `a` (one block of s) as the SASS says the compiler made it. `sass` is
+// the kernel k's listing; instructions on lines of no step are left out.
+std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
+                                         const KernelSource& k,
+                                         const std::vector<SassInstruction>& sass);
+
+// "step  as written  as compiled  why" rows for the steps that differ; empty when none does.
+std::string format_compiled_steps(const std::vector<CompiledStep>& steps);
+
+// The written kernel of s compiled (NVRTC for sm_90, as run compiles it), disassembled and
+// modelled on `arch` (the GPU's rules; nullptr: the scenario's): no GPU needed, the toolkit's
+// nvdisasm is. `error` says why there is none.
+struct AsCompiled {
+  std::vector<CompiledStep> steps;
+  std::vector<SassInstruction> sass;  // the listing
+  std::string error;
+};
+AsCompiled as_compiled(const Scenario& s, const Arch* arch);
+
+}  // namespace bankviz

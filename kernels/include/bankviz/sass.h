@@ -1,0 +1,16 @@
+// sass.h: the machine code the compiler made of a generated kernel (its cubin), for the model of
+// the kernel as compiled.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bankviz/codegen.h"
+
+namespace bankviz {
+
+// The kernel compiled as `run` compiles it (NVRTC for `sm`, with line info: the cubin it loads),
+// without a GPU. Empty with *error set when NVRTC fails or the build has no CUDA toolkit.
+std::vector<char> compiled_cubin(const KernelSource& k, const std::string& sm, std::string* error);
+
+}  // namespace bankviz

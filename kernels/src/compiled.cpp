@@ -1,0 +1,535 @@
+// compiled.cpp: the written kernel as compiled, from its SASS (compiled.h).
+#include "bankviz/compiled.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <optional>
+
+#include "bankviz/access.h"
+#include "bankviz/profile.h"  // same_file()
+#include "bankviz/sass.h"
+
+extern char** environ;
+
+namespace bankviz {
+
+// [SECTION] SASS ==================================================================================
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// The base opcode ("LDS" of "LDS.U16") and whether it touches shared memory.
+std::string_view base_opcode(std::string_view op) {
+  return op.substr(0, op.find('.'));
+}
+
+bool has_modifier(std::string_view op, std::string_view m) {
+  size_t at = op.find('.');
+  while (at != std::string_view::npos) {
+    const size_t next = op.find('.', at + 1);
+    if (op.substr(at + 1, next == std::string_view::npos ? op.npos : next - at - 1) == m)
+      return true;
+    at = next;
+  }
+  return false;
+}
+
+// "//## File "x.cu", line 12 inlined at "x.cu", line 40": the last location (the call site in
+// the kernel's own body).
+bool file_line(std::string_view l, std::string& file, uint32_t& line) {
+  bool found = false;
+  size_t at = 0;
+  while (true) {
+    const size_t q = l.find('"', at);
+    if (q == std::string_view::npos) break;
+    const size_t q2 = l.find('"', q + 1);
+    if (q2 == std::string_view::npos) break;
+    const size_t ln = l.find("line ", q2);
+    if (ln == std::string_view::npos) break;
+    uint32_t v = 0;
+    size_t d = ln + 5;
+    bool digits = false;
+    while (d < l.size() && l[d] >= '0' && l[d] <= '9' && v < 100000000u) {
+      v = v * 10 + static_cast<uint32_t>(l[d] - '0'), ++d, digits = true;
+    }
+    if (!digits) break;
+    file = std::string(l.substr(q + 1, q2 - q - 1));
+    line = v;
+    found = true;
+    at = d;
+  }
+  return found;
+}
+
+}  // namespace
+
+bool SassInstruction::shared() const {
+  const std::string_view b = base_opcode(opcode);
+  return b == "LDS" || b == "STS" || b == "ATOMS" || b == "LDSM" || b == "STSM" || b == "LDGSTS";
+}
+
+int SassInstruction::width() const {
+  const std::string_view b = base_opcode(opcode);
+  if (b == "LDSM" || b == "STSM") return 16;
+  if (has_modifier(opcode, "128")) return 16;
+  if (has_modifier(opcode, "64")) return 8;
+  if (has_modifier(opcode, "U16") || has_modifier(opcode, "S16")) return 2;
+  if (has_modifier(opcode, "U8") || has_modifier(opcode, "S8")) return 1;
+  return 4;
+}
+
+std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
+  std::vector<SassInstruction> out;
+  std::map<std::string, uint32_t> labels;   // ".L_x_3" -> the pc of the next instruction
+  std::vector<std::string> pending_labels;  // labels seen before their instruction
+  std::vector<std::pair<size_t, std::string>> branches;  // (instruction, target label)
+  std::string file;
+  uint32_t line = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view l = trim(text.substr(pos, end - pos));
+    pos = end + 1;
+    if (starts_with(l, "//##")) {
+      file_line(l, file, line);
+      continue;
+    }
+    if (starts_with(l, ".L_") && !l.empty() && l.back() == ':') {
+      pending_labels.emplace_back(l.substr(0, l.size() - 1));
+      continue;
+    }
+    if (!starts_with(l, "/*")) continue;
+    const size_t close = l.find("*/");
+    if (close == std::string_view::npos) continue;
+    uint32_t pc = 0;
+    bool hex = close > 2;
+    for (size_t i = 2; i < close && hex; ++i) {
+      const char c = l[i];
+      const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (v < 0 || pc > 0x0fffffffu)
+        hex = false;
+      else
+        pc = pc * 16 + static_cast<uint32_t>(v);
+    }
+    if (!hex) continue;
+    std::string_view rest = trim(l.substr(close + 2));
+    if (!rest.empty() && rest.back() == ';') rest = trim(rest.substr(0, rest.size() - 1));
+    SassInstruction in;
+    in.pc = pc;
+    in.file = file;
+    in.line = line;
+    if (starts_with(rest, "@")) {
+      const size_t sp = rest.find(' ');
+      if (sp == std::string_view::npos) continue;
+      in.predicate = std::string(rest.substr(0, sp));
+      rest = trim(rest.substr(sp));
+    }
+    const size_t sp = rest.find(' ');
+    in.opcode = std::string(rest.substr(0, sp));
+    if (in.opcode.empty() || in.opcode[0] < 'A' || in.opcode[0] > 'Z') continue;
+    in.operands = sp == std::string_view::npos ? std::string() : std::string(trim(rest.substr(sp)));
+    for (const std::string& name : pending_labels) labels[name] = pc;
+    pending_labels.clear();
+    if (base_opcode(in.opcode) == "BRA" && !in.predicate.empty() && in.predicate != "@PT") {
+      const size_t a = in.operands.find(".L_");
+      if (a != std::string::npos) {
+        const size_t b = in.operands.find(')', a);
+        branches.emplace_back(
+            out.size(), in.operands.substr(a, b == std::string::npos ? std::string::npos : b - a));
+      }
+    }
+    out.push_back(std::move(in));
+  }
+  // A conditional branch forward jumps over the instructions up to its target: some warps
+  // never issue them.
+  for (const auto& [i, label] : branches) {
+    const auto t = labels.find(label);
+    if (t == labels.end() || t->second <= out[i].pc) continue;
+    for (size_t j = i + 1; j < out.size() && out[j].pc < t->second; ++j) out[j].under_branch = true;
+  }
+  return out;
+}
+
+// [SECTION] nvdisasm =============================================================================
+
+namespace {
+
+std::string find_nvdisasm() {
+  std::vector<std::string> dirs;
+  if (const char* h = std::getenv("CUDA_HOME"); h && *h) dirs.push_back(std::string(h) + "/bin");
+  if (const char* h = std::getenv("CUDA_PATH"); h && *h) dirs.push_back(std::string(h) + "/bin");
+  dirs.push_back("/usr/local/cuda/bin");
+  if (const char* p = std::getenv("PATH"); p) {
+    std::string_view path = p;
+    while (!path.empty()) {
+      const size_t c = path.find(':');
+      dirs.emplace_back(path.substr(0, c));
+      if (c == std::string_view::npos) break;
+      path.remove_prefix(c + 1);
+    }
+  }
+  for (const std::string& d : dirs) {
+    if (d.empty()) continue;
+    const std::string f = d + "/nvdisasm";
+    if (access(f.c_str(), X_OK) == 0) return f;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string disassemble(const std::vector<char>& cubin, std::string* why) {
+  auto fail = [&](std::string m) {
+    if (why) *why = std::move(m);
+    return std::string();
+  };
+  const std::string tool = find_nvdisasm();
+  if (tool.empty())
+    return fail("nvdisasm (CUDA toolkit) not found in $CUDA_HOME/bin, /usr/local/cuda/bin or PATH");
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/bankviz-XXXXXX.cubin";
+  std::vector<char> name(path.begin(), path.end());
+  name.push_back('\0');
+  const int fd = mkstemps(name.data(), 6);
+  if (fd < 0) return fail("cannot create a temporary file for the cubin");
+  path = name.data();
+  size_t done = 0;
+  while (done < cubin.size()) {
+    const ssize_t n = write(fd, cubin.data() + done, cubin.size() - done);
+    if (n <= 0) {
+      close(fd);
+      unlink(path.c_str());
+      return fail("cannot write the cubin to " + path);
+    }
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
+  int pipefd[2];
+  if (pipe(pipefd) != 0) {
+    unlink(path.c_str());
+    return fail("cannot make a pipe for nvdisasm");
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+  posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  std::string a0 = tool, a1 = "-gi", a2 = "-c";
+  char* argv[] = {a0.data(), a1.data(), a2.data(), path.data(), nullptr};
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, tool.c_str(), &fa, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(pipefd[1]);
+  if (rc != 0) {
+    close(pipefd[0]);
+    unlink(path.c_str());
+    return fail("cannot run " + tool);
+  }
+  std::string out;
+  constexpr size_t kMaxListing = size_t{64} << 20;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool timed_out = false;
+  char buf[65536];
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{pipefd[0], POLLIN, 0};
+    const int r = poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 1000)));
+    if (r < 0) break;
+    if (r == 0) continue;
+    const ssize_t n = read(pipefd[0], buf, sizeof buf);
+    if (n <= 0) break;
+    if (out.size() + static_cast<size_t>(n) > kMaxListing) {
+      timed_out = true;  // treated like a hang: stop it
+      break;
+    }
+    out.append(buf, static_cast<size_t>(n));
+  }
+  close(pipefd[0]);
+  if (timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  unlink(path.c_str());
+  if (timed_out) return fail(tool + " ran past 60 s or 64 MB of output");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return fail(tool + " failed on the cubin");
+  return out;
+}
+
+// [SECTION] The model as compiled ================================================================
+
+namespace {
+
+struct Cost {
+  int64_t instructions = 0, wavefronts = 0;
+  int idle_warps = 0;  // warps that issue it without an active lane
+  bool invalid = false;
+};
+
+// One execution (or the first member of a wider instruction's group) served: every warp of the
+// block issues it unless the compiler jumps over it (then those with an active lane, as written).
+Cost serve_execution(const Analysis& src, int exec, const OpSpec& op, int width, bool all_warps) {
+  Cost c;
+  for (const WarpStep& ws : src.warps[static_cast<size_t>(exec)]) {
+    WarpAccess acc = ws.access;
+    if (acc.mask == 0) {
+      if (all_warps) ++c.instructions, ++c.idle_warps;
+      continue;
+    }
+    acc.width = width;
+    if (!validate(op.op, acc).empty()) {
+      c.invalid = true;
+      acc.width = ws.access.width;
+    }
+    ++c.instructions;
+    c.wavefronts += serve(*src.arch, op.op, acc).wavefronts;
+  }
+  return c;
+}
+
+std::string join_sass(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
+                                         const KernelSource& k,
+                                         const std::vector<SassInstruction>& sass) {
+  const size_t n = s.steps.size();
+  // The step whose lines hold an instruction: the last step starting at or before its line.
+  std::vector<std::pair<int, int>> starts;
+  for (size_t i = 0; i < k.step_line.size() && i < n; ++i)
+    if (k.step_line[i] > 0) starts.emplace_back(k.step_line[i], static_cast<int>(i));
+  std::sort(starts.begin(), starts.end());
+  std::vector<std::vector<const SassInstruction*>> own(n);
+  for (const SassInstruction& in : sass) {
+    if (!in.shared() || in.line == 0 || !same_file(in.file, k.file_name)) continue;
+    int found = -1;
+    for (const auto& [line, step] : starts)
+      if (static_cast<int64_t>(line) <= static_cast<int64_t>(in.line)) found = step;
+    if (found >= 0 && s.steps[static_cast<size_t>(found)].is_memory())
+      own[static_cast<size_t>(found)].push_back(&in);
+  }
+  std::vector<std::vector<int>> execs(n);
+  for (size_t e = 0; e < a.steps.size(); ++e)
+    if (a.steps[e].tile >= 0)
+      execs[static_cast<size_t>(a.steps[e].step)].push_back(static_cast<int>(e));
+  // Instructions on one step's lines beyond its executions serve the next steps that have none
+  // (ptxas gives neighbouring accesses one line, and the hardware counts them on that line):
+  // they stay with the step whose line holds them, which also serves those steps.
+  std::vector<int> memory;
+  for (size_t i = 0; i < n; ++i)
+    if (s.steps[i].is_memory()) memory.push_back(static_cast<int>(i));
+  std::vector<std::vector<int>> serves(n);  // [step]: the later steps its extra instructions serve
+  std::vector<int> served_by(n, -1);
+  for (size_t m = 0; m < memory.size(); ++m) {
+    const int i = memory[m];
+    const size_t mine = own[static_cast<size_t>(i)].size();
+    size_t have = std::max<size_t>(execs[static_cast<size_t>(i)].size(), 1);
+    for (size_t j = m + 1; j < memory.size() && mine > have; ++j) {
+      const int o = memory[j];
+      if (!own[static_cast<size_t>(o)].empty() || execs[static_cast<size_t>(o)].empty()) break;
+      serves[static_cast<size_t>(i)].push_back(o);
+      served_by[static_cast<size_t>(o)] = i;
+      have += execs[static_cast<size_t>(o)].size();
+    }
+  }
+  // Guarded steps the compiler loads unpredicated: the trace without their guards.
+  Scenario unguarded = s;
+  bool need_unguarded = false;
+  for (int i : memory) {
+    const auto& mine = own[static_cast<size_t>(i)];
+    if (s.steps[static_cast<size_t>(i)].guard.empty() || mine.empty()) continue;
+    if (mine[0]->predicate.empty() && !mine[0]->under_branch) {
+      unguarded.steps[static_cast<size_t>(i)].guard.clear();
+      for (int o : serves[static_cast<size_t>(i)])
+        unguarded.steps[static_cast<size_t>(o)].guard.clear();
+      need_unguarded = true;
+    }
+  }
+  std::optional<Analysis> spec;
+  if (need_unguarded) {
+    AnalysisResult r = analyze(unguarded, a.arch);
+    if (r.analysis && r.analysis->steps.size() == a.steps.size()) spec = std::move(r.analysis);
+  }
+
+  std::vector<CompiledStep> out;
+  std::vector<int> covered_by(n, -1);
+  for (size_t m = 0; m < memory.size(); ++m) {
+    const int i = memory[m];
+    const auto& mine = own[static_cast<size_t>(i)];
+    const auto& ex = execs[static_cast<size_t>(i)];
+    CompiledStep c;
+    c.step = i;
+    for (int e : ex)
+      for (const WarpStep& ws : a.warps[static_cast<size_t>(e)])
+        if (ws.access.mask) ++c.written_instructions, c.written_wavefronts += ws.result.wavefronts;
+    for (const SassInstruction* in : mine)
+      c.sass.push_back((in->predicate.empty() ? "" : in->predicate + " ") + in->opcode);
+    if (ex.empty()) {
+      out.push_back(std::move(c));
+      continue;
+    }
+    if (mine.empty()) {
+      if (served_by[static_cast<size_t>(i)] >= 0) {
+        c.reason = "its instruction is on step " +
+                   std::to_string(served_by[static_cast<size_t>(i)]) +
+                   "'s line (counted there, as the hardware counts it)";
+      } else if (covered_by[static_cast<size_t>(i)] >= 0) {
+        c.reason = "covered by step " + std::to_string(covered_by[static_cast<size_t>(i)]) +
+                   "'s wider instruction";
+      } else {
+        c.reason =
+            "no shared instruction: the compiler kept the value in a register (or "
+            "removed the access)";
+      }
+      out.push_back(std::move(c));
+      continue;
+    }
+    const OpSpec op = a.step_op(ex[0]);
+    const int w = op.width, width = mine[0]->width();
+    int group = 1;
+    std::vector<int> members;  // other steps a wider instruction covers
+    const bool plain = op.op == Op::Load || op.op == Op::Store;
+    if (plain && width > w && w > 0 && width % w == 0) {
+      const int g = width / w;
+      if (static_cast<int>(mine.size()) * g == static_cast<int>(ex.size())) {
+        group = g;
+      } else if (ex.size() == 1) {
+        for (size_t j = m + 1; j < memory.size() && static_cast<int>(members.size()) + 1 < g; ++j) {
+          const int o = memory[j];
+          if (!own[static_cast<size_t>(o)].empty() || execs[static_cast<size_t>(o)].size() != 1 ||
+              s.steps[static_cast<size_t>(o)].tile != s.steps[static_cast<size_t>(i)].tile ||
+              a.step_op(execs[static_cast<size_t>(o)][0]).op != op.op)
+            break;
+          members.push_back(o);
+        }
+        for (int o : members) covered_by[static_cast<size_t>(o)] = i;
+      }
+    }
+    const bool predicated = !mine[0]->predicate.empty() && mine[0]->predicate != "@PT";
+    const bool all_warps = !mine[0]->under_branch;
+    const bool speculated =
+        !predicated && all_warps && !s.steps[static_cast<size_t>(i)].guard.empty() && spec;
+    const Analysis& src = speculated ? *spec : a;
+    int idle = 0;
+    bool invalid = false;
+    auto add = [&](const Cost& cost) {
+      c.instructions += cost.instructions;
+      c.wavefronts += cost.wavefronts;
+      idle += cost.idle_warps;
+      invalid |= cost.invalid;
+    };
+    for (size_t x = 0; x < ex.size(); x += static_cast<size_t>(group))
+      add(serve_execution(src, ex[x], op, members.empty() && group == 1 ? w : width, all_warps));
+    for (int o : serves[static_cast<size_t>(i)]) {
+      const OpSpec oop = a.step_op(execs[static_cast<size_t>(o)][0]);
+      const bool ospec =
+          !predicated && all_warps && !s.steps[static_cast<size_t>(o)].guard.empty() && spec;
+      for (int e : execs[static_cast<size_t>(o)])
+        add(serve_execution(ospec ? *spec : a, e, oop, oop.width, all_warps));
+    }
+    std::string why;
+    if (group > 1) {
+      why = std::to_string(ex.size()) + " executions in " + std::to_string(mine.size()) + " " +
+            mine[0]->opcode + " (" + std::to_string(group) + " each)";
+    } else if (!members.empty()) {
+      why = "one " + mine[0]->opcode + " per thread for steps " + std::to_string(i) + "-" +
+            std::to_string(members.back());
+    }
+    if (!why.empty() && c.instructions > 0) {
+      char per[64];
+      std::snprintf(per, sizeof per, ", %.3g wavefronts per instruction",
+                    static_cast<double>(c.wavefronts) / static_cast<double>(c.instructions));
+      why += per;
+    }
+    if (invalid) why += (why.empty() ? "" : "; ") + std::string("addresses not aligned to it");
+    if (predicated && idle > 0)
+      why += (why.empty() ? "" : "; ") + std::string("predicated (") + mine[0]->predicate +
+             "), not branched over: every warp issues it, " + std::to_string(idle) +
+             " warp instructions without an active lane (0 wavefronts)";
+    if (!serves[static_cast<size_t>(i)].empty())
+      why += (why.empty() ? "" : "; ") +
+             std::string("its line also holds the instruction of step") +
+             (serves[static_cast<size_t>(i)].size() > 1 ? "s " : " ") +
+             std::to_string(serves[static_cast<size_t>(i)].front()) +
+             (serves[static_cast<size_t>(i)].size() > 1
+                  ? '-' + std::to_string(serves[static_cast<size_t>(i)].back())
+                  : std::string());
+    if (speculated)
+      why += (why.empty() ? "" : "; ") +
+             std::string(
+                 "unpredicated: every lane of every warp accesses it (the guard acts on "
+                 "the value's use)");
+    if (c.differs()) c.reason = why.empty() ? "the compiler's instructions differ" : why;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string format_compiled_steps(const std::vector<CompiledStep>& steps) {
+  std::string out;
+  char line[256];
+  for (const CompiledStep& c : steps) {
+    if (!c.differs()) continue;
+    std::snprintf(line, sizeof line, "%4d  %8lld %9lld  %8lld %9lld  ", c.step,
+                  static_cast<long long>(c.written_instructions),
+                  static_cast<long long>(c.written_wavefronts),
+                  static_cast<long long>(c.instructions), static_cast<long long>(c.wavefronts));
+    out += line + c.reason + (c.sass.empty() ? "" : " [" + join_sass(c.sass) + "]") + "\n";
+  }
+  if (out.empty()) return out;
+  return "step  as written: instr wavefronts  as compiled: instr wavefronts  (per block)  why\n" +
+         out;
+}
+
+AsCompiled as_compiled(const Scenario& s, const Arch* arch) {
+  AsCompiled r;
+  const GenerateResult g = generate_kernel(s, RunMode::Written);
+  if (!g.kernel) {
+    r.error = "no kernel: " + (g.errors.empty() ? std::string("?") : g.errors[0].format());
+    return r;
+  }
+  const AnalysisResult a = analyze(s, arch);
+  if (!a.analysis) {
+    r.error = "no model: " + (a.errors.empty() ? std::string("?") : a.errors[0].format());
+    return r;
+  }
+  const std::vector<char> cubin = compiled_cubin(*g.kernel, "sm_90", &r.error);
+  if (cubin.empty()) return r;
+  const std::string text = disassemble(cubin, &r.error);
+  if (text.empty()) return r;
+  r.sass = parse_nvdisasm(text);
+  r.steps = compiled_steps(s, *a.analysis, *g.kernel, r.sass);
+  return r;
+}
+
+}  // namespace bankviz

@@ -1,0 +1,221 @@
+// The written kernel as compiled (compiled.h): nvdisasm's listing parsed, and the model of the
+// compiled instructions held to an H100's counters, step by step, for every preset (the SASS and
+// the counters measured on the device are test data: tests/data/compiled/). On a GPU, CUPTI's SASS
+// metrics count one profile per process (CUDA 13.0), so the presets are measured again one
+// process each: bankviz-cli run --mode written --steps --preset P (docs/COUNTERS.md).
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "bankviz/arch.h"
+#include "bankviz/compiled.h"
+#include "helpers.h"
+
+using namespace bankviz;
+using bankviz::test::preset;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string data_dir() {
+  return std::string(BANKVIZ_SOURCE_DIR) + "/tests/data/compiled/";
+}
+
+struct Measured {
+  int64_t instructions = 0, wavefronts = 0;
+};
+
+// preset -> step -> the H100's counters over the launch.
+std::map<std::string, std::map<int, Measured>> measured() {
+  std::map<std::string, std::map<int, Measured>> out;
+  std::istringstream in(slurp(data_dir() + "measured-h100.txt"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream l(line);
+    std::string p;
+    int step = 0;
+    Measured m;
+    if (l >> p >> step >> m.instructions >> m.wavefronts) out[p][step] = m;
+  }
+  return out;
+}
+
+// A row where the model as compiled and the hardware differ is explained when the hardware gave
+// the step's instructions to no step (CUPTI's line of an instruction ptxas moved: their sum is on
+// "no step") or counted the L1 unit's strays (instructions equal, wavefronts within 1%).
+bool explained(int64_t hw_instructions, int64_t hw_wavefronts, int64_t instructions,
+               int64_t wavefronts) {
+  if (hw_instructions == 0 && hw_wavefronts == 0) return true;
+  return hw_instructions == instructions &&
+         std::abs(static_cast<double>(hw_wavefronts - wavefronts)) <=
+             0.01 * static_cast<double>(wavefronts);
+}
+
+}  // namespace
+
+TEST(Sass, ListingGivesPredicatesWidthsCallSitesAndBranchedOverInstructions) {
+  const std::string text =
+      "\t//## File \"k.cu\", line 20\n"
+      "        /*0000*/                   STS.128 [R2], R4 ;\n"
+      "\t//## File \"k.cu\", line 5 inlined at \"k.cu\", line 31\n"
+      "        /*0010*/              @!P4 LDS.U16 R3, [R7+0x200] ;\n"
+      "        /*0020*/               @P0 BRA `(.L_x_2) ;\n"
+      "        /*0030*/                   LDS.64 R8, [UR4] ;\n"
+      "        /*0040*/                   LDSM.16.M88.4 R8, [R2] ;\n"
+      ".L_x_2:\n"
+      "        /*0050*/                   ATOMS.POPC.INC.32 RZ, [R9] ;\n"
+      "        /*0060*/                   EXIT ;\n";
+  const std::vector<SassInstruction> v = parse_nvdisasm(text);
+  ASSERT_EQ(v.size(), 7u);
+  EXPECT_EQ(v[0].opcode, "STS.128");
+  EXPECT_EQ(v[0].width(), 16);
+  EXPECT_EQ(v[0].line, 20u);
+  EXPECT_EQ(v[1].predicate, "@!P4");
+  EXPECT_EQ(v[1].width(), 2);
+  EXPECT_EQ(v[1].line, 31u);  // the call site, in the kernel's body
+  EXPECT_EQ(v[1].operands, "R3, [R7+0x200]");
+  EXPECT_FALSE(v[2].shared());
+  EXPECT_EQ(v[3].width(), 8);
+  EXPECT_TRUE(v[3].under_branch);
+  EXPECT_TRUE(v[4].under_branch);
+  EXPECT_EQ(v[4].width(), 16);
+  EXPECT_FALSE(v[5].under_branch);  // the branch's target
+  EXPECT_TRUE(v[5].shared());
+  EXPECT_FALSE(v[6].shared());
+  EXPECT_TRUE(parse_nvdisasm("garbage\n/*zz*/ LDS R1 ;\n/*0010*/ @P0\n").empty());
+}
+
+// Every preset's written kernel as compiled for sm_90 (NVRTC 13.0, the SASS nvdisasm gave on the
+// device), modelled with Hopper's rules, against the H100's counters step by step.
+TEST(Compiled, ModelAsCompiledEqualsTheH100CountersStepByStep) {
+  const auto hw = measured();
+  ASSERT_GT(hw.size(), 40u);
+  const Arch* hopper = find_arch("hopper");
+  ASSERT_NE(hopper, nullptr);
+  int rows = 0, as_compiled = 0, as_written = 0;
+  for (const auto& [name, steps] : hw) {
+    SCOPED_TRACE(name);
+    const Scenario s = preset(name);
+    const GenerateResult g = generate_kernel(s, RunMode::Written);
+    ASSERT_TRUE(g.kernel);
+    const AnalysisResult a = analyze(s, hopper);
+    ASSERT_TRUE(a.analysis);
+    const std::vector<CompiledStep> c = compiled_steps(
+        s, *a.analysis, *g.kernel, parse_nvdisasm(slurp(data_dir() + name + ".sass")));
+    const int64_t grid = std::max<int64_t>(1, s.grid);
+    for (const CompiledStep& cs : c) {
+      const auto m = steps.find(cs.step);
+      if (m == steps.end()) continue;
+      ++rows;
+      const Measured& h = m->second;
+      const bool same =
+          h.instructions == cs.instructions * grid && h.wavefronts == cs.wavefronts * grid;
+      as_compiled += same;
+      as_written += h.instructions == cs.written_instructions * grid &&
+                    h.wavefronts == cs.written_wavefronts * grid;
+      if (!same)
+        std::printf("[ compiled ] %s step %d: hardware %lld/%lld, as compiled %lld/%lld (%s)\n",
+                    name.c_str(), cs.step, static_cast<long long>(h.instructions),
+                    static_cast<long long>(h.wavefronts),
+                    static_cast<long long>(cs.instructions * grid),
+                    static_cast<long long>(cs.wavefronts * grid), cs.reason.c_str());
+      EXPECT_TRUE(same || explained(h.instructions, h.wavefronts, cs.instructions * grid,
+                                    cs.wavefronts * grid))
+          << "step " << cs.step << ": hardware " << h.instructions << "/" << h.wavefronts
+          << ", as compiled " << cs.instructions * grid << "/" << cs.wavefronts * grid << " ("
+          << cs.reason << ")";
+    }
+  }
+  std::printf(
+      "[ compiled ] %d preset steps: the H100 equals the model as compiled in %d, as "
+      "written in %d\n",
+      rows, as_compiled, as_written);
+  EXPECT_GT(as_compiled, as_written);
+}
+
+// The reasons name what the compiler did: the matmul's 32 loads of a row in 8 LDS.128, the dot
+// product's predicated steps issued by every warp, its last load for every lane.
+TEST(Compiled, ReasonsNameWhatTheCompilerDid) {
+  const Arch* hopper = find_arch("hopper");
+  auto steps_of = [&](const std::string& name) {
+    const Scenario s = preset(name);
+    const GenerateResult g = generate_kernel(s, RunMode::Written);
+    const AnalysisResult a = analyze(s, hopper);
+    return compiled_steps(s, *a.analysis, *g.kernel,
+                          parse_nvdisasm(slurp(data_dir() + name + ".sass")));
+  };
+  const std::vector<CompiledStep> mm = steps_of("matmul-tile32");
+  ASSERT_GE(mm.size(), 4u);
+  EXPECT_EQ(mm[2].step, 3);
+  EXPECT_EQ(mm[2].instructions, 256);  // 8 LDS.128 x 32 warps
+  EXPECT_EQ(mm[2].written_instructions, 1024);
+  EXPECT_NE(mm[2].reason.find("in 8 LDS.128 (4 each)"), std::string::npos) << mm[2].reason;
+  EXPECT_FALSE(mm[0].differs());
+  const std::vector<CompiledStep> dot = steps_of("dot-product-reduction");
+  bool predicated = false, speculated = false, merged = false;
+  for (const CompiledStep& c : dot) {
+    predicated |= c.reason.find("predicated") != std::string::npos;
+    speculated |= c.reason.find("every lane of every warp") != std::string::npos;
+    merged |= c.reason.find("one LDS.64 per thread for steps 30-31") != std::string::npos;
+  }
+  EXPECT_TRUE(predicated);
+  EXPECT_TRUE(speculated);
+  EXPECT_TRUE(merged);
+  const std::vector<CompiledStep> va = steps_of("vector-add-temp-offset3");
+  bool kept = false;
+  for (const CompiledStep& c : va)
+    kept |= c.reason.find("kept the value in a register") != std::string::npos;
+  EXPECT_TRUE(kept);
+}
+
+// disassemble() runs the toolkit's nvdisasm in a process of its own: $CUDA_HOME/bin first. A
+// stand-in that prints a listing and one that fails show both ends without the toolkit.
+TEST(Sass, DisassembleRunsNvdisasmFromCudaHomeAndSaysWhenItFails) {
+  namespace fs = std::filesystem;
+  const fs::path home =
+      fs::temp_directory_path() / ("bankviz-nvdisasm-" + std::to_string(::getpid()));
+  fs::remove_all(home);
+  fs::create_directories(home / "bin");
+  const fs::path tool = home / "bin" / "nvdisasm";
+  auto write_tool = [&](const std::string& body) {
+    std::ofstream(tool) << "#!/bin/sh\n" << body;
+    fs::permissions(tool, fs::perms::owner_all);
+  };
+  const char* old = std::getenv("CUDA_HOME");
+  const std::string saved = old ? old : "";
+  ::setenv("CUDA_HOME", home.c_str(), 1);
+  // It is given -gi -c and a file holding the cubin's bytes.
+  write_tool(
+      "[ \"$1\" = -gi ] && [ \"$2\" = -c ] && [ \"$(cat \"$3\")\" = cubin ] || exit 3\n"
+      "printf '\\t//## File \"k.cu\", line 7\\n        /*0010*/  @P1 LDS.64 R2, [R4] ;\\n'\n");
+  std::string why;
+  const std::string text = disassemble({'c', 'u', 'b', 'i', 'n'}, &why);
+  EXPECT_EQ(why, "");
+  const std::vector<SassInstruction> v = parse_nvdisasm(text);
+  ASSERT_EQ(v.size(), 1u) << text;
+  EXPECT_EQ(v[0].opcode, "LDS.64");
+  EXPECT_EQ(v[0].line, 7u);
+  write_tool("exit 1\n");
+  EXPECT_EQ(disassemble({'x'}, &why), "");
+  EXPECT_NE(why.find("failed on the cubin"), std::string::npos) << why;
+  if (old)
+    ::setenv("CUDA_HOME", saved.c_str(), 1);
+  else
+    ::unsetenv("CUDA_HOME");
+  fs::remove_all(home);
+}
