@@ -161,6 +161,26 @@ TEST(Measurer, ARunnerReportingNoDeviceMakesItUnavailableWithTheReason) {
   EXPECT_NE(m.reason().find("no CUDA device"), std::string::npos);
 }
 
+TEST(Measurer, DestroyedWhileAMeasurementRunsWaitsForIt) {
+  // The app quits (a failed --svg) while the worker measures: the measurement's end must not
+  // touch the Measurer's history after it is gone (was a double free; ASan: use after free).
+  std::atomic<bool> started{false};
+  {
+    Measurer m;
+    m.set_runner([&](const Scenario&) {
+      started = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      Measurement r;
+      r.ok = true;
+      r.lines.assign(64, std::string(64, 'x'));  // something for a use after free to corrupt
+      return r;
+    });
+    m.request(Scenario{});
+    wait_until([&] { return started.load(); });
+  }
+  EXPECT_TRUE(started);
+}
+
 TEST(Advisor, AnAdviceThatThrowsReportsTheFailure) {
   AdvisorState a;
   a.job.set_function([](const Scenario&) -> AdviceOutcome { throw std::bad_alloc(); });

@@ -57,19 +57,29 @@ bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w) {
   const Swizzle on_bytes = swizzle_elements_to_bytes(t.swizzle, t.elem_bytes());
   const char* current = t.swizzle.identity() ? "none" : "other";
   for (const NamedSwizzle& n : named_swizzles())
-    if (n.bytes == on_bytes) current = n.name.data();
+    if (n.bytes == on_bytes && t.swizzle_on_address) current = n.name.data();
   ImGui::SetNextItemWidth(w);
   if (ImGui::BeginCombo("TMA swizzle", current)) {
-    if (ImGui::Selectable("none", t.swizzle.identity())) t.swizzle = {}, changed = true;
+    if (ImGui::Selectable("none", t.swizzle.identity())) {
+      t.swizzle = {};
+      t.swizzle_on_address = false;
+      changed = true;
+    }
+    // TMA swizzles the shared-memory address (tile.h): the tile's base enters it.
     for (const NamedSwizzle& n : named_swizzles()) {
       std::optional<Swizzle> z = swizzle_bytes_to_elements(n.bytes, t.elem_bytes());
-      if (z && ImGui::Selectable(n.name.data(), *z == t.swizzle)) t.swizzle = *z, changed = true;
+      if (z && ImGui::Selectable(n.name.data(), *z == t.swizzle && t.swizzle_on_address)) {
+        t.swizzle = *z;
+        t.swizzle_on_address = true;
+        changed = true;
+      }
     }
     ImGui::EndCombo();
   }
   control_tip(
       "The Hopper TMA's swizzle modes (32, 64, 128 bytes) as CuTe's Swizzle<B,M,S> for "
-      "this element size: what a TMA copy into this tile would store");
+      "this element size, on the shared-memory address (the tile's base enters it): what a "
+      "TMA copy into this tile would store");
   if (!f.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
     ImGui::TextWrapped("layout: %s", f.error.c_str());
@@ -100,8 +110,9 @@ void layout_tooltip_lines(const TileDecl& t, int64_t element) {
   ImGui::Text("CuTe %s -> offset %lld", coordinate_text(*t.cute, t.unlinear(element)).c_str(),
               static_cast<long long>(off));
   if (!t.swizzle.identity())
-    ImGui::Text("%s -> %lld", t.swizzle.text().c_str(),
-                static_cast<long long>(t.swizzle.apply(off)));
+    ImGui::Text("%s%s -> %lld", t.swizzle.text().c_str(),
+                t.swizzle_on_address ? " on the address" : "",
+                static_cast<long long>(t.swizzled_offset(off)));
 }
 
 // [SECTION] Advisor window =======================================================================

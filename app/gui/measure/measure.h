@@ -90,11 +90,13 @@ class Measurer {
 
  private:
   void finished(const Measurement& m);  // on the worker: history, availability
-  LatestJob<Scenario, Measurement> job_;
-  mutable std::mutex mu_;  // guards what follows
+  mutable std::mutex mu_;               // guards what follows, up to job_
   bool unavailable_ = true;
   std::string reason_ = "no CUDA device: the model still works, timing unavailable";
   std::vector<Measurement> history_;
+  // Last, so it is destroyed first: its destructor waits for a running measurement, whose
+  // finished() still uses the members above.
+  LatestJob<Scenario, Measurement> job_;
 };
 
 }  // namespace bankviz::gui
