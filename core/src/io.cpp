@@ -250,19 +250,28 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
     ~CloseDir() { ::close(fd); }
   } close_dir{dir};
   // The temporary file: beside the target (rename is atomic only within a file system), hidden.
+  // Each name is remembered before the file is made, so a signal that ends the program at any
+  // moment until it is renamed or removed removes it too (a signal between the two, on a machine
+  // that stops this thread there, once found the file made and not yet remembered). The names
+  // hold this process's id: only a temporary file of an earlier bankviz could be there already.
+  struct Remembered {
+    int slot = -1;
+    ~Remembered() { forget_temporary(slot); }
+  } remembered;
   std::string tmp;
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
     tmp = '.' + name + ".bankviz-" + std::to_string(::getpid()) + "-" + std::to_string(attempt);
+    remembered.slot = remember_temporary(dir, tmp);
     fd = ::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0 && errno != EEXIST) return failed(errno);
+    if (fd < 0) {
+      const int err = errno;
+      forget_temporary(remembered.slot);
+      remembered.slot = -1;
+      if (err != EEXIST) return failed(err);
+    }
   }
   if (fd < 0) return "cannot write " + q + ": no free temporary name beside it";
-  // From here until it is renamed or removed, a signal that ends the program removes it too.
-  struct Remembered {
-    int slot;
-    ~Remembered() { forget_temporary(slot); }
-  } remembered{remember_temporary(dir, tmp)};
   auto abandon = [&](int err) {
     ::close(fd);
     ::unlinkat(dir, tmp.c_str(), 0);

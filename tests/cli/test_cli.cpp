@@ -380,6 +380,8 @@ TEST(Hostile, ASignalEndsTheCliAfterRemovingItsTemporaryFiles) {
       ::dup2(in[0], 0);
       ::close(in[0]);
       ::close(in[1]);
+      // As a terminal's program gets them (a background parent may have left some ignored).
+      for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) std::signal(sig, SIG_DFL);
       if (ignore_int) std::signal(SIGINT, SIG_IGN);
       const int null = ::open("/dev/null", O_WRONLY);
       ::dup2(null, 1);

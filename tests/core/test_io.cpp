@@ -154,6 +154,7 @@ TEST_P(IoSignal, EndsTheProgramAndRemovesTheTemporaryFile) {
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
+      std::signal(sig, SIG_DFL);  // not ignored as ctest's parent may have left it
       remove_temporary_files_on_signal();
       void* zeros = ::mmap(nullptr, kBytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (zeros == MAP_FAILED) ::_exit(3);
