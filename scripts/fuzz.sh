@@ -2,7 +2,8 @@
 # Builds the libFuzzer harnesses (fuzz/README.md) with clang into build-fuzz/ (or
 # $BANKVIZ_FUZZ_BUILD_DIR) and runs each for SECONDS (default 30). Exit status 1 if any harness
 # crashed, leaked, hung (10 s per input) or went over 2 GB; the inputs that did are saved in
-# build-fuzz/fuzz-run/crashes/NAME/ and listed at the end. Without clang (or its libFuzzer
+# build-fuzz/fuzz-run/crashes/NAME/ and listed at the end. The harnesses run BANKVIZ_JOBS (else
+# as many as cores) at a time, each for the whole SECONDS. Without clang (or its libFuzzer
 # runtime) it says so and exits 0.
 # usage: scripts/fuzz.sh [SECONDS]      CI runs it after the tests (.ci/run).
 set -euo pipefail
@@ -45,31 +46,51 @@ head -n 5 tests/data/hopper/random.txt >"$run/sandbox/r.txt"
 cd "$run/sandbox"
 
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-failed=()
-for name in "${harnesses[@]}"; do
-  bin=$build/fuzz/fuzz_$name
-  crashes=$run/crashes/$name
+# One harness: its regressions, then SECONDS of fuzzing; the verdict in $run/NAME.verdict.
+fuzz_one() {
+  local name=$1
+  local bin=$build/fuzz/fuzz_$name crashes=$run/crashes/$name
   mkdir -p "$run/corpus/$name" "$crashes"
   # Inputs that once failed (fixed since) must pass first.
-  regressions=("$root"/fuzz/regressions/"$name"/*)
+  local regressions=("$root"/fuzz/regressions/"$name"/*)
   if [[ -e ${regressions[0]} ]] &&
     ! "$bin" "${regressions[@]}" >"$run/$name-regressions.log" 2>&1; then
-    echo "fuzz_$name: a regression input fails again: see $run/$name-regressions.log"
-    failed+=("$name")
-    continue
+    echo "fuzz_$name: a regression input fails again: see $run/$name-regressions.log" \
+      >"$run/$name.verdict"
+    return 1
   fi
-  echo "fuzz_$name: ${seconds} s"
   if "$bin" "$run/corpus/$name" "$root/fuzz/corpus/$name" -dict="$root/fuzz/dict/$name.dict" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$crashes/" >"$run/$name.log" 2>&1; then
+    local runs rate
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/$name.log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$run/$name.log")
-    echo "fuzz_$name: ok: $runs inputs, $rate per second"
+    echo "fuzz_$name: ok: $runs inputs, $rate per second" >"$run/$name.verdict"
   else
-    echo "fuzz_$name: FAILED: the end of $run/$name.log:"
-    grep -a -v '^#[0-9]' "$run/$name.log" | tail -n 40
-    failed+=("$name")
+    {
+      echo "fuzz_$name: FAILED: the end of $run/$name.log:"
+      grep -a -v '^#[0-9]' "$run/$name.log" | tail -n 40
+    } >"$run/$name.verdict"
+    return 1
   fi
+}
+# The harnesses run side by side, BANKVIZ_JOBS at a time: each is one process on one core for
+# SECONDS, so on 2 cores the four take 2 x SECONDS instead of 4 x SECONDS, each fuzzed as long.
+for name in "${harnesses[@]}"; do
+  while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+  echo "fuzz_$name: ${seconds} s"
+  rm -f "$run/$name.verdict"
+  fuzz_one "$name" &
+done
+wait || true
+failed=()
+for name in "${harnesses[@]}"; do
+  if [[ -f $run/$name.verdict ]]; then
+    cat "$run/$name.verdict"
+  else
+    echo "fuzz_$name: FAILED: it gave no verdict"
+  fi
+  grep -q "^fuzz_$name: ok: " "$run/$name.verdict" 2>/dev/null || failed+=("$name")
 done
 
 if ((${#failed[@]})); then

@@ -19,8 +19,10 @@
 namespace bankviz::cli {
 
 int cli_main(int argc, char** argv) {
-  // A write past the file-size limit fails with a message and leaves no temporary file (io.h).
+  // A write past the file-size limit fails with a message and leaves no temporary file, and Ctrl+C
+  // or SIGTERM during a write ends the program without one either (io.h).
   ignore_file_size_signal();
+  remove_temporary_files_on_signal();
   // Everything printed goes through PrintableBuf: no user text reaches the terminal as control.
   std::streambuf* const cout_buf = std::cout.rdbuf();
   std::streambuf* const cerr_buf = std::cerr.rdbuf();

@@ -18,6 +18,7 @@
 #include "bankviz/from_source.h"
 #include "bankviz/io.h"
 #include "bankviz/profile.h"
+#include "bankviz/runner.h"
 #include "bankviz/scenario.h"
 #include "commands.h"
 #include "common.h"

@@ -53,6 +53,9 @@ int run(int argc, char** argv) {
   // A write past the file-size limit (--gif, --svg, a screenshot) fails with a message and
   // leaves no temporary file, instead of SIGXFSZ ending the app (io.h).
   bankviz::ignore_file_size_signal();
+  // Headless (--gif, --svg...), a signal ends the app at once, its temporary file removed first;
+  // with a window, Ctrl+C or SIGTERM ends the session like closing it, and writes complete.
+  bankviz::remove_temporary_files_on_signal();
   if (!o.headless() && o.frames == 0) {
     std::signal(SIGINT, request_stop);
     std::signal(SIGTERM, request_stop);

@@ -26,6 +26,12 @@ std::string catalog_path(const std::string& folder, const std::string& name, std
   const std::vector<std::string> names = catalog_names(folder);
   if (std::binary_search(names.begin(), names.end(), name))
     return (fs::path(assets_dir()) / folder / (name + ".json")).string();
+  *error = unknown_name_message(folder, name, names);
+  return {};
+}
+
+std::string unknown_name_message(const std::string& folder, const std::string& name,
+                                 const std::vector<std::string>& names) {
   const std::string one = folder.substr(0, folder.size() - 1);  // "presets" -> "preset"
   // At most kListed names: a folder of thousands would bury the message.
   constexpr size_t kListed = 40;
@@ -35,11 +41,10 @@ std::string catalog_path(const std::string& folder, const std::string& name, std
   if (names.size() > kListed)
     list += " and " + std::to_string(names.size() - kListed) + " more (`bankviz-cli " + folder +
             "` lists them all)";
-  *error = "no " + one + " named '" + name + "'" +
-           (!list.empty()          ? "; " + folder + ": " + list
-            : assets_dir().empty() ? " (no assets directory found; set BANKVIZ_ASSETS)"
-                                   : " (no " + folder + " in " + assets_dir() + ")");
-  return {};
+  return "no " + one + " named '" + name + "'" +
+         (!list.empty()          ? "; " + folder + ": " + list
+          : assets_dir().empty() ? " (no assets directory found; set BANKVIZ_ASSETS)"
+                                 : " (no " + folder + " in " + assets_dir() + ")");
 }
 
 }  // namespace bankviz

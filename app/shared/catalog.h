@@ -16,4 +16,9 @@ std::vector<std::string> catalog_names(const std::string& folder);
 // and how many more), or with why there is none (no assets directory, set BANKVIZ_ASSETS).
 std::string catalog_path(const std::string& folder, const std::string& name, std::string* error);
 
+// The one wording of an unknown name, for both programs: "no preset named 'x'; presets: a, b" (the
+// first 40 of `names` and how many more), or why there are none. `folder` as above.
+std::string unknown_name_message(const std::string& folder, const std::string& name,
+                                 const std::vector<std::string>& names);
+
 }  // namespace bankviz

@@ -1,6 +1,7 @@
 // io.cpp: bounded reads of user files (io.h).
 #include "bankviz/io.h"
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -24,6 +25,52 @@ std::string size_text(int64_t bytes) {
 
 std::string too_big(const std::string& what, int64_t max_bytes) {
   return what + " is larger than " + size_text(max_bytes) + ", the most bankviz reads";
+}
+
+// [SECTION] Temporary files a signal must not leave behind =======================================
+// write_file_atomic() names each temporary file here while it exists; the handler of
+// remove_temporary_files_on_signal() removes those named when a signal ends the program. Written by
+// the writing threads, read by a signal handler: only lock-free atomics and fixed arrays, and
+// the handler calls only unlinkat, signal and raise (async-signal-safe).
+struct TempSlot {
+  std::atomic<int> dir{-1};  // the directory's descriptor while `name` is a live temporary file
+  char name[320] = {};
+};
+static_assert(std::atomic<int>::is_always_lock_free);
+constexpr int kTempSlots = 16;
+TempSlot g_temp[kTempSlots];
+std::atomic<int> g_busy[kTempSlots];  // 1 while a writer owns the slot (claimed or filling it)
+
+// A free slot holding (dir, name), or -1 when all are taken (then the file is still removed on
+// every failure, only a signal could leave it).
+int remember_temporary(int dir, const std::string& name) {
+  if (name.size() >= sizeof(TempSlot::name)) return -1;
+  for (int i = 0; i < kTempSlots; ++i) {
+    int expected = 0;
+    if (!g_busy[i].compare_exchange_strong(expected, 1)) continue;
+    std::memcpy(g_temp[i].name, name.c_str(), name.size() + 1);
+    g_temp[i].dir.store(dir);  // published last: the handler reads a complete name
+    return i;
+  }
+  return -1;
+}
+
+void forget_temporary(int slot) {
+  if (slot < 0) return;
+  g_temp[slot].dir.store(-1);
+  g_busy[slot].store(0);
+}
+
+void remove_temporaries_and_end(int sig) {
+  const int saved = errno;
+  for (TempSlot& t : g_temp) {
+    const int dir = t.dir.load();
+    if (dir >= 0) ::unlinkat(dir, t.name, 0);
+  }
+  errno = saved;
+  // SA_RESETHAND made the action the default again; the signal, blocked while this runs, is
+  // delivered once it returns and ends the program as it would have (its status says which).
+  ::raise(sig);
 }
 
 }  // namespace
@@ -203,12 +250,26 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
     ~CloseDir() { ::close(fd); }
   } close_dir{dir};
   // The temporary file: beside the target (rename is atomic only within a file system), hidden.
+  // Each name is remembered before the file is made, so a signal that ends the program at any
+  // moment until it is renamed or removed removes it too (a signal between the two, on a machine
+  // that stops this thread there, once found the file made and not yet remembered). The names
+  // hold this process's id: only a temporary file of an earlier bankviz could be there already.
+  struct Remembered {
+    int slot = -1;
+    ~Remembered() { forget_temporary(slot); }
+  } remembered;
   std::string tmp;
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
     tmp = '.' + name + ".bankviz-" + std::to_string(::getpid()) + "-" + std::to_string(attempt);
+    remembered.slot = remember_temporary(dir, tmp);
     fd = ::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0 && errno != EEXIST) return failed(errno);
+    if (fd < 0) {
+      const int err = errno;
+      forget_temporary(remembered.slot);
+      remembered.slot = -1;
+      if (err != EEXIST) return failed(err);
+    }
   }
   if (fd < 0) return "cannot write " + q + ": no free temporary name beside it";
   auto abandon = [&](int err) {
@@ -248,6 +309,18 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
 
 void ignore_file_size_signal() {
   std::signal(SIGXFSZ, SIG_IGN);
+}
+
+void remove_temporary_files_on_signal() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+    struct sigaction sa {};
+    sa.sa_handler = remove_temporaries_and_end;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    ::sigaction(sig, &sa, nullptr);
+  }
 }
 
 }  // namespace bankviz

@@ -15,7 +15,7 @@
 #include <cstdio>
 #include <string>
 
-#include "bankviz/runner.h"
+#include "bankviz/run_types.h"
 
 namespace bankviz::detail {
 

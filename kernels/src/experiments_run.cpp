@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "bankviz/experiments.h"
+#include "bankviz/runner.h"
 #include "compiler.h"
 #include "driver.h"
 #include "launcher.h"

@@ -1,4 +1,4 @@
-// explain.cpp: a run in words (runner.h, explain.h): statuses, what each mode measures, why a
+// explain.cpp: a run in words (run_types.h, explain.h): statuses, what each mode measures, why a
 // simulated architecture differs from the GPU that ran, and which steps are issue-bound.
 #include <cmath>
 #include <cstdio>
@@ -14,6 +14,8 @@ const char* run_status_name(RunStatus s) {
   switch (s) {
     case RunStatus::Ok:
       return "ok";
+    case RunStatus::NotRun:
+      return "not run";
     case RunStatus::NoCuda:
       return "no CUDA";
     case RunStatus::BadScenario:

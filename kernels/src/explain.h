@@ -1,11 +1,12 @@
 // explain.h (internal): the words of a run that the runner itself writes. The public ones
-// (explain_result(), explain_mode(), run_status_name()) are in runner.h; all live in explain.cpp.
+// (explain_result(), explain_mode(), run_status_name()) are in run_types.h; all live in
+// explain.cpp.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "bankviz/runner.h"
+#include "bankviz/run_types.h"
 
 namespace bankviz::detail {
 

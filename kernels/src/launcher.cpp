@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "bankviz/runner.h"
+#include "bankviz/run_types.h"
 
 namespace bankviz::detail {
 

@@ -4,7 +4,7 @@
 // One Launcher serves a whole run: it owns the output buffer and the two events, counts the
 // launches (ncu numbers kernels in launch order, StepTiming::measured_launch), and keeps the
 // run's first failed driver call. Every wait for the GPU polls an event through
-// wait_with_timeout() (runner.h); when a wait gives up, timed_out() is set and the kernel may
+// wait_with_timeout() (run_types.h); when a wait gives up, timed_out() is set and the kernel may
 // still be running: the caller must reset the context (abandon() first: freeing would wait).
 #pragma once
 
@@ -25,7 +25,7 @@ struct LaunchShape {
   uint32_t warps = 0;  // exposed mode: the lesson's warps that run (a kernel argument)
 };
 
-// Waits for an event under the watchdog (wait_with_timeout, runner.h): true when it completed;
+// Waits for an event under the watchdog (wait_with_timeout, run_types.h): true when it completed;
 // else the failure (or CUDA_ERROR_LAUNCH_TIMEOUT, with *timed_out set) goes to st.
 bool wait_for_event(DriverStatus& st, const Event& e, double timeout_ms, bool* timed_out);
 

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "bankviz/analysis.h"
-#include "bankviz/runner.h"
+#include "bankviz/run_types.h"
 #include "compiler.h"
 #include "launcher.h"
 #include "plan.h"

@@ -15,7 +15,7 @@
 
 namespace bankviz {
 
-// The arch.h id whose rules describe a GPU of this compute capability (runner.h).
+// The arch.h id whose rules describe a GPU of this compute capability (run_types.h).
 std::string model_arch_for(int cc_major, int cc_minor) {
   (void)cc_minor;
   if (cc_major == 9) return "hopper";

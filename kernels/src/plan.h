@@ -23,7 +23,7 @@
 
 #include "bankviz/analysis.h"
 #include "bankviz/reference.h"
-#include "bankviz/runner.h"
+#include "bankviz/run_types.h"
 
 namespace bankviz::detail {
 
@@ -121,7 +121,7 @@ struct StepPlan {
   int64_t reps = 0;                    // repeats of the step in the measured launch
   int active_warps_per_sm = 0;         // launched warps x blocks per SM
   int schedulers = 0;
-  bool shared_bound = false;  // at least kSharedBoundWarps warps per SM (runner.h)
+  bool shared_bound = false;  // at least kSharedBoundWarps warps per SM (run_types.h)
   double estimate_ms = 0;     // the model's time of the measured launch (the watchdog's test)
 };
 

@@ -125,7 +125,7 @@ RunResult Runner::run(const Scenario& s, const RunOptions& o) {
     else
       measure_exposed(run);
     // 5. The hardware counters, in launches of their own after the timed ones.
-    if (o.counters && run.launcher.ok() && res.status == RunStatus::NoCuda)
+    if (o.counters && run.launcher.ok() && res.status == RunStatus::NotRun)
       read_run_counters(run, impl_->ctx.get(), impl_->counters);
   }
   finish(*impl_, run);
@@ -174,7 +174,7 @@ void finish(Runner::Impl& im, Session& run) {
           ". CUDA cannot recover from this error in the same process: restart bankviz "
           "to run kernels again (each bankviz-cli command is a new process)";
     }
-  } else if (res.status == RunStatus::NoCuda) {  // nothing refused it on the way
+  } else if (res.status == RunStatus::NotRun) {  // nothing refused it on the way
     res.status = RunStatus::Ok;
   }
 }

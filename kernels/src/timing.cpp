@@ -1,10 +1,10 @@
-// timing.cpp: wall-clock spans, medians and the watchdog's wait (timing.h, runner.h).
+// timing.cpp: wall-clock spans, medians and the watchdog's wait (timing.h, run_types.h).
 #include "timing.h"
 
 #include <algorithm>
 #include <thread>
 
-#include "bankviz/runner.h"
+#include "bankviz/run_types.h"
 
 namespace bankviz {
 

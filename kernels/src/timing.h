@@ -1,5 +1,5 @@
 // timing.h (internal): the host side of timing, no CUDA: wall-clock spans, the median of
-// repeated event timings, and the watchdog's wait (wait_with_timeout(), runner.h). The GPU side,
+// repeated event timings, and the watchdog's wait (wait_with_timeout(), run_types.h). The GPU side,
 // events around launches, is launcher.h.
 #pragma once
 

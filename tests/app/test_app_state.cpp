@@ -3,6 +3,7 @@
 // an exception in the middle of an ImGui frame is recovered from instead of aborting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -274,6 +275,27 @@ TEST(AppState, APresetChosenByNameOpensOnItsOpeningStep) {
   ASSERT_TRUE(s.analysis);
   EXPECT_EQ(s.frame.step, opening_step(*s.analysis));
   EXPECT_NE(s.frame.step, 0);  // the column load, not the conflict-free store
+}
+
+// Listing the presets reads none of their files (a start with thousands of them stays fast); a
+// title is read when the menu first asks for it. An unknown name gets the CLI's wording.
+TEST(AppState, PresetTitlesAreReadWhenAskedForAndAnUnknownNameIsWordedAsInTheCli) {
+  AppState s;
+  load_presets(s, std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets");
+  ASSERT_GT(s.presets.size(), 1u);
+  for (const Preset& p : s.presets) EXPECT_FALSE(p.title) << p.name;
+  auto it = std::find_if(s.presets.begin(), s.presets.end(),
+                         [](const Preset& p) { return p.name == "row-write-column-read"; });
+  ASSERT_NE(it, s.presets.end());
+  const ScenarioLoad file = load_scenario_file(it->path);
+  ASSERT_TRUE(file.scenario);
+  ASSERT_FALSE(file.scenario->title.empty());
+  EXPECT_EQ(preset_title(*it), file.scenario->title);
+  EXPECT_TRUE(it->title);
+  std::string err;
+  EXPECT_FALSE(select_preset(s, "no-such-preset", &err));
+  EXPECT_EQ(err.rfind("no preset named 'no-such-preset'; presets: ", 0), 0u) << err;
+  EXPECT_NE(err.find("row-write-column-read"), std::string::npos) << err;
 }
 
 TEST(AppState, AnEditKeepsTheStepWarpAndWavefrontWhereTheyStillExist) {

@@ -153,7 +153,8 @@ TEST(Compare, SetupFromTheCommandLineRefusesAnUnknownPresetAsAUsageError) {
   load_presets(s, kPresets);
   std::string err;
   EXPECT_EQ(setup_compare(s, "row-write-column-read", "no-such-preset", &err), 2);
-  EXPECT_NE(err.find("no-such-preset"), std::string::npos);
+  EXPECT_NE(err.find("--compare: no preset named 'no-such-preset'; presets: "), std::string::npos)
+      << err;
   EXPECT_EQ(setup_compare(s, "nope", "row-write-column-read", &err), 2);
   EXPECT_EQ(setup_compare(s, "/nonexistent/a.json", "row-write-column-read", &err), 1);
   EXPECT_EQ(setup_compare(s, "row-write-column-read", "row-write-column-read-padded", &err), 0)

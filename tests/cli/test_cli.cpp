@@ -1,9 +1,12 @@
 // bankviz-cli as a user meets it: output, errors and exit statuses.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -349,6 +352,60 @@ TEST(Hostile, OutputThatCannotBeWrittenIsAFailureNotSuccess) {
   const int raw = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(raw));
   EXPECT_EQ(WEXITSTATUS(raw), 1);
+}
+
+// Ctrl+C, SIGTERM, SIGHUP or SIGQUIT during an export end bankviz-cli with its temporary file
+// removed (io.h's remove_temporary_files_on_signal; tests/core/test_io.cpp sends the signal in the
+// middle of a write). Here: the program catches them (its /proc status) while it waits on input,
+// still ends by the signal, and leaves an ignored SIGINT (a background job's) ignored.
+namespace {
+uint64_t caught_signals(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("SigCgt:", 0) == 0) return std::stoull(line.substr(7), nullptr, 16);
+  return 0;
+}
+uint64_t bit(int sig) {
+  return uint64_t{1} << (sig - 1);
+}
+}  // namespace
+
+TEST(Hostile, ASignalEndsTheCliAfterRemovingItsTemporaryFiles) {
+  for (const bool ignore_int : {false, true}) {
+    int in[2];
+    ASSERT_EQ(::pipe(in), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      ::dup2(in[0], 0);
+      ::close(in[0]);
+      ::close(in[1]);
+      // As a terminal's program gets them (a background parent may have left some ignored).
+      for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) std::signal(sig, SIG_DFL);
+      if (ignore_int) std::signal(SIGINT, SIG_IGN);
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, 1);
+      ::dup2(null, 2);
+      ::execl(BANKVIZ_CLI, BANKVIZ_CLI, "wavefronts", "-", static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    ::close(in[0]);
+    // It reads standard input, which stays open: wait until it has set its signals up.
+    const uint64_t want = bit(SIGTERM) | bit(SIGHUP) | bit(SIGQUIT);
+    uint64_t got = 0;
+    for (int i = 0; i < 2000 && (got & want) != want; ++i) {
+      got = caught_signals(child);
+      if ((got & want) != want) ::usleep(5000);
+    }
+    EXPECT_EQ(got & want, want) << std::hex << got;
+    EXPECT_EQ((got & bit(SIGINT)) != 0, !ignore_int) << std::hex << got;
+    ::kill(child, SIGTERM);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ::close(in[1]);
+    ASSERT_TRUE(WIFSIGNALED(status)) << status;
+    EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  }
 }
 
 TEST(Hostile, DirectoriesAndFifosAreRefusedNotReadOrWaitedOn) {

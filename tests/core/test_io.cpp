@@ -1,10 +1,16 @@
 // Bounded reads of user files: regular files only, a byte cap, clear messages.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "bankviz/io.h"
 #include "bankviz/scenario.h"
@@ -111,4 +117,99 @@ TEST(Io, AFailedWriteLeavesTheOldFileAndNoPartialOne) {
   EXPECT_EQ(slurp(d / "keep.txt"), "precious");
   EXPECT_EQ(entries(d), 1u);
   fs::remove_all(d);
+}
+
+// A signal that ends the program in the middle of a write leaves no partial file and no temporary
+// one (remove_temporary_files_on_signal). A child writes 64 MB (pages of zeros, never touched:
+// no memory) while the parent watches the directory; when the temporary file appears, the signal.
+namespace {
+
+// Waits for the child; its signal number if a signal ended it, else 100 + its exit status.
+int wait_child(pid_t child) {
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFSIGNALED(status) ? WTERMSIG(status) : 100 + WEXITSTATUS(status);
+}
+
+bool has_temporary(const fs::path& d) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(d, ec))
+    if (e.path().filename().string().find(".bankviz-") != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+class IoSignal : public ::testing::TestWithParam<int> {};
+
+TEST_P(IoSignal, EndsTheProgramAndRemovesTheTemporaryFile) {
+  const int sig = GetParam();
+  const fs::path d = fresh_dir("signal-" + std::to_string(sig));
+  const std::string out = (d / "big.svg").string();
+  constexpr size_t kBytes = size_t{64} << 20;
+  bool caught = false;
+  // A fast disk may finish the write before the parent sees it: try again, a few times.
+  for (int attempt = 0; attempt < 5 && !caught; ++attempt) {
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      std::signal(sig, SIG_DFL);  // not ignored as ctest's parent may have left it
+      remove_temporary_files_on_signal();
+      void* zeros = ::mmap(nullptr, kBytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (zeros == MAP_FAILED) ::_exit(3);
+      const std::string why =
+          write_file_atomic(out, std::string_view(static_cast<const char*>(zeros), kBytes), true);
+      ::_exit(why.empty() ? 0 : 4);
+    }
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    bool seen = false;
+    while (!seen && std::chrono::steady_clock::now() < until) {
+      seen = has_temporary(d);
+      if (!seen) {
+        int status = 0;
+        if (::waitpid(child, &status, WNOHANG) == child) break;  // done before it was seen
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+    }
+    if (seen) {
+      ::kill(child, sig);
+      EXPECT_EQ(wait_child(child), sig) << "the signal, not the end of the write, ended it";
+      caught = true;
+    } else {
+      ::kill(child, SIGKILL);
+      wait_child(child);
+    }
+    // Whatever happened, no temporary file is left; a complete file only if the write finished.
+    EXPECT_FALSE(has_temporary(d));
+    if (caught) {
+      EXPECT_FALSE(fs::exists(out)) << "a partial file was left";
+    }
+    fs::remove(out);
+  }
+  EXPECT_TRUE(caught) << "the write always finished before its temporary file was seen";
+  fs::remove_all(d);
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, IoSignal, ::testing::Values(SIGINT, SIGTERM, SIGHUP),
+                         [](const auto& info) {
+                           return std::string(info.param == SIGINT    ? "SIGINT"
+                                              : info.param == SIGTERM ? "SIGTERM"
+                                                                      : "SIGHUP");
+                         });
+
+TEST(Io, AnIgnoredSignalStaysIgnored) {
+  // `nohup`, or a shell's background job, ignores SIGHUP or SIGINT: the program must keep that.
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::signal(SIGHUP, SIG_IGN);
+    remove_temporary_files_on_signal();
+    struct sigaction hup {
+    }, term{};
+    ::sigaction(SIGHUP, nullptr, &hup);
+    ::sigaction(SIGTERM, nullptr, &term);
+    ::_exit(hup.sa_handler == SIG_IGN && term.sa_handler != SIG_DFL ? 0 : 5);
+  }
+  EXPECT_EQ(wait_child(child), 100);
 }

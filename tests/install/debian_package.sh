@@ -40,6 +40,9 @@ grep -qx 'Package: bankviz' "$tmp/control" || fail "not package bankviz: $(cat "
 grep -q '^Depends: .*libc6' "$tmp/control" || fail "no Debian dependencies: $(cat "$tmp/control")"
 if [[ $gui == 1 ]]; then
   grep -q '^Depends: .*libglfw3' "$tmp/control" || fail "the app's libglfw3 is not a dependency"
+  # The fonts the app reads by path (theme.cpp): no shared library, so no shlibdeps.
+  grep -q '^Depends: .*fonts-dejavu-core' "$tmp/control" ||
+    fail "the app's font (fonts-dejavu-core) is not a dependency"
 fi
 
 # Unpacked anywhere, the program finds its own data (share/bankviz beside bin/).

@@ -4,8 +4,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "bankviz/analysis.h"
+#include "bankviz/experiments.h"
+#include "bankviz/profile.h"
 #include "bankviz/runner.h"
 #include "helpers.h"
 
@@ -23,6 +28,23 @@ TEST(Runner, NoDeviceIsAValueCarryingTheDriversReason) {
   EXPECT_FALSE(r.source.empty());  // the kernel is still shown
   // And again: nothing is left half-initialized.
   EXPECT_EQ(runner().run(preset("row-write-column-read")).status, RunStatus::NoCuda);
+}
+
+// A result nothing has decided yet is its own state, not a failure: "no CUDA" is only ever a
+// run's answer (above), and each of a run's outcomes has a name of its own.
+TEST(Runner, AResultNotYetRunIsNeitherOkNorNoCuda) {
+  EXPECT_EQ(RunResult{}.status, RunStatus::NotRun);
+  EXPECT_EQ(ProfileResult{}.status, RunStatus::NotRun);
+  EXPECT_EQ(ExperimentRun{}.status, RunStatus::NotRun);
+  const std::vector<RunStatus> all = {
+      RunStatus::Ok,          RunStatus::NotRun,       RunStatus::NoCuda,
+      RunStatus::BadScenario, RunStatus::CompileError, RunStatus::TooLarge,
+      RunStatus::LaunchError, RunStatus::BadArguments, RunStatus::Timeout};
+  std::set<std::string> names;
+  for (RunStatus s : all) names.insert(run_status_name(s));
+  EXPECT_EQ(names.size(), all.size());
+  EXPECT_EQ(names.count("?"), 0u);
+  EXPECT_STREQ(run_status_name(RunStatus::NotRun), "not run");
 }
 
 TEST(Runner, StaticTileAbove48KBNamesTheLimitWithOrWithoutAGpu) {

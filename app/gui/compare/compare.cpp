@@ -94,7 +94,7 @@ bool open_compare(AppState& s, const CompareChoice& choice, std::string* error) 
     auto it = std::find_if(s.presets.begin(), s.presets.end(),
                            [&](const Preset& p) { return p.name == choice.preset; });
     if (it == s.presets.end()) {
-      *error = "unknown preset '" + choice.preset + "'";
+      *error = unknown_preset_message(s, choice.preset);
       return false;
     }
     ScenarioLoad l = load_scenario_file(it->path);
@@ -239,9 +239,7 @@ int setup_compare(AppState& s, const std::string& a, const std::string& b, std::
     l = load_scenario_file(b);
   } else {
     if (!has_preset(s, b)) {
-      std::string names;
-      for (const Preset& p : s.presets) names += (names.empty() ? "" : ", ") + p.name;
-      *error = "--compare: unknown preset '" + b + "'; presets: " + names;
+      *error = "--compare: " + unknown_preset_message(s, b);
       return kExitUsage;
     }
     l = load_scenario_file(assets_dir() + "/presets/" + b + ".json");

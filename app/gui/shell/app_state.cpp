@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "bankviz/lesson.h"
+#include "catalog.h"
 #include "imgui.h"
 
 namespace bankviz::gui {
@@ -34,9 +35,7 @@ void load_presets(AppState& s, const std::string& dir) {
     Preset p;
     p.name = entry.path().stem().string();
     p.path = entry.path().string();
-    ScenarioLoad load = load_scenario_file(p.path);
-    p.title = load.scenario && !load.scenario->title.empty() ? load.scenario->title : p.name;
-    s.presets.push_back(p);
+    s.presets.push_back(std::move(p));
   }
   std::sort(s.presets.begin(), s.presets.end(),
             [](const Preset& a, const Preset& b) { return a.name < b.name; });
@@ -47,14 +46,26 @@ bool has_preset(const AppState& s, const std::string& name) {
                      [&](const Preset& p) { return p.name == name; });
 }
 
+const std::string& preset_title(const Preset& p) {
+  if (!p.title) {
+    ScenarioLoad load = load_scenario_file(p.path);
+    p.title = load.scenario && !load.scenario->title.empty() ? load.scenario->title : p.name;
+  }
+  return *p.title;
+}
+
+std::string unknown_preset_message(const AppState& s, const std::string& name) {
+  std::vector<std::string> names;
+  names.reserve(s.presets.size());
+  for (const Preset& p : s.presets) names.push_back(p.name);
+  return unknown_name_message("presets", name, names);
+}
+
 bool select_preset(AppState& s, const std::string& name, std::string* error, bool wait) {
   auto it = std::find_if(s.presets.begin(), s.presets.end(),
                          [&](const Preset& p) { return p.name == name; });
   if (it == s.presets.end()) {
-    std::string names;
-    for (const Preset& p : s.presets) names += (names.empty() ? "" : ", ") + p.name;
-    *error = "unknown preset '" + name + "'" +
-             (names.empty() ? " (no presets found)" : "; presets: " + names);
+    *error = unknown_preset_message(s, name);
     return false;
   }
   // The playhead is placed by the analysis (open_pending: the preset's open_step, else its worst

@@ -30,9 +30,11 @@
 namespace bankviz::gui {
 
 struct Preset {
-  std::string name;   // file stem: "row-write-column-read"
-  std::string title;  // one line for the menu
+  std::string name;  // file stem: "row-write-column-read"
   std::string path;
+  // One line for the menu (the file's title, else the name), read the first time it is asked for
+  // (preset_title): a start with thousands of presets reads none of their files.
+  mutable std::optional<std::string> title;
 };
 
 // What the mouse is over, in either view (both views fill this; the tooltip reads it).
@@ -233,6 +235,10 @@ inline constexpr double kEditWaitSeconds = 0.05;
 // Scans the preset directory; empty with a notice when it is missing.
 void load_presets(AppState& s, const std::string& dir);
 bool has_preset(const AppState& s, const std::string& name);
+// The preset's title for the menu, its file read on the first call.
+const std::string& preset_title(const Preset& p);
+// "no preset named 'x'; presets: a, b, ..." (catalog.h's one wording, for both programs).
+std::string unknown_preset_message(const AppState& s, const std::string& name);
 // Loads a preset by name; false with a message when unknown or invalid. wait: as in set_draft.
 bool select_preset(AppState& s, const std::string& name, std::string* error, bool wait = true);
 // Sets the draft and re-analyzes it. wait: until the analysis is done (start-up, headless runs),

@@ -152,7 +152,7 @@ void draw_toolbar(AppState& s, Rect r) {
         }
       }
       // What the preset shows, in its own words (its file's title).
-      if (!p.title.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.title.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preset_title(p).c_str());
     }
     ImGui::EndCombo();
   }

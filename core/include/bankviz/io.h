@@ -61,4 +61,11 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
 // Both programs call it first thing.
 void ignore_file_size_signal();
 
+// Makes SIGINT, SIGTERM, SIGHUP and SIGQUIT remove the temporary files write_file_atomic() has
+// open before they end the program (which they still do, with the same status): Ctrl+C during an
+// export leaves neither a partial file nor a hidden temporary one. A signal whose action is not the
+// default (ignored, as `nohup` or a background job sets it, or handled by the program) keeps it.
+// Both programs call it first thing; SIGKILL cannot be caught, and leaves the temporary file.
+void remove_temporary_files_on_signal();
+
 }  // namespace bankviz

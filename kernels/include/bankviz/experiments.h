@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "bankviz/runner.h"
+#include "bankviz/run_types.h"
 
 namespace bankviz {
 
@@ -41,7 +41,7 @@ struct VariantTiming {
 };
 
 struct ExperimentRun {
-  RunStatus status = RunStatus::NoCuda;
+  RunStatus status = RunStatus::NotRun;
   std::string message;  // for every status but Ok
   DeviceInfo device;
   std::vector<VariantTiming> variants;  // baseline first

@@ -8,7 +8,7 @@
 
 #include "bankviz/counters.h"
 #include "bankviz/records.h"
-#include "bankviz/runner.h"
+#include "bankviz/run_types.h"
 
 namespace bankviz {
 

@@ -20,7 +20,7 @@
 
 #include "bankviz/counters.h"
 #include "bankviz/expr.h"
-#include "bankviz/runner.h"
+#include "bankviz/run_types.h"
 
 namespace bankviz {
 
@@ -117,7 +117,7 @@ std::vector<ProfileLine> lines_of(const std::vector<ProfileInstruction>& instruc
                                   const std::string& source, const std::string& file_name);
 
 struct ProfileResult {
-  RunStatus status = RunStatus::NoCuda;
+  RunStatus status = RunStatus::NotRun;
   std::string message;  // for every status but Ok: what went wrong, in words
   // The kernel still runs and cannot be stopped (Timeout), or it faulted (LaunchError with a
   // sticky error): the Runner refuses every later run and the program should end (the driver
