@@ -125,6 +125,12 @@ class Follower {
       k = t_.size();
       return Flow::Normal;
     }
+    // Once the line is refused nothing after can change that: stop following (a loop that
+    // would run to its limits costs nothing more).
+    if (!refusal.empty()) {
+      k = t_.size();
+      return Flow::Return;
+    }
     if (++statements_ > kMaxSourceStatements)
       throw SourceError{"the kernel runs more than " + std::to_string(kMaxSourceStatements) +
                         " statements for one block before line " + std::to_string(target_)};
