@@ -12,6 +12,7 @@ namespace {
 
 constexpr size_t kMaxFollowedLets = 100000;
 constexpr size_t kMaxBuiltChars = 16384;
+constexpr size_t kMaxFollowedTokens = size_t{1} << 17;
 
 enum class Cls { Uniform, Thread, Opaque };  // the same in every thread, per thread, unknown
 
@@ -64,10 +65,15 @@ bool is_atomic(const std::string& w) {
   static const char* const k[] = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin",
                                   "atomicMax", "atomicInc", "atomicDec",  "atomicCAS",
                                   "atomicAnd", "atomicOr",  "atomicXor"};
-  for (const char* n : k) {
-    const std::string_view b(n);
-    if (w == b || w == std::string(b) + "_block" || w == std::string(b) + "_system") return true;
-  }
+  if (w.rfind("atomic", 0) != 0) return false;
+  std::string_view v(w);
+  for (const std::string_view suffix : {std::string_view("_block"), std::string_view("_system")})
+    if (v.size() > suffix.size() && v.substr(v.size() - suffix.size()) == suffix) {
+      v.remove_suffix(suffix.size());
+      break;
+    }
+  for (const char* n : k)
+    if (v == n) return true;
   return false;
 }
 
@@ -188,6 +194,16 @@ class Follower {
     }
     k = end;
     return Flow::Normal;
+  }
+
+  // Tokens [b, e) are looked at once more: the work of following is bounded in tokens, not only
+  // in statements (a statement may be long, and run in a loop).
+  void spend(size_t b, size_t e) {
+    work_ += e > b ? e - b : 0;
+    if (work_ > kMaxFollowedTokens)
+      throw SourceError{"following the kernel for one block up to line " + std::to_string(target_) +
+                        " looks at more than " + std::to_string(kMaxFollowedTokens) +
+                        " tokens (long statements run many times)"};
   }
 
   // One past the statement starting at k.
@@ -487,7 +503,7 @@ class Follower {
       k = m + 1;
       return k;
     }
-    if (is_atomic(w) && call) {
+    if (call && is_atomic(w)) {
       k = atomic(k, sink, c);
       return k;
     }
@@ -539,6 +555,7 @@ class Follower {
   // The expression t[b, e) as a scenario expression; its shared accesses (loads, atomics) go to
   // `sink` in the order they execute.
   Conv conv(size_t b, size_t e, std::vector<Access>& sink) {
+    spend(b, e);
     Conv c;
     for (size_t k = b; k < e;) {
       const Tok& tok = t_[k];
@@ -1082,6 +1099,7 @@ class Follower {
   }
 
   void one_expression(size_t b, size_t e) {
+    spend(b, e);
     const uint32_t line = t_[b].line;
     // __syncthreads();
     if (t_[b].text == "__syncthreads" && e == b + 3) {
@@ -1201,6 +1219,7 @@ class Follower {
   bool sync_pending_ = false;
   int64_t statements_ = 0;
   int depth_ = 0;  // statements nested in statements (stmt's recursion)
+  size_t work_ = 0;  // tokens looked at (spend())
 };
 }  // namespace
 
