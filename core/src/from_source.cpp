@@ -224,6 +224,18 @@ std::vector<SourceLine> shared_lines_of_kernel(std::string_view source, const st
   return out;
 }
 
+std::vector<std::string> kernels_in_source(std::string_view source) {
+  std::vector<std::string> out;
+  if (source.size() > kMaxSourceBytes) return out;
+  try {
+    for (const Function& f : prepare(source).fns)
+      if (f.global && std::find(out.begin(), out.end(), f.name) == out.end()) out.push_back(f.name);
+  } catch (const SourceError&) {
+    out.clear();
+  }
+  return out;
+}
+
 ModelFigures model_figures(const Scenario& s) {
   ModelFigures m;
   const AnalysisResult a = analyze(s);

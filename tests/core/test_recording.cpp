@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "bankviz/from_source.h"
 #include "bankviz/recording.h"
 
 namespace bankviz {
@@ -170,6 +171,18 @@ TEST(RecordingSource, TheFileNameNeverBecomesCode) {
       recording_source("__global__ void k() {}\n", "k", "a\"\n#include <x>\\.cu", &why);
   ASSERT_FALSE(out.empty()) << why;
   EXPECT_NE(out.find("#line 1 \"a__#include <x>_.cu\"\n"), std::string::npos) << out;
+}
+
+TEST(RecordingSource, TheKernelsOfAFileAreListedForPicking) {
+  const std::string src =
+      "__device__ int helper(int x) { return x; }\n"
+      "__global__ void first(int *p) { p[0] = helper(1); }\n"
+      "// __global__ void commented() {}\n"
+      "__global__ void __launch_bounds__(256) second() {}\n"
+      "__global__ void first(float *p) {}\n";
+  EXPECT_EQ(kernels_in_source(src), (std::vector<std::string>{"first", "second"}));
+  EXPECT_TRUE(kernels_in_source("__global__ void broken( {").empty());
+  EXPECT_TRUE(kernels_in_source("int main() {}").empty());
 }
 
 }  // namespace
