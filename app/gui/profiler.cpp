@@ -1,6 +1,7 @@
 // profiler.cpp: the "your kernel" window's worker (profiler.h).
 #include "profiler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -161,6 +162,31 @@ void attach_scenarios(ProfileOutcome& o, const std::string& source, const Profil
   }
 }
 
+std::vector<uint32_t> openable_lines(const ProfileOutcome& o) {
+  std::vector<uint32_t> out;
+  for (const ProfiledLine& l : o.lines)
+    if (l.scenario) out.push_back(l.line);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+uint32_t step_line(const std::vector<uint32_t>& lines, uint32_t current, int dir) {
+  if (lines.empty()) return 0;
+  const auto it = std::find(lines.begin(), lines.end(), current);
+  if (it == lines.end()) return dir > 0 ? lines.front() : lines.back();
+  if (dir > 0) return it + 1 == lines.end() ? 0 : *(it + 1);
+  return it == lines.begin() ? 0 : *(it - 1);
+}
+
+void refresh_kernels(KernelList& k, const std::string& path) {
+  if (path == k.path) return;
+  k.path = path;
+  k.kernels.clear();
+  if (path.empty()) return;
+  TextRead src = read_text_file(path, static_cast<int64_t>(kMaxSourceBytes));
+  if (src.text) k.kernels = kernels_in_source(*src.text);
+}
+
 bool start_profile(ProfilerState& p, std::string* error, double now) {
   if (p.job.valid()) {
     *error = "a profile is running";
@@ -207,6 +233,7 @@ bool poll_profile(ProfilerState& p) {
   if (!p.job.valid() || p.job.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
     return false;
   p.outcome = p.job.get();
+  p.shown_line = 0;
   return true;
 }
 

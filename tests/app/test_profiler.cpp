@@ -21,6 +21,35 @@ double seconds_of(const std::function<void()>& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+TEST(Profiler, TheKernelsLinesAreSteppedThroughInSourceOrder) {
+  ProfileOutcome o;
+  for (uint32_t n : {31u, 29u, 40u, 12u}) {
+    ProfiledLine l;
+    l.line = n;
+    if (n != 40) l.scenario = Scenario{};  // line 40 cannot be a picture
+    o.lines.push_back(l);
+  }
+  const std::vector<uint32_t> lines = openable_lines(o);
+  EXPECT_EQ(lines, (std::vector<uint32_t>{12, 29, 31}));
+  EXPECT_EQ(step_line(lines, 0, +1), 12u);  // none shown yet: the first, or the last
+  EXPECT_EQ(step_line(lines, 0, -1), 31u);
+  EXPECT_EQ(step_line(lines, 12, +1), 29u);
+  EXPECT_EQ(step_line(lines, 29, -1), 12u);
+  EXPECT_EQ(step_line(lines, 31, +1), 0u);  // past the end: nothing
+  EXPECT_EQ(step_line(lines, 12, -1), 0u);
+  EXPECT_EQ(step_line({}, 0, +1), 0u);
+}
+
+TEST(Profiler, TheFilesKernelsAreListedForPickingAndFollowThePath) {
+  KernelList k;
+  refresh_kernels(k, std::string(BANKVIZ_TEST_DATA) + "/profile/reverse.cu");
+  EXPECT_EQ(k.kernels, (std::vector<std::string>{"staticReverse", "dynamicReverse"}));
+  refresh_kernels(k, std::string(BANKVIZ_TEST_DATA) + "/profile/dot.cu");
+  EXPECT_EQ(k.kernels, (std::vector<std::string>{"dot"}));
+  refresh_kernels(k, "/no/such/file.cu");
+  EXPECT_TRUE(k.kernels.empty());
+}
+
 TEST(Subprocess, CollectsOutputAndTheExitStatus) {
   ProcessResult r = run_process({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, 10, 1 << 20);
   ASSERT_TRUE(r.started) << r.error;
