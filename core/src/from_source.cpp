@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bankviz/analysis.h"
+#include "bankviz/printable.h"
 #include "source/follower.h"
 
 namespace bankviz {
@@ -129,8 +130,10 @@ SourceScenario build_scenario(const Followed& f, std::string_view source, uint32
 
 }  // namespace
 
-SourceScenario scenario_from_source_line(std::string_view source, uint32_t line,
-                                         const SourceLaunch& launch, const std::string& file_name) {
+namespace {
+
+SourceScenario line_scenario(std::string_view source, uint32_t line, const SourceLaunch& launch,
+                             const std::string& file_name) {
   SourceScenario out;
   const std::string at = "line " + std::to_string(line);
   if (source.size() > kMaxSourceBytes) {
@@ -162,9 +165,21 @@ SourceScenario scenario_from_source_line(std::string_view source, uint32_t line,
   return out;
 }
 
-std::vector<SourceLine> shared_lines_of_kernel(std::string_view source, const std::string& kernel,
-                                               const SourceLaunch& launch,
-                                               const std::string& file_name, std::string* why) {
+}  // namespace
+
+// A reason quotes the user's text (a type's spelling, a name): its control bytes are not printed.
+SourceScenario scenario_from_source_line(std::string_view source, uint32_t line,
+                                         const SourceLaunch& launch, const std::string& file_name) {
+  SourceScenario out = line_scenario(source, line, launch, file_name);
+  out.why = replace_controls(out.why, '?');
+  return out;
+}
+
+namespace {
+
+std::vector<SourceLine> kernel_lines(std::string_view source, const std::string& kernel,
+                                     const SourceLaunch& launch, const std::string& file_name,
+                                     std::string* why) {
   std::vector<SourceLine> out;
   if (source.size() > kMaxSourceBytes) {
     *why = file_name + " is larger than 1 MB";
@@ -221,6 +236,17 @@ std::vector<SourceLine> shared_lines_of_kernel(std::string_view source, const st
   } catch (const SourceError& e) {
     *why = file_name + ": " + e.why;
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<SourceLine> shared_lines_of_kernel(std::string_view source, const std::string& kernel,
+                                               const SourceLaunch& launch,
+                                               const std::string& file_name, std::string* why) {
+  std::vector<SourceLine> out = kernel_lines(source, kernel, launch, file_name, why);
+  for (SourceLine& l : out) l.why = replace_controls(l.why, '?');
+  *why = replace_controls(*why, '?');
   return out;
 }
 

@@ -185,5 +185,19 @@ TEST(RecordingSource, TheKernelsOfAFileAreListedForPicking) {
   EXPECT_TRUE(kernels_in_source("int main() {}").empty());
 }
 
+TEST(RecordingSource, AFollowedLinesReasonHasNoControlByte) {
+  // The reason quotes the type's spelling, which holds an escape byte here (fuzz_source found it).
+  const std::string src =
+      "__global__ void k() {\n  __shared__\x1b"
+      " float4 q[32];\n  q[threadIdx.x] = q[0];\n}\n";
+  const SourceScenario s = scenario_from_source_line(src, 3, SourceLaunch{}, "k.cu");
+  ASSERT_FALSE(s.scenario);
+  EXPECT_FALSE(s.why.empty());
+  EXPECT_EQ(s.why.find('\x1b'), std::string::npos) << s.why;
+  std::string why;
+  for (const SourceLine& l : shared_lines_of_kernel(src, "k", SourceLaunch{}, "k.cu", &why))
+    EXPECT_EQ(l.why.find('\x1b'), std::string::npos) << l.why;
+}
+
 }  // namespace
 }  // namespace bankviz
