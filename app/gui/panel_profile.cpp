@@ -83,6 +83,17 @@ void form(AppState& s, ProfilerState& p, bool running) {
         "The model's figures for every shared-memory line, without a GPU: the kernel followed "
         "for one block of this launch (bankviz-cli profile --model); lines it cannot follow say "
         "why");
+    ImGui::SameLine();
+    if (ImGui::Button("Record (no GPU)")) {
+      p.start_error.clear();
+      p.form.record = true;
+      start_profile(p, &p.start_error, ImGui::GetTime());
+      p.form.record = false;
+    }
+    control_tip(
+        "Run one block of this launch on the CPU (the kernel compiled by the host compiler, in "
+        "a process of its own) and give every shared-memory line the model's figures from what "
+        "it did: data-dependent indexes included (bankviz-cli profile --record, docs/RECORD.md)");
   }
   // The window's own problems stay in the window (issue 18), not in the main window's notice.
   if (!p.start_error.empty()) {

@@ -50,6 +50,7 @@ std::vector<std::string> profile_argv(const std::string& cli, const ProfileForm&
   a.push_back("--timeout");
   a.push_back(t);
   if (f.model) a.push_back("--model");
+  if (f.record) a.push_back("--record");
   a.push_back("--json");
   return a;
 }
@@ -77,10 +78,14 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
   try {
     if (j.value("figures", "") == "model") {
       // --model: the kernel followed for one block, no GPU (from_source.h).
+      // --record: one block recorded on the CPU, its requests served by the model (record.h).
+      const bool recorded = j.value("made_by", "") == "cpu recording";
       o.model = o.ok = true;
       o.header = j.value("kernel", "") +
-                 ": the MODEL's figures, not measured (one block, the kernel followed line by "
-                 "line; no GPU)";
+                 (recorded ? ": the MODEL's figures, not measured (one block recorded on the CPU, "
+                             "every access as the kernel made it; no GPU)"
+                           : ": the MODEL's figures, not measured (one block, the kernel followed "
+                             "line by line; no GPU)");
       for (const auto& l : j.at("lines")) {
         ProfiledLine p;
         p.line = l.value("line", 0u);
@@ -88,7 +93,7 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
           p.model_why = l.value("why", "");
         } else {
           p.ops = l.value("ops", "");
-          p.executed = l.value("instructions", int64_t{0});
+          p.executed = l.value(recorded ? "requests" : "instructions", int64_t{0});
           p.wavefronts = l.value("wavefronts", int64_t{0});
           p.ideal = l.value("ideal", int64_t{0});
           p.excess = p.wavefronts > p.ideal ? p.wavefronts - p.ideal : 0;

@@ -26,7 +26,8 @@ struct ProfileForm {
   std::string args;  // "--arg"s, space-separated: "buffer:4K int:3"
   int shared = 0;    // dynamic shared memory, bytes
   double timeout_s = 10;
-  bool model = false;  // the model's figures only (--model): no GPU, no compiler
+  bool model = false;   // the model's figures only (--model): no GPU, no compiler
+  bool record = false;  // one block recorded on the CPU (--record): no GPU, the host compiler
 };
 
 // One source line as the hardware counted it (bankviz-cli profile --json's "lines").

@@ -113,6 +113,11 @@ TEST(Profiler, TheFormBecomesTheCliFlagsAndNothingElse) {
   ASSERT_GE(m.size(), 2u);
   EXPECT_EQ(m[m.size() - 2], "--model");
   f.model = false;
+  f.record = true;  // one block recorded on the CPU: --record before --json
+  const auto rec = profile_argv("/x/bankviz-cli", f, &err);
+  ASSERT_GE(rec.size(), 2u);
+  EXPECT_EQ(rec[rec.size() - 2], "--record");
+  f.record = false;
   f.args = "int:'3'";
   EXPECT_TRUE(profile_argv("cli", f, &err).empty());
   EXPECT_NE(err.find("'"), std::string::npos) << err;
@@ -156,6 +161,17 @@ TEST(Profiler, TheCliJsonIsReadLineByLine) {
   EXPECT_DOUBLE_EQ(m.lines[0].per_request, 2.0);
   EXPECT_EQ(m.lines[1].model_why, "line 16: the index of h reads input[...]");
   EXPECT_EQ(m.excess, 8);
+  // The CPU recording's figures (--record): requests per line, said to be the model's.
+  const ProfileOutcome r = read_profile_output(0, false, R"({"figures": "model", "kernel": "h",
+    "made_by": "cpu recording", "lines": [{"line": 16, "ops": "atom", "requests": 8,
+    "wavefronts": 8, "ideal": 8, "wavefronts_per_request": 1.0}]})",
+                                               "");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(r.model);
+  EXPECT_NE(r.header.find("recorded on the CPU"), std::string::npos) << r.header;
+  ASSERT_EQ(r.lines.size(), 1u);
+  EXPECT_EQ(r.lines[0].executed, 8);
+  EXPECT_EQ(r.lines[0].ops, "atom");
 
   // A failure the CLI put in its JSON, one it said in words, and one it never finished.
   ProfileOutcome bad = read_profile_output(
