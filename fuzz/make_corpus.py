@@ -20,7 +20,7 @@ def write(kind, name, data):
     (d / name).write_bytes(data.encode() if isinstance(data, str) else data)
 
 
-for kind in ("expr", "scenario", "records", "cli"):
+for kind in ("expr", "scenario", "records", "cli", "source"):
     shutil.rmtree(out / kind, ignore_errors=True)
 
 # [SECTION] scenario: every preset and semantics scenario as it is, and a few broken ones.
@@ -158,3 +158,48 @@ for name, words in lines.items():
     write("cli", name, "\n".join(words))
 for name, (words, text) in stdin.items():
     write("cli", name, "\n".join(words) + "\0" + text)
+
+# [SECTION] source: a line of a .cu file as a scenario. Four bytes choose the launch (the line - 1,
+# the block, the dynamic shared memory, the arguments: fuzz_source.cpp), then the file's text.
+kernels = sorted((root / "tests" / "data" / "profile").glob("*.cu"))
+
+
+def source(name, line, text, block=0, dynamic=0, args=0):
+    write("source", name, bytes([line - 1, block, dynamic, args]) + text.encode())
+
+
+for p in kernels:
+    text = p.read_text()
+    picked = [n for n, l in enumerate(text.split("\n"), 1)
+              if "[" in l and not l.lstrip().startswith("//") and n <= 256]
+    for n in picked[::max(1, len(picked) // 8)][:8]:
+        source(f"{p.stem}-{n}", n, text, block=n % 3, dynamic=3, args=1)
+scan = """#define LOG_NUM_BANKS 5
+#define CONFLICT_FREE_OFFSET(n) ((n) >> LOG_NUM_BANKS)
+__global__ void scan(float *g, int n) {
+  extern __shared__ float temp[];
+  int thid = threadIdx.x, offset = 1;
+  int ai = thid, bi = thid + (n / 2);
+  ai += CONFLICT_FREE_OFFSET(ai);
+  bi += CONFLICT_FREE_OFFSET(bi);
+  temp[ai] = g[thid];
+  for (int d = n >> 1; d > 0; d >>= 1) {
+    __syncthreads();
+    if (thid < d) { int a = offset * (2 * thid + 1) - 1; int b = a + offset;
+      a += CONFLICT_FREE_OFFSET(a); b += CONFLICT_FREE_OFFSET(b); temp[b] += temp[a]; }
+    offset *= 2;
+  }
+}
+"""
+source("scan-13", 13, scan, block=1, dynamic=4, args=1)
+source("overflow-define", 3, "#define BIG 99999999999999999999999\n__global__ void k() {\n"
+       "  __shared__ int t[32]; t[threadIdx.x * BIG] = 0;\n}\n")
+source("many-defines", 202, "".join(f"#define D{i} (D{i - 1} + 1)\n" if i else "#define D0 1\n"
+                                    for i in range(200)) +
+       "__global__ void k() {\n  __shared__ int t[256]; t[threadIdx.x + D199] = 1;\n}\n")
+source("guards-loops", 6, "__global__ void r(int *o) {\n  __shared__ int s[256], u[2];\n"
+       "  unsigned t = threadIdx.x;\n  s[t] = t;\n  for (unsigned k = blockDim.x / 2; k > 0; k >>= 1) {\n"
+       "    if (t < k) s[t] += s[t + k]; __syncthreads(); }\n  if (t == 0) atomicAdd(&u[t % 2], 1);\n}\n",
+       block=1)
+source("extern-dyn", 3, "__global__ void d() {\n  extern __shared__ float dyn[];\n"
+       "  dyn[threadIdx.x + blockDim.x] = 1.0f;\n}\n", dynamic=3)

@@ -17,7 +17,7 @@ fi
 build=${BANKVIZ_FUZZ_BUILD_DIR:-build-fuzz}
 [[ $build = /* ]] || build=$root/$build
 jobs=${BANKVIZ_JOBS:-$(nproc)}
-harnesses=(expr scenario records cli)
+harnesses=(expr scenario records cli source)
 
 cxx=${BANKVIZ_FUZZ_CXX:-$(command -v clang++ || true)}
 if [[ -z $cxx ]]; then

@@ -18,6 +18,7 @@
 #include "bankviz/from_source.h"
 #include "bankviz/io.h"
 #include "bankviz/profile.h"
+#include "bankviz/record.h"
 #include "bankviz/runner.h"
 #include "bankviz/scenario.h"
 #include "commands.h"
@@ -39,6 +40,7 @@ struct ProfileOptions {
   long long lines = 20;
   long long scenario_line = 0;  // --scenario-of-line N: print that line as a scenario instead
   bool model = false;           // --model: the model's figures per line, no GPU
+  bool record = false;          // --record: the CPU recording's figures per line, no GPU
 };
 
 // The steps' kinds, as profile names ops: "ld,st".
@@ -104,6 +106,87 @@ std::string format_model(const std::vector<SourceLine>& lines, const std::string
   }
   if (!refused.empty()) out += "not followed (the hardware's figures only):\n" + refused;
   return out;
+}
+
+// The recording's figures per line (recording.h, served by the model's serve()).
+std::string format_recorded(const std::vector<RecordedLine>& lines, const std::string& source) {
+  std::vector<std::string> text;
+  for (size_t b = 0; b <= source.size();) {
+    size_t e = source.find('\n', b);
+    if (e == std::string::npos) e = source.size();
+    std::string t = source.substr(b, e - b);
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.erase(0, 1);
+    text.push_back(t.substr(0, 100));
+    b = e + 1;
+  }
+  std::string out;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%6s  %-10s %12s %12s %12s %8s  %s\n", "line", "op", "requests",
+                "wavefronts", "ideal", "per req", "source");
+  out += buf;
+  for (const RecordedLine& l : lines) {
+    const std::string src = l.line == 0                ? "(a scalar __shared__ variable's reads)"
+                            : l.line - 1 < text.size() ? text[l.line - 1]
+                                                       : "";
+    std::snprintf(buf, sizeof buf, "%6u  %-10s %12lld %12lld %12lld %8.2f  %s\n", l.line,
+                  l.ops.c_str(), static_cast<long long>(l.requests),
+                  static_cast<long long>(l.wavefronts), static_cast<long long>(l.ideal),
+                  l.per_request(), src.c_str());
+    out += buf;
+  }
+  return out;
+}
+
+// --record: one block recorded on the CPU (kernels/record.h), its lines served by the model.
+void run_record(const ProfileOptions& o, const ProfileRequest& q) {
+  RecordRequest r;
+  r.source = q.source;
+  r.file_name = q.file_name;
+  r.kernel = q.kernel;
+  r.block[0] = q.block.x;
+  r.block[1] = q.block.y;
+  r.block[2] = q.block.z;
+  r.dynamic_shared = q.dynamic_shared;
+  r.timeout_s = o.timeout_s;
+  for (const KernelArg& a : q.args) {
+    const std::optional<Value> v = integer_value(a);
+    r.args.push_back(v ? v->to_int64() : std::nullopt);
+  }
+  const RecordResult rec = record_on_cpu(r);
+  if (!rec.recording) throw Exit{kExitFailed, rec.error};
+  std::string why;
+  const auto ins = recorded_instructions(*rec.recording, default_arch(), &why);
+  if (!ins) throw Exit{kExitFailed, why};
+  const std::vector<RecordedLine> lines = recorded_lines(*ins);
+  if (o.json) {
+    nlohmann::json j;
+    j["file"] = q.file_name;
+    j["kernel"] = q.kernel;
+    j["block"] = {q.block.x, q.block.y, q.block.z};
+    j["figures"] = "model";
+    j["made_by"] = "cpu recording";
+    j["accesses"] = rec.recording->accesses.size();
+    j["lines"] = nlohmann::json::array();
+    for (const RecordedLine& l : lines)
+      j["lines"].push_back({{"line", l.line},
+                            {"ops", l.ops},
+                            {"requests", l.requests},
+                            {"wavefronts", l.wavefronts},
+                            {"ideal", l.ideal},
+                            {"wavefronts_per_request", l.per_request()}});
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return;
+  }
+  std::cout << q.kernel << " (" << o.file.substr(o.file.find_last_of('/') + 1)
+            << "): the MODEL's figures, not measured: one block of " << q.block.x << 'x'
+            << q.block.y << 'x' << q.block.z
+            << " threads recorded on the CPU (no GPU used; the kernel compiled by the host "
+               "compiler, pointer arguments zeroed), "
+            << rec.recording->accesses.size()
+            << " shared accesses, each warp's request served by bankviz's bank model ("
+            << default_arch().id << "):\n";
+  std::cout << format_recorded(lines, q.source);
+  if (lines.empty()) std::cout << "(the block made no shared-memory access)\n";
 }
 
 nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
@@ -208,6 +291,11 @@ void run_profile(const ProfileOptions& o) {
         q.source, static_cast<uint32_t>(o.scenario_line), launch, q.file_name);
     if (!sc.scenario) throw Exit{kExitFailed, sc.why};
     std::cout << scenario_to_json(*sc.scenario);
+    return;
+  }
+
+  if (o.record) {
+    run_record(o, q);
     return;
   }
 
@@ -330,6 +418,10 @@ void add_profile_command(CLI::App& app) {
   cmd->add_flag("--model", o->model,
                 "no GPU: the model's figures for every shared-memory line of the kernel (the "
                 "kernel followed for one block of --block threads), and why a line cannot be");
+  cmd->add_flag("--record", o->record,
+                "no GPU: record one block of --block threads on the CPU (the kernel compiled by "
+                "the host compiler against bankviz's CUDA emulation, in a process of its own) and "
+                "give every shared-memory line's model figures from what it did");
   cmd->add_option("--lines", o->lines, "lines shown in the table, most excess first (0: all)")
       ->check(CLI::Range(0LL, 1000000LL));
   cmd->callback([o] { run_profile(*o); });

@@ -21,6 +21,35 @@ double seconds_of(const std::function<void()>& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+TEST(Profiler, TheKernelsLinesAreSteppedThroughInSourceOrder) {
+  ProfileOutcome o;
+  for (uint32_t n : {31u, 29u, 40u, 12u}) {
+    ProfiledLine l;
+    l.line = n;
+    if (n != 40) l.scenario = Scenario{};  // line 40 cannot be a picture
+    o.lines.push_back(l);
+  }
+  const std::vector<uint32_t> lines = openable_lines(o);
+  EXPECT_EQ(lines, (std::vector<uint32_t>{12, 29, 31}));
+  EXPECT_EQ(step_line(lines, 0, +1), 12u);  // none shown yet: the first, or the last
+  EXPECT_EQ(step_line(lines, 0, -1), 31u);
+  EXPECT_EQ(step_line(lines, 12, +1), 29u);
+  EXPECT_EQ(step_line(lines, 29, -1), 12u);
+  EXPECT_EQ(step_line(lines, 31, +1), 0u);  // past the end: nothing
+  EXPECT_EQ(step_line(lines, 12, -1), 0u);
+  EXPECT_EQ(step_line({}, 0, +1), 0u);
+}
+
+TEST(Profiler, TheFilesKernelsAreListedForPickingAndFollowThePath) {
+  KernelList k;
+  refresh_kernels(k, std::string(BANKVIZ_TEST_DATA) + "/profile/reverse.cu");
+  EXPECT_EQ(k.kernels, (std::vector<std::string>{"staticReverse", "dynamicReverse"}));
+  refresh_kernels(k, std::string(BANKVIZ_TEST_DATA) + "/profile/dot.cu");
+  EXPECT_EQ(k.kernels, (std::vector<std::string>{"dot"}));
+  refresh_kernels(k, "/no/such/file.cu");
+  EXPECT_TRUE(k.kernels.empty());
+}
+
 TEST(Subprocess, CollectsOutputAndTheExitStatus) {
   ProcessResult r = run_process({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, 10, 1 << 20);
   ASSERT_TRUE(r.started) << r.error;
@@ -84,6 +113,11 @@ TEST(Profiler, TheFormBecomesTheCliFlagsAndNothingElse) {
   ASSERT_GE(m.size(), 2u);
   EXPECT_EQ(m[m.size() - 2], "--model");
   f.model = false;
+  f.record = true;  // one block recorded on the CPU: --record before --json
+  const auto rec = profile_argv("/x/bankviz-cli", f, &err);
+  ASSERT_GE(rec.size(), 2u);
+  EXPECT_EQ(rec[rec.size() - 2], "--record");
+  f.record = false;
   f.args = "int:'3'";
   EXPECT_TRUE(profile_argv("cli", f, &err).empty());
   EXPECT_NE(err.find("'"), std::string::npos) << err;
@@ -127,6 +161,17 @@ TEST(Profiler, TheCliJsonIsReadLineByLine) {
   EXPECT_DOUBLE_EQ(m.lines[0].per_request, 2.0);
   EXPECT_EQ(m.lines[1].model_why, "line 16: the index of h reads input[...]");
   EXPECT_EQ(m.excess, 8);
+  // The CPU recording's figures (--record): requests per line, said to be the model's.
+  const ProfileOutcome r = read_profile_output(0, false, R"({"figures": "model", "kernel": "h",
+    "made_by": "cpu recording", "lines": [{"line": 16, "ops": "atom", "requests": 8,
+    "wavefronts": 8, "ideal": 8, "wavefronts_per_request": 1.0}]})",
+                                               "");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(r.model);
+  EXPECT_NE(r.header.find("recorded on the CPU"), std::string::npos) << r.header;
+  ASSERT_EQ(r.lines.size(), 1u);
+  EXPECT_EQ(r.lines[0].executed, 8);
+  EXPECT_EQ(r.lines[0].ops, "atom");
 
   // A failure the CLI put in its JSON, one it said in words, and one it never finished.
   ProfileOutcome bad = read_profile_output(

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -53,6 +54,34 @@ TEST(ProfileCli, TheModelsFiguresComeWithoutAGpuAndSaySo) {
   r = cli("profile " + data("dot.cu") + " --kernel nothere --block 256 --model");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no __global__ function nothere"), std::string::npos) << r.err;
+}
+
+TEST(ProfileCli, TheCpuRecordingsFiguresComeWithoutAGpuAndSaySo) {
+  const char* cxx = std::getenv("BANKVIZ_RECORD_CXX");
+  if ((!cxx || !*cxx) && !fs::exists("/usr/bin/g++") && !fs::exists("/usr/bin/c++"))
+    GTEST_SKIP() << "no host C++ compiler: the CPU recording cannot run here";
+  // The histogram's data-dependent atomic, which the followed model refuses, recorded.
+  Result r = cli("profile " + data("histogram.cu") + " --kernel histogram --block 256 --record");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("the MODEL's figures, not measured: one block of 256x1x1 threads recorded "
+                       "on the CPU (no GPU used"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("    16  atom                  8            8            8     1.00"),
+            std::string::npos)
+      << r.out;
+  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["figures"], "model");
+  EXPECT_EQ(j["made_by"], "cpu recording");
+  ASSERT_EQ(j["lines"].size(), 3u);
+  EXPECT_EQ(j["lines"][1]["line"], 28);
+  EXPECT_EQ(j["lines"][1]["wavefronts"], 36);
+  // What cannot be recorded fails with the reason.
+  r = cli("profile " + data("reverse.cu") + " --kernel staticReverse --block 64 --record");
+  EXPECT_EQ(r.status, 1);  // n is 0 without --arg: s[-1]
+  EXPECT_NE(r.err.find("thread 0 indexes s[-1], out of bounds"), std::string::npos) << r.err;
 }
 
 TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {

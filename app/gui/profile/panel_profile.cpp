@@ -24,6 +24,18 @@ void form(AppState& s, ProfilerState& p, bool running) {
   ImGui::SetNextItemWidth(w);
   ImGui::InputText("kernel", &f.kernel);
   control_tip("The __global__ function to launch: its C++ name (ns::name is fine).");
+  // The file's kernels to pick from (read again when the path changes).
+  refresh_kernels(p.kernels, f.file);
+  if (!p.kernels.kernels.empty()) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    if (ImGui::BeginCombo("##pick", "pick", ImGuiComboFlags_None)) {
+      for (const std::string& k : p.kernels.kernels)
+        if (ImGui::Selectable(k.c_str(), k == f.kernel)) f.kernel = k;
+      ImGui::EndCombo();
+    }
+    control_tip("The __global__ functions of this file");
+  }
   ImGui::SetNextItemWidth(w * 0.45f);
   ImGui::InputText("grid", &f.grid);
   control_tip("Blocks: X, XxY or XxYxZ");
@@ -71,6 +83,17 @@ void form(AppState& s, ProfilerState& p, bool running) {
         "The model's figures for every shared-memory line, without a GPU: the kernel followed "
         "for one block of this launch (bankviz-cli profile --model); lines it cannot follow say "
         "why");
+    ImGui::SameLine();
+    if (ImGui::Button("Record (no GPU)")) {
+      p.start_error.clear();
+      p.form.record = true;
+      start_profile(p, &p.start_error, ImGui::GetTime());
+      p.form.record = false;
+    }
+    control_tip(
+        "Run one block of this launch on the CPU (the kernel compiled by the host compiler, in "
+        "a process of its own) and give every shared-memory line the model's figures from what "
+        "it did: data-dependent indexes included (bankviz-cli profile --record, docs/RECORD.md)");
   }
   // The window's own problems stay in the window (issue 18), not in the main window's notice.
   if (!p.start_error.empty()) {
@@ -84,6 +107,7 @@ void form(AppState& s, ProfilerState& p, bool running) {
 
 // The line's scenario on screen, like a file opened over the draft (undoable).
 void open_line(AppState& s, const ProfiledLine& l, bool model) {
+  s.profiler.shown_line = l.line;
   s.open_pending = true;
   set_draft(s, *l.scenario, false);
   mark_loaded(s);
@@ -121,6 +145,30 @@ void result(AppState& s, const ProfileOutcome& o) {
   for (const ProfiledLine& l : o.lines) {
     by_line[l.line] = &l;
     worst = std::max(worst, l.excess);
+  }
+  // Through the kernel's lines as a lesson goes through its scenes: each opens in the main views.
+  const std::vector<uint32_t> openable = openable_lines(o);
+  if (!openable.empty()) {
+    const uint32_t cur = s.profiler.shown_line;
+    const uint32_t prev = step_line(openable, cur, -1), next = step_line(openable, cur, +1);
+    ImGui::BeginDisabled(prev == 0);
+    if (ImGui::Button("< previous line")) open_line(s, *by_line.at(prev), o.model);
+    ImGui::EndDisabled();
+    control_tip("Open the previous shared-memory line of the kernel as a scenario");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(next == 0);
+    if (ImGui::Button("next line >")) open_line(s, *by_line.at(next), o.model);
+    ImGui::EndDisabled();
+    control_tip(
+        "Open the next shared-memory line of the kernel as a scenario: step through the kernel's "
+        "lines, each one's picture in the main views");
+    ImGui::SameLine();
+    const auto at = std::find(openable.begin(), openable.end(), cur);
+    if (at == openable.end())
+      ImGui::TextDisabled("%zu lines open as pictures", openable.size());
+    else
+      ImGui::Text("line %u: %zu of %zu", cur, static_cast<size_t>(at - openable.begin()) + 1,
+                  openable.size());
   }
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;

@@ -1,6 +1,7 @@
 // profiler.cpp: the "your kernel" window's worker (profiler.h).
 #include "profile/profiler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -49,6 +50,7 @@ std::vector<std::string> profile_argv(const std::string& cli, const ProfileForm&
   a.push_back("--timeout");
   a.push_back(t);
   if (f.model) a.push_back("--model");
+  if (f.record) a.push_back("--record");
   a.push_back("--json");
   return a;
 }
@@ -76,10 +78,14 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
   try {
     if (j.value("figures", "") == "model") {
       // --model: the kernel followed for one block, no GPU (from_source.h).
+      // --record: one block recorded on the CPU, its requests served by the model (record.h).
+      const bool recorded = j.value("made_by", "") == "cpu recording";
       o.model = o.ok = true;
       o.header = j.value("kernel", "") +
-                 ": the MODEL's figures, not measured (one block, the kernel followed line by "
-                 "line; no GPU)";
+                 (recorded ? ": the MODEL's figures, not measured (one block recorded on the CPU, "
+                             "every access as the kernel made it; no GPU)"
+                           : ": the MODEL's figures, not measured (one block, the kernel followed "
+                             "line by line; no GPU)");
       for (const auto& l : j.at("lines")) {
         ProfiledLine p;
         p.line = l.value("line", 0u);
@@ -87,7 +93,7 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
           p.model_why = l.value("why", "");
         } else {
           p.ops = l.value("ops", "");
-          p.executed = l.value("instructions", int64_t{0});
+          p.executed = l.value(recorded ? "requests" : "instructions", int64_t{0});
           p.wavefronts = l.value("wavefronts", int64_t{0});
           p.ideal = l.value("ideal", int64_t{0});
           p.excess = p.wavefronts > p.ideal ? p.wavefronts - p.ideal : 0;
@@ -161,6 +167,31 @@ void attach_scenarios(ProfileOutcome& o, const std::string& source, const Profil
   }
 }
 
+std::vector<uint32_t> openable_lines(const ProfileOutcome& o) {
+  std::vector<uint32_t> out;
+  for (const ProfiledLine& l : o.lines)
+    if (l.scenario) out.push_back(l.line);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+uint32_t step_line(const std::vector<uint32_t>& lines, uint32_t current, int dir) {
+  if (lines.empty()) return 0;
+  const auto it = std::find(lines.begin(), lines.end(), current);
+  if (it == lines.end()) return dir > 0 ? lines.front() : lines.back();
+  if (dir > 0) return it + 1 == lines.end() ? 0 : *(it + 1);
+  return it == lines.begin() ? 0 : *(it - 1);
+}
+
+void refresh_kernels(KernelList& k, const std::string& path) {
+  if (path == k.path) return;
+  k.path = path;
+  k.kernels.clear();
+  if (path.empty()) return;
+  TextRead src = read_text_file(path, static_cast<int64_t>(kMaxSourceBytes));
+  if (src.text) k.kernels = kernels_in_source(*src.text);
+}
+
 bool start_profile(ProfilerState& p, std::string* error, double now) {
   if (p.job.valid()) {
     *error = "a profile is running";
@@ -207,6 +238,7 @@ bool poll_profile(ProfilerState& p) {
   if (!p.job.valid() || p.job.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
     return false;
   p.outcome = p.job.get();
+  p.shown_line = 0;
   return true;
 }
 

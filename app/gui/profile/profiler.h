@@ -26,7 +26,8 @@ struct ProfileForm {
   std::string args;  // "--arg"s, space-separated: "buffer:4K int:3"
   int shared = 0;    // dynamic shared memory, bytes
   double timeout_s = 10;
-  bool model = false;  // the model's figures only (--model): no GPU, no compiler
+  bool model = false;   // the model's figures only (--model): no GPU, no compiler
+  bool record = false;  // one block recorded on the CPU (--record): no GPU, the host compiler
 };
 
 // One source line as the hardware counted it (bankviz-cli profile --json's "lines").
@@ -68,9 +69,26 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
 // for the form's block.
 void attach_scenarios(ProfileOutcome& o, const std::string& source, const ProfileForm& f);
 
+// The lines of an outcome that open as scenarios, in source order: what "previous line" and
+// "next line" step through, as a lesson steps through its scenes.
+std::vector<uint32_t> openable_lines(const ProfileOutcome& o);
+// The line after (dir > 0) or before (dir < 0) `current` among `lines` (the first or the last
+// when `current` is not one of them); 0 when there is none that way.
+uint32_t step_line(const std::vector<uint32_t>& lines, uint32_t current, int dir);
+
+// The __global__ functions of the form's file, read again when the path changes (at most 1 MB;
+// empty when it cannot be read or has none).
+struct KernelList {
+  std::string path;                  // the file they were read from
+  std::vector<std::string> kernels;  // kernels_in_source() (core/from_source.h)
+};
+void refresh_kernels(KernelList& k, const std::string& path);
+
 struct ProfilerState {
   bool open = false;  // the window (key K, toolbar)
   ProfileForm form;
+  KernelList kernels;
+  uint32_t shown_line = 0;          // the line last opened in the main views (0: none)
   std::future<ProfileOutcome> job;  // running while valid()
   std::atomic<bool> cancel{false};
   double started = 0;

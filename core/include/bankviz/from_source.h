@@ -76,6 +76,10 @@ std::vector<SourceLine> shared_lines_of_kernel(std::string_view source, const st
                                                const SourceLaunch& launch,
                                                const std::string& file_name, std::string* why);
 
+// The __global__ functions defined in `source`, in order (a name once, however often it is
+// defined); empty when there are none or the text cannot be read. For picking the kernel.
+std::vector<std::string> kernels_in_source(std::string_view source);
+
 // The model's figures of a scenario over one block, as the hardware's per-line counters name
 // them: warp instructions issued (warps with an active lane), wavefronts and ideal wavefronts,
 // from analysis.h (serve()).

@@ -1,0 +1,102 @@
+// recording.h: a kernel's shared-memory accesses as it ran, one block (docs/RECORD.md).
+//
+// One recording format, whoever makes it: every access of a __shared__ array by every thread of
+// the block, in the order the threads made them (thread, source line, kind, width, byte address,
+// value), the arrays' placement, and the __syncthreads() between phases. kernels/record.h makes it
+// on the CPU (the kernel compiled by the host compiler against kernels/record/bankviz_record.h).
+//
+// Here: the recording's text parsed (bounded, every value checked), the user's source prepared for
+// recording (its __shared__ declarations rewritten into recording proxies, nothing else changed,
+// plus a driver calling the kernel), and the recording turned into warp instructions per source
+// line, each served by access.h's serve() (no second bank computation).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bankviz/access.h"
+#include "bankviz/arch.h"
+
+namespace bankviz {
+
+enum class RecordedKind : uint8_t { Load, Store, AtomicAdd, Atomic };
+const char* recorded_kind_name(RecordedKind k);  // "ld", "st", "atom", "atom"
+
+struct RecordedAccess {
+  uint32_t thread = 0;  // linear thread index: x + y*bx + z*bx*by
+  uint32_t line = 0;    // source line (0: not known, a scalar's read)
+  RecordedKind kind = RecordedKind::Load;
+  uint8_t width = 4;     // bytes: 1, 2, 4, 8 or 16
+  uint32_t address = 0;  // byte address in the block's shared memory
+  uint64_t value = 0;    // loaded, stored or (atomics) the operand's bits (the first 8 bytes)
+  uint32_t phase = 0;    // __syncthreads() passed before it
+};
+
+struct RecordedArray {
+  std::string name;
+  uint32_t line = 0;  // of its declaration
+  uint32_t base = 0, bytes = 0;
+  bool dynamic = false;  // extern __shared__: sized by the launch
+};
+
+struct Recording {
+  int64_t block[3] = {1, 1, 1};
+  std::vector<RecordedArray> arrays;
+  std::vector<RecordedAccess> accesses;  // in the order they were made
+  uint32_t phases = 1;                   // __syncthreads() passed + 1
+};
+
+inline constexpr size_t kMaxRecordedAccesses = size_t{1} << 22;
+
+// The recorder's output (`block X Y Z`, `array NAME LINE BASE BYTES [extern]`, accesses `THREAD
+// LINE KIND WIDTH ADDRESS VALUE` with KIND one of L S A X, `sync`, `end COUNT`) as a recording,
+// or nullopt with *why naming the first bad line.
+std::optional<Recording> parse_recording(std::string_view text, std::string* why);
+
+// The user's source prepared for recording `kernel` (its name, or ns::name): the emulation
+// header included, every `__shared__` declaration rewritten into a proxy on its own lines (the
+// line numbers stay), and a main() calling the kernel for one block. Empty with *why when the
+// kernel cannot be recorded: inline asm, warp intrinsics, cooperative groups, textures or
+// surfaces, a template kernel, a __shared__ array used other than by subscript, or no such kernel.
+std::string recording_source(std::string_view source, const std::string& kernel,
+                             const std::string& file_name, std::string* why);
+
+// One warp instruction of a recorded line: the lanes' addresses and the instruction as serve()
+// takes it.
+struct RecordedWarp {
+  uint32_t warp = 0;
+  Op op = Op::Load;
+  WarpAccess access;
+  AccessResult served;
+};
+struct RecordedInstruction {
+  uint32_t line = 0, phase = 0;
+  RecordedKind kind = RecordedKind::Load;
+  int width = 4;
+  std::vector<RecordedWarp> warps;  // warps with an active lane, in warp order
+};
+
+// The recording as warp instructions in the order they ran: the n-th access a thread makes on a
+// line within a phase (of one kind and width) is the n-th execution of that line's instruction,
+// and each warp's lanes making it are one request, served on `arch`. An access serve() cannot
+// take (misaligned, out of range) is *why and nullopt.
+std::optional<std::vector<RecordedInstruction>> recorded_instructions(const Recording& r,
+                                                                      const Arch& arch,
+                                                                      std::string* why);
+
+// Per source line, as the hardware's per-line counters name them: requests (warp instructions
+// issued), wavefronts and ideal wavefronts, and the kinds seen ("ld,st").
+struct RecordedLine {
+  uint32_t line = 0;
+  std::string ops;
+  int64_t requests = 0, wavefronts = 0, ideal = 0;
+  double per_request() const {
+    return requests > 0 ? static_cast<double>(wavefronts) / static_cast<double>(requests) : 0;
+  }
+};
+std::vector<RecordedLine> recorded_lines(const std::vector<RecordedInstruction>& instructions);
+
+}  // namespace bankviz

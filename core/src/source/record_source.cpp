@@ -1,0 +1,331 @@
+// record_source.cpp: a user's source prepared for recording (recording.h's recording_source()):
+// what cannot be recorded refused by name, the __shared__ declarations rewritten into the
+// emulation header's proxies in place (line numbers kept), and a driver appended.
+#include <cctype>
+#include <map>
+
+#include "bankviz/recording.h"
+#include "source/follower.h"
+#include "source/kernel.h"
+
+namespace bankviz {
+
+namespace {
+
+// A token of the raw text with where it is (comments, strings and directive lines skipped).
+struct RawTok {
+  std::string text;
+  size_t b = 0, e = 0;
+  uint32_t line = 1;
+  bool after_directive = false;  // the first token after a directive line
+};
+
+std::vector<RawTok> raw_tokens(std::string_view s) {
+  std::vector<RawTok> out;
+  uint32_t line = 1;
+  bool line_start = true, after_directive = false;
+  for (size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    if (c == '\n') {
+      ++line;
+      line_start = true;
+      ++i;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+      while (i < s.size() && s[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+      i += 2;
+      while (i + 1 < s.size() && !(s[i] == '*' && s[i + 1] == '/')) line += s[i++] == '\n';
+      i = std::min(s.size(), i + 2);
+      continue;
+    }
+    if (c == '#' && line_start) {  // a directive, with its continuations
+      while (i < s.size() && s[i] != '\n') {
+        if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '\n') {
+          ++line;
+          ++i;
+        }
+        ++i;
+      }
+      after_directive = true;
+      continue;
+    }
+    line_start = false;
+    RawTok t;
+    t.b = i;
+    t.line = line;
+    t.after_directive = after_directive;
+    after_directive = false;
+    if (c == '"' || c == '\'') {
+      ++i;
+      while (i < s.size() && s[i] != c && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
+      i = std::min(s.size(), i + 1);
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+    } else if (c == ':' && i + 1 < s.size() && s[i + 1] == ':') {
+      i += 2;
+    } else {
+      ++i;
+    }
+    t.e = i;
+    t.text = std::string(s.substr(t.b, t.e - t.b));
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+bool warp_intrinsic(const std::string& w) {
+  for (const char* p : {"__shfl", "__ballot", "__any", "__all", "__match", "__reduce_",
+                        "__activemask", "__syncwarp", "__syncthreads_"})
+    if (w.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+// Why the text cannot be recorded, naming the first such thing; empty when it can.
+std::string unrecordable(const std::vector<RawTok>& t) {
+  for (size_t k = 0; k < t.size(); ++k) {
+    const std::string& w = t[k].text;
+    const std::string at = " (line " + std::to_string(t[k].line) + ")";
+    if (w == "asm" || w == "__asm__" || w == "__asm")
+      return "the kernel holds inline asm" + at + ", which the CPU recording cannot run";
+    if (warp_intrinsic(w))
+      return "the kernel uses " + w + at + ", a warp intrinsic, which the CPU recording cannot run";
+    if (w == "cooperative_groups" || w == "this_thread_block" || w == "grid_group")
+      return "the kernel uses cooperative groups" + at + ", which the CPU recording cannot run";
+    if (w.rfind("tex1D", 0) == 0 || w.rfind("tex2D", 0) == 0 || w.rfind("tex3D", 0) == 0 ||
+        w.rfind("surf", 0) == 0 || w == "texture")
+      return "the kernel uses " + w + at + " (textures and surfaces are not emulated)";
+  }
+  return {};
+}
+
+struct Decl {
+  size_t b = 0, e = 0;  // the declaration's text: from its first word to its ';'
+  std::string replacement;
+  std::vector<std::string> names;
+  std::vector<bool> ranked;  // the name is an array (else a scalar)
+};
+
+// The __shared__ declaration holding token k, rewritten; *why on what cannot be rewritten.
+Decl rewrite(std::string_view s, const std::vector<RawTok>& t, size_t k, std::string* why) {
+  Decl d;
+  size_t b = k;
+  while (b > 0 && !t[b].after_directive && t[b - 1].text != ";" && t[b - 1].text != "{" &&
+         t[b - 1].text != "}")
+    --b;
+  size_t e = k;
+  int depth = 0;
+  for (; e < t.size(); ++e) {
+    const std::string& x = t[e].text;
+    if (x == "(" || x == "[" || x == "{") ++depth;
+    if (x == ")" || x == "]" || x == "}") --depth;
+    if ((x == ";" && depth == 0) || depth < 0) break;
+  }
+  const std::string at = "line " + std::to_string(t[k].line);
+  if (e >= t.size() || t[e].text != ";") {
+    *why = at + ": a __shared__ declaration without its ';'";
+    return d;
+  }
+  std::string type, align = "0";
+  bool ext = false;
+  size_t q = b;
+  for (; q < e; ++q) {
+    const std::string& x = t[q].text;
+    if (x == "__shared__" || x == "static" || x == "volatile") continue;
+    if (x == "extern") {
+      ext = true;
+      continue;
+    }
+    if ((x == "__align__" || x == "alignas") && q + 3 < e && t[q + 1].text == "(" &&
+        t[q + 3].text == ")") {
+      align = t[q + 2].text;
+      q += 3;
+      continue;
+    }
+    const bool last_word = q + 1 >= e || t[q + 1].text == "[" || t[q + 1].text == "," ||
+                           t[q + 1].text == ";" || t[q + 1].text == "__align__";
+    if (last_word && !type.empty() && !cuda_source::is_type_word(x)) break;
+    if (x == "=" || x == "(") {
+      *why = at + ": a __shared__ declaration the recording does not know ('" + x + "')";
+      return d;
+    }
+    type += (type.empty() || x == "::" || type.back() == ':' ? "" : " ") + x;
+  }
+  if (type.empty() || q >= e) {
+    *why = at + ": a __shared__ declaration without a name";
+    return d;
+  }
+  const uint32_t line = t[k].line;
+  for (; q < e; ++q) {
+    const std::string name = t[q].text;
+    std::string ext_text;
+    ++q;
+    for (; q < e && t[q].text != ","; ++q) {
+      if (t[q].text == "__align__" && q + 3 < e) {
+        align = t[q + 2].text;
+        q += 3;
+        continue;
+      }
+      // Tokens apart (`a - -b` must not become `a--b`), brackets never pasting.
+      const bool tight = ext_text.empty() || ext_text.back() == '[' || ext_text.back() == ']' ||
+                         t[q].text == "[" || t[q].text == "]";
+      ext_text += (tight ? "" : " ") + t[q].text;
+    }
+    const bool ranked = !ext_text.empty();
+    if (ranked && ext_text[0] != '[') {
+      *why = at + ": a __shared__ declarator the recording does not know (" + name + ext_text + ")";
+      return d;
+    }
+    if (ext && ext_text.rfind("[]", 0) != 0) {
+      *why = at + ": an extern __shared__ array without '[]'";
+      return d;
+    }
+    d.replacement += ranked ? "static ::bv::Shared<" + type + ext_text + ", " + align + "> "
+                            : "static ::bv::SharedScalar<" + type + ", " + align + "> ";
+    d.replacement += name + "(\"" + name + "\", " + std::to_string(line) + "u); ";
+    d.names.push_back(name);
+    d.ranked.push_back(ranked);
+  }
+  d.b = t[b].b;
+  d.e = t[e].e;
+  for (size_t i = d.b; i < d.e; ++i)
+    if (s[i] == '\n') d.replacement += '\n';
+  return d;
+}
+
+}  // namespace
+
+std::string recording_source(std::string_view source, const std::string& kernel,
+                             const std::string& file_name, std::string* why) {
+  if (source.size() > kMaxSourceBytes) {
+    *why = file_name + " is larger than 1 MB";
+    return {};
+  }
+  // The kernel's name goes into the driver's code: an identifier, or identifiers joined by ::.
+  bool good = !kernel.empty() && kernel.size() <= 256;
+  for (size_t i = 0; good && i < kernel.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(kernel[i]);
+    const bool start = i == 0 || (i >= 2 && kernel[i - 1] == ':' && kernel[i - 2] == ':');
+    good = std::isalpha(c) || c == '_' || (!start && std::isdigit(c)) ||
+           (c == ':' && i + 1 < kernel.size() &&
+            (kernel[i + 1] == ':' || (i > 0 && kernel[i - 1] == ':')));
+  }
+  if (!good) {
+    *why = '\'' + kernel.substr(0, 64) + "' is not a kernel's name";
+    return {};
+  }
+  // The file's name goes into a #line directive: quotes, backslashes and control bytes left out.
+  std::string shown;
+  for (const char c : file_name.substr(0, 200))
+    shown += c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 ? '_' : c;
+  const std::vector<RawTok> t = raw_tokens(source);
+  if (std::string u = unrecordable(t); !u.empty()) {
+    *why = u;
+    return {};
+  }
+  // The kernel and its parameters, as from_source reads them.
+  const std::string name =
+      kernel.substr(kernel.rfind(':') == std::string::npos ? 0 : kernel.rfind(':') + 1);
+  const cuda_source::Function* fn = nullptr;
+  cuda_source::Prepared p;
+  try {
+    p = cuda_source::prepare(source);
+  } catch (const cuda_source::SourceError& e) {
+    *why = file_name + ": " + e.why;
+    return {};
+  }
+  for (const cuda_source::Function& f : p.fns)
+    if (f.global && f.name == name) fn = &f;
+  if (!fn) {
+    *why = "no __global__ function " + kernel + " in " + file_name;
+    return {};
+  }
+  for (size_t k = 0; k + 1 < t.size(); ++k)
+    if (t[k].text == "template" && t[k + 1].text == "<") {
+      for (size_t q = k + 1; q < t.size() && q < k + 64; ++q)
+        if (t[q].text == "__global__" && t[q].line <= fn->first && fn->first - t[q].line < 3) {
+          *why = "the kernel " + kernel + " is a template (line " + std::to_string(t[k].line) +
+                 "), which the CPU recording does not instantiate";
+          return {};
+        }
+    }
+
+  // Each token's enclosing block: where a declaration in it stops being in scope.
+  std::vector<size_t> block_end(t.size() + 1, t.size());
+  {
+    std::vector<size_t> open, match(t.size(), t.size());
+    for (size_t k = 0; k < t.size(); ++k) {
+      if (t[k].text == "{") open.push_back(k);
+      if (t[k].text == "}" && !open.empty()) {
+        match[open.back()] = k;
+        open.pop_back();
+      }
+    }
+    std::vector<size_t> ends;
+    for (size_t k = 0; k < t.size(); ++k) {
+      if (t[k].text == "}" && !ends.empty()) ends.pop_back();
+      block_end[k] = ends.empty() ? t.size() : ends.back();
+      if (t[k].text == "{") ends.push_back(match[k]);
+    }
+  }
+  std::vector<Decl> decls;
+  std::map<std::string, std::vector<std::pair<size_t, size_t>>> arrays;  // name -> token scopes
+  for (size_t k = 0; k < t.size(); ++k) {
+    if (t[k].text != "__shared__") continue;
+    Decl d = rewrite(source, t, k, why);
+    if (!why->empty()) return {};
+    const size_t scope_end = block_end[k];
+    while (k < t.size() && t[k].e <= d.e) ++k;
+    for (size_t i = 0; i < d.names.size(); ++i)
+      if (d.ranked[i]) arrays[d.names[i]].push_back({k, scope_end});
+    --k;
+    decls.push_back(std::move(d));
+  }
+  // An array used other than by subscript is used through a pointer, which is not recorded.
+  for (size_t k = 0; k < t.size(); ++k) {
+    auto a = arrays.find(t[k].text);
+    if (a == arrays.end() || (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "->"))) continue;
+    bool in_scope = false;
+    for (const auto& [b, e] : a->second) in_scope = in_scope || (b <= k && k < e);
+    if (in_scope && (k + 1 >= t.size() || t[k + 1].text != "[")) {
+      *why = "line " + std::to_string(t[k].line) + " uses the __shared__ array " + t[k].text +
+             " other than by subscript (through a pointer), which the CPU recording does not "
+             "follow";
+      return {};
+    }
+  }
+
+  std::string out = "#include \"bankviz_record.h\"\n#line 1 \"" + shown + "\"\n";
+  size_t at = 0;
+  for (const Decl& d : decls) {
+    out.append(source.substr(at, d.b - at));
+    out += d.replacement;
+    at = d.e;
+  }
+  out.append(source.substr(at));
+  out += "\n#line 1 \"bankviz-record-driver\"\nstatic void bv_call() {\n  " + kernel + "(";
+  for (size_t i = 0; i < fn->params.size(); ++i)
+    out += std::string(i ? ", " : "") + "::bv::Arg{" + std::to_string(i) + "}";
+  out += R"();
+}
+int main(int argc, char** argv) {
+  if (argc < 6) return 2;
+  const dim3 block(static_cast<unsigned>(std::atol(argv[1])), static_cast<unsigned>(std::atol(argv[2])),
+                   static_cast<unsigned>(std::atol(argv[3])));
+  for (int i = 6; i < argc; ++i) ::bv::int_args.push_back(std::atoll(argv[i]));
+  ::bv::kernel_call = bv_call;
+  return ::bv::run_block(block, static_cast<size_t>(std::atoll(argv[4])),
+                         std::strtoull(argv[5], nullptr, 10));
+}
+)";
+  return out;
+}
+
+}  // namespace bankviz

@@ -1,0 +1,45 @@
+// record.h: recording one block of a user's kernel on the CPU, no GPU (docs/RECORD.md).
+//
+// The source is prepared by core's recording_source() (the __shared__ declarations rewritten into
+// proxies, a driver appended), compiled by the host C++ compiler against the emulation header
+// kernels/record/bankviz_record.h (built into this library), and run in a process of its own
+// with a time limit, a memory limit and a bound on its output (BANKVIZ_RECORD_KEEP=1 keeps its
+// temporary directory, to look at). What it prints is parsed into a
+// core Recording (recording.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bankviz/recording.h"
+
+namespace bankviz {
+
+struct RecordRequest {
+  std::string source;     // the .cu file's text
+  std::string file_name;  // for messages and the #line directive
+  std::string kernel;     // name, or ns::name
+  int64_t block[3] = {32, 1, 1};
+  int64_t dynamic_shared = 0;  // bytes of extern __shared__ memory
+  // Integer arguments by parameter position (nullopt: 0); pointer parameters get zeroed buffers.
+  std::vector<std::optional<int64_t>> args;
+  double timeout_s = 20;  // each of compiling and running
+  size_t max_accesses = size_t{1} << 21;
+};
+
+struct RecordResult {
+  std::optional<Recording> recording;
+  std::string error;  // why there is none: a refusal, the compiler's messages, a crash, a limit
+};
+
+// The host compiler the recording uses: $BANKVIZ_RECORD_CXX, else g++, else c++ (from PATH).
+std::string record_compiler();
+
+// The emulation header's text, as built into the library.
+const std::string& record_header();
+
+RecordResult record_on_cpu(const RecordRequest& request);
+
+}  // namespace bankviz

@@ -1,0 +1,475 @@
+// bankviz_record.h: a small CUDA emulation for recording one block of a user's kernel on the CPU
+// (docs/RECORD.md). Compiled by the host C++ compiler together with the user's kernel, in a
+// process of its own (kernels/record.h runs it with time and memory limits).
+//
+// - Every `__shared__` declaration of the kernel is rewritten (core's recording.h, nothing else of
+//   the text changes) into a bv::Shared<T[...]> proxy: indexing it checks the bounds, and reading,
+//   writing or an atomic on an element prints one record: thread, source line, kind, width, byte
+//   address and value. The line is the subscript's (std::source_location).
+// - The block's threads are fibers (ucontext) that meet at __syncthreads(). Warps run one after
+//   another in CUDA's thread order (x fastest); the lanes of a warp take turns after every shared
+//   access, so a warp's lanes all load before any of them stores, as a warp instruction does.
+// - Kernel parameters: pointers get zeroed buffers, integers the values given.
+// What this header does not provide (warp intrinsics, inline asm, cooperative groups, textures)
+// fails to compile; core's recording.h refuses those kernels first with a message naming them.
+#pragma once
+
+#include <ucontext.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <source_location>
+#include <type_traits>
+#include <vector>
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  constexpr dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+
+// CUDA's vector types, with CUDA's alignment (float2: 8 bytes, float4: 16).
+#define BV_VEC(T, N)                                  \
+  struct alignas(sizeof(T) * 2) N##2 { T x, y; };      \
+  struct N##3 { T x = 0, y = 0, z = 0; };              \
+  struct alignas(sizeof(T) * 4) N##4 { T x, y, z, w; }; \
+  inline N##2 make_##N##2(T x, T y) { return {x, y}; }  \
+  inline N##3 make_##N##3(T x, T y, T z) { return {x, y, z}; } \
+  inline N##4 make_##N##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+BV_VEC(float, float)
+BV_VEC(int, int)
+BV_VEC(unsigned, uint)
+BV_VEC(short, short)
+BV_VEC(unsigned short, ushort)
+BV_VEC(char, char)
+BV_VEC(unsigned char, uchar)
+#undef BV_VEC
+struct alignas(16) double2 {
+  double x, y;
+};
+inline double2 make_double2(double x, double y) { return {x, y}; }
+struct alignas(16) longlong2 {
+  long long x, y;
+};
+
+namespace bv {
+
+enum State { kRun, kBarrier, kDone };
+struct Thread {
+  uint3 idx;
+  unsigned tid = 0;
+  State state = kRun;
+  ucontext_t ctx{};
+  std::vector<char> stack;
+};
+
+inline std::vector<Thread> threads;
+inline Thread* cur = nullptr;
+inline ucontext_t scheduler{};
+inline dim3 block_dim, grid_dim;
+inline uint3 block_idx;
+inline unsigned long long records = 0, max_records = 0;
+inline size_t dynamic_bytes = 0;
+inline void (*kernel_call)() = nullptr;
+
+// Shared memory: the static arrays in the order their declarations first run, then the dynamic
+// (extern) arrays, which all start at the same place.
+alignas(16) inline unsigned char arena[256 * 1024];
+inline size_t static_end = 0;
+inline long long dynamic_base = -1;
+
+[[noreturn]] inline void fail(const char* what) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s\n", what);
+  std::fflush(stderr);
+  std::_Exit(3);  // not exit(): the fibers' stacks, one of them in use, must not be destroyed
+}
+
+inline void yield() { swapcontext(&cur->ctx, &scheduler); }
+
+inline void emit(unsigned line, char kind, size_t width, size_t addr, const void* value) {
+  if (++records > max_records) {
+    char m[160];
+    std::snprintf(m, sizeof m, "the block makes more than %llu shared-memory accesses", max_records);
+    fail(m);
+  }
+  unsigned long long bits = 0;
+  std::memcpy(&bits, value, std::min<size_t>(width, sizeof bits));
+  std::printf("%u %u %c %zu %zu %llu\n", cur->tid, line, kind, width, addr, bits);
+}
+
+template <class T>
+struct Ptr {
+  T* p;
+  size_t addr;
+  unsigned line;
+};
+
+// One element of a shared array: reading it, writing it or an atomic on it is recorded.
+template <class T>
+class Ref {
+ public:
+  Ref(T* p, size_t addr, unsigned line) : p_(p), addr_(addr), line_(line) {}
+  T load() const {
+    T v;
+    std::memcpy(static_cast<void*>(&v), p_, sizeof(T));
+    emit(line_, 'L', sizeof(T), addr_, &v);
+    yield();
+    return v;
+  }
+  void store(const T& v) const {
+    emit(line_, 'S', sizeof(T), addr_, &v);
+    std::memcpy(static_cast<void*>(p_), &v, sizeof(T));
+    yield();
+  }
+  operator T() const { return load(); }
+  const Ref& operator=(const T& v) const {
+    store(v);
+    return *this;
+  }
+  const Ref& operator=(const Ref& o) const {
+    store(o.load());
+    return *this;
+  }
+  template <class U>
+  const Ref& operator=(const Ref<U>& o) const {
+    store(static_cast<T>(o.load()));
+    return *this;
+  }
+#define BV_COMPOUND(op)                          \
+  template <class U>                             \
+  const Ref& operator op##=(const U& u) const {  \
+    T x = load();                                \
+    x op## = u;                                  \
+    store(x);                                    \
+    return *this;                                \
+  }
+  BV_COMPOUND(+)
+  BV_COMPOUND(-)
+  BV_COMPOUND(*)
+  BV_COMPOUND(/)
+  BV_COMPOUND(%)
+  BV_COMPOUND(&)
+  BV_COMPOUND(|)
+  BV_COMPOUND(^)
+  BV_COMPOUND(<<)
+  BV_COMPOUND(>>)
+#undef BV_COMPOUND
+  T operator++() const {
+    T x = load();
+    ++x;
+    store(x);
+    return x;
+  }
+  T operator--() const {
+    T x = load();
+    --x;
+    store(x);
+    return x;
+  }
+  T operator++(int) const {
+    T x = load();
+    T y = x;
+    ++y;
+    store(y);
+    return x;
+  }
+  T operator--(int) const {
+    T x = load();
+    T y = x;
+    --y;
+    store(y);
+    return x;
+  }
+  Ptr<T> operator&() const { return {p_, addr_, line_}; }
+
+ private:
+  T* p_;
+  size_t addr_;
+  unsigned line_;
+};
+
+// A subscript: its value and the line it is written on.
+struct Index {
+  long long v;
+  unsigned line;
+  template <class I, std::enable_if_t<std::is_integral_v<I> || std::is_enum_v<I>, int> = 0>
+  Index(I i, std::source_location l = std::source_location::current())
+      : v(static_cast<long long>(i)), line(l.line()) {}
+  // An index read from shared memory (a data-dependent index): the load is recorded first.
+  template <class U>
+  Index(const Ref<U>& r, std::source_location l = std::source_location::current())
+      : v(static_cast<long long>(r.load())), line(l.line()) {}
+};
+
+// A shared array or one of its rows: A is the array type (T[N][M], or T[] for an extern one).
+template <class A>
+class Sub {
+ public:
+  using E = std::remove_extent_t<A>;
+  Sub(unsigned char* base, size_t addr, long long count, const char* name)
+      : base_(base), addr_(addr), count_(count), name_(name) {}
+  auto operator[](Index i) const {
+    if (i.v < 0 || i.v >= count_) {
+      char m[256];
+      std::snprintf(m, sizeof m,
+                    "line %u: thread %u indexes %s[%lld], out of bounds (%lld elements there)",
+                    i.line, cur->tid, name_, i.v, count_);
+      fail(m);
+    }
+    unsigned char* p = base_ + static_cast<size_t>(i.v) * sizeof(E);
+    const size_t a = addr_ + static_cast<size_t>(i.v) * sizeof(E);
+    if constexpr (std::is_array_v<E>)
+      return Sub<E>(p, a, static_cast<long long>(std::extent_v<E>), name_);
+    else
+      return Ref<E>(reinterpret_cast<E*>(p), a, i.line);
+  }
+
+ protected:
+  unsigned char* base_;
+  size_t addr_;
+  long long count_;
+  const char* name_;
+};
+
+inline size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+template <class A>
+struct Placed {
+  unsigned char* base;
+  size_t addr;
+  long long count;
+};
+
+template <class A>
+Placed<A> place(const char* name, unsigned line, size_t align) {
+  using E = std::remove_extent_t<A>;
+  using Leaf = std::remove_all_extents_t<A>;
+  const size_t al = std::max({align, alignof(Leaf), size_t{1}});
+  if constexpr (std::extent_v<A> == 0 && std::is_array_v<A>) {  // extern T name[]
+    if (dynamic_base < 0) dynamic_base = static_cast<long long>(align_up(static_end, 16));
+    const size_t base = align_up(static_cast<size_t>(dynamic_base), al);
+    if (base + dynamic_bytes > sizeof arena) fail("the dynamic shared memory is larger than 256 KB");
+    std::printf("array %s %u %zu %zu extern\n", name, line, base, dynamic_bytes);
+    return {arena + base, base, static_cast<long long>(dynamic_bytes / sizeof(E))};
+  } else {
+    const size_t base = align_up(static_end, al);
+    if (base + sizeof(A) > sizeof arena) fail("the __shared__ arrays are larger than 256 KB");
+    static_end = base + sizeof(A);
+    std::printf("array %s %u %zu %zu\n", name, line, base, sizeof(A));
+    if constexpr (std::is_array_v<A>)
+      return {arena + base, base, static_cast<long long>(std::extent_v<A>)};
+    else
+      return {arena + base, base, 1};
+  }
+}
+
+// What a `__shared__ T name[...]` declaration becomes.
+template <class A, size_t Align = 0>
+class Shared : public Sub<A> {
+ public:
+  Shared(const char* name, unsigned line) : Shared(place<A>(name, line, Align), name) {}
+
+ private:
+  Shared(Placed<A> p, const char* name) : Sub<A>(p.base, p.addr, p.count, name) {}
+};
+
+// A scalar `__shared__ T name;`: an element whose line is the line of the statement storing it,
+// and for a read the line of its declaration's first use is not known: reads are recorded on
+// line 0 (the CLI names them "a scalar's read").
+template <class T>
+struct Src {
+  T v;
+  unsigned line;
+  template <class U, std::enable_if_t<std::is_convertible_v<U, T>, int> = 0>
+  Src(const U& u, std::source_location l = std::source_location::current())
+      : v(static_cast<T>(u)), line(l.line()) {}
+};
+template <class T, size_t Align = 0>
+class SharedScalar {
+ public:
+  SharedScalar(const char* name, unsigned line) {
+    Placed<T> p = place<T>(name, line, Align);
+    p_ = reinterpret_cast<T*>(p.base);
+    addr_ = p.addr;
+  }
+  operator T() const { return Ref<T>(p_, addr_, 0).load(); }
+  const SharedScalar& operator=(Src<T> s) const {
+    Ref<T>(p_, addr_, s.line).store(s.v);
+    return *this;
+  }
+  Ptr<T> operator&() const { return {p_, addr_, 0}; }
+
+ private:
+  T* p_;
+  size_t addr_;
+};
+
+// Atomics on shared memory (recorded; the value is the operand) and on global memory (plain).
+#define BV_ATOMIC(name, expr)                                 \
+  template <class T, class U>                                 \
+  T name(Ptr<T> p, U u) {                                     \
+    T old;                                                    \
+    std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));    \
+    const T val = static_cast<T>(u);                          \
+    emit(p.line, 'A', sizeof(T), p.addr, &val);               \
+    const T now = (expr);                                     \
+    std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));    \
+    yield();                                                  \
+    return old;                                               \
+  }                                                           \
+  template <class T, class U>                                 \
+  T name(T* p, U u) {                                         \
+    const T old = *p;                                         \
+    const T val = static_cast<T>(u);                          \
+    *p = (expr);                                              \
+    return old;                                               \
+  }
+BV_ATOMIC(atomicAdd, old + val)
+BV_ATOMIC(atomicSub, old - val)
+BV_ATOMIC(atomicExch, val)
+BV_ATOMIC(atomicMin, old < val ? old : val)
+BV_ATOMIC(atomicMax, old > val ? old : val)
+BV_ATOMIC(atomicAnd, old & val)
+BV_ATOMIC(atomicOr, old | val)
+BV_ATOMIC(atomicXor, old ^ val)
+#undef BV_ATOMIC
+
+inline void syncthreads() {
+  cur->state = kBarrier;
+  yield();
+}
+
+inline void entry() {
+  kernel_call();
+  cur->state = kDone;
+  yield();
+}
+
+// Runs the block: warps in order, their lanes in turn, until every thread waits at the barrier
+// or has returned; then the barrier opens ("sync") and the next phase runs.
+inline int run_block(dim3 block, size_t dynamic, unsigned long long limit) {
+  block_dim = block;
+  grid_dim = dim3(1, 1, 1);
+  dynamic_bytes = dynamic;
+  max_records = limit;
+  const unsigned n = block.x * block.y * block.z;
+  threads.resize(n);
+  std::printf("block %u %u %u\n", block.x, block.y, block.z);
+  for (unsigned t = 0; t < n; ++t) {
+    Thread& th = threads[t];
+    th.tid = t;
+    th.idx = {t % block.x, (t / block.x) % block.y, t / (block.x * block.y)};
+    th.stack.resize(128 * 1024);
+    getcontext(&th.ctx);
+    th.ctx.uc_stack.ss_sp = th.stack.data();
+    th.ctx.uc_stack.ss_size = th.stack.size();
+    th.ctx.uc_link = &scheduler;
+    makecontext(&th.ctx, entry, 0);
+  }
+  for (;;) {
+    for (unsigned w = 0; w * 32 < n; ++w) {
+      const unsigned b = w * 32, e = std::min(n, b + 32);
+      for (bool any = true; any;) {
+        any = false;
+        for (unsigned t = b; t < e; ++t) {
+          if (threads[t].state != kRun) continue;
+          any = true;
+          cur = &threads[t];
+          swapcontext(&scheduler, &threads[t].ctx);
+        }
+      }
+    }
+    bool waiting = false;
+    for (Thread& th : threads)
+      if (th.state == kBarrier) {
+        th.state = kRun;
+        waiting = true;
+      }
+    if (!waiting) break;
+    std::printf("sync\n");
+  }
+  std::printf("end %llu\n", records);
+  return 0;
+}
+
+// A kernel argument: pointers get zeroed buffers, arithmetic parameters the given integers.
+inline std::vector<long long> int_args;
+inline size_t buffer_bytes = size_t{64} << 20;
+inline std::vector<void*> buffers;  // [parameter]: one buffer per pointer parameter, for all threads
+struct Arg {
+  size_t i;
+  template <class T>
+  operator T*() const {
+    if (buffers.size() <= i) buffers.resize(i + 1, nullptr);
+    if (!buffers[i]) buffers[i] = std::calloc(buffer_bytes, 1);
+    if (!buffers[i]) fail("cannot allocate a kernel buffer");
+    return static_cast<T*>(buffers[i]);
+  }
+  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+  operator T() const {
+    return static_cast<T>(i < int_args.size() ? int_args[i] : 0);
+  }
+};
+
+}  // namespace bv
+
+using bv::atomicAdd;
+using bv::atomicAnd;
+using bv::atomicExch;
+using bv::atomicMax;
+using bv::atomicMin;
+using bv::atomicOr;
+using bv::atomicSub;
+using bv::atomicXor;
+
+#define threadIdx (::bv::cur->idx)
+#define blockIdx (::bv::block_idx)
+#define blockDim (::bv::block_dim)
+#define gridDim (::bv::grid_dim)
+#define warpSize 32
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define __align__(n) alignas(n)
+#define __syncthreads() ::bv::syncthreads()
+#define __threadfence_block() ((void)0)
+#define __threadfence() ((void)0)
+
+template <class A, class B>
+auto min(A a, B b) -> std::common_type_t<A, B> {
+  return b < a ? b : a;
+}
+template <class A, class B>
+auto max(A a, B b) -> std::common_type_t<A, B> {
+  return a < b ? b : a;
+}
+template <class T>
+T __ldg(const T* p) {
+  return *p;
+}
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __mul24(int a, int b) { return a * b; }
+inline unsigned __umul24(unsigned a, unsigned b) { return a * b; }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __expf(float x) { return std::exp(x); }
+inline float __int_as_float(int x) {
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+inline int __float_as_int(float x) {
+  int i;
+  std::memcpy(&i, &x, 4);
+  return i;
+}
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
