@@ -109,9 +109,39 @@ std::string stage_line(const Measurement& m, int step) {
 
 #include <cstdio>
 
+#include "bankviz/compiled.h"
 #include "bankviz/runner.h"
 
 namespace bankviz::gui {
+
+namespace {
+
+// The written kernel as compiled, where it differs from as written (compiled.h), into m.
+void as_compiled_rows(const Scenario& s, const DeviceInfo& dev, Measurement& m) {
+  const AsCompiled c = as_compiled(s, find_arch(dev.model_arch));
+  if (!c.error.empty()) {
+    m.compiled_problem = c.error;
+    return;
+  }
+  m.compiled_read = true;
+  for (const CompiledStep& st : c.steps) {
+    if (!st.differs()) continue;
+    Measurement::CompiledRow row;
+    row.what = "step " + std::to_string(st.step);
+    if (st.step >= 0 && static_cast<size_t>(st.step) < s.steps.size()) {
+      const Step& step = s.steps[static_cast<size_t>(st.step)];
+      row.what += ": " + step.kind_text() + " " + (step.label.empty() ? step.index : step.label);
+    }
+    row.written_instructions = st.written_instructions;
+    row.written_wavefronts = st.written_wavefronts;
+    row.instructions = st.instructions;
+    row.wavefronts = st.wavefronts;
+    row.reason = st.reason;
+    m.compiled.push_back(std::move(row));
+  }
+}
+
+}  // namespace
 
 Measurement measure_with_runner(const Scenario& s) {
   // One Runner for the worker thread's life: it owns the CUDA context and the module cache.
@@ -163,6 +193,7 @@ Measurement measure_with_runner(const Scenario& s) {
     m.counters.push_back({"as written: the whole kernel", wr.written.hw});
   if (ex.counters != CounterStatus::Ok && ex.counters != CounterStatus::Off)
     m.counters_problem = ex.counters_message;
+  if (wr.status == RunStatus::Ok) as_compiled_rows(s, dev, m);
   if (!ex.arch_note.empty()) m.lines.push_back(ex.arch_note);
   if (!ex.verification.summary.empty()) m.lines.push_back(ex.verification.summary);
   return m;

@@ -40,6 +40,20 @@ struct Measurement {
   };
   std::vector<CounterRow> counters;
   std::string counters_problem;
+  // The written kernel as the compiler made it (kernels/compiled.h: the cubin's SASS served with
+  // the trace's addresses), per lesson block: the steps where it differs from the model as written
+  // and why ("one LDS.128 per thread covers 4 ..."); the written kernel's counters equal this
+  // model. compiled_read: the SASS was read (no rows then: every step as written);
+  // compiled_problem: why not (no nvdisasm).
+  struct CompiledRow {
+    std::string what;  // "step 3: load tile[ty][k]"
+    int64_t written_instructions = 0, written_wavefronts = 0;
+    int64_t instructions = 0, wavefronts = 0;
+    std::string reason;
+  };
+  std::vector<CompiledRow> compiled;
+  bool compiled_read = false;
+  std::string compiled_problem;
   // Per memory step of the scenario (exposed mode): measured cycles per warp instruction beside
   // the model's wavefronts, for the figure on stage at the verdict (stage_line).
   struct StepFigure {

@@ -56,6 +56,43 @@ void draw_counters(const Measurement& m, const Palette& pal) {
   ImGui::EndTable();
 }
 
+// The written kernel as the compiler made it: the steps that differ from the model as written,
+// with the reason (compiled.h), or that every step is as written, or why it is not known.
+void draw_compiled(const Measurement& m, const Palette& pal) {
+  if (!m.compiled_problem.empty()) {
+    ImGui::TextDisabled("As compiled: not modelled (%s)", m.compiled_problem.c_str());
+    return;
+  }
+  if (!m.compiled_read) return;
+  if (m.compiled.empty()) {
+    ImGui::TextDisabled("As compiled (the cubin's SASS): every step as written");
+    return;
+  }
+  ImGui::TextUnformatted("As compiled (the cubin's SASS), where it differs from as written:");
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("compiled", 4, flags)) return;
+  ImGui::TableSetupColumn("per lesson block", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+  ImGui::TableSetupColumn("as written");
+  ImGui::TableSetupColumn("as compiled");
+  ImGui::TableSetupColumn("why", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+  ImGui::TableHeadersRow();
+  for (const Measurement::CompiledRow& r : m.compiled) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", r.what.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%lld wf in %lld", static_cast<long long>(r.written_wavefronts),
+                static_cast<long long>(r.written_instructions));
+    ImGui::TableNextColumn();
+    ImGui::TextColored(colv(pal.conflict), "%lld wf in %lld", static_cast<long long>(r.wavefronts),
+                       static_cast<long long>(r.instructions));
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", r.reason.c_str());
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 void draw_measurement(const MeasureState& ms, const Analysis* analysis, bool asking,
@@ -121,6 +158,7 @@ void draw_measurement(const MeasureState& ms, const Analysis* analysis, bool ask
           m->microseconds);
       for (const std::string& l : m->lines) ImGui::BulletText("%s", l.c_str());
       draw_counters(*m, pal);
+      draw_compiled(*m, pal);
       if (!m->explanation.empty() &&
           ImGui::CollapsingHeader("Why these numbers", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushTextWrapPos(0);
