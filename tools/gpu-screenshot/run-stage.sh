@@ -23,4 +23,5 @@ shot() {  # NAME ARGS...
   shot stage-compare-720 --presenter --compare row-write-column-read row-write-column-read-padded --size 1280x720
   shot stage-compare-1080 --presenter --compare kepler-filter-float2-4byte kepler-filter-float --size 1920x1080
   shot desk-1280x800 --preset row-write-column-read --size 1280x800
+  shot desk-compiled --preset matmul-tile32 --size 1600x1000
 } 2>&1 | tee "$OUT/stage-run.txt"
