@@ -250,7 +250,8 @@ std::vector<Tok> preprocess(std::string_view src, Macros& macros, std::string* u
         Tok one;
         one.kind = Tok::Number;
         one.line = ln;
-        one.text = n < d.size() && macros.find(d[n].text, out.size()) ? "1" : "0";
+        // A character, not a one-character literal (GCC 12's false -Wrestrict at -O3).
+        one.text = std::string(1, n < d.size() && macros.find(d[n].text, out.size()) ? '1' : '0');
         t.push_back(one);
         k = n + (paren ? 1 : 0);
         continue;
