@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "bankviz/text.h"
 #include "platform/theme.h"
@@ -188,10 +190,18 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
   if (v.errors && !v.errors->empty())
     ImGui::TextWrapped("STALE PICTURE: the edit does not analyze: %s",
                        v.errors->front().format().c_str());
-  // (Not while a lesson's question is open: a race line can be its answer.)
-  if (!v.conceal)
-    for (const std::string& w : headline_warnings(a, v.frame->step))
-      ImGui::TextWrapped("%s", w.c_str());
+  // (Not while a lesson's question is open: a race line can be its answer. Their room is kept,
+  // blank, so that the picture does not move when the reveal draws them.)
+  const std::vector<std::string> warnings = headline_warnings(a, v.frame->step);
+  if (!v.conceal) {
+    for (const std::string& w : warnings) ImGui::TextWrapped("%s", w.c_str());
+  } else if (!warnings.empty()) {
+    const float wrap = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.y;
+    float room = -gap;
+    for (const std::string& w : warnings)
+      room += ImGui::CalcTextSize(w.c_str(), nullptr, false, wrap).y + gap;
+    ImGui::Dummy(ImVec2(1, room));
+  }
   ImGui::PopStyleColor();
   // Presenter mode gives this line's height to the cells unless the banks are unusual (the
   // note below says how); the bank numbers along the top remain.
