@@ -93,10 +93,11 @@ float label_row_h() {
 // change under the class: one line of the big type, and the measured figure's line wherever a GPU
 // measures (more only for a verdict that wraps).
 float verdict_room(const ViewSide& v, bool gpu, float width) {
+  if (!v.verdict) return 0;  // a comparison: each side's header has its verdict
   const ImGuiStyle& st = ImGui::GetStyle();
   float room = g_fonts.big->FontSize * 1.2f;
   if (gpu) room += st.ItemSpacing.y + g_fonts.bold->FontSize * 1.2f;
-  return std::max(room, (v.verdict ? verdict_height(v, width) : 0.0f) - st.WindowPadding.y * 2);
+  return std::max(room, verdict_height(v, width) - st.WindowPadding.y * 2);
 }
 
 // While a question is open the verdict's room names the step it asks about, whole where it fits
@@ -159,7 +160,8 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
     } else if (v.verdict) {
       draw_verdict_text(v, look);
     }
-    ImGui::SetCursorScreenPos(ImVec2(top.x, top.y + room + ImGui::GetStyle().ItemSpacing.y));
+    if (room > 0)
+      ImGui::SetCursorScreenPos(ImVec2(top.x, top.y + room + ImGui::GetStyle().ItemSpacing.y));
   } else {
     int beats = v.frame->beats;
     int beat = std::max(0, v.frame->beat);
