@@ -726,6 +726,8 @@ struct LessonScene {
   int scene = 0;  // 1-based, as --scene
   int64_t answer = 0;
   bool conflict = false;  // the asked warp's request conflicts (its answer is above the ideal)
+  std::string label;      // the asked step's label
+  std::string label_tx;   // the same with threadIdx.x spelled tx (timeline_label.h)
 };
 
 // gtest names a parameter by this, not by its bytes.
@@ -755,8 +757,14 @@ std::vector<LessonScene> question_scenes() {
       const int step = bankviz::scene_step(*r.analysis, scene);
       const int64_t answer = bankviz::model_answer(*r.analysis, scene.question->quantity, step);
       const int64_t ideal = bankviz::model_answer(*r.analysis, bankviz::Quantity::Ideal, step);
+      const std::string label = r.analysis->steps[static_cast<size_t>(step)].label;
+      std::string label_tx = label;
+      for (const char* d : {"x", "y", "z"})
+        for (size_t p; (p = label_tx.find(std::string("threadIdx.") + d)) != std::string::npos;)
+          label_tx.replace(p, 11, std::string("t") + d);
       out.push_back({l.lesson->name, static_cast<int>(i) + 1, answer,
-                     scene.question->quantity == bankviz::Quantity::Wavefronts && answer > ideal});
+                     scene.question->quantity == bankviz::Quantity::Wavefronts && answer > ideal,
+                     label, label_tx});
     }
   }
   return out;
@@ -825,6 +833,11 @@ TEST_P(AskBeforeTelling, NothingOnScreenAnswersTheQuestionUntilItsReveal) {
     EXPECT_EQ(telling_text(texts), "") << where << " tells before the reveal:\n" << joined(texts);
     EXPECT_NE(joined(texts).find("Q: "), std::string::npos) << where << "\n" << joined(texts);
     EXPECT_EQ(conflict_pixels(before), 0) << where << ": conflict colour before the reveal";
+    // The class reads which access the question is about: the asked step's label, whole.
+    EXPECT_TRUE(joined(texts).find(q.label + "\n") != std::string::npos ||
+                joined(texts).find(q.label_tx + "\n") != std::string::npos)
+        << where << ": the asked step '" << q.label << "' is not named\n"
+        << joined(texts);
 
     Shot after = screenshot("told-" + q.lesson + std::to_string(q.scene), args + " --reveal");
     ASSERT_EQ(after.rc, 0) << where << "\n" << after.log;
@@ -834,6 +847,11 @@ TEST_P(AskBeforeTelling, NothingOnScreenAnswersTheQuestionUntilItsReveal) {
         << where << "\n"
         << told;
     EXPECT_NE(telling_text(after.layout["texts"]), "") << where << "\n" << told;
+    // Nothing moves on the reveal: the pictures and the timeline's rows keep their place.
+    EXPECT_EQ(after.layout["tile"], before.layout["tile"]) << where;
+    EXPECT_EQ(after.layout["banks"], before.layout["banks"]) << where;
+    EXPECT_EQ(after.layout["timeline_rows_visible"], before.layout["timeline_rows_visible"])
+        << where;
     if (q.conflict) {
       EXPECT_GT(conflict_pixels(after), 0) << where << ": no conflict colour";
     }

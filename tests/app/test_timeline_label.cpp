@@ -63,3 +63,16 @@ TEST(TimelineLabel, ACallKeepsItsNameWhenTheTileNameGoes) {
   EXPECT_EQ(fit(label, 30), "atomicAdd(&[input[item]], 1)");
   EXPECT_EQ(fit(label, 20), "atomicAdd(&[input[i~");
 }
+
+TEST(TimelineLabel, OnlyASharedArraysNameGoes) {
+  // The histogram's read-out: output is global memory; its subscript alone ("&[tx]") would read
+  // as the shared access. With the scenario's tiles known, only a tile's name goes.
+  const std::string label = "atomicAdd(&output[threadIdx.x], temp_histogram[threadIdx.x])";
+  auto width = [](const std::string& t) { return static_cast<float>(t.size()); };
+  EXPECT_EQ(fit_step_label(label, 30, width, {"temp_histogram"}), "atomicAdd(&output[tx], temp_h~");
+  EXPECT_EQ(fit_step_label(label, 30, width), "atomicAdd(&[tx], temp_histogr~");
+  EXPECT_EQ(fit_step_label("store tile[threadIdx.y][threadIdx.x]", 15, width, {"tile"}),
+            "store [ty][tx]");
+  EXPECT_EQ(fit_step_label("atomicAdd(&hist[input[item]], 1)", 24, width, {"hist"}),
+            "atomicAdd(&[input[item]~");
+}

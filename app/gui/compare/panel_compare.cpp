@@ -51,6 +51,7 @@ ViewSide b_view(AppState& s) {
   v.bank_layout = &c.b_bank_layout;
   v.verdict_box = &c.b_verdict;
   v.conceal = asking(s);
+  v.playing = s.playing;
   if (!v.conceal && c.measured_b && v.analysis && c.b_frame.step >= 0 &&
       c.b_frame.step < static_cast<int>(v.analysis->steps.size()))
     v.measured =
@@ -74,11 +75,11 @@ float header_height(const AppState& s, const ViewSide& v, const Summary& sum,
   const float inner = w - st.WindowPadding.x * 2;
   // verdict_height() counts the window's padding once for the whole header.
   float h = ImGui::GetTextLineHeightWithSpacing();
-  if (s.settings.presenter) return std::ceil(h + verdict_height(s, v, w));  // name and verdict
+  if (s.settings.presenter) return std::ceil(h + verdict_height(v, w));  // name and verdict
   h += ImGui::CalcTextSize(figures(sum).c_str(), nullptr, false, inner).y + st.ItemSpacing.y;
   const std::string ml = measured_line(m);
   if (!ml.empty()) h += ImGui::CalcTextSize(ml.c_str(), nullptr, false, inner).y + st.ItemSpacing.y;
-  return std::ceil(h + verdict_height(s, v, w));
+  return std::ceil(h + verdict_height(v, w));
 }
 
 void draw_header(AppState& s, const ViewSide& v, const char* tag, const Summary& sum,
@@ -101,7 +102,7 @@ void draw_header(AppState& s, const ViewSide& v, const char* tag, const Summary&
     ImGui::PopStyleColor();
     if (const std::string ml = measured_line(m); !ml.empty()) ImGui::TextWrapped("%s", ml.c_str());
   }
-  draw_verdict_text(s, v);
+  draw_verdict_text(v, look(s));
   ImGui::End();
 }
 
@@ -109,13 +110,13 @@ void draw_header(AppState& s, const ViewSide& v, const char* tag, const Summary&
 // cells more room (a tall tile in a narrow half).
 void draw_views(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r) {
   if (!v.analysis || v.analysis->scenario.tiles.empty()) {
-    draw_tile_view(s, v, cells, r);
+    draw_tile_view(v, look(s), s.hover, cells, r);
     return;
   }
   if (s.settings.presenter) {
     // A room compares the banks: each side's bank view gets the whole half (the tile view's
     // padding shows in the banks' hatched words too).
-    draw_bank_view(s, v, cells, r);
+    draw_bank_view(v, look(s), s.hover, cells, r);
     return;
   }
   const TileDecl& t = v.analysis->scenario.tiles[v.cells->tile >= 0 ? v.cells->tile : 0];
@@ -126,12 +127,12 @@ void draw_views(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r) {
   const float stacked = std::min(r.size.x / cols, r.size.y / 2 / rows);
   if (side_by_side >= stacked) {
     const float w = std::floor(r.size.x / 2);
-    draw_tile_view(s, v, cells, {r.pos, {w, r.size.y}});
-    draw_bank_view(s, v, cells, {{r.pos.x + w, r.pos.y}, {r.size.x - w, r.size.y}});
+    draw_tile_view(v, look(s), s.hover, cells, {r.pos, {w, r.size.y}});
+    draw_bank_view(v, look(s), s.hover, cells, {{r.pos.x + w, r.pos.y}, {r.size.x - w, r.size.y}});
   } else {
     const float h = std::floor(r.size.y / 2);
-    draw_tile_view(s, v, cells, {r.pos, {r.size.x, h}});
-    draw_bank_view(s, v, cells, {{r.pos.x, r.pos.y + h}, {r.size.x, r.size.y - h}});
+    draw_tile_view(v, look(s), s.hover, cells, {r.pos, {r.size.x, h}});
+    draw_bank_view(v, look(s), s.hover, cells, {{r.pos.x, r.pos.y + h}, {r.size.x, r.size.y - h}});
   }
 }
 
@@ -254,7 +255,7 @@ void draw_compare(AppState& s, CellRenderer& cells, Rect r) {
   CompareState& c = s.compare;
   if (!c.b_analysis) return;
   if (!s.analysis) {
-    draw_tile_view(s, cells, r);  // says why there is nothing to show
+    draw_tile_view(main_view(s), look(s), s.hover, cells, r);  // says why there is nothing to show
     return;
   }
   const Comparison cmp = compare(*s.analysis, *c.b_analysis);

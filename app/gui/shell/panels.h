@@ -33,6 +33,8 @@ struct ViewSide {
   // ("measured on H100: 32.83 cycles per instruction, model 32"); empty without one, and while a
   // question is open.
   std::string measured;
+  bool playing = false;      // the animation runs: the views keep the lit cells in view
+  double analyzing_s = 0;    // while stale: how long the newer edit has been analyzing
   GridId tile_grid = GridId::Tile, bank_grid = GridId::Banks;
   GridLayout* tile_layout = nullptr;
   GridLayout* bank_layout = nullptr;
@@ -61,21 +63,31 @@ void draw_status(StatusState& st, ExportJob& job, bool unsaved, const Look& look
 float status_height();
 bool status_has_news(const StatusState& st, const ExportJob& job);
 void draw_controls(AppState& s, Rect r);
-void draw_tile_view(AppState& s, CellRenderer& cells, Rect r);
-void draw_bank_view(AppState& s, CellRenderer& cells, Rect r);
-void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r);
-void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r);
-void draw_timeline(AppState& s, CellRenderer& cells, Rect r);
+// The views (views/): each draws one side (the main scenario's, main_view(), or a comparison's B)
+// with the look; both write where the pointer is into `hover` (the tooltip reads it).
+void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells,
+                    Rect r);
+void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells,
+                    Rect r);
+// The warp timeline of the main side; in presenter mode with the verdict strip on top (when
+// v.verdict: the verdict, or while a question is open the step it asks about; `gpu` keeps a line
+// for the measured figure). What the user asked of the playhead is returned for the caller to do: a beat from
+// the scrubber, or a warp step clicked (seek there).
+struct TimelineAsk {
+  int beat = -1;
+  int step = -1, warp = -1;
+};
+TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRenderer& cells,
+                          Rect r);
 // Presenter mode's timeline strip for views `width` wide in `h` of height: the verdict (and the
-// measured figure), the step labels and a few whole warp rows.
-float presenter_timeline_height(const AppState& s, float width, float h);
+// measured figure: `gpu`, a GPU measures, keeps a line for it), the step labels and a few whole
+// warp rows.
+float presenter_timeline_height(const ViewSide& v, bool gpu, float width, float h);
 // The verdict for the lit warp step, in the big font, in the current window (panel_banks.cpp):
 // presenter mode shows it across the timeline's top instead of under the banks. Its height for a
 // window `width` wide (0 when there is no verdict to show).
-void draw_verdict_text(AppState& s);
-float verdict_height(const AppState& s, float width);
-void draw_verdict_text(AppState& s, const ViewSide& v);
-float verdict_height(const AppState& s, const ViewSide& v, float width);
+void draw_verdict_text(const ViewSide& v, const Look& look);
+float verdict_height(const ViewSide& v, float width);
 // The generated kernel of `scenario` (as written or exposed), cached per analysis `version`.
 void draw_source(const Scenario& scenario, int version, Rect r);
 // The GPU's measurement beside the model's figures (`analysis`); only a note while `asking`.
@@ -132,8 +144,8 @@ void draw_text(ImDrawList* dl, ImFont* font, float size, ImVec2 pos, ImU32 color
 // A fixed window (titled unless title_bar is false: presenter mode gives the height to the
 // pictures); call ImGui::End() after.
 bool begin_panel(const char* title, Rect r, bool title_bar = true);
-// Row, col, byte, bank, word, lanes of s.hover over side v.
-void hover_tooltip(const AppState& s, const ViewSide& v);
+// Row, col, byte, bank, word, lanes of `hover` over side v.
+void hover_tooltip(const Hover& hover, const ViewSide& v);
 std::string lanes_text(uint32_t lanes);
 // A wrapped tooltip for the control just drawn, when it is hovered: what it is, in its words.
 void control_tip(const char* text);  // "0, 1, 2 .. 31" compactly: "0-31", "0, 16"

@@ -180,6 +180,10 @@ ViewSide main_view(AppState& s) {
   v.bank_layout = &s.bank_layout;
   v.conceal = asking(s);
   v.measured = main_stage_line(s);
+  v.playing = s.playing;
+  v.analyzing_s = v.stale ? s.analyzer.busy_seconds() : 0;
+  // While comparing, each side's header shows its own verdict (panel_compare.cpp).
+  v.verdict = !s.compare.open;
   return v;
 }
 
@@ -200,35 +204,35 @@ void control_tip(const char* text) {
   ImGui::EndTooltip();
 }
 
-void hover_tooltip(const AppState& s, const ViewSide& v) {
-  if (!v.analysis || !s.hover.active) return;
+void hover_tooltip(const Hover& hover, const ViewSide& v) {
+  if (!v.analysis || !hover.active) return;
   const Analysis& a = *v.analysis;
   int ti = v.cells->tile >= 0 ? v.cells->tile : 0;
   const TileDecl& t = a.scenario.tiles[ti];
   const Arch& arch = *a.arch;
   ImGui::BeginTooltip();
-  if (s.hover.element >= 0) {
-    std::vector<int64_t> sub = t.unlinear(s.hover.element);
+  if (hover.element >= 0) {
+    std::vector<int64_t> sub = t.unlinear(hover.element);
     std::string idx;
     for (int64_t v : sub) idx += '[' + std::to_string(v) + ']';
     ImGui::PushFont(g_fonts.mono);
     ImGui::Text("%s%s%s", t.name.c_str(), idx.c_str(),
-                t.is_padding(s.hover.element) ? "  (padding)" : "");
+                t.is_padding(hover.element) ? "  (padding)" : "");
     ImGui::PopFont();
-    layout_tooltip_lines(t, s.hover.element);
-    const uint32_t byte = static_cast<uint32_t>(t.byte_offset(s.hover.element));
+    layout_tooltip_lines(t, hover.element);
+    const uint32_t byte = static_cast<uint32_t>(t.byte_offset(hover.element));
     ImGui::Text("byte address %u, word %u, bank %d", byte, arch.word_of(byte), arch.bank_of(byte));
   } else {
-    ImGui::Text("word %u, bank %d: not part of %s", s.hover.word, arch.bank_of_word(s.hover.word),
+    ImGui::Text("word %u, bank %d: not part of %s", hover.word, arch.bank_of_word(hover.word),
                 t.name.c_str());
   }
   uint32_t lanes = 0;
   for (const LitLane& l : v.cells->lanes)
-    if ((s.hover.element >= 0 && l.element == s.hover.element) ||
-        (s.hover.element < 0 && arch.word_of(l.byte) == s.hover.word))
+    if ((hover.element >= 0 && l.element == hover.element) ||
+        (hover.element < 0 && arch.word_of(l.byte) == hover.word))
       lanes |= 1u << l.lane;
   for (const LitWord& w : v.cells->words)
-    if (s.hover.element < 0 && w.word == s.hover.word) lanes |= w.lanes;
+    if (hover.element < 0 && w.word == hover.word) lanes |= w.lanes;
   if (lanes) {
     ImGui::Text("lanes of warp %d: %s", v.frame->warp, lanes_text(lanes).c_str());
   } else {
@@ -355,19 +359,21 @@ static void draw_slide(AppState& s, CellRenderer& cells) {
   const float cap =
       std::min(std::floor(H / 3), lesson_height(s.lesson, ptr(s.analysis), s.draft.title, lk, W));
   // Presenter mode's bank view leaves the verdict to a strip of its own (as in the window).
-  const float vh = s.settings.presenter ? std::min(std::floor(H / 4), verdict_height(s, W)) : 0;
+  const ViewSide mv = main_view(s);
+  const float vh =
+      s.settings.presenter && mv.verdict ? std::min(std::floor(H / 4), verdict_height(mv, W)) : 0;
   const float views_h = H - cap - vh, tile_w = std::floor(W * 0.5f);
   if (cap > 0) draw_lesson(s.lesson, ptr(s.analysis), s.draft.title, lk, {{0, 0}, {W, cap}});
   update_compare(s);  // B follows A's playhead (the export's beat)
   if (s.compare.open) {
     draw_compare(s, cells, {{0, cap}, {W, views_h}});
   } else {
-    draw_tile_view(s, cells, {{0, cap}, {tile_w, views_h}});
-    draw_bank_view(s, cells, {{tile_w, cap}, {W - tile_w, views_h}});
+    draw_tile_view(mv, lk, s.hover, cells, {{0, cap}, {tile_w, views_h}});
+    draw_bank_view(mv, lk, s.hover, cells, {{tile_w, cap}, {W - tile_w, views_h}});
   }
   if (vh > 0) {
     begin_panel("##slide_verdict", {{0, cap + views_h}, {W, vh}}, false);
-    draw_verdict_text(s);
+    draw_verdict_text(mv, lk);
     ImGui::End();
   }
 }
@@ -416,7 +422,9 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   // bank view's half would wrap it onto three lines; the keys and the clicker replace the
   // scrubber), the step labels and the rows that matter (presenter_timeline_height), so that the
   // tile and the banks get the height.
-  const float tl_h = pres ? presenter_timeline_height(s, w, h) : std::floor(h * 0.20f);
+  const bool gpu = s.measure.measurer.state() != Measurer::State::Unavailable;
+  const float tl_h =
+      pres ? presenter_timeline_height(main_view(s), gpu, w, h) : std::floor(h * 0.20f);
   const float views_h = h - tl_h;
   // Presenter mode splits the width so that the tile's columns and the banks get cells of one
   // size (each view's labels counted); the desk view halves it.
@@ -449,13 +457,20 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   update_compare(s);
   update_sweep(s);
   update_experiments(s.experiments);
+  const ViewSide mv = main_view(s);
   if (s.compare.open) {
     draw_compare(s, cells, {{x0, y0}, {w, views_h}});
   } else {
-    draw_tile_view(s, cells, {{x0, y0}, {tile_w, views_h}});
-    draw_bank_view(s, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
+    draw_tile_view(mv, lk, s.hover, cells, {{x0, y0}, {tile_w, views_h}});
+    draw_bank_view(mv, lk, s.hover, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
   }
-  draw_timeline(s, cells, {{x0, y0 + views_h}, {w, tl_h}});
+  const TimelineAsk scrub = draw_timeline(mv, gpu, lk, cells, {{x0, y0 + views_h}, {w, tl_h}});
+  if (scrub.beat >= 0) {
+    s.t = beat_time(scrub.beat, s.playback);
+    update_frame(s, 0);
+  } else if (scrub.step >= 0) {
+    seek(s, scrub.step, scrub.warp, 0);
+  }
   if (status > 0) {
     draw_status(s.status, s.exports.job, s.edit.unsaved, lk, {{0, H - status}, {W, status}});
   } else if (status_has_news(s.status, s.exports.job)) {

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "bankviz/text.h"
 #include "platform/theme.h"
@@ -86,13 +88,13 @@ std::pair<float, float> count_span(const std::vector<int>& load, int b, float ce
   return {empty(b - 1) ? -cell * 0.5f : 0.0f, cell + (empty(b + 1) ? cell * 0.5f : 0.0f)};
 }
 
-CountRow count_row(const AppState& s, const ViewSide& v, float width, float cell) {
+CountRow count_row(const Look& look, const ViewSide& v, float width, float cell) {
   const float fs = ImGui::GetFontSize();
   CountRow r;
   if (width <= 0) return r;
   // One size for the whole row: the largest at which every count fits its room once narrowed as
   // a condensed face (draw_fitted_text: to 70%), capped by the type.
-  const float most = s.settings.presenter ? fs * 1.2f : fs;
+  const float most = look.settings.presenter ? fs * 1.2f : fs;
   r.size = most;
   const std::vector<int>& load = v.cells->bank_load;
   for (int b = 0; b < static_cast<int>(load.size()); ++b) {
@@ -122,13 +124,13 @@ float verdict_text_height(const ViewSide& v, float width) {
   return h;
 }
 
-void verdict_text(AppState& s, const ViewSide& v) {
-  const Palette& pal = s.palette;
+void verdict_text(const ViewSide& v, const Look& look) {
+  const Palette& pal = look.palette;
   const ImVec2 v0 = ImGui::GetCursorScreenPos();
   if (v.stale) {
     // A large edit analyzes on the worker (analyzer.h): the picture above is the last good one.
     ImGui::PushFont(g_fonts.big);
-    ImGui::TextDisabled("analyzing... %.1f s", s.analyzer.busy_seconds());
+    ImGui::TextDisabled("analyzing... %.1f s", v.analyzing_s);
     ImGui::PopFont();
     ImGui::TextDisabled("showing the last scenario that analyzed");
   } else if (!v.cells->verdict.empty()) {
@@ -145,53 +147,31 @@ void verdict_text(AppState& s, const ViewSide& v) {
       ImGui::PopFont();
     }
     const ImVec2 v1 = ImGui::GetItemRectMax();
-    (v.verdict_box ? *v.verdict_box : s.layout.verdict) = {v0.x, v0.y, v1.x - v0.x, v1.y - v0.y};
+    (v.verdict_box ? *v.verdict_box : look.layout.verdict) = {v0.x, v0.y, v1.x - v0.x, v1.y - v0.y};
   }
 }
 
 }  // namespace
 
-float verdict_height(const AppState& s, float width) {
-  // While comparing, each side's header shows its own verdict (panel_compare.cpp): presenter
-  // mode's timeline strip gives that height to the pictures.
-  if (s.compare.open) return 0;
-  const ImGuiStyle& st = ImGui::GetStyle();
-  ViewSide v;  // the main side's verdict (presenter mode's timeline strip)
-  v.cells = &s.cells;
-  v.stale = analysis_stale(s);
-  v.measured = main_stage_line(s);
-  const float text = verdict_text_height(v, width - st.WindowPadding.x * 2);
-  return text > 0 ? std::ceil(text + st.WindowPadding.y * 2) : 0;
+void draw_verdict_text(const ViewSide& v, const Look& look) {
+  verdict_text(v, look);
 }
 
-void draw_verdict_text(AppState& s) {
-  if (s.compare.open) return;  // each side's header has it (verdict_height)
-  verdict_text(s, main_view(s));
-}
-
-void draw_verdict_text(AppState& s, const ViewSide& v) {
-  verdict_text(s, v);
-}
-
-float verdict_height(const AppState&, const ViewSide& v, float width) {
+float verdict_height(const ViewSide& v, float width) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float text = verdict_text_height(v, width - st.WindowPadding.x * 2);
   return text > 0 ? std::ceil(text + st.WindowPadding.y * 2) : 0;
 }
 
-void draw_bank_view(AppState& s, CellRenderer& cr, Rect r) {
-  draw_bank_view(s, main_view(s), cr, r);
-}
-
-void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
+void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cr, Rect r) {
   const std::string title = std::string("Physical banks") + v.id;
-  if (!begin_panel(title.c_str(), r, !s.settings.presenter)) return ImGui::End();
+  if (!begin_panel(title.c_str(), r, !look.settings.presenter)) return ImGui::End();
   if (!v.analysis || v.analysis->scenario.tiles.empty()) {
     ImGui::TextDisabled("No analysis yet.");
     return ImGui::End();
   }
   const Analysis& a = *v.analysis;
-  const Palette& pal = s.palette;
+  const Palette& pal = look.palette;
   int ti = v.cells->tile >= 0 ? v.cells->tile : 0;
   const Arch& arch = *a.arch;
   const int banks = arch.banks;
@@ -210,15 +190,23 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
   if (v.errors && !v.errors->empty())
     ImGui::TextWrapped("STALE PICTURE: the edit does not analyze: %s",
                        v.errors->front().format().c_str());
-  // (Not while a lesson's question is open: a race line can be its answer.)
-  if (!v.conceal)
-    for (const std::string& w : headline_warnings(a, v.frame->step))
-      ImGui::TextWrapped("%s", w.c_str());
+  // (Not while a lesson's question is open: a race line can be its answer. Their room is kept,
+  // blank, so that the picture does not move when the reveal draws them.)
+  const std::vector<std::string> warnings = headline_warnings(a, v.frame->step);
+  if (!v.conceal) {
+    for (const std::string& w : warnings) ImGui::TextWrapped("%s", w.c_str());
+  } else if (!warnings.empty()) {
+    const float wrap = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.y;
+    float room = -gap;
+    for (const std::string& w : warnings)
+      room += ImGui::CalcTextSize(w.c_str(), nullptr, false, wrap).y + gap;
+    ImGui::Dummy(ImVec2(1, room));
+  }
   ImGui::PopStyleColor();
   // Presenter mode gives this line's height to the cells unless the banks are unusual (the
   // note below says how); the bank numbers along the top remain.
   const bool unusual = v.cells->extra_pass || arch.bank_bytes != 4 || a.arch->half_warp_unit;
-  if (!s.settings.presenter || unusual)
+  if (!look.settings.presenter || unusual)
     ImGui::TextWrapped("%d banks x %d B, one row per %d-byte line", banks, arch.bank_bytes,
                        arch.line_bytes_shown());
   // The architecture's note beside it when it fits, else on its own line (never cut off).
@@ -252,9 +240,9 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
   ImVec2 avail = ImGui::GetContentRegionAvail();
   // Below the picture: the per-bank passes row and the verdict, sized for what they hold so
   // that neither is cut off (the verdict wraps in a narrow window).
-  const CountRow counts = count_row(s, v, avail.x - label_w - 6, cell_guess(avail, banks, lines));
+  const CountRow counts = count_row(look, v, avail.x - label_w - 6, cell_guess(avail, banks, lines));
   // Presenter mode draws the verdict in its own strip under both views (draw_verdict).
-  const float verdict_h = s.settings.presenter || !v.verdict ? 0 : verdict_text_height(v, avail.x);
+  const float verdict_h = look.settings.presenter || !v.verdict ? 0 : verdict_text_height(v, avail.x);
   const float footer = counts.height + ImGui::GetStyle().ItemSpacing.y * 2 + verdict_h;
   float cell = std::floor(std::min((avail.x - label_w - 6) / banks,
                                    (avail.y - footer - fs * 1.3f) / static_cast<float>(lines)));
@@ -321,14 +309,14 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
       dl->AddText(ImVec2(grid0.x - sz.x - 6, grid0.y + (line + 0.5f) * cell - sz.y / 2), dim,
                   n.c_str());
     }
-  if (cell >= (s.settings.presenter ? 8 : 12))
+  if (cell >= (look.settings.presenter ? 8 : 12))
     for (auto& [word, w] : lit) {
       if (!w->in_wavefront || word < wm.first_word) continue;
       const float line = static_cast<float>(arch.line_of_word(word) - first_line);
       draw_lane_label(dl, ImVec2(grid0.x + (w->bank + 0.5f) * cell, grid0.y + (line + 0.5f) * cell),
-                      cell, w->lanes, s.settings.presenter, pal, s.layout);
+                      cell, w->lanes, look.settings.presenter, pal, look.layout);
     }
-  if (s.playing)
+  if (v.playing)
     for (auto& [word, w] : lit)
       if (w->in_wavefront && word >= wm.first_word) {
         float y = static_cast<float>(arch.line_of_word(word) - first_line) * cell + fs * 1.3f;
@@ -343,11 +331,11 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
     int64_t b = static_cast<int64_t>(std::floor((m.x - grid0.x) / cell));
     if (line >= 0 && line < lines && b >= 0 && b < banks) {
       const size_t i = index_of(line, static_cast<int>(b));
-      s.hover.active = true;
-      s.hover.has_word = true;
-      s.hover.word = wm.first_word + static_cast<uint32_t>(i);
-      s.hover.element = wm.element[i];
-      hover_tooltip(s, v);
+      hover.active = true;
+      hover.has_word = true;
+      hover.word = wm.first_word + static_cast<uint32_t>(i);
+      hover.element = wm.element[i];
+      hover_tooltip(hover, v);
     }
   }
   ImGui::EndChild();
@@ -384,14 +372,14 @@ void draw_bank_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
     }
   }
   // The counts' type, also while a question keeps them back (its row is there, empty).
-  if (counts.size > 0) s.layout.bank_count_px = digit_px(g_fonts.ui, counts.size);
+  if (counts.size > 0) look.layout.bank_count_px = digit_px(g_fonts.ui, counts.size);
   if (ImGui::IsMouseHoveringRect(p0, ImVec2(p0.x + avail.x, p0.y + counts.height)))
     ImGui::SetTooltip(
         "Passes each bank makes for this warp's %s: one per wavefront it serves; red where the "
         "bank is in conflict (more distinct words than one pass serves)",
         kind);
   ImGui::Dummy(ImVec2(1, counts.height));
-  if (!s.settings.presenter && v.verdict) verdict_text(s, v);
+  if (!look.settings.presenter && v.verdict) verdict_text(v, look);
 
   ImGui::End();
 }

@@ -8,25 +8,24 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "platform/theme.h"
 #include "shell/panels.h"
+#include "views/timeline_label.h"
 
 namespace bankviz::gui {
 
-void draw_tile_view(AppState& s, CellRenderer& cr, Rect r) {
-  draw_tile_view(s, main_view(s), cr, r);
-}
-
-void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
+void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cr, Rect r) {
   const std::string title = std::string("Logical tile") + v.id;
-  if (!begin_panel(title.c_str(), r, !s.settings.presenter)) return ImGui::End();
+  if (!begin_panel(title.c_str(), r, !look.settings.presenter)) return ImGui::End();
   if (!v.analysis || v.analysis->scenario.tiles.empty()) {
     ImGui::TextDisabled("No analysis yet: fix the errors in the controls.");
     return ImGui::End();
   }
   const Analysis& a = *v.analysis;
-  const Palette& pal = s.palette;
+  const Palette& pal = look.palette;
   int ti = v.cells->tile >= 0 ? v.cells->tile : 0;
   const TileDecl& t = a.scenario.tiles[ti];
   const Arch& arch = *a.arch;
@@ -43,16 +42,16 @@ void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
   ImGui::PopFont();
   const std::string legend =
       std::string("colour = bank") + (t.pad > 0 ? ", hatched = padding" : "");
-  if (!s.settings.presenter) {  // presenter mode gives the line to the cells
+  if (!look.settings.presenter) {  // presenter mode gives the line to the cells
     same_line_if(legend.c_str());
     ImGui::TextDisabled("%s", legend.c_str());
   }
   draw_layout_caption(t);
   // Where the animation is, in words: the step, the warp, the wavefront.
   if (v.frame->step >= 0) {
-    // Presenter mode keeps the header to one line: the step's label is the timeline's lit one
-    // (under the views), and the height is the cells'.
-    if (!s.settings.presenter) {
+    // Presenter mode keeps the header to one line (the height is the cells'): the step's label
+    // goes beside the declaration (below), the desk view gives it its own line.
+    if (!look.settings.presenter) {
       ImGui::PushFont(g_fonts.bold);
       ImGui::TextWrapped("%s", a.steps[v.frame->step].label.c_str());
       ImGui::PopFont();
@@ -61,15 +60,40 @@ void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
     // Presenter mode says it shorter, so that it fits beside the step on one line. While a
     // question is open the wavefront counter would give its answer away: the warp only.
     if (v.conceal) {
-      std::snprintf(where, sizeof where, s.settings.presenter ? "warp %d/%d" : "warp %d of %d",
+      std::snprintf(where, sizeof where, look.settings.presenter ? "warp %d/%d" : "warp %d of %d",
                     v.frame->warp, a.warp_count());
     } else {
       std::snprintf(where, sizeof where,
-                    s.settings.presenter ? "warp %d/%d  wavefront %d/%d"
+                    look.settings.presenter ? "warp %d/%d  wavefront %d/%d"
                                          : "warp %d of %d   wavefront %d of %d",
                     v.frame->warp, a.warp_count(), v.frame->wavefront + 1, v.frame->wavefronts);
     }
-    same_line_if(where);
+    if (look.settings.presenter && !v.conceal) {
+      // The statement on screen, whole where it fits: the timeline's column shortens it ("tap
+      // [s~ (i=1)"). Clipped to the line, never wrapped, so the cells keep their size from step
+      // to step; while a question is open the verdict's strip names the step whole instead.
+      const float gap = ImGui::GetStyle().ItemSpacing.x;
+      const float room = right - (ImGui::GetItemRectMax().x + gap) - ImGui::CalcTextSize(where).x -
+                         gap * 3;
+      std::vector<std::string> tiles;
+      for (const TileDecl& d : a.scenario.tiles) tiles.push_back(d.name);
+      ImGui::PushFont(g_fonts.bold);
+      const std::string label = fit_step_label(
+          a.steps[v.frame->step].label, room,
+          [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; }, tiles);
+      // Whole or nearly (threadIdx.x as tx, the tile's name dropped), else not at all: a label
+      // cut to "ta~ (i=1)" says nothing.
+      const std::string& full = a.steps[v.frame->step].label;
+      if (!label.empty() && label.find('~') == std::string::npos &&
+          (label == full || label.find('[') != std::string::npos)) {
+        ImGui::SameLine(0, gap * 2);
+        ImGui::TextUnformatted(label.c_str());
+      }
+      ImGui::PopFont();
+      ImGui::SameLine(0, gap * 2);
+    } else {
+      same_line_if(where);
+    }
     ImGui::TextUnformatted(where);
   }
 
@@ -151,17 +175,17 @@ void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
       dl->AddText(ImVec2(grid0.x - sz.x - 4, grid0.y + (row + 0.5f) * cell - sz.y / 2), dim,
                   n.c_str());
     }
-  if (cell >= (s.settings.presenter ? 8 : 12))
+  if (cell >= (look.settings.presenter ? 8 : 12))
     for (auto& [e, info] : lanes) {
       if (!info.second) continue;
       int64_t row, c;
       grid_cell(t, e, &row, &c);
       draw_lane_label(dl, ImVec2(grid0.x + (c + 0.5f) * cell, grid0.y + (row + 0.5f) * cell), cell,
-                      info.first, s.settings.presenter, pal, s.layout);
+                      info.first, look.settings.presenter, pal, look.layout);
     }
 
   // Follow the animation: keep the first lit element in view while playing.
-  if (s.playing)
+  if (v.playing)
     for (auto& [e, info] : lanes)
       if (info.second) {
         int64_t row, c;
@@ -179,11 +203,11 @@ void draw_tile_view(AppState& s, const ViewSide& v, CellRenderer& cr, Rect r) {
     int64_t c = static_cast<int64_t>(std::floor((m.x - grid0.x) / cell));
     int64_t e = grid_element(t, row, c);
     if (e >= 0) {
-      s.hover.active = true;
-      s.hover.element = e;
-      s.hover.has_word = true;
-      s.hover.word = arch.word_of(static_cast<uint32_t>(t.byte_offset(e)));
-      hover_tooltip(s, v);
+      hover.active = true;
+      hover.element = e;
+      hover.has_word = true;
+      hover.word = arch.word_of(static_cast<uint32_t>(t.byte_offset(e)));
+      hover_tooltip(hover, v);
     }
   }
   ImGui::EndChild();

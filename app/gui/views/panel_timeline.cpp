@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "platform/theme.h"
 #include "shell/panels.h"
@@ -14,8 +15,8 @@ namespace {
 
 // The legend of the boxes' colours, on the current line when it fits, else on the next: how far
 // a warp step is from its ideal (degree_color), a sync, no shared access, the current box.
-void draw_legend(AppState& s) {
-  const Palette& pal = s.palette;
+void draw_legend(const Look& look) {
+  const Palette& pal = look.palette;
   const float fs = ImGui::GetFontSize();
   struct Item {
     ImU32 fill;
@@ -67,13 +68,13 @@ void draw_legend(AppState& s) {
     if (hovered || ImGui::IsItemHovered()) ImGui::SetTooltip("%s", it.tip);
   }
   const ImVec2 end = ImGui::GetItemRectMax();
-  s.layout.timeline_legend = {start.x, start.y, end.x - start.x, end.y - start.y};
+  look.layout.timeline_legend = {start.x, start.y, end.x - start.x, end.y - start.y};
 }
 
 // Presenter mode's rows: whole rows tall enough to read, the current warp's among them; one where
 // the type is at its smallest for the window (720p, 768p: the cells need the height), else two.
-int presenter_rows(const AppState& s, float) {
-  const int warps = s.analysis ? s.analysis->warp_count() : 1;
+int presenter_rows(const ViewSide& v) {
+  const int warps = v.analysis ? v.analysis->warp_count() : 1;
   const int want = ImGui::GetIO().DisplaySize.y >= ImGui::GetFontSize() * 39 ? 2 : 1;
   return std::max(1, std::min(warps, want));
 }
@@ -87,57 +88,97 @@ float label_row_h() {
   return std::floor(ImGui::GetFontSize() * 1.4f);
 }
 
-}  // namespace
-
-float presenter_timeline_height(const AppState& s, float width, float h) {
+// Presenter mode's verdict room atop the timeline strip: the same before and after a reveal (and
+// whether or not this frame has a verdict), so that neither the pictures nor the timeline's rows
+// change under the class: one line of the big type, and the measured figure's line wherever a GPU
+// measures (more only for a verdict that wraps).
+float verdict_room(const ViewSide& v, bool gpu, float width) {
+  if (!v.verdict) return 0;  // a comparison: each side's header has its verdict
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float rows = static_cast<float>(presenter_rows(s, h)) * presenter_row_h();
-  // The verdict's room is the same before and after a reveal (and whether or not this frame has
-  // a verdict), so that the pictures never change size under the class: one line of the big
-  // type, and the measured figure's line wherever a GPU measures.
-  float verdict = g_fonts.big->FontSize * 1.2f;
-  if (s.measure.measurer.state() != Measurer::State::Unavailable)
-    verdict += st.ItemSpacing.y + g_fonts.bold->FontSize * 1.2f;
-  verdict = std::max(verdict, verdict_height(s, width) - st.WindowPadding.y * 2);
-  return std::floor(std::min(
-      h * 0.4f, verdict + label_row_h() + rows + st.WindowPadding.y * 2 + st.ItemSpacing.y + 2));
+  float room = g_fonts.big->FontSize * 1.2f;
+  if (gpu) room += st.ItemSpacing.y + g_fonts.bold->FontSize * 1.2f;
+  return std::max(room, verdict_height(v, width) - st.WindowPadding.y * 2);
 }
 
-void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
-  if (!begin_panel("Warp timeline", r, !s.settings.presenter)) return ImGui::End();
-  if (!s.analysis) {
-    ImGui::TextDisabled("No analysis yet.");
-    return ImGui::End();
+// While a question is open the verdict's room names the step it asks about, whole where it fits
+// (the timeline's column shortens it: "tap [s~ (i=1)"): a class must read which access the
+// picture and the question are about.
+void draw_asked_step(const ViewSide& v, const Look& look) {
+  if (!v.analysis || v.frame->step < 0 ||
+      v.frame->step >= static_cast<int>(v.analysis->steps.size()))
+    return;
+  std::vector<std::string> tiles;
+  for (const TileDecl& t : v.analysis->scenario.tiles) tiles.push_back(t.name);
+  ImFont* big = g_fonts.big;
+  const std::string label = fit_step_label(
+      v.analysis->steps[static_cast<size_t>(v.frame->step)].label,
+      ImGui::GetContentRegionAvail().x,
+      [big](const std::string& t) { return big->CalcTextSizeA(big->FontSize, 1e9f, 0, t.c_str()).x; },
+      tiles);
+  ImGui::PushFont(big);
+  ImGui::PushStyleColor(ImGuiCol_Text, colv(look.palette.text));
+  ImGui::TextUnformatted(label.c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+}
+
+}  // namespace
+
+float presenter_timeline_height(const ViewSide& v, bool gpu, float width, float h) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float rows = static_cast<float>(presenter_rows(v)) * presenter_row_h();
+  return std::floor(std::min(h * 0.4f, verdict_room(v, gpu, width) + label_row_h() + rows +
+                                           st.WindowPadding.y * 2 + st.ItemSpacing.y + 2));
+}
+
+TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRenderer& cr,
+                          Rect r) {
+  TimelineAsk ask;
+  if (!begin_panel("Warp timeline", r, !look.settings.presenter)) {
+    ImGui::End();
+    return ask;
   }
-  const Analysis& a = *s.analysis;
-  const Palette& pal = s.palette;
+  if (!v.analysis) {
+    ImGui::TextDisabled("No analysis yet.");
+    ImGui::End();
+    return ask;
+  }
+  const Analysis& a = *v.analysis;
+  const Palette& pal = look.palette;
   const float fs = ImGui::GetFontSize();
   int steps = static_cast<int>(a.steps.size());
   int warps = a.warp_count();
   // Ask before telling: while a lesson's question is open the boxes are neutral and uncounted.
-  const bool conceal = asking(s);
+  const bool conceal = v.conceal;
 
   // Scrubber first, so it never scrolls away; presenter mode shows the verdict there instead.
-  if (s.settings.presenter) {
-    draw_verdict_text(s);
+  if (look.settings.presenter) {
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    const float room = verdict_room(v, gpu, r.size.x);
+    if (v.verdict && v.conceal) {
+      draw_asked_step(v, look);
+    } else if (v.verdict) {
+      draw_verdict_text(v, look);
+    }
+    if (room > 0)
+      ImGui::SetCursorScreenPos(ImVec2(top.x, top.y + room + ImGui::GetStyle().ItemSpacing.y));
   } else {
-    int beats = s.frame.beats;
-    int beat = std::max(0, s.frame.beat);
+    int beats = v.frame->beats;
+    int beat = std::max(0, v.frame->beat);
     ImGui::SetNextItemWidth(-fs * 16);
     if (beats > 0 && ImGui::SliderInt("##scrub", &beat, 0, beats - 1, "beat %d")) {
-      s.t = beat_time(beat, s.playback);
-      update_frame(s, 0);
+      ask.beat = beat;
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Drag through the animation: one beat is one wavefront of one warp");
     if (!conceal) {
       ImGui::SameLine();
       ImGui::Text("total %d wavefronts, ideal %d", a.total_wavefronts(), a.total_ideal());
-      draw_legend(s);
+      draw_legend(look);
     }
   }
 
-  const bool pres = s.settings.presenter;
+  const bool pres = look.settings.presenter;
   const float label_w = ImGui::CalcTextSize("warp 00").x + fs * 0.8f;
   ImVec2 avail = ImGui::GetContentRegionAvail();
   // Columns wide enough for a label that keeps its meaning ("s=16: sdata[tid] += ..."); more
@@ -157,17 +198,17 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
   // Presenter mode scrolls to the current warp itself: no scroll bars to take the rows' room.
   ImGui::BeginChild(
       "tl", avail, false,
-      s.settings.presenter ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_HorizontalScrollbar);
-  if (pres && s.frame.warp >= 0) {
+      look.settings.presenter ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_HorizontalScrollbar);
+  if (pres && v.frame->warp >= 0) {
     // The current warp's row in view, scrolled by whole rows.
     const int shown = std::max(1, static_cast<int>((avail.y - label_row_h()) / row_h + 0.01f));
     const int top = static_cast<int>(ImGui::GetScrollY() / row_h + 0.5f);
-    if (s.frame.warp < top || s.frame.warp >= top + shown)
-      ImGui::SetScrollY(static_cast<float>(std::max(0, s.frame.warp - shown + 1)) * row_h);
+    if (v.frame->warp < top || v.frame->warp >= top + shown)
+      ImGui::SetScrollY(static_cast<float>(std::max(0, v.frame->warp - shown + 1)) * row_h);
   }
-  if (s.frame.step >= 0) {
+  if (v.frame->step >= 0) {
     // The current step's column in view (a scenario of many steps scrolls sideways).
-    const float x = label_w + s.frame.step * col_w, view = ImGui::GetWindowWidth();
+    const float x = label_w + v.frame->step * col_w, view = ImGui::GetWindowWidth();
     if (x < ImGui::GetScrollX() + label_w || x + col_w > ImGui::GetScrollX() + view)
       ImGui::SetScrollX(std::max(0.0f, x - label_w - col_w));
   }
@@ -177,7 +218,7 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
   ImGui::Dummy(ImVec2(label_w + col_w * steps, label_row_h() + row_h * warps));
   CellGrid& grid = cr.grid(GridId::Timeline);
   GridKey key;
-  key.add(s.version).add(s.frame.step).add(s.frame.warp).add(g0.x).add(g0.y).add(col_w);
+  key.add(v.version).add(v.frame->step).add(v.frame->warp).add(g0.x).add(g0.y).add(col_w);
   key.add(row_h).add(pal).add(conceal);
   if (grid.stale(key.value(), g0.x, g0.y, col_w, row_h, warps, steps)) {
     for (int st = 0; st < steps; ++st) {
@@ -191,7 +232,7 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
                   : res.wavefronts == 0 ? col(pal.background)
                   : conceal             ? col(pal.touched_border)
                                         : degree_color(pal, res.wavefronts, res.ideal);
-        if (st == s.frame.step && w == s.frame.warp) {
+        if (st == v.frame->step && w == v.frame->warp) {
           ci.edge = col(pal.lit_border);
           ci.edge_px = 2;
         }
@@ -203,14 +244,16 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
   const float ly = std::max(o.y, ImGui::GetWindowPos().y);
   dl->AddRectFilled(ImVec2(g0.x, ly), ImVec2(g0.x + col_w * steps, ly + label_row_h()),
                     col(pal.panel));
+  std::vector<std::string> tiles;
+  for (const TileDecl& t : a.scenario.tiles) tiles.push_back(t.name);
   for (int st = 0; st < steps; ++st) {
     // The label, shortened to fit without losing what tells steps apart (timeline_label.h).
-    const std::string lbl = fit_step_label(a.steps[st].label, col_w - 6, [](const std::string& t) {
-      return ImGui::CalcTextSize(t.c_str()).x;
-    });
+    const std::string lbl = fit_step_label(
+        a.steps[st].label, col_w - 6,
+        [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }, tiles);
     ImVec2 p(g0.x + st * col_w + 4, ly);
     dl->PushClipRect(ImVec2(p.x, p.y), ImVec2(p.x + col_w - 6, p.y + fs * 1.3f), true);
-    draw_text(dl, ImGui::GetFont(), fs, p, st == s.frame.step ? col(pal.text) : col(pal.text_dim),
+    draw_text(dl, ImGui::GetFont(), fs, p, st == v.frame->step ? col(pal.text) : col(pal.text_dim),
               lbl);
     dl->PopClipRect();
   }
@@ -223,8 +266,8 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
   const float lx = std::max(o.x, wpos.x);
   dl->AddRectFilled(ImVec2(lx, g0.y), ImVec2(lx + label_w, g0.y + row_h * warps), col(pal.panel));
   // A marker at the current warp's row: rows can be a few pixels high.
-  if (s.frame.warp >= 0) {
-    float y = g0.y + (s.frame.warp + 0.5f) * row_h;
+  if (v.frame->warp >= 0) {
+    float y = g0.y + (v.frame->warp + 0.5f) * row_h;
     float x = lx + label_w - 4;
     dl->AddTriangleFilled(ImVec2(x - fs * 0.5f, y - fs * 0.35f),
                           ImVec2(x - fs * 0.5f, y + fs * 0.35f), ImVec2(x, y), col(pal.lit_border));
@@ -236,7 +279,7 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
     // Centred on its row, but never above the first (rows can be a few pixels high).
     draw_text(dl, ImGui::GetFont(), fs,
               ImVec2(lx, std::max(g0.y, g0.y + w * row_h + (row_h - fs) / 2)),
-              w == s.frame.warp ? col(pal.text) : col(pal.text_dim), n);
+              w == v.frame->warp ? col(pal.text) : col(pal.text_dim), n);
   }
   if (row_h >= fs * 0.9f && !conceal)
     for (int st = 0; st < steps && st < static_cast<int>(a.warps.size()); ++st) {
@@ -258,16 +301,16 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
     const ImVec2 wp = ImGui::GetWindowPos();
     const float top = std::max(g0.y, wp.y + label_row_h());
     const float bottom = std::min(g0.y + row_h * warps, wp.y + ImGui::GetWindowHeight());
-    s.layout.timeline = {r.pos.x, r.pos.y, r.size.x, r.size.y};
-    s.layout.timeline_rows = {g0.x, top, col_w * steps, std::max(0.0f, bottom - top)};
+    look.layout.timeline = {r.pos.x, r.pos.y, r.size.x, r.size.y};
+    look.layout.timeline_rows = {g0.x, top, col_w * steps, std::max(0.0f, bottom - top)};
     const float rows = row_h > 0 ? std::max(0.0f, bottom - top) / row_h : 0;
-    s.layout.timeline_rows_visible = static_cast<int>(rows + 0.01f);
+    look.layout.timeline_rows_visible = static_cast<int>(rows + 0.01f);
     // A row cut through (a part of one shown) reads as a broken picture.
-    s.layout.timeline_row_cut = std::abs(rows - std::round(rows)) > 0.02f;
+    look.layout.timeline_row_cut = std::abs(rows - std::round(rows)) > 0.02f;
     // The box of the step and warp on screen, wholly in view.
-    if (s.frame.step >= 0 && s.frame.warp >= 0) {
-      const float cx = g0.x + s.frame.step * col_w, cy = g0.y + s.frame.warp * row_h;
-      s.layout.timeline_current_visible = cx >= wp.x + label_w - 1 &&
+    if (v.frame->step >= 0 && v.frame->warp >= 0) {
+      const float cx = g0.x + v.frame->step * col_w, cy = g0.y + v.frame->warp * row_h;
+      look.layout.timeline_current_visible = cx >= wp.x + label_w - 1 &&
                                           cx + col_w <= wp.x + ImGui::GetWindowWidth() + 1 &&
                                           cy >= top - 1 && cy + row_h <= bottom + 1;
     }
@@ -285,11 +328,15 @@ void draw_timeline(AppState& s, CellRenderer& cr, Rect r) {
       if (res.wavefronts > 0 && !conceal)
         ImGui::Text("%d wavefronts, ideal %d", res.wavefronts, res.ideal);
       ImGui::EndTooltip();
-      if (ImGui::IsMouseClicked(0)) seek(s, st, w, 0);
+      if (ImGui::IsMouseClicked(0)) {
+        ask.step = st;
+        ask.warp = w;
+      }
     }
   }
   ImGui::EndChild();
   ImGui::End();
+  return ask;
 }
 
 }  // namespace bankviz::gui

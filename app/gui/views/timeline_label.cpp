@@ -2,6 +2,8 @@
 #include "views/timeline_label.h"
 
 #include <cctype>
+#include <string>
+#include <vector>
 
 namespace bankviz::gui {
 
@@ -28,7 +30,8 @@ std::string leading_value(const std::string& t, size_t* rest) {
 }  // namespace
 
 std::string fit_step_label(const std::string& label, float width,
-                           const std::function<float(const std::string&)>& width_of) {
+                           const std::function<float(const std::string&)>& width_of,
+                           const std::vector<std::string>& tiles) {
   auto fits = [&](const std::string& t) { return width_of(t) <= width; };
   if (fits(label)) return label;
   std::string t = label;
@@ -57,7 +60,10 @@ std::string fit_step_label(const std::string& label, float width,
     while (from > 0 &&
            (std::isalnum(static_cast<unsigned char>(t[from - 1])) || t[from - 1] == '_'))
       --from;
-    t.erase(from, br - from);
+    const std::string name = t.substr(from, br - from);
+    bool tile = tiles.empty();
+    for (const std::string& n : tiles) tile = tile || n == name;
+    if (tile) t.erase(from, br - from);
   }
   if (fits(lead + t + tail)) return lead + t + tail;
   while (!t.empty() && !fits(lead + t + '~' + tail)) t.pop_back();

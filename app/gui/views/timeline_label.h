@@ -6,14 +6,19 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace bankviz::gui {
 
 // label -> the longest of these that fits `width` (as measured by width_of, in pixels):
 //   the label; threadIdx.x spelled tx; the loop's value ("s=128") first, then as much of the
 //   rest as fits (without the tile's name before '[', then cut with '~'); the value alone; its
-//   number alone; "~"; "" when nothing fits. A barrier is "sync".
+//   number alone; "~"; "" when nothing fits. A barrier is "sync". The name before the first '['
+//   goes only when it is one of `tiles` (the scenario's shared arrays; any name when the list is
+//   empty): "atomicAdd(&output[tx], temp[tx])" keeps output, a global array, whose subscript
+//   alone would read as the shared access.
 std::string fit_step_label(const std::string& label, float width,
-                           const std::function<float(const std::string&)>& width_of);
+                           const std::function<float(const std::string&)>& width_of,
+                           const std::vector<std::string>& tiles = {});
 
 }  // namespace bankviz::gui
