@@ -195,19 +195,24 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
 
 // --record-gpu: each recorded line's model figures beside the hardware's for the line. The
 // hardware counts the whole grid, the recording block (0,0,0): with one block they are the same
-// launch and compare as totals; with more, per request.
+// launch; with more, the hardware's wavefronts are compared with block 0's times the blocks (as if
+// every block did what block 0 did). Wavefronts are what must agree: the hardware's executed
+// count also holds predicated instructions that warps without an active lane issued (0
+// wavefronts), which no recording of accesses can see.
 struct RecordedVsHardware {
   uint32_t line = 0;
   const RecordedLine* recorded = nullptr;
   const ProfileLine* hardware = nullptr;
   std::string reason;  // where the two differ: what the compiler made of the line
-  bool equal() const {
-    return recorded && hardware && recorded->requests == hardware->executed &&
-           recorded->wavefronts == hardware->wavefronts;
+  bool equal(uint64_t blocks) const {
+    return recorded && hardware &&
+           static_cast<uint64_t>(recorded->wavefronts) * blocks ==
+               static_cast<uint64_t>(hardware->wavefronts);
   }
-  bool equal_per_request() const {
-    return recorded && hardware && recorded->requests > 0 && hardware->executed > 0 &&
-           recorded->wavefronts * hardware->executed == hardware->wavefronts * recorded->requests;
+  // Equal wavefronts, more executed: instructions issued with no active lane.
+  int64_t idle_issues(uint64_t blocks) const {
+    const int64_t made = recorded ? recorded->requests * static_cast<int64_t>(blocks) : 0;
+    return equal(blocks) && hardware->executed > made ? hardware->executed - made : 0;
   }
 };
 
@@ -233,10 +238,10 @@ std::vector<RecordedVsHardware> recorded_vs_hardware(const std::vector<RecordedL
 // when none differs. Where the listing cannot be had, the reason says why.
 void explain_differences(std::vector<RecordedVsHardware>& rows,
                          const std::vector<RecordedInstruction>& ins, const ProfileRequest& q,
-                         const ProfileResult& r, bool one_block) {
+                         const ProfileResult& r, uint64_t blocks) {
   bool any = false;
   for (const RecordedVsHardware& v : rows)
-    any = any || (v.recorded && v.hardware && !(one_block ? v.equal() : v.equal_per_request()));
+    any = any || (v.recorded && v.hardware && !v.equal(blocks));
   if (!any) return;
   KernelSource k;
   k.text = q.source;
@@ -253,18 +258,20 @@ void explain_differences(std::vector<RecordedVsHardware>& rows,
   for (const SassInstruction& i : sass)
     if (i.file.empty() || same_file(i.file, q.file_name)) own.push_back(i);
   for (RecordedVsHardware& v : rows) {
-    if (!v.recorded || !v.hardware || (one_block ? v.equal() : v.equal_per_request())) continue;
+    if (!v.recorded || !v.hardware || v.equal(blocks)) continue;
     int widest = 0;
     for (const RecordedInstruction& i : ins)
       if (i.line == v.line) widest = std::max(widest, i.width);
-    v.reason = sass.empty() ? "the compiled kernel's SASS is not at hand: " + why
-                            : recorded_line_reason(v.line, widest, v.recorded->requests,
-                                                   v.hardware->executed, own);
+    v.reason = sass.empty()
+                   ? "the compiled kernel's SASS is not at hand: " + why
+                   : recorded_line_reason(v.line, widest,
+                                          v.recorded->requests * static_cast<int64_t>(blocks),
+                                          v.hardware->executed, own);
   }
 }
 
 std::string format_recorded_vs_hardware(const std::vector<RecordedVsHardware>& rows,
-                                        bool one_block) {
+                                        uint64_t blocks) {
   std::string out;
   char buf[512];
   std::snprintf(buf, sizeof buf, "%6s  %-9s %10s %10s %8s   %10s %10s %8s  %s\n", "line", "op",
@@ -275,9 +282,8 @@ std::string format_recorded_vs_hardware(const std::vector<RecordedVsHardware>& r
     const ProfileLine* h = v.hardware;
     const char* verdict = !a   ? "not recorded (hardware only)"
                           : !h ? "no shared instruction on the GPU (kept in registers?)"
-                          : (one_block ? v.equal() : v.equal_per_request())
-                              ? "equal"
-                              : "DIFFERS";
+                          : v.equal(blocks) ? "equal wavefronts"
+                                            : "DIFFERS";
     std::snprintf(buf, sizeof buf, "%6u  %-9s %10s %10s %8s   %10s %10s %8s  %s\n", v.line,
                   a ? a->ops.c_str() : "", a ? std::to_string(a->requests).c_str() : "-",
                   a ? std::to_string(a->wavefronts).c_str() : "-",
@@ -287,6 +293,10 @@ std::string format_recorded_vs_hardware(const std::vector<RecordedVsHardware>& r
                   h ? fixed(h->per_request(), 2).c_str() : "-", verdict);
     out += buf;
     if (!v.reason.empty()) out += "          why: " + v.reason + "\n";
+    if (const int64_t idle = v.idle_issues(blocks); idle > 0)
+      out += "          (the hardware also issued " + std::to_string(idle) +
+             " of the line's instructions on warps with no active lane: predicated, 0 "
+             "wavefronts)\n";
   }
   return out;
 }
@@ -361,10 +371,10 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
       } else {
         rec["accesses"] = r.recording->accesses.size();
         const std::vector<RecordedLine> rl = recorded_lines(*ins);
-        const bool one_block = q.grid.product() == 1;
+        const uint64_t blocks = q.grid.product();
         json rows = json::array();
         std::vector<RecordedVsHardware> table = recorded_vs_hardware(rl, r);
-        explain_differences(table, *ins, q, r, one_block);
+        explain_differences(table, *ins, q, r, blocks);
         for (const RecordedVsHardware& v : table) {
           json row = {{"line", v.line}};
           if (v.recorded)
@@ -376,8 +386,9 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
             row["hardware"] = {{"executed", v.hardware->executed},
                                {"wavefronts", v.hardware->wavefronts},
                                {"ideal", v.hardware->ideal}};
-          row["equal"] = one_block ? v.equal() : v.equal_per_request();
+          row["equal"] = v.equal(blocks);
           if (!v.reason.empty()) row["reason"] = v.reason;
+          if (v.idle_issues(blocks) > 0) row["idle_issues"] = v.idle_issues(blocks);
           rows.push_back(row);
         }
         rec["lines"] = rows;
@@ -402,17 +413,19 @@ void print_gpu_recording(const ProfileRequest& q, const ProfileResult& r) {
     std::cout << "the GPU's recording cannot be served: " << why << "\n";
     return;
   }
-  const bool one_block = q.grid.product() == 1;
+  const uint64_t blocks = q.grid.product();
   std::cout << "block (0,0,0) recorded as the GPU ran it (" << r.recording->accesses.size()
             << " shared accesses), each warp's request served by bankviz's bank model ("
             << default_arch().id << "): the MODEL's figures from the recorded addresses, beside "
-            << (one_block ? "the hardware's for the same launch"
-                          : "the hardware's for the whole grid (compared per request)")
+            << (blocks == 1 ? std::string("the hardware's for the same launch")
+                            : "the hardware's for the whole grid (compared with block 0's "
+                              "wavefronts times " +
+                                  std::to_string(blocks) + " blocks)")
             << ":\n";
   const std::vector<RecordedLine> lines = recorded_lines(*ins);
   std::vector<RecordedVsHardware> table = recorded_vs_hardware(lines, r);
-  explain_differences(table, *ins, q, r, one_block);
-  std::cout << format_recorded_vs_hardware(table, one_block);
+  explain_differences(table, *ins, q, r, blocks);
+  std::cout << format_recorded_vs_hardware(table, blocks);
 }
 
 void run_profile(const ProfileOptions& o) {

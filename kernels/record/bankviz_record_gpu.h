@@ -223,31 +223,44 @@ struct Index {
       : v(static_cast<long long>(r.load())), line(l) {}
 };
 
+template <class A>
+class Sub;
+
+// What indexing a shared array of E gives: a row (E is an array) or an element. `bad`: the index
+// was out of bounds (reported): a row clamps to row 0, an element is a scratch word, not shared.
+template <class E, bool = is_array<E>::value>
+struct Element {
+  using type = Sub<E>;
+  static __device__ type make(unsigned char* p, unsigned, unsigned decl, bool) {
+    return Sub<E>(p, static_cast<long long>(extent<E>::value), decl);
+  }
+};
+template <class E>
+struct Element<E, false> {
+  using type = Ref<E>;
+  static __device__ type make(unsigned char* p, unsigned line, unsigned, bool bad) {
+    return Ref<E>(reinterpret_cast<E*>(bad ? bv_dummy : p), line);
+  }
+};
+
 // A shared array or one of its rows: A is the array type (T[N][M], or T[] for an extern one).
+// operator[] is not a template: measured with CUDA 13's front end, __builtin_LINE() in the
+// conversion of a function template's argument gives the template's line, not the caller's.
 template <class A>
 class Sub {
  public:
   using E = typename remove_extent<A>::type;
   __device__ Sub(unsigned char* base, long long count, unsigned decl)
       : base_(base), count_(count), decl_(decl) {}
-  template <class X = E, typename enable_if<is_array<X>::value, int>::type = 0>
-  __device__ Sub<E> operator[](Index i) const {
+  __device__ typename Element<E>::type operator[](Index i) const {
     long long v = i.v;
-    if (v < 0 || v >= count_) {
+    const bool bad = v < 0 || v >= count_;
+    if (bad) {
       out_of_bounds(i.line, decl_, v, count_);
       v = 0;
     }
-    return Sub<E>(base_ + static_cast<unsigned long long>(v) * sizeof(E),
-                  static_cast<long long>(extent<E>::value), decl_);
-  }
-  template <class X = E, typename enable_if<!is_array<X>::value, int>::type = 0>
-  __device__ Ref<E> operator[](Index i) const {
-    if (i.v < 0 || i.v >= count_) {
-      out_of_bounds(i.line, decl_, i.v, count_);
-      return Ref<E>(reinterpret_cast<E*>(bv_dummy), i.line);
-    }
-    return Ref<E>(reinterpret_cast<E*>(base_ + static_cast<unsigned long long>(i.v) * sizeof(E)),
-                  i.line);
+    return Element<E>::make(base_ + static_cast<unsigned long long>(v) * sizeof(E), i.line,
+                            decl_, bad);
   }
 
  protected:
@@ -283,8 +296,7 @@ template <class T>
 struct Src {
   T v;
   unsigned line;
-  template <class U>
-  __device__ Src(const U& u, unsigned l = __builtin_LINE()) : v(static_cast<T>(u)), line(l) {}
+  __device__ Src(const T& u, unsigned l = __builtin_LINE()) : v(u), line(l) {}
 };
 template <class T>
 class SharedScalar {

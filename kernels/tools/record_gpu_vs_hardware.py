@@ -5,7 +5,9 @@ For each kernel of model_vs_hardware.py's CASES (the seeds' kernels as written a
 and of EXTRA below, runs `bankviz-cli profile --grid 1 --record-gpu --json`: one block profiled
 under CUPTI's SASS metrics and recorded as the GPU ran it (kernels/src/record_gpu.cpp), each
 recorded line served by the model. Prints each shared-memory line's hardware counts beside the
-recording's, and the totals; a kernel the recording refuses is listed with its reason.
+recording's (EQUAL: the same wavefronts; the hardware's executed count also holds predicated
+instructions issued by warps with no active lane), and the totals; a kernel the recording
+refuses is listed with its reason, and a differing line with the CLI's reason.
 
 usage: kernels/tools/record_gpu_vs_hardware.py CLI [DATA_DIR]
 """
@@ -72,6 +74,8 @@ def main():
                 rec_only += 1
                 verdict = "no shared instruction on the GPU"
             print(f"  line {l['line']:3} {hs} | {rs}  {verdict}")
+            if l.get("reason"):
+                print(f"      why: {l['reason']}")
     print(f"kernels: {kernels} profiled, {kernels - refused} recorded, {refused} refused with a "
           f"reason; lines: {equal} equal, {differ} different, {hw_only} hardware only, "
           f"{rec_only} recorded only")

@@ -249,7 +249,7 @@ void result(AppState& s, const ProfileOutcome& o) {
             static_cast<long long>(l->recorded_wavefronts),
             static_cast<long long>(l->recorded_requests),
             l->executed == 0        ? "the hardware ran no shared instruction for this line"
-            : l->recorded_equal     ? "equal to the hardware's"
+            : l->recorded_equal     ? "the hardware counted the same wavefronts"
             : !l->recorded_reason.empty() ? l->recorded_reason.c_str()
                                     : "the hardware counted otherwise");
     }

@@ -47,8 +47,7 @@ struct ProfiledLine {
   // --record-gpu: the line as recorded on the GPU, served by the model (block (0,0,0)).
   bool recorded = false;
   int64_t recorded_requests = 0, recorded_wavefronts = 0;
-  bool recorded_equal = false;  // requests and wavefronts equal the hardware's (per request
-                                // with more than one block)
+  bool recorded_equal = false;  // the hardware's wavefronts (block 0's times the blocks)
   std::string recorded_reason;  // where they differ: what the compiler made of the line
 };
 
