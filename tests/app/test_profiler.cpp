@@ -180,7 +180,7 @@ TEST(Profiler, TheCliJsonIsReadLineByLine) {
 
   // The GPU recording beside the hardware (--record-gpu): each line's recorded figures and
   // whether they equal the hardware's; a recorded line the GPU ran no shared instruction for.
-  const std::string hw = R"({"status": "ok", "kernel": "k", "kernel_ms": 0.01,
+  const std::string hw = R"j({"status": "ok", "kernel": "k", "kernel_ms": 0.01,
     "device": {"name": "NVIDIA H100", "sm": "sm_90"}, "counters": "ok",
     "total": {"executed": 40, "wavefronts": 40, "ideal": 40, "excess": 0},
     "lines": [{"line": 16, "source": "atomicAdd(&h[in[i]], 1);", "ops": ["atom"], "executed": 8,
@@ -194,7 +194,7 @@ TEST(Profiler, TheCliJsonIsReadLineByLine) {
        "hardware": {"executed": 32, "wavefronts": 32, "ideal": 32}, "equal": false,
        "reason": "the compiler made this line 1 shared instruction (LDS.64)"},
       {"line": 22, "recorded": {"ops": "ld", "requests": 8, "wavefronts": 8, "ideal": 8},
-       "equal": false}]}})";
+       "equal": false}]}})j";
   const ProfileOutcome g = read_profile_output(0, false, hw, "");
   ASSERT_TRUE(g.ok) << g.error;
   EXPECT_NE(g.recording_note.find("recorded as the GPU ran it (300 shared accesses)"),
@@ -204,14 +204,15 @@ TEST(Profiler, TheCliJsonIsReadLineByLine) {
   EXPECT_TRUE(g.lines[0].recorded && g.lines[0].recorded_equal);
   EXPECT_TRUE(g.lines[1].recorded && !g.lines[1].recorded_equal);
   EXPECT_EQ(g.lines[1].recorded_requests, 64);
-  EXPECT_EQ(g.lines[1].recorded_reason, "the compiler made this line 1 shared instruction (LDS.64)");
+  EXPECT_EQ(g.lines[1].recorded_reason,
+            "the compiler made this line 1 shared instruction (LDS.64)");
   EXPECT_EQ(g.lines[2].line, 22u);
   EXPECT_EQ(g.lines[2].executed, 0);
   EXPECT_TRUE(g.lines[2].recorded);
   const ProfileOutcome refused = read_profile_output(
       0, false,
       hw.substr(0, hw.find("\"recording\"")) +
-          R"("recording": {"why": "the kernel holds inline asm (line 3)"}})",
+          R"j("recording": {"why": "the kernel holds inline asm (line 3)"}})j",
       "");
   ASSERT_TRUE(refused.ok) << refused.error;
   EXPECT_NE(refused.recording_note.find("not recorded on the GPU: the kernel holds inline asm"),

@@ -157,7 +157,8 @@ TEST(ProfileCli, TheGpuRecordingEqualsTheHardwareLineByLine) {
   ASSERT_EQ(r.status, 0) << r.err;
   for (const auto& l : nlohmann::json::parse(r.out)["recording"]["lines"])
     if (l["line"] == 26) {
-      EXPECT_GT(l["recorded"]["wavefronts"].get<int64_t>(), l["recorded"]["requests"].get<int64_t>());
+      EXPECT_GT(l["recorded"]["wavefronts"].get<int64_t>(),
+                l["recorded"]["requests"].get<int64_t>());
     }
   // Inline asm: named, and the text says the lines keep the hardware's figures.
   r = cli("profile " + data("warp.cu") +

@@ -183,7 +183,8 @@ TEST(RecordingSource, ForTheGpuTheStorageStaysRealSharedMemoryBesideEachProxy) {
                      "tile(bv_shared_0, 0u);"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("__shared__ float bv_shared_1[N]; ::bv::Shared<float[N]> row(bv_shared_1, 1u);"),
+  EXPECT_NE(out.find("__shared__ float bv_shared_1[N]; ::bv::Shared<float[N]> "
+                     "row(bv_shared_1, 1u);"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("__shared__ __align__(16) int bv_shared_2; ::bv::SharedScalar<int> "
