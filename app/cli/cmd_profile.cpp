@@ -11,15 +11,18 @@
 #include <cctype>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
+#include "bankviz/compiled.h"
 #include "bankviz/from_source.h"
 #include "bankviz/io.h"
 #include "bankviz/profile.h"
 #include "bankviz/record.h"
 #include "bankviz/runner.h"
+#include "bankviz/sass.h"
 #include "bankviz/scenario.h"
 #include "commands.h"
 #include "common.h"
@@ -41,6 +44,7 @@ struct ProfileOptions {
   long long scenario_line = 0;  // --scenario-of-line N: print that line as a scenario instead
   bool model = false;           // --model: the model's figures per line, no GPU
   bool record = false;          // --record: the CPU recording's figures per line, no GPU
+  bool record_gpu = false;      // --record-gpu: profile, and record block 0 as the GPU ran it
 };
 
 // The steps' kinds, as profile names ops: "ld,st".
@@ -189,6 +193,114 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
   if (lines.empty()) std::cout << "(the block made no shared-memory access)\n";
 }
 
+// --record-gpu: each recorded line's model figures beside the hardware's for the line. The
+// hardware counts the whole grid, the recording block (0,0,0): with one block they are the same
+// launch; with more, the hardware's wavefronts are compared with block 0's times the blocks (as if
+// every block did what block 0 did). Wavefronts are what must agree: the hardware's executed
+// count also holds predicated instructions that warps without an active lane issued (0
+// wavefronts), which no recording of accesses can see.
+struct RecordedVsHardware {
+  uint32_t line = 0;
+  const RecordedLine* recorded = nullptr;
+  const ProfileLine* hardware = nullptr;
+  std::string reason;  // where the two differ: what the compiler made of the line
+  bool equal(uint64_t blocks) const {
+    return recorded && hardware &&
+           static_cast<uint64_t>(recorded->wavefronts) * blocks ==
+               static_cast<uint64_t>(hardware->wavefronts);
+  }
+  // Equal wavefronts, more executed: instructions issued with no active lane.
+  int64_t idle_issues(uint64_t blocks) const {
+    const int64_t made = recorded ? recorded->requests * static_cast<int64_t>(blocks) : 0;
+    return equal(blocks) && hardware->executed > made ? hardware->executed - made : 0;
+  }
+};
+
+std::vector<RecordedVsHardware> recorded_vs_hardware(const std::vector<RecordedLine>& rec,
+                                                     const ProfileResult& r) {
+  std::map<uint32_t, RecordedVsHardware> by_line;
+  for (const RecordedLine& l : rec) {
+    by_line[l.line].line = l.line;
+    by_line[l.line].recorded = &l;
+  }
+  for (const ProfileLine& l : r.lines)
+    if (l.in_file) {
+      by_line[l.line].line = l.line;
+      by_line[l.line].hardware = &l;
+    }
+  std::vector<RecordedVsHardware> out;
+  for (auto& [line, v] : by_line) out.push_back(v);
+  return out;
+}
+
+// The reason for each line whose recording and hardware differ, from the profiled kernel's SASS
+// (compiled again by NVRTC, a cache hit, and disassembled by the toolkit's nvdisasm); nothing
+// when none differs. Where the listing cannot be had, the reason says why.
+void explain_differences(std::vector<RecordedVsHardware>& rows,
+                         const std::vector<RecordedInstruction>& ins, const ProfileRequest& q,
+                         const ProfileResult& r, uint64_t blocks) {
+  bool any = false;
+  for (const RecordedVsHardware& v : rows)
+    any = any || (v.recorded && v.hardware && !v.equal(blocks));
+  if (!any) return;
+  KernelSource k;
+  k.text = q.source;
+  k.kernel_name = q.kernel;
+  k.file_name = q.file_name;
+  std::string why;
+  std::vector<SassInstruction> sass;
+  const std::vector<char> cubin = compiled_cubin(k, r.device.sm, &why);
+  if (!cubin.empty()) {
+    const std::string listing = disassemble(cubin, &why);
+    if (!listing.empty()) sass = parse_nvdisasm(listing);
+  }
+  std::vector<SassInstruction> own;  // the profiled file's lines only
+  for (const SassInstruction& i : sass)
+    if (i.file.empty() || same_file(i.file, q.file_name)) own.push_back(i);
+  for (RecordedVsHardware& v : rows) {
+    if (!v.recorded || !v.hardware || v.equal(blocks)) continue;
+    int widest = 0;
+    for (const RecordedInstruction& i : ins)
+      if (i.line == v.line) widest = std::max(widest, i.width);
+    v.reason = sass.empty()
+                   ? "the compiled kernel's SASS is not at hand: " + why
+                   : recorded_line_reason(v.line, widest,
+                                          v.recorded->requests * static_cast<int64_t>(blocks),
+                                          v.hardware->executed, own);
+  }
+}
+
+std::string format_recorded_vs_hardware(const std::vector<RecordedVsHardware>& rows,
+                                        uint64_t blocks) {
+  std::string out;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%6s  %-9s %10s %10s %8s   %10s %10s %8s  %s\n", "line", "op",
+                "requests", "wavefronts", "per req", "hw instr", "hw wavefr", "per req", "");
+  out += buf;
+  for (const RecordedVsHardware& v : rows) {
+    const RecordedLine* a = v.recorded;
+    const ProfileLine* h = v.hardware;
+    const char* verdict = !a   ? "not recorded (hardware only)"
+                          : !h ? "no shared instruction on the GPU (kept in registers?)"
+                          : v.equal(blocks) ? "equal wavefronts"
+                                            : "DIFFERS";
+    std::snprintf(buf, sizeof buf, "%6u  %-9s %10s %10s %8s   %10s %10s %8s  %s\n", v.line,
+                  a ? a->ops.c_str() : "", a ? std::to_string(a->requests).c_str() : "-",
+                  a ? std::to_string(a->wavefronts).c_str() : "-",
+                  a ? fixed(a->per_request(), 2).c_str() : "-",
+                  h ? std::to_string(h->executed).c_str() : "-",
+                  h ? std::to_string(h->wavefronts).c_str() : "-",
+                  h ? fixed(h->per_request(), 2).c_str() : "-", verdict);
+    out += buf;
+    if (!v.reason.empty()) out += "          why: " + v.reason + "\n";
+    if (const int64_t idle = v.idle_issues(blocks); idle > 0)
+      out += "          (the hardware also issued " + std::to_string(idle) +
+             " of the line's instructions on warps with no active lane: predicated, 0 "
+             "wavefronts)\n";
+  }
+  return out;
+}
+
 nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
                        const std::vector<SourceLine>& model) {
   using nlohmann::json;
@@ -245,7 +357,75 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
                     {"wavefronts", in.wavefronts},
                     {"ideal", in.ideal}});
   j["instructions"] = inst;
+  if (q.record) {
+    json rec;
+    rec["figures"] = "model";
+    rec["made_by"] = "gpu recording";
+    if (!r.recording) {
+      rec["why"] = r.recording_message;
+    } else {
+      std::string why;
+      const auto ins = recorded_instructions(*r.recording, default_arch(), &why);
+      if (!ins) {
+        rec["why"] = why;
+      } else {
+        rec["accesses"] = r.recording->accesses.size();
+        const std::vector<RecordedLine> rl = recorded_lines(*ins);
+        const uint64_t blocks = q.grid.product();
+        json rows = json::array();
+        std::vector<RecordedVsHardware> table = recorded_vs_hardware(rl, r);
+        explain_differences(table, *ins, q, r, blocks);
+        for (const RecordedVsHardware& v : table) {
+          json row = {{"line", v.line}};
+          if (v.recorded)
+            row["recorded"] = {{"ops", v.recorded->ops},
+                               {"requests", v.recorded->requests},
+                               {"wavefronts", v.recorded->wavefronts},
+                               {"ideal", v.recorded->ideal}};
+          if (v.hardware)
+            row["hardware"] = {{"executed", v.hardware->executed},
+                               {"wavefronts", v.hardware->wavefronts},
+                               {"ideal", v.hardware->ideal}};
+          row["equal"] = v.equal(blocks);
+          if (!v.reason.empty()) row["reason"] = v.reason;
+          if (v.idle_issues(blocks) > 0) row["idle_issues"] = v.idle_issues(blocks);
+          rows.push_back(row);
+        }
+        rec["lines"] = rows;
+      }
+    }
+    j["recording"] = rec;
+  }
   return j;
+}
+
+// --record-gpu's text: block (0,0,0) as the GPU ran it, each line served by the model, beside
+// the hardware's counts for the line; or why the kernel could not be recorded.
+void print_gpu_recording(const ProfileRequest& q, const ProfileResult& r) {
+  if (!r.recording) {
+    std::cout << "not recorded on the GPU: " << r.recording_message
+              << "\n(every line keeps the hardware's figures only)\n";
+    return;
+  }
+  std::string why;
+  const auto ins = recorded_instructions(*r.recording, default_arch(), &why);
+  if (!ins) {
+    std::cout << "the GPU's recording cannot be served: " << why << "\n";
+    return;
+  }
+  const uint64_t blocks = q.grid.product();
+  std::cout << "block (0,0,0) recorded as the GPU ran it (" << r.recording->accesses.size()
+            << " shared accesses), each warp's request served by bankviz's bank model ("
+            << default_arch().id << "): the MODEL's figures from the recorded addresses, beside "
+            << (blocks == 1 ? std::string("the hardware's for the same launch")
+                            : "the hardware's for the whole grid (compared with block 0's "
+                              "wavefronts times " +
+                                  std::to_string(blocks) + " blocks)")
+            << ":\n";
+  const std::vector<RecordedLine> lines = recorded_lines(*ins);
+  std::vector<RecordedVsHardware> table = recorded_vs_hardware(lines, r);
+  explain_differences(table, *ins, q, r, blocks);
+  std::cout << format_recorded_vs_hardware(table, blocks);
 }
 
 void run_profile(const ProfileOptions& o) {
@@ -267,6 +447,7 @@ void run_profile(const ProfileOptions& o) {
   q.dynamic_shared = static_cast<uint32_t>(o.shared);
   q.timeout_ms = o.timeout_s * 1000;
   q.counters = !o.no_counters;
+  q.record = o.record_gpu;
   TextRead src = read_text_file(o.file, static_cast<int64_t>(kMaxProfileSourceBytes));
   if (!src.text) throw Exit{kExitFailed, src.error};
   q.source = std::move(*src.text);
@@ -370,6 +551,7 @@ void run_profile(const ProfileOptions& o) {
     }
     if (!r.counters_message.empty())
       std::cout << "hardware counters: " << r.counters_message << "\n";
+    if (q.record) print_gpu_recording(q, r);
   }
   if (r.wedged) {
     // The kernel still runs: the Runner's destructor must not wait for it. Ending the process
@@ -422,6 +604,14 @@ void add_profile_command(CLI::App& app) {
                 "no GPU: record one block of --block threads on the CPU (the kernel compiled by "
                 "the host compiler against bankviz's CUDA emulation, in a process of its own) and "
                 "give every shared-memory line's model figures from what it did");
+  auto* record_cpu = cmd->get_option("--record");
+  cmd->add_flag("--record-gpu", o->record_gpu,
+                "with the profile: record block (0,0,0) as the GPU runs it (the kernel compiled "
+                "once more by NVRTC with its __shared__ arrays as recording proxies, launched on "
+                "fresh zeroed buffers) and give each line's model figures from the recorded "
+                "addresses beside the hardware's")
+      ->excludes(record_cpu)
+      ->excludes(cmd->get_option("--model"));
   cmd->add_option("--lines", o->lines, "lines shown in the table, most excess first (0: all)")
       ->check(CLI::Range(0LL, 1000000LL));
   cmd->callback([o] { run_profile(*o); });

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bankviz/io.h"
+#include "bankviz/printable.h"
 #include "data_dir.h"
 #include "imgui.h"
 #include "jobs/analyzer.h"
@@ -176,6 +177,17 @@ int run(int argc, char** argv) {
                                         ? 0.1
                                         : 0.5)) {
       settle = 3;
+    }
+    // A .cu file dropped on the window opens in the "your kernel" window (profile/profiler.h).
+    for (const std::string& path : platform.take_dropped()) {
+      std::string why;
+      if (open_dropped_source(s.profiler, path, &why))
+        set_notice(s,
+                   "opened " + bankviz::replace_controls(s.profiler.form.file, '?') +
+                       " in 'your kernel': pick the kernel and the launch",
+                   ImGui::GetTime(), 6);
+      else
+        set_notice(s, why, ImGui::GetTime(), 8, Notice::Error);
     }
     auto now = std::chrono::steady_clock::now();
     double dt = std::chrono::duration<double>(now - last).count();

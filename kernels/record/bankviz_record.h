@@ -308,14 +308,15 @@ class SharedScalar {
   size_t addr_;
 };
 
-// Atomics on shared memory (recorded; the value is the operand) and on global memory (plain).
-#define BV_ATOMIC(name, expr)                                 \
+// Atomics on shared memory (recorded; the value is the operand; atomicAdd is A, the others X)
+// and on global memory (plain).
+#define BV_ATOMIC(name, kind, expr)                           \
   template <class T, class U>                                 \
   T name(Ptr<T> p, U u) {                                     \
     T old;                                                    \
     std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));    \
     const T val = static_cast<T>(u);                          \
-    emit(p.line, 'A', sizeof(T), p.addr, &val);               \
+    emit(p.line, kind, sizeof(T), p.addr, &val);              \
     const T now = (expr);                                     \
     std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));    \
     yield();                                                  \
@@ -328,14 +329,14 @@ class SharedScalar {
     *p = (expr);                                              \
     return old;                                               \
   }
-BV_ATOMIC(atomicAdd, old + val)
-BV_ATOMIC(atomicSub, old - val)
-BV_ATOMIC(atomicExch, val)
-BV_ATOMIC(atomicMin, old < val ? old : val)
-BV_ATOMIC(atomicMax, old > val ? old : val)
-BV_ATOMIC(atomicAnd, old & val)
-BV_ATOMIC(atomicOr, old | val)
-BV_ATOMIC(atomicXor, old ^ val)
+BV_ATOMIC(atomicAdd, 'A', old + val)
+BV_ATOMIC(atomicSub, 'X', old - val)
+BV_ATOMIC(atomicExch, 'X', val)
+BV_ATOMIC(atomicMin, 'X', old < val ? old : val)
+BV_ATOMIC(atomicMax, 'X', old > val ? old : val)
+BV_ATOMIC(atomicAnd, 'X', old & val)
+BV_ATOMIC(atomicOr, 'X', old | val)
+BV_ATOMIC(atomicXor, 'X', old ^ val)
 #undef BV_ATOMIC
 
 inline void syncthreads() {

@@ -39,6 +39,7 @@ namespace bankviz::detail {
   X(cuModuleLoadData)                            \
   X(cuModuleUnload)                              \
   X(cuModuleGetFunction)                         \
+  X(cuModuleGetGlobal)                           \
   X(cuFuncSetAttribute)                          \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X(cuLaunchKernel)                              \

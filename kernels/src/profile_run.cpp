@@ -15,6 +15,7 @@
 
 #include "bankviz/profile.h"
 #include "launcher.h"
+#include "record_gpu.h"
 #include "runner_impl.h"
 #include "timing.h"
 
@@ -427,6 +428,18 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
       else if (!sass.missing().empty())
         res.counters_message = "this GPU lacks " + sass.missing().front() + " (read as 0)";
     }
+  }
+  if (ok && req.record) {
+    // 5. The recording: one more launch of the kernel compiled with recording proxies.
+    DriverStatus rst;
+    GpuRecording g = record_block_on_gpu(req, dev.sm, rst);
+    res.recording = std::move(g.recording);
+    res.recording_message = g.why;
+    if (g.timed_out)
+      timed_out = true;
+    else if (!rst.ok() && is_sticky(rst.result()))
+      st = rst;
+    ok = !timed_out && st.ok();
   }
   if (timed_out) {
     // A user's kernel has no bound the model could give (a generated kernel's estimate bounds

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -168,6 +169,50 @@ std::string record_compiler() {
   for (const char* c : {"g++", "c++"})
     if (std::string p = find_in_path(c); !p.empty()) return p;
   return {};
+}
+
+std::string recorded_line_reason(uint32_t line, int widest, int64_t recorded_requests,
+                                 int64_t hw_executed, const std::vector<SassInstruction>& sass) {
+  std::vector<const SassInstruction*> on;
+  for (const SassInstruction& i : sass)
+    if (i.line == line && i.shared()) on.push_back(&i);
+  if (on.empty())
+    return "the compiled kernel has no shared-memory instruction on this line: the compiler kept "
+           "the value in a register or removed the access";
+  std::string ops;
+  int wide = 0;
+  bool predicated = false;
+  for (const SassInstruction* i : on) {
+    const std::string op = (i->predicate.empty() ? "" : i->predicate + ' ') + i->opcode;
+    if (ops.find(op) == std::string::npos) ops += (ops.empty() ? "" : ", ") + op;
+    wide = std::max(wide, i->width());
+    predicated = predicated || !i->predicate.empty();
+  }
+  const std::string made = "the compiler made this line " + std::to_string(on.size()) +
+                           " shared instruction" + (on.size() == 1 ? "" : "s") + " (" + ops + ")";
+  if (wide > widest)
+    return made + ": " + std::to_string(wide) + " bytes per lane where the source accesses " +
+           std::to_string(widest) + ", several accesses merged into one wider instruction (" +
+           std::to_string(hw_executed) + " executed, the source's " +
+           std::to_string(recorded_requests) + ")";
+  if (hw_executed > recorded_requests && predicated)
+    return made + ": predicated, issued by warps whose lanes the source's guard leaves idle (" +
+           std::to_string(hw_executed) + " executed, the source's " +
+           std::to_string(recorded_requests) + ")";
+  if (hw_executed < recorded_requests)
+    return made + ": fewer instructions executed than the source makes accesses (" +
+           std::to_string(hw_executed) + " against " + std::to_string(recorded_requests) +
+           "): accesses merged or moved to another line";
+  return made + ": " + std::to_string(hw_executed) + " executed against the source's " +
+         std::to_string(recorded_requests) + " requests";
+}
+
+std::string gpu_recording_text(const std::string& source, const std::string& kernel,
+                               const std::string& file_name, std::string* why,
+                               std::vector<RecordedArray>* declared) {
+  const std::string text =
+      recording_source(source, kernel, file_name, why, RecordTarget::Gpu, declared);
+  return text.empty() ? text : record_gpu_header() + '\n' + text;
 }
 
 RecordResult record_on_cpu(const RecordRequest& q) {

@@ -3,6 +3,7 @@
 // profile through the real bankviz-cli.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -106,17 +107,21 @@ TEST(Profiler, TheFormBecomesTheCliFlagsAndNothingElse) {
       "/x/bankviz-cli", "profile", "k.cu",    "--kernel", "k",
       "--grid",         "1",       "--block", "32x8",     "--arg",
       "buffer:4K",      "--arg",   "int:3",   "--shared", "256",
-      "--timeout",      "10",      "--json"};
-  EXPECT_EQ(argv, want);
+      "--timeout",      "10",      "--record-gpu", "--json"};
+  EXPECT_EQ(argv, want);  // Profile records block 0 on the GPU too, unless unticked
+  f.record_gpu = false;
+  EXPECT_EQ(profile_argv("/x/bankviz-cli", f, &err).size(), want.size() - 1);
   f.model = true;  // the model's figures: --model before --json
   const auto m = profile_argv("/x/bankviz-cli", f, &err);
   ASSERT_GE(m.size(), 2u);
   EXPECT_EQ(m[m.size() - 2], "--model");
   f.model = false;
   f.record = true;  // one block recorded on the CPU: --record before --json
+  f.record_gpu = true;  // no GPU: --record alone, never --record-gpu with it
   const auto rec = profile_argv("/x/bankviz-cli", f, &err);
-  ASSERT_GE(rec.size(), 2u);
+  ASSERT_GE(rec.size(), 3u);
   EXPECT_EQ(rec[rec.size() - 2], "--record");
+  EXPECT_EQ(std::count(rec.begin(), rec.end(), "--record-gpu"), 0);
   f.record = false;
   f.args = "int:'3'";
   EXPECT_TRUE(profile_argv("cli", f, &err).empty());
@@ -172,6 +177,47 @@ TEST(Profiler, TheCliJsonIsReadLineByLine) {
   ASSERT_EQ(r.lines.size(), 1u);
   EXPECT_EQ(r.lines[0].executed, 8);
   EXPECT_EQ(r.lines[0].ops, "atom");
+
+  // The GPU recording beside the hardware (--record-gpu): each line's recorded figures and
+  // whether they equal the hardware's; a recorded line the GPU ran no shared instruction for.
+  const std::string hw = R"j({"status": "ok", "kernel": "k", "kernel_ms": 0.01,
+    "device": {"name": "NVIDIA H100", "sm": "sm_90"}, "counters": "ok",
+    "total": {"executed": 40, "wavefronts": 40, "ideal": 40, "excess": 0},
+    "lines": [{"line": 16, "source": "atomicAdd(&h[in[i]], 1);", "ops": ["atom"], "executed": 8,
+               "wavefronts": 8, "ideal": 8, "excess": 0, "wavefronts_per_request": 1.0},
+              {"line": 20, "source": "s = t[i];", "ops": ["ld"], "executed": 32,
+               "wavefronts": 32, "ideal": 32, "excess": 0, "wavefronts_per_request": 1.0}],
+    "recording": {"figures": "model", "made_by": "gpu recording", "accesses": 300, "lines": [
+      {"line": 16, "recorded": {"ops": "atom", "requests": 8, "wavefronts": 8, "ideal": 8},
+       "hardware": {"executed": 8, "wavefronts": 8, "ideal": 8}, "equal": true},
+      {"line": 20, "recorded": {"ops": "ld", "requests": 64, "wavefronts": 64, "ideal": 64},
+       "hardware": {"executed": 32, "wavefronts": 32, "ideal": 32}, "equal": false,
+       "reason": "the compiler made this line 1 shared instruction (LDS.64)"},
+      {"line": 22, "recorded": {"ops": "ld", "requests": 8, "wavefronts": 8, "ideal": 8},
+       "equal": false}]}})j";
+  const ProfileOutcome g = read_profile_output(0, false, hw, "");
+  ASSERT_TRUE(g.ok) << g.error;
+  EXPECT_NE(g.recording_note.find("recorded as the GPU ran it (300 shared accesses)"),
+            std::string::npos)
+      << g.recording_note;
+  ASSERT_EQ(g.lines.size(), 3u);
+  EXPECT_TRUE(g.lines[0].recorded && g.lines[0].recorded_equal);
+  EXPECT_TRUE(g.lines[1].recorded && !g.lines[1].recorded_equal);
+  EXPECT_EQ(g.lines[1].recorded_requests, 64);
+  EXPECT_EQ(g.lines[1].recorded_reason,
+            "the compiler made this line 1 shared instruction (LDS.64)");
+  EXPECT_EQ(g.lines[2].line, 22u);
+  EXPECT_EQ(g.lines[2].executed, 0);
+  EXPECT_TRUE(g.lines[2].recorded);
+  const ProfileOutcome refused = read_profile_output(
+      0, false,
+      hw.substr(0, hw.find("\"recording\"")) +
+          R"j("recording": {"why": "the kernel holds inline asm (line 3)"}})j",
+      "");
+  ASSERT_TRUE(refused.ok) << refused.error;
+  EXPECT_NE(refused.recording_note.find("not recorded on the GPU: the kernel holds inline asm"),
+            std::string::npos);
+  EXPECT_FALSE(refused.lines[0].recorded);
 
   // A failure the CLI put in its JSON, one it said in words, and one it never finished.
   ProfileOutcome bad = read_profile_output(
@@ -277,6 +323,46 @@ TEST(Profiler, AProfileRunsInABankvizCliOfItsOwn) {
     EXPECT_FALSE(o.error.empty());
     EXPECT_NE(o.error.find("CUDA"), std::string::npos) << o.error;
   }
+}
+
+}  // namespace
+}  // namespace bankviz::gui
+
+namespace bankviz::gui {
+namespace {
+
+// A file dropped on the window (platform.h take_dropped(), then open_dropped_source()): a .cu
+// file fills the form and opens the window with its first kernel picked; anything else is
+// refused in words, the form left as it was.
+TEST(Profiler, ADroppedCuFileOpensTheWindowWithItsKernels) {
+  ProfilerState p;
+  std::string why;
+  const std::string reverse = std::string(BANKVIZ_TEST_DATA) + "/profile/reverse.cu";
+  ASSERT_TRUE(open_dropped_source(p, reverse, &why)) << why;
+  EXPECT_TRUE(p.open);
+  EXPECT_EQ(p.form.file, reverse);
+  EXPECT_EQ(p.form.kernel, "staticReverse");
+  EXPECT_EQ(p.kernels.kernels, (std::vector<std::string>{"staticReverse", "dynamicReverse"}));
+  // A kernel the form already names is kept when the dropped file has it.
+  p.form.kernel = "dynamicReverse";
+  ASSERT_TRUE(open_dropped_source(p, reverse, &why)) << why;
+  EXPECT_EQ(p.form.kernel, "dynamicReverse");
+
+  ProfilerState q;
+  EXPECT_FALSE(open_dropped_source(q, std::string(BANKVIZ_TEST_DATA) + "/profile/x.json", &why));
+  EXPECT_NE(why.find("bankviz opens a dropped CUDA source (.cu)"), std::string::npos) << why;
+  EXPECT_FALSE(q.open);
+  EXPECT_TRUE(q.form.file.empty());
+  EXPECT_FALSE(open_dropped_source(q, "/nonexistent/dir/k.cu", &why));
+  EXPECT_FALSE(why.empty());
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/nokernel.cu") << "__device__ int f() { return 1; }\n";
+  EXPECT_FALSE(open_dropped_source(q, dir + "/nokernel.cu", &why));
+  EXPECT_NE(why.find("has no __global__ function"), std::string::npos) << why;
+  // A control byte in the path does not reach the message.
+  EXPECT_FALSE(open_dropped_source(q, "a\x1b[2Jb.txt", &why));
+  EXPECT_EQ(why.find('\x1b'), std::string::npos);
+  EXPECT_FALSE(q.open);
 }
 
 }  // namespace

@@ -112,6 +112,64 @@ TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {
   EXPECT_EQ(j["total"]["wavefronts"], 1056);
 }
 
+// Block (0,0,0) recorded as the GPU ran it (--record-gpu): every line the recording and the
+// hardware both have agrees, requests and wavefronts, in one launch of one block: the seeds'
+// column read, the histogram's bins read from memory, bins hashed by the kernel into global memory
+// and read back, a warp-shuffle reduction (which the CPU recording cannot run); inline asm is
+// refused by name and its lines keep the hardware's figures.
+TEST(ProfileCli, TheGpuRecordingEqualsTheHardwareLineByLine) {
+  if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
+  struct Case {
+    const char* file;
+    const char* kernel;
+    const char* rest;
+    size_t lines;  // recorded lines that the hardware counts too
+  };
+  const Case cases[] = {
+      {"data_layout.cu", "setRowReadCol", "--block 32x32 --arg buffer:4K", 2},
+      {"histogram.cu", "histogram", "--block 256 --arg buffer:64K --arg buffer:1K", 3},
+      {"recorded.cu", "histogramHashed", "--block 256 --arg buffer:1K --arg buffer:1K", 3},
+      {"recorded.cu", "gatherPermuted", "--block 256 --arg buffer:1K --arg buffer:1K", 2},
+      {"warp.cu", "shuffleReduce", "--block 256 --arg buffer:1K --arg buffer:16", 2},
+  };
+  for (const Case& c : cases) {
+    const Result r = cli("profile " + data(c.file) + " --kernel " + c.kernel + " --grid 1 " +
+                         c.rest + " --record-gpu --json");
+    ASSERT_EQ(r.status, 0) << c.kernel << ": " << r.err << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    if (j["counters"] != "ok") GTEST_SKIP() << j.dump();
+    const auto& rec = j["recording"];
+    ASSERT_TRUE(rec.contains("lines")) << c.kernel << ": " << rec.dump();
+    EXPECT_EQ(rec["made_by"], "gpu recording");
+    size_t both = 0;
+    for (const auto& l : rec["lines"]) {
+      if (!l.contains("recorded") || !l.contains("hardware")) continue;
+      ++both;
+      EXPECT_TRUE(l["equal"].get<bool>()) << c.kernel << " line " << l.dump();
+    }
+    EXPECT_EQ(both, c.lines) << c.kernel << ": " << rec.dump();
+  }
+  // The hashed bins conflict (several lanes of a warp on different words of one bank), which a
+  // zeroed input cannot show: the recorded atomic costs more wavefronts than requests.
+  Result r = cli("profile " + data("recorded.cu") +
+                 " --kernel histogramHashed --grid 1 --block 256 --arg buffer:1K --arg buffer:1K "
+                 "--record-gpu --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const auto& l : nlohmann::json::parse(r.out)["recording"]["lines"])
+    if (l["line"] == 26) {
+      EXPECT_GT(l["recorded"]["wavefronts"].get<int64_t>(),
+                l["recorded"]["requests"].get<int64_t>());
+    }
+  // Inline asm: named, and the text says the lines keep the hardware's figures.
+  r = cli("profile " + data("warp.cu") +
+          " --kernel withInlineAsm --grid 1 --block 64 --arg buffer:256 --record-gpu");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("not recorded on the GPU: the kernel holds inline asm (line 29)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("every line keeps the hardware's figures only"), std::string::npos);
+}
+
 TEST(ProfileCli, AKernelThatNeverEndsTimesOutAndTheProcessEnds) {
   if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
   const fs::path dir = fs::temp_directory_path() / ("bankviz-loop-" + std::to_string(::getpid()));

@@ -165,6 +165,70 @@ TEST(RecordingSource, WhatCannotBeRecordedIsNamed) {
       << why;
 }
 
+TEST(RecordingSource, ForTheGpuTheStorageStaysRealSharedMemoryBesideEachProxy) {
+  const std::string src =
+      "#define N 32\n"
+      "__global__ void k(float *out, int n) {\n"
+      "  __shared__ float tile[N][N + 1], row[N];\n"
+      "  __shared__ __align__(16) int\n    flag;\n"
+      "  extern __shared__ double dyn[];\n"
+      "  tile[threadIdx.y][threadIdx.x] = row[threadIdx.x] + dyn[0] + flag;\n"
+      "  out[0] = __shfl_down_sync(~0u, out[1], 1);\n"
+      "}\n";
+  std::string why;
+  std::vector<RecordedArray> declared;
+  const std::string out = recording_source(src, "k", "k.cu", &why, RecordTarget::Gpu, &declared);
+  ASSERT_FALSE(out.empty()) << why;  // a warp intrinsic runs on the GPU as written
+  EXPECT_NE(out.find("__shared__ float bv_shared_0[N][N + 1]; ::bv::Shared<float[N][N + 1]> "
+                     "tile(bv_shared_0, 0u);"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("__shared__ float bv_shared_1[N]; ::bv::Shared<float[N]> "
+                     "row(bv_shared_1, 1u);"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("__shared__ __align__(16) int bv_shared_2; ::bv::SharedScalar<int> "
+                     "flag(&bv_shared_2, 2u);"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("extern __shared__ double bv_shared_3[]; ::bv::Shared<double[]> "
+                     "dyn(bv_shared_3, 3u);"),
+            std::string::npos)
+      << out;
+  // No driver: the kernel is launched as profiled; the lines keep their numbers.
+  EXPECT_EQ(out.find("bankviz-record-driver"), std::string::npos);
+  EXPECT_EQ(out.rfind("#line 1 \"k.cu\"\n", 0), 0u) << out;
+  EXPECT_EQ(lines_in(out), lines_in(src) + 1);
+  ASSERT_EQ(declared.size(), 4u);
+  EXPECT_EQ(declared[0].name, "tile");
+  EXPECT_EQ(declared[0].line, 3u);
+  EXPECT_EQ(declared[2].name, "flag");
+  EXPECT_EQ(declared[2].line, 4u);
+  EXPECT_TRUE(declared[3].dynamic);
+  EXPECT_FALSE(declared[1].dynamic);
+
+  // What the GPU recording cannot count or rewrite is named.
+  auto why_of = [](const std::string& text) {
+    std::string w;
+    EXPECT_TRUE(recording_source(text, "k", "k.cu", &w, RecordTarget::Gpu).empty()) << text;
+    return w;
+  };
+  EXPECT_NE(why_of("__global__ void k() {\n  __shared__ int s[4];\n  asm(\"nop;\");\n}\n")
+                .find("inline asm (line 3), whose shared-memory accesses the GPU recording cannot "
+                      "see"),
+            std::string::npos);
+  EXPECT_NE(why_of("__global__ void k() {\n  __shared__ int s[4];\n  int c = "
+                   "__syncthreads_count(1);\n}\n")
+                .find("__syncthreads_count (line 3), a barrier with a result"),
+            std::string::npos);
+  EXPECT_NE(why_of("__shared__ int s[4];\n__global__ void k() { s[0] = 1; }\n")
+                .find("line 1: a __shared__ declaration outside a function"),
+            std::string::npos);
+  EXPECT_NE(why_of("__global__ void k() {\n  __shared__ int s[4];\n  int *q = s;\n}\n")
+                .find("other than by subscript"),
+            std::string::npos);
+}
+
 TEST(RecordingSource, TheFileNameNeverBecomesCode) {
   std::string why;
   const std::string out =

@@ -9,6 +9,8 @@
 
 #include "bankviz/from_source.h"
 #include "bankviz/record.h"
+#include "bankviz/run_types.h"
+#include "bankviz/sass.h"
 
 namespace bankviz {
 namespace {
@@ -191,6 +193,100 @@ TEST(Record, ErrorsAreNamedAndLimitsHold) {
   // A block CUDA cannot launch.
   r = record("__global__ void k() {}\n", "k", 2048);
   EXPECT_NE(r.error.find("1 to 1024 threads"), std::string::npos) << r.error;
+}
+
+}  // namespace
+}  // namespace bankviz
+
+namespace bankviz {
+namespace {
+
+// The GPU recording's text (record.h gpu_recording_text(): the device header, the __shared__
+// declarations as real storage beside recording proxies) compiles with NVRTC for every kernel
+// the device runs it on, seeds' kernels as written and bankviz's own; no GPU needed. What it
+// cannot record is refused with the reason instead.
+TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
+  if (!built_with_cuda()) GTEST_SKIP() << "this build has no CUDA toolkit (NVRTC)";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> files = {
+      {"data_layout.cu",
+       {"setRowReadRow", "setColReadCol", "setRowReadCol", "setRowReadColDyn",
+        "setRowReadColIpad"}},
+      {"histogram.cu", {"histogram"}},
+      {"dot.cu", {"dot"}},
+      {"reverse.cu", {"staticReverse", "dynamicReverse"}},
+      {"kepler_filter.cu", {"filter", "filter2"}},
+      {"widths.cu", {"widths"}},
+      {"kernels.cu",
+       {"transposeCoalesced", "transposeNoBankConflicts", "transposeInPlace",
+        "reduceInterleavedModulo", "reduceInterleavedStrided", "reduceSequential", "prescan",
+        "histogramBins", "stencil1d", "xorSwizzle", "block3d", "sgemmTile", "dynamicAndDouble",
+        "guardsAndReturns"}},
+      {"recorded.cu", {"gatherPermuted", "histogramHashed", "vectorRows", "lookupTable"}},
+      // A warp intrinsic runs on the GPU as written (the CPU recording refuses it), and an
+      // inline asm in another kernel of the file is not this kernel's.
+      {"warp.cu", {"shuffleReduce"}},
+  };
+  int compiled = 0;
+  for (const auto& [file, kernels] : files) {
+    const std::string src = read(file);
+    ASSERT_FALSE(src.empty()) << file;
+    for (const std::string& kernel : kernels) {
+      std::string why;
+      std::vector<RecordedArray> declared;
+      KernelSource k;
+      k.text = gpu_recording_text(src, kernel, file, &why, &declared);
+      ASSERT_FALSE(k.text.empty()) << file << " " << kernel << ": " << why;
+      EXPECT_FALSE(declared.empty()) << kernel;
+      k.kernel_name = kernel;
+      k.file_name = file;
+      std::string error;
+      EXPECT_FALSE(compiled_cubin(k, "sm_90", &error).empty())
+          << file << " " << kernel << ": " << error;
+      ++compiled;
+    }
+  }
+  EXPECT_EQ(compiled, 31);
+  // Inline asm: named; the line keeps the hardware's figures only.
+  std::string why;
+  EXPECT_TRUE(gpu_recording_text(read("warp.cu"), "withInlineAsm", "warp.cu", &why).empty());
+  EXPECT_NE(why.find("inline asm (line 29)"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace bankviz
+
+namespace bankviz {
+namespace {
+
+// Where the recording and the hardware differ, the reason is what the compiler made of the line,
+// read from its SASS instructions (the profiled kernel's listing).
+TEST(RecordGpu, ALineThatDiffersIsExplainedByItsInstructions) {
+  auto ins = [](uint32_t line, const char* op, const char* pred = "") {
+    SassInstruction i;
+    i.line = line;
+    i.opcode = op;
+    i.predicate = pred;
+    return i;
+  };
+  const std::vector<SassInstruction> sass = {ins(12, "LDS.128"), ins(12, "LDS.128"),
+                                             ins(14, "STS", "@P0"), ins(15, "FFMA"),
+                                             ins(16, "LDS"), ins(16, "LDS")};
+  // SGEMM's unrolled loads: two LDS.128 where the source makes 4-byte loads.
+  std::string r = recorded_line_reason(12, 4, 1024, 256, sass);
+  EXPECT_NE(r.find("2 shared instructions (LDS.128)"), std::string::npos) << r;
+  EXPECT_NE(r.find("16 bytes per lane where the source accesses 4"), std::string::npos) << r;
+  EXPECT_NE(r.find("256 executed, the source's 1024"), std::string::npos) << r;
+  // A predicated store every warp issues.
+  r = recorded_line_reason(14, 4, 2, 8, sass);
+  EXPECT_NE(r.find("(@P0 STS): predicated"), std::string::npos) << r;
+  // No shared instruction on the line at all (FFMA is not one).
+  r = recorded_line_reason(15, 4, 8, 0, sass);
+  EXPECT_NE(r.find("no shared-memory instruction on this line"), std::string::npos) << r;
+  // Fewer executed than recorded, same width: merged or moved.
+  r = recorded_line_reason(16, 4, 16, 12, sass);
+  EXPECT_NE(r.find("fewer instructions executed than the source makes accesses (12 against 16)"),
+            std::string::npos)
+      << r;
 }
 
 }  // namespace

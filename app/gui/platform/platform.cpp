@@ -24,6 +24,21 @@ static void glfw_error(int code, const char* text) {
   std::fprintf(stderr, "bankviz: GLFW error %d: %s\n", code, text);
 }
 
+// Files dropped on the window, until take_dropped(): GLFW calls back on the main thread, during
+// glfwPollEvents / glfwWaitEvents.
+static std::vector<std::string> g_dropped;
+
+static void glfw_drop(GLFWwindow*, int count, const char** paths) {
+  for (int i = 0; i < count && paths && paths[i]; ++i)
+    if (g_dropped.size() < Platform::kMaxDropped) g_dropped.emplace_back(paths[i]);
+}
+
+std::vector<std::string> Platform::take_dropped() {
+  std::vector<std::string> out;
+  out.swap(g_dropped);
+  return out;
+}
+
 bool Platform::open_window(int width, int height, bool visible, std::string* error) {
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) {
@@ -43,6 +58,7 @@ bool Platform::open_window(int width, int height, bool visible, std::string* err
     return false;
   }
   glfwMakeContextCurrent(window);
+  glfwSetDropCallback(window, glfw_drop);
   glfwSwapInterval(visible ? 1 : 0);
   if (!gladLoadGL(glfwGetProcAddress)) {
     *error = "cannot load OpenGL 3.3 functions";

@@ -36,6 +36,10 @@ struct Platform {
   bool fullscreen() const { return fullscreen_; }
   // The window's size when not full screen (what the settings remember).
   void windowed_size(int* width, int* height) const;
+  // The paths of files dropped on the window since the last call (GLFW's drop callback), oldest
+  // first; at most kMaxDropped are kept until taken.
+  std::vector<std::string> take_dropped();
+  static constexpr size_t kMaxDropped = 16;
   void close();
 
  private:

@@ -73,6 +73,13 @@ void form(AppState& s, ProfilerState& p, bool running) {
         "Compile, run on zeroed buffers and count every shared-memory instruction with the "
         "hardware's per-instruction counters (CUPTI SASS metrics), in a bankviz-cli of its own");
     ImGui::SameLine();
+    ImGui::Checkbox("record", &p.form.record_gpu);
+    control_tip(
+        "With Profile: also record block (0,0,0) as the GPU runs it (the kernel compiled once "
+        "more with its __shared__ arrays as recording proxies) and give each line the model's "
+        "figures from the recorded addresses beside the hardware's (bankviz-cli profile "
+        "--record-gpu, docs/RECORD.md)");
+    ImGui::SameLine();
     if (ImGui::Button("Model (no GPU)")) {
       p.start_error.clear();
       p.form.model = true;
@@ -140,6 +147,11 @@ void result(AppState& s, const ProfileOutcome& o) {
                         "one block, not measured (docs/PROFILE.md)"
                       : "Wavefronts beyond the ideal are bank conflicts: the hardware's count, "
                         "equal to Nsight Compute's source page (docs/PROFILE.md)");
+  if (!o.recording_note.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", o.recording_note.c_str());
+    ImGui::PopTextWrapPos();
+  }
   std::map<uint32_t, const ProfiledLine*> by_line;
   int64_t worst = 0;
   for (const ProfiledLine& l : o.lines) {
@@ -172,7 +184,7 @@ void result(AppState& s, const ProfileOutcome& o) {
   }
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
-  if (!ImGui::BeginTable("source", 7, flags)) return;
+  if (!ImGui::BeginTable("source", 8, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("op", ImGuiTableColumnFlags_WidthFixed);
@@ -180,6 +192,7 @@ void result(AppState& s, const ProfileOutcome& o) {
   ImGui::TableSetupColumn("ideal", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("per request", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("model", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("recorded", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < o.source.size(); ++i) {
@@ -216,6 +229,29 @@ void result(AppState& s, const ProfileOutcome& o) {
     } else if (l && !l->model_why.empty()) {
       ImGui::TextDisabled("why?");
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l->model_why.c_str());
+    }
+    ImGui::TableNextColumn();
+    if (l && l->recorded) {
+      const double per = l->recorded_requests > 0
+                             ? static_cast<double>(l->recorded_wavefronts) /
+                                   static_cast<double>(l->recorded_requests)
+                             : 0;
+      if (l->executed == 0)
+        ImGui::TextDisabled("%.2f", per);
+      else if (l->recorded_equal)
+        ImGui::Text("%.2f =", per);
+      else
+        ImGui::TextColored(colv(pal.conflict), "%.2f !=", per);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "recorded on the GPU (block 0), served by the model: %lld wavefronts in %lld "
+            "requests; %s",
+            static_cast<long long>(l->recorded_wavefronts),
+            static_cast<long long>(l->recorded_requests),
+            l->executed == 0        ? "the hardware ran no shared instruction for this line"
+            : l->recorded_equal     ? "the hardware counted the same wavefronts"
+            : !l->recorded_reason.empty() ? l->recorded_reason.c_str()
+                                    : "the hardware counted otherwise");
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(o.source[i].c_str());

@@ -8,6 +8,7 @@
 
 #include "bankviz/from_source.h"
 #include "bankviz/io.h"
+#include "bankviz/printable.h"
 #include "bankviz/profile.h"
 #include "profile/subprocess.h"
 
@@ -51,6 +52,7 @@ std::vector<std::string> profile_argv(const std::string& cli, const ProfileForm&
   a.push_back(t);
   if (f.model) a.push_back("--model");
   if (f.record) a.push_back("--record");
+  if (f.record_gpu && !f.model && !f.record) a.push_back("--record-gpu");
   a.push_back("--json");
   return a;
 }
@@ -133,6 +135,35 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
       p.per_request = l.value("wavefronts_per_request", 0.0);
       o.lines.push_back(std::move(p));
     }
+    if (j.contains("recording")) {
+      const auto& rec = j["recording"];
+      if (!rec.contains("lines")) {
+        o.recording_note = "not recorded on the GPU: " + rec.value("why", std::string("?")) +
+                           " (the lines keep the hardware's figures only)";
+      } else {
+        o.recording_note = "block (0,0,0) recorded as the GPU ran it (" +
+                           std::to_string(rec.value("accesses", int64_t{0})) +
+                           " shared accesses): the 'recorded' column is the model's figures "
+                           "from the recorded addresses";
+        for (const auto& l : rec.at("lines")) {
+          if (!l.contains("recorded")) continue;
+          const uint32_t n = l.value("line", 0u);
+          auto it = std::find_if(o.lines.begin(), o.lines.end(),
+                                 [&](const ProfiledLine& p) { return p.line == n; });
+          if (it == o.lines.end()) {
+            ProfiledLine p;  // recorded, but no shared instruction on the GPU
+            p.line = n;
+            o.lines.push_back(std::move(p));
+            it = o.lines.end() - 1;
+          }
+          it->recorded = true;
+          it->recorded_requests = l["recorded"].value("requests", int64_t{0});
+          it->recorded_wavefronts = l["recorded"].value("wavefronts", int64_t{0});
+          it->recorded_equal = l.value("equal", false);
+          it->recorded_reason = l.value("reason", std::string());
+        }
+      }
+    }
     o.wavefronts = j["total"].value("wavefronts", int64_t{0});
     o.ideal = j["total"].value("ideal", int64_t{0});
     o.excess = j["total"].value("excess", int64_t{0});
@@ -190,6 +221,36 @@ void refresh_kernels(KernelList& k, const std::string& path) {
   if (path.empty()) return;
   TextRead src = read_text_file(path, static_cast<int64_t>(kMaxSourceBytes));
   if (src.text) k.kernels = kernels_in_source(*src.text);
+}
+
+bool open_dropped_source(ProfilerState& p, const std::string& path, std::string* why) {
+  const std::string shown = replace_controls(path.substr(0, 300), '?');
+  const size_t dot = path.find_last_of('.');
+  const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+  if (ext != ".cu" && ext != ".cuh") {
+    *why = shown + ": bankviz opens a dropped CUDA source (.cu) in the 'your kernel' window";
+    return false;
+  }
+  TextRead src = read_text_file(path, static_cast<int64_t>(kMaxSourceBytes));
+  if (!src.text) {
+    *why = replace_controls(src.error, '?');
+    return false;
+  }
+  const std::vector<std::string> kernels = kernels_in_source(*src.text);
+  if (kernels.empty()) {
+    *why = shown + " has no __global__ function to profile";
+    return false;
+  }
+  p.form.file = path;
+  p.kernels.path = path;
+  p.kernels.kernels = kernels;
+  if (std::find(kernels.begin(), kernels.end(), p.form.kernel) == kernels.end())
+    p.form.kernel = kernels.front();
+  p.shown_line = 0;
+  p.outcome.reset();
+  p.start_error.clear();
+  p.open = true;
+  return true;
 }
 
 bool start_profile(ProfilerState& p, std::string* error, double now) {

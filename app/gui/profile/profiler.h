@@ -28,6 +28,9 @@ struct ProfileForm {
   double timeout_s = 10;
   bool model = false;   // the model's figures only (--model): no GPU, no compiler
   bool record = false;  // one block recorded on the CPU (--record): no GPU, the host compiler
+  // With Profile: block (0,0,0) recorded as the GPU ran it (--record-gpu), each line's model
+  // figures from the recorded addresses beside the hardware's.
+  bool record_gpu = true;
 };
 
 // One source line as the hardware counted it (bankviz-cli profile --json's "lines").
@@ -41,6 +44,11 @@ struct ProfiledLine {
   std::optional<Scenario> scenario;
   double model_per_request = 0;  // the model's wavefronts per request over one block (scenario)
   std::string model_why;         // why the line has no scenario
+  // --record-gpu: the line as recorded on the GPU, served by the model (block (0,0,0)).
+  bool recorded = false;
+  int64_t recorded_requests = 0, recorded_wavefronts = 0;
+  bool recorded_equal = false;  // the hardware's wavefronts (block 0's times the blocks)
+  std::string recorded_reason;  // where they differ: what the compiler made of the line
 };
 
 struct ProfileOutcome {
@@ -51,6 +59,7 @@ struct ProfileOutcome {
   std::string counters_note;        // why counters are missing, when they are
   std::vector<ProfiledLine> lines;  // most excess first
   int64_t wavefronts = 0, ideal = 0, excess = 0;
+  std::string recording_note;  // --record-gpu: what was recorded, or why the kernel could not be
   std::vector<std::string> source;  // the file's lines, for the window (read by the app)
   double seconds = 0;               // the whole profile, process included
 };
@@ -83,6 +92,14 @@ struct KernelList {
   std::vector<std::string> kernels;  // kernels_in_source() (core/from_source.h)
 };
 void refresh_kernels(KernelList& k, const std::string& path);
+
+struct ProfilerState;
+
+// A file dropped on the window (GLFW's drop callback, platform.h): a .cu file opens in this
+// window, its kernels listed, the first picked when the form's kernel is not one of them, the
+// window opened. False with *why (in words) for anything else: not a .cu file, unreadable, or a
+// file without a __global__ function. The text is only read, never run.
+bool open_dropped_source(ProfilerState& p, const std::string& path, std::string* why);
 
 struct ProfilerState {
   bool open = false;  // the window (key K, toolbar)

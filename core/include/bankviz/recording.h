@@ -56,13 +56,23 @@ inline constexpr size_t kMaxRecordedAccesses = size_t{1} << 22;
 // or nullopt with *why naming the first bad line.
 std::optional<Recording> parse_recording(std::string_view text, std::string* why);
 
-// The user's source prepared for recording `kernel` (its name, or ns::name): the emulation
-// header included, every `__shared__` declaration rewritten into a proxy on its own lines (the
-// line numbers stay), and a main() calling the kernel for one block. Empty with *why when the
-// kernel cannot be recorded: inline asm, warp intrinsics, cooperative groups, textures or
-// surfaces, a template kernel, a __shared__ array used other than by subscript, or no such kernel.
+// Where the recording runs: the CPU (the host compiler and kernels/record/bankviz_record.h) or the
+// GPU (NVRTC and kernels/record/bankviz_record_gpu.h, put in front of this text by the caller).
+enum class RecordTarget { Cpu, Gpu };
+
+// The user's source prepared for recording `kernel` (its name, or ns::name): every `__shared__`
+// declaration rewritten into a proxy on its own lines (the line numbers stay); for the CPU the
+// emulation header included and a main() calling the kernel for one block appended; for the GPU
+// each declarator's real storage renamed bv_shared_N (N from 0, in source order) beside the
+// proxy, and nothing appended (the kernel is launched as profiled). Empty with *why when the
+// kernel cannot be recorded: inline asm, cooperative groups, textures or surfaces, a template
+// kernel, a __shared__ array used other than by subscript, no such kernel; on the CPU also warp
+// intrinsics, on the GPU a barrier with a result (__syncthreads_count) or a __shared__ outside
+// a function. *declared (if given) gets the declarators in that order: name, line, extern.
 std::string recording_source(std::string_view source, const std::string& kernel,
-                             const std::string& file_name, std::string* why);
+                             const std::string& file_name, std::string* why,
+                             RecordTarget target = RecordTarget::Cpu,
+                             std::vector<RecordedArray>* declared = nullptr);
 
 // One warp instruction of a recorded line: the lanes' addresses and the instruction as serve()
 // takes it.

@@ -88,20 +88,38 @@ bool warp_intrinsic(const std::string& w) {
   return false;
 }
 
-// Why the text cannot be recorded, naming the first such thing; empty when it can.
-std::string unrecordable(const std::vector<RawTok>& t) {
+// Why the text cannot be recorded, naming the first such thing; empty when it can. On the GPU
+// the warp intrinsics run as they are (only the barriers with a result are refused: the
+// recording counts the barriers a thread passes through __syncthreads() alone).
+// On the GPU only what the kernel can run counts: the other kernels' bodies (lines in
+// `other_kernels`) are compiled but never run; on the CPU the whole file must compile.
+std::string unrecordable(const std::vector<RawTok>& t, RecordTarget target,
+                         const std::vector<std::pair<uint32_t, uint32_t>>& other_kernels) {
+  const bool gpu = target == RecordTarget::Gpu;
+  const std::string who = gpu ? "the GPU recording" : "the CPU recording";
   for (size_t k = 0; k < t.size(); ++k) {
     const std::string& w = t[k].text;
+    bool elsewhere = false;
+    for (const auto& [first, last] : other_kernels)
+      elsewhere = elsewhere || (first <= t[k].line && t[k].line <= last);
+    if (gpu && elsewhere) continue;
     const std::string at = " (line " + std::to_string(t[k].line) + ")";
     if (w == "asm" || w == "__asm__" || w == "__asm")
-      return "the kernel holds inline asm" + at + ", which the CPU recording cannot run";
-    if (warp_intrinsic(w))
-      return "the kernel uses " + w + at + ", a warp intrinsic, which the CPU recording cannot run";
+      return "the kernel holds inline asm" + at + ", whose shared-memory accesses " + who +
+             " cannot see";
+    if (warp_intrinsic(w) && (!gpu || w.rfind("__syncthreads_", 0) == 0))
+      return "the kernel uses " + w + at + (gpu ? ", a barrier with a result, which " + who +
+                                                      " does not count"
+                                                : ", a warp intrinsic, which " + who +
+                                                      " cannot run");
     if (w == "cooperative_groups" || w == "this_thread_block" || w == "grid_group")
-      return "the kernel uses cooperative groups" + at + ", which the CPU recording cannot run";
+      return "the kernel uses cooperative groups" + at + ", which " + who +
+             (gpu ? " does not follow (their barriers are not counted)" : " cannot run");
     if (w.rfind("tex1D", 0) == 0 || w.rfind("tex2D", 0) == 0 || w.rfind("tex3D", 0) == 0 ||
         w.rfind("surf", 0) == 0 || w == "texture")
-      return "the kernel uses " + w + at + " (textures and surfaces are not emulated)";
+      return "the kernel uses " + w + at +
+             (gpu ? " (textures and surfaces: bankviz passes no texture object)"
+                  : " (textures and surfaces are not emulated)");
   }
   return {};
 }
@@ -111,10 +129,15 @@ struct Decl {
   std::string replacement;
   std::vector<std::string> names;
   std::vector<bool> ranked;  // the name is an array (else a scalar)
+  bool dynamic = false;      // extern __shared__
+  uint32_t line = 0;
 };
 
-// The __shared__ declaration holding token k, rewritten; *why on what cannot be rewritten.
-Decl rewrite(std::string_view s, const std::vector<RawTok>& t, size_t k, std::string* why) {
+// The __shared__ declaration holding token k, rewritten; *why on what cannot be rewritten. On
+// the CPU each declarator becomes a static proxy; on the GPU the real __shared__ storage, named
+// bv_shared_N (N: the declarator's number, from *next), and a proxy over it with the user's name.
+Decl rewrite(std::string_view s, const std::vector<RawTok>& t, size_t k, RecordTarget target,
+             uint32_t* next, std::string* why) {
   Decl d;
   size_t b = k;
   while (b > 0 && !t[b].after_directive && t[b - 1].text != ";" && t[b - 1].text != "{" &&
@@ -187,12 +210,24 @@ Decl rewrite(std::string_view s, const std::vector<RawTok>& t, size_t k, std::st
       *why = at + ": an extern __shared__ array without '[]'";
       return d;
     }
-    d.replacement += ranked ? "static ::bv::Shared<" + type + ext_text + ", " + align + "> "
-                            : "static ::bv::SharedScalar<" + type + ", " + align + "> ";
-    d.replacement += name + "(\"" + name + "\", " + std::to_string(line) + "u); ";
+    if (target == RecordTarget::Gpu) {
+      const std::string n = std::to_string((*next)++), storage = "bv_shared_" + n;
+      d.replacement += std::string(ext ? "extern " : "") + "__shared__ " +
+                       (align == "0" ? std::string() : "__align__(" + align + ") ") + type + ' ' +
+                       storage + ext_text + "; ";
+      d.replacement += ranked ? "::bv::Shared<" + type + ext_text + "> " + name + '(' + storage
+                              : "::bv::SharedScalar<" + type + "> " + name + "(&" + storage;
+      d.replacement += ", " + n + "u); ";
+    } else {
+      d.replacement += ranked ? "static ::bv::Shared<" + type + ext_text + ", " + align + "> "
+                              : "static ::bv::SharedScalar<" + type + ", " + align + "> ";
+      d.replacement += name + "(\"" + name + "\", " + std::to_string(line) + "u); ";
+    }
     d.names.push_back(name);
     d.ranked.push_back(ranked);
   }
+  d.dynamic = ext;
+  d.line = line;
   d.b = t[b].b;
   d.e = t[e].e;
   for (size_t i = d.b; i < d.e; ++i)
@@ -203,7 +238,8 @@ Decl rewrite(std::string_view s, const std::vector<RawTok>& t, size_t k, std::st
 }  // namespace
 
 std::string recording_source(std::string_view source, const std::string& kernel,
-                             const std::string& file_name, std::string* why) {
+                             const std::string& file_name, std::string* why, RecordTarget target,
+                             std::vector<RecordedArray>* declared) {
   if (source.size() > kMaxSourceBytes) {
     *why = file_name + " is larger than 1 MB";
     return {};
@@ -226,10 +262,6 @@ std::string recording_source(std::string_view source, const std::string& kernel,
   for (const char c : file_name.substr(0, 200))
     shown += c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 ? '_' : c;
   const std::vector<RawTok> t = raw_tokens(source);
-  if (std::string u = unrecordable(t); !u.empty()) {
-    *why = u;
-    return {};
-  }
   // The kernel and its parameters, as from_source reads them.
   const std::string name =
       kernel.substr(kernel.rfind(':') == std::string::npos ? 0 : kernel.rfind(':') + 1);
@@ -245,6 +277,14 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     if (f.global && f.name == name) fn = &f;
   if (!fn) {
     *why = "no __global__ function " + kernel + " in " + file_name;
+    return {};
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> other_kernels;
+  for (const cuda_source::Function& f : p.fns)
+    if (f.global && &f != fn && (f.last < fn->first || f.first > fn->last))
+      other_kernels.push_back({f.first, f.last});
+  if (std::string u = unrecordable(t, target, other_kernels); !u.empty()) {
+    *why = u;
     return {};
   }
   for (size_t k = 0; k + 1 < t.size(); ++k)
@@ -277,10 +317,29 @@ std::string recording_source(std::string_view source, const std::string& kernel,
   }
   std::vector<Decl> decls;
   std::map<std::string, std::vector<std::pair<size_t, size_t>>> arrays;  // name -> token scopes
+  uint32_t next = 0;
   for (size_t k = 0; k < t.size(); ++k) {
     if (t[k].text != "__shared__") continue;
-    Decl d = rewrite(source, t, k, why);
+    // On the GPU the proxy is a local object: a declaration outside every function (a file's
+    // __shared__ array) cannot have one.
+    bool in_function = false;
+    for (const cuda_source::Function& f : p.fns)
+      in_function = in_function || (f.first <= t[k].line && t[k].line <= f.last);
+    if (target == RecordTarget::Gpu && !in_function) {
+      *why = "line " + std::to_string(t[k].line) +
+             ": a __shared__ declaration outside a function, which the GPU recording does not "
+             "rewrite";
+      return {};
+    }
+    Decl d = rewrite(source, t, k, target, &next, why);
     if (!why->empty()) return {};
+    if (next > 256) {
+      *why = "more than 256 __shared__ declarators, more than the GPU recording names";
+      return {};
+    }
+    if (declared)
+      for (const std::string& n : d.names)
+        declared->push_back({n, d.line, 0, 0, d.dynamic});
     const size_t scope_end = block_end[k];
     while (k < t.size() && t[k].e <= d.e) ++k;
     for (size_t i = 0; i < d.names.size(); ++i)
@@ -302,7 +361,9 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     }
   }
 
-  std::string out = "#include \"bankviz_record.h\"\n#line 1 \"" + shown + "\"\n";
+  std::string out = target == RecordTarget::Gpu ? "#line 1 \"" + shown + "\"\n"
+                                                : "#include \"bankviz_record.h\"\n#line 1 \"" +
+                                                      shown + "\"\n";
   size_t at = 0;
   for (const Decl& d : decls) {
     out.append(source.substr(at, d.b - at));
@@ -310,6 +371,7 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     at = d.e;
   }
   out.append(source.substr(at));
+  if (target == RecordTarget::Gpu) return out;  // launched as the user's kernel is profiled
   out += "\n#line 1 \"bankviz-record-driver\"\nstatic void bv_call() {\n  " + kernel + "(";
   for (size_t i = 0; i < fn->params.size(); ++i)
     out += std::string(i ? ", " : "") + "::bv::Arg{" + std::to_string(i) + "}";

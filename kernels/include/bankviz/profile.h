@@ -20,6 +20,7 @@
 
 #include "bankviz/counters.h"
 #include "bankviz/expr.h"
+#include "bankviz/recording.h"
 #include "bankviz/run_types.h"
 
 namespace bankviz {
@@ -70,6 +71,9 @@ struct ProfileRequest {
   std::vector<KernelArg> args;
   double timeout_ms = 10000;  // each launch; past it the context is reset
   bool counters = true;       // false: compile, launch and time only
+  // Also record block (0,0,0) as the GPU runs it (docs/RECORD.md): the kernel compiled once more
+  // with its __shared__ arrays as recording proxies, launched once more on fresh zeroed buffers.
+  bool record = false;
 };
 
 // Problems no GPU is needed to see: the kernel name is not a C++ name ([A-Za-z_][A-Za-z0-9_]*,
@@ -135,6 +139,10 @@ struct ProfileResult {
   std::vector<ProfileLine> lines;                   // lines_of(instructions)
   int64_t executed = 0, wavefronts = 0, ideal = 0;  // over every shared instruction
   int64_t excess() const { return wavefronts > ideal ? wavefronts - ideal : 0; }
+  // ProfileRequest::record: block (0,0,0)'s shared accesses as the GPU made them, or why not
+  // (the kernel cannot be recorded: its lines keep the hardware's figures only).
+  std::optional<Recording> recording;
+  std::string recording_message;
 };
 
 // [SECTION] Words ================================================================================

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bankviz/compiled.h"
 #include "bankviz/recording.h"
 
 namespace bankviz {
@@ -41,5 +42,25 @@ std::string record_compiler();
 const std::string& record_header();
 
 RecordResult record_on_cpu(const RecordRequest& request);
+
+// Why a recorded line's figures differ from the hardware's count of the same line: what the
+// compiler made of it, from the SASS instructions on that line (compiled.h's listing of the
+// profiled kernel; `sass` may hold other lines, which are skipped). `widest` is the widest access
+// the recording saw on the line, in bytes. Words for the profile's table:
+//   no shared instruction on the line  -> kept in a register, or removed
+//   a wider instruction than recorded  -> merged into LDS.64/LDS.128 (fewer instructions)
+//   predicated instructions, more issued than recorded -> every warp issues them
+//   otherwise the line's instructions, named, and the count they make
+std::string recorded_line_reason(uint32_t line, int widest, int64_t recorded_requests,
+                                 int64_t hw_executed, const std::vector<SassInstruction>& sass);
+
+// The GPU recording (ProfileRequest::record, Runner::profile): the device header
+// kernels/record/bankviz_record_gpu.h, as built into the library, and the text NVRTC compiles:
+// that header, then core's recording_source() for the GPU. Empty with *why when the kernel
+// cannot be recorded; *declared (if given) gets the __shared__ declarators in order.
+const std::string& record_gpu_header();
+std::string gpu_recording_text(const std::string& source, const std::string& kernel,
+                               const std::string& file_name, std::string* why,
+                               std::vector<RecordedArray>* declared = nullptr);
 
 }  // namespace bankviz

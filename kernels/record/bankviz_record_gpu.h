@@ -1,0 +1,349 @@
+// bankviz_record_gpu.h: recording one block of a user's kernel on the GPU (docs/RECORD.md). The
+// device twin of bankviz_record.h: compiled by NVRTC in front of the user's source (prepared by
+// core's recording_source() for the GPU), launched as the user's kernel is profiled.
+//
+// - Every `__shared__` declaration of the kernel is rewritten (nothing else of the text changes)
+//   into the real __shared__ storage, under a name of bankviz's, and a bv::Shared<T[...]> proxy
+//   with the user's name: indexing it checks the bounds, and reading, writing or an atomic on an
+//   element does the access on the real shared memory and, in block (0,0,0) only, appends one
+//   record (thread, source line, kind, width, the shared address the GPU used, value) to a global
+//   buffer. The line is the subscript's (__builtin_LINE() in a default argument).
+// - __syncthreads() counts, per thread, the barriers passed: each record carries its phase.
+// - The host (kernels/src/record_gpu.cpp) sets the buffer, reads the records back and writes
+//   them in the recording format of recording.h, which core parses and serves.
+// No header of the toolkit or the standard library is needed (NVRTC's built-ins only).
+#pragma once
+
+namespace bv {
+
+struct Rec {  // 32 bytes
+  unsigned thread, line, addr, phase;
+  unsigned long long value;
+  unsigned kind, width;
+};
+
+}  // namespace bv
+
+// The recording's state, found by the host by name (cuModuleGetGlobal).
+__device__ bv::Rec* bv_records;            // the buffer
+__device__ unsigned long long bv_capacity;  // its records
+__device__ unsigned long long bv_count;     // records made (may exceed the capacity)
+__device__ unsigned long long bv_dynamic_bytes;
+__device__ unsigned bv_phase[1024];            // [thread]: barriers passed
+__device__ unsigned bv_arrays[256][2];         // [declaration]: base + 1, bytes (static arrays)
+__device__ unsigned bv_out_of_bounds[4];       // set: 1, line, thread, declaration
+__device__ long long bv_out_of_bounds_at[2];   // the index and the extent
+__device__ __align__(16) unsigned char bv_dummy[4096];
+
+namespace bv {
+
+template <bool B, class T = void>
+struct enable_if {};
+template <class T>
+struct enable_if<true, T> {
+  using type = T;
+};
+template <class T>
+struct remove_extent {
+  using type = T;
+};
+template <class T>
+struct remove_extent<T[]> {
+  using type = T;
+};
+template <class T, unsigned long long N>
+struct remove_extent<T[N]> {
+  using type = T;
+};
+template <class T>
+struct extent {
+  static constexpr unsigned long long value = 0;
+};
+template <class T, unsigned long long N>
+struct extent<T[N]> {
+  static constexpr unsigned long long value = N;
+};
+template <class T>
+struct is_array {
+  static constexpr bool value = false;
+};
+template <class T>
+struct is_array<T[]> {
+  static constexpr bool value = true;
+};
+template <class T, unsigned long long N>
+struct is_array<T[N]> {
+  static constexpr bool value = true;
+};
+
+__device__ __forceinline__ bool recorded_block() {
+  return blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0;
+}
+__device__ __forceinline__ unsigned thread_id() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+__device__ __noinline__ void emit(unsigned line, unsigned kind, unsigned width, const void* p,
+                                  const void* value) {
+  if (!recorded_block()) return;
+  const unsigned long long i = atomicAdd(&bv_count, 1ull);
+  if (i >= bv_capacity) return;
+  Rec r;
+  r.thread = thread_id();
+  r.line = line;
+  r.addr = static_cast<unsigned>(__cvta_generic_to_shared(const_cast<void*>(p)));
+  r.phase = bv_phase[r.thread];
+  r.value = 0;  // the value's first 8 bytes, little-endian
+  const unsigned char* v = static_cast<const unsigned char*>(value);
+  for (unsigned b = 0; b < width && b < 8; ++b)
+    r.value |= static_cast<unsigned long long>(v[b]) << (8 * b);
+  r.kind = kind;
+  r.width = width;
+  bv_records[i] = r;
+}
+
+__device__ __noinline__ void out_of_bounds(unsigned line, unsigned decl, long long index,
+                                           long long extent) {
+  if (!recorded_block() && bv_out_of_bounds[0]) return;
+  if (atomicCAS(&bv_out_of_bounds[0], 0u, 1u) == 0u) {
+    bv_out_of_bounds[1] = line;
+    bv_out_of_bounds[2] = recorded_block() ? thread_id() : 0xffffffffu;
+    bv_out_of_bounds[3] = decl;
+    bv_out_of_bounds_at[0] = index;
+    bv_out_of_bounds_at[1] = extent;
+  }
+}
+
+__device__ __forceinline__ void sync() {
+  __syncthreads();
+  if (recorded_block()) ++bv_phase[thread_id()];
+}
+
+template <class T>
+struct Ptr {
+  T* p;
+  unsigned line;
+};
+
+// One element of a shared array: reading it, writing it or an atomic on it is recorded.
+template <class T>
+class Ref {
+ public:
+  __device__ Ref(T* p, unsigned line) : p_(p), line_(line) {}
+  __device__ T load() const {
+    T v = *p_;
+    emit(line_, 'L', sizeof(T), p_, &v);
+    return v;
+  }
+  __device__ void store(const T& v) const {
+    emit(line_, 'S', sizeof(T), p_, &v);
+    *p_ = v;
+  }
+  __device__ operator T() const { return load(); }
+  __device__ const Ref& operator=(const T& v) const {
+    store(v);
+    return *this;
+  }
+  __device__ const Ref& operator=(const Ref& o) const {
+    store(o.load());
+    return *this;
+  }
+  template <class U>
+  __device__ const Ref& operator=(const Ref<U>& o) const {
+    store(static_cast<T>(o.load()));
+    return *this;
+  }
+#define BV_COMPOUND(op)                                    \
+  template <class U>                                       \
+  __device__ const Ref& operator op##=(const U& u) const { \
+    T x = load();                                          \
+    x op## = u;                                            \
+    store(x);                                              \
+    return *this;                                          \
+  }
+  BV_COMPOUND(+)
+  BV_COMPOUND(-)
+  BV_COMPOUND(*)
+  BV_COMPOUND(/)
+  BV_COMPOUND(%)
+  BV_COMPOUND(&)
+  BV_COMPOUND(|)
+  BV_COMPOUND(^)
+  BV_COMPOUND(<<)
+  BV_COMPOUND(>>)
+#undef BV_COMPOUND
+  __device__ T operator++() const {
+    T x = load();
+    ++x;
+    store(x);
+    return x;
+  }
+  __device__ T operator--() const {
+    T x = load();
+    --x;
+    store(x);
+    return x;
+  }
+  __device__ T operator++(int) const {
+    T x = load();
+    T y = x;
+    ++y;
+    store(y);
+    return x;
+  }
+  __device__ T operator--(int) const {
+    T x = load();
+    T y = x;
+    --y;
+    store(y);
+    return x;
+  }
+  __device__ Ptr<T> operator&() const { return {p_, line_}; }
+
+ private:
+  T* p_;
+  unsigned line_;
+};
+
+// A subscript: its value and the line it is written on (integer types promote to one of these).
+struct Index {
+  long long v;
+  unsigned line;
+  __device__ Index(int i, unsigned l = __builtin_LINE()) : v(i), line(l) {}
+  __device__ Index(unsigned i, unsigned l = __builtin_LINE()) : v(i), line(l) {}
+  __device__ Index(long i, unsigned l = __builtin_LINE()) : v(i), line(l) {}
+  __device__ Index(unsigned long i, unsigned l = __builtin_LINE())
+      : v(static_cast<long long>(i)), line(l) {}
+  __device__ Index(long long i, unsigned l = __builtin_LINE()) : v(i), line(l) {}
+  __device__ Index(unsigned long long i, unsigned l = __builtin_LINE())
+      : v(static_cast<long long>(i)), line(l) {}
+  // An index read from shared memory (a data-dependent index): the load is recorded first.
+  template <class U>
+  __device__ Index(const Ref<U>& r, unsigned l = __builtin_LINE())
+      : v(static_cast<long long>(r.load())), line(l) {}
+};
+
+template <class A>
+class Sub;
+
+// What indexing a shared array of E gives: a row (E is an array) or an element. `bad`: the index
+// was out of bounds (reported): a row clamps to row 0, an element is a scratch word, not shared.
+template <class E, bool = is_array<E>::value>
+struct Element {
+  using type = Sub<E>;
+  static __device__ type make(unsigned char* p, unsigned, unsigned decl, bool) {
+    return Sub<E>(p, static_cast<long long>(extent<E>::value), decl);
+  }
+};
+template <class E>
+struct Element<E, false> {
+  using type = Ref<E>;
+  static __device__ type make(unsigned char* p, unsigned line, unsigned, bool bad) {
+    return Ref<E>(reinterpret_cast<E*>(bad ? bv_dummy : p), line);
+  }
+};
+
+// A shared array or one of its rows: A is the array type (T[N][M], or T[] for an extern one).
+// operator[] is not a template: measured with CUDA 13's front end, __builtin_LINE() in the
+// conversion of a function template's argument gives the template's line, not the caller's.
+template <class A>
+class Sub {
+ public:
+  using E = typename remove_extent<A>::type;
+  __device__ Sub(unsigned char* base, long long count, unsigned decl)
+      : base_(base), count_(count), decl_(decl) {}
+  __device__ typename Element<E>::type operator[](Index i) const {
+    long long v = i.v;
+    const bool bad = v < 0 || v >= count_;
+    if (bad) {
+      out_of_bounds(i.line, decl_, v, count_);
+      v = 0;
+    }
+    return Element<E>::make(base_ + static_cast<unsigned long long>(v) * sizeof(E), i.line,
+                            decl_, bad);
+  }
+
+ protected:
+  unsigned char* base_;
+  long long count_;
+  unsigned decl_;
+};
+
+// What a `__shared__ T name[...]` declaration becomes beside its storage (the real array,
+// renamed; `decl` numbers the declarators in the source, for the host to name the arrays).
+template <class A>
+class Shared : public Sub<A> {
+ public:
+  using E = typename remove_extent<A>::type;
+  __device__ Shared(void* storage, unsigned decl)
+      : Sub<A>(static_cast<unsigned char*>(storage),
+               extent<A>::value ? static_cast<long long>(extent<A>::value)
+                                : static_cast<long long>(bv_dynamic_bytes / sizeof(E)),
+               decl) {
+    if (recorded_block() && thread_id() == 0 && decl < 256) {
+      bv_arrays[decl][0] = static_cast<unsigned>(__cvta_generic_to_shared(storage)) + 1;
+      if constexpr (extent<A>::value != 0)
+        bv_arrays[decl][1] = static_cast<unsigned>(sizeof(A));
+      else
+        bv_arrays[decl][1] = static_cast<unsigned>(bv_dynamic_bytes);
+    }
+  }
+};
+
+// A scalar `__shared__ T name;`: stores are recorded on the statement's line, reads on line 0
+// (a read has no subscript to carry its line).
+template <class T>
+struct Src {
+  T v;
+  unsigned line;
+  __device__ Src(const T& u, unsigned l = __builtin_LINE()) : v(u), line(l) {}
+};
+template <class T>
+class SharedScalar {
+ public:
+  __device__ SharedScalar(void* storage, unsigned decl) : p_(static_cast<T*>(storage)) {
+    if (recorded_block() && thread_id() == 0 && decl < 256) {
+      bv_arrays[decl][0] = static_cast<unsigned>(__cvta_generic_to_shared(storage)) + 1;
+      bv_arrays[decl][1] = static_cast<unsigned>(sizeof(T));
+    }
+  }
+  __device__ operator T() const { return Ref<T>(p_, 0).load(); }
+  __device__ const SharedScalar& operator=(Src<T> s) const {
+    Ref<T>(p_, s.line).store(s.v);
+    return *this;
+  }
+  __device__ Ptr<T> operator&() const { return {p_, 0}; }
+
+ private:
+  T* p_;
+};
+
+}  // namespace bv
+
+// Atomics on a shared element (recorded; the value is the operand), then done by CUDA's own.
+#define BV_ATOMIC(name, kind)                               \
+  template <class T, class U>                               \
+  __device__ T name(bv::Ptr<T> p, U u) {                    \
+    const T val = static_cast<T>(u);                        \
+    bv::emit(p.line, kind, sizeof(T), p.p, &val);           \
+    return ::name(p.p, val);                                \
+  }
+BV_ATOMIC(atomicAdd, 'A')
+BV_ATOMIC(atomicSub, 'X')
+BV_ATOMIC(atomicExch, 'X')
+BV_ATOMIC(atomicMin, 'X')
+BV_ATOMIC(atomicMax, 'X')
+BV_ATOMIC(atomicAnd, 'X')
+BV_ATOMIC(atomicOr, 'X')
+BV_ATOMIC(atomicXor, 'X')
+BV_ATOMIC(atomicInc, 'X')
+BV_ATOMIC(atomicDec, 'X')
+#undef BV_ATOMIC
+template <class T, class U, class V>
+__device__ T atomicCAS(bv::Ptr<T> p, U compare, V value) {
+  const T val = static_cast<T>(value);
+  bv::emit(p.line, 'X', sizeof(T), p.p, &val);
+  return ::atomicCAS(p.p, static_cast<T>(compare), val);
+}
+
+#define __syncthreads() ::bv::sync()
