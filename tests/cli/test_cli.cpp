@@ -252,6 +252,40 @@ TEST(Analyze, PaddingFlagRemovesTheConflict) {
   EXPECT_EQ(r.out.find("32-way"), std::string::npos);
 }
 
+// A cp.async step's global source (docs/CPASYNC_SOURCE.md): `from` on the command line, in the
+// JSON the analysis prints, and its figures: chunks 2 apart put lanes l and l + 16 on one
+// source bank, so the contiguous write takes 2 wavefronts (1 with the coalesced default).
+TEST(Analyze, CpAsyncFromNamesItsGlobalSourceAndItsFiguresFollowIt) {
+  const std::string base = "analyze --elem int --dims 256 --block 32 --no-pictures --json ";
+  Result r = cli(base + "--step 'cp.async.4 tile[threadIdx.x] from threadIdx.x * 2'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["scenario"]["steps"][0]["source"], "threadIdx.x * 2");
+  EXPECT_EQ(j["steps"][0]["source"], "threadIdx.x * 2");
+  EXPECT_EQ(j["steps"][0]["warps"][0]["wavefronts"], 2);
+  EXPECT_EQ(j["steps"][0]["warps"][0]["ideal"], 1);
+  r = cli(base + "--step 'cp.async.4 tile[threadIdx.x]'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["steps"][0]["source"], "coalesced (assumed)");
+  EXPECT_EQ(j["steps"][0]["warps"][0]["wavefronts"], 1);
+  // Refusals: a source on a load, an empty one, a chunk outside the kernel's input.
+  r = cli(base + "--step 'load tile[threadIdx.x] from 3'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("only cp.async reads a global source; remove \"source\" from load"),
+            std::string::npos)
+      << r.err;
+  r = cli(base + "--step 'cp.async.4 tile[threadIdx.x] from '");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("'from' needs the source chunk's expression"), std::string::npos) << r.err;
+  r = cli(base + "--step 'cp.async.16 tile[threadIdx.x % 8 * 4] from threadIdx.x * 65536'");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("thread (1,0,0): the source chunk is 65536, outside the kernel's input: "
+                       "cp.async.16 copies chunk 0 to 65535"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(Analyze, BadExpressionNamesTheStepAndColumn) {
   const Result r = cli("analyze --step 'load tile[threadIdx.x][threadIdx.y +]'");
   EXPECT_EQ(r.status, 2);  // a flag's value: a usage error
