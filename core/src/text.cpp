@@ -254,11 +254,10 @@ std::string render_table(const Analysis& a) {
   std::string given, assumed;
   for (const Step& st : a.scenario.steps) {
     if (st.kind != StepKind::CpAsync) continue;
-    const std::string text = st.label.empty() ? st.kind_text() + " " + st.index : st.label;
-    (st.source.empty() ? assumed : given) += (st.source.empty() ? assumed : given).empty()
-                                                 ? text
-                                                 : "; " + text;
-    if (!st.source.empty()) given += " from chunk " + st.source;
+    std::string& list = st.source.empty() ? assumed : given;
+    if (!list.empty()) list += "; ";
+    list += st.label.empty() ? st.kind_text() + ' ' + st.index : st.label;
+    if (!st.source.empty()) list += std::string(" from chunk ") + st.source;
   }
   if (!assumed.empty())
     o << "cp.async source: coalesced, assumed (lane i copies the i-th chunk of one contiguous\n"

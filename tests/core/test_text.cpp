@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bankviz/frame.h"
 #include "bankviz/text.h"
 #include "helpers.h"
 
@@ -424,4 +425,14 @@ TEST(RenderTable, CpAsyncSaysWhichGlobalSourceItsFiguresAssume) {
             std::string::npos)
       << t;
   EXPECT_NE(t.find("coalesced, assumed"), std::string::npos) << t;
+  // Every view's verdict (frame_cells) says it too, step by step.
+  const Analysis a = run(s);
+  Frame f;
+  f.warp = 0;
+  f.step = 0;
+  EXPECT_NE(frame_cells(a, f).verdict.find("(source: coalesced, assumed)"), std::string::npos)
+      << frame_cells(a, f).verdict;
+  f.step = 1;
+  EXPECT_NE(frame_cells(a, f).verdict.find("(source: chunk threadIdx.x * 2)"), std::string::npos)
+      << frame_cells(a, f).verdict;
 }
