@@ -105,9 +105,10 @@ Step parse_step(const std::string& spec) {
     st.guard = trim(rest.substr(f + 4));
     rest = trim(rest.substr(0, f));
   }
-  if (auto f = find_keyword(rest, " from "); f != std::string::npos) {
-    // cp.async's global source (Step::source); check() refuses it on any other kind.
-    st.source = trim(rest.substr(f + 6));
+  // cp.async's global source (Step::source); check() refuses it on any other kind. A trailing
+  // "from" with nothing after it (trimmed away) is found too.
+  if (auto f = find_keyword(rest + ' ', " from "); f != std::string::npos) {
+    st.source = f + 6 < rest.size() ? trim(rest.substr(f + 6)) : std::string();
     rest = trim(rest.substr(0, f));
     if (st.source.empty())
       throw Exit{kExitUsage, "--step '" + spec + "': 'from' needs the source chunk's expression"};
