@@ -291,7 +291,7 @@ void detail(const Arch& arch, const WarpAccess& a, const Touch* t, int n, const 
 // The (pass, group) needs its latest lane's wavefront + 1; ncu's ideal is one per (pass, group).
 // With a coalesced source (the default) every source bank is distinct within a group and there
 // is one pass per group: the count is then the most lanes writing into one bank.
-constexpr int kSourceBanks = 32;    // the L1 data banks the global side reads, 4 bytes each
+constexpr int kSourceBanks = 32;  // the L1 data banks the global side reads, 4 bytes each
 constexpr uint32_t kSourceLine = 128;
 constexpr int kLinesPerPass = 4;
 

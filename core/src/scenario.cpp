@@ -360,9 +360,9 @@ void check_step(const Scenario& s, size_t i, const std::set<std::string, std::le
   check_instruction(s, st, tile, path, out);
   if (!st.source.empty()) {
     if (st.kind != StepKind::CpAsync) {
-      out.push_back({path + ".source", 0,
-                     "only cp.async reads a global source; remove \"source\" from " +
-                         st.kind_text()});
+      out.push_back(
+          {path + ".source", 0,
+           "only cp.async reads a global source; remove \"source\" from " + st.kind_text()});
     } else if (ExprParse p = parse_expr(st.source); !p.expr) {
       out.push_back({path + ".source", p.error.column, p.error.message});
     }

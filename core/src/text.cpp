@@ -261,7 +261,8 @@ std::string render_table(const Analysis& a) {
   }
   if (!assumed.empty())
     o << "cp.async source: coalesced, assumed (lane i copies the i-th chunk of one contiguous\n"
-         "row; give a step a \"source\" for another): " << assumed << "\n";
+         "row; give a step a \"source\" for another): "
+      << assumed << "\n";
   if (!given.empty()) o << "cp.async source: as given: " << given << "\n";
   if (!a.issues.empty()) {
     o << "\nissues:\n";

@@ -296,10 +296,10 @@ bool Tracer::copy_source(ExecStep& c, WarpTrace& wt, int lane, int64_t tid) {
     const int64_t chunks = kSourceBytes / c.st.copy_bytes;
     if (!n || *n < 0 || *n >= chunks) {
       fail(c, "source",
-           {0, "the source chunk is " + v->text() + ", outside the kernel's input: " +
-                   c.st.kind_text() + " copies chunk 0 to " + std::to_string(chunks - 1) + " (" +
-                   std::to_string(kSourceBytes) + " bytes of " + std::to_string(c.st.copy_bytes) +
-                   ")"},
+           {0, "the source chunk is " + v->text() +
+                   ", outside the kernel's input: " + c.st.kind_text() + " copies chunk 0 to " +
+                   std::to_string(chunks - 1) + " (" + std::to_string(kSourceBytes) + " bytes of " +
+                   std::to_string(c.st.copy_bytes) + ")"},
            tid);
       return false;
     }

@@ -517,8 +517,9 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     if (form == Form::CasLoop) {
       why = "a compare-and-swap loop (LDS, ATOMS.CAST.SPIN): one lane per bank succeeds per try";
     } else if (form == Form::Elected) {
-      why = "one lane per warp: the address is the same for the whole warp, so the compiler "
-            "adds the warp's values first and one lane does the atomic";
+      why =
+          "one lane per warp: the address is the same for the whole warp, so the compiler "
+          "adds the warp's values first and one lane does the atomic";
     } else if (group > 1) {
       why = std::to_string(ex.size()) + " executions in " + std::to_string(mine.size()) + " " +
             mine[0]->opcode + " (" + std::to_string(group) + " each)";

@@ -141,8 +141,10 @@ TEST(Wavefronts, CpAsyncSourcesAreReadAndChecked) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "coalesced 1 1\nonesource 32 1\nnosource 1 1\n");
   r = cli("wavefronts -", "mis cp.async.8 0xffffffff" + seq(8) + seq(8, 4) +
-                              "\nshort cp.async.4 0xffffffff" + seq(4) + " 1 2\nld ldmatrix.x4 "
-                              "0xffffffff" + seq(16) + seq(16) + "\n");
+                              "\nshort cp.async.4 0xffffffff" + seq(4) +
+                              " 1 2\nld ldmatrix.x4 "
+                              "0xffffffff" +
+                              seq(16) + seq(16) + "\n");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("-:1: lane 0: global source 4 is not a multiple of the copy size 8"),
             std::string::npos)

@@ -221,7 +221,8 @@ TEST(Compiled, AFloatsAtomicIsACasLoopAndAUniformAddressOneLanesAtomic) {
                               "        /*0100*/                   LDS R5, [R2] ;\n"
                               "        /*0110*/                   ATOMS.CAST.SPIN P0, [R2], R4, "
                               "R6 ;\n" +
-                              at(2) + "        /*0200*/               @P0 ATOMS.ADD RZ, [UR4], R7 ;\n";
+                              at(2) +
+                              "        /*0200*/               @P0 ATOMS.ADD RZ, [UR4], R7 ;\n";
   const std::vector<CompiledStep> c =
       compiled_steps(s, *a.analysis, *g.kernel, parse_nvdisasm(listing));
   ASSERT_EQ(c.size(), 2u);
