@@ -36,8 +36,9 @@ bool same(const TileDecl& a, const TileDecl& b) {
 }
 bool same(const Step& a, const Step& b) {
   return a.kind == b.kind && a.tile == b.tile && a.index == b.index && a.guard == b.guard &&
-         a.value == b.value && a.label == b.label && a.loop_var == b.loop_var &&
-         a.loop_from == b.loop_from && a.loop_to == b.loop_to && a.loop_step == b.loop_step;
+         a.value == b.value && a.source == b.source && a.label == b.label &&
+         a.loop_var == b.loop_var && a.loop_from == b.loop_from && a.loop_to == b.loop_to &&
+         a.loop_step == b.loop_step;
 }
 bool same(const Let& a, const Let& b) {
   return a.name == b.name && a.expr == b.expr && a.type == b.type;

@@ -72,7 +72,8 @@ size_t find_keyword(const std::string& s, const std::string& kw) {
   return std::string::npos;
 }
 
-// "load tile[tx][ty] if threadIdx.x < 16 for i in 0..21" -> Step.
+// "load tile[tx][ty] if threadIdx.x < 16 for i in 0..21" -> Step; a cp.async may name its
+// global source: "cp.async.16 tile[tx * 4] from tx * 2 if ... for ...".
 Step parse_step(const std::string& spec) {
   std::string s = trim(spec);
   const auto sp = s.find_first_of(" \t:");
@@ -103,6 +104,14 @@ Step parse_step(const std::string& spec) {
   if (auto f = find_keyword(rest, " if "); f != std::string::npos) {
     st.guard = trim(rest.substr(f + 4));
     rest = trim(rest.substr(0, f));
+  }
+  // cp.async's global source (Step::source); check() refuses it on any other kind. A trailing
+  // "from" with nothing after it (trimmed away) is found too.
+  if (auto f = find_keyword(rest + ' ', " from "); f != std::string::npos) {
+    st.source = f + 6 < rest.size() ? trim(rest.substr(f + 6)) : std::string();
+    rest = trim(rest.substr(0, f));
+    if (st.source.empty())
+      throw Exit{kExitUsage, "--step '" + spec + "': 'from' needs the source chunk's expression"};
   }
   if (rest.empty()) throw Exit{kExitUsage, "--step '" + spec + "': missing the index expression"};
   st.index = rest;
@@ -199,7 +208,8 @@ void add_scenario_options(CLI::App& cmd, ScenarioOptions& o) {
                  "a step in program order (repeatable): \"store tile[threadIdx.y][threadIdx.x]\","
                  " \"sync\", \"load tile[threadIdx.x][threadIdx.y] if threadIdx.x < 16\", "
                  "\"ldmatrix.x4 tile[threadIdx.x % 16][threadIdx.x / 16 * 8]\", \"cp.async.16 "
-                 "tile[threadIdx.x][0]\"");
+                 "tile[threadIdx.x][0]\", \"cp.async.16 tile[threadIdx.x][0] from threadIdx.x * 2\""
+                 " (the global chunk it copies; default threadIdx's linear index)");
 }
 
 namespace {

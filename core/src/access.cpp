@@ -3,6 +3,7 @@
 // [SECTION] Splitting the warp into groups served one after another
 // [SECTION] Serving one group: distinct segments per bank
 // [SECTION] Per-bank passes and conflicts of one group
+// [SECTION] cp.async: the shared write paced by the global source
 // [SECTION] cc 1.x: one broadcast word per pass, 32-bit requests
 // [SECTION] Public entry points
 //
@@ -279,6 +280,105 @@ void detail(const Arch& arch, const WarpAccess& a, const Touch* t, int n, const 
     });
 }
 
+// [SECTION] cp.async: the shared write paced by the global source
+// Measured on an H100 (docs/CPASYNC_SOURCE.md, 1932 source x destination patterns): the active
+// lanes, in lane order, are taken into global passes of at most four distinct 128-byte source
+// lines; each pass is split into the store groups (4 bytes: the warp; 8: half-warps; 16:
+// quarter-warps). Within one (pass, group) the lanes are written in lane order, each in the first
+// wavefront after the last one that used any of its destination banks AND after the last one
+// that read any of its source banks (global word % 32): lanes never share a word's pass on
+// either side, and a source conflict and a destination conflict add up instead of overlapping.
+// The (pass, group) needs its latest lane's wavefront + 1; ncu's ideal is one per (pass, group).
+// With a coalesced source (the default) every source bank is distinct within a group and there
+// is one pass per group: the count is then the most lanes writing into one bank.
+constexpr int kSourceBanks = 32;  // the L1 data banks the global side reads, 4 bytes each
+constexpr uint32_t kSourceLine = 128;
+constexpr int kLinesPerPass = 4;
+
+// The lanes of each global pass, in lane order (passes[] zeroed by the caller); how many.
+int copy_passes(const WarpAccess& a, uint32_t* passes) {
+  int n = 0;
+  uint32_t lines[kLinesPerPass] = {};
+  int used = 0;
+  for (uint32_t rest = a.mask; rest; rest &= rest - 1) {
+    const int lane = std::countr_zero(rest);
+    const uint32_t line = a.source_of(lane) / kSourceLine;
+    if (std::find(lines, lines + used, line) == lines + used) {
+      if (used == kLinesPerPass) {
+        ++n;
+        used = 0;
+      }
+      lines[used++] = line;
+    }
+    passes[n] |= 1u << lane;
+  }
+  return a.mask ? n + 1 : 0;
+}
+
+template <bool kDetail>
+void serve_copy_group(const Arch& arch, const WarpAccess& a, uint32_t lanes, AccessResult& r) {
+  int last_dst[kMaxBanks], last_src[kSourceBanks];
+  std::fill(last_dst, last_dst + kMaxBanks, -1);
+  std::fill(last_src, last_src + kSourceBanks, -1);
+  int when[kWarpSize] = {};
+  int latest = 0;
+  const uint32_t width = static_cast<uint32_t>(a.width);
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const int lane = std::countr_zero(rest);
+    const uint32_t dst = a.addr[static_cast<size_t>(lane)], src = a.source_of(lane);
+    int t = 0;
+    for (uint32_t w = arch.word_of(dst); w <= arch.word_of(dst + width - 1); ++w)
+      t = std::max(t, last_dst[arch.bank_of_word(w)] + 1);
+    for (uint32_t w = src / 4; w <= (src + width - 1) / 4; ++w)
+      t = std::max(t, last_src[w % kSourceBanks] + 1);
+    for (uint32_t w = arch.word_of(dst); w <= arch.word_of(dst + width - 1); ++w)
+      last_dst[arch.bank_of_word(w)] = t;
+    for (uint32_t w = src / 4; w <= (src + width - 1) / 4; ++w) last_src[w % kSourceBanks] = t;
+    when[lane] = t;
+    latest = std::max(latest, t);
+  }
+  r.wavefronts += latest + 1;
+  r.ideal += 1;
+  if constexpr (kDetail) {
+    const size_t first = r.detail.size();
+    r.detail.resize(first + static_cast<size_t>(latest) + 1);
+    int passes[kMaxBanks] = {};
+    uint32_t delayed = 0;  // banks of the lanes that waited (marked when no bank repeats)
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+      const int lane = std::countr_zero(rest);
+      const uint32_t dst = a.addr[static_cast<size_t>(lane)];
+      Wavefront& wf = r.detail[first + static_cast<size_t>(when[lane])];
+      wf.lanes |= 1u << lane;
+      for (uint32_t w = arch.word_of(dst); w <= arch.word_of(dst + width - 1); ++w) {
+        const int bank = arch.bank_of_word(w);
+        wf.banks |= 1u << bank;
+        wf.words.push_back(LaneWord{lane, w, bank, false});
+        ++passes[bank];
+        if (when[lane] > 0) delayed |= 1u << bank;
+      }
+    }
+    record_group(passes, arch.banks, 1, r);
+    // A wait on the source side alone repeats no destination bank: the banks whose writes
+    // waited are the ones the instruction spends its extra wavefronts on.
+    bool any = false;
+    for (int b = 0; b < arch.banks; ++b) any = any || passes[b] > 1;
+    if (!any) r.conflict_banks |= delayed;
+  }
+}
+
+template <bool kDetail>
+void run_copy(const Arch& arch, const WarpAccess& a, AccessResult& r) {
+  uint32_t passes[kWarpSize] = {};
+  const int n = copy_passes(a, passes);
+  const int g = group_lanes(arch, Op::CpAsync, a);
+  for (int p = 0; p < n; ++p)
+    for (int start = 0; start < kWarpSize; start += g) {
+      const uint32_t group_bits = g == 32 ? 0xFFFFFFFFu : ((1u << g) - 1u) << start;
+      if (const uint32_t lanes = passes[p] & group_bits)
+        serve_copy_group<kDetail>(arch, a, lanes, r);
+    }
+}
+
 // [SECTION] cc 1.x: one broadcast word per pass, 32-bit requests
 // The programming guide (4.2, F.3.3) serves a half-warp's read in steps; each step serves "all
 // addresses that are within the broadcast word" and "one address for each bank (other than the
@@ -372,6 +472,8 @@ AccessResult run(const Arch& arch, Op op, const WarpAccess& a) {
   if (arch.one_broadcast &&
       (op == Op::Load || op == Op::Store || op == Op::Atomic || op == Op::AtomicInc)) {
     run_tesla<kDetail>(arch, op, a, r);
+  } else if (op == Op::CpAsync) {
+    run_copy<kDetail>(arch, a, r);
   } else {
     const int g = group_lanes(arch, op, a);
     Touch touches[kWarpSize * 8];  // a valid access touches at most 4 words per lane
@@ -380,9 +482,8 @@ AccessResult run(const Arch& arch, Op op, const WarpAccess& a) {
       const uint32_t lanes = a.mask & group_bits;
       if (!lanes) continue;
       const int n = collect(arch, a, lanes, touches);
-      // Lanes never share a word's pass: atomics' read-modify-writes, and cp.async's writes
-      // (measured: 32 lanes copying to one address cost 32 wavefronts).
-      const bool atomic = op == Op::Atomic || op == Op::CpAsync;
+      // Lanes never share a word's pass: atomics' read-modify-writes.
+      const bool atomic = op == Op::Atomic;
       const GroupCost c = cost(arch, a, touches, n, atomic);
       r.wavefronts += c.wavefronts;
       r.ideal += c.ideal;
@@ -423,6 +524,19 @@ std::string validate(Op op, const WarpAccess& a) {
              ": the row addresses come from lanes 0-7 (.x1), 0-15 (.x2) or 0-31 (.x4)";
   } else if (op == Op::CpAsync && a.width != 4 && a.width != 8 && a.width != 16) {
     return "cp.async copies 4, 8 or 16 bytes, not " + std::to_string(a.width);
+  }
+  if (a.has_source && op != Op::CpAsync)
+    return std::string("a global source is cp.async's alone, not ") + op_name(op) + "'s";
+  if (a.has_source) {
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (!((a.mask >> lane) & 1u)) continue;
+      const uint64_t src = a.source[static_cast<size_t>(lane)];
+      if (src % static_cast<uint64_t>(a.width) != 0 ||
+          src + static_cast<uint64_t>(a.width) > uint64_t{UINT32_MAX} + 1)
+        return "lane " + std::to_string(lane) + ": global source " + std::to_string(src) +
+               " is not a multiple of the copy size " + std::to_string(a.width) +
+               (src % static_cast<uint64_t>(a.width) != 0 ? "" : " below 4 GiB");
+    }
   }
   return validate(a);
 }

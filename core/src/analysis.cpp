@@ -79,6 +79,10 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override, const Trace
       ws.access.width = width;
       ws.access.mask = wt.mask;
       ws.access.addr = wt.byte;
+      ws.access.has_source = ts.has_source;  // else coalesced: WarpAccess::source_of()
+      if (ts.has_source)
+        for (size_t l = 0; l < kWarpSize; ++l)
+          ws.access.source[l] = wt.chunk[l] * static_cast<uint32_t>(width);
       std::copy(wt.element.begin(), wt.element.end(), ws.element.begin());
       if (ws.access.mask == 0) continue;
       if (std::string bad = validate(op.op, ws.access); !bad.empty()) {

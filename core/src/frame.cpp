@@ -207,6 +207,12 @@ FrameCells frame_cells(const Analysis& a, const Frame& f) {
   out.wavefronts = r.wavefronts;
   out.ideal = r.ideal;
   out.verdict = a.steps[f.step].tile >= 0 ? verdict(r, a.step_op(f.step)) : verdict(r);
+  // cp.async's figures depend on its global source: the verdict says which one they assume.
+  if (a.steps[f.step].kind == StepKind::CpAsync) {
+    const std::string& src = a.scenario.steps[static_cast<size_t>(a.steps[f.step].step)].source;
+    out.verdict += src.empty() ? std::string(" (source: coalesced, assumed)")
+                               : std::string(" (source: chunk ") + src + ")";
+  }
   uint32_t current = 0;
   if (f.wavefront >= 0 && f.wavefront < static_cast<int>(r.detail.size()))
     current = r.detail[f.wavefront].lanes;

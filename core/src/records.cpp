@@ -64,19 +64,24 @@ std::vector<std::string> fields(const std::string& line) {
 
 // The 32 addresses (fields 3..34): every one must be a number; those of `lanes` non-negative and
 // within 32 bits.
-std::string read_addresses(const std::vector<std::string>& f, uint32_t lanes, WarpAccess& a) {
+std::string read_addresses(const std::vector<std::string>& f, uint32_t lanes, WarpAccess& a,
+                           size_t from = 3) {
+  const bool source = from != 3;  // the cp.async sources S0..S31 (fields 35..66)
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    const std::string& t = f[3 + static_cast<size_t>(lane)];
+    const std::string& t = f[from + static_cast<size_t>(lane)];
     const bool active = (lanes >> lane) & 1u;
     const bool negative = !t.empty() && t[0] == '-';
     uint64_t v = 0;
+    const std::string what = source ? "global source" : "address";
     if (!parse_u64(negative ? std::string_view(t).substr(1) : std::string_view(t), v))
-      return "lane " + std::to_string(lane) + ": '" + t + "' is not an address";
+      return "lane " + std::to_string(lane) + ": '" + t + "' is not " +
+             (source ? "a global source" : "an address");
     if (!active) continue;  // inactive lanes' addresses are ignored
-    if (negative) return "lane " + std::to_string(lane) + ": negative address " + t;
+    if (negative) return "lane " + std::to_string(lane) + ": negative " + what + " " + t;
     if (v > 0xFFFFFFFFull)
-      return "lane " + std::to_string(lane) + ": address " + t + " is beyond 228 KB";
-    a.addr[static_cast<size_t>(lane)] = static_cast<uint32_t>(v);
+      return "lane " + std::to_string(lane) + ": " + what + " " + t +
+             (source ? " is beyond 4 GiB" : " is beyond 228 KB");
+    (source ? a.source : a.addr)[static_cast<size_t>(lane)] = static_cast<uint32_t>(v);
   }
   return {};
 }
@@ -109,8 +114,11 @@ std::string parse_any_record(const std::string& line, Record& r) {
     r.op.reset();
     return parse_record(line, r.name, r.access);
   }
-  if (f.size() != 35)
-    return "expected 35 fields (NAME OP MASK and 32 addresses), found " + std::to_string(f.size());
+  const bool copy = f[1].starts_with("cp.async.");
+  if (f.size() != 35 && !(copy && f.size() == 67))
+    return std::string("expected 35 fields (NAME OP MASK and 32 addresses") +
+           (copy ? "; cp.async may add 32 global sources: 67" : "") + "), found " +
+           std::to_string(f.size());
   r.name = f[0];
   r.op = parse_op(f[1]);
   if (!r.op)
@@ -127,6 +135,10 @@ std::string parse_any_record(const std::string& line, Record& r) {
   r.access.width = r.op->width;
   r.access.mask = r.op->lanes(static_cast<uint32_t>(mask));
   if (std::string err = read_addresses(f, r.access.mask, r.access); !err.empty()) return err;
+  if (f.size() == 67) {
+    r.access.has_source = true;
+    if (std::string err = read_addresses(f, r.access.mask, r.access, 35); !err.empty()) return err;
+  }
   return validate(r.op->op, r.access);
 }
 

@@ -358,6 +358,15 @@ void check_step(const Scenario& s, size_t i, const std::set<std::string, std::le
     }
   }
   check_instruction(s, st, tile, path, out);
+  if (!st.source.empty()) {
+    if (st.kind != StepKind::CpAsync) {
+      out.push_back(
+          {path + ".source", 0,
+           "only cp.async reads a global source; remove \"source\" from " + st.kind_text()});
+    } else if (ExprParse p = parse_expr(st.source); !p.expr) {
+      out.push_back({path + ".source", p.error.column, p.error.message});
+    }
+  }
   if (!st.value.empty()) {
     if (st.reads()) {
       out.push_back({path + ".value", 0,
@@ -414,6 +423,7 @@ void check_limits(const Scenario& s, std::vector<Diagnostic>& out) {
     text(path + ".index", st.index, kMaxExprChars, "the index");
     text(path + ".guard", st.guard, kMaxExprChars, "the guard");
     text(path + ".value", st.value, kMaxExprChars, "the value");
+    text(path + ".source", st.source, kMaxExprChars, "the source");
     text(path + ".label", st.label, kMaxTextChars, "the label");
   }
 }
@@ -556,7 +566,8 @@ TileDecl read_tile(Reader& r, const Json& j, const std::string& path) {
 
 Step read_step(Reader& r, const Json& j, const std::string& path) {
   Step st;
-  if (!r.object(j, path, {"kind", "tile", "index", "guard", "value", "label", "loop"})) return st;
+  if (!r.object(j, path, {"kind", "tile", "index", "guard", "value", "source", "label", "loop"}))
+    return st;
   auto kind = j.find("kind");
   if (kind == j.end()) {
     r.error(join(path, "kind"), "missing: one of " + step_kind_forms());
@@ -570,10 +581,11 @@ Step read_step(Reader& r, const Json& j, const std::string& path) {
   r.get(j, path, "index", st.index);
   r.get(j, path, "guard", st.guard);
   r.get(j, path, "value", st.value);
+  r.get(j, path, "source", st.source);
   r.get(j, path, "label", st.label);
   // A barrier accesses no memory: an index, tile or value on it would be ignored without a word.
   if (st.kind == StepKind::Sync)
-    for (const char* key : {"tile", "index", "value"})
+    for (const char* key : {"tile", "index", "value", "source"})
       if (j.contains(key))
         r.error(join(path, key), std::string("a sync step (__syncthreads()) accesses no memory: ") +
                                      "remove its " + key);
@@ -763,6 +775,7 @@ Json scenario_to_json_value(const Scenario& s) {
     if (!st.index.empty()) js["index"] = st.index;
     if (!st.guard.empty()) js["guard"] = st.guard;
     if (!st.value.empty()) js["value"] = st.value;
+    if (!st.source.empty()) js["source"] = st.source;
     if (!st.label.empty()) js["label"] = st.label;
     if (!st.loop_var.empty() || st.loop_from != 0 || st.loop_to != 0 || st.loop_step != 1) {
       js["loop"] = Json{

@@ -249,15 +249,21 @@ std::string render_table(const Analysis& a) {
     o << "(warps " << shown << "-" << a.warp_count() - 1
       << " not shown as columns; they are in the totals and in --json)\n";
   }
-  // cp.async's figures are its shared write's, with the global side read as bankviz assumes it:
-  // said where the user sees them (issue 19: sources 16 bytes apart cost more on an H100).
-  bool copies = false;
-  for (size_t i = 0; i < a.steps.size(); ++i)
-    copies |= a.steps[i].tile >= 0 && a.step_op(static_cast<int>(i)).op == Op::CpAsync;
-  if (copies) {
-    o << "cp.async: the figures assume a coalesced global source (lane i copies the i-th chunk of\n"
-         "one contiguous row); with a scattered source the GPU can count more wavefronts\n";
+  // cp.async's figures are its shared write's, paced by its global source: which source each
+  // step's figures assume, said where the user sees them (docs/CPASYNC_SOURCE.md).
+  std::string given, assumed;
+  for (const Step& st : a.scenario.steps) {
+    if (st.kind != StepKind::CpAsync) continue;
+    std::string& list = st.source.empty() ? assumed : given;
+    if (!list.empty()) list += "; ";
+    list += st.label.empty() ? st.kind_text() + ' ' + st.index : st.label;
+    if (!st.source.empty()) list += std::string(" from chunk ") + st.source;
   }
+  if (!assumed.empty())
+    o << "cp.async source: coalesced, assumed (lane i copies the i-th chunk of one contiguous\n"
+         "row; give a step a \"source\" for another): "
+      << assumed << "\n";
+  if (!given.empty()) o << "cp.async source: as given: " << given << "\n";
   if (!a.issues.empty()) {
     o << "\nissues:\n";
     for (const Issue& is : a.issues) o << "  - " << is.message << "\n";
@@ -478,6 +484,10 @@ detail::Json step_json(const Analysis& a, size_t i) {
   js["kind"] = step_kind_name(s.kind);
   js["tile"] = s.tile >= 0 ? Json(a.scenario.tiles[static_cast<size_t>(s.tile)].name) : Json();
   js["label"] = s.label;
+  if (s.kind == StepKind::CpAsync) {  // which global source its figures assume
+    const std::string& src = a.scenario.steps[static_cast<size_t>(s.step)].source;
+    js["source"] = src.empty() ? Json("coalesced (assumed)") : Json(src);
+  }
   Json warps = Json::array();
   if (s.kind != StepKind::Sync) {
     for (const WarpStep& ws : a.warps[i]) {

@@ -65,7 +65,7 @@ struct BoundStep {
   int tile = -1;
   int loop_slot = -1;
   std::vector<BoundExpr> subscripts;
-  std::optional<BoundExpr> guard, value;
+  std::optional<BoundExpr> guard, value, source;
   std::vector<size_t> lets_read;  // the lets (0-based) its expressions name: copied per thread
   int64_t cost = 0;               // nodes evaluated per thread per execution
 };
@@ -122,6 +122,7 @@ bool uses_block_index(const Scenario& s) {
   for (const Step& st : s.steps) {
     if (!st.guard.empty() && uses(st.guard)) return true;
     if (!st.value.empty() && uses(st.value)) return true;
+    if (!st.source.empty() && uses(st.source)) return true;
     for (const Expr& e : parse_subscripts(st.index, "").subscripts)
       if (e.uses_block_index()) return true;
   }
@@ -156,6 +157,8 @@ std::vector<BoundStep> bind_steps(const Scenario& s, const Scope& sc,
         bs.guard = bind_text(*parse_expr(st.guard).expr, symbols, path + "guard", errors);
       if (!st.value.empty())
         bs.value = bind_text(*parse_expr(st.value).expr, symbols, path + "value", errors);
+      if (!st.source.empty())
+        bs.source = bind_text(*parse_expr(st.source).expr, symbols, path + "source", errors);
     }
     std::vector<int> read;
     auto note = [&](const BoundExpr& e) {
@@ -165,6 +168,7 @@ std::vector<BoundStep> bind_steps(const Scenario& s, const Scope& sc,
     for (const BoundExpr& e : bs.subscripts) note(e);
     if (bs.guard) note(*bs.guard);
     if (bs.value) note(*bs.value);
+    if (bs.source) note(*bs.source);
     std::sort(read.begin(), read.end());
     read.erase(std::unique(read.begin(), read.end()), read.end());
     for (int slot : read) {
@@ -274,7 +278,36 @@ struct Tracer {
   bool evaluate_lets();
   bool step(const BoundStep& bs, int64_t iteration);
   bool trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane);
+  bool copy_source(ExecStep& c, WarpTrace& wt, int lane, int64_t tid);
 };
+
+// cp.async: the chunk the lane copies, its "source" (or the thread's linear index), which must
+// lie inside the kernel's input (kSourceBytes). False after an error (out.errors).
+bool Tracer::copy_source(ExecStep& c, WarpTrace& wt, int lane, int64_t tid) {
+  int64_t chunk = tid;
+  if (c.bs.source) {
+    ExprError err;
+    const std::optional<Value> v = c.bs.source->eval(env, &err);
+    if (!v) {
+      fail(c, "source", err, tid);
+      return false;
+    }
+    const std::optional<int64_t> n = v->to_int64();
+    const int64_t chunks = kSourceBytes / c.st.copy_bytes;
+    if (!n || *n < 0 || *n >= chunks) {
+      fail(c, "source",
+           {0, "the source chunk is " + v->text() +
+                   ", outside the kernel's input: " + c.st.kind_text() + " copies chunk 0 to " +
+                   std::to_string(chunks - 1) + " (" + std::to_string(kSourceBytes) + " bytes of " +
+                   std::to_string(c.st.copy_bytes) + ")"},
+           tid);
+      return false;
+    }
+    chunk = *n;
+  }
+  wt.chunk[static_cast<size_t>(lane)] = static_cast<uint32_t>(chunk);
+  return true;
+}
 
 // Lets: once per thread, in order, converted to their declared type as an initialization does.
 bool Tracer::evaluate_lets() {
@@ -306,6 +339,7 @@ bool Tracer::step(const BoundStep& bs, int64_t iteration) {
   TraceStep& ts = t.steps.emplace_back();
   ts.info = {bs.index, iteration, st.kind, bs.tile, step_label(st, iteration)};
   ts.value_type = bs.value ? bs.value->type() : CType::UInt;
+  ts.has_source = bs.source.has_value();
   if (!st.is_memory()) return true;  // __syncthreads(): a barrier, no access
 
   const TileDecl& tile = s.tiles[static_cast<size_t>(bs.tile)];
@@ -478,6 +512,7 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
     wt.value[static_cast<size_t>(lane)] = v.bits;
   }
   if (!gives_address) return true;  // stmatrix: the registers only
+  if (kind.from_global && !copy_source(c, wt, lane, tid)) return false;
   wt.mask |= 1u << lane;
   wt.element[static_cast<size_t>(lane)] = static_cast<int32_t>(elem);
   wt.byte[static_cast<size_t>(lane)] = byte;

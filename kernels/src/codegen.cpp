@@ -675,7 +675,7 @@ bool Generator::scan() {
   };
   for (const Let& l : s.lets) scan_hash(l.expr);
   for (const Step& st : s.steps) {
-    scan_hash(st.guard), scan_hash(st.value);
+    scan_hash(st.guard), scan_hash(st.value), scan_hash(st.source);
     for (const Expr& x : parse_subscripts(st.index, "").subscripts)
       uses_hash |= x.uses_function("hash");
   }
@@ -1053,10 +1053,16 @@ StepText Generator::step_text(const Step& st) const {
     }
     wide.push_back(matrix_asm(st, regs));
   } else if (st.kind == StepKind::CpAsync) {
+    // The chunk it copies: the step's "source" (checked by the model to lie in the input,
+    // kSourceBytes), or the thread's linear index (coalesced). Inline, so a kernel without a
+    // source is the one it always was (its lines are test data: tests/data/compiled).
+    const std::string chunk =
+        st.source.empty() ? names.tid
+                          : "(unsigned long long)(" + parse_expr(st.source).expr->text() + ")";
     wide.push_back("asm volatile(\"" + std::string(kind.ptx) + " [%0], [%1], " +
                    std::to_string(st.copy_bytes) +
                    ";\" :: \"r\"(addr), \"l\"(__cvta_generic_to_global(in + " +
-                   std::to_string(st.copy_bytes / 4) + " * " + names.tid + ")) : \"memory\");");
+                   std::to_string(st.copy_bytes / 4) + " * " + chunk + ")) : \"memory\");");
     wide.push_back("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
   }
   if (!wide.empty()) {

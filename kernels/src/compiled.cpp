@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -291,9 +292,37 @@ struct Cost {
   bool invalid = false;
 };
 
+// What ptxas made of an atomic step, read off its SASS (measured on an H100, docs/COUNTERS.md):
+// Plain: one instruction per warp. CasLoop: atomicAdd on a float is a loop of LDS and
+// ATOMS.CAST.SPIN. Elected: an atomic on an address the compiler knows to be the same for the
+// whole warp is done once, by one lane (@P0 ATOMS after a warp reduction).
+enum class Form { Plain, CasLoop, Elected };
+
+// The compare-and-swap loop: every try is an LDS of the lanes still trying (served as a load) and
+// an ATOMS.CAST.SPIN of 2 wavefronts, 2 instructions; in each bank one lane (the lowest) succeeds
+// per try. A d-way conflict takes d tries: sum over r = d..1 of (r + 2) wavefronts in 2d
+// instructions (H100: 3, 7, 18, 52, 168, 592 for d = 1 .. 32, cycles equal).
+void cas_loop(const Arch& arch, WarpAccess acc, Cost& c) {
+  while (acc.mask) {
+    c.instructions += 2;
+    c.wavefronts += serve(arch, Op::Load, acc).wavefronts + 2;
+    uint32_t won = 0;
+    uint64_t banks = 0;
+    for (uint32_t rest = acc.mask; rest; rest &= rest - 1) {
+      const int lane = std::countr_zero(rest);
+      const int bank = arch.bank_of(acc.addr[static_cast<size_t>(lane)]);
+      if ((banks >> bank) & 1u) continue;
+      banks |= uint64_t{1} << bank;
+      won |= 1u << lane;
+    }
+    acc.mask &= ~won;
+  }
+}
+
 // One execution (or the first member of a wider instruction's group) served: every warp of the
 // block issues it unless the compiler jumps over it (then those with an active lane, as written).
-Cost serve_execution(const Analysis& src, int exec, const OpSpec& op, int width, bool all_warps) {
+Cost serve_execution(const Analysis& src, int exec, const OpSpec& op, int width, bool all_warps,
+                     Form form = Form::Plain) {
   Cost c;
   for (const WarpStep& ws : src.warps[static_cast<size_t>(exec)]) {
     WarpAccess acc = ws.access;
@@ -301,6 +330,11 @@ Cost serve_execution(const Analysis& src, int exec, const OpSpec& op, int width,
       if (all_warps) ++c.instructions, ++c.idle_warps;
       continue;
     }
+    if (form == Form::CasLoop) {
+      cas_loop(*src.arch, acc, c);
+      continue;
+    }
+    if (form == Form::Elected) acc.mask &= ~acc.mask + 1;  // the warp's lowest active lane
     acc.width = width;
     if (!validate(op.op, acc).empty()) {
       c.invalid = true;
@@ -310,6 +344,18 @@ Cost serve_execution(const Analysis& src, int exec, const OpSpec& op, int width,
     c.wavefronts += serve(*src.arch, op.op, acc).wavefronts;
   }
   return c;
+}
+
+// Every active lane of every execution on one address, warp by warp.
+bool uniform(const Analysis& a, const std::vector<int>& execs) {
+  for (int e : execs)
+    for (const WarpStep& ws : a.warps[static_cast<size_t>(e)]) {
+      if (ws.access.mask == 0) continue;
+      const uint32_t first = ws.access.addr[static_cast<size_t>(std::countr_zero(ws.access.mask))];
+      for (uint32_t rest = ws.access.mask; rest; rest &= rest - 1)
+        if (ws.access.addr[static_cast<size_t>(std::countr_zero(rest))] != first) return false;
+    }
+  return true;
 }
 
 std::string join_sass(const std::vector<std::string>& v) {
@@ -436,6 +482,15 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
       }
     }
     const bool predicated = !mine[0]->predicate.empty() && mine[0]->predicate != "@PT";
+    // Atomics: a CAS loop (a float's atomicAdd), or one elected lane on a warp-uniform address.
+    Form form = Form::Plain;
+    if (op.op == Op::Atomic || op.op == Op::AtomicInc) {
+      for (const SassInstruction* in : mine)
+        if (in->opcode.rfind("ATOMS.CAST", 0) == 0) form = Form::CasLoop;
+      if (form == Form::Plain && predicated && s.steps[static_cast<size_t>(i)].guard.empty() &&
+          mine.size() == 1 && mine[0]->opcode.rfind("ATOMS", 0) == 0 && uniform(a, ex))
+        form = Form::Elected;
+    }
     const bool all_warps = !mine[0]->under_branch;
     const bool speculated =
         !predicated && all_warps && !s.steps[static_cast<size_t>(i)].guard.empty() && spec;
@@ -449,7 +504,8 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
       invalid |= cost.invalid;
     };
     for (size_t x = 0; x < ex.size(); x += static_cast<size_t>(group))
-      add(serve_execution(src, ex[x], op, members.empty() && group == 1 ? w : width, all_warps));
+      add(serve_execution(src, ex[x], op, members.empty() && group == 1 ? w : width, all_warps,
+                          form));
     for (int o : serves[static_cast<size_t>(i)]) {
       const OpSpec oop = a.step_op(execs[static_cast<size_t>(o)][0]);
       const bool ospec =
@@ -458,7 +514,13 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
         add(serve_execution(ospec ? *spec : a, e, oop, oop.width, all_warps));
     }
     std::string why;
-    if (group > 1) {
+    if (form == Form::CasLoop) {
+      why = "a compare-and-swap loop (LDS, ATOMS.CAST.SPIN): one lane per bank succeeds per try";
+    } else if (form == Form::Elected) {
+      why =
+          "one lane per warp: the address is the same for the whole warp, so the compiler "
+          "adds the warp's values first and one lane does the atomic";
+    } else if (group > 1) {
       why = std::to_string(ex.size()) + " executions in " + std::to_string(mine.size()) + " " +
             mine[0]->opcode + " (" + std::to_string(group) + " each)";
     } else if (!members.empty()) {

@@ -139,11 +139,12 @@ struct BlockRun {
       }
     };
     if (st.kind == StepKind::CpAsync) {
-      // Each active lane copies its copy_bytes at byte t * copy_bytes of the input (input_word()).
+      // Each active lane copies its copy_bytes at byte chunk * copy_bytes of the input
+      // (input_word()): its chunk is the step's source, or the thread's index (trace.h).
       const int eb = tile.elem_bytes(), cb = ty.comp_bytes();
       for (uint32_t m = wt.mask; m; m &= m - 1) {
         const int lane = __builtin_ctz(m);
-        const int64_t t = static_cast<int64_t>(w) * 32 + lane;
+        const int64_t t = wt.chunk[static_cast<size_t>(lane)];
         uint8_t bytes[16] = {};
         for (int k = 0; k < st.copy_bytes / 4; ++k) {
           const uint32_t word = input_word(t * (st.copy_bytes / 4) + k);
@@ -356,14 +357,21 @@ struct BlockRun {
 
 // [SECTION] evaluate_reference() =================================================================
 
-std::vector<uint32_t> kernel_input(const Scenario& s) {
-  std::vector<uint32_t> in;
+int64_t kernel_input_words(const Scenario& s) {
   if (std::none_of(s.steps.begin(), s.steps.end(),
                    [](const Step& st) { return st.info().from_global; }))
-    return in;
-  in.resize(static_cast<size_t>(s.threads()) * 4);
-  for (int64_t t = 0; t < s.threads(); ++t)
-    for (int k = 0; k < 4; ++k) in[static_cast<size_t>(t * 4 + k)] = input_word(t * 4 + k);
+    return 0;
+  // A step with a "source" may copy any chunk of kSourceBytes; else 16 bytes per thread.
+  const bool sourced = std::any_of(s.steps.begin(), s.steps.end(),
+                                   [](const Step& st) { return !st.source.empty(); });
+  return sourced ? kSourceBytes / 4 : s.threads() * 4;
+}
+
+std::vector<uint32_t> kernel_input(const Scenario& s) {
+  std::vector<uint32_t> in;
+  const int64_t words = kernel_input_words(s);
+  in.resize(static_cast<size_t>(words));
+  for (int64_t i = 0; i < words; ++i) in[static_cast<size_t>(i)] = input_word(i);
   return in;
 }
 

@@ -24,9 +24,9 @@ ProfileRequest written_profile_request(const Scenario& s, const KernelSource& k)
   out.bytes = static_cast<uint64_t>(r.grid.x) * static_cast<uint64_t>(s.threads()) * 4;
   out.text = "out";
   r.args.push_back(out);
-  if (k.has_input) {  // 4 words per lesson thread (reference.h input_word())
+  if (k.has_input) {  // reference.h kernel_input(): input_word() for every word
     KernelArg in = out;
-    in.bytes = static_cast<uint64_t>(s.threads()) * 16;
+    in.bytes = static_cast<uint64_t>(kernel_input_words(s)) * 4;
     in.text = "in";
     r.args.push_back(in);
   }

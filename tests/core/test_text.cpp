@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bankviz/frame.h"
 #include "bankviz/text.h"
 #include "helpers.h"
 
@@ -403,16 +404,35 @@ TEST(HeadlineWarnings, NameRacesAndOutOfBoundsAccessesAndTheStepsInvolved) {
   EXPECT_NE(w[0].find("(this step)"), std::string::npos);
 }
 
-// cp.async's figures assume a coalesced global source: the table says so where a cp.async step
-// is, and only there.
+// cp.async's figures depend on its global source: the table says which one each cp.async step's
+// figures assume (coalesced when the step gives none), where a cp.async step is, and only there.
 TEST(RenderTable, CpAsyncSaysWhichGlobalSourceItsFiguresAssume) {
   Scenario s = transpose();
-  EXPECT_EQ(render_table(run(s)).find("coalesced global source"), std::string::npos);
+  EXPECT_EQ(render_table(run(s)).find("cp.async source"), std::string::npos);
   Step copy;
   ASSERT_TRUE(parse_step_op("cp.async.16", copy));
   copy.index = "tile[threadIdx.y][threadIdx.x % 8 * 4]";
   s.steps = {copy};
-  EXPECT_NE(render_table(run(s)).find("cp.async: the figures assume a coalesced global source"),
+  std::string t = render_table(run(s));
+  EXPECT_NE(t.find("cp.async source: coalesced, assumed"), std::string::npos) << t;
+  EXPECT_EQ(t.find("as given"), std::string::npos) << t;
+  // The same copy from chunks 2 apart: named as given, with its own figures.
+  s.steps.push_back(s.steps[0]);
+  s.steps[1].source = "threadIdx.x * 2";
+  s.steps[1].label = "strided";
+  t = render_table(run(s));
+  EXPECT_NE(t.find("cp.async source: as given: strided from chunk threadIdx.x * 2"),
             std::string::npos)
-      << render_table(run(s));
+      << t;
+  EXPECT_NE(t.find("coalesced, assumed"), std::string::npos) << t;
+  // Every view's verdict (frame_cells) says it too, step by step.
+  const Analysis a = run(s);
+  Frame f;
+  f.warp = 0;
+  f.step = 0;
+  EXPECT_NE(frame_cells(a, f).verdict.find("(source: coalesced, assumed)"), std::string::npos)
+      << frame_cells(a, f).verdict;
+  f.step = 1;
+  EXPECT_NE(frame_cells(a, f).verdict.find("(source: chunk threadIdx.x * 2)"), std::string::npos)
+      << frame_cells(a, f).verdict;
 }

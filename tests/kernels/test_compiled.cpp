@@ -183,6 +183,69 @@ TEST(Compiled, ReasonsNameWhatTheCompilerDid) {
   EXPECT_TRUE(kept);
 }
 
+// Two forms of an atomic that ptxas makes for sm_90, with the SASS it gave for them (the listing
+// here is nvdisasm's instructions on the kernel's step lines) and the counts an H100 gave
+// (2026-11-26, run --mode written --steps, docs/COUNTERS.md): atomicAdd on a float is a
+// compare-and-swap loop, one lane per bank succeeding per try: 8 ways take 8 tries, 16
+// instructions and 52 wavefronts; an int added to one address for the whole warp is one lane's.
+TEST(Compiled, AFloatsAtomicIsACasLoopAndAUniformAddressOneLanesAtomic) {
+  Scenario s;
+  s.tiles = {TileDecl{}, TileDecl{}};
+  s.tiles[0].name = "f";
+  s.tiles[0].elem = "float";
+  s.tiles[0].dims = {1024};
+  s.tiles[1].name = "n";
+  s.tiles[1].elem = "int";
+  s.tiles[1].dims = {1024};
+  s.tiles[1].base = 4096;
+  s.block[0] = 32;
+  s.block[1] = 1;
+  Step f, sync, n;
+  f.kind = n.kind = StepKind::Atomic;
+  sync.kind = StepKind::Sync;
+  f.tile = "f";
+  f.index = "f[threadIdx.x * 8]";
+  f.value = n.value = "threadIdx.x";
+  n.tile = "n";
+  n.index = "n[0]";
+  s.steps = {f, sync, n};
+  const GenerateResult g = generate_kernel(s, RunMode::Written);
+  ASSERT_TRUE(g.kernel);
+  const AnalysisResult a = analyze(s, find_arch("hopper"));
+  ASSERT_TRUE(a.analysis);
+  auto at = [&](int step) {
+    return "\t//## File \"" + g.kernel->file_name + "\", line " +
+           std::to_string(g.kernel->step_line[static_cast<size_t>(step)]) + "\n";
+  };
+  const std::string listing = at(0) +
+                              "        /*0100*/                   LDS R5, [R2] ;\n"
+                              "        /*0110*/                   ATOMS.CAST.SPIN P0, [R2], R4, "
+                              "R6 ;\n" +
+                              at(2) +
+                              "        /*0200*/               @P0 ATOMS.ADD RZ, [UR4], R7 ;\n";
+  const std::vector<CompiledStep> c =
+      compiled_steps(s, *a.analysis, *g.kernel, parse_nvdisasm(listing));
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].written_instructions, 1);
+  EXPECT_EQ(c[0].written_wavefronts, 8);
+  EXPECT_EQ(c[0].instructions, 16);  // H100: 16
+  EXPECT_EQ(c[0].wavefronts, 52);    // H100: 52 (and 52.07 cycles per warp in exposed mode)
+  EXPECT_NE(c[0].reason.find("compare-and-swap loop"), std::string::npos) << c[0].reason;
+  EXPECT_EQ(c[1].written_wavefronts, 32);
+  EXPECT_EQ(c[1].instructions, 1);  // H100: 1
+  EXPECT_EQ(c[1].wavefronts, 1);    // H100: 1
+  EXPECT_NE(c[1].reason.find("one lane per warp"), std::string::npos) << c[1].reason;
+  // The same int atomic on a lane's own address stays a plain one, predicated or not.
+  s.steps[2].index = "n[threadIdx.x]";
+  const AnalysisResult b = analyze(s, find_arch("hopper"));
+  const std::vector<CompiledStep> d =
+      compiled_steps(s, *b.analysis, *g.kernel, parse_nvdisasm(listing));
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[1].instructions, 1);
+  EXPECT_EQ(d[1].wavefronts, 1);
+  EXPECT_FALSE(d[1].differs());
+}
+
 // disassemble() runs the toolkit's nvdisasm in a process of its own: $CUDA_HOME/bin first. A
 // stand-in that prints a listing and one that fails show both ends without the toolkit.
 TEST(Sass, DisassembleRunsNvdisasmFromCudaHomeAndSaysWhenItFails) {

@@ -136,5 +136,31 @@ print(f"      other sources: condition holds and model agrees {table[(True, True
       f"holds but differs {table[(True, False)]}, fails and agrees {table[(False, True)]}, "
       f"fails and differs {table[(False, False)]}")
 report(table[(True, False)] <= 1, "the model holds wherever its source condition holds (1 known exception)")
+
+# 4. the cp.async source suite (docs/CPASYNC_SOURCE.md): the rule with each lane's source.
+from model import cp_cost_source  # noqa: E402
+src_cases = read_any(os.path.join(DATA, "cpsource.txt"))
+src_exp = expected(os.path.join(DATA, "cpsource.expected"))
+wf_ok = both_ok = one_line = one_line_ok = 0
+for n, (op, mask, a, s) in src_cases.items():
+    got = cp_cost_source(op, mask, a, s)
+    wf_ok += got[0] == src_exp[n][0]
+    both_ok += got == src_exp[n]
+    if len({s[l] // 128 for l in range(32) if (mask >> l) & 1}) == 1:
+        one_line += 1
+        one_line_ok += got == src_exp[n]
+report(len(src_cases) == len(src_exp) >= 1000, f"cpsource: {len(src_cases)} measured cases")
+report(one_line_ok == one_line, f"cpsource: exact where the warp reads one source line ({one_line_ok} / {one_line})")
+report(wf_ok >= 1652 and both_ok >= 1339,
+       f"cpsource: wavefronts agree in {wf_ok}, wavefronts and ideal in {both_ok} of {len(src_cases)}")
+for name, src_of in sources:
+    agree = sum(cp_cost_source(op, mask, a, src_of(n)) == (m[TOT] - 4, m[TOT] - 4 - m[CONF])
+                for n, (op, m) in joined(os.path.join(MEAS, name + ".joined")).items()
+                for (_, mask, a, _) in [main.get(n) or explore[n]] if mask)
+    print(f"      source rule explains {agree} of {name}")
+made = subprocess.run([sys.executable, os.path.join(HERE, "make_expected.py"),
+                       os.path.join(MEAS, "cpsource.joined")], capture_output=True, text=True)
+report(made.returncode == 0 and made.stdout == open(os.path.join(DATA, "cpsource.expected")).read(),
+       "cpsource.expected is what make_expected.py derives from measured/cpsource.joined")
 print("all checks passed" if not failures else f"{failures} check(s) failed")
 sys.exit(1 if failures else 0)

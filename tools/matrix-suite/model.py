@@ -102,6 +102,51 @@ def cp_cost(op, mask, addrs):
     return wf, ideal
 
 
+def cp_cost_source(op, mask, dst, src):
+    """cp.async with each lane's global source (byte offsets): the rule of docs/CPASYNC_SOURCE.md,
+    as core/src/access.cpp serves it.
+
+    The active lanes, in lane order, go into global passes of at most 4 distinct 128-byte source
+    lines; each pass is split into the fixed groups. Within a (pass, group) the lanes are written
+    in lane order, each in the first wavefront after the last one that used any of its
+    destination banks and after the last one that read any of its source banks (global word %
+    32). WAVEFRONTS = the sum over (pass, group) of its latest wavefront + 1; IDEAL = the number
+    of (pass, group) pairs. With src[l] = l * S it equals cp_cost().
+    """
+    s = CP_OPS[op]
+    passes, cur, lines = [], [], set()
+    for lane in range(32):
+        if not (mask >> lane) & 1:
+            continue
+        line = src[lane] // 128
+        if line not in lines and len(lines) == 4:
+            passes.append(cur)
+            cur, lines = [], set()
+        cur.append(lane)
+        lines.add(line)
+    if cur:
+        passes.append(cur)
+
+    def banks(a):
+        return [(a // 4 + k) % BANKS for k in range(s // 4)]
+    wf = ideal = 0
+    for p in passes:
+        for g in cp_groups(s):
+            last_d, last_s, latest = {}, {}, 0
+            for lane in (l for l in p if l in g):
+                t = max([0] + [last_d[b] + 1 for b in banks(dst[lane]) if b in last_d] +
+                        [last_s[b] + 1 for b in banks(src[lane]) if b in last_s])
+                for b in banks(dst[lane]):
+                    last_d[b] = t
+                for b in banks(src[lane]):
+                    last_s[b] = t
+                latest = max(latest, t + 1)
+            if latest:
+                wf += latest
+                ideal += 1
+    return wf, ideal
+
+
 def cp_cost_source_sketch(op, mask, dst, src):
     """A partial explanation of cp.async with an arbitrary global source (not the CLI's model).
 

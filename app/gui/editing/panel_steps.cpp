@@ -90,6 +90,16 @@ void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, fl
           "generated kernel writes it and a GPU run checks it");
       show_error(s, p + ".value");
     }
+    if (st.kind == StepKind::CpAsync) {
+      ImGui::TextDisabled("  from");
+      ImGui::SameLine();
+      e.text(code_field(s, "##source", &st.source, p + ".source", -1), p + ".source");
+      control_tip(
+          "The global chunk the thread copies (a C expression per thread, in copies of this "
+          "size); empty: the thread's linear index, a coalesced read. The source paces the "
+          "shared write (docs/CPASYNC_SOURCE.md)");
+      show_error(s, p + ".source");
+    }
   }
   ImGui::TextDisabled("  label");
   ImGui::SameLine();

@@ -28,8 +28,9 @@ namespace bankviz {
 // lanes are the ones that supply row addresses, lanes 0..8N-1 for N matrices, each a 16-byte
 // row; every matrix (8 lanes) is served on its own, lanes sharing words as loads do (measured on
 // Hopper, docs/MATRIX_RULE.md). CpAsync: the shared-memory write of cp.async.ca of 4, 8 or 16
-// bytes: the fixed split of stores, and lanes never share a word's pass (docs/MATRIX_RULE.md;
-// assumes the global source is read coalesced).
+// bytes, paced by its global source (WarpAccess::source; coalesced when absent): the fixed split
+// of stores, lanes never share a word's pass, and a lane's write waits for its source bank as for
+// its destination bank (measured on Hopper, docs/CPASYNC_SOURCE.md).
 // AtomicInc: ATOMS.POPC.INC, what the compiler makes of atomicAdd(&x, 1) on a 32-bit integer in
 // shared memory for Hopper: the lanes on one address are one request (the hardware adds how many
 // they are), so they share its pass as loads of one word do; distinct words of a bank still
@@ -62,13 +63,23 @@ struct WarpAccess {
   int width = 4;                           // bytes per lane: 1, 2, 4, 8 or 16
   uint32_t mask = 0xFFFFFFFFu;             // active lanes, bit i = lane i
   std::array<uint32_t, kWarpSize> addr{};  // byte address of each lane's access
+  // cp.async only: each lane's global source, a byte offset into an aligned buffer (what matters
+  // is its 128-byte line and its bank, (offset / 4) % 32). Without it the source is coalesced:
+  // lane i copies bytes [i * width, (i + 1) * width) (coalesced_source()).
+  bool has_source = false;
+  std::array<uint32_t, kWarpSize> source{};
+  uint32_t source_of(int lane) const {
+    return has_source ? source[static_cast<size_t>(lane)]
+                      : static_cast<uint32_t>(lane) * static_cast<uint32_t>(width);
+  }
 };
 
 // Checks width (1/2/4/8/16), alignment (address % width == 0) and range (address + width <=
 // kMaxSharedBytes) of every active lane. Empty string when valid, else a message naming the lane.
 std::string validate(const WarpAccess& access);
 // The same, plus what the instruction requires: for ldmatrix/stmatrix 16-byte rows from lanes
-// 0..8N-1 exactly (N = 1, 2 or 4); for cp.async a size of 4, 8 or 16 bytes.
+// 0..8N-1 exactly (N = 1, 2 or 4); for cp.async a size of 4, 8 or 16 bytes and sources (when
+// given) aligned to it; a source is refused on any other instruction.
 std::string validate(Op op, const WarpAccess& access);
 
 // One bank word touched by one lane in one wavefront.

@@ -2,6 +2,7 @@
 //
 //   NAME WIDTH MASK A0 A1 ... A31
 //   NAME OP MASK A0 A1 ... A31       (OP: ldmatrix.x4, stmatrix.x2.trans, cp.async.16, ...)
+//   NAME cp.async.S MASK A0 .. A31 S0 .. S31   (each lane's global source, a byte offset)
 // NAME without spaces, WIDTH in bytes (1, 2, 4, 8, 16), MASK the active lanes (decimal or 0x
 // hex), then 32 byte addresses into shared memory (inactive lanes' are ignored, but must still be
 // numbers). A blank line or one whose first non-blank character is '#' is not a record.
@@ -47,7 +48,8 @@ std::string parse_record(const std::string& line, std::string& name, WarpAccess&
 // ldmatrix.x1|x2|x4[.trans], stmatrix.x1|x2|x4[.trans], cp.async.4|8|16 (docs/MATRIX_RULE.md).
 // For the matrix instructions MASK must be full (they are .sync.aligned) and the access's lanes
 // are the row-address lanes 0..8N-1; rows must be 16-byte aligned, cp.async destinations aligned
-// to the copy size.
+// to the copy size. A cp.async line may go on with 32 global sources (byte offsets, aligned to
+// the copy size, below 4 GiB): without them the source is coalesced (docs/CPASYNC_SOURCE.md).
 struct Record {
   std::string name;
   std::optional<OpSpec> op;

@@ -27,6 +27,11 @@ struct Step {
   std::string value;  // store/atomic: the stored value's C expression (default: the thread's
                       // linear index); shown in the generated kernel, checked on the GPU
   std::string label;  // short text for the timeline; empty = derived from index
+  // cp.async only: the global chunk the thread copies, a C expression of the thread (in units of
+  // the copy size: the thread copies bytes [source * B, source * B + B) of the kernel's input,
+  // within kSourceBytes). Empty = the coalesced default, the thread's linear index in the block.
+  // The global side paces the shared write (docs/CPASYNC_SOURCE.md).
+  std::string source;
   // Optional loop around the step: for (int var = from; var < to; var += step). The bounds and
   // every value var takes (the one that ends the loop included) must fit in an int.
   std::string loop_var;
@@ -53,6 +58,9 @@ struct Step {
 // The most executed steps (loop iterations included) one scenario may unroll into, and the most
 // thread-steps (executed steps x threads of the block): what bounds the model's time and memory.
 inline constexpr int64_t kMaxExecutedSteps = 4096;
+// The kernel's input buffer that a cp.async step with a "source" copies from (1 MiB, what the
+// source suite was measured in): every lane's chunk must lie inside it.
+inline constexpr int64_t kSourceBytes = int64_t{1} << 20;
 inline constexpr int64_t kMaxThreadSteps = int64_t{1} << 19;
 
 // What one scenario may hold (check() and the JSON reader say so with the limit). Together with

@@ -32,17 +32,21 @@ struct StepInfo {
 };
 
 // One warp executing one memory step. Inactive lanes (guard false, past the block's last thread,
-// or out of bounds) have element -1. Kept small (516 bytes): the largest scenario has 32768.
+// or out of bounds) have element -1. Kept small (644 bytes): the largest scenario has 32768.
 struct WarpTrace {
   uint32_t mask = 0;                         // active lanes, bit i = lane i
   std::array<int32_t, kWarpSize> element{};  // linear element before swizzle (< 2^18)
   std::array<uint32_t, kWarpSize> byte{};    // byte address: TileDecl::byte_offset
   std::array<uint64_t, kWarpSize> value{};   // store/atomic: the value's bits (Value::bits)
+  // cp.async: the global chunk each lane copies (Step::source; the thread's linear index when
+  // the step has none): bytes [chunk * B, chunk * B + B) of the kernel's input.
+  std::array<uint32_t, kWarpSize> chunk{};
 };
 
 struct TraceStep {
   StepInfo info;
   CType value_type = CType::UInt;  // store/atomic: the stored value's C type (one per step)
+  bool has_source = false;         // cp.async with a "source": its chunks are not the default
   std::vector<WarpTrace> warps;    // [warp]; empty for __syncthreads()
   Value value(size_t warp, size_t lane) const { return {value_type, warps[warp].value[lane]}; }
 };

@@ -19,10 +19,11 @@
 
 namespace bankviz {
 
-// cp.async's source: the kernel's input buffer, 4 words (16 bytes) per lesson thread. A cp.async
-// of B bytes copies the thread's B bytes at byte t * B (codegen.h): a warp reads one contiguous,
-// coalesced run, as a kernel staging a tile does (and as the bank model assumes, MATRIX_RULE.md).
-// Word i of the buffer:
+// cp.async's source: the kernel's input buffer, 4 words (16 bytes) per lesson thread, or
+// kSourceBytes when a step names its "source". A cp.async of B bytes copies the thread's B bytes
+// at byte chunk * B (codegen.h), the chunk being the step's source or the thread's index t: by
+// default a warp reads one contiguous, coalesced run, as a kernel staging a tile does
+// (docs/CPASYNC_SOURCE.md). Word i of the buffer:
 inline uint32_t input_word(int64_t i) {
   uint32_t x = static_cast<uint32_t>(i) + 1u;
   x ^= x >> 16;  // lowbias32, as the kernels' hash()
@@ -33,9 +34,10 @@ inline uint32_t input_word(int64_t i) {
   return x;
 }
 
-// The input buffer of a scenario's kernel: input_word() for every lesson thread, or empty when
-// no step is a cp.async (the kernel then takes no `in`).
+// The input buffer of a scenario's kernel: input_word() for every lesson thread (for kSourceBytes
+// when a step has a "source"), or empty when no step is a cp.async (the kernel takes no `in`).
 std::vector<uint32_t> kernel_input(const Scenario& s);
+int64_t kernel_input_words(const Scenario& s);  // its size, without making it
 
 struct ReferenceOptions {
   int64_t grid = 1;  // blocks launched (blockIdx.x = 0 .. grid-1, gridDim.x = grid)
