@@ -462,6 +462,12 @@ std::string scene_caption(const Scene& scene, const Analysis& a, int step, bool 
 
 std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& presets_dir) {
   std::vector<Diagnostic> out;
+  // Scenes often show one scenario opened at different steps: a scenario (its saved text,
+  // open_step aside: the trace never reads it) analyzed for one of the last few scenes is not
+  // analyzed again (a few: an analysis can hold tens of MB), each scene reading it opened at its
+  // own step; and the counts only (every figure a scene states is a count).
+  constexpr size_t kKept = 4;
+  std::vector<std::pair<std::string, AnalysisResult>> analyzed;  // the newest last
   for (size_t i = 0; i < lesson.scenes.size(); ++i) {
     const Scene& scene = lesson.scenes[i];
     const std::string path = indexed("scenes", i);
@@ -472,12 +478,29 @@ std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& pr
         out.push_back({where, 0, d.path.empty() ? d.message : d.format()});
       continue;
     }
-    AnalysisResult r = analyze(*load.scenario);
+    Scenario unopened = *load.scenario;
+    unopened.open_step = -1;
+    std::string key = scenario_to_json(unopened);
+    auto it = std::find_if(analyzed.begin(), analyzed.end(),
+                           [&](const auto& e) { return e.first == key; });
+    if (it == analyzed.end()) {
+      if (analyzed.size() == kKept) analyzed.erase(analyzed.begin());
+      AnalysisResult fresh;
+      TraceResult t = trace(*load.scenario);
+      if (t.trace)
+        fresh = analyze(*load.scenario, nullptr, std::move(*t.trace), ServeDetail::CountsOnly);
+      else
+        fresh.errors = std::move(t.errors);
+      analyzed.emplace_back(std::move(key), std::move(fresh));
+      it = analyzed.end() - 1;
+    }
+    AnalysisResult& r = it->second;
     if (!r.analysis) {
       for (const Diagnostic& d : r.errors)
         out.push_back({path, 0, "does not analyze: " + d.format()});
       continue;
     }
+    r.analysis->scenario.open_step = load.scenario->open_step;
     const int step = scene_step(*r.analysis, scene);
     if (step < 0) {
       out.push_back({scene.open_iteration ? join(path, "open_iteration") : path, 0,
