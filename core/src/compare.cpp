@@ -2,8 +2,10 @@
 #include "bankviz/compare.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstdlib>
+#include <thread>
 
 namespace bankviz {
 
@@ -216,12 +218,10 @@ namespace {
 // padding, extents and swizzle move the first tile's elements, not what the lanes touch: the
 // scenario's own trace re-placed (trace.h relayout()) where it can tell, else traced whole.
 AnalysisResult analyze_point(const Scenario& c, const Scenario& s, const SweepSpec& spec,
-                             std::optional<TraceResult>& base) {
+                             const std::optional<TraceResult>& base) {
   std::optional<Trace> t;
-  if (spec.param != "elem") {
-    if (!base) base = trace(s);
-    if (base->trace) t = relayout(c, 0, s.tiles.front(), *base->trace);
-  }
+  if (spec.param != "elem" && base && base->trace)
+    t = relayout(c, 0, s.tiles.front(), *base->trace);
   if (!t) {
     TraceResult tr = trace(c);
     if (!tr.trace) {
@@ -237,12 +237,14 @@ AnalysisResult analyze_point(const Scenario& c, const Scenario& s, const SweepSp
 }  // namespace
 
 std::vector<SweepPoint> sweep(const Scenario& s, const SweepSpec& spec) {
-  std::vector<SweepPoint> out;
-  std::optional<TraceResult> base;  // s traced, the first time a point needs it
-  for (const std::string& v : spec.values) {
-    SweepPoint p;
-    p.value = v;
-    ScenarioLoad l = apply_sweep_value(s, spec.param, v);
+  std::vector<SweepPoint> out(spec.values.size());
+  // s traced once for every point that re-places it (read by all the workers, written by none).
+  std::optional<TraceResult> base;
+  if (spec.param != "elem") base = trace(s);
+  auto point = [&](size_t i) {
+    SweepPoint& p = out[i];
+    p.value = spec.values[i];
+    ScenarioLoad l = apply_sweep_value(s, spec.param, p.value);
     if (!l.scenario) {
       p.error = l.errors.empty() ? "invalid" : l.errors.front().format();
     } else if (AnalysisResult r = analyze_point(*l.scenario, s, spec, base); !r.analysis) {
@@ -250,8 +252,18 @@ std::vector<SweepPoint> sweep(const Scenario& s, const SweepSpec& spec) {
     } else {
       p.summary = summarize(*r.analysis);
     }
-    out.push_back(std::move(p));
-  }
+  };
+  // The points are independent: one worker per core (at most 4), each taking the next point.
+  const size_t workers = std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 4,
+                                           out.size()});
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < out.size(); i = next++) point(i);
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
   return out;
 }
 
