@@ -6,8 +6,10 @@
 #include "bankviz/lesson.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <set>
+#include <thread>
 
 #include "bankviz/io.h"
 #include "bankviz/printable.h"
@@ -461,65 +463,85 @@ std::string scene_caption(const Scene& scene, const Analysis& a, int step, bool 
 }
 
 std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& presets_dir) {
-  std::vector<Diagnostic> out;
-  // Scenes often show one scenario opened at different steps: a scenario (its saved text,
-  // open_step aside: the trace never reads it) analyzed for one of the last few scenes is not
-  // analyzed again (a few: an analysis can hold tens of MB), each scene reading it opened at its
-  // own step; and the counts only (every figure a scene states is a count).
-  constexpr size_t kKept = 4;
-  std::vector<std::pair<std::string, AnalysisResult>> analyzed;  // the newest last
-  for (size_t i = 0; i < lesson.scenes.size(); ++i) {
+  const size_t n = lesson.scenes.size();
+  std::vector<std::vector<Diagnostic>> found(n);  // per scene, in order
+  // Each scene's scenario, and its saved text with open_step aside (the trace never reads it).
+  std::vector<ScenarioLoad> loads(n);
+  std::vector<std::string> keys(n);
+  for (size_t i = 0; i < n; ++i) {
     const Scene& scene = lesson.scenes[i];
-    const std::string path = indexed("scenes", i);
-    ScenarioLoad load = scene_scenario(scene, presets_dir);
-    if (!load.scenario) {
-      const std::string where = join(path, scene.scenario ? "scenario" : "preset");
-      for (const Diagnostic& d : load.errors)
-        out.push_back({where, 0, d.path.empty() ? d.message : d.format()});
+    loads[i] = scene_scenario(scene, presets_dir);
+    if (!loads[i].scenario) {
+      const std::string where = join(indexed("scenes", i), scene.scenario ? "scenario" : "preset");
+      for (const Diagnostic& d : loads[i].errors)
+        found[i].push_back({where, 0, d.path.empty() ? d.message : d.format()});
       continue;
     }
-    Scenario unopened = *load.scenario;
+    Scenario unopened = *loads[i].scenario;
     unopened.open_step = -1;
-    std::string key = scenario_to_json(unopened);
-    auto it = std::find_if(analyzed.begin(), analyzed.end(),
-                           [&](const auto& e) { return e.first == key; });
-    if (it == analyzed.end()) {
-      if (analyzed.size() == kKept) analyzed.erase(analyzed.begin());
-      AnalysisResult fresh;
-      TraceResult t = trace(*load.scenario);
-      if (t.trace)
-        fresh = analyze(*load.scenario, nullptr, std::move(*t.trace), ServeDetail::CountsOnly);
-      else
-        fresh.errors = std::move(t.errors);
-      analyzed.emplace_back(std::move(key), std::move(fresh));
-      it = analyzed.end() - 1;
-    }
-    AnalysisResult& r = it->second;
-    if (!r.analysis) {
-      for (const Diagnostic& d : r.errors)
-        out.push_back({path, 0, "does not analyze: " + d.format()});
-      continue;
-    }
-    r.analysis->scenario.open_step = load.scenario->open_step;
-    const int step = scene_step(*r.analysis, scene);
-    if (step < 0) {
-      out.push_back({scene.open_iteration ? join(path, "open_iteration") : path, 0,
-                     scene.open_iteration
-                         ? "the opening step never runs with its loop variable at " +
-                               std::to_string(*scene.open_iteration)
-                         : std::string("no step of this scene touches shared memory")});
-      continue;
-    }
-    check_scene_texts(scene, path, out);
-    if (scene.question) {
-      const int64_t model = model_answer(*r.analysis, scene.question->quantity, step);
-      if (model != scene.question->answer)
-        out.push_back({join(path, "question.answer"), 0,
-                       std::to_string(scene.question->answer) +
-                           " disagrees with the model: " + quantity_name(scene.question->quantity) +
-                           " = " + std::to_string(model)});
-    }
+    keys[i] = scenario_to_json(unopened);
   }
+  // Scenes often show one scenario opened at different steps: a run of consecutive scenes with
+  // one scenario is analyzed once (the counts only: every figure a scene states is a count),
+  // each scene reading it opened at its own step. The runs are independent: a worker per core
+  // (at most 4) takes the next run, so at most that many analyses (tens of MB each) are held.
+  std::vector<std::pair<size_t, size_t>> runs;  // [first, end) scene
+  for (size_t i = 0; i < n; ++i) {
+    if (!loads[i].scenario) continue;
+    if (!runs.empty() && runs.back().second == i && keys[runs.back().first] == keys[i])
+      ++runs.back().second;
+    else
+      runs.push_back({i, i + 1});
+  }
+  auto check_run = [&](size_t first, size_t end) {
+    AnalysisResult r;
+    TraceResult t = trace(*loads[first].scenario);
+    if (t.trace)
+      r = analyze(*loads[first].scenario, nullptr, std::move(*t.trace), ServeDetail::CountsOnly);
+    else
+      r.errors = std::move(t.errors);
+    for (size_t i = first; i < end; ++i) {
+      const Scene& scene = lesson.scenes[i];
+      const std::string path = indexed("scenes", i);
+      std::vector<Diagnostic>& out = found[i];
+      if (!r.analysis) {
+        for (const Diagnostic& d : r.errors)
+          out.push_back({path, 0, "does not analyze: " + d.format()});
+        continue;
+      }
+      r.analysis->scenario.open_step = loads[i].scenario->open_step;
+      const int step = scene_step(*r.analysis, scene);
+      if (step < 0) {
+        out.push_back({scene.open_iteration ? join(path, "open_iteration") : path, 0,
+                       scene.open_iteration
+                           ? "the opening step never runs with its loop variable at " +
+                                 std::to_string(*scene.open_iteration)
+                           : std::string("no step of this scene touches shared memory")});
+        continue;
+      }
+      check_scene_texts(scene, path, out);
+      if (scene.question) {
+        const int64_t model = model_answer(*r.analysis, scene.question->quantity, step);
+        if (model != scene.question->answer)
+          out.push_back({join(path, "question.answer"), 0,
+                         std::to_string(scene.question->answer) + " disagrees with the model: " +
+                             quantity_name(scene.question->quantity) + " = " +
+                             std::to_string(model)});
+      }
+    }
+  };
+  const size_t workers =
+      std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 4, runs.size()});
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k = next++; k < runs.size(); k = next++) check_run(runs[k].first, runs[k].second);
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  std::vector<Diagnostic> out;
+  for (std::vector<Diagnostic>& f : found) out.insert(out.end(), f.begin(), f.end());
   limit_diagnostics(out);
   return out;
 }
