@@ -529,9 +529,18 @@ std::optional<Trace> relayout(const Scenario& changed, int tile, const TileDecl&
   for (TraceStep& ts : out.steps) {
     if (ts.info.tile != tile || ts.warps.empty()) continue;
     const Placer place(now, changed.steps[static_cast<size_t>(ts.info.step)].op(now.elem_bytes()));
+    // The same padded extents (a swizzle changed): the same subscripts are the same element,
+    // in bounds as before; only its byte moves.
+    const bool same_extents = place.padded == before;
     for (WarpTrace& wt : ts.warps) {
       for (int lane = 0; lane < kWarpSize; ++lane) {
         if (((wt.mask >> lane) & 1u) == 0) continue;
+        if (same_extents) {
+          const uint32_t byte = place.byte(wt.element[static_cast<size_t>(lane)]);
+          if (!place.aligned(byte) || !place.fits(byte)) return std::nullopt;
+          wt.byte[static_cast<size_t>(lane)] = byte;
+          continue;
+        }
         // element -> subscripts, row-major over the extents it was traced with (in bounds).
         int64_t rest = wt.element[static_cast<size_t>(lane)];
         for (size_t d = rank; d-- > 1;) {
