@@ -2,10 +2,10 @@
 #include "bankviz/compare.h"
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <cstdlib>
-#include <thread>
+
+#include "workers.h"
 
 namespace bankviz {
 
@@ -253,17 +253,8 @@ std::vector<SweepPoint> sweep(const Scenario& s, const SweepSpec& spec) {
       p.summary = summarize(*r.analysis);
     }
   };
-  // The points are independent: one worker per core (at most 4), each taking the next point.
-  const size_t workers = std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 4,
-                                           out.size()});
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < out.size(); i = next++) point(i);
-  };
-  std::vector<std::thread> pool;
-  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
+  // The points are independent: a worker per core (workers.h).
+  for_each_index(out.size(), point);
   return out;
 }
 

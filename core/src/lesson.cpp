@@ -6,14 +6,13 @@
 #include "bankviz/lesson.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <set>
-#include <thread>
 
 #include "bankviz/io.h"
 #include "bankviz/printable.h"
 #include "json_reader.h"
+#include "workers.h"
 
 namespace bankviz {
 
@@ -179,6 +178,8 @@ LessonLoad lesson_from_json(std::string_view json_text) {
   try {
     Reader r(out.errors);
     read_lesson(r, j, lesson, out.errors);
+  } catch (const std::bad_alloc&) {  // under a memory limit: not the file's content
+    out.errors.push_back({"", 0, detail::kOutOfMemoryReading});
   } catch (const std::exception& e) {  // defensive: nlohmann type errors must never escape
     out.errors.push_back({"", 0, std::string("unexpected JSON content: ") + e.what()});
   }
@@ -530,16 +531,7 @@ std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& pr
       }
     }
   };
-  const size_t workers =
-      std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 4, runs.size()});
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t k = next++; k < runs.size(); k = next++) check_run(runs[k].first, runs[k].second);
-  };
-  std::vector<std::thread> pool;
-  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
+  for_each_index(runs.size(), [&](size_t k) { check_run(runs[k].first, runs[k].second); });
   std::vector<Diagnostic> out;
   for (std::vector<Diagnostic>& f : found) out.insert(out.end(), f.begin(), f.end());
   limit_diagnostics(out);
