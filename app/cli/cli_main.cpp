@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "common.h"
 #include "data_dir.h"
+#include "heap_reuse.h"
 #include "printable.h"
 
 namespace bankviz::cli {
@@ -23,6 +24,7 @@ int cli_main(int argc, char** argv) {
   // or SIGTERM during a write ends the program without one either (io.h).
   ignore_file_size_signal();
   remove_temporary_files_on_signal();
+  keep_freed_memory_for_reuse();
   // Everything printed goes through PrintableBuf: no user text reaches the terminal as control.
   std::streambuf* const cout_buf = std::cout.rdbuf();
   std::streambuf* const cerr_buf = std::cerr.rdbuf();

@@ -17,6 +17,7 @@
 #include "bankviz/io.h"
 #include "bankviz/printable.h"
 #include "data_dir.h"
+#include "heap_reuse.h"
 #include "imgui.h"
 #include "jobs/analyzer.h"
 #include "platform/cells.h"
@@ -57,6 +58,7 @@ int run(int argc, char** argv) {
   // Headless (--gif, --svg...), a signal ends the app at once, its temporary file removed first;
   // with a window, Ctrl+C or SIGTERM ends the session like closing it, and writes complete.
   bankviz::remove_temporary_files_on_signal();
+  bankviz::keep_freed_memory_for_reuse();  // app/shared/heap_reuse.h: analyses in a row
   if (!o.headless() && o.frames == 0) {
     std::signal(SIGINT, request_stop);
     std::signal(SIGTERM, request_stop);

@@ -549,4 +549,8 @@ int count_wavefronts(const Arch& arch, Op op, const WarpAccess& access) {
   return run<false>(arch, op, access).wavefronts;
 }
 
+AccessResult count_access(const Arch& arch, Op op, const WarpAccess& access) {
+  return run<false>(arch, op, access);
+}
+
 }  // namespace bankviz

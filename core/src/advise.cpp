@@ -165,6 +165,31 @@ Advice advise(const Scenario& s) {
   a.bound = static_cast<int>(std::clamp<int64_t>(kMaxAdviseWork / std::max<int64_t>(lanes, 1),
                                                  kMinAdviseAnalyses, kMaxAdviseAnalyses));
 
+  // A candidate changes where one tile's elements lie, not which elements the lanes touch: its
+  // trace is this one's, re-placed (relayout(), the lanes placed as trace() places them), and
+  // only its tile's steps are served again. Where relayout() cannot tell (a lane out of bounds,
+  // a misaligned row), the candidate is checked and analyzed whole, as every one once was. Each
+  // candidate counts as one analysis either way: the bound and the results are the same.
+  const TraceResult traced = trace(s);
+  const Arch* arch = now.analysis->arch;
+  auto relaid = [&](const Scenario& c, int tile, std::vector<int64_t>& wf,
+                    std::vector<int64_t>& ideal) {
+    if (!traced.trace) return false;
+    const std::optional<Trace> t =
+        relayout(c, tile, s.tiles[static_cast<size_t>(tile)], *traced.trace);
+    if (!t) return false;
+    wf.assign(a.steps.size(), 0);
+    ideal.assign(a.steps.size(), 0);
+    for (const TraceStep& ts : t->steps) {
+      auto it = slot.find(ts.info.step);
+      if (ts.info.tile != tile || ts.info.kind == StepKind::Sync || it == slot.end()) continue;
+      const StepFigures f = serve_step(c, *arch, ts);
+      wf[it->second] += f.wavefronts;
+      ideal[it->second] += f.ideal;
+    }
+    return true;
+  };
+
   std::set<int> tiles;
   for (const StepAdvice& st : a.steps) tiles.insert(st.tile);
   for (int tile : tiles) {
@@ -188,13 +213,15 @@ Advice advise(const Scenario& s) {
           ++a.skipped;
           continue;
         }
-        AnalysisResult r = analyze(c);
         ++a.analyses;
-        if (!r.analysis) {
-          ++a.skipped;
-          continue;
+        if (!relaid(c, tile, wf, ideal)) {
+          AnalysisResult r = analyze(c);
+          if (!r.analysis) {
+            ++a.skipped;
+            continue;
+          }
+          per_step(*r.analysis, wf, ideal);
         }
-        per_step(*r.analysis, wf, ideal);
       }
       Scenario c = s;
       apply_fix(c, f);

@@ -44,19 +44,64 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override) {
   return analyze(s, arch_override, TraceOptions{});
 }
 
+namespace {
+
+// One warp of an executed memory step through the bank model: "" and its result (with its
+// detail, or only the counts), or why validate() refuses the access (then it serves nothing).
+std::string serve_warp(const Arch& arch, const OpSpec& op, const TraceStep& ts,
+                       const WarpTrace& wt, WarpStep& ws, bool detail = true) {
+  ws.access.width = op.width;
+  ws.access.mask = wt.mask;
+  ws.access.addr = wt.byte;
+  ws.access.has_source = ts.has_source;  // else coalesced: WarpAccess::source_of()
+  if (ts.has_source)
+    for (size_t l = 0; l < kWarpSize; ++l)
+      ws.access.source[l] = wt.chunk[l] * static_cast<uint32_t>(op.width);
+  std::copy(wt.element.begin(), wt.element.end(), ws.element.begin());
+  if (ws.access.mask == 0) return {};
+  if (std::string bad = validate(op.op, ws.access); !bad.empty()) {
+    ws.access.mask = 0;
+    ws.element.fill(-1);
+    return bad;
+  }
+  ws.result = detail ? serve(arch, op.op, ws.access) : count_access(arch, op.op, ws.access);
+  return {};
+}
+
+}  // namespace
+
+StepFigures serve_step(const Scenario& s, const Arch& arch, const TraceStep& ts) {
+  StepFigures f;
+  if (ts.warps.empty()) return f;
+  const OpSpec op = compiled_op(s, ts.info.step, arch);
+  WarpStep ws;
+  for (const WarpTrace& wt : ts.warps) {
+    ws.result = {};
+    serve_warp(arch, op, ts, wt, ws, false);
+    f.wavefronts += ws.result.wavefronts;
+    f.ideal += ws.result.ideal;
+  }
+  return f;
+}
+
 AnalysisResult analyze(const Scenario& s, const Arch* arch_override, const TraceOptions& block) {
-  AnalysisResult out;
   TraceResult tr = trace(s, block);
   if (!tr.trace) {
+    AnalysisResult out;
     out.errors = std::move(tr.errors);
     return out;
   }
+  return analyze(s, arch_override, std::move(*tr.trace));
+}
+
+AnalysisResult analyze(const Scenario& s, const Arch* arch_override, Trace t,
+                       ServeDetail detail) {
+  AnalysisResult out;
   const Arch* arch = arch_override ? arch_override : find_arch(s.arch);
   if (arch == nullptr) {  // check() already rejects this; kept for safety
     out.errors.push_back({"arch", 0, "unknown architecture '" + s.arch + "'"});
     return out;
   }
-  const Trace& t = *tr.trace;
   Analysis a;
   a.scenario = s;
   a.arch = arch;
@@ -68,31 +113,17 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override, const Trace
     a.steps.push_back(ts.info);
     std::vector<WarpStep>& row = a.warps.emplace_back(static_cast<size_t>(warps));
     const OpSpec op = ts.warps.empty() ? OpSpec{} : compiled_op(s, ts.info.step, *arch);
-    const int width = op.width;
     for (int w = 0; w < warps; ++w) {
       WarpStep& ws = row[static_cast<size_t>(w)];
       ws.warp = w;
       ws.access.mask = 0;
       ws.element.fill(-1);
       if (ts.warps.empty()) continue;  // __syncthreads()
-      const WarpTrace& wt = ts.warps[static_cast<size_t>(w)];
-      ws.access.width = width;
-      ws.access.mask = wt.mask;
-      ws.access.addr = wt.byte;
-      ws.access.has_source = ts.has_source;  // else coalesced: WarpAccess::source_of()
-      if (ts.has_source)
-        for (size_t l = 0; l < kWarpSize; ++l)
-          ws.access.source[l] = wt.chunk[l] * static_cast<uint32_t>(width);
-      std::copy(wt.element.begin(), wt.element.end(), ws.element.begin());
-      if (ws.access.mask == 0) continue;
-      if (std::string bad = validate(op.op, ws.access); !bad.empty()) {
+      if (std::string bad = serve_warp(*arch, op, ts, ts.warps[static_cast<size_t>(w)], ws,
+                                       detail == ServeDetail::Full);
+          !bad.empty())
         a.issues.push_back(
             {static_cast<int>(exec), w, -1, "step " + std::to_string(exec) + ": " + bad});
-        ws.access.mask = 0;
-        ws.element.fill(-1);
-        continue;
-      }
-      ws.result = serve(*arch, op.op, ws.access);
     }
   }
   a.hazards = find_hazards(s, t);

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "workers.h"
+
 namespace bankviz {
 
 Summary summarize(const Analysis& a) {
@@ -210,21 +212,49 @@ ScenarioLoad apply_sweep_value(const Scenario& base, const std::string& param,
   return out;
 }
 
+namespace {
+
+// One point: its scenario analyzed, the counts only (a summary is all a point keeps). The
+// padding, extents and swizzle move the first tile's elements, not what the lanes touch: the
+// scenario's own trace re-placed (trace.h relayout()) where it can tell, else traced whole.
+AnalysisResult analyze_point(const Scenario& c, const Scenario& s, const SweepSpec& spec,
+                             const std::optional<TraceResult>& base) {
+  std::optional<Trace> t;
+  if (spec.param != "elem" && base && base->trace)
+    t = relayout(c, 0, s.tiles.front(), *base->trace);
+  if (!t) {
+    TraceResult tr = trace(c);
+    if (!tr.trace) {
+      AnalysisResult r;
+      r.errors = std::move(tr.errors);
+      return r;
+    }
+    t = std::move(tr.trace);
+  }
+  return analyze(c, nullptr, std::move(*t), ServeDetail::CountsOnly);
+}
+
+}  // namespace
+
 std::vector<SweepPoint> sweep(const Scenario& s, const SweepSpec& spec) {
-  std::vector<SweepPoint> out;
-  for (const std::string& v : spec.values) {
-    SweepPoint p;
-    p.value = v;
-    ScenarioLoad l = apply_sweep_value(s, spec.param, v);
+  std::vector<SweepPoint> out(spec.values.size());
+  // s traced once for every point that re-places it (read by all the workers, written by none).
+  std::optional<TraceResult> base;
+  if (spec.param != "elem") base = trace(s);
+  auto point = [&](size_t i) {
+    SweepPoint& p = out[i];
+    p.value = spec.values[i];
+    ScenarioLoad l = apply_sweep_value(s, spec.param, p.value);
     if (!l.scenario) {
       p.error = l.errors.empty() ? "invalid" : l.errors.front().format();
-    } else if (AnalysisResult r = analyze(*l.scenario); !r.analysis) {
+    } else if (AnalysisResult r = analyze_point(*l.scenario, s, spec, base); !r.analysis) {
       p.error = r.errors.empty() ? "cannot analyze" : r.errors.front().format();
     } else {
       p.summary = summarize(*r.analysis);
     }
-    out.push_back(std::move(p));
-  }
+  };
+  // The points are independent: a worker per core (workers.h).
+  for_each_index(out.size(), point);
   return out;
 }
 

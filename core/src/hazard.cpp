@@ -123,9 +123,9 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
       const TraceStep& ts = t.steps[i];
       if (ts.warps.empty()) continue;
       const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
+      const int64_t elem_bytes = tile.elem_bytes();  // read once per step, not per lane
       const int64_t span = std::max<int64_t>(
-          1, s.steps[static_cast<size_t>(ts.info.step)].op(tile.elem_bytes()).width /
-                 tile.elem_bytes());
+          1, s.steps[static_cast<size_t>(ts.info.step)].op(tile.elem_bytes()).width / elem_bytes);
       for (size_t w = 0; w < ts.warps.size(); ++w) {
         if (!present(static_cast<int>(w))) continue;
         const WarpTrace& wt = ts.warps[w];
@@ -133,7 +133,9 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
           const int lane = __builtin_ctz(m);
           f(ts, AccessRef{static_cast<int>(i), static_cast<int>(w), lane},
             wt.element[static_cast<size_t>(lane)],
-            tile.slot_of_byte(wt.byte[static_cast<size_t>(lane)]), span);
+            // TileDecl::slot_of_byte() with the element size read above
+            (static_cast<int64_t>(wt.byte[static_cast<size_t>(lane)]) - tile.base) / elem_bytes,
+            span);
         }
       }
     }

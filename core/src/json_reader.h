@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <new>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,6 +18,12 @@
 #include "scenario_json.h"
 
 namespace bankviz::detail {
+
+// A file read under a memory limit (ulimit -v, a container's) that did not fit: said as such,
+// never as "unexpected JSON content: std::bad_alloc" (scenario and lesson loaders).
+inline constexpr const char* kOutOfMemoryReading =
+    "out of memory while reading the file: it did not fit in the memory this process may use "
+    "(ulimit -v or a container's limit)";
 
 inline std::string join(const std::string& path, std::string_view key) {
   return path.empty() ? std::string(key) : path + "." + std::string(key);

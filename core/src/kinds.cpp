@@ -214,6 +214,15 @@ constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
     {"bf16", "__nv_bfloat16"},
 };
 
+// find_elem_type() takes a canonical spelling as it is: no alias may be spelled as one.
+constexpr bool no_alias_is_a_canonical_name() {
+  for (const auto& a : kAliases)
+    for (const ElemType& t : kElemTypes)
+      if (a.first == t.name) return false;
+  return true;
+}
+static_assert(no_alias_is_a_canonical_name());
+
 }  // namespace
 
 std::string normalize_spaces(std::string_view s) {
@@ -236,6 +245,10 @@ std::span<const ElemType> elem_types() {
 }
 
 const ElemType* find_elem_type(std::string_view name) {
+  // A name as elem_types() spells it, the common case, without a copy: the model's hot loops
+  // reach here per lane (TileDecl::elem_bytes()). No alias is spelled as a canonical name.
+  for (const ElemType& t : kElemTypes)
+    if (t.name == name) return &t;
   std::string n = normalize_spaces(name);
   for (const auto& [alias, canonical] : kAliases)
     if (n == alias) n = std::string(canonical);

@@ -12,6 +12,7 @@
 #include "bankviz/io.h"
 #include "bankviz/printable.h"
 #include "json_reader.h"
+#include "workers.h"
 
 namespace bankviz {
 
@@ -177,6 +178,8 @@ LessonLoad lesson_from_json(std::string_view json_text) {
   try {
     Reader r(out.errors);
     read_lesson(r, j, lesson, out.errors);
+  } catch (const std::bad_alloc&) {  // under a memory limit: not the file's content
+    out.errors.push_back({"", 0, detail::kOutOfMemoryReading});
   } catch (const std::exception& e) {  // defensive: nlohmann type errors must never escape
     out.errors.push_back({"", 0, std::string("unexpected JSON content: ") + e.what()});
   }
@@ -461,42 +464,76 @@ std::string scene_caption(const Scene& scene, const Analysis& a, int step, bool 
 }
 
 std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& presets_dir) {
-  std::vector<Diagnostic> out;
-  for (size_t i = 0; i < lesson.scenes.size(); ++i) {
+  const size_t n = lesson.scenes.size();
+  std::vector<std::vector<Diagnostic>> found(n);  // per scene, in order
+  // Each scene's scenario, and its saved text with open_step aside (the trace never reads it).
+  std::vector<ScenarioLoad> loads(n);
+  std::vector<std::string> keys(n);
+  for (size_t i = 0; i < n; ++i) {
     const Scene& scene = lesson.scenes[i];
-    const std::string path = indexed("scenes", i);
-    ScenarioLoad load = scene_scenario(scene, presets_dir);
-    if (!load.scenario) {
-      const std::string where = join(path, scene.scenario ? "scenario" : "preset");
-      for (const Diagnostic& d : load.errors)
-        out.push_back({where, 0, d.path.empty() ? d.message : d.format()});
+    loads[i] = scene_scenario(scene, presets_dir);
+    if (!loads[i].scenario) {
+      const std::string where = join(indexed("scenes", i), scene.scenario ? "scenario" : "preset");
+      for (const Diagnostic& d : loads[i].errors)
+        found[i].push_back({where, 0, d.path.empty() ? d.message : d.format()});
       continue;
     }
-    AnalysisResult r = analyze(*load.scenario);
-    if (!r.analysis) {
-      for (const Diagnostic& d : r.errors)
-        out.push_back({path, 0, "does not analyze: " + d.format()});
-      continue;
-    }
-    const int step = scene_step(*r.analysis, scene);
-    if (step < 0) {
-      out.push_back({scene.open_iteration ? join(path, "open_iteration") : path, 0,
-                     scene.open_iteration
-                         ? "the opening step never runs with its loop variable at " +
-                               std::to_string(*scene.open_iteration)
-                         : std::string("no step of this scene touches shared memory")});
-      continue;
-    }
-    check_scene_texts(scene, path, out);
-    if (scene.question) {
-      const int64_t model = model_answer(*r.analysis, scene.question->quantity, step);
-      if (model != scene.question->answer)
-        out.push_back({join(path, "question.answer"), 0,
-                       std::to_string(scene.question->answer) +
-                           " disagrees with the model: " + quantity_name(scene.question->quantity) +
-                           " = " + std::to_string(model)});
-    }
+    Scenario unopened = *loads[i].scenario;
+    unopened.open_step = -1;
+    keys[i] = scenario_to_json(unopened);
   }
+  // Scenes often show one scenario opened at different steps: a run of consecutive scenes with
+  // one scenario is analyzed once (the counts only: every figure a scene states is a count),
+  // each scene reading it opened at its own step. The runs are independent: a worker per core
+  // (at most 4) takes the next run, so at most that many analyses (tens of MB each) are held.
+  std::vector<std::pair<size_t, size_t>> runs;  // [first, end) scene
+  for (size_t i = 0; i < n; ++i) {
+    if (!loads[i].scenario) continue;
+    if (!runs.empty() && runs.back().second == i && keys[runs.back().first] == keys[i])
+      ++runs.back().second;
+    else
+      runs.push_back({i, i + 1});
+  }
+  auto check_run = [&](size_t first, size_t end) {
+    AnalysisResult r;
+    TraceResult t = trace(*loads[first].scenario);
+    if (t.trace)
+      r = analyze(*loads[first].scenario, nullptr, std::move(*t.trace), ServeDetail::CountsOnly);
+    else
+      r.errors = std::move(t.errors);
+    for (size_t i = first; i < end; ++i) {
+      const Scene& scene = lesson.scenes[i];
+      const std::string path = indexed("scenes", i);
+      std::vector<Diagnostic>& out = found[i];
+      if (!r.analysis) {
+        for (const Diagnostic& d : r.errors)
+          out.push_back({path, 0, "does not analyze: " + d.format()});
+        continue;
+      }
+      r.analysis->scenario.open_step = loads[i].scenario->open_step;
+      const int step = scene_step(*r.analysis, scene);
+      if (step < 0) {
+        out.push_back({scene.open_iteration ? join(path, "open_iteration") : path, 0,
+                       scene.open_iteration
+                           ? "the opening step never runs with its loop variable at " +
+                                 std::to_string(*scene.open_iteration)
+                           : std::string("no step of this scene touches shared memory")});
+        continue;
+      }
+      check_scene_texts(scene, path, out);
+      if (scene.question) {
+        const int64_t model = model_answer(*r.analysis, scene.question->quantity, step);
+        if (model != scene.question->answer)
+          out.push_back({join(path, "question.answer"), 0,
+                         std::to_string(scene.question->answer) + " disagrees with the model: " +
+                             quantity_name(scene.question->quantity) + " = " +
+                             std::to_string(model)});
+      }
+    }
+  };
+  for_each_index(runs.size(), [&](size_t k) { check_run(runs[k].first, runs[k].second); });
+  std::vector<Diagnostic> out;
+  for (std::vector<Diagnostic>& f : found) out.insert(out.end(), f.begin(), f.end());
   limit_diagnostics(out);
   return out;
 }

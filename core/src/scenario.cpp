@@ -708,6 +708,8 @@ ScenarioLoad scenario_from_json(std::string_view json_text) {
   try {
     Reader r(out.errors);
     read_scenario(r, j, s);
+  } catch (const std::bad_alloc&) {  // under a memory limit: not the file's content
+    out.errors.push_back({"", 0, detail::kOutOfMemoryReading});
   } catch (const std::exception& e) {  // defensive: nlohmann type errors must never escape
     out.errors.push_back({"", 0, std::string("unexpected JSON content: ") + e.what()});
   }

@@ -46,6 +46,43 @@ std::string element_text(const TileDecl& t, const std::vector<Value>& subs) {
 
 constexpr int kMaxBoundsIssuesPerStep = 8;
 
+// Where a lane's integer subscripts put it in a tile under one instruction: the bounds of the
+// padded extents, the element (row-major over them), its byte, and the wide instructions'
+// alignment and whole row or copy in the tile. trace() and relayout() both place lanes here.
+struct Placer {
+  Placer(const TileDecl& tile, const OpSpec& op)
+      : padded(tile.padded_dims()),
+        layout(tile.layout()),
+        width(op.width),
+        elem_bytes(tile.elem_bytes()),
+        span(std::max<int64_t>(1, op.width / tile.elem_bytes())),
+        storage(tile.storage_elements()) {}
+  std::vector<int64_t> padded;
+  TileLayout layout;
+  int64_t width, elem_bytes, span, storage;
+
+  // The first subscript outside its padded extent, or n when all are inside.
+  size_t first_out_of_bounds(const int64_t* subs, size_t n) const {
+    for (size_t d = 0; d < n; ++d)
+      if (subs[d] < 0 || subs[d] >= padded[d]) return d;
+    return n;
+  }
+  int64_t element(const int64_t* subs, size_t n) const {
+    int64_t elem = 0;
+    for (size_t d = 0; d < n; ++d) elem = elem * padded[d] + subs[d];
+    return elem;
+  }
+  uint32_t byte(int64_t elem) const { return static_cast<uint32_t>(layout.byte_offset(elem)); }
+  // A wide instruction (a vector, a matrix row, a copy) on its own alignment.
+  bool aligned(uint32_t byte) const {
+    return width <= elem_bytes || byte % static_cast<uint32_t>(width) == 0;
+  }
+  // The access's whole width inside the tile's storage.
+  bool fits(uint32_t byte) const {
+    return (static_cast<int64_t>(byte) - layout.base) / elem_bytes + span <= storage;
+  }
+};
+
 // [SECTION] Binding: one scope of typed names per step ===========================================
 
 // Constants, then lets in order (each sees the constants and the lets before it). A step's scope
@@ -212,12 +249,10 @@ struct ExecStep {
   int exec = 0;
   TraceStep& ts;
   const TileDecl& tile;
-  std::vector<int64_t> padded;
+  Placer place;
   int comps = 1;
-  TileLayout layout;
   OpSpec op;
   uint32_t address_lanes = 0;
-  int64_t span = 1;
   const StepKindInfo& kind;
   int values = 1;
   std::string path;
@@ -258,6 +293,7 @@ struct Tracer {
   std::vector<ThreadIndex> tidx;
   std::vector<Value> let_values;  // [thread][let]
   std::vector<Value> subs;
+  std::vector<int64_t> isubs;  // subs as integers
 
   std::string where(int64_t tid) const {
     std::string w = thread_text(tidx[static_cast<size_t>(tid)]);
@@ -343,19 +379,17 @@ bool Tracer::step(const BoundStep& bs, int64_t iteration) {
   if (!st.is_memory()) return true;  // __syncthreads(): a barrier, no access
 
   const TileDecl& tile = s.tiles[static_cast<size_t>(bs.tile)];
-  const std::vector<int64_t> padded = tile.padded_dims();
   const int comps = tile.type().lanes;
-  const TileLayout layout = tile.layout();
 
   // The instruction: which lanes give an address (matrix rows: lanes 0..8N-1; every lane of
   // the warp still takes part and, for stmatrix, supplies data), how wide each access is.
   const OpSpec op = st.op(tile.elem_bytes());
   const uint32_t address_lanes = op.lanes(~0u);
-  const int64_t span = std::max<int64_t>(1, op.width / tile.elem_bytes());  // elements
   // Values a lane supplies: a vector element's components, or stmatrix's 2 halves per matrix.
   const StepKindInfo& kind = st.info();
   const int values = kind.variant == StepVariant::Matrices ? 2 * st.matrices : comps;
   subs.resize(bs.subscripts.size());
+  isubs.resize(bs.subscripts.size());
   ts.warps.resize(static_cast<size_t>(warps));
   ExecStep c{bs,
              st,
@@ -363,12 +397,10 @@ bool Tracer::step(const BoundStep& bs, int64_t iteration) {
              exec,
              ts,
              tile,
-             padded,
+             Placer(tile, op),
              comps,
-             layout,
              op,
              address_lanes,
-             span,
              kind,
              values,
              "steps[" + std::to_string(bs.index) + "].",
@@ -398,11 +430,9 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
   const BoundStep& bs = c.bs;
   const Step& st = c.st;
   const TileDecl& tile = c.tile;
-  const std::vector<int64_t>& padded = c.padded;
+  const Placer& place = c.place;
   const OpSpec& op = c.op;
   const uint32_t address_lanes = c.address_lanes;
-  const TileLayout& layout = c.layout;
-  const int64_t span = c.span;
   const StepKindInfo& kind = c.kind;
   const int values = c.values;
   const int exec = c.exec;
@@ -434,14 +464,11 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
     subs[d] = *v;
   }
   // (subscripts) -> element offset, row-major over the padded extents.
-  int64_t elem = 0;
   size_t bad = subs.size();
-  for (size_t d = 0; d < subs.size() && bad == subs.size() && gives_address; ++d) {
-    const std::optional<int64_t> v = subs[d].to_int64();
-    if (!v || *v < 0 || *v >= padded[d])
-      bad = d;
-    else
-      elem = elem * padded[d] + *v;
+  if (gives_address) {
+    // A subscript no int64_t holds is out of bounds as -1 is.
+    for (size_t d = 0; d < subs.size(); ++d) isubs[d] = subs[d].to_int64().value_or(-1);
+    bad = place.first_out_of_bounds(isubs.data(), isubs.size());
   }
   if (bad < subs.size()) {
     // Out of bounds is undefined behaviour in CUDA: report it, never model it.
@@ -450,18 +477,21 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
                           "step " + std::to_string(exec) + " (" + ts.info.label +
                               "): " + where(tid) + ": " + element_text(tile, subs) +
                               " is out of bounds: subscript " + std::to_string(bad + 1) + " is " +
-                              subs[bad].text() + ", outside [0," + std::to_string(padded[bad]) +
+                              subs[bad].text() + ", outside [0," +
+                              std::to_string(place.padded[bad]) +
                               ")"});
     }
     ++t.out_of_bounds;
     return true;
   }
+  int64_t elem = 0;
   uint32_t byte = 0;
   if (gives_address) {
-    byte = static_cast<uint32_t>(layout.byte_offset(elem));
+    elem = place.element(isubs.data(), isubs.size());
+    byte = place.byte(elem);
     // The wide instructions need their own alignment (undefined behaviour otherwise: a
     // misaligned-address fault on the GPU), and their whole row or copy in the tile.
-    if (op.width > tile.elem_bytes() && byte % static_cast<uint32_t>(op.width) != 0) {
+    if (!place.aligned(byte)) {
       fail(c, "index",
            {0, std::string(kind.width == StepWidth::Copy ? "the destination of "
                                                          : "the row address of ") +
@@ -470,7 +500,7 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
            tid);
       return false;
     }
-    if (tile.slot_of_byte(byte) + span > tile.storage_elements()) {
+    if (!place.fits(byte)) {
       if (bounds_issues++ < kMaxBoundsIssuesPerStep) {
         t.issues.push_back({exec, w, lane,
                             "step " + std::to_string(exec) + " (" + ts.info.label +
@@ -520,6 +550,50 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
 }
 
 }  // namespace
+
+std::optional<Trace> relayout(const Scenario& changed, int tile, const TileDecl& traced,
+                              const Trace& t) {
+  if (t.out_of_bounds != 0 || tile < 0 || static_cast<size_t>(tile) >= changed.tiles.size())
+    return std::nullopt;
+  const TileDecl& now = changed.tiles[static_cast<size_t>(tile)];
+  const std::vector<int64_t> before = traced.padded_dims();
+  const size_t rank = before.size();
+  if (now.dims.size() != rank || &now.type() != &traced.type()) return std::nullopt;
+  Trace out = t;
+  std::vector<int64_t> subs(rank);
+  for (TraceStep& ts : out.steps) {
+    if (ts.info.tile != tile || ts.warps.empty()) continue;
+    const Placer place(now, changed.steps[static_cast<size_t>(ts.info.step)].op(now.elem_bytes()));
+    // The same padded extents (a swizzle changed): the same subscripts are the same element,
+    // in bounds as before; only its byte moves.
+    const bool same_extents = place.padded == before;
+    for (WarpTrace& wt : ts.warps) {
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (((wt.mask >> lane) & 1u) == 0) continue;
+        if (same_extents) {
+          const uint32_t byte = place.byte(wt.element[static_cast<size_t>(lane)]);
+          if (!place.aligned(byte) || !place.fits(byte)) return std::nullopt;
+          wt.byte[static_cast<size_t>(lane)] = byte;
+          continue;
+        }
+        // element -> subscripts, row-major over the extents it was traced with (in bounds).
+        int64_t rest = wt.element[static_cast<size_t>(lane)];
+        for (size_t d = rank; d-- > 1;) {
+          subs[d] = rest % before[d];
+          rest /= before[d];
+        }
+        subs[0] = rest;
+        if (place.first_out_of_bounds(subs.data(), rank) < rank) return std::nullopt;
+        const int64_t elem = place.element(subs.data(), rank);
+        const uint32_t byte = place.byte(elem);
+        if (!place.aligned(byte) || !place.fits(byte)) return std::nullopt;
+        wt.element[static_cast<size_t>(lane)] = static_cast<int32_t>(elem);
+        wt.byte[static_cast<size_t>(lane)] = byte;
+      }
+    }
+  }
+  return out;
+}
 
 TraceResult trace(const Scenario& s, const TraceOptions& o) {
   TraceResult out;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -170,4 +171,49 @@ TEST(Advise, LargeScenarioGetsABoundScaledToItsSize) {
   ASSERT_FALSE(a.steps.empty());
   EXPECT_TRUE(find_fix(a, a.steps[0].best, "pad 1"));
   EXPECT_TRUE(find_fix(a, a.steps[0].best, "Sw<5,0,5>"));
+}
+
+// advise() re-places one trace per candidate (trace.h relayout()) where it can: its answers are
+// what each candidate analyzed whole says. For every preset (and two tiles out of bounds, where
+// relayout() declines), every fix's per-step wavefronts and ideal are its scenario's, analyzed.
+TEST(Advise, EveryFixOfEveryPresetIsItsScenarioAnalyzedWhole) {
+  std::vector<Scenario> scenarios;
+  const std::string dir = std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets";
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".json") scenarios.push_back(load(e.path().stem().string()));
+  Scenario oob = load("row-write-column-read");
+  oob.tiles[0].dims = {32, 31};  // the column load's last lanes fall outside, until padded
+  scenarios.push_back(oob);
+  int checked = 0;
+  for (const Scenario& s : scenarios) {
+    SCOPED_TRACE(s.name);
+    const Advice a = advise(s);
+    ASSERT_TRUE(a.errors.empty());
+    for (size_t i = 0; i < a.fixes.size(); i += 3) {  // a third of them: the suite's time
+      const Fix& f = a.fixes[i];
+      if (f.kind == FixKind::Baseline) continue;
+      SCOPED_TRACE(f.name);
+      Scenario c = s;
+      apply_fix(c, f);
+      const AnalysisResult r = analyze(c);
+      ASSERT_TRUE(r.analysis);
+      const TileAdvice* ta = nullptr;
+      for (const TileAdvice& t : a.tiles)
+        if (t.tile == f.tile) ta = &t;
+      ASSERT_TRUE(ta);
+      for (size_t k = 0; k < ta->steps.size(); ++k) {
+        const int step = a.steps[static_cast<size_t>(ta->steps[k])].step;
+        int64_t wf = 0, ideal = 0;
+        for (size_t e = 0; e < r.analysis->steps.size(); ++e) {
+          if (r.analysis->steps[e].step != step) continue;
+          wf += r.analysis->step_wavefronts(static_cast<int>(e));
+          ideal += r.analysis->step_ideal(static_cast<int>(e));
+        }
+        EXPECT_EQ(f.wavefronts[k], wf) << "step " << step;
+        EXPECT_EQ(f.ideal[k], ideal) << "step " << step;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000);
 }

@@ -2,6 +2,8 @@
 // over a range, each value checked and analyzed on its own.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "bankviz/compare.h"
 #include "helpers.h"
 
@@ -73,4 +75,53 @@ TEST(Sweep, EachValueIsAnalyzedAndAnInvalidOneIsAPointWithItsError) {
   const std::vector<SweepPoint> sw = sweep(transpose(0), *parse_sweep("swizzle=none;5,0,5;x").spec);
   EXPECT_DOUBLE_EQ(sw[1].summary->worst_per_request, 1.0);
   EXPECT_NE(sw[2].error.find("expected B,M,S"), std::string::npos);
+}
+
+// A sweep re-places one trace per point where it can (trace.h relayout()) and keeps the counts
+// only: every point of every preset, over each parameter, is what the point's scenario analyzed
+// whole says, field by field, errors included.
+TEST(Sweep, EveryPointIsItsScenarioAnalyzedWhole) {
+  const std::string dir = std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets";
+  int points = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    const ScenarioLoad l = load_scenario_file(e.path().string());
+    ASSERT_TRUE(l.scenario) << e.path();
+    for (const char* range : {"pad=0,1,2,3,5,33", "rows=1,8,16,33", "cols=4,16,31,40",
+                              "swizzle=none;1,0,1;3,3,3;5,0,5;2,2,3", "elem=int,double,char"}) {
+      SCOPED_TRACE(l.scenario->name + " " + range);
+      const SweepParse p = parse_sweep(range);
+      ASSERT_TRUE(p.spec) << p.error;
+      const std::vector<SweepPoint> pts = sweep(*l.scenario, *p.spec);
+      ASSERT_EQ(pts.size(), p.spec->values.size());
+      for (size_t i = 0; i < pts.size(); ++i) {
+        SCOPED_TRACE(pts[i].value);
+        ++points;
+        const ScenarioLoad c = apply_sweep_value(*l.scenario, p.spec->param, pts[i].value);
+        if (!c.scenario) {
+          EXPECT_FALSE(pts[i].summary);
+          EXPECT_EQ(pts[i].error, c.errors.front().format());
+          continue;
+        }
+        const AnalysisResult r = analyze(*c.scenario);
+        if (!r.analysis) {
+          EXPECT_FALSE(pts[i].summary);
+          EXPECT_EQ(pts[i].error, r.errors.front().format());
+          continue;
+        }
+        ASSERT_TRUE(pts[i].summary) << pts[i].error;
+        const Summary want = summarize(*r.analysis), &got = *pts[i].summary;
+        EXPECT_EQ(got.total_wavefronts, want.total_wavefronts);
+        EXPECT_EQ(got.total_ideal, want.total_ideal);
+        EXPECT_EQ(got.worst_step, want.worst_step);
+        EXPECT_EQ(got.worst_label, want.worst_label);
+        EXPECT_EQ(got.worst_wavefronts, want.worst_wavefronts);
+        EXPECT_EQ(got.worst_instructions, want.worst_instructions);
+        EXPECT_EQ(got.worst_per_request, want.worst_per_request);
+        EXPECT_EQ(got.racing_accesses, want.racing_accesses);
+        EXPECT_EQ(got.out_of_bounds, want.out_of_bounds);
+      }
+    }
+  }
+  EXPECT_GT(points, 1000);
 }

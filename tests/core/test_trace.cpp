@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "bankviz/analysis.h"
 #include "bankviz/hazard.h"
 #include "bankviz/trace.h"
@@ -283,4 +285,94 @@ TEST(Hazards, ALoadRacingWithSeveralStoresOfOneIntervalNamesEach) {
   EXPECT_EQ(h.examples[1].kind, HazardKind::WriteAfterRead);
   EXPECT_EQ(h.examples[2].kind, HazardKind::WriteAfterRead);
   EXPECT_EQ(h.examples[2].second.step, 3);
+}
+
+// [SECTION] relayout(): one tile's geometry changed, the trace re-placed =========================
+
+namespace {
+
+// The geometry changes advise() and a sweep try on a tile: paddings, extents, swizzles on the
+// offset and on the address.
+std::vector<Scenario> geometry_variants(const Scenario& s, size_t tile) {
+  std::vector<Scenario> out;
+  auto add = [&](auto change) {
+    Scenario c = s;
+    change(c.tiles[tile]);
+    if (check(c).empty()) out.push_back(std::move(c));
+  };
+  for (int64_t pad : {0, 1, 2, 3, 4, 8, 33})
+    add([&](TileDecl& t) {
+      if (!t.cute) t.pad = pad;
+      t.swizzle = {};
+    });
+  for (Swizzle z : {Swizzle{5, 0, 5}, Swizzle{3, 3, 3}, Swizzle{2, 1, 4}, Swizzle{1, 0, 1}})
+    for (bool on_address : {false, true})
+      add([&](TileDecl& t) {
+        if (!t.cute) t.pad = 0;
+        t.swizzle = z;
+        t.swizzle_on_address = on_address;
+      });
+  add([](TileDecl& t) {
+    if (!t.cute) t.dims.back() += 7;
+  });
+  add([](TileDecl& t) {
+    if (!t.cute && t.dims.size() > 1) t.dims.front() += 3;
+  });
+  add([](TileDecl& t) {
+    if (!t.cute && !t.dims.empty() && t.dims.back() > 1) t.dims.back() -= 1;
+  });
+  return out;
+}
+
+}  // namespace
+
+// relayout() of every preset's trace, for each geometry change of each tile, is the changed
+// scenario's own trace, lane by lane; where it declines, the trace it was given had a lane out of
+// bounds or the change puts one out of bounds, past the end or off its alignment.
+TEST(Relayout, EveryPresetsTraceReplacedIsTheChangedScenariosTrace) {
+  int relaid = 0, declined = 0;
+  const std::string dir = std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets";
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    const ScenarioLoad l = load_scenario_file(e.path().string());
+    ASSERT_TRUE(l.scenario) << e.path();
+    const Scenario& s = *l.scenario;
+    const TraceResult base = trace(s);
+    ASSERT_TRUE(base.trace) << e.path();
+    for (size_t tile = 0; tile < s.tiles.size(); ++tile) {
+      for (const Scenario& c : geometry_variants(s, tile)) {
+        SCOPED_TRACE(s.name + ", tile " + c.tiles[tile].name + " " + c.tiles[tile].declaration() +
+                     " " + c.tiles[tile].layout_text());
+        const std::optional<Trace> r =
+            relayout(c, static_cast<int>(tile), s.tiles[tile], *base.trace);
+        const TraceResult full = trace(c);
+        if (!r) {
+          ++declined;
+          EXPECT_TRUE(base.trace->out_of_bounds > 0 || !full.trace ||
+                      full.trace->out_of_bounds > 0);
+          continue;
+        }
+        ++relaid;
+        ASSERT_TRUE(full.trace);
+        const Trace& f = *full.trace;
+        EXPECT_EQ(r->out_of_bounds, f.out_of_bounds);
+        EXPECT_EQ(r->issues.size(), f.issues.size());
+        ASSERT_EQ(r->steps.size(), f.steps.size());
+        for (size_t i = 0; i < f.steps.size(); ++i) {
+          EXPECT_EQ(r->steps[i].info.label, f.steps[i].info.label);
+          ASSERT_EQ(r->steps[i].warps.size(), f.steps[i].warps.size());
+          for (size_t w = 0; w < f.steps[i].warps.size(); ++w) {
+            const WarpTrace &x = r->steps[i].warps[w], &y = f.steps[i].warps[w];
+            ASSERT_EQ(x.mask, y.mask) << "step " << i << " warp " << w;
+            ASSERT_EQ(x.element, y.element) << "step " << i << " warp " << w;
+            ASSERT_EQ(x.byte, y.byte) << "step " << i << " warp " << w;
+            ASSERT_EQ(x.value, y.value) << "step " << i << " warp " << w;
+          }
+        }
+      }
+    }
+  }
+  // Both paths are exercised: most changes re-place, some cannot.
+  EXPECT_GT(relaid, 500);
+  EXPECT_GT(declined, 0);
 }

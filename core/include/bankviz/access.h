@@ -123,5 +123,8 @@ AccessResult serve(const Arch& arch, Op op, const WarpAccess& access);
 
 // Just the count, for hot loops and the `wavefronts` command.
 int count_wavefronts(const Arch& arch, Op op, const WarpAccess& access);
+// The count and the ideal, by the same rule, without the detail or the per-bank figures (the
+// advisor's many candidates).
+AccessResult count_access(const Arch& arch, Op op, const WarpAccess& access);
 
 }  // namespace bankviz

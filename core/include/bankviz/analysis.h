@@ -68,4 +68,19 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch = nullptr);
 // the scenario's blocks differ (uses_block_index): the model of any block, not only block 0.
 AnalysisResult analyze(const Scenario& s, const Arch* arch, const TraceOptions& block);
 
+// The same from a trace of s already made (trace(), or relayout() of another's). CountsOnly
+// fills each warp's AccessResult with its wavefronts and ideal alone (no detail, no per-bank
+// figures): for what only sums them (summarize(), a sweep's points), at a fraction of the cost.
+enum class ServeDetail { Full, CountsOnly };
+AnalysisResult analyze(const Scenario& s, const Arch* arch, Trace t,
+                       ServeDetail detail = ServeDetail::Full);
+
+// The bank figures of one executed step of a trace of s, summed over its warps: what analyze()
+// gives that step (each warp through validate() and serve(); one validate() refuses serves
+// nothing). For many variants of one trace (advise's candidates) without a whole Analysis.
+struct StepFigures {
+  int wavefronts = 0, ideal = 0;
+};
+StepFigures serve_step(const Scenario& s, const Arch& arch, const TraceStep& ts);
+
 }  // namespace bankviz

@@ -77,6 +77,17 @@ struct TraceResult {
 
 TraceResult trace(const Scenario& s, const TraceOptions& options = {});
 
+// The same scenario with one tile's geometry changed (its padding, extents or swizzle, not its
+// element type or rank: advise()'s candidates, a sweep of the padding): every lane evaluates the
+// same guard and subscripts, so `t`, a trace of the scenario as it was (`traced`, that tile as it
+// was), gives each active lane's subscripts from its element, and only where they lie changes,
+// placed as trace() places them. Returns what trace(changed, options of t) returns, or nullopt
+// where `t` cannot tell it: a lane out of bounds in `t` (its subscripts are not kept), or one the
+// change puts out of bounds, past the tile's end or off an instruction's alignment (then trace()
+// says how). `changed` must pass check().
+std::optional<Trace> relayout(const Scenario& changed, int tile, const TileDecl& traced,
+                              const Trace& t);
+
 // The C types the lets are declared with in the kernel, in order: a let's own `type`, else its
 // expression's type (binding against the constants and earlier lets). Stops at the first let
 // whose expression does not bind, so the result may be shorter than s.lets.
