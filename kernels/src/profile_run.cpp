@@ -14,12 +14,40 @@
 #include <optional>
 
 #include "bankviz/profile.h"
+#include "kernel_params.h"
 #include "launcher.h"
 #include "record_gpu.h"
 #include "runner_impl.h"
 #include "timing.h"
 
 namespace bankviz {
+
+namespace detail {
+
+bool make_kernel_params(DriverStatus& st, const std::vector<KernelArg>& args, KernelParams& out,
+                        std::string* which) {
+  const Driver& d = driver();
+  out.storage.assign(args.size(), 0);
+  out.params.assign(args.size(), nullptr);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const KernelArg& a = args[i];
+    if (a.kind == KernelArg::Kind::Buffer) {
+      DeviceMemory m;
+      if (!st.check(alloc_device(m, a.bytes), "cuMemAlloc") ||
+          !st.check(d.cuMemsetD8_(m.get(), 0, a.bytes), "cuMemsetD8")) {
+        *which = a.text;
+        return false;
+      }
+      out.storage[i] = m.get();
+      out.buffers.push_back(std::move(m));
+    } else {
+      out.storage[i] = a.bits;  // little-endian: a 4-byte value is the first 4 bytes
+    }
+    out.params[i] = &out.storage[i];
+  }
+  return true;
+}
+}  // namespace detail
 
 using namespace detail;
 
@@ -377,23 +405,11 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
     return refuse(RunStatus::TooLarge, st.message());
 
   // 3. Buffers (zeroed) and the parameter values.
-  std::vector<DeviceMemory> buffers;
-  std::vector<uint64_t> storage(req.args.size());
-  std::vector<void*> params(req.args.size());
-  for (size_t i = 0; i < req.args.size(); ++i) {
-    const KernelArg& a = req.args[i];
-    if (a.kind == KernelArg::Kind::Buffer) {
-      DeviceMemory m;
-      if (!st.check(alloc_device(m, a.bytes), "cuMemAlloc") ||
-          !st.check(d.cuMemsetD8_(m.get(), 0, a.bytes), "cuMemsetD8"))
-        return refuse(RunStatus::LaunchError, "buffer " + a.text + ": " + st.message());
-      storage[i] = m.get();
-      buffers.push_back(std::move(m));
-    } else {
-      storage[i] = a.bits;  // little-endian: a 4-byte value is the first 4 bytes
-    }
-    params[i] = &storage[i];
-  }
+  KernelParams kp;
+  std::string which;
+  if (!make_kernel_params(st, req.args, kp, &which))
+    return refuse(RunStatus::LaunchError, "buffer " + which + ": " + st.message());
+  std::vector<DeviceMemory>& buffers = kp.buffers;
 
   // 4. Launch: once to see that it runs, once timed, once under the SASS metrics.
   Event e0, e1;
@@ -402,7 +418,7 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
     return st.check(d.cuEventRecord_(e0.get(), nullptr), "cuEventRecord") &&
            st.check(d.cuLaunchKernel_(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x,
                                       req.block.y, req.block.z, req.dynamic_shared, nullptr,
-                                      params.empty() ? nullptr : params.data(), nullptr),
+                                      kp.data(), nullptr),
                     "cuLaunchKernel") &&
            st.check(d.cuEventRecord_(e1.get(), nullptr), "cuEventRecord") &&
            wait_for_event(st, e1, req.timeout_ms, &timed_out);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "compiler.h"
+#include "kernel_params.h"
 #include "launcher.h"
 
 namespace bankviz::detail {
@@ -47,12 +48,12 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
   const Driver& d = driver();
   Module module;
   DeviceMemory records;
-  std::vector<DeviceMemory> buffers;
+  KernelParams kp;
   Event done;
   auto abandon = [&] {
     module.abandon();
     records.abandon();
-    for (DeviceMemory& m : buffers) m.abandon();
+    for (DeviceMemory& m : kp.buffers) m.abandon();
     done.abandon();
   };
   auto fail = [&](std::string m) {
@@ -92,26 +93,13 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
       !st.check(d.cuMemcpyHtoD_(g_dynamic, &dynamic, 8), "cuMemcpyHtoD"))
     return fail("the recording's state: " + st.message());
   // The kernel's parameters: fresh zeroed buffers (the data the profile's first launch saw).
-  std::vector<uint64_t> storage(req.args.size());
-  std::vector<void*> params(req.args.size());
-  for (size_t i = 0; i < req.args.size(); ++i) {
-    const KernelArg& a = req.args[i];
-    if (a.kind == KernelArg::Kind::Buffer) {
-      DeviceMemory m;
-      if (!st.check(alloc_device(m, a.bytes), "cuMemAlloc") ||
-          !st.check(d.cuMemsetD8_(m.get(), 0, a.bytes), "cuMemsetD8"))
-        return fail("the recording: buffer " + a.text + ": " + st.message());
-      storage[i] = m.get();
-      buffers.push_back(std::move(m));
-    } else {
-      storage[i] = a.bits;
-    }
-    params[i] = &storage[i];
-  }
+  std::string which;
+  if (!make_kernel_params(st, req.args, kp, &which))
+    return fail("the recording: buffer " + which + ": " + st.message());
   if (!st.check(create_event(done), "cuEventCreate") ||
       !st.check(d.cuLaunchKernel_(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y,
                                   req.block.z, req.dynamic_shared, nullptr,
-                                  params.empty() ? nullptr : params.data(), nullptr),
+                                  kp.data(), nullptr),
                 "cuLaunchKernel") ||
       !st.check(d.cuEventRecord_(done.get(), nullptr), "cuEventRecord") ||
       !wait_for_event(st, done, req.timeout_ms, &out.timed_out))
@@ -131,7 +119,7 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
       !st.check(d.cuMemcpyDtoH_(recs.data(), records.get(), recs.size() * sizeof(Rec)),
                 "cuMemcpyDtoH"))
     return fail("the recording's results: " + st.message());
-  for (DeviceMemory& m : buffers) st.check(m.release(), "cuMemFree");
+  for (DeviceMemory& m : kp.buffers) st.check(m.release(), "cuMemFree");
   st.check(records.release(), "cuMemFree");
   st.check(done.release(), "cuEventDestroy");
   st.check(module.release(), "cuModuleUnload");
