@@ -48,8 +48,8 @@ namespace {
 
 // One warp of an executed memory step through the bank model: "" and its result (with its
 // detail, or only the counts), or why validate() refuses the access (then it serves nothing).
-std::string serve_warp(const Arch& arch, const OpSpec& op, const TraceStep& ts,
-                       const WarpTrace& wt, WarpStep& ws, bool detail = true) {
+std::string serve_warp(const Arch& arch, const OpSpec& op, const TraceStep& ts, const WarpTrace& wt,
+                       WarpStep& ws, bool detail = true) {
   ws.access.width = op.width;
   ws.access.mask = wt.mask;
   ws.access.addr = wt.byte;
@@ -94,8 +94,7 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override, const Trace
   return analyze(s, arch_override, std::move(*tr.trace));
 }
 
-AnalysisResult analyze(const Scenario& s, const Arch* arch_override, Trace t,
-                       ServeDetail detail) {
+AnalysisResult analyze(const Scenario& s, const Arch* arch_override, Trace t, ServeDetail detail) {
   AnalysisResult out;
   const Arch* arch = arch_override ? arch_override : find_arch(s.arch);
   if (arch == nullptr) {  // check() already rejects this; kept for safety

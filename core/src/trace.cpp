@@ -478,8 +478,7 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
                               "): " + where(tid) + ": " + element_text(tile, subs) +
                               " is out of bounds: subscript " + std::to_string(bad + 1) + " is " +
                               subs[bad].text() + ", outside [0," +
-                              std::to_string(place.padded[bad]) +
-                              ")"});
+                              std::to_string(place.padded[bad]) + ")"});
     }
     ++t.out_of_bounds;
     return true;

@@ -232,10 +232,9 @@ void result(AppState& s, const ProfileOutcome& o) {
     }
     ImGui::TableNextColumn();
     if (l && l->recorded) {
-      const double per = l->recorded_requests > 0
-                             ? static_cast<double>(l->recorded_wavefronts) /
-                                   static_cast<double>(l->recorded_requests)
-                             : 0;
+      const double per = l->recorded_requests > 0 ? static_cast<double>(l->recorded_wavefronts) /
+                                                        static_cast<double>(l->recorded_requests)
+                                                  : 0;
       if (l->executed == 0)
         ImGui::TextDisabled("%.2f", per);
       else if (l->recorded_equal)
@@ -248,10 +247,10 @@ void result(AppState& s, const ProfileOutcome& o) {
             "requests; %s",
             static_cast<long long>(l->recorded_wavefronts),
             static_cast<long long>(l->recorded_requests),
-            l->executed == 0        ? "the hardware ran no shared instruction for this line"
-            : l->recorded_equal     ? "the hardware counted the same wavefronts"
+            l->executed == 0              ? "the hardware ran no shared instruction for this line"
+            : l->recorded_equal           ? "the hardware counted the same wavefronts"
             : !l->recorded_reason.empty() ? l->recorded_reason.c_str()
-                                    : "the hardware counted otherwise");
+                                          : "the hardware counted otherwise");
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(o.source[i].c_str());

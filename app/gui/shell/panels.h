@@ -33,8 +33,8 @@ struct ViewSide {
   // ("measured on H100: 32.83 cycles per instruction, model 32"); empty without one, and while a
   // question is open.
   std::string measured;
-  bool playing = false;      // the animation runs: the views keep the lit cells in view
-  double analyzing_s = 0;    // while stale: how long the newer edit has been analyzing
+  bool playing = false;    // the animation runs: the views keep the lit cells in view
+  double analyzing_s = 0;  // while stale: how long the newer edit has been analyzing
   GridId tile_grid = GridId::Tile, bank_grid = GridId::Banks;
   GridLayout* tile_layout = nullptr;
   GridLayout* bank_layout = nullptr;
@@ -65,14 +65,12 @@ bool status_has_news(const StatusState& st, const ExportJob& job);
 void draw_controls(AppState& s, Rect r);
 // The views (views/): each draws one side (the main scenario's, main_view(), or a comparison's B)
 // with the look; both write where the pointer is into `hover` (the tooltip reads it).
-void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells,
-                    Rect r);
-void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells,
-                    Rect r);
+void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells, Rect r);
+void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells, Rect r);
 // The warp timeline of the main side; in presenter mode with the verdict strip on top (when
 // v.verdict: the verdict, or while a question is open the step it asks about; `gpu` keeps a line
-// for the measured figure). What the user asked of the playhead is returned for the caller to do: a beat from
-// the scrubber, or a warp step clicked (seek there).
+// for the measured figure). What the user asked of the playhead is returned for the caller to do: a
+// beat from the scrubber, or a warp step clicked (seek there).
 struct TimelineAsk {
   int beat = -1;
   int step = -1, warp = -1;

@@ -240,9 +240,11 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
   ImVec2 avail = ImGui::GetContentRegionAvail();
   // Below the picture: the per-bank passes row and the verdict, sized for what they hold so
   // that neither is cut off (the verdict wraps in a narrow window).
-  const CountRow counts = count_row(look, v, avail.x - label_w - 6, cell_guess(avail, banks, lines));
+  const CountRow counts =
+      count_row(look, v, avail.x - label_w - 6, cell_guess(avail, banks, lines));
   // Presenter mode draws the verdict in its own strip under both views (draw_verdict).
-  const float verdict_h = look.settings.presenter || !v.verdict ? 0 : verdict_text_height(v, avail.x);
+  const float verdict_h =
+      look.settings.presenter || !v.verdict ? 0 : verdict_text_height(v, avail.x);
   const float footer = counts.height + ImGui::GetStyle().ItemSpacing.y * 2 + verdict_h;
   float cell = std::floor(std::min((avail.x - label_w - 6) / banks,
                                    (avail.y - footer - fs * 1.3f) / static_cast<float>(lines)));

@@ -65,7 +65,7 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
     } else {
       std::snprintf(where, sizeof where,
                     look.settings.presenter ? "warp %d/%d  wavefront %d/%d"
-                                         : "warp %d of %d   wavefront %d of %d",
+                                            : "warp %d of %d   wavefront %d of %d",
                     v.frame->warp, a.warp_count(), v.frame->wavefront + 1, v.frame->wavefronts);
     }
     if (look.settings.presenter && !v.conceal) {
@@ -73,14 +73,13 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
       // [s~ (i=1)"). Clipped to the line, never wrapped, so the cells keep their size from step
       // to step; while a question is open the verdict's strip names the step whole instead.
       const float gap = ImGui::GetStyle().ItemSpacing.x;
-      const float room = right - (ImGui::GetItemRectMax().x + gap) - ImGui::CalcTextSize(where).x -
-                         gap * 3;
-      std::vector<std::string> tiles;
-      for (const TileDecl& d : a.scenario.tiles) tiles.push_back(d.name);
+      const float room =
+          right - (ImGui::GetItemRectMax().x + gap) - ImGui::CalcTextSize(where).x - gap * 3;
       ImGui::PushFont(g_fonts.bold);
       const std::string label = fit_step_label(
           a.steps[v.frame->step].label, room,
-          [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; }, tiles);
+          [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; },
+          tile_names(a.scenario));
       // Whole or nearly (threadIdx.x as tx, the tile's name dropped), else not at all: a label
       // cut to "ta~ (i=1)" says nothing.
       const std::string& full = a.steps[v.frame->step].label;

@@ -107,14 +107,13 @@ void draw_asked_step(const ViewSide& v, const Look& look) {
   if (!v.analysis || v.frame->step < 0 ||
       v.frame->step >= static_cast<int>(v.analysis->steps.size()))
     return;
-  std::vector<std::string> tiles;
-  for (const TileDecl& t : v.analysis->scenario.tiles) tiles.push_back(t.name);
   ImFont* big = g_fonts.big;
   const std::string label = fit_step_label(
-      v.analysis->steps[static_cast<size_t>(v.frame->step)].label,
-      ImGui::GetContentRegionAvail().x,
-      [big](const std::string& t) { return big->CalcTextSizeA(big->FontSize, 1e9f, 0, t.c_str()).x; },
-      tiles);
+      v.analysis->steps[static_cast<size_t>(v.frame->step)].label, ImGui::GetContentRegionAvail().x,
+      [big](const std::string& t) {
+        return big->CalcTextSizeA(big->FontSize, 1e9f, 0, t.c_str()).x;
+      },
+      tile_names(v.analysis->scenario));
   ImGui::PushFont(big);
   ImGui::PushStyleColor(ImGuiCol_Text, colv(look.palette.text));
   ImGui::TextUnformatted(label.c_str());
@@ -131,8 +130,7 @@ float presenter_timeline_height(const ViewSide& v, bool gpu, float width, float 
                                            st.WindowPadding.y * 2 + st.ItemSpacing.y + 2));
 }
 
-TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRenderer& cr,
-                          Rect r) {
+TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRenderer& cr, Rect r) {
   TimelineAsk ask;
   if (!begin_panel("Warp timeline", r, !look.settings.presenter)) {
     ImGui::End();
@@ -196,9 +194,9 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
     avail.y = label_row_h() + static_cast<float>(std::min(fit, warps)) * row_h;
   }
   // Presenter mode scrolls to the current warp itself: no scroll bars to take the rows' room.
-  ImGui::BeginChild(
-      "tl", avail, false,
-      look.settings.presenter ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::BeginChild("tl", avail, false,
+                    look.settings.presenter ? ImGuiWindowFlags_NoScrollbar
+                                            : ImGuiWindowFlags_HorizontalScrollbar);
   if (pres && v.frame->warp >= 0) {
     // The current warp's row in view, scrolled by whole rows.
     const int shown = std::max(1, static_cast<int>((avail.y - label_row_h()) / row_h + 0.01f));
@@ -244,8 +242,7 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
   const float ly = std::max(o.y, ImGui::GetWindowPos().y);
   dl->AddRectFilled(ImVec2(g0.x, ly), ImVec2(g0.x + col_w * steps, ly + label_row_h()),
                     col(pal.panel));
-  std::vector<std::string> tiles;
-  for (const TileDecl& t : a.scenario.tiles) tiles.push_back(t.name);
+  const std::vector<std::string> tiles = tile_names(a.scenario);
   for (int st = 0; st < steps; ++st) {
     // The label, shortened to fit without losing what tells steps apart (timeline_label.h).
     const std::string lbl = fit_step_label(
@@ -311,8 +308,8 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
     if (v.frame->step >= 0 && v.frame->warp >= 0) {
       const float cx = g0.x + v.frame->step * col_w, cy = g0.y + v.frame->warp * row_h;
       look.layout.timeline_current_visible = cx >= wp.x + label_w - 1 &&
-                                          cx + col_w <= wp.x + ImGui::GetWindowWidth() + 1 &&
-                                          cy >= top - 1 && cy + row_h <= bottom + 1;
+                                             cx + col_w <= wp.x + ImGui::GetWindowWidth() + 1 &&
+                                             cy >= top - 1 && cy + row_h <= bottom + 1;
     }
   }
   // Click a box to jump there.

@@ -77,4 +77,10 @@ std::string fit_step_label(const std::string& label, float width,
   return fits("~") ? "~" : "";
 }
 
+std::vector<std::string> tile_names(const Scenario& s) {
+  std::vector<std::string> out;
+  for (const TileDecl& t : s.tiles) out.push_back(t.name);
+  return out;
+}
+
 }  // namespace bankviz::gui

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "bankviz/scenario.h"
+
 namespace bankviz::gui {
 
 // label -> the longest of these that fits `width` (as measured by width_of, in pixels):
@@ -20,5 +22,7 @@ namespace bankviz::gui {
 std::string fit_step_label(const std::string& label, float width,
                            const std::function<float(const std::string&)>& width_of,
                            const std::vector<std::string>& tiles = {});
+// The names of `s`'s shared arrays, fit_step_label's `tiles`.
+std::vector<std::string> tile_names(const Scenario& s);
 
 }  // namespace bankviz::gui

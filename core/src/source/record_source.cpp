@@ -108,10 +108,9 @@ std::string unrecordable(const std::vector<RawTok>& t, RecordTarget target,
       return "the kernel holds inline asm" + at + ", whose shared-memory accesses " + who +
              " cannot see";
     if (warp_intrinsic(w) && (!gpu || w.rfind("__syncthreads_", 0) == 0))
-      return "the kernel uses " + w + at + (gpu ? ", a barrier with a result, which " + who +
-                                                      " does not count"
-                                                : ", a warp intrinsic, which " + who +
-                                                      " cannot run");
+      return "the kernel uses " + w + at +
+             (gpu ? ", a barrier with a result, which " + who + " does not count"
+                  : ", a warp intrinsic, which " + who + " cannot run");
     if (w == "cooperative_groups" || w == "this_thread_block" || w == "grid_group")
       return "the kernel uses cooperative groups" + at + ", which " + who +
              (gpu ? " does not follow (their barriers are not counted)" : " cannot run");
@@ -338,8 +337,7 @@ std::string recording_source(std::string_view source, const std::string& kernel,
       return {};
     }
     if (declared)
-      for (const std::string& n : d.names)
-        declared->push_back({n, d.line, 0, 0, d.dynamic});
+      for (const std::string& n : d.names) declared->push_back({n, d.line, 0, 0, d.dynamic});
     const size_t scope_end = block_end[k];
     while (k < t.size() && t[k].e <= d.e) ++k;
     for (size_t i = 0; i < d.names.size(); ++i)
@@ -361,9 +359,9 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     }
   }
 
-  std::string out = target == RecordTarget::Gpu ? "#line 1 \"" + shown + "\"\n"
-                                                : "#include \"bankviz_record.h\"\n#line 1 \"" +
-                                                      shown + "\"\n";
+  std::string out = target == RecordTarget::Gpu
+                        ? "#line 1 \"" + shown + "\"\n"
+                        : "#include \"bankviz_record.h\"\n#line 1 \"" + shown + "\"\n";
   size_t at = 0;
   for (const Decl& d : decls) {
     out.append(source.substr(at, d.b - at));
