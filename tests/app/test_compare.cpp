@@ -69,7 +69,8 @@ TEST(FollowPlayhead, AStepBDoesNotHaveFallsBackToBsWorstStep) {
 TEST(Compare, ChoicesOfferThePaddedPartnerPresetAndOneChangeVariants) {
   AppState s;
   open_preset(s, "row-write-column-read");
-  const std::vector<CompareChoice> c = compare_choices(s);
+  const std::vector<CompareChoice> c =
+      compare_choices(s.preset, s.presets, s.analysis ? &*s.analysis : nullptr);
   auto has = [&](const std::string& label) {
     return std::any_of(c.begin(), c.end(),
                        [&](const CompareChoice& x) { return x.label == label; });
@@ -80,7 +81,8 @@ TEST(Compare, ChoicesOfferThePaddedPartnerPresetAndOneChangeVariants) {
   EXPECT_FALSE(has("row-write-row-read"));  // not a variant of this preset's name
   // From a variant: what it varies, and its siblings.
   open_preset(s, "transpose-padded");
-  const std::vector<CompareChoice> t = compare_choices(s);
+  const std::vector<CompareChoice> t =
+      compare_choices(s.preset, s.presets, s.analysis ? &*s.analysis : nullptr);
   auto in_t = [&](const std::string& label) {
     return std::any_of(t.begin(), t.end(),
                        [&](const CompareChoice& x) { return x.label == label; });
@@ -89,7 +91,8 @@ TEST(Compare, ChoicesOfferThePaddedPartnerPresetAndOneChangeVariants) {
   EXPECT_TRUE(in_t("transpose-swizzled"));
   EXPECT_FALSE(in_t("transpose-padded"));  // not itself
   open_preset(s, "row-write-column-read-padded");
-  const std::vector<CompareChoice> r = compare_choices(s);
+  const std::vector<CompareChoice> r =
+      compare_choices(s.preset, s.presets, s.analysis ? &*s.analysis : nullptr);
   EXPECT_TRUE(std::any_of(r.begin(), r.end(), [](const CompareChoice& x) {
     return x.preset == "row-write-column-read";
   }));
@@ -100,7 +103,8 @@ TEST(Compare, PaddingPlusOneOpensBOnTheLeadsPlayheadWithCoresFigures) {
   open_preset(s, "row-write-column-read");
   ASSERT_TRUE(seek(s, 2, 0, 0));
   update_frame(s, 0);
-  const std::vector<CompareChoice> choices = compare_choices(s);
+  const std::vector<CompareChoice> choices =
+      compare_choices(s.preset, s.presets, s.analysis ? &*s.analysis : nullptr);
   auto it = std::find_if(choices.begin(), choices.end(),
                          [](const CompareChoice& c) { return c.param == "pad"; });
   ASSERT_NE(it, choices.end());

@@ -167,10 +167,10 @@ TEST(LetEdits, AddedLetsAndConstantsHaveFreshNamesAndAreUsable) {
 TEST(ErrorFor, AFieldsErrorIsNotShownUnderAnotherStepWithALongerNumber) {
   AppState s;
   s.errors = {Diagnostic{"steps[10].index", 3, "expected ']'"}};
-  EXPECT_EQ(error_for(s, "steps[1]"), nullptr);
-  ASSERT_NE(error_for(s, "steps[10]"), nullptr);
-  EXPECT_NE(error_for(s, "steps[10].index"), nullptr);
-  EXPECT_EQ(error_for(s, "steps[10].guard"), nullptr);
+  EXPECT_EQ(error_for(s.errors, "steps[1]"), nullptr);
+  ASSERT_NE(error_for(s.errors, "steps[10]"), nullptr);
+  EXPECT_NE(error_for(s.errors, "steps[10].index"), nullptr);
+  EXPECT_EQ(error_for(s.errors, "steps[10].guard"), nullptr);
 }
 
 TEST(Save, ASavedScenarioLoadsBackToTheSameAnalysis) {

@@ -14,8 +14,8 @@ namespace bankviz::gui {
 
 // [SECTION] Layout field (tile controls) and captions (tile view, tooltip) ======================
 
-bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w) {
-  std::vector<LayoutField>& fields = s.advisor.layouts;
+bool edit_layout(std::vector<LayoutField>& fields, TileDecl& t, size_t ti, float w,
+                 const Palette& palette) {
   if (fields.size() <= ti) fields.resize(ti + 1);
   LayoutField& f = fields[ti];
   const std::string now = t.layout_text();
@@ -81,7 +81,7 @@ bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w) {
       "this element size, on the shared-memory address (the tile's base enters it): what a "
       "TMA copy into this tile would store");
   if (!f.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(palette.conflict));
     ImGui::TextWrapped("layout: %s", f.error.c_str());
     ImGui::PopStyleColor();
   }
@@ -91,7 +91,7 @@ bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w) {
   const std::string key = t.layout_text() + ' ' + t.elem + ' ' + std::to_string(t.base);
   if (f.note_for != key) f.note = t.layout_note(), f.note_for = key;
   if (!f.note.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(palette.conflict));
     ImGui::TextWrapped("%s", f.note.c_str());
     ImGui::PopStyleColor();
   }

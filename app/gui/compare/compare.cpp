@@ -36,21 +36,23 @@ bool measured_ok(const std::optional<Measurement>& m) {
 
 // [SECTION] Before and after
 
-std::vector<CompareChoice> compare_choices(const AppState& s) {
+std::vector<CompareChoice> compare_choices(const std::string& preset,
+                                           const std::vector<Preset>& presets,
+                                           const Analysis* analysis) {
   std::vector<CompareChoice> out;
   // The preset's family: its variants ("X" -> "X-padded"), what it is a variant of ("X-padded"
   // -> "X") and its siblings ("transpose-naive" -> "transpose-padded", "transpose-swizzled").
-  if (!s.preset.empty()) {
-    const size_t dash = s.preset.rfind('-');
-    const std::string stem = dash == std::string::npos ? "" : s.preset.substr(0, dash + 1);
-    for (const Preset& p : s.presets)
-      if (p.name != s.preset &&
-          (p.name.starts_with(s.preset + '-') || s.preset.starts_with(p.name + '-') ||
+  if (!preset.empty()) {
+    const size_t dash = preset.rfind('-');
+    const std::string stem = dash == std::string::npos ? "" : preset.substr(0, dash + 1);
+    for (const Preset& p : presets)
+      if (p.name != preset &&
+          (p.name.starts_with(preset + '-') || preset.starts_with(p.name + '-') ||
            (!stem.empty() && p.name.starts_with(stem))))
         out.push_back({p.name, p.name, "", ""});
   }
-  if (!s.analysis || s.analysis->scenario.tiles.empty()) return out;
-  const TileDecl& t = s.analysis->scenario.tiles[0];
+  if (!analysis || analysis->scenario.tiles.empty()) return out;
+  const TileDecl& t = analysis->scenario.tiles[0];
   out.push_back({"this scenario, padding +1", "", "pad", std::to_string(t.pad + 1)});
   if (t.pad > 0) out.push_back({"this scenario, no padding", "", "pad", "0"});
   // The swizzle that spreads a 32-word row over the banks (CuTe's Swizzle<5,0,5> on elements).

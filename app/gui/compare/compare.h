@@ -28,7 +28,12 @@ struct CompareChoice {
   std::string preset;        // the preset to load, or empty
   std::string param, value;  // else the change: apply_sweep_value(current, param, value)
 };
-std::vector<CompareChoice> compare_choices(const AppState& s);
+// B's candidates for A, the scenario on screen (`preset`: its preset's name, empty when edited or a
+// file; `analysis`: A's, for the one-change variants).
+struct Preset;
+std::vector<CompareChoice> compare_choices(const std::string& preset,
+                                           const std::vector<Preset>& presets,
+                                           const Analysis* analysis);
 
 // Opens the comparison of the app's scenario (A) with b (checked and analyzed here). False with
 // the first problem when b does not analyze.

@@ -37,8 +37,8 @@ double step_cycles(const std::optional<Measurement>& m, const Analysis& a, int s
   return 0;
 }
 
-ViewSide b_view(AppState& s) {
-  CompareState& c = s.compare;
+// Side B: its own analysis and frame, concealed and playing as A is.
+ViewSide b_view(CompareState& c, const ViewSide& a) {
   ViewSide v;
   v.id = "##b";
   v.analysis = c.b_analysis ? &*c.b_analysis : nullptr;
@@ -50,8 +50,8 @@ ViewSide b_view(AppState& s) {
   v.tile_layout = &c.b_tile_layout;
   v.bank_layout = &c.b_bank_layout;
   v.verdict_box = &c.b_verdict;
-  v.conceal = asking(s);
-  v.playing = s.playing;
+  v.conceal = a.conceal;
+  v.playing = a.playing;
   if (!v.conceal && c.measured_b && v.analysis && c.b_frame.step >= 0 &&
       c.b_frame.step < static_cast<int>(v.analysis->steps.size()))
     v.measured =
@@ -69,20 +69,20 @@ std::string measured_line(const std::optional<Measurement>& m) {
   return buf;
 }
 
-float header_height(const AppState& s, const ViewSide& v, const Summary& sum,
+float header_height(const Look& look, const ViewSide& v, const Summary& sum,
                     const std::optional<Measurement>& m, float w) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float inner = w - st.WindowPadding.x * 2;
   // verdict_height() counts the window's padding once for the whole header.
   float h = ImGui::GetTextLineHeightWithSpacing();
-  if (s.settings.presenter) return std::ceil(h + verdict_height(v, w));  // name and verdict
+  if (look.settings.presenter) return std::ceil(h + verdict_height(v, w));  // name and verdict
   h += ImGui::CalcTextSize(figures(sum).c_str(), nullptr, false, inner).y + st.ItemSpacing.y;
   const std::string ml = measured_line(m);
   if (!ml.empty()) h += ImGui::CalcTextSize(ml.c_str(), nullptr, false, inner).y + st.ItemSpacing.y;
   return std::ceil(h + verdict_height(v, w));
 }
 
-void draw_header(AppState& s, const ViewSide& v, const char* tag, const Summary& sum,
+void draw_header(const Look& look, const ViewSide& v, const char* tag, const Summary& sum,
                  const std::optional<Measurement>& m, Rect r) {
   const std::string id = std::string("##compare_head_") + tag;
   if (!begin_panel(id.c_str(), r, false)) return ImGui::End();
@@ -96,27 +96,27 @@ void draw_header(AppState& s, const ViewSide& v, const char* tag, const Summary&
     ImGui::SetTooltip("%s", a.scenario.title.c_str());
   // The figures are the answer while a lesson's question is open; presenter mode says it with the
   // verdict and the measured line under it.
-  if (!v.conceal && !s.settings.presenter) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.text_dim));
+  if (!v.conceal && !look.settings.presenter) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(look.palette.text_dim));
     ImGui::TextWrapped("%s", figures(sum).c_str());
     ImGui::PopStyleColor();
     if (const std::string ml = measured_line(m); !ml.empty()) ImGui::TextWrapped("%s", ml.c_str());
   }
-  draw_verdict_text(v, look(s));
+  draw_verdict_text(v, look);
   ImGui::End();
 }
 
 // The tile and bank views of one side in its box: side by side, or stacked when that gives the
 // cells more room (a tall tile in a narrow half).
-void draw_views(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r) {
+void draw_views(const Look& look, Hover& hover, const ViewSide& v, CellRenderer& cells, Rect r) {
   if (!v.analysis || v.analysis->scenario.tiles.empty()) {
-    draw_tile_view(v, look(s), s.hover, cells, r);
+    draw_tile_view(v, look, hover, cells, r);
     return;
   }
-  if (s.settings.presenter) {
+  if (look.settings.presenter) {
     // A room compares the banks: each side's bank view gets the whole half (the tile view's
     // padding shows in the banks' hatched words too).
-    draw_bank_view(v, look(s), s.hover, cells, r);
+    draw_bank_view(v, look, hover, cells, r);
     return;
   }
   const TileDecl& t = v.analysis->scenario.tiles[v.cells->tile >= 0 ? v.cells->tile : 0];
@@ -127,25 +127,26 @@ void draw_views(AppState& s, const ViewSide& v, CellRenderer& cells, Rect r) {
   const float stacked = std::min(r.size.x / cols, r.size.y / 2 / rows);
   if (side_by_side >= stacked) {
     const float w = std::floor(r.size.x / 2);
-    draw_tile_view(v, look(s), s.hover, cells, {r.pos, {w, r.size.y}});
-    draw_bank_view(v, look(s), s.hover, cells, {{r.pos.x + w, r.pos.y}, {r.size.x - w, r.size.y}});
+    draw_tile_view(v, look, hover, cells, {r.pos, {w, r.size.y}});
+    draw_bank_view(v, look, hover, cells, {{r.pos.x + w, r.pos.y}, {r.size.x - w, r.size.y}});
   } else {
     const float h = std::floor(r.size.y / 2);
-    draw_tile_view(v, look(s), s.hover, cells, {r.pos, {r.size.x, h}});
-    draw_bank_view(v, look(s), s.hover, cells, {{r.pos.x, r.pos.y + h}, {r.size.x, r.size.y - h}});
+    draw_tile_view(v, look, hover, cells, {r.pos, {r.size.x, h}});
+    draw_bank_view(v, look, hover, cells, {{r.pos.x, r.pos.y + h}, {r.size.x, r.size.y - h}});
   }
 }
 
-// The ratio strip across the top: the model's B / A, "Measure both" and what it measured. True
-// when its Close button was pressed (the caller closes the comparison after this frame's views).
-bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
-  CompareState& c = s.compare;
+// The ratio strip across the top: the model's B / A, "Measure both" and what it measured; what
+// its buttons asked (the caller closes the comparison after this frame's views).
+CompareAsk draw_ratio(CompareState& c, const ViewSide& a, const Measurer& measurer,
+                      const Look& look, const Comparison& cmp, Rect r) {
+  CompareAsk ask;
   if (!begin_panel("##compare_ratio", r, false)) {
     ImGui::End();
-    return false;
+    return ask;
   }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const bool conceal = asking(s);
+  const bool conceal = a.conceal;
   const bool measured = c.measured_a && c.measured_b && c.measured_a->ok && c.measured_b->ok &&
                         c.measured_a->cycles_per_instruction > 0;
   ImGui::PushFont(g_fonts.bold);
@@ -159,17 +160,17 @@ bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
     std::string card = c.measured_a->device_name;
     if (card.rfind("NVIDIA ", 0) == 0) card = card.substr(7);
     if (size_t sp = card.find(' '); sp != std::string::npos) card.resize(sp);
-    const double ca = step_cycles(c.measured_a, *s.analysis, cmp.a.worst_step);
+    const double ca = step_cycles(c.measured_a, *a.analysis, cmp.a.worst_step);
     const double cb = c.b_analysis ? step_cycles(c.measured_b, *c.b_analysis, cmp.b.worst_step) : 0;
     if (ca > 0 && cb > 0)
       head = "measured on " + card + ": worst step's cycles per instruction, " +
              ratio_words(cb / ca) + ";  model " + ratio_words(cmp.per_request_ratio);
   }
   // Wrapped short of the Close button, which stands at the right of the first line.
-  const float close_w = s.slide ? 0
-                                : ImGui::CalcTextSize("Close comparison").x +
-                                      ImGui::GetStyle().FramePadding.x * 2 +
-                                      ImGui::GetStyle().ItemSpacing.x;
+  const float close_w = look.slide ? 0
+                                   : ImGui::CalcTextSize("Close comparison").x +
+                                         ImGui::GetStyle().FramePadding.x * 2 +
+                                         ImGui::GetStyle().ItemSpacing.x;
   ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x - close_w);
   ImGui::TextUnformatted(head.c_str());
   ImGui::PopTextWrapPos();
@@ -177,15 +178,15 @@ bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
   const bool running = c.measuring != CompareState::Measuring::Idle;
   if (conceal) {
     // Nothing measured is shown before the reveal.
-  } else if (s.settings.presenter) {
+  } else if (look.settings.presenter) {
     // One line for a room: the headline above; measuring happens by itself.
     if (running) {
       ImGui::SameLine();
       ImGui::TextDisabled("measuring %s...", c.measuring == CompareState::Measuring::A ? "A" : "B");
     }
-  } else if (s.measure.measurer.state() == Measurer::State::Unavailable) {
+  } else if (measurer.state() == Measurer::State::Unavailable) {
     ImGui::TextDisabled("no GPU here: the model's figures only");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.measure.measurer.reason().c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", measurer.reason().c_str());
   } else {
     if (running) {
       ImGui::BeginDisabled();
@@ -193,8 +194,7 @@ bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
                                                               : "Measuring B...");
       ImGui::EndDisabled();
     } else if (ImGui::Button("Measure both")) {
-      std::string why;
-      if (!measure_both(s, &why)) c.measure_note = why;
+      ask.measure_both = true;
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
@@ -212,30 +212,29 @@ bool draw_ratio(AppState& s, const Comparison& cmp, Rect r) {
     }
     if (!c.measure_note.empty()) {
       ImGui::SameLine();
-      ImGui::TextColored(colv(s.palette.conflict), "%s", c.measure_note.c_str());
+      ImGui::TextColored(colv(look.palette.conflict), "%s", c.measure_note.c_str());
     }
   }
-  // A slide (s.slide: exports) shows the figures only, no button.
-  bool closing = false;
-  if (!s.slide) {
+  // A slide (look.slide: exports) shows the figures only, no button.
+  if (!look.slide) {
     ImGui::SameLine();
     const char* close = "Close comparison";
     const float bw = ImGui::CalcTextSize(close).x + ImGui::GetStyle().FramePadding.x * 2;
     ImGui::SetCursorPosX(
         std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - bw));
-    closing = ImGui::Button(close);
-    ++s.layout.compare_buttons;
+    ask.close = ImGui::Button(close);
+    ++look.layout.compare_buttons;
     control_tip("Back to one scenario (A stays as it is)");
   }
   const ImVec2 p1 = ImGui::GetItemRectMax();
   c.ratio = {p0.x, p0.y, p1.x - p0.x, p1.y - p0.y};  // the close button is the rightmost item
   ImGui::End();
-  return closing;
+  return ask;
 }
 
-float ratio_height(const AppState& s, float width) {
+float ratio_height(const Look& look, float width) {
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float line = s.settings.presenter ? 0 : ImGui::GetFrameHeightWithSpacing();
+  const float line = look.settings.presenter ? 0 : ImGui::GetFrameHeightWithSpacing();
   // The head line wraps in a narrow window: room for two of it.
   // The longest head (measured), wrapped short of the Close button.
   const float close_w =
@@ -251,62 +250,58 @@ float ratio_height(const AppState& s, float width) {
 
 }  // namespace
 
-void draw_compare(AppState& s, CellRenderer& cells, Rect r) {
-  CompareState& c = s.compare;
-  if (!c.b_analysis) return;
-  if (!s.analysis) {
-    draw_tile_view(main_view(s), look(s), s.hover, cells, r);  // says why there is nothing to show
-    return;
+CompareAsk draw_compare(CompareState& c, const ViewSide& main, const Measurer& measurer,
+                        const Look& look, Hover& hover, CellRenderer& cells, Rect r) {
+  if (!c.b_analysis) return {};
+  if (!main.analysis) {
+    draw_tile_view(main, look, hover, cells, r);  // says why there is nothing to show
+    return {};
   }
-  const Comparison cmp = compare(*s.analysis, *c.b_analysis);
-  const float ratio_h = std::min(r.size.y * 0.25f, ratio_height(s, r.size.x));
-  const bool closing = draw_ratio(s, cmp, {r.pos, {r.size.x, ratio_h}});
+  const Analysis& an = *main.analysis;
+  const Comparison cmp = compare(an, *c.b_analysis);
+  const float ratio_h = std::min(r.size.y * 0.25f, ratio_height(look, r.size.x));
+  const CompareAsk ask = draw_ratio(c, main, measurer, look, cmp, {r.pos, {r.size.x, ratio_h}});
   const float half = std::floor(r.size.x / 2);
-  ViewSide a = main_view(s);
+  ViewSide a = main;
   a.verdict = false;
   a.verdict_box = &c.a_verdict;
   // Each side's measured figure is its own run of the pair ("Measure both", automatic with a GPU).
   a.measured.clear();
-  if (!a.conceal && c.measured_a && s.frame.step >= 0 &&
-      s.frame.step < static_cast<int>(s.analysis->steps.size()))
-    a.measured =
-        stage_line(*c.measured_a, s.analysis->steps[static_cast<size_t>(s.frame.step)].step);
-  ViewSide b = b_view(s);
+  const int step = main.frame ? main.frame->step : -1;
+  if (!a.conceal && c.measured_a && step >= 0 && step < static_cast<int>(an.steps.size()))
+    a.measured = stage_line(*c.measured_a, an.steps[static_cast<size_t>(step)].step);
+  ViewSide b = b_view(c, main);
   b.verdict = false;
   const float y = r.pos.y + ratio_h, h = r.size.y - ratio_h;
   const float head_h =
-      std::min(h * 0.4f, std::max(header_height(s, a, cmp.a, c.measured_a, half),
-                                  header_height(s, b, cmp.b, c.measured_b, r.size.x - half)));
-  draw_header(s, a, "A", cmp.a, c.measured_a, {{r.pos.x, y}, {half, head_h}});
-  draw_header(s, b, "B", cmp.b, c.measured_b, {{r.pos.x + half, y}, {r.size.x - half, head_h}});
-  draw_views(s, a, cells, {{r.pos.x, y + head_h}, {half, h - head_h}});
-  draw_views(s, b, cells, {{r.pos.x + half, y + head_h}, {r.size.x - half, h - head_h}});
-  if (closing) close_compare(s);  // after B's views, which read B while the frame is built
+      std::min(h * 0.4f, std::max(header_height(look, a, cmp.a, c.measured_a, half),
+                                  header_height(look, b, cmp.b, c.measured_b, r.size.x - half)));
+  draw_header(look, a, "A", cmp.a, c.measured_a, {{r.pos.x, y}, {half, head_h}});
+  draw_header(look, b, "B", cmp.b, c.measured_b, {{r.pos.x + half, y}, {r.size.x - half, head_h}});
+  draw_views(look, hover, a, cells, {{r.pos.x, y + head_h}, {half, h - head_h}});
+  draw_views(look, hover, b, cells, {{r.pos.x + half, y + head_h}, {r.size.x - half, h - head_h}});
+  return ask;  // the caller closes after B's views, which read B while the frame is built
 }
 
-void draw_compare_menu(AppState& s) {
-  if (!ImGui::BeginPopup("compare")) return;
+CompareMenuAsk draw_compare_menu(const std::vector<CompareChoice>& choices,
+                                 const std::vector<Preset>& presets, bool comparing) {
+  CompareMenuAsk ask;
+  if (!ImGui::BeginPopup("compare")) return ask;
   ImGui::TextDisabled("Compare this scenario (A) with B:");
-  for (const CompareChoice& choice : compare_choices(s))
-    if (ImGui::Selectable(choice.label.c_str())) {
-      std::string err;
-      if (!open_compare(s, choice, &err)) set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
-    }
+  for (const CompareChoice& choice : choices)
+    if (ImGui::Selectable(choice.label.c_str())) ask.open = choice;
   if (ImGui::BeginMenu("any preset as B")) {
-    for (const Preset& p : s.presets)
-      if (ImGui::MenuItem(p.name.c_str())) {
-        std::string err;
-        if (!open_compare(s, CompareChoice{p.name, p.name, "", ""}, &err))
-          set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
-      }
+    for (const Preset& p : presets)
+      if (ImGui::MenuItem(p.name.c_str())) ask.open = CompareChoice{p.name, p.name, "", ""};
     ImGui::EndMenu();
   }
-  if (s.compare.open) {
+  if (comparing) {
     ImGui::Separator();
-    if (ImGui::Selectable("Close the comparison")) close_compare(s);
+    if (ImGui::Selectable("Close the comparison")) ask.close = true;
     control_tip("Back to one scenario (A stays as it is)");
   }
   ImGui::EndPopup();
+  return ask;
 }
 
 }  // namespace bankviz::gui

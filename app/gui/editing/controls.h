@@ -33,13 +33,13 @@ struct FieldEdits {
 };
 
 // The error of the draft at `path` or under it, in the conflict colour under the field.
-void show_error(const AppState& s, const std::string& path);
+void show_error(const ScenarioEditor& s, const std::string& path);
 // A bold section title over a separator.
 void section(const std::string& title);
 
 // panel_steps.cpp: the steps (add, remove, move, duplicate, kind, index, guard, value, loop), the
 // lets and the constants of the draft.
-void draw_steps(AppState& s, FieldEdits& e, float w);
-void draw_lets_and_constants(AppState& s, FieldEdits& e, float w);
+void draw_steps(ScenarioEditor& s, FieldEdits& e, float w);
+void draw_lets_and_constants(ScenarioEditor& s, FieldEdits& e, float w);
 
 }  // namespace bankviz::gui

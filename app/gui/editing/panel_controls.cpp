@@ -14,8 +14,8 @@
 
 namespace bankviz::gui {
 
-void show_error(const AppState& s, const std::string& path) {
-  if (const Diagnostic* d = error_for(s, path)) {
+void show_error(const ScenarioEditor& s, const std::string& path) {
+  if (const Diagnostic* d = error_for(s.errors, path)) {
     ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(d->format().c_str());
@@ -42,20 +42,20 @@ bool input_i64(const char* label, int64_t* v, int64_t lo, int64_t hi) {
 }
 
 // Undo, Redo, Reset, Save as...: one row over the controls.
-void draw_edit_bar(AppState& s) {
+void draw_edit_bar(ScenarioEditor& s, ControlsAsk& ask) {
   ImGui::BeginDisabled(!s.edit.history.can_undo());
-  if (ImGui::Button("Undo")) undo_edit(s);
+  if (ImGui::Button("Undo")) ask.undo = true;
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Undo the last edit (Ctrl+Z); typing in one field is one edit");
   ImGui::SameLine();
   ImGui::BeginDisabled(!s.edit.history.can_redo());
-  if (ImGui::Button("Redo")) redo_edit(s);
+  if (ImGui::Button("Redo")) ask.redo = true;
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Redo what was undone (Ctrl+Shift+Z or Ctrl+Y)");
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) reset_draft(s);
+  if (ImGui::Button("Reset")) ask.reset = true;
   control_tip(s.edit.loaded_preset.empty() ? "Back to the scenario as it was loaded (undoable)"
                                            : "Back to the preset as its file has it (undoable)");
   ImGui::SameLine();
@@ -71,59 +71,58 @@ void draw_edit_bar(AppState& s) {
 
 // The "Save as" popup: a path field (ImGui has no file dialog; it starts as
 // <current directory>/<name>.json), then "Replace?" when the file exists.
-void draw_save_dialog(AppState& s) {
-  const double now = ImGui::GetTime();
+void draw_save_dialog(EditState& edit, const Scenario& draft, const Palette& palette,
+                      const SaveFn& save) {
   // Ctrl+S while the dialog is open leaves the path being typed alone.
-  if (s.edit.open_save && !ImGui::IsPopupOpen("Save scenario")) {
-    s.edit.save_error.clear();
-    if (s.edit.save_path.empty() || s.edit.saved_path.empty())
-      s.edit.save_path =
-          !s.edit.saved_path.empty() ? s.edit.saved_path : default_save_path(s.draft);
+  if (edit.open_save && !ImGui::IsPopupOpen("Save scenario")) {
+    edit.save_error.clear();
+    if (edit.save_path.empty() || edit.saved_path.empty())
+      edit.save_path = !edit.saved_path.empty() ? edit.saved_path : default_save_path(draft);
     ImGui::OpenPopup("Save scenario");
   }
-  s.edit.open_save = false;
+  edit.open_save = false;
   if (ImGui::BeginPopupModal("Save scenario", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::TextUnformatted("Save the scenario as (a JSON file):");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     const bool enter =
-        ImGui::InputText("##path", &s.edit.save_path, ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::InputText("##path", &edit.save_path, ImGuiInputTextFlags_EnterReturnsTrue);
     control_tip("A path, relative to the directory bankviz was started in, or absolute");
     // A path that cannot be written (a directory, a missing directory) is said here, in the
     // conflict colour, and the dialog stays open for another path.
-    if (!s.edit.save_error.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
+    if (!edit.save_error.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colv(palette.conflict));
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-      ImGui::TextUnformatted(s.edit.save_error.c_str());
+      ImGui::TextUnformatted(edit.save_error.c_str());
       ImGui::PopTextWrapPos();
       ImGui::PopStyleColor();
     }
     if (ImGui::Button("Save") || enter) {
-      SaveResult r = save_draft(s, s.edit.save_path, false, now);
-      s.edit.save_error = r.status == SaveResult::Failed ? r.error : std::string();
+      SaveResult r = save(edit.save_path, false);
+      edit.save_error = r.status == SaveResult::Failed ? r.error : std::string();
       if (r.status == SaveResult::Exists) {
-        s.edit.save_path = r.path;
-        s.edit.confirm_replace = true;
+        edit.save_path = r.path;
+        edit.confirm_replace = true;
       }
       if (r.status == SaveResult::Saved) ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();
     if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-      s.edit.save_error.clear();
+      edit.save_error.clear();
       ImGui::CloseCurrentPopup();
     }
-    if (s.edit.confirm_replace) {
-      s.edit.confirm_replace = false;
+    if (edit.confirm_replace) {
+      edit.confirm_replace = false;
       ImGui::OpenPopup("Replace?");
     }
     bool saved = false;
     if (ImGui::BeginPopupModal("Replace?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-      ImGui::Text("%s already exists.", s.edit.save_path.c_str());
+      ImGui::Text("%s already exists.", edit.save_path.c_str());
       ImGui::TextUnformatted("Replace it with this scenario?");
       if (ImGui::Button("Replace")) {
-        const SaveResult r = save_draft(s, s.edit.save_path, true, now);
+        const SaveResult r = save(edit.save_path, true);
         saved = r.status == SaveResult::Saved;
-        s.edit.save_error = saved ? std::string() : r.error;
+        edit.save_error = saved ? std::string() : r.error;
         ImGui::CloseCurrentPopup();
       }
       ImGui::SameLine();
@@ -136,17 +135,20 @@ void draw_save_dialog(AppState& s) {
   }
 }
 
-void draw_controls(AppState& s, Rect r) {
+ControlsAsk draw_controls(ScenarioEditor& s, Rect r) {
+  ControlsAsk ask;
   // The same window whether or not the title says the draft is unsaved ("###" keeps its id).
   if (!begin_panel(
-          s.edit.unsaved ? "Scenario (edited, not saved)###Scenario" : "Scenario###Scenario", r))
-    return ImGui::End();
+          s.edit.unsaved ? "Scenario (edited, not saved)###Scenario" : "Scenario###Scenario", r)) {
+    ImGui::End();
+    return ask;
+  }
   const Scenario before = s.draft;  // what undo goes back to if a widget below edits the draft
   FieldEdits e;
   Scenario& d = s.draft;
   bool changed = false;
   const float w = ImGui::GetContentRegionAvail().x * 0.5f;
-  draw_edit_bar(s);
+  draw_edit_bar(s, ask);
 
   if (!s.scenario.description.empty() && s.draft.name == s.scenario.name) {
     ImGui::PushTextWrapPos(0);
@@ -223,7 +225,7 @@ void draw_controls(AppState& s, Rect r) {
         "elements kept together; S: how far up the row bits are taken from. 0,0,0 = no swizzle. "
         "Swizzle<5,0,5> on a 32x32 int tile XORs the column with the row: a transpose without "
         "padding and without conflicts");
-    e.text(edit_layout(s, t, ti, w), tp + ".layout");
+    e.text(edit_layout(s.layouts, t, ti, w, s.palette), tp + ".layout");
     show_error(s, tp);
     ImGui::PopID();
   }
@@ -262,9 +264,13 @@ void draw_controls(AppState& s, Rect r) {
   // The architecture, tile and block fields are numbers and combos: each change its own entry,
   // except typing into one field (coalesced by FieldEdits under its path).
   e.discrete(changed);
-  if (e.changed) apply_edit(s, before, e.field);
-  if (e.ended) s.edit.history.end_field();
+  if (e.changed) {
+    ask.before = before;
+    ask.field = e.field;
+  }
+  ask.end_field = e.ended;
   ImGui::End();
+  return ask;
 }
 
 }  // namespace bankviz::gui

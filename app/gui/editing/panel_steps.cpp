@@ -16,11 +16,11 @@ namespace bankviz::gui {
 namespace {
 
 // A text field in the monospace font, red when the draft has an error at `path`.
-bool code_field(const AppState& s, const char* id, std::string* text, const std::string& path,
+bool code_field(const ScenarioEditor& s, const char* id, std::string* text, const std::string& path,
                 float width) {
   ImGui::SetNextItemWidth(width);
   ImGui::PushFont(g_fonts.mono);
-  const bool bad = error_for(s, path) != nullptr;
+  const bool bad = error_for(s.errors, path) != nullptr;
   if (bad) ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0.55f, 0.10f, 0.10f, 0.55f));
   const bool changed = ImGui::InputText(id, text);
   if (bad) ImGui::PopStyleColor();
@@ -55,7 +55,7 @@ bool kind_combo(Scenario& d, size_t i) {
 }
 
 // The selected step's tile, guard, value and loop, and its buttons.
-void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, float w) {
+void step_details(ScenarioEditor& s, FieldEdits& e, size_t i, const std::string& p, float w) {
   Scenario& d = s.draft;
   Step& st = d.steps[i];
   const float fs = ImGui::GetFontSize();
@@ -178,7 +178,7 @@ void step_details(AppState& s, FieldEdits& e, size_t i, const std::string& p, fl
 
 }  // namespace
 
-void draw_steps(AppState& s, FieldEdits& e, float w) {
+void draw_steps(ScenarioEditor& s, FieldEdits& e, float w) {
   Scenario& d = s.draft;
   const float fs = ImGui::GetFontSize();
   section("Shared-memory steps");
@@ -239,7 +239,7 @@ void draw_steps(AppState& s, FieldEdits& e, float w) {
       "it starts with the index of the step before it");
 }
 
-void draw_lets_and_constants(AppState& s, FieldEdits& e, float w) {
+void draw_lets_and_constants(ScenarioEditor& s, FieldEdits& e, float w) {
   Scenario& d = s.draft;
   const float fs = ImGui::GetFontSize();
   section("Per-thread variables (lets)");

@@ -303,8 +303,8 @@ bool go_to_scene(AppState& s, int i, std::string* error, bool wait) {
   return true;
 }
 
-const Diagnostic* error_for(const AppState& s, const std::string& prefix) {
-  for (const Diagnostic& d : s.errors)
+const Diagnostic* error_for(const std::vector<Diagnostic>& errors, const std::string& prefix) {
+  for (const Diagnostic& d : errors)
     if (d.path.rfind(prefix, 0) == 0 &&
         (d.path.size() == prefix.size() || d.path[prefix.size()] == '.' ||
          d.path[prefix.size()] == '['))

@@ -287,7 +287,7 @@ void report_export(AppState& s, bool ok, const std::string& saved, const std::st
 
 // The first error of the draft at `prefix` ("steps[1]") or a field under it ("steps[1].index",
 // "steps[1].loop.var"; not "steps[10]"), or null.
-const Diagnostic* error_for(const AppState& s, const std::string& prefix);
+const Diagnostic* error_for(const std::vector<Diagnostic>& errors, const std::string& prefix);
 
 // [SECTION] editing (history.h, edit.h)
 // The controls changed the draft from `before`: records it for undo (typing into one `field`

@@ -42,24 +42,24 @@ float checkbox_w(const char* label) {
 }
 
 // The Export menu: what each export holds, with a tooltip on every item.
-void draw_export_menu(AppState& s) {
+void draw_export_menu(const ToolbarView& v, Settings& settings, ExportState& exports) {
   auto tip = [](const char* text) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
   };
   ImGui::TextDisabled("slide (GIF, sequence, PNG slide)");
-  if (ImGui::RadioButton("1280x720", !s.exports.full_hd)) s.exports.full_hd = false;
+  if (ImGui::RadioButton("1280x720", !exports.full_hd)) exports.full_hd = false;
   tip("Slide size 1280x720 (16:9): the tile, the banks, the verdict and a lesson's caption");
   ImGui::SameLine();
-  if (ImGui::RadioButton("1920x1080", s.exports.full_hd)) s.exports.full_hd = true;
+  if (ImGui::RadioButton("1920x1080", exports.full_hd)) exports.full_hd = true;
   tip("Slide size 1920x1080 (16:9)");
-  bool whole = s.exports.scope == ExportScope::Animation;
+  bool whole = exports.scope == ExportScope::Animation;
   if (ImGui::Checkbox("whole animation", &whole))
-    s.exports.scope = whole ? ExportScope::Animation : ExportScope::Step;
+    exports.scope = whole ? ExportScope::Animation : ExportScope::Step;
   tip("GIF and sequence: every step of every warp, instead of the current step of the current "
       "warp (its wavefronts)");
   // Every export's theme: the window's unless chosen (settings.h export_light).
   using Theme = Settings::ExportTheme;
-  Theme& theme = s.settings.export_theme;
+  Theme& theme = settings.export_theme;
   ImGui::TextDisabled("theme");
   ImGui::SameLine();
   if (ImGui::RadioButton("as the window", theme == Theme::App)) theme = Theme::App;
@@ -70,40 +70,40 @@ void draw_export_menu(AppState& s) {
   ImGui::SameLine();
   if (ImGui::RadioButton("dark", theme == Theme::Dark)) theme = Theme::Dark;
   tip("Every export in the dark theme, whatever the window shows");
-  ImGui::SliderInt("PNG scale", &s.settings.export_scale, 1, 4, "%dx");
+  ImGui::SliderInt("PNG scale", &settings.export_scale, 1, 4, "%dx");
   tip("Pixels per point of the window PNG (2x for print)");
   // What a GIF or sequence would hold now, before it is asked for.
   std::string why;
   int frames = 0;
-  if (s.analysis)
+  if (v.analysis)
     frames = static_cast<int>(
-        export_beats(*s.analysis, s.playback, s.frame, s.exports.scope, &why).size());
+        export_beats(*v.analysis, v.playback, v.frame, exports.scope, &why).size());
   const std::string count = frames > 0 ? " (" + std::to_string(frames) + " frames)" : "";
   ImGui::Separator();
   const std::string gif = "GIF" + count;
-  if (ImGui::Selectable(gif.c_str())) s.exports.ask(ExportAsk::Gif);
+  if (ImGui::Selectable(gif.c_str())) exports.ask(ExportAsk::Gif);
   tip(frames > 0 ? "Animated GIF of the slide, one frame per wavefront; exported in the background "
                    "with progress and Cancel"
                  : why.c_str());
   const std::string seq = "PNG sequence" + count;
-  if (ImGui::Selectable(seq.c_str())) s.exports.ask(ExportAsk::Sequence);
+  if (ImGui::Selectable(seq.c_str())) exports.ask(ExportAsk::Sequence);
   tip(frames > 0 ? "One PNG of the slide per wavefront, into a new folder" : why.c_str());
-  if (ImGui::Selectable(s.compare.open ? "PNG slide (both sides)" : "PNG slide"))
-    s.exports.ask(ExportAsk::SlidePng);
+  if (ImGui::Selectable(v.comparing ? "PNG slide (both sides)" : "PNG slide"))
+    exports.ask(ExportAsk::SlidePng);
   tip("This frame as a 16:9 slide: views only, no toolbar or sidebar");
-  if (!s.compare.open) {
-    if (ImGui::Selectable("SVG slide (16:9)")) s.exports.ask(ExportAsk::SlideSvg);
+  if (!v.comparing) {
+    if (ImGui::Selectable("SVG slide (16:9)")) exports.ask(ExportAsk::SlideSvg);
     tip("Tile left, banks right, the verdict and a lesson's caption under them: a landscape "
         "vector slide at the slide size");
   }
   ImGui::Separator();
-  if (ImGui::Selectable("PNG of the window (S)")) s.exports.ask(ExportAsk::Screenshot);
+  if (ImGui::Selectable("PNG of the window (S)")) exports.ask(ExportAsk::Screenshot);
   tip("The whole window as it is, at the PNG scale");
-  if (s.compare.open) {
-    if (ImGui::Selectable("Comparison slide, SVG 16:9 (E)")) s.exports.ask(ExportAsk::Svg);
+  if (v.comparing) {
+    if (ImGui::Selectable("Comparison slide, SVG 16:9 (E)")) exports.ask(ExportAsk::Svg);
     tip("Both sides, their verdicts and the ratio B / A as one 16:9 vector slide");
   } else {
-    if (ImGui::Selectable("SVG of tile + banks (E)")) s.exports.ask(ExportAsk::Svg);
+    if (ImGui::Selectable("SVG of tile + banks (E)")) exports.ask(ExportAsk::Svg);
     tip("The tile and bank views as a portrait vector page");
   }
   ImGui::EndPopup();
@@ -111,7 +111,9 @@ void draw_export_menu(AppState& s) {
 
 }  // namespace
 
-void draw_toolbar(AppState& s, Rect r) {
+ToolbarAsk draw_toolbar(const ToolbarView& v, Settings& settings, ExportState& exports,
+                        ScreenLayout& layout, Rect r) {
+  ToolbarAsk ask;
   ImGui::SetNextWindowPos(r.pos);
   ImGui::SetNextWindowSize(r.size);
   ImGui::Begin("##toolbar", nullptr,
@@ -132,25 +134,13 @@ void draw_toolbar(AppState& s, Rect r) {
   // Presets
   // Presenter mode's large font: leave out what keys do anyway (step and warp jumps: arrows and
   // W; loop: L); what remains wraps onto a second row when the window is narrow.
-  const bool compact = s.settings.presenter;
+  const bool compact = settings.presenter;
   const float combo_w = fs * (compact ? 11 : 17);
   item(combo_w);
   ImGui::SetNextItemWidth(combo_w);
-  // A lesson's embedded scene has no preset: its scenario's name, as long as it is unedited.
-  std::string cur = !s.preset.empty() ? s.preset
-                    : s.lesson.file && s.draft.name == s.scenario.name && s.errors.empty()
-                        ? s.draft.name
-                        : "(edited)";
-  if (ImGui::BeginCombo("##preset", cur.c_str(), ImGuiComboFlags_HeightLarge)) {
-    for (const Preset& p : s.presets) {
-      if (ImGui::Selectable(p.name.c_str(), p.name == s.preset)) {
-        std::string err;
-        if (select_preset(s, p.name, &err, false)) {
-          s.settings.preset = p.name;
-        } else {
-          set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
-        }
-      }
+  if (ImGui::BeginCombo("##preset", v.preset_label.c_str(), ImGuiComboFlags_HeightLarge)) {
+    for (const Preset& p : v.presets) {
+      if (ImGui::Selectable(p.name.c_str(), p.name == v.preset)) ask.preset = p.name;
       // What the preset shows, in its own words (its file's title).
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preset_title(p).c_str());
     }
@@ -160,16 +150,12 @@ void draw_toolbar(AppState& s, Rect r) {
     ImGui::SetTooltip("The seeds' examples: each opens on the step it is about");
   flow.done();
   item(fs * 4);
-  if (ImGui::Button(s.playing ? "Pause" : "Play", ImVec2(fs * 4, 0))) s.playing = !s.playing;
+  if (ImGui::Button(v.playing ? "Pause" : "Play", ImVec2(fs * 4, 0))) ask.play = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play or pause the animation (Space)");
   flow.done();
   auto jump = [&](const char* label, StepUnit u, int dir, const char* tip) {
     item(button_w(label));
-    if (ImGui::Button(label) && s.analysis) {
-      s.playing = false;
-      s.t = step_time(*s.analysis, s.t, s.playback, u, dir);
-      update_frame(s, 0);
-    }
+    if (ImGui::Button(label)) ask.jump = {u, dir};
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
     flow.done();
   };
@@ -185,42 +171,42 @@ void draw_toolbar(AppState& s, Rect r) {
   }
   item(fs * 7);
   ImGui::SetNextItemWidth(fs * 7);
-  double old = s.settings.speed;
-  float sp = static_cast<float>(s.settings.speed);
+  const double old = settings.speed;
+  float sp = static_cast<float>(settings.speed);
   if (ImGui::SliderFloat("##speed", &sp, 0.1f, 60.0f, "%.1f wf/s", ImGuiSliderFlags_Logarithmic)) {
-    s.settings.speed = sp;
-    s.t *= old / s.settings.speed;  // keep the current beat when the speed changes
+    settings.speed = sp;
+    ask.speed_was = old;  // the caller keeps the current beat
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Animation speed in wavefronts per second (+ and -)");
   flow.done();
   if (!compact) {
     item(checkbox_w("loop"));
-    ImGui::Checkbox("loop", &s.settings.loop);
+    ImGui::Checkbox("loop", &settings.loop);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Start again after the last beat (L)");
     flow.done();
   }
-  const char* theme = s.settings.light ? "Dark" : "Light";
+  const char* theme = settings.light ? "Dark" : "Light";
   item(button_w(theme));
   if (ImGui::Button(theme)) {
-    s.settings.light = !s.settings.light;
-    s.want_fonts = true;
+    settings.light = !settings.light;
+    ask.fonts = true;
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Switch the colour theme (T)");
   flow.done();
   item(checkbox_w("presenter"));
-  if (ImGui::Checkbox("presenter", &s.settings.presenter)) {
-    if (s.settings.presenter) s.settings.views_only = true;
-    s.want_fonts = true;
+  if (ImGui::Checkbox("presenter", &settings.presenter)) {
+    if (settings.presenter) settings.views_only = true;
+    ask.fonts = true;
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Large type, high contrast, views only (P; Escape leaves it). Clicker keys: "
         "PageDown or . next, PageUp or B back");
   flow.done();
-  const char* views = s.settings.views_only ? "Controls" : "Views only";
+  const char* views = settings.views_only ? "Controls" : "Views only";
   item(button_w(views));
-  if (ImGui::Button(views)) s.settings.views_only = !s.settings.views_only;
+  if (ImGui::Button(views)) settings.views_only = !settings.views_only;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show or hide the sidebar (V)");
   flow.done();
   // Before and after, the sweep, the seeds' experiments (compare.h).
@@ -230,10 +216,13 @@ void draw_toolbar(AppState& s, Rect r) {
     ImGui::SetTooltip(
         "Before and after: this scenario (A) beside a padded, swizzled or float2 "
         "variant or any preset (B), sharing one playhead, with the ratio B / A");
-  draw_compare_menu(s);
+  ask.compare = draw_compare_menu(ImGui::IsPopupOpen("compare")
+                                      ? compare_choices(v.preset, v.presets, v.analysis)
+                                      : std::vector<CompareChoice>{},
+                                  v.presets, v.comparing);
   flow.done();
   item(button_w("Sweep"));
-  if (ImGui::Button("Sweep")) s.sweep.open = !s.sweep.open;
+  if (ImGui::Button("Sweep")) ask.sweep = true;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Vary padding, rows, columns, element type or swizzle over a range and plot "
@@ -241,7 +230,7 @@ void draw_toolbar(AppState& s, Rect r) {
   flow.done();
   if (!compact) {
     item(button_w("Experiments"));
-    if (ImGui::Button("Experiments")) s.experiments.open = !s.experiments.open;
+    if (ImGui::Button("Experiments")) ask.experiments = true;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "The seeds' own comparisons: published ratio, the model's prediction, and "
@@ -253,18 +242,19 @@ void draw_toolbar(AppState& s, Rect r) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("GIF, PNG sequence, PNG and SVG slides, window PNG, SVG");
   flow.done();
-  if (ImGui::BeginPopup("export")) draw_export_menu(s);
+  if (ImGui::BeginPopup("export")) draw_export_menu(v, settings, exports);
   // An export's progress and the notices are the status line's (panel_status.cpp).
   item(button_w("?"));
-  if (ImGui::Button("?")) s.show_help = !s.show_help;
+  if (ImGui::Button("?")) ask.help = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys and what the views show (F1)");
   flow.done();
 
   const float bottom = ImGui::GetItemRectMax().y;
-  s.toolbar_h = std::ceil(bottom - r.pos.y + ImGui::GetStyle().WindowPadding.y);
-  s.layout.toolbar = {r.pos.x, top, flow.max_x - r.pos.x, bottom - top};
-  s.layout.toolbar_rows = flow.rows;
+  ask.height = std::ceil(bottom - r.pos.y + ImGui::GetStyle().WindowPadding.y);
+  layout.toolbar = {r.pos.x, top, flow.max_x - r.pos.x, bottom - top};
+  layout.toolbar_rows = flow.rows;
   ImGui::End();
+  return ask;
 }
 
 }  // namespace bankviz::gui

@@ -1,8 +1,11 @@
-// panels.h: one function per panel, each a view over AppState (one .cpp per panel).
+// panels.h: one function per panel (one .cpp per panel).
 //
-// Every panel draws itself into the rectangle it is given; ui.cpp lays the rectangles out.
+// Every panel draws itself into the rectangle it is given; ui.cpp lays the rectangles out. A panel
+// takes its feature's state (or a ViewSide: one side of the views) and a Look, edits that state,
+// and returns what the user asked of the rest of the app (an *Ask struct) for ui.cpp to do.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include "imgui.h"
 #include "platform/cells.h"
@@ -56,13 +59,76 @@ Look look(AppState& s);
 // measurement of the scenario on screen or while a question is open.
 std::string main_stage_line(const AppState& s);
 
-void draw_toolbar(AppState& s, Rect r);
+// panel_compare.cpp: before and after (compare.h) in the views' rectangle, and the toolbar's
+// Compare menu. // Each returns what was asked (close, "Measure both", open B) for the caller to do
+// (compare.h).
+struct CompareAsk {
+  bool close = false;
+  bool measure_both = false;
+};
+CompareAsk draw_compare(CompareState& c, const ViewSide& main, const Measurer& measurer,
+                        const Look& look, Hover& hover, CellRenderer& cells, Rect r);
+// The toolbar's Compare popup over `choices` (compare_choices) and every preset; `comparing`
+// adds "Close the comparison".
+struct CompareMenuAsk {
+  std::optional<CompareChoice> open;
+  bool close = false;
+};
+CompareMenuAsk draw_compare_menu(const std::vector<CompareChoice>& choices,
+                                 const std::vector<Preset>& presets, bool comparing);
+
+// The toolbar (panel_toolbar.cpp) over what it shows; it edits the settings (speed, loop, theme,
+// presenter, views only) and the Export menu's choices itself, and returns the rest for the caller
+// to do: a preset picked, play/pause, a jump, a window toggled, the Compare menu's choice.
+struct ToolbarView {
+  const std::vector<Preset>& presets;
+  std::string preset;        // the preset on screen (ticked in the list), empty when none
+  std::string preset_label;  // the combo's text: the preset, a lesson scene's name, "(edited)"
+  bool playing = false;
+  bool comparing = false;
+  const Analysis* analysis = nullptr;  // the export menu's frame counts, the Compare choices
+  const Playback& playback;
+  const Frame& frame;
+};
+struct ToolbarAsk {
+  std::optional<std::string> preset;
+  bool play = false;  // toggle play/pause
+  std::optional<std::pair<StepUnit, int>> jump;
+  double speed_was = 0;  // > 0: the speed changed from this (keep the beat on screen)
+  bool fonts = false;    // theme or presenter mode changed: rebuild the fonts
+  bool help = false, sweep = false, experiments = false;  // toggle that window
+  CompareMenuAsk compare;
+  float height = 0;  // the toolbar's height this frame (its rows wrap)
+};
+ToolbarAsk draw_toolbar(const ToolbarView& v, Settings& settings, ExportState& exports,
+                        ScreenLayout& layout, Rect r);
 // The status line (panel_status.cpp): "edited, not saved", an export's progress and Cancel, the
 // last notice, in one fixed strip, so that nothing moves under the mouse when they come and go.
 void draw_status(StatusState& st, ExportJob& job, bool unsaved, const Look& look, Rect r);
 float status_height();
 bool status_has_news(const StatusState& st, const ExportJob& job);
-void draw_controls(AppState& s, Rect r);
+// The scenario panel (editing/panel_controls.cpp, panel_steps.cpp): what it edits (the draft, the
+// editing state, the CuTe layout fields) and what it shows beside (the last good scenario's
+// description, the draft's errors, the analysis' issues).
+struct ScenarioEditor {
+  Scenario& draft;
+  EditState& edit;
+  std::vector<LayoutField>& layouts;
+  const Scenario& scenario;
+  const std::vector<Diagnostic>& errors;
+  const Analysis* analysis = nullptr;
+  const Palette& palette;
+};
+// What the scenario panel asked: undo, redo, reset, or an edit made to the draft (`before`: the
+// draft as it was, for the history; `field`: the field typed in, coalesced; `end_field`: a field
+// was left, its typing one finished entry).
+struct ControlsAsk {
+  bool undo = false, redo = false, reset = false;
+  std::optional<Scenario> before;
+  std::string field;
+  bool end_field = false;
+};
+ControlsAsk draw_controls(ScenarioEditor& s, Rect r);
 // The views (views/): each draws one side (the main scenario's, main_view(), or a comparison's B)
 // with the look; both write where the pointer is into `hover` (the tooltip reads it).
 void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells, Rect r);
@@ -93,7 +159,10 @@ void draw_measurement(const MeasureState& m, const Analysis* analysis, bool aski
                       const Palette& pal, Rect r);
 void draw_help(bool& open);
 // The "Save as" dialog (panel_controls.cpp), opened by its button or Ctrl+S in any layout.
-void draw_save_dialog(AppState& s);
+// `save` writes the draft to a path (force: replace a file that exists) and says how it went.
+using SaveFn = std::function<SaveResult(const std::string& path, bool force)>;
+void draw_save_dialog(EditState& edit, const Scenario& draft, const Palette& palette,
+                      const SaveFn& save);
 // The lesson's caption strip (panel_lesson.cpp) over the scene on screen (its analysis fills the
 // caption's figures; `title` is the scenario's, for a scene without its own); its height for a
 // window `width` wide (0 without a lesson). The back/next buttons ask the caller to move the
@@ -113,15 +182,15 @@ struct AdvisorAsk {
 AdvisorAsk draw_advisor(AdvisorState& a, bool analyzed, int version, const Palette& pal);
 // panel_profile.cpp: the "your kernel" window (key K): a .cu file per source line (profiler.h).
 void draw_profile(AppState& s);
-bool edit_layout(AppState& s, TileDecl& t, size_t ti, float w);
+// A tile's CuTe layout field (its text kept in fields[ti] while it does not parse).
+bool edit_layout(std::vector<LayoutField>& fields, TileDecl& t, size_t ti, float w,
+                 const Palette& palette);
 void draw_layout_caption(const TileDecl& t);
 void layout_tooltip_lines(const TileDecl& t, int64_t element);
 
-// panel_compare.cpp: before and after (compare.h) in the views' rectangle, and the toolbar's
-// Compare menu; panel_sweep.cpp: the sweep window (toolbar Sweep, --sweep); panel_experiments.cpp:
+// panel_sweep.cpp: the sweep window (toolbar Sweep, --sweep); panel_experiments.cpp:
 // the seeds' experiments window (toolbar Experiments).
-void draw_compare(AppState& s, CellRenderer& cells, Rect r);
-void draw_compare_menu(AppState& s);
+
 // The sweep window over its state; the buttons that need the scene (Sweep: analyze the scenario
 // per value; Measure: through the Measurer) are returned for the caller to do (compare.h).
 enum class SweepAsk { None, Sweep, Measure };

@@ -342,6 +342,71 @@ void shortcuts(AppState& s) {
   }
 }
 
+// The comparison in `r`, and what its buttons asked: "Measure both" (its failure is the strip's
+// note), Close (after B's views were drawn).
+void compare_panel(AppState& s, const ViewSide& mv, const Look& lk, CellRenderer& cells, Rect r) {
+  const CompareAsk ask = draw_compare(s.compare, mv, s.measure.measurer, lk, s.hover, cells, r);
+  if (ask.measure_both) {
+    std::string why;
+    if (!measure_both(s, &why)) s.compare.measure_note = why;
+  }
+  if (ask.close) close_compare(s);
+}
+
+// The toolbar, and what was asked of it done here.
+void toolbar_panel(AppState& s, Rect r) {
+  // A lesson's embedded scene has no preset: its scenario's name, as long as it is unedited.
+  const ToolbarView v{s.presets,
+                      s.preset,
+                      !s.preset.empty() ? s.preset
+                      : s.lesson.file && s.draft.name == s.scenario.name && s.errors.empty()
+                          ? s.draft.name
+                          : "(edited)",
+                      s.playing,
+                      s.compare.open,
+                      ptr(s.analysis),
+                      s.playback,
+                      s.frame};
+  const ToolbarAsk ask = draw_toolbar(v, s.settings, s.exports, s.layout, r);
+  s.toolbar_h = ask.height;
+  if (ask.preset) {
+    std::string err;
+    if (select_preset(s, *ask.preset, &err, false))
+      s.settings.preset = *ask.preset;
+    else
+      set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
+  }
+  if (ask.play) s.playing = !s.playing;
+  if (ask.jump && s.analysis) {
+    s.playing = false;
+    s.t = step_time(*s.analysis, s.t, s.playback, ask.jump->first, ask.jump->second);
+    update_frame(s, 0);
+  }
+  if (ask.speed_was > 0) s.t *= ask.speed_was / s.settings.speed;  // the same beat
+  if (ask.fonts) s.want_fonts = true;
+  if (ask.help) s.show_help = !s.show_help;
+  if (ask.sweep) s.sweep.open = !s.sweep.open;
+  if (ask.experiments) s.experiments.open = !s.experiments.open;
+  if (ask.compare.open) {
+    std::string err;
+    if (!open_compare(s, *ask.compare.open, &err))
+      set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
+  }
+  if (ask.compare.close) close_compare(s);
+}
+
+// The scenario panel, and what it asked done here (undo, redo, reset, an edit into the history).
+void controls_panel(AppState& s, Rect r) {
+  ScenarioEditor ed{s.draft,  s.edit,          s.advisor.layouts, s.scenario,
+                    s.errors, ptr(s.analysis), s.palette};
+  ControlsAsk ask = draw_controls(ed, r);
+  if (ask.undo) undo_edit(s);
+  if (ask.redo) redo_edit(s);
+  if (ask.reset) reset_draft(s);
+  if (ask.before) apply_edit(s, *ask.before, ask.field);
+  if (ask.end_field) s.edit.history.end_field();
+}
+
 }  // namespace
 
 // The slide an export renders (16:9, s.slide): the lesson's caption, the tile view and the bank
@@ -366,7 +431,7 @@ static void draw_slide(AppState& s, CellRenderer& cells) {
   if (cap > 0) draw_lesson(s.lesson, ptr(s.analysis), s.draft.title, lk, {{0, 0}, {W, cap}});
   update_compare(s);  // B follows A's playhead (the export's beat)
   if (s.compare.open) {
-    draw_compare(s, cells, {{0, cap}, {W, views_h}});
+    compare_panel(s, mv, lk, cells, {{0, cap}, {W, views_h}});
   } else {
     draw_tile_view(mv, lk, s.hover, cells, {{0, cap}, {tile_w, views_h}});
     draw_bank_view(mv, lk, s.hover, cells, {{tile_w, cap}, {W - tile_w, views_h}});
@@ -440,14 +505,14 @@ void draw_ui(AppState& s, CellRenderer& cells) {
     tile_w = std::floor(std::clamp((ct * (w - eb) + cb * et) / (ct + cb), w * 0.3f, w * 0.7f));
   }
 
-  if (toolbar) draw_toolbar(s, {{0, 0}, {W, bar}});
+  if (toolbar) toolbar_panel(s, {{0, 0}, {W, bar}});
   if (cap > 0) {
     const int move =
         draw_lesson(s.lesson, ptr(s.analysis), s.draft.title, lk, {{0, bar}, {W, cap}});
     if (move != 0) clicker(s, move);
   }
   if (!views_only) {
-    draw_controls(s, {{0, y0}, {side, ctl_h}});
+    controls_panel(s, {{0, y0}, {side, ctl_h}});
     if (meas_h > 0)
       draw_measurement(s.measure, ptr(s.analysis), asking(s), s.palette,
                        {{0, y0 + ctl_h}, {side, meas_h}});
@@ -459,7 +524,7 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   update_experiments(s.experiments);
   const ViewSide mv = main_view(s);
   if (s.compare.open) {
-    draw_compare(s, cells, {{x0, y0}, {w, views_h}});
+    compare_panel(s, mv, lk, cells, {{x0, y0}, {w, views_h}});
   } else {
     draw_tile_view(mv, lk, s.hover, cells, {{x0, y0}, {tile_w, views_h}});
     draw_bank_view(mv, lk, s.hover, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
@@ -478,7 +543,9 @@ void draw_ui(AppState& s, CellRenderer& cells) {
     draw_status(s.status, s.exports.job, s.edit.unsaved, lk, {{0, H - sh}, {W, sh}});
   }
   draw_help(s.show_help);
-  draw_save_dialog(s);
+  draw_save_dialog(s.edit, s.draft, s.palette, [&s](const std::string& path, bool force) {
+    return save_draft(s, path, force, ImGui::GetTime());
+  });
   const AdvisorAsk advice = draw_advisor(s.advisor, s.analysis.has_value(), s.version, s.palette);
   if (advice.advise) start_advice(s);
   if (advice.apply) apply_advice(s, *advice.apply);
