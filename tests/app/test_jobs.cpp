@@ -181,6 +181,77 @@ TEST(Measurer, DestroyedWhileAMeasurementRunsWaitsForIt) {
   EXPECT_TRUE(started);
 }
 
+TEST(Measurer, TheFigureIsShownBeforeTheRestOfTheMeasurementEnds) {
+  // The figure on stage follows an edit as soon as the exposed timing is in: the runner hands it
+  // over (MeasureCall::figure) and goes on with the counters and the lesson's launch.
+  Measurer m;
+  Gate rest;
+  std::vector<bool> figure_only;
+  m.set_runner([&](const Scenario&, const MeasureCall& call) {
+    figure_only.push_back(call.figure_only);
+    Measurement r;
+    r.ok = true;
+    r.partial = true;
+    r.cycles_per_instruction = 32;
+    if (call.figure_only) return r;
+    if (call.figure) call.figure(r);
+    rest.wait();  // the counters, the lesson's launch, the compiled kernel
+    r.partial = false;
+    r.microseconds = 5;
+    return r;
+  });
+  m.request(Scenario{});
+  wait_until([&] { return m.current().has_value(); });
+  ASSERT_TRUE(m.current());
+  EXPECT_TRUE(m.current()->partial);
+  EXPECT_EQ(m.current()->cycles_per_instruction, 32);
+  EXPECT_EQ(m.state(), Measurer::State::Running);  // the whole measurement is still running
+  EXPECT_TRUE(m.history().empty());                // a figure is not a measurement of its own
+  rest.release();
+  m.wait(30);
+  ASSERT_TRUE(m.current());
+  EXPECT_FALSE(m.current()->partial);
+  EXPECT_EQ(m.current()->microseconds, 5);
+  EXPECT_EQ(m.history().size(), 1u);
+  // A comparison's side or a sweep's point asks for the figure only.
+  m.request(Scenario{}, true);
+  m.wait(30);
+  ASSERT_EQ(figure_only.size(), 2u);
+  EXPECT_FALSE(figure_only[0]);
+  EXPECT_TRUE(figure_only[1]);
+  ASSERT_TRUE(m.current());
+  EXPECT_TRUE(m.current()->partial);
+}
+
+TEST(LatestJob, ASupersededRunsEarlyResultIsNotShown) {
+  // A figure handed over by a run that a newer request superseded belongs to a scenario no longer
+  // on screen: neither last() (the measurement panel) nor current() (the stage) shows it.
+  LatestJob<int, int> job;
+  job.keep_last(true);
+  Gate first, rest;
+  std::atomic<bool> handed{false};
+  job.set_function([&](const int& v) {
+    if (v == 1) {
+      first.wait();
+      job.progress(100);  // superseded by now
+      handed = true;
+      rest.wait();
+    }
+    return v;
+  });
+  job.request(1);
+  wait_until([&] { return first.started.load() == 1; });
+  job.request(2);
+  first.release();
+  wait_until([&] { return handed.load(); });
+  EXPECT_FALSE(job.last());
+  EXPECT_FALSE(job.current());
+  rest.release();
+  ASSERT_TRUE(job.wait(30));
+  ASSERT_TRUE(job.current());
+  EXPECT_EQ(job.current()->result, 2);
+}
+
 TEST(Advisor, AnAdviceThatThrowsReportsTheFailure) {
   AdvisorState a;
   a.job.set_function([](const Scenario&) -> AdviceOutcome { throw std::bad_alloc(); });

@@ -145,7 +145,7 @@ bool measure_both(AppState& s, std::string* why) {
   c.measured_b.reset();
   c.measure_note.clear();
   c.measuring = CompareState::Measuring::A;
-  s.measure.measurer.request(s.analysis->scenario);
+  s.measure.measurer.request(s.analysis->scenario, true);  // the figures: the ratio needs no more
   return true;
 }
 
@@ -176,7 +176,7 @@ void update_compare(AppState& s) {
   if (c.measuring == CompareState::Measuring::A) {
     c.measured_a = m;
     c.measuring = CompareState::Measuring::B;
-    s.measure.measurer.request(c.b);
+    s.measure.measurer.request(c.b, true);
   } else {
     c.measured_b = m;
     c.measuring = CompareState::Measuring::Idle;
@@ -365,7 +365,7 @@ bool start_sweep_measure(AppState& s, std::string* why) {
     *why = first_problem(l.errors);
     return false;
   }
-  s.measure.measurer.request(*l.scenario);
+  s.measure.measurer.request(*l.scenario, true);  // a point's figure
   return true;
 }
 
@@ -402,7 +402,7 @@ void update_sweep(AppState& s) {
     if (!w.points[w.next].summary) continue;
     ScenarioLoad l = apply_sweep_value(w.base, kSweepParams[w.param], w.points[w.next].value);
     if (!l.scenario) continue;
-    s.measure.measurer.request(*l.scenario);
+    s.measure.measurer.request(*l.scenario, true);
     return;
   }
   w.measuring = false;

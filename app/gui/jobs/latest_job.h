@@ -102,6 +102,15 @@ class LatestJob {
     return id;
   }
 
+  // Called by the running function (on the worker) with an early result, a measurement's figure
+  // before its counters: last() and current() show it until the function's own result replaces
+  // it; take(), busy() and wait() still wait for the function. Ignored when the run is superseded.
+  void progress(Result r) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!keep_last_ || running_ == 0 || running_ != latest_) return;
+    last_ = Done{running_, steady_seconds() - running_since_, std::move(r)};
+  }
+
   // The newest request's result, once, when it is done; superseded results are never returned.
   std::optional<Done> take() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -170,12 +179,15 @@ class LatestJob {
       Fn fn = fn_;
       FailFn fail = fail_;
       DoneFn done = on_done_;
+      running_ = id;
+      running_since_ = steady_seconds();
+      const double t0 = running_since_;
       lock.unlock();
-      const double t0 = steady_seconds();
       Done d{id, 0, run_guarded(fn, fail, r)};
       d.seconds = steady_seconds() - t0;
       if (done) done(id, d.result);
       lock.lock();
+      running_ = 0;
       if (keep_last_) last_ = d;
       if (id == latest_) {  // else a newer request superseded it
         fresh_ = std::move(d);
@@ -193,7 +205,8 @@ class LatestJob {
   DoneFn on_done_;
   std::optional<Request> queued_;
   uint64_t latest_ = 0, queued_id_ = 0, finished_ = 0;
-  double requested_at_ = 0;
+  uint64_t running_ = 0;  // the request the function is running for, 0 when none
+  double requested_at_ = 0, running_since_ = 0;
   std::optional<Done> fresh_, last_;
   bool keep_last_ = false;
   bool stop_ = false;

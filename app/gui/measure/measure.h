@@ -62,6 +62,18 @@ struct Measurement {
   };
   std::vector<StepFigure> steps;
   uint64_t request = 0;  // which Measurer::request() this answers (Measurer::current())
+  // The figure alone (exposed timing, no counters): handed over first so that the figure on stage
+  // follows an edit within a second; the counters, the lesson's launch and the compiled kernel
+  // come with the whole measurement. A figure-only request (a comparison's sides, a sweep's points)
+  // ends here.
+  bool partial = false;
+};
+
+// What a measurement is asked for: `figure_only` stops after the exposed timing (the comparison's
+// ratio, a sweep point); `figure` (may be empty) receives the figure before the rest is measured.
+struct MeasureCall {
+  bool figure_only = false;
+  std::function<void(const Measurement&)> figure;
 };
 
 // The measured figure a room sees at the verdict, for the scenario step `step` (index into
@@ -69,27 +81,32 @@ struct Measurement {
 // has no figure for that step.
 std::string stage_line(const Measurement& m, int step);
 
-// The kernels library's Runner on this thread's behalf: measures both run modes. Builds a
-// Measurement with ok=false and the reason when there is no device.
-Measurement measure_with_runner(const Scenario& s);
+// The kernels library's Runner on this thread's behalf: the exposed timing without counters first
+// (the figure, handed to call.figure), then unless call.figure_only the counters, the lesson's
+// launch and the compiled kernel. Builds a Measurement with ok=false and the reason when there is
+// no device.
+Measurement measure_with_runner(const Scenario& s, const MeasureCall& call);
 
 // The GPU measurement as a LatestJob (jobs/latest_job.h): the newest scenario asked for is
 // measured, and the panels read the state, the last measurement and the history.
 class Measurer {
  public:
-  using RunFn = std::function<Measurement(const Scenario&)>;
+  using RunFn = std::function<Measurement(const Scenario&, const MeasureCall&)>;
   // Unavailable: no runner, or it reported no GPU; Idle: nothing measured yet; Running: the
   // newest request is being measured; Done: it was (ok, or with the failure in its error).
   enum class State { Idle, Running, Done, Unavailable };
 
   Measurer();
 
-  // A runner (the kernels library's, or a test's): measurements can be asked for.
+  // A runner (the kernels library's, or a test's): measurements can be asked for. The second form
+  // is a runner that hands over no figure first.
   void set_runner(RunFn fn);
+  void set_runner(std::function<Measurement(const Scenario&)> fn);
   // No GPU: the panels show `reason`, requests are ignored.
   void set_unavailable(std::string reason);
   // Queues the scenario; a newer request replaces a queued one. No-op when unavailable.
-  void request(const Scenario& s);
+  // figure_only: the exposed timing only (MeasureCall).
+  void request(const Scenario& s, bool figure_only = false);
 
   // Blocks until no run is queued or running, at most `seconds` (headless screenshots, tests).
   void wait(double seconds) { job_.wait(seconds); }
@@ -110,7 +127,11 @@ class Measurer {
   std::vector<Measurement> history_;
   // Last, so it is destroyed first: its destructor waits for a running measurement, whose
   // finished() still uses the members above.
-  LatestJob<Scenario, Measurement> job_;
+  struct Request {
+    Scenario scenario;
+    bool figure_only = false;
+  };
+  LatestJob<Request, Measurement> job_;
 };
 
 }  // namespace bankviz::gui

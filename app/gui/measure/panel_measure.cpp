@@ -152,10 +152,15 @@ void draw_measurement(const MeasureState& ms, const Analysis* analysis, bool ask
                             m->model_arch.c_str());
       }
 
-      ImGui::TextWrapped(
-          "exposed: cycles per warp-wide shared instruction, summed over the steps; "
-          "as written: %.2f us per launch",
-          m->microseconds);
+      if (m->partial)
+        ImGui::TextWrapped(
+            "exposed: cycles per warp-wide shared instruction, summed over the steps; the "
+            "lesson's launch, the GPU's counters and the compiled kernel follow");
+      else
+        ImGui::TextWrapped(
+            "exposed: cycles per warp-wide shared instruction, summed over the steps; "
+            "as written: %.2f us per launch",
+            m->microseconds);
       for (const std::string& l : m->lines) ImGui::BulletText("%s", l.c_str());
       draw_counters(*m, pal);
       draw_compiled(*m, pal);
