@@ -852,6 +852,8 @@ TEST_P(AskBeforeTelling, NothingOnScreenAnswersTheQuestionUntilItsReveal) {
     EXPECT_EQ(after.layout["banks"], before.layout["banks"]) << where;
     EXPECT_EQ(after.layout["timeline_rows_visible"], before.layout["timeline_rows_visible"])
         << where;
+    EXPECT_FALSE(before.layout["tile_header_cut"].get<bool>()) << where;
+    EXPECT_FALSE(after.layout["tile_header_cut"].get<bool>()) << where;
     if (q.conflict) {
       EXPECT_GT(conflict_pixels(after), 0) << where << ": no conflict colour";
     }
@@ -878,6 +880,8 @@ void expect_legible(const std::string& name, int w, int h, double cell, double l
   EXPECT_LE(box(l["caption"]).h, font * 3.2) << l.dump();
   EXPECT_FALSE(l["timeline_row_cut"].get<bool>()) << l.dump();
   EXPECT_TRUE(l["timeline_current_visible"].get<bool>()) << l.dump();
+  // The tile header's counter whole: clipped, "wavefront 1/32" read "wavefront 1/3" at 1024x768.
+  EXPECT_FALSE(l["tile_header_cut"].get<bool>()) << l.dump();
   EXPECT_TRUE(inside(box(l["timeline_rows"]), w, h)) << l.dump();
 }
 

@@ -41,9 +41,19 @@ TEST(TimelineLabel, TheLoopValueIsKeptWholeBeforeTheRest) {
   EXPECT_EQ(fit("s=16, index=32*tid: load sdata[32 * tid + 16]", 12), "s=16: index~");
   EXPECT_EQ(fit("s=16, index=32*tid: load sdata[32 * tid + 16]", 5), "s=16");
   EXPECT_EQ(fit("s=16, index=32*tid: load sdata[32 * tid + 16]", 3), "16");
-  EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 16), "load [t~ (i=128)");
+  // Cut inside its first subscript ("load [t~ (i=128)") a label names nothing: the verb stays.
+  EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 19), "load [tx+i] (i=128)");
+  EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 16), "load (i=128)");
   EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 6), "i=128");
   EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 4), "128");
+}
+
+TEST(TimelineLabel, ASubscriptLosesItsSpacesBeforeAnyOfIt) {
+  // The Kepler filter's taps in a presenter column: "tap [s~ (i=1)" before.
+  EXPECT_EQ(fit("tap inputS[sIdx - 10 + i] (i=1)", 21), "tap [sIdx-10+i] (i=1)");
+  EXPECT_EQ(fit("tap inputS[sIdx - 10 + i] (i=1)", 13), "tap (i=1)");
+  // A first subscript kept whole is still worth its cut.
+  EXPECT_EQ(fit("store tile[threadIdx.y][threadIdx.x]", 12), "store [ty][~");
 }
 
 TEST(TimelineLabel, SubscriptsOutliveTheTileName) {

@@ -17,6 +17,7 @@
 #include "format.h"
 #include "platform/theme.h"
 #include "shell/panels.h"
+#include "views/timeline_label.h"
 
 namespace bankviz::gui {
 
@@ -94,6 +95,22 @@ void draw_header(const Look& look, const ViewSide& v, const char* tag, const Sum
   ImGui::PopFont();
   if (ImGui::IsItemHovered() && !a.scenario.title.empty())
     ImGui::SetTooltip("%s", a.scenario.title.c_str());
+  // The step on screen, beside the name where it fits whole or nearly (a room reads which access
+  // the two sides compare; the timeline's column shortens it).
+  if (v.frame && v.frame->step >= 0 && v.frame->step < static_cast<int>(a.steps.size())) {
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float room = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x -
+                       ImGui::GetItemRectMax().x - gap * 2;
+    const std::string& full = a.steps[static_cast<size_t>(v.frame->step)].label;
+    const std::string label = fit_step_label(
+        full, room, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; },
+        tile_names(a.scenario));
+    if (!label.empty() && label.find('~') == std::string::npos &&
+        (label == full || label.find('[') != std::string::npos)) {
+      ImGui::SameLine(0, gap * 2);
+      ImGui::TextUnformatted(label.c_str());
+    }
+  }
   // The figures are the answer while a lesson's question is open; presenter mode says it with the
   // verdict and the measured line under it.
   if (!v.conceal && !look.settings.presenter) {

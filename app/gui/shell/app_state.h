@@ -74,6 +74,7 @@ struct ScreenLayout {
   int compare_buttons = 0;        // the comparison's close button drawn (none on a slide)
   Box status;                     // the status line (h = 0 when not drawn)
   bool timeline_row_cut = false;  // a timeline row is partly in view
+  bool tile_header_cut = false;   // a text of the tile view's header runs past its right edge
   bool timeline_current_visible = false;  // the current step and warp's box wholly in view
 };
 

@@ -832,6 +832,7 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"timeline_rows", box(l.timeline_rows)},
       {"timeline_rows_visible", l.timeline_rows_visible},
       {"timeline_row_cut", l.timeline_row_cut},
+      {"tile_header_cut", l.tile_header_cut},
       {"timeline_current_visible", l.timeline_current_visible},
       {"status", box(l.status)},
       {"lane_digit_px", l.lane_digit_px},

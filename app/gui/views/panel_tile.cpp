@@ -56,23 +56,41 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
       ImGui::TextWrapped("%s", a.steps[v.frame->step].label.c_str());
       ImGui::PopFont();
     }
-    char where[96];
-    // Presenter mode says it shorter, so that it fits beside the step on one line. While a
-    // question is open the wavefront counter would give its answer away: the warp only.
-    if (v.conceal) {
-      std::snprintf(where, sizeof where, look.settings.presenter ? "warp %d/%d" : "warp %d of %d",
-                    v.frame->warp, a.warp_count());
+    // Presenter mode says it shorter, on the declaration's line and never wrapped (the cells keep
+    // their size from the question to its answer), in the longest form that fits whole: a counter
+    // clipped to "wavefront 1/3" would say 3. While a question is open the wavefront counter would
+    // give its answer away: the warp only.
+    char buf[4][96];
+    int forms = 0;
+    const int warp = v.frame->warp, warps = a.warp_count();
+    const int wf = v.frame->wavefront + 1, wfs = v.frame->wavefronts;
+    if (!look.settings.presenter) {
+      if (v.conceal)
+        std::snprintf(buf[forms++], sizeof buf[0], "warp %d of %d", warp, warps);
+      else
+        std::snprintf(buf[forms++], sizeof buf[0], "warp %d of %d   wavefront %d of %d", warp,
+                      warps, wf, wfs);
+    } else if (v.conceal) {
+      std::snprintf(buf[forms++], sizeof buf[0], "warp %d/%d", warp, warps);
+      std::snprintf(buf[forms++], sizeof buf[0], "warp %d", warp);
     } else {
-      std::snprintf(where, sizeof where,
-                    look.settings.presenter ? "warp %d/%d  wavefront %d/%d"
-                                            : "warp %d of %d   wavefront %d of %d",
-                    v.frame->warp, a.warp_count(), v.frame->wavefront + 1, v.frame->wavefronts);
+      std::snprintf(buf[forms++], sizeof buf[0], "warp %d/%d  wavefront %d/%d", warp, warps, wf,
+                    wfs);
+      std::snprintf(buf[forms++], sizeof buf[0], "warp %d  wavefront %d/%d", warp, wf, wfs);
+      std::snprintf(buf[forms++], sizeof buf[0], "wavefront %d/%d", wf, wfs);
     }
-    if (look.settings.presenter && !v.conceal) {
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const char* where = buf[0];
+    if (look.settings.presenter) {
+      const float line_room = right - (ImGui::GetItemRectMax().x + gap * 2);
+      where = nullptr;
+      for (int i = 0; i < forms && !where; ++i)
+        if (ImGui::CalcTextSize(buf[i]).x <= line_room) where = buf[i];
+    }
+    if (look.settings.presenter && !v.conceal && where) {
       // The statement on screen, whole where it fits: the timeline's column shortens it ("tap
       // [s~ (i=1)"). Clipped to the line, never wrapped, so the cells keep their size from step
       // to step; while a question is open the verdict's strip names the step whole instead.
-      const float gap = ImGui::GetStyle().ItemSpacing.x;
       const float room =
           right - (ImGui::GetItemRectMax().x + gap) - ImGui::CalcTextSize(where).x - gap * 3;
       ImGui::PushFont(g_fonts.bold);
@@ -89,11 +107,15 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
         ImGui::TextUnformatted(label.c_str());
       }
       ImGui::PopFont();
-      ImGui::SameLine(0, gap * 2);
-    } else {
-      same_line_if(where);
     }
-    ImGui::TextUnformatted(where);
+    if (where) {
+      if (look.settings.presenter)
+        ImGui::SameLine(0, gap * 2);
+      else
+        same_line_if(where);
+      ImGui::TextUnformatted(where);
+      if (ImGui::GetItemRectMax().x > right + 0.5f) look.layout.tile_header_cut = true;
+    }
   }
 
   // Lanes of the current warp step on each element; lit = served in this wavefront.

@@ -27,6 +27,31 @@ std::string leading_value(const std::string& t, size_t* rest) {
   return t.substr(0, j);
 }
 
+// "tap [sIdx - 10 + i]" -> "tap [sIdx-10+i]": the spaces inside subscripts.
+std::string compact_subscripts(const std::string& t) {
+  std::string out;
+  int depth = 0;
+  for (char c : t) {
+    if (c == '[') ++depth;
+    if (c == ']' && depth > 0) --depth;
+    if (c == ' ' && depth > 0) continue;
+    out += c;
+  }
+  return out;
+}
+
+// The words before the first subscript when they are plain words ("tap", "load", "ldmatrix.x4"),
+// else empty ("atomicAdd(&" is half a call).
+std::string plain_verb(const std::string& t) {
+  const size_t br = t.find('[');
+  if (br == std::string::npos) return {};
+  std::string v = t.substr(0, br);
+  while (!v.empty() && v.back() == ' ') v.pop_back();
+  for (char c : v)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != ' ') return {};
+  return v;
+}
+
 }  // namespace
 
 std::string fit_step_label(const std::string& label, float width,
@@ -66,7 +91,17 @@ std::string fit_step_label(const std::string& label, float width,
     if (tile) t.erase(from, br - from);
   }
   if (fits(lead + t + tail)) return lead + t + tail;
+  t = compact_subscripts(t);
+  if (fits(lead + t + tail)) return lead + t + tail;
+  // Cut inside the first subscript ("tap [s~ (i=1)") the label names nothing: the plain verb
+  // with the loop's value ("tap (i=1)") says more.
+  const size_t br = t.find('[');
+  const std::string verb = plain_verb(t);
   while (!t.empty() && !fits(lead + t + '~' + tail)) t.pop_back();
+  const bool first_whole = br == std::string::npos || t.find(']', br) != std::string::npos;
+  if (!t.empty() && (first_whole || verb.empty() || t.size() <= verb.size()))
+    return lead + t + '~' + tail;
+  if (!verb.empty() && fits(lead + verb + tail)) return lead + verb + tail;
   if (!t.empty()) return lead + t + '~' + tail;
   const std::string value = !head.empty()     ? head
                             : tail.size() > 3 ? tail.substr(2, tail.size() - 3)

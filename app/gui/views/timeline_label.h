@@ -14,8 +14,10 @@ namespace bankviz::gui {
 
 // label -> the longest of these that fits `width` (as measured by width_of, in pixels):
 //   the label; threadIdx.x spelled tx; the loop's value ("s=128") first, then as much of the
-//   rest as fits (without the tile's name before '[', then cut with '~'); the value alone; its
-//   number alone; "~"; "" when nothing fits. A barrier is "sync". The name before the first '['
+//   rest as fits (without the tile's name before '[', then without the spaces inside subscripts
+//   ("[sIdx-10+i]"), then cut with '~', but a cut inside the first subscript gives way to the
+//   plain verb before it with the loop's value: "tap (i=1)", not "tap [s~ (i=1)"); the value alone;
+//   its number alone; "~"; "" when nothing fits. A barrier is "sync". The name before the first '['
 //   goes only when it is one of `tiles` (the scenario's shared arrays; any name when the list is
 //   empty): "atomicAdd(&output[tx], temp[tx])" keeps output, a global array, whose subscript
 //   alone would read as the shared access.
