@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "views/timeline_label.h"
 
@@ -83,6 +84,17 @@ TEST(TimelineLabel, OnlyASharedArraysNameGoes) {
   EXPECT_EQ(fit_step_label(label, 30, width), "atomicAdd(&[tx], temp_histogr~");
   EXPECT_EQ(fit_step_label("store tile[threadIdx.y][threadIdx.x]", 15, width, {"tile"}),
             "store [ty][tx]");
+  // Two shared arrays: each keeps what tells it from the other (the dot product's subTileM and
+  // subTileN both read "store [ty][tx]" before).
+  const std::vector<std::string> two = {"subTileM", "subTileN"};
+  EXPECT_EQ(fit_step_label("store subTileM[threadIdx.y][threadIdx.x]", 15, width, two),
+            "store M[ty][tx]");
+  EXPECT_EQ(fit_step_label("store subTileN[threadIdx.y][threadIdx.x]", 15, width, two),
+            "store N[ty][tx]");
+  // A loop over both: the verb keeps the array ("load (k=0)" would be either).
+  EXPECT_EQ(fit_step_label("load subTileM[threadIdx.y][k] (k=0)", 13, width, two), "load M (k=0)");
+  EXPECT_EQ(fit_step_label("load inputS[threadIdx.x]", 13, width, {"inputS", "temp"}),
+            "load i[tx]");
   EXPECT_EQ(fit_step_label("atomicAdd(&hist[input[item]], 1)", 24, width, {"hist"}),
             "atomicAdd(&[input[item]~");
 }

@@ -52,6 +52,26 @@ std::string plain_verb(const std::string& t) {
   return v;
 }
 
+// What a shared array's name shortens to in a label: nothing when it is the scenario's only one,
+// else its shortest prefix (or else suffix) that no other array's name shares ("subTileM",
+// "subTileN"
+// -> "M", "N"): two arrays' "store [ty][tx]" read the same.
+std::string tile_abbreviation(const std::string& name, const std::vector<std::string>& tiles) {
+  if (tiles.size() <= 1) return {};
+  for (size_t n = 1; n < name.size(); ++n) {
+    const std::string pre = name.substr(0, n), suf = name.substr(name.size() - n);
+    bool pre_ok = true, suf_ok = true;
+    for (const std::string& o : tiles) {
+      if (o == name) continue;
+      pre_ok = pre_ok && o.rfind(pre, 0) != 0;
+      suf_ok = suf_ok && !(o.size() >= n && o.compare(o.size() - n, n, suf) == 0);
+    }
+    if (pre_ok) return pre;
+    if (suf_ok) return suf;
+  }
+  return name;
+}
+
 }  // namespace
 
 std::string fit_step_label(const std::string& label, float width,
@@ -88,7 +108,7 @@ std::string fit_step_label(const std::string& label, float width,
     const std::string name = t.substr(from, br - from);
     bool tile = tiles.empty();
     for (const std::string& n : tiles) tile = tile || n == name;
-    if (tile) t.erase(from, br - from);
+    if (tile) t.replace(from, br - from, tile_abbreviation(name, tiles));
   }
   if (fits(lead + t + tail)) return lead + t + tail;
   t = compact_subscripts(t);
@@ -99,8 +119,7 @@ std::string fit_step_label(const std::string& label, float width,
   const std::string verb = plain_verb(t);
   while (!t.empty() && !fits(lead + t + '~' + tail)) t.pop_back();
   const bool first_whole = br == std::string::npos || t.find(']', br) != std::string::npos;
-  if (!t.empty() && (first_whole || verb.empty() || t.size() <= verb.size()))
-    return lead + t + '~' + tail;
+  if (!t.empty() && (first_whole || verb.empty())) return lead + t + '~' + tail;
   if (!verb.empty() && fits(lead + verb + tail)) return lead + verb + tail;
   if (!t.empty()) return lead + t + '~' + tail;
   const std::string value = !head.empty()     ? head

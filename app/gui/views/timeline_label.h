@@ -20,7 +20,8 @@ namespace bankviz::gui {
 //   its number alone; "~"; "" when nothing fits. A barrier is "sync". The name before the first '['
 //   goes only when it is one of `tiles` (the scenario's shared arrays; any name when the list is
 //   empty): "atomicAdd(&output[tx], temp[tx])" keeps output, a global array, whose subscript
-//   alone would read as the shared access.
+//   alone would read as the shared access. With several shared arrays the name shortens to what
+//   tells it from the others instead ("subTileM" and "subTileN": "store M[ty][tx]").
 std::string fit_step_label(const std::string& label, float width,
                            const std::function<float(const std::string&)>& width_of,
                            const std::vector<std::string>& tiles = {});
