@@ -172,6 +172,7 @@ std::optional<std::vector<RecordedInstruction>> recorded_instructions(const Reco
     RecordedWarp& rw = ins.warps[w->second];
     rw.access.mask |= 1u << lane;
     rw.access.addr[lane] = a.address;
+    rw.value[lane] = a.value;
     if (a.kind == RecordedKind::AtomicAdd || a.kind == RecordedKind::Atomic)
       values[it->second].push_back(a.kind == RecordedKind::AtomicAdd ? a.value : ~uint64_t{0});
   }
