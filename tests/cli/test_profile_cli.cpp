@@ -109,7 +109,7 @@ TEST(ProfileCli, ARecordedLineOpensAsAPicture) {
   r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --line 28");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("recorded on the CPU: figures are the model's"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("load cache, line 28 (1 of 8)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("load cache, line 28 (1 of 16)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("races: none"), std::string::npos) << r.out;
   // Errors: a line without an access, --line without a recording.
   r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --line 3");
