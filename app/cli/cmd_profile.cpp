@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -48,7 +49,15 @@ struct ProfileOptions {
   bool record = false;          // --record: the CPU recording's figures per line, no GPU
   bool record_gpu = false;      // --record-gpu: profile, and record block 0 as the GPU ran it
   long long picture_line = 0;   // --line N (with a recording): line N's recorded picture
+  std::string save_recording;   // --save-recording FILE: the recording's text (recording.h)
 };
+
+// --save-recording: the recording in its one text format, for another process (the app).
+void save_recording(const ProfileOptions& o, const Recording& r) {
+  if (o.save_recording.empty()) return;
+  if (std::string why = write_file_atomic(o.save_recording, recording_text(r), false); !why.empty())
+    throw Exit{kExitFailed, why};
+}
 
 // The steps' kinds, as profile names ops: "ld,st".
 std::string ops_of(const Scenario& s) {
@@ -215,6 +224,7 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
   }
   const RecordResult rec = record_on_cpu(r);
   if (!rec.recording) throw Exit{kExitFailed, rec.error};
+  save_recording(o, *rec.recording);
   std::string why;
   const auto ins = recorded_instructions(*rec.recording, default_arch(), &why);
   if (!ins) throw Exit{kExitFailed, why};
@@ -549,6 +559,16 @@ void run_profile(const ProfileOptions& o) {
     throw Exit{kExitUsage,
                "--line N shows a line as recorded: give --record (on the CPU) or --record-gpu "
                "(--scenario-of-line N is the followed model's scenario of a line)"};
+  if (!o.save_recording.empty()) {
+    if (!o.record && !o.record_gpu)
+      throw Exit{kExitUsage, "--save-recording FILE needs --record or --record-gpu"};
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::symlink_status(o.save_recording, ec)))
+      throw Exit{kExitFailed, "--save-recording: '" + o.save_recording + "'" +
+                                  " exists; the recording is written to a new file only"};
+    if (std::string why = output_problem(o.save_recording, false); !why.empty())
+      throw Exit{kExitFailed, why};
+  }
   if (o.record) {
     run_record(o, q);
     return;
@@ -581,6 +601,7 @@ void run_profile(const ProfileOptions& o) {
 
   Runner runner;
   const ProfileResult r = runner.profile(q);
+  if (r.recording) save_recording(o, *r.recording);
   // Which profiled lines the model can show as scenarios.
   std::vector<uint32_t> expressible;
   for (const ProfileLine& l : r.lines)
@@ -693,6 +714,9 @@ void add_profile_command(CLI::App& app) {
                   "warp, races), as analyze prints it or, with --json, its JSON")
       ->check(CLI::Range(1LL, 100000000LL))
       ->excludes(cmd->get_option("--scenario-of-line"));
+  cmd->add_option("--save-recording", o->save_recording,
+                  "with --record or --record-gpu: also write the recording (docs/RECORD.md's "
+                  "text format) to FILE, which must not exist");
   cmd->add_option("--lines", o->lines, "lines shown in the table, most excess first (0: all)")
       ->check(CLI::Range(0LL, 1000000LL));
   cmd->callback([o] { run_profile(*o); });

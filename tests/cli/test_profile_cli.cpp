@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -117,6 +118,27 @@ TEST(ProfileCli, ARecordedLineOpensAsAPicture) {
   EXPECT_NE(r.err.find("line 3: the recording has no shared-memory access on line 3"),
             std::string::npos)
       << r.err;
+  // The recording handed to another process in its text (the app reads it back).
+  const std::string saved = ::testing::TempDir() + "/bankviz-saved-recording.txt";
+  fs::remove(saved);
+  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --save-recording " +
+          saved);
+  ASSERT_EQ(r.status, 0) << r.err;
+  {
+    std::ifstream in(saved);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str().rfind("block 256 1 1\narray cache 7 0 1024\n", 0), 0u) << text.str();
+    EXPECT_NE(text.str().find("\nsync\n"), std::string::npos);
+  }
+  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --save-recording " +
+          saved);
+  EXPECT_EQ(r.status, 1);  // never replaced
+  EXPECT_NE(r.err.find("exists"), std::string::npos) << r.err;
+  fs::remove(saved);
+  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --save-recording " + saved);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--save-recording FILE needs --record"), std::string::npos) << r.err;
   r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --model --line 28");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--line N shows a line as recorded: give --record"), std::string::npos)

@@ -224,6 +224,25 @@ TEST(RecordingPicture, RacesAreTheHazardModelsOnTheEquivalentScenario) {
   EXPECT_EQ(h.racing, e.racing);
 }
 
+TEST(RecordingPicture, ARecordingsTextReadsBackAsTheSameRecording) {
+  std::string why;
+  const auto r = parse_recording(racy_recording() + "", &why);
+  ASSERT_TRUE(r) << why;
+  const std::string text = recording_text(*r);
+  EXPECT_EQ(text, racy_recording());
+  const auto back = parse_recording(text, &why);
+  ASSERT_TRUE(back) << why;
+  EXPECT_EQ(back->phases, r->phases);
+  ASSERT_EQ(back->accesses.size(), r->accesses.size());
+  EXPECT_EQ(back->accesses[200].address, r->accesses[200].address);
+  EXPECT_EQ(back->accesses[200].phase, 1u);
+  // A trailing barrier with no access after it is kept too.
+  const auto tail =
+      parse_recording("block 32 1 1\narray a 2 0 64 extern\nsync\nsync\nend 0\n", &why);
+  ASSERT_TRUE(tail) << why;
+  EXPECT_EQ(recording_text(*tail), "block 32 1 1\narray a 2 0 64 extern\nsync\nsync\nend 0\n");
+}
+
 TEST(RecordingPicture, TilesAreTheDeclaredArraysAtTheirRecordedPlace) {
   // A 32x33 float tile (declared with a padding of 1) placed at byte 256, a row read.
   std::string text = "block 32 1 1\narray a 2 0 256\narray tile 3 256 4224\n";

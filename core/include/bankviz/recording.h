@@ -59,6 +59,11 @@ inline constexpr size_t kMaxRecordedAccesses = size_t{1} << 22;
 // or nullopt with *why naming the first bad line.
 std::optional<Recording> parse_recording(std::string_view text, std::string* why);
 
+// The recording in the same text, parse_recording()'s inverse (accesses in their order, a `sync`
+// line where the phase changes): how one process hands a recording to another (bankviz-cli
+// profile --save-recording, read back by the app's "your kernel" window).
+std::string recording_text(const Recording& r);
+
 // Where the recording runs: the CPU (the host compiler and kernels/record/bankviz_record.h) or the
 // GPU (NVRTC and kernels/record/bankviz_record_gpu.h, put in front of this text by the caller).
 enum class RecordTarget { Cpu, Gpu };
