@@ -261,6 +261,18 @@ TEST(RecordPicture, EveryRecordedLineOpensAsAPictureWithTheRecordedFigures) {
   EXPECT_EQ(h.warps[0][0].element[5], 0);  // every lane's bin is input[...] = 0
 }
 
+TEST(Record, ASharedScalarAsTheWholeIndexIsReadOnItsLine) {
+  NEED_COMPILER();
+  // out[t] = s[n] with __shared__ int n: n's read and s[n]'s, both on line 65, both broadcasts.
+  const Recorded r = record(read("recorded.cu"), "scalarIndex", 64);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.lines.count(65)) << "the scalar's read went to another line";
+  EXPECT_EQ(r.lines.at(65).ops, "ld");
+  EXPECT_EQ(r.lines.at(65).requests, 4);  // 2 warps x (n, then s[n])
+  EXPECT_EQ(r.lines.at(65).wavefronts, 4);
+  EXPECT_EQ(r.lines.count(0), 0u);  // nothing left on line 0
+}
+
 TEST(RecordPicture, ARaceOnALineIsTheHazardModelsOnTheFollowedScenario) {
   NEED_COMPILER();
   // Warp 0 stores where warp 1 loads and the other way round, no barrier between them.
@@ -347,7 +359,8 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
         "reduceInterleavedModulo", "reduceInterleavedStrided", "reduceSequential", "prescan",
         "histogramBins", "stencil1d", "xorSwizzle", "block3d", "sgemmTile", "dynamicAndDouble",
         "guardsAndReturns"}},
-      {"recorded.cu", {"gatherPermuted", "histogramHashed", "vectorRows", "lookupTable"}},
+      {"recorded.cu",
+       {"gatherPermuted", "histogramHashed", "vectorRows", "lookupTable", "scalarIndex"}},
       // A warp intrinsic runs on the GPU as written (the CPU recording refuses it), and an
       // inline asm in another kernel of the file is not this kernel's.
       {"warp.cu", {"shuffleReduce"}},
@@ -371,7 +384,7 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
       ++compiled;
     }
   }
-  EXPECT_EQ(compiled, 31);
+  EXPECT_EQ(compiled, 32);
   // Inline asm: named; the line keeps the hardware's figures only.
   std::string why;
   EXPECT_TRUE(gpu_recording_text(read("warp.cu"), "withInlineAsm", "warp.cu", &why).empty());

@@ -51,3 +51,16 @@ __global__ void lookupTable(const int *keys, int *out)
   int k = keys[t] + t % 32;
   out[t] = table[k][t / 32] + table[t % 32][k];
 }
+
+// A __shared__ scalar as the whole index (s[n]): every lane reads n, then s[n] (a broadcast).
+__global__ void scalarIndex(int *out)
+{
+  __shared__ int n;
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  if (t == 0)
+    n = 5;
+  s[t] = t;
+  __syncthreads();
+  out[t] = s[n];
+}
