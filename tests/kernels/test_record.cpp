@@ -263,13 +263,13 @@ TEST(RecordPicture, EveryRecordedLineOpensAsAPictureWithTheRecordedFigures) {
 
 TEST(Record, ASharedScalarAsTheWholeIndexIsReadOnItsLine) {
   NEED_COMPILER();
-  // out[t] = s[n] with __shared__ int n: n's read and s[n]'s, both on line 65, both broadcasts.
+  // out[t] = s[n] with __shared__ int n: n's read and s[n]'s, both on line 67, both broadcasts.
   const Recorded r = record(read("recorded.cu"), "scalarIndex", 64);
   ASSERT_TRUE(r.error.empty()) << r.error;
-  ASSERT_TRUE(r.lines.count(65)) << "the scalar's read went to another line";
-  EXPECT_EQ(r.lines.at(65).ops, "ld");
-  EXPECT_EQ(r.lines.at(65).requests, 4);  // 2 warps x (n, then s[n])
-  EXPECT_EQ(r.lines.at(65).wavefronts, 4);
+  ASSERT_TRUE(r.lines.count(67)) << "the scalar's read went to another line";
+  EXPECT_EQ(r.lines.at(67).ops, "ld");
+  EXPECT_EQ(r.lines.at(67).requests, 4);  // 2 warps x (n, then s[n])
+  EXPECT_EQ(r.lines.at(67).wavefronts, 4);
   EXPECT_EQ(r.lines.count(0), 0u);  // nothing left on line 0
 }
 
