@@ -67,7 +67,8 @@ _bankviz_cli() {
     validate) flags+=" --json --report --force --suite --suites" ;;
     profile)
       flags+=" --kernel --grid --block --arg --shared --timeout --scenario-of-line --lines --json
-        --no-counters --model --record --record-gpu"
+        --no-counters --model --record --record-gpu --line
+        --save-recording"
       [[ $cur != -* ]] && { _filedir cu; return; } ;;
     experiments) flags+=" --runs --json" ;;
   esac

@@ -10,12 +10,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
+#include "bankviz/analysis.h"
 #include "bankviz/compiled.h"
 #include "bankviz/from_source.h"
 #include "bankviz/io.h"
@@ -24,6 +26,7 @@
 #include "bankviz/runner.h"
 #include "bankviz/sass.h"
 #include "bankviz/scenario.h"
+#include "bankviz/text.h"
 #include "commands.h"
 #include "common.h"
 
@@ -45,7 +48,16 @@ struct ProfileOptions {
   bool model = false;           // --model: the model's figures per line, no GPU
   bool record = false;          // --record: the CPU recording's figures per line, no GPU
   bool record_gpu = false;      // --record-gpu: profile, and record block 0 as the GPU ran it
+  long long picture_line = 0;   // --line N (with a recording): line N's recorded picture
+  std::string save_recording;   // --save-recording FILE: the recording's text (recording.h)
 };
+
+// --save-recording: the recording in its one text format, for another process (the app).
+void save_recording(const ProfileOptions& o, const Recording& r) {
+  if (o.save_recording.empty()) return;
+  if (std::string why = write_file_atomic(o.save_recording, recording_text(r), false); !why.empty())
+    throw Exit{kExitFailed, why};
+}
 
 // The steps' kinds, as profile names ops: "ld,st".
 std::string ops_of(const Scenario& s) {
@@ -141,6 +153,60 @@ std::string format_recorded(const std::vector<RecordedLine>& lines, const std::s
   return out;
 }
 
+// --line N with a recording: the line's recorded accesses as a picture (recording.h
+// recorded_picture(), the tiles from the kernel's declarations), analyzed from that trace by
+// analysis.h (wavefronts per warp, races, verdicts): as JSON (analyze --json's, with what made
+// it), or as analyze's table and the races in words.
+void print_line_picture(const Recording& r, const std::vector<RecordedInstruction>& ins,
+                        const ProfileRequest& q, uint32_t line, bool gpu, bool json,
+                        nlohmann::json* into = nullptr) {
+  SourceLaunch launch;
+  launch.block[0] = q.block.x;
+  launch.block[1] = q.block.y;
+  launch.block[2] = q.block.z;
+  launch.dynamic_shared = q.dynamic_shared;
+  for (const KernelArg& a : q.args) launch.args.push_back(integer_value(a));
+  std::string why;
+  const std::vector<TileDecl> declared =
+      shared_arrays_of_kernel(q.source, q.kernel, launch, q.file_name, &why);
+  std::optional<RecordedPicture> p = recorded_picture(r, ins, declared, line, default_arch(), &why);
+  const std::string made = gpu ? "recorded on the GPU (block (0,0,0) as it ran)"
+                               : "recorded on the CPU: figures are the model's";
+  std::optional<AnalysisResult> a;
+  if (p) {
+    p->scenario.title = "line " + std::to_string(line) + " of " + q.kernel + ", " + made;
+    p->scenario.description = "Line " + std::to_string(line) + " of " + q.file_name + " (" +
+                              q.kernel + "), " + made +
+                              ": every warp instruction the block ran for it, each lane at the "
+                              "address it used, served by bankviz's bank model.";
+    a = analyze(p->scenario, nullptr, std::move(p->trace));
+    if (!a->analysis) why = "the recorded picture does not analyze";
+  }
+  if (!a || !a->analysis) {
+    if (into) {
+      (*into)["picture"] = {{"line", line}, {"why", why}};
+      return;
+    }
+    throw Exit{kExitFailed, "line " + std::to_string(line) + ": " + why};
+  }
+  const Analysis& an = *a->analysis;
+  if (json || into) {
+    nlohmann::json j = {{"line", line},
+                        {"made_by", gpu ? "gpu recording" : "cpu recording"},
+                        {"figures", "model"},
+                        {"analysis", nlohmann::json::parse(analysis_to_json(an))}};
+    if (into) {
+      (*into)["picture"] = std::move(j);
+      return;
+    }
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return;
+  }
+  std::cout << an.scenario.title << ":\n" << render_table(an);
+  if (an.hazards.racing_accesses == 0) std::cout << "races: none\n";
+  for (const Issue& is : an.issues) std::cout << is.message << "\n";
+}
+
 // --record: one block recorded on the CPU (kernels/record.h), its lines served by the model.
 void run_record(const ProfileOptions& o, const ProfileRequest& q) {
   RecordRequest r;
@@ -158,9 +224,15 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
   }
   const RecordResult rec = record_on_cpu(r);
   if (!rec.recording) throw Exit{kExitFailed, rec.error};
+  save_recording(o, *rec.recording);
   std::string why;
   const auto ins = recorded_instructions(*rec.recording, default_arch(), &why);
   if (!ins) throw Exit{kExitFailed, why};
+  if (o.picture_line > 0) {
+    print_line_picture(*rec.recording, *ins, q, static_cast<uint32_t>(o.picture_line), false,
+                       o.json);
+    return;
+  }
   const std::vector<RecordedLine> lines = recorded_lines(*ins);
   if (o.json) {
     nlohmann::json j;
@@ -302,7 +374,7 @@ std::string format_recorded_vs_hardware(const std::vector<RecordedVsHardware>& r
 }
 
 nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
-                       const std::vector<SourceLine>& model) {
+                       const std::vector<SourceLine>& model, uint32_t picture_line) {
   using nlohmann::json;
   json j;
   j["file"] = q.file_name;
@@ -392,6 +464,8 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
           rows.push_back(row);
         }
         rec["lines"] = rows;
+        if (picture_line > 0)
+          print_line_picture(*r.recording, *ins, q, picture_line, true, true, &rec);
       }
     }
     j["recording"] = rec;
@@ -401,7 +475,7 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
 
 // --record-gpu's text: block (0,0,0) as the GPU ran it, each line served by the model, beside
 // the hardware's counts for the line; or why the kernel could not be recorded.
-void print_gpu_recording(const ProfileRequest& q, const ProfileResult& r) {
+void print_gpu_recording(const ProfileRequest& q, const ProfileResult& r, uint32_t picture_line) {
   if (!r.recording) {
     std::cout << "not recorded on the GPU: " << r.recording_message
               << "\n(every line keeps the hardware's figures only)\n";
@@ -426,6 +500,12 @@ void print_gpu_recording(const ProfileRequest& q, const ProfileResult& r) {
   std::vector<RecordedVsHardware> table = recorded_vs_hardware(lines, r);
   explain_differences(table, *ins, q, r, blocks);
   std::cout << format_recorded_vs_hardware(table, blocks);
+  if (picture_line == 0) return;
+  try {
+    print_line_picture(*r.recording, *ins, q, picture_line, true, false);
+  } catch (const Exit& e) {
+    std::cout << "no picture of " << e.message << "\n";
+  }
 }
 
 void run_profile(const ProfileOptions& o) {
@@ -475,6 +555,20 @@ void run_profile(const ProfileOptions& o) {
     return;
   }
 
+  if (o.picture_line > 0 && !o.record && !o.record_gpu)
+    throw Exit{kExitUsage,
+               "--line N shows a line as recorded: give --record (on the CPU) or --record-gpu "
+               "(--scenario-of-line N is the followed model's scenario of a line)"};
+  if (!o.save_recording.empty()) {
+    if (!o.record && !o.record_gpu)
+      throw Exit{kExitUsage, "--save-recording FILE needs --record or --record-gpu"};
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::symlink_status(o.save_recording, ec)))
+      throw Exit{kExitFailed, "--save-recording: '" + o.save_recording + "'" +
+                                  " exists; the recording is written to a new file only"};
+    if (std::string why = output_problem(o.save_recording, false); !why.empty())
+      throw Exit{kExitFailed, why};
+  }
   if (o.record) {
     run_record(o, q);
     return;
@@ -507,13 +601,15 @@ void run_profile(const ProfileOptions& o) {
 
   Runner runner;
   const ProfileResult r = runner.profile(q);
+  if (r.recording) save_recording(o, *r.recording);
   // Which profiled lines the model can show as scenarios.
   std::vector<uint32_t> expressible;
   for (const ProfileLine& l : r.lines)
     for (const SourceLine& m : model)
       if (l.line == m.line && l.in_file && m.scenario) expressible.push_back(l.line);
   if (o.json) {
-    std::cout << to_json(q, r, model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+    std::cout << to_json(q, r, model, static_cast<uint32_t>(o.picture_line))
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
               << "\n";
   } else if (r.status == RunStatus::Ok) {
     const DeviceInfo& d = r.device;
@@ -551,7 +647,7 @@ void run_profile(const ProfileOptions& o) {
     }
     if (!r.counters_message.empty())
       std::cout << "hardware counters: " << r.counters_message << "\n";
-    if (q.record) print_gpu_recording(q, r);
+    if (q.record) print_gpu_recording(q, r, static_cast<uint32_t>(o.picture_line));
   }
   if (r.wedged) {
     // The kernel still runs: the Runner's destructor must not wait for it. Ending the process
@@ -612,6 +708,15 @@ void add_profile_command(CLI::App& app) {
                 "addresses beside the hardware's")
       ->excludes(record_cpu)
       ->excludes(cmd->get_option("--model"));
+  cmd->add_option("--line", o->picture_line,
+                  "with --record or --record-gpu: line N's recorded accesses as a picture (the "
+                  "model's analysis of the recorded trace: every warp instruction, wavefronts per "
+                  "warp, races), as analyze prints it or, with --json, its JSON")
+      ->check(CLI::Range(1LL, 100000000LL))
+      ->excludes(cmd->get_option("--scenario-of-line"));
+  cmd->add_option("--save-recording", o->save_recording,
+                  "with --record or --record-gpu: also write the recording (docs/RECORD.md's "
+                  "text format) to FILE, which must not exist");
   cmd->add_option("--lines", o->lines, "lines shown in the table, most excess first (0: all)")
       ->check(CLI::Range(0LL, 1000000LL));
   cmd->callback([o] { run_profile(*o); });

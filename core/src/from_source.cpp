@@ -250,6 +250,37 @@ std::vector<SourceLine> shared_lines_of_kernel(std::string_view source, const st
   return out;
 }
 
+std::vector<TileDecl> shared_arrays_of_kernel(std::string_view source, const std::string& kernel,
+                                              const SourceLaunch& launch,
+                                              const std::string& file_name, std::string* why) {
+  std::vector<TileDecl> out;
+  if (source.size() > kMaxSourceBytes) {
+    *why = file_name + " is larger than 1 MB";
+    return out;
+  }
+  try {
+    const Prepared p = prepare(source);
+    const std::string name =
+        kernel.substr(kernel.rfind(':') == std::string::npos ? 0 : kernel.rfind(':') + 1);
+    const Function* fn = nullptr;
+    for (const Function& f : p.fns)
+      if (f.global && f.name == name) fn = &f;
+    if (!fn) {
+      *why = replace_controls("no __global__ function " + kernel + " in " + file_name, '?');
+      return out;
+    }
+    // Followed to its closing brace: every declaration the follower reaches.
+    const Followed f = follow_kernel(p, *fn, fn->last, launch);
+    for (const std::string& a : f.array_order) {
+      const Array& arr = f.arrays.at(a);
+      if (arr.why.empty() && arr.decl.check().empty()) out.push_back(arr.decl);
+    }
+  } catch (const SourceError& e) {
+    *why = replace_controls(file_name + ": " + e.why, '?');
+  }
+  return out;
+}
+
 std::vector<std::string> kernels_in_source(std::string_view source) {
   std::vector<std::string> out;
   if (source.size() > kMaxSourceBytes) return out;

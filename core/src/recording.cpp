@@ -133,6 +133,24 @@ std::optional<Recording> parse_recording(std::string_view text, std::string* why
   return r;
 }
 
+std::string recording_text(const Recording& r) {
+  std::string out = "block " + std::to_string(r.block[0]) + ' ' + std::to_string(r.block[1]) + ' ' +
+                    std::to_string(r.block[2]) + '\n';
+  for (const RecordedArray& a : r.arrays)
+    out += "array " + a.name + ' ' + std::to_string(a.line) + ' ' + std::to_string(a.base) + ' ' +
+           std::to_string(a.bytes) + (a.dynamic ? " extern\n" : "\n");
+  uint32_t phase = 0;
+  constexpr char kKind[] = {'L', 'S', 'A', 'X'};
+  for (const RecordedAccess& a : r.accesses) {
+    for (; phase < a.phase; ++phase) out += "sync\n";
+    out += std::to_string(a.thread) + ' ' + std::to_string(a.line) + ' ' +
+           kKind[static_cast<int>(a.kind)] + ' ' + std::to_string(a.width) + ' ' +
+           std::to_string(a.address) + ' ' + std::to_string(a.value) + '\n';
+  }
+  for (; phase + 1 < r.phases; ++phase) out += "sync\n";
+  return out + "end " + std::to_string(r.accesses.size()) + '\n';
+}
+
 std::optional<std::vector<RecordedInstruction>> recorded_instructions(const Recording& r,
                                                                       const Arch& arch,
                                                                       std::string* why) {
@@ -172,6 +190,7 @@ std::optional<std::vector<RecordedInstruction>> recorded_instructions(const Reco
     RecordedWarp& rw = ins.warps[w->second];
     rw.access.mask |= 1u << lane;
     rw.access.addr[lane] = a.address;
+    rw.value[lane] = a.value;
     if (a.kind == RecordedKind::AtomicAdd || a.kind == RecordedKind::Atomic)
       values[it->second].push_back(a.kind == RecordedKind::AtomicAdd ? a.value : ~uint64_t{0});
   }

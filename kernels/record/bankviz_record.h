@@ -203,6 +203,11 @@ struct Index {
   template <class U>
   Index(const Ref<U>& r, std::source_location l = std::source_location::current())
       : v(static_cast<long long>(r.load())), line(l.line()) {}
+  // A __shared__ scalar as the whole index (s[n]): its read is recorded on this subscript's line
+  // (SharedScalar -> T -> Index would be two user conversions, which C++ does not chain).
+  template <class S, std::enable_if_t<S::bv_scalar, int> = 0>
+  Index(const S& s, std::source_location l = std::source_location::current())
+      : v(static_cast<long long>(s.load(l.line()))), line(l.line()) {}
 };
 
 // A shared array or one of its rows: A is the array type (T[N][M], or T[] for an extern one).
@@ -296,6 +301,8 @@ class SharedScalar {
     p_ = reinterpret_cast<T*>(p.base);
     addr_ = p.addr;
   }
+  static constexpr bool bv_scalar = true;
+  T load(unsigned line) const { return Ref<T>(p_, addr_, line).load(); }
   operator T() const { return Ref<T>(p_, addr_, 0).load(); }
   const SharedScalar& operator=(Src<T> s) const {
     Ref<T>(p_, addr_, s.line).store(s.v);

@@ -205,6 +205,14 @@ class Ref {
   unsigned line_;
 };
 
+// A __shared__ scalar seen as an index (s[n]): SharedScalar<T> derives from it, so that Index
+// takes it without a template (CUDA 13's front end gives __builtin_LINE() in a member template
+// the template's line) and without chaining two user conversions (SharedScalar -> T -> Index).
+struct ScalarIndex {
+  void* p;
+  long long (*read)(void* p, unsigned line);  // the scalar's value, its load recorded on `line`
+};
+
 // A subscript: its value and the line it is written on (integer types promote to one of these).
 struct Index {
   long long v;
@@ -221,6 +229,9 @@ struct Index {
   template <class U>
   __device__ Index(const Ref<U>& r, unsigned l = __builtin_LINE())
       : v(static_cast<long long>(r.load())), line(l) {}
+  // A __shared__ scalar as the whole index: its read recorded on this subscript's line.
+  __device__ Index(const ScalarIndex& s, unsigned l = __builtin_LINE())
+      : v(s.read(s.p, l)), line(l) {}
 };
 
 template <class A>
@@ -299,9 +310,10 @@ struct Src {
   __device__ Src(const T& u, unsigned l = __builtin_LINE()) : v(u), line(l) {}
 };
 template <class T>
-class SharedScalar {
+class SharedScalar : public ScalarIndex {
  public:
-  __device__ SharedScalar(void* storage, unsigned decl) : p_(static_cast<T*>(storage)) {
+  __device__ SharedScalar(void* storage, unsigned decl)
+      : ScalarIndex{storage, &read_index}, p_(static_cast<T*>(storage)) {
     if (recorded_block() && thread_id() == 0 && decl < 256) {
       bv_arrays[decl][0] = static_cast<unsigned>(__cvta_generic_to_shared(storage)) + 1;
       bv_arrays[decl][1] = static_cast<unsigned>(sizeof(T));
@@ -315,6 +327,9 @@ class SharedScalar {
   __device__ Ptr<T> operator&() const { return {p_, 0}; }
 
  private:
+  __device__ static long long read_index(void* p, unsigned line) {
+    return static_cast<long long>(Ref<T>(static_cast<T*>(p), line).load());
+  }
   T* p_;
 };
 

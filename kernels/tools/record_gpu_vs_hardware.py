@@ -24,6 +24,7 @@ EXTRA = [
     ("recorded.cu", "histogramHashed", "256", ["buffer:1K", "buffer:1K"], 0),
     ("recorded.cu", "vectorRows", "128", ["buffer:8K"], 0),
     ("recorded.cu", "lookupTable", "128", ["buffer:1K", "buffer:1K"], 0),
+    ("recorded.cu", "scalarIndex", "64", ["buffer:256"], 0),
     ("warp.cu", "shuffleReduce", "256", ["buffer:1K", "buffer:16"], 0),
     ("warp.cu", "withInlineAsm", "64", ["buffer:256"], 0),
 ]

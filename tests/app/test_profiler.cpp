@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
+#include "bankviz/analysis.h"
 #include "profile/profiler.h"
 #include "profile/subprocess.h"
 
@@ -104,9 +106,9 @@ TEST(Profiler, TheFormBecomesTheCliFlagsAndNothingElse) {
   std::string err;
   const auto argv = profile_argv("/x/bankviz-cli", f, &err);
   const std::vector<std::string> want = {
-      "/x/bankviz-cli", "profile", "k.cu",    "--kernel", "k",
-      "--grid",         "1",       "--block", "32x8",     "--arg",
-      "buffer:4K",      "--arg",   "int:3",   "--shared", "256",
+      "/x/bankviz-cli", "profile", "k.cu",         "--kernel", "k",
+      "--grid",         "1",       "--block",      "32x8",     "--arg",
+      "buffer:4K",      "--arg",   "int:3",        "--shared", "256",
       "--timeout",      "10",      "--record-gpu", "--json"};
   EXPECT_EQ(argv, want);  // Profile records block 0 on the GPU too, unless unticked
   f.record_gpu = false;
@@ -116,7 +118,7 @@ TEST(Profiler, TheFormBecomesTheCliFlagsAndNothingElse) {
   ASSERT_GE(m.size(), 2u);
   EXPECT_EQ(m[m.size() - 2], "--model");
   f.model = false;
-  f.record = true;  // one block recorded on the CPU: --record before --json
+  f.record = true;      // one block recorded on the CPU: --record before --json
   f.record_gpu = true;  // no GPU: --record alone, never --record-gpu with it
   const auto rec = profile_argv("/x/bankviz-cli", f, &err);
   ASSERT_GE(rec.size(), 3u);
@@ -129,6 +131,29 @@ TEST(Profiler, TheFormBecomesTheCliFlagsAndNothingElse) {
   f.args = "";
   f.kernel = "";
   EXPECT_TRUE(profile_argv("cli", f, &err).empty());
+}
+
+TEST(Profiler, TheLaunchShapeIsPickedOrTypedAndCheckedInWords) {
+  for (const LaunchPreset& l : launch_presets())
+    EXPECT_EQ(launch_problem(l.grid, l.block), "") << l.what;
+  EXPECT_EQ(launch_problem("4x2", "8x8x4"), "");
+  EXPECT_NE(launch_problem("1", "64x32").find("at most 1024 threads; 64x32 is 2048"),
+            std::string::npos);
+  EXPECT_NE(launch_problem("1", "1x1x128").find("a block's z is at most 64"), std::string::npos);
+  EXPECT_NE(launch_problem("1x70000", "32").find("a grid's y and z are at most 65535"),
+            std::string::npos);
+  EXPECT_EQ(launch_problem("", "32").rfind("grid '': ", 0), 0u) << launch_problem("", "32");
+  EXPECT_EQ(launch_problem("1", "3 2").rfind("block '3 2': ", 0), 0u);
+  EXPECT_EQ(launch_problem("1", "0").rfind("block '0': ", 0), 0u);
+  EXPECT_EQ(launch_problem("1", "\x1b[2J").find('\x1b'), std::string::npos);
+  // A form with such a shape does not start.
+  ProfileForm f;
+  f.file = "k.cu";
+  f.kernel = "k";
+  f.block = "2048";
+  std::string err;
+  EXPECT_TRUE(profile_argv("cli", f, &err).empty());
+  EXPECT_NE(err.find("at most 1024 threads"), std::string::npos) << err;
 }
 
 TEST(Profiler, TheCliJsonIsReadLineByLine) {
@@ -209,11 +234,11 @@ TEST(Profiler, TheCliJsonIsReadLineByLine) {
   EXPECT_EQ(g.lines[2].line, 22u);
   EXPECT_EQ(g.lines[2].executed, 0);
   EXPECT_TRUE(g.lines[2].recorded);
-  const ProfileOutcome refused = read_profile_output(
-      0, false,
-      hw.substr(0, hw.find("\"recording\"")) +
-          R"j("recording": {"why": "the kernel holds inline asm (line 3)"}})j",
-      "");
+  const ProfileOutcome refused =
+      read_profile_output(0, false,
+                          hw.substr(0, hw.find("\"recording\"")) +
+                              R"j("recording": {"why": "the kernel holds inline asm (line 3)"}})j",
+                          "");
   ASSERT_TRUE(refused.ok) << refused.error;
   EXPECT_NE(refused.recording_note.find("not recorded on the GPU: the kernel holds inline asm"),
             std::string::npos);
@@ -298,6 +323,57 @@ TEST(Profiler, TheModelsFiguresComeWithoutAGpu) {
   for (const ProfiledLine& l : o.lines) EXPECT_TRUE(l.scenario) << l.line << ": " << l.model_why;
   EXPECT_EQ(o.lines[1].line, 28u);  // the reduction: 36 wavefronts in 8 iterations
   EXPECT_EQ(o.lines[1].wavefronts, 36);
+}
+
+TEST(Profiler, ARecordedLineOpensAsThePictureOfWhatTheKernelDid) {
+  if (!std::filesystem::exists("/usr/bin/g++") && !std::filesystem::exists("/usr/bin/c++"))
+    GTEST_SKIP() << "no host C++ compiler: the CPU recording cannot run here";
+  ::setenv("BANKVIZ_CLI", BANKVIZ_CLI, 1);
+  ProfilerState p;
+  p.form.file = std::string(BANKVIZ_TEST_DATA) + "/profile/histogram.cu";
+  p.form.kernel = "histogram";
+  p.form.block = "256";
+  p.form.record = true;
+  std::string err;
+  // The recording comes back through a file of the profile's own (--save-recording).
+  const auto argv = profile_argv("cli", p.form, &err, "/t/r.txt");
+  EXPECT_EQ(std::count(argv.begin(), argv.end(), "--save-recording"), 1);
+  ASSERT_TRUE(start_profile(p, &err, 0)) << err;
+  for (int i = 0; i < 900 && !poll_profile(p); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ::unsetenv("BANKVIZ_CLI");
+  ASSERT_TRUE(p.outcome);
+  const ProfileOutcome& o = *p.outcome;
+  ASSERT_TRUE(o.ok) << o.error;
+  ASSERT_TRUE(o.recorded) << o.recorded_why;
+  EXPECT_FALSE(o.recorded->gpu);
+  // Line 16's bin is read from memory: the followed model refuses it, the recording opens it.
+  const auto line16 = std::find_if(o.lines.begin(), o.lines.end(),
+                                   [](const ProfiledLine& l) { return l.line == 16; });
+  ASSERT_NE(line16, o.lines.end());
+  EXPECT_FALSE(line16->scenario);
+  const std::vector<uint32_t> open = openable_lines(o);
+  EXPECT_NE(std::find(open.begin(), open.end(), 16u), open.end());
+  std::string why;
+  const auto pic = recorded_line_picture(*o.recorded, 16, &why);
+  ASSERT_TRUE(pic) << why;
+  EXPECT_NE(pic->scenario.title.find("recorded on the CPU: figures are the model's"),
+            std::string::npos)
+      << pic->scenario.title;
+  EXPECT_EQ(pic->scenario.tiles.at(0).name, "temp_histogram");
+  // The app's analyzer: the picture analyzes from its trace once remembered; an edited picture
+  // (its indexes name the recording) is refused by check() with the reason.
+  EXPECT_FALSE(analyze_draft_or_picture(pic->scenario).analysis);
+  remember_picture(*pic);
+  const AnalysisOutcome a = analyze_draft_or_picture(pic->scenario);
+  ASSERT_TRUE(a.analysis);
+  EXPECT_EQ(a.analysis->total_wavefronts(), 8);  // ATOMS.POPC.INC: one per warp
+  EXPECT_EQ(a.analysis->step_op(0).op, Op::AtomicInc);
+  Scenario edited = pic->scenario;
+  edited.block[0] = 128;
+  const AnalysisOutcome e = analyze_draft_or_picture(edited);
+  EXPECT_FALSE(e.analysis);
+  EXPECT_FALSE(e.errors.empty());
 }
 
 TEST(Profiler, AProfileRunsInABankvizCliOfItsOwn) {

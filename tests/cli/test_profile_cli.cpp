@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -82,6 +83,91 @@ TEST(ProfileCli, TheCpuRecordingsFiguresComeWithoutAGpuAndSaySo) {
   r = cli("profile " + data("reverse.cu") + " --kernel staticReverse --block 64 --record");
   EXPECT_EQ(r.status, 1);  // n is 0 without --arg: s[-1]
   EXPECT_NE(r.err.find("thread 0 indexes s[-1], out of bounds"), std::string::npos) << r.err;
+}
+
+TEST(ProfileCli, ARecordedLineOpensAsAPicture) {
+  const char* cxx = std::getenv("BANKVIZ_RECORD_CXX");
+  if ((!cxx || !*cxx) && !fs::exists("/usr/bin/g++") && !fs::exists("/usr/bin/c++"))
+    GTEST_SKIP() << "no host C++ compiler: the CPU recording cannot run here";
+  // The histogram's data-dependent atomic (the followed model refuses it) as a picture: analyze's
+  // JSON of the recorded trace, said to be the CPU recording's.
+  Result r = cli("profile " + data("histogram.cu") +
+                 " --kernel histogram --block 256 --record --line 16 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["made_by"], "cpu recording");
+  EXPECT_EQ(j["figures"], "model");
+  EXPECT_EQ(j["line"], 16);
+  const auto& a = j["analysis"];
+  EXPECT_EQ(a["totals"]["wavefronts"], 8);
+  EXPECT_EQ(a["steps"].size(), 1u);
+  EXPECT_EQ(a["scenario"]["tiles"][0]["name"], "temp_histogram");
+  EXPECT_EQ(a["races"]["racing_accesses"], 0);
+  EXPECT_NE(a["scenario"]["title"].get<std::string>().find("recorded on the CPU: figures are "
+                                                           "the model's"),
+            std::string::npos);
+  // The dot product's reduction loop: every iteration a step, with the barriers between.
+  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --line 28");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("recorded on the CPU: figures are the model's"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("load cache, line 28 (1 of 16)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("races: none"), std::string::npos) << r.out;
+  // Errors: a line without an access, --line without a recording.
+  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --line 3");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("line 3: the recording has no shared-memory access on line 3"),
+            std::string::npos)
+      << r.err;
+  // The recording handed to another process in its text (the app reads it back).
+  const std::string saved = ::testing::TempDir() + "/bankviz-saved-recording.txt";
+  fs::remove(saved);
+  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --save-recording " +
+          saved);
+  ASSERT_EQ(r.status, 0) << r.err;
+  {
+    std::ifstream in(saved);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str().rfind("block 256 1 1\narray cache 7 0 1024\n", 0), 0u) << text.str();
+    EXPECT_NE(text.str().find("\nsync\n"), std::string::npos);
+  }
+  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --save-recording " +
+          saved);
+  EXPECT_EQ(r.status, 1);  // never replaced
+  EXPECT_NE(r.err.find("exists"), std::string::npos) << r.err;
+  fs::remove(saved);
+  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --save-recording " + saved);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--save-recording FILE needs --record"), std::string::npos) << r.err;
+  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --model --line 28");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--line N shows a line as recorded: give --record"), std::string::npos)
+      << r.err;
+}
+
+TEST(ProfileCli, AGpuRecordedLinesPictureHasTheHardwaresWavefronts) {
+  if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
+  struct Case {
+    const char* kernel;
+    int line;
+  };
+  for (const Case c : {Case{"histogramHashed", 26}, Case{"gatherPermuted", 15}}) {
+    const Result r = cli("profile " + data("recorded.cu") + " --kernel " + c.kernel +
+                         " --grid 1 --block 256 --arg buffer:1K --arg buffer:1K --record-gpu "
+                         "--json --line " +
+                         std::to_string(c.line));
+    ASSERT_EQ(r.status, 0) << c.kernel << ": " << r.err << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    if (j["counters"] != "ok") GTEST_SKIP() << j.dump();
+    const auto& pic = j["recording"]["picture"];
+    ASSERT_TRUE(pic.contains("analysis")) << pic.dump();
+    EXPECT_EQ(pic["made_by"], "gpu recording");
+    int64_t hw = -1;
+    for (const auto& l : j["lines"])
+      if (l["line"] == c.line) hw = l["wavefronts"].get<int64_t>();
+    EXPECT_GT(hw, 0) << c.kernel;
+    EXPECT_EQ(pic["analysis"]["totals"]["wavefronts"].get<int64_t>(), hw) << c.kernel;
+  }
 }
 
 TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "bankviz/analysis.h"
 #include "bankviz/from_source.h"
 #include "bankviz/recording.h"
 
@@ -102,6 +103,180 @@ TEST(Recording, BadRecordingsAreRefusedNamingTheLine) {
 
 size_t lines_in(const std::string& s) {
   return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+// The picture of a recording (recorded_picture): served and checked by analyze() from its trace.
+struct Pictured {
+  std::optional<RecordedPicture> picture;
+  std::optional<Analysis> analysis;
+  std::vector<RecordedLine> lines;  // recorded_lines() of the same recording
+  std::string why;
+};
+
+Pictured picture_of(const std::string& text, uint32_t line,
+                    const std::vector<TileDecl>& declared = {}) {
+  Pictured out;
+  const auto r = parse_recording(text, &out.why);
+  if (!r) return out;
+  const auto ins = recorded_instructions(*r, default_arch(), &out.why);
+  if (!ins) return out;
+  out.lines = recorded_lines(*ins);
+  out.picture = recorded_picture(*r, *ins, declared, line, default_arch(), &out.why);
+  if (!out.picture) return out;
+  AnalysisResult a = analyze(out.picture->scenario, nullptr, out.picture->trace);
+  EXPECT_TRUE(a.analysis);
+  out.analysis = std::move(a.analysis);
+  return out;
+}
+
+// 64 threads: line 3 stores s[t], line 4 loads s[63 - t] (no barrier: warps race), a barrier,
+// then line 6 loads s[(t * 2) % 64] twice (a loop: two executions) and line 7 adds 1 to s[t % 8].
+std::string racy_recording() {
+  std::string s = "block 64 1 1\narray s 2 0 256\n";
+  auto acc = [&](int t, int line, char k, int addr, int value) {
+    s += std::to_string(t) + " " + std::to_string(line) + " " + k + " 4 " + std::to_string(addr) +
+         " " + std::to_string(value) + "\n";
+  };
+  int n = 0;
+  for (int t = 0; t < 64; ++t, n += 2) {
+    acc(t, 3, 'S', 4 * t, t);
+    acc(t, 4, 'L', 4 * (63 - t), 0);
+  }
+  s += "sync\n";
+  for (int t = 0; t < 64; ++t, n += 3) {
+    acc(t, 6, 'L', 4 * ((t * 2) % 64), 0);
+    acc(t, 6, 'L', 4 * ((t * 2) % 64), 0);
+    acc(t, 7, 'A', 4 * (t % 8), 1);
+  }
+  return s + "end " + std::to_string(n) + "\n";
+}
+
+TEST(RecordingPicture, EachLinesPictureServesAsTheRecordedFigures) {
+  const std::string text = racy_recording();
+  for (uint32_t line : {3u, 4u, 6u, 7u}) {
+    const Pictured p = picture_of(text, line);
+    ASSERT_TRUE(p.analysis) << p.why;
+    const Analysis& a = *p.analysis;
+    const auto l = std::find_if(p.lines.begin(), p.lines.end(),
+                                [&](const RecordedLine& x) { return x.line == line; });
+    ASSERT_NE(l, p.lines.end());
+    int64_t instructions = 0;
+    for (size_t e = 0; e < a.steps.size(); ++e)
+      instructions += a.step_instructions(static_cast<int>(e));
+    EXPECT_EQ(a.total_wavefronts(), l->wavefronts) << "line " << line;
+    EXPECT_EQ(a.total_ideal(), l->ideal) << "line " << line;
+    EXPECT_EQ(instructions, l->requests) << "line " << line;
+  }
+  // Line 6 ran twice: one scenario step, two executions; a stride-2 load is 2-way per warp.
+  const Pictured six = picture_of(text, 6);
+  ASSERT_TRUE(six.analysis);
+  EXPECT_EQ(six.picture->scenario.steps.size(), 1u);
+  ASSERT_EQ(six.analysis->steps.size(), 2u);
+  EXPECT_EQ(six.analysis->steps[1].iteration, 1);
+  EXPECT_EQ(six.analysis->step_wavefronts(0), 4);
+  // Line 7's atomicAdd(&s[t % 8], 1) is the merged increment (compiled_op()): 1 per warp.
+  const Pictured seven = picture_of(text, 7);
+  ASSERT_TRUE(seven.analysis);
+  EXPECT_EQ(seven.analysis->step_op(0).op, Op::AtomicInc);
+  EXPECT_EQ(seven.analysis->total_wavefronts(), 2);
+  // The lanes' elements and bytes are the recorded ones.
+  const Pictured four = picture_of(text, 4);
+  ASSERT_TRUE(four.analysis);
+  EXPECT_EQ(four.analysis->warps[0][1].element[0], 31);
+  EXPECT_EQ(four.analysis->warps[0][1].access.addr[0], 4u * 31);
+}
+
+TEST(RecordingPicture, RacesAreTheHazardModelsOnTheEquivalentScenario) {
+  const Pictured whole = picture_of(racy_recording(), 0);
+  ASSERT_TRUE(whole.analysis) << whole.why;
+  // Every line, a barrier between lines 4 and 6: five executed steps and one sync.
+  ASSERT_EQ(whole.analysis->steps.size(), 6u);
+  EXPECT_EQ(whole.analysis->steps[2].kind, StepKind::Sync);
+  // The same accesses written as a scenario of index expressions, traced by trace().
+  Scenario s;
+  s.tiles[0].name = "s";
+  s.tiles[0].dims = {64};
+  s.block[0] = 64;
+  s.block[1] = 1;
+  auto step = [](StepKind k, const char* index, const char* value = "") {
+    Step st;
+    st.kind = k;
+    st.tile = k == StepKind::Sync ? "" : "s";
+    st.index = index;
+    st.value = value;
+    return st;
+  };
+  s.steps = {step(StepKind::Store, "[threadIdx.x]"), step(StepKind::Load, "[63 - threadIdx.x]"),
+             step(StepKind::Sync, ""), step(StepKind::Load, "[(threadIdx.x * 2) % 64]"),
+             step(StepKind::Atomic, "[threadIdx.x % 8]", "1")};
+  s.steps[3].loop_var = "i";  // line 6 ran twice: one step, two executions
+  s.steps[3].loop_to = 2;
+  const AnalysisResult traced = analyze(s);
+  ASSERT_TRUE(traced.analysis);
+  const Hazards& h = whole.analysis->hazards;
+  const Hazards& e = traced.analysis->hazards;
+  EXPECT_GT(h.racing_accesses, 0);
+  EXPECT_EQ(h.racing_accesses, e.racing_accesses);
+  EXPECT_EQ(h.pairs, e.pairs);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(h.counts[k], e.counts[k]) << "kind " << k;
+  EXPECT_EQ(whole.analysis->total_wavefronts(), traced.analysis->total_wavefronts());
+  // The racing lanes are the same lanes, step by step.
+  EXPECT_EQ(h.racing, e.racing);
+}
+
+TEST(RecordingPicture, ARecordingsTextReadsBackAsTheSameRecording) {
+  std::string why;
+  const auto r = parse_recording(racy_recording() + "", &why);
+  ASSERT_TRUE(r) << why;
+  const std::string text = recording_text(*r);
+  EXPECT_EQ(text, racy_recording());
+  const auto back = parse_recording(text, &why);
+  ASSERT_TRUE(back) << why;
+  EXPECT_EQ(back->phases, r->phases);
+  ASSERT_EQ(back->accesses.size(), r->accesses.size());
+  EXPECT_EQ(back->accesses[200].address, r->accesses[200].address);
+  EXPECT_EQ(back->accesses[200].phase, 1u);
+  // A trailing barrier with no access after it is kept too.
+  const auto tail =
+      parse_recording("block 32 1 1\narray a 2 0 64 extern\nsync\nsync\nend 0\n", &why);
+  ASSERT_TRUE(tail) << why;
+  EXPECT_EQ(recording_text(*tail), "block 32 1 1\narray a 2 0 64 extern\nsync\nsync\nend 0\n");
+}
+
+TEST(RecordingPicture, TilesAreTheDeclaredArraysAtTheirRecordedPlace) {
+  // A 32x33 float tile (declared with a padding of 1) placed at byte 256, a row read.
+  std::string text = "block 32 1 1\narray a 2 0 256\narray tile 3 256 4224\n";
+  for (int t = 0; t < 32; ++t)
+    text += std::to_string(t) + " 9 L 4 " + std::to_string(256 + 4 * t) + " 0\n";
+  text += "end 32\n";
+  TileDecl d;
+  d.name = "tile";
+  d.elem = "float";
+  d.dims = {32, 32};
+  d.pad = 1;
+  const Pictured p = picture_of(text, 9, {d});
+  ASSERT_TRUE(p.picture) << p.why;
+  ASSERT_EQ(p.picture->scenario.tiles.size(), 1u);  // only the arrays the line reaches
+  const TileDecl& t = p.picture->scenario.tiles[0];
+  EXPECT_EQ(t.elem, "float");
+  EXPECT_EQ(t.dims, (std::vector<int64_t>{32, 32}));
+  EXPECT_EQ(t.pad, 1);
+  EXPECT_EQ(t.base, 256);
+  // Without a declaration of that size: one dimension of the accessed width.
+  d.dims = {16, 16};
+  const Pictured q = picture_of(text, 9, {d});
+  ASSERT_TRUE(q.picture) << q.why;
+  EXPECT_EQ(q.picture->scenario.tiles[0].dims, (std::vector<int64_t>{1056}));
+  EXPECT_EQ(q.picture->scenario.tiles[0].elem, "unsigned int");
+  // The scenario names the recording in its indexes: check() refuses to trace it again.
+  EXPECT_FALSE(check(q.picture->scenario).empty());
+  // No such line; an array accessed with two widths.
+  EXPECT_FALSE(picture_of(text, 10).picture);
+  EXPECT_NE(picture_of(text, 10).why.find("no shared-memory access on line 10"), std::string::npos);
+  std::string two = "block 32 1 1\narray a 2 0 256\n0 4 L 4 0 0\n0 5 L 8 8 0\nend 2\n";
+  const Pictured w = picture_of(two, 0);
+  EXPECT_FALSE(w.picture);
+  EXPECT_NE(w.why.find("a is accessed 4 and 8 bytes at a time"), std::string::npos) << w.why;
 }
 
 TEST(RecordingSource, SharedDeclarationsBecomeProxiesAndTheLinesStay) {

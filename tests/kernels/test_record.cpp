@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "bankviz/analysis.h"
 #include "bankviz/from_source.h"
 #include "bankviz/record.h"
 #include "bankviz/run_types.h"
@@ -164,6 +165,143 @@ TEST(Record, ALineThatLoadsAndStoresIsBothAndLanesLoadBeforeAnyStores) {
   EXPECT_TRUE(seen);
 }
 
+// Every recorded line of a kernel as a picture (recorded_picture(), the tiles from the kernel's
+// declarations), analyzed from its trace.
+struct Pictures {
+  std::string error;
+  std::map<uint32_t, RecordedLine> lines;
+  std::map<uint32_t, RecordedPicture> pictures;
+  std::map<uint32_t, Analysis> analyses;
+};
+
+Pictures pictures(const std::string& source, const std::string& kernel, int64_t bx, int64_t by = 1,
+                  int64_t dynamic = 0) {
+  RecordRequest q;
+  q.source = source;
+  q.file_name = "k.cu";
+  q.kernel = kernel;
+  q.block[0] = bx;
+  q.block[1] = by;
+  q.dynamic_shared = dynamic;
+  q.timeout_s = 60;
+  Pictures out;
+  const RecordResult r = record_on_cpu(q);
+  if (!r.recording) {
+    out.error = r.error;
+    return out;
+  }
+  const auto ins = recorded_instructions(*r.recording, default_arch(), &out.error);
+  if (!ins) return out;
+  SourceLaunch launch;
+  launch.block[0] = bx;
+  launch.block[1] = by;
+  launch.dynamic_shared = dynamic;
+  const std::vector<TileDecl> declared =
+      shared_arrays_of_kernel(source, kernel, launch, "k.cu", &out.error);
+  for (const RecordedLine& l : recorded_lines(*ins)) {
+    out.lines[l.line] = l;
+    auto p = recorded_picture(*r.recording, *ins, declared, l.line, default_arch(), &out.error);
+    if (!p) return out;
+    AnalysisResult a = analyze(p->scenario, nullptr, p->trace);
+    if (!a.analysis) {
+      out.error = "line " + std::to_string(l.line) + " does not analyze";
+      return out;
+    }
+    out.analyses.emplace(l.line, std::move(*a.analysis));
+    out.pictures.emplace(l.line, std::move(*p));
+  }
+  return out;
+}
+
+TEST(RecordPicture, EveryRecordedLineOpensAsAPictureWithTheRecordedFigures) {
+  NEED_COMPILER();
+  struct Case {
+    const char* file;
+    const char* kernel;
+    int64_t bx, by, dynamic;
+  };
+  const Case cases[] = {{"data_layout.cu", "setRowReadCol", 32, 32, 0},
+                        {"data_layout.cu", "setRowReadColIpad", 32, 32, 0},
+                        {"data_layout.cu", "setRowReadColDyn", 32, 32, 4096},
+                        {"dot.cu", "dot", 256, 1, 0},
+                        {"histogram.cu", "histogram", 256, 1, 0},
+                        {"kernels.cu", "prescan", 256, 1, (512 + 16) * 4}};
+  for (const Case& c : cases) {
+    const Pictures p = pictures(read(c.file), c.kernel, c.bx, c.by, c.dynamic);
+    ASSERT_TRUE(p.error.empty()) << c.kernel << ": " << p.error;
+    ASSERT_FALSE(p.lines.empty()) << c.kernel;
+    for (const auto& [line, l] : p.lines) {
+      const Analysis& a = p.analyses.at(line);
+      int64_t instructions = 0;
+      for (size_t e = 0; e < a.steps.size(); ++e)
+        instructions += a.step_instructions(static_cast<int>(e));
+      EXPECT_EQ(a.total_wavefronts(), l.wavefronts) << c.kernel << " line " << line;
+      EXPECT_EQ(a.total_ideal(), l.ideal) << c.kernel << " line " << line;
+      EXPECT_EQ(instructions, l.requests) << c.kernel << " line " << line;
+      EXPECT_EQ(a.hazards.racing_accesses, 0) << c.kernel << " line " << line;
+    }
+  }
+  // The tiles are the declarations: int tile[32][32], its padded twin [32][32 + 1].
+  Pictures p = pictures(read("data_layout.cu"), "setRowReadColIpad", 32, 32);
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  const TileDecl& t = p.pictures.at(51).scenario.tiles.at(0);
+  EXPECT_EQ(t.dims, (std::vector<int64_t>{32, 32}));
+  EXPECT_EQ(t.pad, 1);
+  EXPECT_EQ(p.analyses.at(51).total_wavefronts(), 32);
+  // The histogram's data-dependent atomic, which following the kernel refuses, opens: block 0's
+  // bins all 0 (zeroed input), merged by ATOMS.POPC.INC: one wavefront per warp.
+  p = pictures(read("histogram.cu"), "histogram", 256);
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  SourceLaunch launch;
+  launch.block[0] = 256;
+  EXPECT_FALSE(scenario_from_source_line(read("histogram.cu"), 16, launch, "k.cu").scenario);
+  const Analysis& h = p.analyses.at(16);
+  EXPECT_EQ(h.step_op(0).op, Op::AtomicInc);
+  EXPECT_EQ(h.total_wavefronts(), 8);
+  EXPECT_EQ(h.warps[0][0].element[5], 0);  // every lane's bin is input[...] = 0
+}
+
+TEST(Record, ASharedScalarAsTheWholeIndexIsReadOnItsLine) {
+  NEED_COMPILER();
+  // out[t] = s[n] with __shared__ int n: n's read and s[n]'s, both on line 67, both broadcasts.
+  const Recorded r = record(read("recorded.cu"), "scalarIndex", 64);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.lines.count(67)) << "the scalar's read went to another line";
+  EXPECT_EQ(r.lines.at(67).ops, "ld");
+  EXPECT_EQ(r.lines.at(67).requests, 4);  // 2 warps x (n, then s[n])
+  EXPECT_EQ(r.lines.at(67).wavefronts, 4);
+  EXPECT_EQ(r.lines.count(0), 0u);  // nothing left on line 0
+}
+
+TEST(RecordPicture, ARaceOnALineIsTheHazardModelsOnTheFollowedScenario) {
+  NEED_COMPILER();
+  // Warp 0 stores where warp 1 loads and the other way round, no barrier between them.
+  const std::string src =
+      "__global__ void mirror(int *out) {\n"
+      "  __shared__ int s[64];\n"
+      "  s[threadIdx.x] = threadIdx.x;\n"
+      "  __syncthreads();\n"
+      "  s[63 - threadIdx.x] = s[threadIdx.x] + 1;\n"
+      "  out[threadIdx.x] = s[threadIdx.x];\n"
+      "}\n";
+  const Pictures p = pictures(src, "mirror", 64);
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  SourceLaunch launch;
+  launch.block[0] = 64;
+  const SourceScenario followed = scenario_from_source_line(src, 5, launch, "k.cu");
+  ASSERT_TRUE(followed.scenario) << followed.why;
+  const AnalysisResult f = analyze(*followed.scenario);
+  ASSERT_TRUE(f.analysis);
+  const Hazards& rec = p.analyses.at(5).hazards;
+  const Hazards& fol = f.analysis->hazards;
+  EXPECT_GT(rec.racing_accesses, 0);
+  EXPECT_EQ(rec.racing_accesses, fol.racing_accesses);
+  EXPECT_EQ(rec.pairs, fol.pairs);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(rec.counts[k], fol.counts[k]) << "kind " << k;
+  EXPECT_EQ(rec.racing, fol.racing);
+  EXPECT_EQ(p.analyses.at(3).hazards.racing_accesses, 0);  // a thread's own element
+}
+
 TEST(Record, ErrorsAreNamedAndLimitsHold) {
   NEED_COMPILER();
   // Out of bounds: the line, the thread and the index.
@@ -221,7 +359,8 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
         "reduceInterleavedModulo", "reduceInterleavedStrided", "reduceSequential", "prescan",
         "histogramBins", "stencil1d", "xorSwizzle", "block3d", "sgemmTile", "dynamicAndDouble",
         "guardsAndReturns"}},
-      {"recorded.cu", {"gatherPermuted", "histogramHashed", "vectorRows", "lookupTable"}},
+      {"recorded.cu",
+       {"gatherPermuted", "histogramHashed", "vectorRows", "lookupTable", "scalarIndex"}},
       // A warp intrinsic runs on the GPU as written (the CPU recording refuses it), and an
       // inline asm in another kernel of the file is not this kernel's.
       {"warp.cu", {"shuffleReduce"}},
@@ -245,7 +384,7 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
       ++compiled;
     }
   }
-  EXPECT_EQ(compiled, 31);
+  EXPECT_EQ(compiled, 32);
   // Inline asm: named; the line keeps the hardware's figures only.
   std::string why;
   EXPECT_TRUE(gpu_recording_text(read("warp.cu"), "withInlineAsm", "warp.cu", &why).empty());
@@ -268,9 +407,9 @@ TEST(RecordGpu, ALineThatDiffersIsExplainedByItsInstructions) {
     i.predicate = pred;
     return i;
   };
-  const std::vector<SassInstruction> sass = {ins(12, "LDS.128"), ins(12, "LDS.128"),
+  const std::vector<SassInstruction> sass = {ins(12, "LDS.128"),    ins(12, "LDS.128"),
                                              ins(14, "STS", "@P0"), ins(15, "FFMA"),
-                                             ins(16, "LDS"), ins(16, "LDS")};
+                                             ins(16, "LDS"),        ins(16, "LDS")};
   // SGEMM's unrolled loads: two LDS.128 where the source makes 4-byte loads.
   std::string r = recorded_line_reason(12, 4, 1024, 256, sass);
   EXPECT_NE(r.find("2 shared instructions (LDS.128)"), std::string::npos) << r;

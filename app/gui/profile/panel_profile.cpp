@@ -14,7 +14,7 @@ namespace bankviz::gui {
 
 namespace {
 
-void form(AppState& s, ProfilerState& p, bool running) {
+void form(ProfilerState& p, const Palette& pal, bool running) {
   ProfileForm& f = p.form;
   const float w = ImGui::GetFontSize() * 22;
   ImGui::SetNextItemWidth(w);
@@ -43,6 +43,25 @@ void form(AppState& s, ProfilerState& p, bool running) {
   ImGui::SetNextItemWidth(w * 0.45f);
   ImGui::InputText("block", &f.block);
   control_tip("Threads per block: X, XxY or XxYxZ (at most 1024)");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::BeginCombo("##shape", "shape", ImGuiComboFlags_None)) {
+    for (const LaunchPreset& l : launch_presets()) {
+      const std::string label =
+          std::string(l.what) + "  (grid " + l.grid + ", block " + l.block + ")";
+      if (ImGui::Selectable(label.c_str(), f.grid == l.grid && f.block == l.block)) {
+        f.grid = l.grid;
+        f.block = l.block;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  control_tip("Launch shapes to pick from; any other can be typed in grid and block");
+  if (const std::string why = launch_problem(f.grid, f.block); !why.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.conflict));
+    ImGui::TextUnformatted(why.c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::SetNextItemWidth(w);
   ImGui::InputText("arguments", &f.args);
   control_tip(
@@ -104,7 +123,7 @@ void form(AppState& s, ProfilerState& p, bool running) {
   }
   // The window's own problems stay in the window (issue 18), not in the main window's notice.
   if (!p.start_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.conflict));
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(p.start_error.c_str());
     ImGui::PopTextWrapPos();
@@ -112,24 +131,37 @@ void form(AppState& s, ProfilerState& p, bool running) {
   }
 }
 
-// The line's scenario on screen, like a file opened over the draft (undoable).
-void open_line(AppState& s, const ProfiledLine& l, bool model) {
-  s.profiler.shown_line = l.line;
-  s.open_pending = true;
-  set_draft(s, *l.scenario, false);
-  mark_loaded(s);
-  s.preset.clear();
-  s.edit.loaded_preset.clear();
-  set_notice(s,
-             "line " + std::to_string(l.line) + " opened as a scenario: " +
-                 (model ? "the model counts " : "the hardware counted ") +
-                 std::to_string(l.wavefronts) + " wavefronts in " + std::to_string(l.executed) +
-                 " instructions (Ctrl+Z goes back)",
-             ImGui::GetTime(), 8);
+// Line l asked to open in the main views: as recorded where the outcome holds a recording of it
+// (the picture's trace remembered for the analyzer), else the followed model's scenario.
+void ask_open(ProfilerState& p, const ProfileOutcome& o, const ProfiledLine& l, ProfileAsk& ask) {
+  const std::string n = std::to_string(l.line);
+  if (o.recorded && o.recorded->has_line(l.line)) {
+    std::string why;
+    if (std::optional<RecordedPicture> pic = recorded_line_picture(*o.recorded, l.line, &why)) {
+      remember_picture(*pic);
+      p.shown_line = l.line;
+      ask.open = std::move(pic->scenario);
+      ask.notice = "line " + n + " opened as " +
+                   (o.recorded->gpu ? "recorded on the GPU (block (0,0,0) as it ran)"
+                                    : "recorded on the CPU: figures are the model's") +
+                   " (Ctrl+Z goes back)";
+      return;
+    }
+    if (!l.scenario) {
+      p.start_error = "line " + n + " as recorded: " + why;
+      return;
+    }
+  }
+  if (!l.scenario) return;
+  p.shown_line = l.line;
+  ask.open = *l.scenario;
+  ask.notice = "line " + n + " opened as a scenario (the kernel followed, not recorded): " +
+               (o.model ? "the model counts " : "the hardware counted ") +
+               std::to_string(l.wavefronts) + " wavefronts in " + std::to_string(l.executed) +
+               " instructions (Ctrl+Z goes back)";
 }
 
-void result(AppState& s, const ProfileOutcome& o) {
-  const Palette& pal = s.palette;
+void result(ProfilerState& p, const Palette& pal, const ProfileOutcome& o, ProfileAsk& ask) {
   if (!o.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colv(pal.conflict));
     ImGui::PushTextWrapPos(0);
@@ -152,6 +184,11 @@ void result(AppState& s, const ProfileOutcome& o) {
     ImGui::TextDisabled("%s", o.recording_note.c_str());
     ImGui::PopTextWrapPos();
   }
+  if (!o.recorded_why.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("the recorded lines do not open as pictures: %s", o.recorded_why.c_str());
+    ImGui::PopTextWrapPos();
+  }
   std::map<uint32_t, const ProfiledLine*> by_line;
   int64_t worst = 0;
   for (const ProfiledLine& l : o.lines) {
@@ -161,15 +198,17 @@ void result(AppState& s, const ProfileOutcome& o) {
   // Through the kernel's lines as a lesson goes through its scenes: each opens in the main views.
   const std::vector<uint32_t> openable = openable_lines(o);
   if (!openable.empty()) {
-    const uint32_t cur = s.profiler.shown_line;
+    const uint32_t cur = p.shown_line;
     const uint32_t prev = step_line(openable, cur, -1), next = step_line(openable, cur, +1);
     ImGui::BeginDisabled(prev == 0);
-    if (ImGui::Button("< previous line")) open_line(s, *by_line.at(prev), o.model);
+    if (ImGui::Button("< previous line")) ask_open(p, o, *by_line.at(prev), ask);
     ImGui::EndDisabled();
-    control_tip("Open the previous shared-memory line of the kernel as a scenario");
+    control_tip(
+        "Open the previous shared-memory line of the kernel as a picture (as recorded, where "
+        "the kernel was recorded)");
     ImGui::SameLine();
     ImGui::BeginDisabled(next == 0);
-    if (ImGui::Button("next line >")) open_line(s, *by_line.at(next), o.model);
+    if (ImGui::Button("next line >")) ask_open(p, o, *by_line.at(next), ask);
     ImGui::EndDisabled();
     control_tip(
         "Open the next shared-memory line of the kernel as a scenario: step through the kernel's "
@@ -216,15 +255,30 @@ void result(AppState& s, const ProfileOutcome& o) {
     ImGui::TableNextColumn();
     if (l) ImGui::Text("%.2f", l->per_request);
     ImGui::TableNextColumn();
-    if (l && l->scenario) {
+    const bool recorded = l && o.recorded && o.recorded->has_line(n);
+    if (l && (l->scenario || recorded)) {
       ImGui::PushID(static_cast<int>(n));
-      if (ImGui::SmallButton("open")) open_line(s, *l, o.model);
-      control_tip(
-          "Open this line's accesses as a bankviz scenario: the model's picture of every time "
-          "it runs in one block, beside the hardware's count (Ctrl+Z goes back)");
+      if (ImGui::SmallButton("open")) ask_open(p, o, *l, ask);
+      control_tip(recorded
+                      ? (o.recorded->gpu ? "Open this line as recorded on the GPU: every warp "
+                                           "instruction block (0,0,0) ran for it, each lane at the "
+                                           "address it used, in the main views (Ctrl+Z goes back)"
+                                         : "Open this line as recorded on the CPU (figures are the "
+                                           "model's): every warp instruction the block ran for it, "
+                                           "each lane at the address it used (Ctrl+Z goes back)")
+                      : "Open this line's accesses as a bankviz scenario: the model's "
+                        "picture of every time it runs in one block, the kernel followed "
+                        "(Ctrl+Z goes back)");
       ImGui::SameLine();
-      ImGui::Text("%.2f", l->model_per_request);
-      control_tip("The model's wavefronts per request for this line over one block");
+      if (l->scenario) {
+        ImGui::Text("%.2f", l->model_per_request);
+        control_tip("The model's wavefronts per request for this line over one block");
+      } else {
+        ImGui::TextDisabled("rec");
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("Not followed (%s); recorded, so it opens as the kernel ran it",
+                            l->model_why.c_str());
+      }
       ImGui::PopID();
     } else if (l && !l->model_why.empty()) {
       ImGui::TextDisabled("why?");
@@ -266,19 +320,36 @@ void result(AppState& s, const ProfileOutcome& o) {
 
 }  // namespace
 
-void draw_profile(AppState& s) {
-  ProfilerState& p = s.profiler;
+ProfileAsk draw_profile(ProfilerState& p, const Palette& pal) {
+  ProfileAsk ask;
   poll_profile(p);
-  if (!p.open) return;
+  if (!p.open) return ask;
   const float fs = ImGui::GetFontSize();
   ImGui::SetNextWindowSize(ImVec2(fs * 52, fs * 34), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Your kernel: shared memory per source line", &p.open)) return ImGui::End();
-  form(s, p, p.job.valid());
+  if (!ImGui::Begin("Your kernel: shared memory per source line", &p.open)) {
+    ImGui::End();
+    return ask;
+  }
+  form(p, pal, p.job.valid());
   if (p.outcome) {
     ImGui::Separator();
-    result(s, *p.outcome);
+    result(p, pal, *p.outcome, ask);
   }
   ImGui::End();
+  return ask;
+}
+
+// The line's picture on screen, like a file opened over the draft (undoable). A recorded picture
+// analyzes from its trace: the analyzer learns pictures (profiler.h analyze_draft_or_picture).
+void open_profile_ask(AppState& s, const ProfileAsk& ask) {
+  if (!ask.open) return;
+  s.analyzer.set_function(analyze_draft_or_picture);
+  s.open_pending = true;
+  set_draft(s, *ask.open, false);
+  mark_loaded(s);
+  s.preset.clear();
+  s.edit.loaded_preset.clear();
+  set_notice(s, ask.notice, ImGui::GetTime(), 8);
 }
 
 }  // namespace bankviz::gui

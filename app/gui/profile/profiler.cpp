@@ -3,9 +3,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bankviz/analysis.h"
 #include "bankviz/from_source.h"
 #include "bankviz/io.h"
 #include "bankviz/printable.h"
@@ -28,9 +33,13 @@ std::vector<std::string> split_args(const std::string& text) {
 }  // namespace
 
 std::vector<std::string> profile_argv(const std::string& cli, const ProfileForm& f,
-                                      std::string* error) {
+                                      std::string* error, const std::string& save_recording) {
   if (f.file.empty() || f.kernel.empty() || f.block.empty() || f.grid.empty()) {
     *error = "give the .cu file, the kernel's name, the grid and the block";
+    return {};
+  }
+  if (std::string why = launch_problem(f.grid, f.block); !why.empty()) {
+    *error = why;
     return {};
   }
   for (char c : f.args)
@@ -53,8 +62,40 @@ std::vector<std::string> profile_argv(const std::string& cli, const ProfileForm&
   if (f.model) a.push_back("--model");
   if (f.record) a.push_back("--record");
   if (f.record_gpu && !f.model && !f.record) a.push_back("--record-gpu");
+  if (!save_recording.empty() && !f.model && (f.record || f.record_gpu)) {
+    a.push_back("--save-recording");
+    a.push_back(save_recording);
+  }
   a.push_back("--json");
   return a;
+}
+
+std::string launch_problem(const std::string& grid, const std::string& block) {
+  std::string why;
+  const auto g = parse_dim3(grid, &why);
+  if (!g) return "grid '" + replace_controls(grid.substr(0, 40), '?') + "': " + why;
+  const auto b = parse_dim3(block, &why);
+  if (!b) return "block '" + replace_controls(block.substr(0, 40), '?') + "': " + why;
+  if (b->product() > 1024)
+    return "a block has at most 1024 threads; " + block + " is " + std::to_string(b->product());
+  if (b->z > 64) return "a block's z is at most 64 (" + std::to_string(b->z) + " given)";
+  if (g->y > 65535 || g->z > 65535)
+    return "a grid's y and z are at most 65535 (" + grid + " given)";
+  return {};
+}
+
+const std::vector<LaunchPreset>& launch_presets() {
+  static const std::vector<LaunchPreset> p = {
+      {"1", "32", "one warp"},
+      {"1", "256", "one block of 256 (8 warps)"},
+      {"1", "1024", "one block of 1024 (32 warps)"},
+      {"1", "16x16", "a 16x16 tile"},
+      {"1", "32x8", "a 32-wide tile, 8 rows"},
+      {"1", "32x32", "a 32x32 tile"},
+      {"64", "256", "64 blocks of 256"},
+      {"16x16", "16x16", "a 16x16 grid of 16x16 tiles"},
+  };
+  return p;
 }
 
 ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::string& out,
@@ -175,12 +216,13 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
   return o;
 }
 
-void attach_scenarios(ProfileOutcome& o, const std::string& source, const ProfileForm& f) {
-  // Which lines the model can show (the CLI checked the block; a bad one means none).
-  for (ProfiledLine& l : o.lines) l.scenario.reset();
+namespace {
+
+// The form's launch as from_source.h takes it (the CLI checked the block: a bad one gives none).
+std::optional<SourceLaunch> form_launch(const ProfileForm& f) {
   std::string why;
   const auto b = parse_dim3(f.block, &why);
-  if (!b) return;
+  if (!b) return std::nullopt;
   SourceLaunch launch;
   launch.block[0] = b->x;
   launch.block[1] = b->y;
@@ -190,6 +232,105 @@ void attach_scenarios(ProfileOutcome& o, const std::string& source, const Profil
     const auto a = parse_kernel_arg(text, &why);
     launch.args.push_back(a ? integer_value(*a) : std::nullopt);
   }
+  return launch;
+}
+
+}  // namespace
+
+bool RecordedRun::has_line(uint32_t line) const {
+  return std::any_of(instructions.begin(), instructions.end(),
+                     [&](const RecordedInstruction& i) { return i.line == line; });
+}
+
+std::shared_ptr<const RecordedRun> read_recorded_run(const std::string& text,
+                                                     const std::string& source,
+                                                     const ProfileForm& f, bool gpu,
+                                                     std::string* why) {
+  auto run = std::make_shared<RecordedRun>();
+  std::optional<Recording> r = parse_recording(text, why);
+  if (!r) return nullptr;
+  auto ins = recorded_instructions(*r, default_arch(), why);
+  if (!ins) return nullptr;
+  run->recording = std::move(*r);
+  run->instructions = std::move(*ins);
+  run->gpu = gpu;
+  run->kernel = f.kernel;
+  run->file = f.file;
+  if (const auto launch = form_launch(f)) {
+    std::string ignored;  // without declarations the arrays are one-dimensional
+    run->declared = shared_arrays_of_kernel(source, f.kernel, *launch, f.file, &ignored);
+  }
+  return run;
+}
+
+std::optional<RecordedPicture> recorded_line_picture(const RecordedRun& run, uint32_t line,
+                                                     std::string* why) {
+  std::optional<RecordedPicture> p =
+      recorded_picture(run.recording, run.instructions, run.declared, line, default_arch(), why);
+  if (!p) return p;
+  const std::string made = run.gpu ? "recorded on the GPU (block (0,0,0) as it ran)"
+                                   : "recorded on the CPU: figures are the model's";
+  const std::string file = run.file.substr(run.file.find_last_of('/') + 1);
+  p->scenario.name = "recorded";
+  p->scenario.title = replace_controls(
+      "line " + std::to_string(line) + " of " + run.kernel + " (" + file + "), " + made, '?');
+  p->scenario.description = replace_controls(
+      "Line " + std::to_string(line) + " of " + run.kernel + ", " + made +
+          ": every warp instruction the block ran for the line, each lane at the address it "
+          "used, served by bankviz's bank model. A recording: its steps cannot be edited as "
+          "expressions.",
+      '?');
+  return p;
+}
+
+namespace {
+
+// The pictures the window opened, newest last (a few: undo goes back to them).
+struct Pictures {
+  std::mutex mutex;
+  std::deque<std::pair<std::string, std::shared_ptr<const RecordedPicture>>> kept;
+};
+Pictures& pictures() {
+  static Pictures p;
+  return p;
+}
+
+}  // namespace
+
+void remember_picture(const RecordedPicture& p) {
+  auto kept = std::make_shared<const RecordedPicture>(p);
+  const std::string key = scenario_to_json(p.scenario);
+  std::lock_guard<std::mutex> lock(pictures().mutex);
+  auto& k = pictures().kept;
+  k.erase(std::remove_if(k.begin(), k.end(), [&](const auto& e) { return e.first == key; }),
+          k.end());
+  k.emplace_back(key, std::move(kept));
+  if (k.size() > 8) k.pop_front();
+}
+
+AnalysisOutcome analyze_draft_or_picture(const Scenario& s) {
+  std::shared_ptr<const RecordedPicture> found;
+  if (s.name == "recorded") {
+    const std::string key = scenario_to_json(s);
+    std::lock_guard<std::mutex> lock(pictures().mutex);
+    for (const auto& [k, p] : pictures().kept)
+      if (k == key) found = p;
+  }
+  if (!found) return analyze_draft(s);
+  AnalysisOutcome o;
+  o.scenario = s;
+  AnalysisResult r = analyze(s, nullptr, found->trace);
+  o.analysis = std::move(r.analysis);
+  o.errors = std::move(r.errors);
+  return o;
+}
+
+void attach_scenarios(ProfileOutcome& o, const std::string& source, const ProfileForm& f) {
+  // Which lines the model can show (the CLI checked the block; a bad one means none).
+  for (ProfiledLine& l : o.lines) l.scenario.reset();
+  const std::optional<SourceLaunch> form = form_launch(f);
+  if (!form) return;
+  const SourceLaunch& launch = *form;
   for (ProfiledLine& l : o.lines) {
     SourceScenario sc = scenario_from_source_line(source, l.line, launch, f.file);
     l.scenario = std::move(sc.scenario);
@@ -201,7 +342,7 @@ void attach_scenarios(ProfileOutcome& o, const std::string& source, const Profil
 std::vector<uint32_t> openable_lines(const ProfileOutcome& o) {
   std::vector<uint32_t> out;
   for (const ProfiledLine& l : o.lines)
-    if (l.scenario) out.push_back(l.line);
+    if (l.scenario || (o.recorded && o.recorded->has_line(l.line))) out.push_back(l.line);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -264,12 +405,24 @@ bool start_profile(ProfilerState& p, std::string* error, double now) {
     *error = "bankviz-cli was not found (looked for " + tried + "); set BANKVIZ_CLI to its path";
     return false;
   }
-  std::vector<std::string> argv = profile_argv(cli, p.form, error);
-  if (argv.empty()) return false;
+  // With a recording, bankviz-cli writes it into a directory of this profile's own, read back
+  // when it ends (its lines then open as pictures of what the kernel did).
+  std::string saved;
+  const bool recording = !p.form.model && (p.form.record || p.form.record_gpu);
+  if (recording) {
+    std::error_code ec;
+    std::string dir = (std::filesystem::temp_directory_path(ec) / "bankviz-recording-XXXXXX");
+    if (!ec && mkdtemp(dir.data())) saved = dir + "/recording.txt";
+  }
+  std::vector<std::string> argv = profile_argv(cli, p.form, error, saved);
+  if (argv.empty()) {
+    if (!saved.empty()) std::filesystem::remove_all(std::filesystem::path(saved).parent_path());
+    return false;
+  }
   p.cancel = false;
   p.started = now;
   const ProfileForm form = p.form;
-  p.job = std::async(std::launch::async, [argv, form, &cancel = p.cancel] {
+  p.job = std::async(std::launch::async, [argv, form, saved, &cancel = p.cancel] {
     const auto t0 = std::chrono::steady_clock::now();
     // The CLI's own timeout bounds each launch; compiling and the three launches get a margin.
     const ProcessResult r = run_process(argv, form.timeout_s * 3 + 60, kMaxOutput, &cancel);
@@ -288,6 +441,16 @@ bool start_profile(ProfilerState& p, std::string* error, double now) {
       std::istringstream in(*src.text);
       for (std::string line; std::getline(in, line);) o.source.push_back(line);
       attach_scenarios(o, *src.text, form);
+    }
+    if (!saved.empty()) {
+      // At most what the recording's bound of accesses writes.
+      TextRead rec = read_text_file(saved, int64_t{256} << 20);
+      if (rec.text && src.text)
+        o.recorded = read_recorded_run(*rec.text, *src.text, form, !form.record, &o.recorded_why);
+      else if (o.ok)
+        o.recorded_why = rec.text ? src.error : "no recording came back";
+      std::error_code ec;
+      std::filesystem::remove_all(std::filesystem::path(saved).parent_path(), ec);
     }
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return o;

@@ -10,11 +10,14 @@
 #include <atomic>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "bankviz/recording.h"
 #include "bankviz/scenario.h"
+#include "jobs/analyzer.h"
 
 namespace bankviz::gui {
 
@@ -51,6 +54,39 @@ struct ProfiledLine {
   std::string recorded_reason;  // where they differ: what the compiler made of the line
 };
 
+// A recording bankviz-cli made (--record on the CPU, --record-gpu on the GPU) and wrote for the
+// app (--save-recording), read back and served (recording.h): its lines open as pictures of what
+// the kernel did (recorded_picture()), not of the followed model's scenario.
+struct RecordedRun {
+  Recording recording;
+  std::vector<RecordedInstruction> instructions;
+  std::vector<TileDecl> declared;  // the kernel's __shared__ declarations (from_source.h)
+  bool gpu = false;
+  std::string kernel, file;
+  bool has_line(uint32_t line) const;
+};
+
+// The recording's text as bankviz-cli wrote it, parsed and checked (recording.h), with the
+// declarations of the form's kernel in `source`; nullptr with *why.
+std::shared_ptr<const RecordedRun> read_recorded_run(const std::string& text,
+                                                     const std::string& source,
+                                                     const ProfileForm& f, bool gpu,
+                                                     std::string* why);
+
+// Line `line` of a recorded run as a picture, its title and description saying how it was
+// recorded ("recorded on the CPU: figures are the model's" / "recorded on the GPU"); nullopt
+// with *why.
+std::optional<RecordedPicture> recorded_line_picture(const RecordedRun& run, uint32_t line,
+                                                     std::string* why);
+
+// The analysis of a draft that is a recorded picture: the window keeps the last pictures it
+// opened (remember_picture), and a draft equal to one of them analyzes from that picture's trace
+// (analysis.h analyze(scenario, arch, trace)), any other as analyze_draft() does (a picture's
+// indexes name the recording, which check() refuses: an edited picture says so). The Analyzer's
+// function once a picture has been opened; safe to call from its worker.
+void remember_picture(const RecordedPicture& p);
+AnalysisOutcome analyze_draft_or_picture(const Scenario& s);
+
 struct ProfileOutcome {
   bool ok = false;                  // it ran and was counted (or, model, was followed)
   bool model = false;               // the figures are the model's (--model), not the hardware's
@@ -61,14 +97,32 @@ struct ProfileOutcome {
   int64_t wavefronts = 0, ideal = 0, excess = 0;
   std::string recording_note;  // --record-gpu: what was recorded, or why the kernel could not be
   std::vector<std::string> source;  // the file's lines, for the window (read by the app)
-  double seconds = 0;               // the whole profile, process included
+  // The recording itself (--record, --record-gpu), whose lines open as pictures; or why not.
+  std::shared_ptr<const RecordedRun> recorded;
+  std::string recorded_why;
+  double seconds = 0;  // the whole profile, process included
 };
 
 // The command line for a form: bankviz-cli profile FILE --kernel K --grid G --block B [--arg A]...
 // --shared N --timeout S --json. Empty with *error when a field is empty or the args hold a
 // character the shell would treat specially (there is no shell, but a stray quote is a typo).
+// With a recording, `save_recording` (a path that does not exist yet) is given to
+// --save-recording, for the window to read the recording back.
 std::vector<std::string> profile_argv(const std::string& cli, const ProfileForm& f,
-                                      std::string* error);
+                                      std::string* error, const std::string& save_recording = {});
+
+// Why the form's launch shape cannot run, in words (empty when it can): the grid and the block
+// as X, XxY or XxYxZ (kernels/profile.h parse_dim3), at most 1024 threads and a z of 64 in a
+// block, a grid's y and z at most 65535 (CUDA's limits).
+std::string launch_problem(const std::string& grid, const std::string& block);
+
+// The launch shapes the window offers to pick (typed ones are checked by launch_problem).
+struct LaunchPreset {
+  const char* grid;
+  const char* block;
+  const char* what;
+};
+const std::vector<LaunchPreset>& launch_presets();
 
 // The outcome from what the process printed and how it ended (pure: tested with recorded output).
 ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::string& out,
@@ -78,8 +132,9 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
 // for the form's block.
 void attach_scenarios(ProfileOutcome& o, const std::string& source, const ProfileForm& f);
 
-// The lines of an outcome that open as scenarios, in source order: what "previous line" and
-// "next line" step through, as a lesson steps through its scenes.
+// The lines of an outcome that open as pictures (a recorded line, or a followed scenario), in
+// source order: what "previous line" and "next line" step through, as a lesson steps through its
+// scenes.
 std::vector<uint32_t> openable_lines(const ProfileOutcome& o);
 // The line after (dir > 0) or before (dir < 0) `current` among `lines` (the first or the last
 // when `current` is not one of them); 0 when there is none that way.
@@ -111,6 +166,13 @@ struct ProfilerState {
   double started = 0;
   std::optional<ProfileOutcome> outcome;
   std::string start_error;  // why the last Profile did not start, shown in the window
+};
+
+// What the window asks of the scene (panels.h open_profile_ask does it): a line to open in the
+// main views, its picture as recorded (the trace remembered: remember_picture) or as followed.
+struct ProfileAsk {
+  std::optional<Scenario> open;
+  std::string notice;  // what was opened, in words
 };
 
 // Starts a profile of the form (false with a message when the form is incomplete or one runs).

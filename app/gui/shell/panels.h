@@ -180,8 +180,10 @@ struct AdvisorAsk {
   std::optional<Fix> apply;
 };
 AdvisorAsk draw_advisor(AdvisorState& a, bool analyzed, int version, const Palette& pal);
-// panel_profile.cpp: the "your kernel" window (key K): a .cu file per source line (profiler.h).
-void draw_profile(AppState& s);
+// panel_profile.cpp: the "your kernel" window (key K): a .cu file per source line (profiler.h),
+// over its own state; a line it asks to open is opened by open_profile_ask (undoable).
+ProfileAsk draw_profile(ProfilerState& p, const Palette& pal);
+void open_profile_ask(AppState& s, const ProfileAsk& ask);
 // A tile's CuTe layout field (its text kept in fields[ti] while it does not parse).
 bool edit_layout(std::vector<LayoutField>& fields, TileDecl& t, size_t ti, float w,
                  const Palette& palette);

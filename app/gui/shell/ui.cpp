@@ -549,7 +549,7 @@ void draw_ui(AppState& s, CellRenderer& cells) {
   const AdvisorAsk advice = draw_advisor(s.advisor, s.analysis.has_value(), s.version, s.palette);
   if (advice.advise) start_advice(s);
   if (advice.apply) apply_advice(s, *advice.apply);
-  draw_profile(s);
+  open_profile_ask(s, draw_profile(s.profiler, s.palette));
   switch (draw_sweep(s.sweep, s.measure.measurer, s.palette)) {
     case SweepAsk::Sweep:
       run_sweep(s);

@@ -76,6 +76,17 @@ std::vector<SourceLine> shared_lines_of_kernel(std::string_view source, const st
                                                const SourceLaunch& launch,
                                                const std::string& file_name, std::string* why);
 
+// The __shared__ arrays the __global__ function `kernel` can use (file scope, then its body), as
+// tiles in declaration order: name, element type, extents and padding as the declaration writes
+// them (a last extent `A + B`: B elements of padding), an extern array sized from
+// launch.dynamic_shared; base 0. An array whose declaration the follower cannot model (a type
+// bankviz does not know, an extent it cannot compute) is left out, and so is one declared after
+// a statement the follower stops at. For a recording's picture (recording.h recorded_picture()),
+// which gives the arrays their recorded place. Empty with *why when there is no such kernel.
+std::vector<TileDecl> shared_arrays_of_kernel(std::string_view source, const std::string& kernel,
+                                              const SourceLaunch& launch,
+                                              const std::string& file_name, std::string* why);
+
 // The __global__ functions defined in `source`, in order (a name once, however often it is
 // defined); empty when there are none or the text cannot be read. For picking the kernel.
 std::vector<std::string> kernels_in_source(std::string_view source);

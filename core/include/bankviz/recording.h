@@ -11,6 +11,7 @@
 // line, each served by access.h's serve() (no second bank computation).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +20,8 @@
 
 #include "bankviz/access.h"
 #include "bankviz/arch.h"
+#include "bankviz/scenario.h"
+#include "bankviz/trace.h"
 
 namespace bankviz {
 
@@ -56,6 +59,11 @@ inline constexpr size_t kMaxRecordedAccesses = size_t{1} << 22;
 // or nullopt with *why naming the first bad line.
 std::optional<Recording> parse_recording(std::string_view text, std::string* why);
 
+// The recording in the same text, parse_recording()'s inverse (accesses in their order, a `sync`
+// line where the phase changes): how one process hands a recording to another (bankviz-cli
+// profile --save-recording, read back by the app's "your kernel" window).
+std::string recording_text(const Recording& r);
+
 // Where the recording runs: the CPU (the host compiler and kernels/record/bankviz_record.h) or the
 // GPU (NVRTC and kernels/record/bankviz_record_gpu.h, put in front of this text by the caller).
 enum class RecordTarget { Cpu, Gpu };
@@ -81,6 +89,7 @@ struct RecordedWarp {
   Op op = Op::Load;
   WarpAccess access;
   AccessResult served;
+  std::array<uint64_t, kWarpSize> value{};  // per lane: the recorded value's bits
 };
 struct RecordedInstruction {
   uint32_t line = 0, phase = 0;
@@ -108,5 +117,30 @@ struct RecordedLine {
   }
 };
 std::vector<RecordedLine> recorded_lines(const std::vector<RecordedInstruction>& instructions);
+
+// A recording as a bankviz picture (issue 20): a scenario whose tiles are the recorded arrays and
+// a trace of what the block did, which analysis.h's analyze(scenario, arch, trace) serves and
+// checks for races like any scenario's trace, without evaluating an index (the lanes' bytes are
+// the recorded addresses). The tiles: each recorded array at its recorded base, with the
+// element type, extents and padding its declaration gives (`declared`, from_source.h's
+// shared_arrays_of_kernel(), matched by name and size) or, where none matches, one dimension of
+// the width it was accessed with. The steps: one scenario step per (line, kind, width, array) of
+// the recorded instructions chosen (`line`'s, or every line's with line 0), each execution an
+// executed step (a loop line's every iteration, in the order they ran), a __syncthreads() step
+// where the block passed a barrier between two of them. The scenario cannot be traced again:
+// each step's index names the recording ("s[recorded on line 16]"), which check() refuses, so
+// it never passes for a scenario of index expressions. Nullopt with *why: no such line, a picture
+// over the model's bounds (kMaxExecutedSteps, kMaxThreadSteps), an instruction reaching two
+// arrays, an array accessed with two widths.
+struct RecordedPicture {
+  Scenario scenario;
+  Trace trace;
+  std::vector<uint32_t> step_lines;  // the source line of each scenario step (0 for a sync)
+};
+std::optional<RecordedPicture> recorded_picture(const Recording& r,
+                                                const std::vector<RecordedInstruction>& ins,
+                                                const std::vector<TileDecl>& declared,
+                                                uint32_t line, const Arch& arch,
+                                                std::string* why);
 
 }  // namespace bankviz

@@ -51,3 +51,18 @@ __global__ void lookupTable(const int *keys, int *out)
   int k = keys[t] + t % 32;
   out[t] = table[k][t / 32] + table[t % 32][k];
 }
+
+// A __shared__ scalar as the whole index (s[n]): every lane reads n, then s[n] (a broadcast).
+// n comes from memory (out is zeroed: 5): with `n = 5` the compiler folded n to its one stored
+// constant (an H200: no shared instruction on the store, one LDS on s[n]).
+__global__ void scalarIndex(int *out)
+{
+  __shared__ int n;
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  if (t == 0)
+    n = out[0] + 5;
+  s[t] = t;
+  __syncthreads();
+  out[t] = s[n];
+}
