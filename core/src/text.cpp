@@ -265,7 +265,7 @@ std::string render_table(const Analysis& a) {
     const std::string name = st.label.empty() ? st.kind_text() + ' ' + st.index : st.label;
     list += name;
     if (!st.source.empty()) list += std::string(" from chunk ") + st.source;
-    if (inexact[i]) spread += (spread.empty() ? "" : "; ") + name;
+    if (inexact[i]) spread += (spread.empty() ? std::string() : std::string("; ")) + name;
   }
   if (!assumed.empty())
     o << "cp.async source: coalesced, assumed (lane i copies the i-th chunk of one contiguous\n"

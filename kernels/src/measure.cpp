@@ -190,7 +190,8 @@ std::vector<StepCost> predictions(const Scenario& s, const Analysis& here, const
       if (x.step == static_cast<int>(i)) c = &x;
     out[i] = predict_step_cost(here, static_cast<int>(i), c);
     if (atomic && !compiled.error.empty() && s.steps[i].kind == StepKind::Atomic)
-      out[i].rule = "as written (the model as compiled is unavailable: " + compiled.error + ")";
+      out[i].rule =
+          std::string("as written (the model as compiled is unavailable: ") + compiled.error + ')';
   }
   return out;
 }

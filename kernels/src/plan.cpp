@@ -283,7 +283,7 @@ StepCost predict_step_cost(const Analysis& a, int step, const CompiledStep* comp
   if (n == 0) return c;
   if (compiled && compiled->cas_loop && compiled->written_instructions > 0) {
     c.cycles = double(compiled->wavefronts) / double(compiled->written_instructions);
-    c.rule = "as compiled: " + compiled->reason;
+    c.rule = std::string("as compiled: ") + compiled->reason;
     return c;
   }
   c.cycles = sum / double(n);

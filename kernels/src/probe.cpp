@@ -127,7 +127,8 @@ void place_records(const std::vector<ProbeRecord>& records, const Probes& probes
       continue;
     }
     if (r.record.op && r.record.op->op == Op::CpAsync && source_end > kSourceBytes) {
-      run.why[i] = "a source beyond the probe's " + std::to_string(kSourceBytes) + "-byte buffer";
+      run.why[i] = std::string("a source beyond the probe's ") + std::to_string(kSourceBytes) +
+                   "-byte buffer";
       continue;
     }
     auto it = probes.fn.find(name);
