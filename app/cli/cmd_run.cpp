@@ -117,6 +117,8 @@ nlohmann::json result_json(const Scenario& s, const RunResult& r) {
                        {"ms", t.ms},
                        {"cycles_per_instruction", t.cycles_per_instruction},
                        {"model_wavefronts", t.model_wavefronts},
+                       {"predicted_cycles", t.predicted_cycles},
+                       {"prediction", t.prediction},
                        {"scenario_wavefronts", t.scenario_wavefronts},
                        {"ratio", t.ratio},
                        {"bytes_per_clock_per_sm", t.bytes_per_clock_per_sm},
@@ -205,19 +207,22 @@ void print_text(const Scenario& s, const RunResult& r) {
   std::cout << "measured on " << d.name << "; model wf = the " << d.model_arch
             << " model (this GPU)" << (other ? "; " + r.scenario_arch + " wf = the scenario's" : "")
             << "\n";
-  print("%-4s %-6s %-34s %8s %10s %10s %8s %8s %8s%s\n", "step", "kind", "access", "reps",
-        "model wf", "cyc/instr", "ratio", "B/clk/SM", "warps/SM",
+  print("%-4s %-6s %-34s %8s %10s %10s %10s %8s %8s %8s%s\n", "step", "kind", "access", "reps",
+        "model wf", "predicted", "cyc/instr", "ratio", "B/clk/SM", "warps/SM",
         other ? ("  " + r.scenario_arch + " wf").c_str() : "");
   for (const StepTiming& t : r.exposed.steps) {
     std::string label = t.label.size() > 34 ? t.label.substr(0, 31) + "..." : t.label;
-    print("%-4d %-6s %-34s %8lld %10.3f %10.3f %8.3f %8.1f %8d", t.step, t.kind.c_str(),
-          label.c_str(), static_cast<long long>(t.reps), t.model_wavefronts,
+    print("%-4d %-6s %-34s %8lld %10.3f %10.3f %10.3f %8.3f %8.1f %8d", t.step, t.kind.c_str(),
+          label.c_str(), static_cast<long long>(t.reps), t.model_wavefronts, t.predicted_cycles,
           t.cycles_per_instruction, t.ratio, t.bytes_per_clock_per_sm, t.active_warps_per_sm);
     if (other) print("  %10.3f", t.scenario_wavefronts);
     if (!t.shared_bound && t.instructions_per_block > 0)
       print("  (%d active warps per SM: warp-bound, not bank-bound)", t.active_warps_per_sm);
     std::cout << "\n";
   }
+  // Where the prediction is not one cycle per wavefront as written: the rule it follows.
+  for (const StepTiming& t : r.exposed.steps)
+    if (!t.prediction.empty()) print("  step %-3d predicted: %s\n", t.step, t.prediction.c_str());
   print_counters(r);
   for (const StepTiming& t : r.exposed.steps)
     if (t.hw.read) print("  step %-3d %s\n", t.step, format_comparison(t.hw).c_str());

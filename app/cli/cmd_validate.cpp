@@ -1,11 +1,12 @@
 // cmd_validate.cpp: `bankviz-cli validate [--json] [--report FILE] [--suite NAME] [--suites DIR]`
 //
 // Runs the committed measured suites (tests/data/hopper/: plain loads and stores of every width,
-// atomics, ldmatrix, stmatrix, cp.async) on the present GPU, one instruction per single-warp
-// launch with the hardware's counters read (kernels/probe.h), and compares each count with the
-// model of this GPU (core/access.h serve()) and with the committed measurement (H100/H200).
-// Agreement per suite and per width or instruction; exit 0 only when the hardware and the model
-// agree on every case that ran.
+// atomics, ldmatrix, stmatrix, cp.async, and cp.async from per-lane global sources: cpsource) on
+// the present GPU, one instruction per single-warp launch with the hardware's counters read
+// (kernels/probe.h), and compares each count with the model of this GPU (core/access.h serve())
+// and with the committed measurement (H100/H200). Agreement per suite and per width or
+// instruction; exit 0 only when the hardware and the model agree on every case that ran and the
+// model claims (a cp.async whose sources span more than one 512-byte block is reported apart).
 //
 // [SECTION] The suites: files, records, expected counts
 // [SECTION] Comparing: hardware, model, committed measurement
@@ -54,6 +55,7 @@ constexpr SuiteSpec kSuites[] = {
     {"ldmatrix", SuiteKind::Op},   {"ldmatrix_holdout", SuiteKind::Op},
     {"stmatrix", SuiteKind::Op},   {"stmatrix_holdout", SuiteKind::Op},
     {"cpasync", SuiteKind::Op},    {"cpasync_holdout", SuiteKind::Op},
+    {"cpsource", SuiteKind::Op},
 };
 
 std::string suite_names() {
@@ -159,6 +161,10 @@ struct SuiteResult {
   int64_t cases = 0, ran = 0, probe_faults = 0;
   std::string skipped;  // why the cases that did not run did not (the first reason)
   Tally total;
+  // cp.async cases whose sources span more than one 512-byte block (core/access.h
+  // copy_source_exact()): the L1's global passes there are not modelled, so the model claims
+  // nothing; compared and reported (hardware = model, = measured), never a failure.
+  Tally unclaimed;
   std::map<std::string, Tally> groups;
   std::vector<Difference> mismatches;  // hardware != model, the first kMaxListed
 };
@@ -166,8 +172,13 @@ constexpr size_t kMaxListed = 20;
 
 void compare(SuiteResult& r, const std::string& group, const std::string& name,
              const std::string& what, int64_t hw, int64_t model, const std::vector<int64_t>& exp,
-             size_t exp_index) {
+             size_t exp_index, bool claimed = true) {
   const int64_t* e = exp_index < exp.size() ? &exp[exp_index] : nullptr;
+  if (!claimed) {
+    r.unclaimed.add(hw, model, e);
+    r.groups[group + " beyond 512 B"].add(hw, model, e);
+    return;
+  }
   r.total.add(hw, model, e);
   r.groups[group].add(hw, model, e);
   if (hw != model && r.mismatches.size() < kMaxListed)
@@ -206,8 +217,9 @@ SuiteResult compare_suite(const Suite& s, const Arch& arch, const ProbeRun& run,
       const AccessResult m = serve(arch, op.op, a);
       const int64_t wf = op_wavefronts(hw, op.op);
       const std::string g = op_spec_name(op);
-      compare(r, g, name, "wavefronts", wf, m.wavefronts, c.expected, 0);
-      compare(r, g, name, "ideal", wf - op_conflicts(hw, op.op), m.ideal, c.expected, 1);
+      const bool claimed = op.op != Op::CpAsync || copy_source_exact(a);
+      compare(r, g, name, "wavefronts", wf, m.wavefronts, c.expected, 0, claimed);
+      compare(r, g, name, "ideal", wf - op_conflicts(hw, op.op), m.ideal, c.expected, 1, claimed);
       r.probe_faults += op.op != Op::CpAsync && op_instructions(hw, op.op) != 1;
     }
   }
@@ -264,6 +276,10 @@ std::string text_report(const Report& r) {
                     ratio(t.expected_agrees, t.expected_compared).c_str());
       o << line;
     }
+    if (s.unclaimed.compared)
+      o << "  " << ratio(s.unclaimed.model_agrees, s.unclaimed.compared)
+        << " counts of cp.async sources beyond one 512-byte block equal the model (the L1's "
+           "global passes there are not modelled: reported, not a failure)\n";
     if (s.ran < s.cases) o << "  not run: " << s.skipped << "\n";
     if (s.probe_faults)
       o << "  " << s.probe_faults
@@ -308,6 +324,7 @@ nlohmann::json json_report(const Report& r) {
     js["cases"] = s.cases;
     js["ran"] = s.ran;
     js["probe_faults"] = s.probe_faults;
+    if (s.unclaimed.compared) js["beyond_one_512_byte_block"] = tally_json(s.unclaimed);
     if (!s.skipped.empty()) js["not_run"] = s.skipped;
     nlohmann::json groups = nlohmann::json::object();
     for (const auto& [key, t] : s.groups) groups[key] = tally_json(t);

@@ -315,6 +315,24 @@ int copy_passes(const WarpAccess& a, uint32_t* passes) {
   return a.mask ? n + 1 : 0;
 }
 
+}  // namespace
+
+int copy_global_passes(const WarpAccess& a) {
+  uint32_t passes[kWarpSize] = {};
+  return copy_passes(a, passes);
+}
+
+bool copy_source_exact(const WarpAccess& a) {
+  constexpr uint32_t kBlock = kSourceLine * kLinesPerPass;  // 512 bytes
+  if (a.mask == 0) return true;
+  const uint32_t block = a.source_of(std::countr_zero(a.mask)) / kBlock;
+  for (uint32_t rest = a.mask; rest; rest &= rest - 1)
+    if (a.source_of(std::countr_zero(rest)) / kBlock != block) return false;
+  return true;
+}
+
+namespace {
+
 template <bool kDetail>
 void serve_copy_group(const Arch& arch, const WarpAccess& a, uint32_t lanes, AccessResult& r) {
   int last_dst[kMaxBanks], last_src[kSourceBanks];

@@ -251,19 +251,31 @@ std::string render_table(const Analysis& a) {
   }
   // cp.async's figures are its shared write's, paced by its global source: which source each
   // step's figures assume, said where the user sees them (docs/CPASYNC_SOURCE.md).
-  std::string given, assumed;
-  for (const Step& st : a.scenario.steps) {
+  std::string given, assumed, spread;
+  std::vector<bool> inexact(a.scenario.steps.size(), false);  // a warp's lines beyond 512 bytes
+  for (size_t e = 0; e < a.steps.size(); ++e)
+    if (a.steps[e].kind == StepKind::CpAsync)
+      for (const WarpStep& ws : a.warps[e])
+        if (!copy_source_exact(ws.access)) inexact[static_cast<size_t>(a.steps[e].step)] = true;
+  for (size_t i = 0; i < a.scenario.steps.size(); ++i) {
+    const Step& st = a.scenario.steps[i];
     if (st.kind != StepKind::CpAsync) continue;
     std::string& list = st.source.empty() ? assumed : given;
     if (!list.empty()) list += "; ";
-    list += st.label.empty() ? st.kind_text() + ' ' + st.index : st.label;
+    const std::string name = st.label.empty() ? st.kind_text() + ' ' + st.index : st.label;
+    list += name;
     if (!st.source.empty()) list += std::string(" from chunk ") + st.source;
+    if (inexact[i]) spread += (spread.empty() ? std::string() : std::string("; ")) + name;
   }
   if (!assumed.empty())
     o << "cp.async source: coalesced, assumed (lane i copies the i-th chunk of one contiguous\n"
          "row; give a step a \"source\" for another): "
       << assumed << "\n";
   if (!given.empty()) o << "cp.async source: as given: " << given << "\n";
+  if (!spread.empty())
+    o << "cp.async source over lines beyond one 512-byte block: the L1's global passes there are\n"
+         "not modelled, so the hardware may count more or fewer wavefronts than these: "
+      << spread << "\n";
   if (!a.issues.empty()) {
     o << "\nissues:\n";
     for (const Issue& is : a.issues) o << "  - " << is.message << "\n";
@@ -500,6 +512,9 @@ detail::Json step_json(const Analysis& a, size_t i) {
       jw["degree"] = ws.result.degree();
       jw["conflicts"] = ws.result.conflicts();
       jw["verdict"] = verdict(ws.result, ws.access.width);
+      // cp.async: false where the warp's source lines span more than one 512-byte block (the
+      // L1's global passes there are not modelled: the hardware may count more or fewer).
+      if (s.kind == StepKind::CpAsync) jw["source_exact"] = copy_source_exact(ws.access);
       jw["bank_passes"] = std::vector<int>(ws.result.bank_passes.begin(),
                                            ws.result.bank_passes.begin() + arch.banks);
       jw["conflict_banks"] = banks_list(ws.result.conflict_banks);

@@ -358,6 +358,72 @@ bool uniform(const Analysis& a, const std::vector<int>& execs) {
   return true;
 }
 
+// Why a step as compiled differs from it as written, in words (empty where nothing is said).
+std::string reason_of(Form form, int group, size_t executions,
+                      const std::vector<const SassInstruction*>& mine, int i,
+                      const std::vector<int>& members, const CompiledStep& c, bool invalid,
+                      bool predicated, int idle, const std::vector<int>& serves, bool speculated) {
+  std::string why;
+  if (form == Form::CasLoop) {
+    why = "a compare-and-swap loop (LDS, ATOMS.CAST.SPIN): one lane per bank succeeds per try";
+  } else if (form == Form::Elected) {
+    why =
+        "one lane per warp: the address is the same for the whole warp, so the compiler "
+        "adds the warp's values first and one lane does the atomic";
+  } else if (group > 1) {
+    why = std::to_string(executions) + " executions in " + std::to_string(mine.size()) + " " +
+          mine[0]->opcode + " (" + std::to_string(group) + " each)";
+  } else if (!members.empty()) {
+    why = "one " + mine[0]->opcode + " per thread for steps " + std::to_string(i) + "-" +
+          std::to_string(members.back());
+  }
+  if (!why.empty() && c.instructions > 0) {
+    char per[64];
+    std::snprintf(per, sizeof per, ", %.3g wavefronts per instruction",
+                  static_cast<double>(c.wavefronts) / static_cast<double>(c.instructions));
+    why += per;
+  }
+  if (invalid) why += (why.empty() ? "" : "; ") + std::string("addresses not aligned to it");
+  if (predicated && idle > 0)
+    why += (why.empty() ? "" : "; ") + std::string("predicated (") + mine[0]->predicate +
+           "), not branched over: every warp issues it, " + std::to_string(idle) +
+           " warp instructions without an active lane (0 wavefronts)";
+  if (!serves.empty())
+    why += (why.empty() ? "" : "; ") + std::string("its line also holds the instruction of step") +
+           (serves.size() > 1 ? "s " : " ") + std::to_string(serves.front()) +
+           (serves.size() > 1 ? '-' + std::to_string(serves.back()) : std::string());
+  if (speculated)
+    why += (why.empty() ? "" : "; ") +
+           std::string(
+               "unpredicated: every lane of every warp accesses it (the guard acts on "
+               "the value's use)");
+  return why;
+}
+
+// The trace without the guards of the steps the compiler accesses unpredicated (and of the steps
+// their line also serves); nullopt where no step is.
+std::optional<Analysis> unguarded_trace(const Scenario& s, const Analysis& a,
+                                        const std::vector<int>& memory,
+                                        const std::vector<std::vector<const SassInstruction*>>& own,
+                                        const std::vector<std::vector<int>>& serves) {
+  Scenario unguarded = s;
+  bool need_unguarded = false;
+  for (int i : memory) {
+    const auto& mine = own[static_cast<size_t>(i)];
+    if (s.steps[static_cast<size_t>(i)].guard.empty() || mine.empty()) continue;
+    if (mine[0]->predicate.empty() && !mine[0]->under_branch) {
+      unguarded.steps[static_cast<size_t>(i)].guard.clear();
+      for (int o : serves[static_cast<size_t>(i)])
+        unguarded.steps[static_cast<size_t>(o)].guard.clear();
+      need_unguarded = true;
+    }
+  }
+  if (!need_unguarded) return std::nullopt;
+  AnalysisResult r = analyze(unguarded, a.arch);
+  if (r.analysis && r.analysis->steps.size() == a.steps.size()) return std::move(r.analysis);
+  return std::nullopt;
+}
+
 std::string join_sass(const std::vector<std::string>& v) {
   std::string out;
   for (const std::string& s : v) out += (out.empty() ? "" : ", ") + s;
@@ -409,23 +475,7 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     }
   }
   // Guarded steps the compiler loads unpredicated: the trace without their guards.
-  Scenario unguarded = s;
-  bool need_unguarded = false;
-  for (int i : memory) {
-    const auto& mine = own[static_cast<size_t>(i)];
-    if (s.steps[static_cast<size_t>(i)].guard.empty() || mine.empty()) continue;
-    if (mine[0]->predicate.empty() && !mine[0]->under_branch) {
-      unguarded.steps[static_cast<size_t>(i)].guard.clear();
-      for (int o : serves[static_cast<size_t>(i)])
-        unguarded.steps[static_cast<size_t>(o)].guard.clear();
-      need_unguarded = true;
-    }
-  }
-  std::optional<Analysis> spec;
-  if (need_unguarded) {
-    AnalysisResult r = analyze(unguarded, a.arch);
-    if (r.analysis && r.analysis->steps.size() == a.steps.size()) spec = std::move(r.analysis);
-  }
+  const std::optional<Analysis> spec = unguarded_trace(s, a, memory, own, serves);
 
   std::vector<CompiledStep> out;
   std::vector<int> covered_by(n, -1);
@@ -513,45 +563,10 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
       for (int e : execs[static_cast<size_t>(o)])
         add(serve_execution(ospec ? *spec : a, e, oop, oop.width, all_warps));
     }
-    std::string why;
-    if (form == Form::CasLoop) {
-      why = "a compare-and-swap loop (LDS, ATOMS.CAST.SPIN): one lane per bank succeeds per try";
-    } else if (form == Form::Elected) {
-      why =
-          "one lane per warp: the address is the same for the whole warp, so the compiler "
-          "adds the warp's values first and one lane does the atomic";
-    } else if (group > 1) {
-      why = std::to_string(ex.size()) + " executions in " + std::to_string(mine.size()) + " " +
-            mine[0]->opcode + " (" + std::to_string(group) + " each)";
-    } else if (!members.empty()) {
-      why = "one " + mine[0]->opcode + " per thread for steps " + std::to_string(i) + "-" +
-            std::to_string(members.back());
-    }
-    if (!why.empty() && c.instructions > 0) {
-      char per[64];
-      std::snprintf(per, sizeof per, ", %.3g wavefronts per instruction",
-                    static_cast<double>(c.wavefronts) / static_cast<double>(c.instructions));
-      why += per;
-    }
-    if (invalid) why += (why.empty() ? "" : "; ") + std::string("addresses not aligned to it");
-    if (predicated && idle > 0)
-      why += (why.empty() ? "" : "; ") + std::string("predicated (") + mine[0]->predicate +
-             "), not branched over: every warp issues it, " + std::to_string(idle) +
-             " warp instructions without an active lane (0 wavefronts)";
-    if (!serves[static_cast<size_t>(i)].empty())
-      why += (why.empty() ? "" : "; ") +
-             std::string("its line also holds the instruction of step") +
-             (serves[static_cast<size_t>(i)].size() > 1 ? "s " : " ") +
-             std::to_string(serves[static_cast<size_t>(i)].front()) +
-             (serves[static_cast<size_t>(i)].size() > 1
-                  ? '-' + std::to_string(serves[static_cast<size_t>(i)].back())
-                  : std::string());
-    if (speculated)
-      why += (why.empty() ? "" : "; ") +
-             std::string(
-                 "unpredicated: every lane of every warp accesses it (the guard acts on "
-                 "the value's use)");
+    const std::string why = reason_of(form, group, ex.size(), mine, i, members, c, invalid,
+                                      predicated, idle, serves[static_cast<size_t>(i)], speculated);
     if (c.differs()) c.reason = why.empty() ? "the compiler's instructions differ" : why;
+    c.cas_loop = form == Form::CasLoop;
     out.push_back(std::move(c));
   }
   return out;

@@ -137,12 +137,12 @@ std::string explain_result(const Scenario& s, const RunResult& r) {
     for (const StepTiming& t : r.exposed.steps)
       if (t.copy_bound) copy += (copy.empty() ? "" : ", ") + std::to_string(t.step);
     if (!copy.empty())
-      out +=
-          "\n\nStep(s) " + copy +
-          ": cp.async also reads its source from global memory (through L1) in the same "
-          "pipe; an H100 takes about 3 to 4.4 cycles per warp-wide cp.async however few wavefronts "
-          "its shared-memory write needs, so under about 5 wavefronts the copy, not the banks, "
-          "sets the pace. With more (a conflicting copy) the time follows the model again.";
+      out += "\n\nStep(s) " + copy +
+             ": cp.async also reads its source from global memory (through L1) in the same "
+             "pipe; an H100 takes 2.2 to 3.4 cycles per warp-wide cp.async below 4 wavefronts "
+             "however few its shared-memory write needs, and about 0.45 more than its wavefronts "
+             "from 4 up, so under about 5 wavefronts the copy, not the banks, sets the pace. The "
+             "prediction follows the copy (docs/COST.md), not the wavefronts alone.";
     bool atomic = false;
     for (const StepTiming& t : r.exposed.steps) atomic |= t.kind == "atomic";
     if (atomic)

@@ -19,6 +19,7 @@
 
 #include "bankviz/analysis.h"
 #include "bankviz/arch.h"
+#include "bankviz/compiled.h"
 #include "explain.h"
 #include "plan.h"
 #include "timing.h"
@@ -172,6 +173,29 @@ void plan_into_row(StepTiming& row, const StepPlan& p, const MaskRun& c) {
   row.shared_bound = p.shared_bound;
 }
 
+// Exposed mode's prediction for every step (plan.h predict_step_cost()). Where the scenario has
+// an atomic, the model as compiled (compiled.h) says which steps the compiler made a
+// compare-and-swap loop of; without the toolkit's nvdisasm the prediction stays as written and
+// the row says why.
+std::vector<StepCost> predictions(const Scenario& s, const Analysis& here, const DeviceInfo& dev) {
+  bool atomic = false;
+  for (const Step& st : s.steps) atomic |= st.kind == StepKind::Atomic;
+  AsCompiled compiled;
+  if (atomic) compiled = as_compiled(s, find_arch(dev.model_arch));
+  std::vector<StepCost> out(s.steps.size());
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    if (!s.steps[i].is_memory()) continue;
+    const CompiledStep* c = nullptr;
+    for (const CompiledStep& x : compiled.steps)
+      if (x.step == static_cast<int>(i)) c = &x;
+    out[i] = predict_step_cost(here, static_cast<int>(i), c);
+    if (atomic && !compiled.error.empty() && s.steps[i].kind == StepKind::Atomic)
+      out[i].rule =
+          std::string("as written (the model as compiled is unavailable: ") + compiled.error + ')';
+  }
+  return out;
+}
+
 }  // namespace
 
 void measure_exposed(Session& run) {
@@ -214,6 +238,7 @@ void measure_exposed(Session& run) {
     return;
   }
   const StepPlanInput in{s, *here.analysis, *bref.ref, dev, o.reps, o.max_launch_ms};
+  const std::vector<StepCost> cost = predictions(s, *here.analysis, dev);
 
   // One launch per warp mask, set up on first use: planned, verified, its baseline timed.
   std::map<uint32_t, MaskRun> masks;
@@ -292,6 +317,8 @@ void measure_exposed(Session& run) {
     const StepPlan p = plan_step(in, step, c->launch);
     plan_into_row(row, p, *c);
     row.copy_bound = st.info().from_global && row.model_wavefronts < kCopyCycles;
+    row.predicted_cycles = cost[si].cycles;
+    row.prediction = cost[si].rule;
     if (auto why = over_launch_limit(p.estimate_ms, o.max_launch_ms, step, p.reps)) {
       res.status = RunStatus::Timeout;
       res.message = *why;
@@ -309,7 +336,7 @@ void measure_exposed(Session& run) {
       note_mismatch(all, verify_output(*mref.ref, host, s.block),
                     "step " + std::to_string(step) + " repeated");
     row.ms = best_time(L, p.launch.grid, step, static_cast<int>(p.reps), o, &row.measured_launch);
-    const StepRate rate = step_rate(row.ms, c->base_ms, p, m, row.model_wavefronts, dev.clock_khz);
+    const StepRate rate = step_rate(row.ms, c->base_ms, p, m, row.predicted_cycles, dev.clock_khz);
     row.cycles_per_instruction = rate.cycles_per_instruction;
     row.ratio = rate.ratio;
     row.bytes_per_clock_per_sm = rate.bytes_per_clock_per_sm;

@@ -4,6 +4,7 @@
 // [SECTION] Limits a kernel must meet before it is compiled
 // [SECTION] One launch per warp mask
 // [SECTION] One measured step
+// [SECTION] The prediction: cycles per warp instruction
 #include "plan.h"
 
 #include <algorithm>
@@ -223,16 +224,76 @@ std::optional<std::string> over_launch_limit(double estimate_ms, double max_laun
 }
 
 StepRate step_rate(double step_ms, double baseline_ms, const StepPlan& p, const StepModel& m,
-                   double model_wavefronts, int clock_khz) {
+                   double predicted_cycles, int clock_khz) {
   const int per_sm = p.launch.blocks_per_sm;
   const int k = p.launch.replicas;
   StepRate r;
   const double cycles = (step_ms - baseline_ms) * 1e-3 * (double(clock_khz) * 1000.0);
   const double issued = double(p.reps - 1) * double(p.instructions_per_block) * k * per_sm;
   r.cycles_per_instruction = cycles / issued;
-  r.ratio = model_wavefronts > 0 ? r.cycles_per_instruction / model_wavefronts : 0;
+  r.ratio = predicted_cycles > 0 ? r.cycles_per_instruction / predicted_cycles : 0;
   r.bytes_per_clock_per_sm = double(p.reps - 1) * double(m.bytes) * k * per_sm / cycles;
   return r;
+}
+
+// [SECTION] The prediction: cycles per warp instruction =========================================
+
+double copy_cycles(const WarpAccess& a, const AccessResult& r) {
+  // Below 4 wavefronts, measured (cpcost-4/8/16, floor-*: tests/data/cost/cpasync.txt).
+  constexpr double kFloor[] = {0, 2.22, 3.29, 3.41};
+  constexpr double kSpreadFloor = 3.09;  // W = 1 over more than kSpreadRows rows
+  constexpr int kSpreadRows = 16;
+  constexpr double kPerInstruction = 0.45, kPerPass = 0.15;
+  const int w = r.wavefronts;
+  if (w <= 0) return 0;
+  if (w == 1) {
+    uint32_t rows[kWarpSize];
+    int n = 0;
+    for (uint32_t rest = a.mask; rest; rest &= rest - 1) {
+      const uint32_t row = a.addr[static_cast<size_t>(std::countr_zero(rest))] / 128;
+      if (std::find(rows, rows + n, row) == rows + n) rows[n++] = row;
+    }
+    return n > kSpreadRows ? kSpreadFloor : kFloor[1];
+  }
+  if (w < 4) return kFloor[w];
+  return w + kPerInstruction + kPerPass * std::max(0, copy_global_passes(a) - 1);
+}
+
+StepCost predict_step_cost(const Analysis& a, int step, const CompiledStep* compiled) {
+  StepCost c;
+  double sum = 0;
+  int64_t n = 0;
+  bool copy = false, partial = false;
+  for (size_t e = 0; e < a.steps.size(); ++e) {
+    if (a.steps[e].step != step) continue;
+    for (const WarpStep& ws : a.warps[e]) {
+      if (ws.access.mask == 0) continue;
+      ++n;
+      if (a.steps[e].kind == StepKind::CpAsync) {
+        copy = true;
+        sum += copy_cycles(ws.access, ws.result);
+      } else if (a.step_op(static_cast<int>(e)).op == Op::Load && ws.access.mask != ~0u) {
+        partial = true;
+        sum += ws.result.wavefronts + kPartialLoadCycles;
+      } else {
+        sum += ws.result.wavefronts;
+      }
+    }
+  }
+  if (n == 0) return c;
+  if (compiled && compiled->cas_loop && compiled->written_instructions > 0) {
+    c.cycles = double(compiled->wavefronts) / double(compiled->written_instructions);
+    c.rule = std::string("as compiled: ") + compiled->reason;
+    return c;
+  }
+  c.cycles = sum / double(n);
+  if (copy)
+    c.rule =
+        "cp.async: the copy's cost per instruction (paced by its global side below 4 "
+        "wavefronts)";
+  else if (partial)
+    c.rule = "a load with inactive lanes: 0.026 cycles more per instruction";
+  return c;
 }
 
 }  // namespace detail

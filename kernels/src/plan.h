@@ -6,6 +6,7 @@
 // [SECTION] Limits a kernel must meet before it is compiled
 // [SECTION] One launch per warp mask: replicas, blocks per SM, grid
 // [SECTION] One measured step: repeats, warps per SM, the watchdog's estimate
+// [SECTION] The prediction: cycles per warp instruction
 //
 // Exposed mode measures each memory step in a launch of only the lesson's warps that execute it
 // (its warp mask), as 1-D blocks of those warps, as many blocks per SM as fit, on every SM: a
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "bankviz/analysis.h"
+#include "bankviz/compiled.h"
 #include "bankviz/reference.h"
 #include "bankviz/run_types.h"
 
@@ -161,6 +163,29 @@ struct StepRate {
   double bytes_per_clock_per_sm = 0;
 };
 StepRate step_rate(double step_ms, double baseline_ms, const StepPlan& p, const StepModel& m,
-                   double model_wavefronts, int clock_khz);
+                   double predicted_cycles, int clock_khz);
+
+// [SECTION] The prediction: cycles per warp instruction =========================================
+
+// Exposed mode's prediction for one memory step: SM cycles per warp instruction (with an active
+// lane) when the shared pipe sets the pace (64 warps per SM). Measured on an H100 (docs/COST.md):
+//   - one cycle per wavefront for loads, stores, atomics, ldmatrix and stmatrix (within 1%);
+//   - a load with an inactive lane: kPartialLoadCycles more per instruction (not per wavefront);
+//   - cp.async: copy_cycles(), paced by the copy below 4 wavefronts;
+//   - a step the compiler made another instruction sequence of (`compiled`: a float atomicAdd's
+//     compare-and-swap loop, CompiledStep::cas_loop): its wavefronts as compiled per instruction
+//     as written, read from the model as compiled (compiled.h), not computed again here.
+struct StepCost {
+  double cycles = 0;  // per warp instruction; 0 when the step has none
+  std::string rule;   // empty: one cycle per wavefront as written; else the rule it follows
+};
+StepCost predict_step_cost(const Analysis& a, int step, const CompiledStep* compiled);
+
+// One warp-wide cp.async of `r.wavefronts` wavefronts (W), exposed at 64 warps per SM (H100,
+// docs/COST.md): 2.22 cycles at W = 1 (3.09 where its lanes write more than 16 rows of 128
+// bytes), 3.29 at W = 2, 3.41 at W = 3; from 4 up W + 0.45, and 0.15 more for each global pass
+// after the first (core/access.h copy_global_passes()).
+double copy_cycles(const WarpAccess& a, const AccessResult& r);
+inline constexpr double kPartialLoadCycles = 0.026;
 
 }  // namespace bankviz::detail

@@ -91,6 +91,59 @@ std::string kernel_of(const ProbeRecord& r) {
   return r.atomic ? "probe_atom" : probe_plain_name(r.record.access.width);
 }
 
+// Per record, kRecordWords words of `addr`: the lanes' shared addresses, then (cp.async) each
+// lane's global source, a byte offset into the kSourceBytes source buffer (the coalesced lane *
+// width where the record gives none); a row of zeros last (no lane's, lane 0's baseline). fn[i]
+// is record i's probe, nullptr (run.why[i] set) where it cannot run here.
+void place_records(const std::vector<ProbeRecord>& records, const Probes& probes, int smem,
+                   ProbeRun& run, std::vector<uint32_t>& addr, std::vector<CUfunction>& fn) {
+  const size_t n = records.size();
+  addr.assign((n + 1) * kRecordWords, 0);
+  fn.assign(n, nullptr);
+  for (size_t i = 0; i < n; ++i) {
+    const ProbeRecord& r = records[i];
+    const WarpAccess& a = r.record.access;
+    const int family = family_of(r);
+    const std::string name = kernel_of(r);
+    if (!probes.why[family].empty()) {
+      run.why[i] = probes.why[family];
+      continue;
+    }
+    if (r.atomic && a.width != 4) {
+      run.why[i] = "atomic probes are 4 bytes wide";
+      continue;
+    }
+    const uint32_t lanes = r.record.op ? r.record.op->lanes(a.mask) : a.mask;
+    uint32_t end = 0;
+    int64_t source_end = 0;
+    for (int l = 0; l < kWarpSize; ++l)
+      if ((lanes >> l) & 1u) {
+        end = std::max(end, a.addr[l] + static_cast<uint32_t>(a.width));
+        source_end = std::max(source_end, int64_t{a.source_of(l)} + a.width);
+      }
+    if (end > static_cast<uint32_t>(smem)) {
+      run.why[i] =
+          "address beyond this GPU's " + std::to_string(smem) + " bytes of shared memory per block";
+      continue;
+    }
+    if (r.record.op && r.record.op->op == Op::CpAsync && source_end > kSourceBytes) {
+      run.why[i] = std::string("a source beyond the probe's ") + std::to_string(kSourceBytes) +
+                   "-byte buffer";
+      continue;
+    }
+    auto it = probes.fn.find(name);
+    if (it == probes.fn.end()) {
+      run.why[i] = "no probe kernel " + name;
+      continue;
+    }
+    fn[i] = it->second;
+    for (int l = 0; l < kWarpSize; ++l) {
+      addr[i * kRecordWords + static_cast<size_t>(l)] = a.addr[l];
+      addr[i * kRecordWords + kWarpSize + static_cast<size_t>(l)] = a.source_of(l);
+    }
+  }
+}
+
 }  // namespace
 
 // [SECTION] probe_records() ======================================================================
@@ -129,52 +182,22 @@ ProbeRun probe_records(const std::vector<ProbeRecord>& records) {
   load_probes(probes, od.info, smem);
   run.compile_ms = probes.compile_ms;
 
-  // Which records run, and their addresses in one buffer (32 per record).
-  std::vector<uint32_t> addr((n + 1) * kWarpSize, 0);  // a row of zeros last
-  std::vector<CUfunction> fn(n, nullptr);
-  for (size_t i = 0; i < n; ++i) {
-    const ProbeRecord& r = records[i];
-    const WarpAccess& a = r.record.access;
-    const int family = family_of(r);
-    const std::string name = kernel_of(r);
-    if (!probes.why[family].empty()) {
-      run.why[i] = probes.why[family];
-      continue;
-    }
-    if (r.atomic && a.width != 4) {
-      run.why[i] = "atomic probes are 4 bytes wide";
-      continue;
-    }
-    const uint32_t lanes = r.record.op ? r.record.op->lanes(a.mask) : a.mask;
-    uint32_t end = 0;
-    for (int l = 0; l < kWarpSize; ++l)
-      if ((lanes >> l) & 1u) end = std::max(end, a.addr[l] + static_cast<uint32_t>(a.width));
-    if (end > static_cast<uint32_t>(smem)) {
-      run.why[i] =
-          "address beyond this GPU's " + std::to_string(smem) + " bytes of shared memory per block";
-      continue;
-    }
-    auto it = probes.fn.find(name);
-    if (it == probes.fn.end()) {
-      run.why[i] = "no probe kernel " + name;
-      continue;
-    }
-    fn[i] = it->second;
-    for (int l = 0; l < kWarpSize; ++l) addr[i * kWarpSize + l] = a.addr[l];
-  }
-
+  // Which records run, and their addresses and sources in one buffer.
+  std::vector<uint32_t> addr;
+  std::vector<CUfunction> fn;
+  place_records(records, probes, smem, run, addr, fn);
   DeviceMemory d_addr, d_sink, d_src;
   const size_t addr_bytes = addr.size() * sizeof(uint32_t);
   DriverStatus st;
   st.check(alloc_device(d_addr, addr_bytes), "cuMemAlloc") &&
       st.check(alloc_device(d_sink, kWarpSize * sizeof(uint32_t)), "cuMemAlloc") &&
-      st.check(alloc_device(d_src, kWarpSize * 16), "cuMemAlloc") &&
-      st.check(d.cuMemsetD32_(d_src.get(), 0, kWarpSize * 4), "cuMemsetD32") &&
+      st.check(alloc_device(d_src, kSourceBytes), "cuMemAlloc") &&
+      st.check(d.cuMemsetD32_(d_src.get(), 0, kSourceBytes / 4), "cuMemsetD32") &&
       st.check(d.cuMemcpyHtoD_(d_addr.get(), addr.data(), addr_bytes), "cuMemcpyHtoD");
   if (!st.ok()) return fail(CounterStatus::Failed, st.message());
 
   auto launch = [&](CUfunction f, size_t record, uint32_t mask) {
-    CUdeviceptr a = d_addr.get() + record * kWarpSize * sizeof(uint32_t);
+    CUdeviceptr a = d_addr.get() + record * kRecordWords * sizeof(uint32_t);
     CUdeviceptr sink = d_sink.get(), src = d_src.get();
     void* args[] = {&a, &mask, &sink, &src};
     return st.check(d.cuLaunchKernel_(f, 1, 1, 1, kWarpSize, 1, 1, static_cast<unsigned>(smem),

@@ -102,8 +102,8 @@ std::string probe_family_source(int family, std::string* first) {
       spec.width = w;
       kernel(probe_op_name(spec),
              "if (active) asm volatile(\"cp.async.ca.shared.global [%0], [%1], " +
-                 std::to_string(w) + ";\" :: \"r\"(a), \"l\"(src + lane * " + std::to_string(w) +
-                 "));\nasm volatile(\"cp.async.commit_group;\");\n"
+                 std::to_string(w) + ";\" :: \"r\"(a), \"l\"(src + addr[32 + lane]));\n" +
+                 "asm volatile(\"cp.async.commit_group;\");\n"
                  "asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n__syncwarp();");
     }
   }

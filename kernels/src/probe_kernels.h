@@ -3,10 +3,14 @@
 // `ldmatrix`/`stmatrix ...shared.b16` or `cp.async.ca.shared.global`, at base + addr[lane] in a
 // dynamic shared buffer (128-byte aligned); the addresses come from a device buffer, never from
 // text. Every kernel takes (const unsigned* addr, unsigned mask, unsigned* sink,
-// const unsigned char* src). They are the kernels that measured the committed suites
-// (tools/hopper-suite/probe.cu, tools/matrix-suite/probe.cu), written for NVRTC.
+// const unsigned char* src): addr holds a record's kRecordWords words, the lanes' shared addresses
+// then their global sources, byte offsets into src, which only cp.async reads (each lane its own,
+// as tools/matrix-suite/probe.cu's S0..S31 did for the cpsource suite). They are the kernels that
+// measured the committed suites (tools/hopper-suite/probe.cu, tools/matrix-suite/probe.cu), written
+// for NVRTC.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,6 +22,8 @@ namespace bankviz::detail {
 // (sm_80). Family 2: stmatrix (sm_90). One module each, so a GPU without an instruction loses
 // only its family.
 inline constexpr int kProbeFamilies = 3;
+// Words of the address buffer per record: 32 shared addresses, then 32 global sources.
+inline constexpr size_t kRecordWords = 64;
 // The family's source; *first gets its first kernel's name (NVRTC's name expression).
 std::string probe_family_source(int family, std::string* first);
 int probe_family_min_cc(int family);        // major * 10 + minor

@@ -18,6 +18,7 @@
 #include "bankviz/arch.h"
 #include "bankviz/compiled.h"
 #include "helpers.h"
+#include "plan.h"
 
 using namespace bankviz;
 using bankviz::test::preset;
@@ -235,6 +236,16 @@ TEST(Compiled, AFloatsAtomicIsACasLoopAndAUniformAddressOneLanesAtomic) {
   EXPECT_EQ(c[1].instructions, 1);  // H100: 1
   EXPECT_EQ(c[1].wavefronts, 1);    // H100: 1
   EXPECT_NE(c[1].reason.find("one lane per warp"), std::string::npos) << c[1].reason;
+  // Exposed mode predicts the loop's time from these figures (plan.h predict_step_cost()): 52
+  // cycles per warp instruction as written, where one cycle per wavefront as written said 8. The
+  // elected lane is the written kernel's alone: the exposed one stays one cycle per wavefront.
+  EXPECT_TRUE(c[0].cas_loop);
+  EXPECT_FALSE(c[1].cas_loop);
+  const detail::StepCost loop = detail::predict_step_cost(*a.analysis, 0, &c[0]);
+  EXPECT_DOUBLE_EQ(loop.cycles, 52.0);
+  EXPECT_NE(loop.rule.find("compare-and-swap"), std::string::npos) << loop.rule;
+  EXPECT_DOUBLE_EQ(detail::predict_step_cost(*a.analysis, 0, nullptr).cycles, 8.0);
+  EXPECT_DOUBLE_EQ(detail::predict_step_cost(*a.analysis, 2, &c[1]).cycles, 32.0);
   // The same int atomic on a lane's own address stays a plain one, predicated or not.
   s.steps[2].index = "n[threadIdx.x]";
   const AnalysisResult b = analyze(s, find_arch("hopper"));

@@ -123,9 +123,10 @@ TEST(DeviceRun, ExposedCyclesPerInstructionWithinFivePercentOfTheModel) {
         EXPECT_EQ(t.replicas, 2) << "step " << t.step;
         EXPECT_EQ(t.active_warps_per_sm, kFullWarps) << "step " << t.step;
       }
-      if (t.copy_bound) {  // the copy's global side sets the pace (runner.h): never faster
-        EXPECT_GT(t.ratio, 0.95) << name << " step " << t.step << " (" << t.label << ")";
-        continue;
+      // The ratio is against the prediction (plan.h predict_step_cost()): a copy-bound cp.async
+      // is predicted by its copy's cost, not marked (an H100 measured 3.09 cycles for 1 wavefront).
+      if (t.copy_bound) {
+        EXPECT_FALSE(t.prediction.empty()) << name << " step " << t.step << " (" << t.label << ")";
       }
       EXPECT_NEAR(t.ratio, 1.0, 0.05) << name << " step " << t.step << " (" << t.label << ")";
     }

@@ -185,6 +185,11 @@ Measurement measure_with_runner(const Scenario& s, const MeasureCall& call) {
     std::snprintf(buf, sizeof buf, "%s: %.2f cycles/instr (model %.2f wavefronts)",
                   st.label.c_str(), st.cycles_per_instruction, st.scenario_wavefronts);
     m.lines.push_back(buf);
+    // Where this GPU's prediction is not one cycle per wavefront: the cycles and the rule.
+    if (!st.prediction.empty()) {
+      std::snprintf(buf, sizeof buf, "  predicted %.2f cycles/instr: ", st.predicted_cycles);
+      m.lines.push_back(std::string(buf) + st.prediction);
+    }
     m.steps.push_back({st.step, st.cycles_per_instruction, st.scenario_wavefronts});
     cycles += st.cycles_per_instruction;
     model += st.scenario_wavefronts;

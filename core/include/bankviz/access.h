@@ -123,6 +123,15 @@ AccessResult serve(const Arch& arch, Op op, const WarpAccess& access);
 
 // Just the count, for hot loops and the `wavefronts` command.
 int count_wavefronts(const Arch& arch, Op op, const WarpAccess& access);
+
+// cp.async's global side, by the rule serve() uses (docs/CPASYNC_SOURCE.md). The model's global
+// passes: the active lanes, in lane order, in passes of at most four distinct 128-byte source
+// lines (0 without an active lane). Exact: the active lanes' sources lie in at most four lines of
+// one aligned 512-byte block, where the model equalled the H100 in every measured case (592 of
+// 592, wavefronts and ideal); elsewhere the L1 may take other global passes than the model's,
+// and its counts may be higher or lower (they differed in 593 of the other 1340).
+int copy_global_passes(const WarpAccess& access);
+bool copy_source_exact(const WarpAccess& access);
 // The count and the ideal, by the same rule, without the detail or the per-bank figures (the
 // advisor's many candidates).
 AccessResult count_access(const Arch& arch, Op op, const WarpAccess& access);

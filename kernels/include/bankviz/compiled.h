@@ -62,6 +62,10 @@ struct CompiledStep {
     return instructions != written_instructions || wavefronts != written_wavefronts;
   }
   std::string reason;  // empty where it is as written: "one LDS.128 per thread covers 4 ..."
+  // The compiler made another instruction sequence of it: a float atomicAdd's compare-and-swap
+  // loop (LDS + ATOMS.CAST.SPIN). Exposed mode predicts such a step's time from these figures
+  // (its kernel holds the same loop): the other forms above are the written kernel's alone.
+  bool cas_loop = false;
 };
 
 // Every memory step of `a` (one block of s) as the SASS says the compiler made it. `sass` is

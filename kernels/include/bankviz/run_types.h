@@ -84,7 +84,12 @@ struct StepTiming {
   double cycles_per_instruction = 0;   // measured: SM cycles per warp-wide shared instruction
   double model_wavefronts = 0;         // present GPU's model: wavefronts per warp instruction
   double scenario_wavefronts = 0;      // the scenario's own arch (differs for Kepler 8-byte, cc1.x)
-  double ratio = 0;  // measured cycles / model wavefronts (1.0 = the model exactly)
+  // The prediction (plan.h predict_step_cost()): cycles per warp instruction, one per wavefront
+  // as written unless `prediction` names another rule (cp.async's copy, a load with inactive
+  // lanes, a float atomic's compare-and-swap loop as compiled).
+  double predicted_cycles = 0;
+  std::string prediction;
+  double ratio = 0;  // measured cycles / predicted cycles (1.0 = the prediction exactly)
   double bytes_per_clock_per_sm = 0;  // bytes the active lanes asked for, per SM cycle
   // The step's launch: only the lesson's warps with an active lane in it (bit w of
   // lesson_warps = the lesson's warp w), as 1-D blocks of block_threads, blocks_per_sm of them
@@ -115,10 +120,10 @@ struct StepTiming {
   int schedulers = 0;
   bool shared_bound = false;
   // cp.async also reads its source (global memory, through L1) in the same pipe: an H100
-  // measured ~3.1 (4 bytes per lane) to ~4.4 (16 bytes) cycles per warp instruction however few
-  // wavefronts its shared write needs (32 and 16 wavefronts measured 32.7 and 16.6). Below
-  // kCopyCycles wavefronts the copy, not the banks, sets the pace: copy_bound, and the measurement
-  // is not a test of the model.
+  // measured 2.2 to 3.4 cycles per warp instruction below 4 wavefronts, however few its shared
+  // write needs, and about 0.45 cycles more than its wavefronts from 4 up (plan.h copy_cycles(),
+  // which predicts it). Below kCopyCycles wavefronts the copy, not the banks, sets the pace:
+  // copy_bound, said in the explanation; the prediction follows the copy.
   bool copy_bound = false;
   // The step's launch (repeats 2) less its baseline, with the counters on: this step once, per
   // lesson block, beside the model of the present GPU.
