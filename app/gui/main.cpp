@@ -110,8 +110,15 @@ int run(int argc, char** argv) {
     opened = platform.open_window(win_w, win_h, !headless, &window_err);
   if (!opened && (headless || o.frames > 0)) opened = platform.open_egl(&err);
   if (!opened) {
-    std::fprintf(stderr, "bankviz: %s\n", (window_err.empty() ? err : window_err).c_str());
-    if (!headless) std::fprintf(stderr, "bankviz: without a display, use --screenshot\n");
+    // Without a display and without a headless output nothing was tried: say that, not "".
+    const std::string why = !window_err.empty() ? window_err
+                            : !err.empty()      ? err
+                                                : "no display: DISPLAY is not set";
+    std::fprintf(stderr, "bankviz: %s\n", why.c_str());
+    if (!headless)
+      std::fprintf(stderr,
+                   "bankviz: without a display, draw to a file: --screenshot FILE.png or --svg "
+                   "FILE.svg\n");
     return kExitFailed;
   }
 

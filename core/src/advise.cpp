@@ -1,4 +1,4 @@
-// advise.cpp: candidate paddings and swizzles per tile, each analyzed by analyze(), ranked.
+// advise.cpp: candidate paddings and swizzles per tile, each analyzed (advise.h), ranked.
 //
 // [SECTION] Candidates
 // [SECTION] Search
@@ -18,6 +18,7 @@
 
 #include "bankviz/analysis.h"
 #include "bankviz/layout.h"
+#include "workers.h"
 
 namespace bankviz {
 
@@ -119,15 +120,24 @@ void apply_fix(Scenario& s, const Fix& f) {
 
 Advice advise(const Scenario& s) {
   Advice a;
-  AnalysisResult now = analyze(s);
+  // One trace: analyzed as it is, and re-placed for each candidate below.
+  TraceResult traced_now = trace(s);
+  if (!traced_now.trace) {
+    ++a.analyses;
+    a.errors = std::move(traced_now.errors);
+    return a;
+  }
   ++a.analyses;
-  if (!now.analysis) {
-    a.errors = now.errors;
+  const Trace& traced = *traced_now.trace;
+  const Arch* arch = find_arch(s.arch);
+  if (arch == nullptr) {  // trace()'s check() already rejects this; kept for safety
+    a.errors.push_back({"arch", 0, "unknown architecture '" + s.arch + "'"});
     return a;
   }
   // The memory steps that execute, in program order, with their tile.
   std::map<int, size_t> slot;  // scenario step -> index into a.steps
-  for (const StepInfo& info : now.analysis->steps) {
+  for (const TraceStep& ts : traced.steps) {
+    const StepInfo& info = ts.info;
     if (info.kind == StepKind::Sync || slot.count(info.step)) continue;
     StepAdvice st;
     st.step = info.step;
@@ -141,7 +151,9 @@ Advice advise(const Scenario& s) {
             [](const StepAdvice& x, const StepAdvice& y) { return x.step < y.step; });
   for (size_t i = 0; i < a.steps.size(); ++i) slot[a.steps[i].step] = i;
 
-  // Per scenario step: wavefronts and ideal summed over its executions and warps.
+  // Per scenario step: wavefronts and ideal summed over its executions and warps, of a whole
+  // analysis (a candidate relayout cannot tell), or of the trace's steps served (serve_step(): the
+  // figures analyze() gives them, without its per-wavefront detail and hazards, unread here).
   auto per_step = [&](const Analysis& an, std::vector<int64_t>& wf, std::vector<int64_t>& ideal) {
     wf.assign(a.steps.size(), 0);
     ideal.assign(a.steps.size(), 0);
@@ -152,86 +164,122 @@ Advice advise(const Scenario& s) {
       ideal[it->second] += an.step_ideal(static_cast<int>(e));
     }
   };
-  std::vector<int64_t> wf_now, ideal_now;
-  per_step(*now.analysis, wf_now, ideal_now);
+  std::vector<int64_t> wf_now(a.steps.size(), 0), ideal_now(a.steps.size(), 0);
+  ServeMemo memo;
+  for (const TraceStep& ts : traced.steps) {
+    auto it = slot.find(ts.info.step);
+    if (ts.info.kind == StepKind::Sync || it == slot.end()) continue;
+    const StepFigures f = serve_step(s, *arch, ts, &memo);
+    wf_now[it->second] += f.wavefronts;
+    ideal_now[it->second] += f.ideal;
+  }
   for (size_t i = 0; i < a.steps.size(); ++i)
     a.steps[i].wavefronts = wf_now[i], a.steps[i].ideal = ideal_now[i];
 
   // The bound: analyses of this scenario's size that fit kMaxAdviseWork lane-steps.
   int64_t lanes = 0;
-  for (size_t e = 0; e < now.analysis->steps.size(); ++e)
-    if (now.analysis->steps[e].kind != StepKind::Sync)
-      lanes += static_cast<int64_t>(now.analysis->warps[e].size()) * kWarpSize;
+  for (const TraceStep& ts : traced.steps)
+    if (ts.info.kind != StepKind::Sync) lanes += s.warps() * kWarpSize;
   a.bound = static_cast<int>(std::clamp<int64_t>(kMaxAdviseWork / std::max<int64_t>(lanes, 1),
                                                  kMinAdviseAnalyses, kMaxAdviseAnalyses));
 
   // A candidate changes where one tile's elements lie, not which elements the lanes touch: its
-  // trace is this one's, re-placed (relayout(), the lanes placed as trace() places them), and
-  // only its tile's steps are served again. Where relayout() cannot tell (a lane out of bounds,
-  // a misaligned row), the candidate is checked and analyzed whole, as every one once was. Each
+  // trace is this one's, re-placed (relayout_step(), the lanes placed as trace() places them),
+  // and only its tile's steps are served again. Where relayout cannot tell (a lane out of
+  // bounds, a misaligned row), the candidate is analyzed whole, as every one once was. Each
   // candidate counts as one analysis either way: the bound and the results are the same.
-  const TraceResult traced = trace(s);
-  const Arch* arch = now.analysis->arch;
-  auto relaid = [&](const Scenario& c, int tile, std::vector<int64_t>& wf,
-                    std::vector<int64_t>& ideal) {
-    if (!traced.trace) return false;
-    const std::optional<Trace> t =
-        relayout(c, tile, s.tiles[static_cast<size_t>(tile)], *traced.trace);
-    if (!t) return false;
-    wf.assign(a.steps.size(), 0);
-    ideal.assign(a.steps.size(), 0);
-    for (const TraceStep& ts : t->steps) {
+  struct Job {
+    Fix fix;
+    Scenario changed;
+    bool served = false;  // false: analyzed whole, and the analysis refused it (skipped)
+    std::vector<int64_t> wf, ideal;
+  };
+  auto relaid = [&](Job& j) {
+    const int tile = j.fix.tile;
+    const TileDecl& before = s.tiles[static_cast<size_t>(tile)];
+    j.wf.assign(a.steps.size(), 0);
+    j.ideal.assign(a.steps.size(), 0);
+    TraceStep ts;   // one step re-placed at a time, its storage reused
+    ServeMemo memo;  // a warp access met again is not served again
+    for (size_t e = 0; e < traced.steps.size(); ++e) {
+      if (traced.steps[e].info.tile != tile) continue;
+      if (!relayout_step(j.changed, tile, before, traced, e, ts)) return false;
       auto it = slot.find(ts.info.step);
-      if (ts.info.tile != tile || ts.info.kind == StepKind::Sync || it == slot.end()) continue;
-      const StepFigures f = serve_step(c, *arch, ts);
-      wf[it->second] += f.wavefronts;
-      ideal[it->second] += f.ideal;
+      if (ts.info.kind == StepKind::Sync || it == slot.end()) continue;
+      const StepFigures f = serve_step(j.changed, *arch, ts, &memo);
+      j.wf[it->second] += f.wavefronts;
+      j.ideal[it->second] += f.ideal;
     }
     return true;
   };
+  auto evaluate = [&](Job& j) {
+    if (relaid(j)) {
+      j.served = true;
+      return;
+    }
+    AnalysisResult r = analyze(j.changed);
+    if (!r.analysis) return;
+    j.served = true;
+    per_step(*r.analysis, j.wf, j.ideal);
+  };
 
+  // Which candidates are analyzed is known before any is (check() and the bound decide it), so
+  // they are planned in order, evaluated on a worker per core, and ranked in order: the same
+  // advice as one after the other.
   std::set<int> tiles;
   for (const StepAdvice& st : a.steps) tiles.insert(st.tile);
+  std::vector<std::pair<int, std::vector<Job>>> plan;  // per tile: its candidates, in order
   for (int tile : tiles) {
+    std::vector<Job>& jobs = plan.emplace_back(tile, std::vector<Job>{}).second;
+    for (Fix& f : candidates(s, tile)) {
+      Job j;
+      if (f.kind != FixKind::Baseline) {
+        if (a.analyses >= a.bound) {
+          a.truncated = true;
+          break;
+        }
+        j.changed = s;
+        apply_fix(j.changed, f);
+        if (!check(j.changed).empty()) {
+          ++a.skipped;
+          continue;
+        }
+        ++a.analyses;
+      } else {
+        j.served = true, j.wf = wf_now, j.ideal = ideal_now;
+      }
+      j.fix = std::move(f);
+      jobs.push_back(std::move(j));
+    }
+    if (a.truncated) break;
+  }
+  std::vector<Job*> to_evaluate;
+  for (auto& [tile, jobs] : plan)
+    for (Job& j : jobs)
+      if (j.fix.kind != FixKind::Baseline) to_evaluate.push_back(&j);
+  for_each_index(to_evaluate.size(), [&](size_t k) { evaluate(*to_evaluate[k]); });
+
+  for (auto& [tile, jobs] : plan) {
     TileAdvice ta;
     ta.tile = tile;
     for (size_t i = 0; i < a.steps.size(); ++i)
       if (a.steps[i].tile == tile) ta.steps.push_back(static_cast<int>(i));
     const int64_t unpadded = unpadded_bytes(s.tiles[static_cast<size_t>(tile)]);
-    for (Fix& f : candidates(s, tile)) {
-      std::vector<int64_t> wf, ideal;
-      if (f.kind == FixKind::Baseline) {
-        wf = wf_now, ideal = ideal_now;
-      } else {
-        if (a.analyses >= a.bound) {
-          a.truncated = true;
-          break;
-        }
-        Scenario c = s;
-        apply_fix(c, f);
-        if (!check(c).empty()) {
-          ++a.skipped;
-          continue;
-        }
-        ++a.analyses;
-        if (!relaid(c, tile, wf, ideal)) {
-          AnalysisResult r = analyze(c);
-          if (!r.analysis) {
-            ++a.skipped;
-            continue;
-          }
-          per_step(*r.analysis, wf, ideal);
-        }
+    for (Job& j : jobs) {
+      if (!j.served) {
+        ++a.skipped;
+        continue;
       }
+      Fix& f = j.fix;
       Scenario c = s;
       apply_fix(c, f);
       f.extra_bytes = c.tiles[static_cast<size_t>(tile)].bytes() - unpadded;
       for (int i : ta.steps) {
-        f.wavefronts.push_back(wf[static_cast<size_t>(i)]);
-        f.ideal.push_back(ideal[static_cast<size_t>(i)]);
-        f.total_wavefronts += wf[static_cast<size_t>(i)];
-        f.total_ideal += ideal[static_cast<size_t>(i)];
-        f.conflict_free_steps += wf[static_cast<size_t>(i)] == ideal[static_cast<size_t>(i)];
+        f.wavefronts.push_back(j.wf[static_cast<size_t>(i)]);
+        f.ideal.push_back(j.ideal[static_cast<size_t>(i)]);
+        f.total_wavefronts += j.wf[static_cast<size_t>(i)];
+        f.total_ideal += j.ideal[static_cast<size_t>(i)];
+        f.conflict_free_steps += j.wf[static_cast<size_t>(i)] == j.ideal[static_cast<size_t>(i)];
       }
       if (f.kind == FixKind::Baseline) ta.baseline = static_cast<int>(a.fixes.size());
       ta.ranked.push_back(static_cast<int>(a.fixes.size()));
@@ -257,7 +305,6 @@ Advice advise(const Scenario& s) {
       });
     }
     a.tiles.push_back(std::move(ta));
-    if (a.truncated) break;
   }
   return a;
 }

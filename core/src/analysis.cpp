@@ -70,16 +70,43 @@ std::string serve_warp(const Arch& arch, const OpSpec& op, const TraceStep& ts, 
 
 }  // namespace
 
-StepFigures serve_step(const Scenario& s, const Arch& arch, const TraceStep& ts) {
+size_t ServeMemo::Hash::operator()(const Key& k) const {
+  uint64_t h = static_cast<uint64_t>(k.op) << 40 ^ static_cast<uint64_t>(k.width) << 32 ^ k.mask;
+  auto mix = [&h](uint64_t w) { h = (h ^ w) * 0x9E3779B97F4A7C15ull; };
+  for (size_t l = 0; l < kWarpSize; l += 2)
+    mix(static_cast<uint64_t>(k.addr[l]) << 32 | k.addr[l + 1]);
+  if (k.has_source)
+    for (size_t l = 0; l < kWarpSize; l += 2)
+      mix(static_cast<uint64_t>(k.source[l]) << 32 | k.source[l + 1]);
+  return static_cast<size_t>(h ^ h >> 29);
+}
+
+StepFigures serve_step(const Scenario& s, const Arch& arch, const TraceStep& ts, ServeMemo* memo) {
   StepFigures f;
   if (ts.warps.empty()) return f;
   const OpSpec op = compiled_op(s, ts.info.step, arch);
+  if (memo && memo->arch_ != &arch) memo->seen_.clear(), memo->arch_ = &arch;
   WarpStep ws;
+  ServeMemo::Key key;
   for (const WarpTrace& wt : ts.warps) {
+    if (memo) {
+      // The access serve_warp() gives the model, as a key.
+      key.op = op.op, key.width = op.width, key.mask = wt.mask, key.has_source = ts.has_source;
+      key.addr = wt.byte;
+      for (size_t l = 0; l < kWarpSize; ++l)
+        key.source[l] = ts.has_source ? wt.chunk[l] * static_cast<uint32_t>(op.width) : 0;
+      if (auto it = memo->seen_.find(key); it != memo->seen_.end()) {
+        f.wavefronts += it->second.wavefronts;
+        f.ideal += it->second.ideal;
+        continue;
+      }
+    }
     ws.result = {};
     serve_warp(arch, op, ts, wt, ws, false);
     f.wavefronts += ws.result.wavefronts;
     f.ideal += ws.result.ideal;
+    if (memo && memo->seen_.size() < ServeMemo::kMaxEntries)
+      memo->seen_.emplace(key, StepFigures{ws.result.wavefronts, ws.result.ideal});
   }
   return f;
 }

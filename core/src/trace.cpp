@@ -550,48 +550,74 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
 
 }  // namespace
 
-std::optional<Trace> relayout(const Scenario& changed, int tile, const TileDecl& traced,
-                              const Trace& t) {
+namespace {
+
+// What relayout() needs of the change before any lane: every lane of `t` kept its subscripts (none
+// out of bounds), and the tile keeps its rank and element type.
+bool can_relayout(const Scenario& changed, int tile, const TileDecl& traced, const Trace& t) {
   if (t.out_of_bounds != 0 || tile < 0 || static_cast<size_t>(tile) >= changed.tiles.size())
-    return std::nullopt;
+    return false;
   const TileDecl& now = changed.tiles[static_cast<size_t>(tile)];
-  const std::vector<int64_t> before = traced.padded_dims();
+  return now.dims.size() == traced.dims.size() && &now.type() == &traced.type();
+}
+
+// Re-places the lanes of `ts` (a step of the tile, holding the trace's lanes) in place.
+bool replace_lanes(const Scenario& changed, int tile, const std::vector<int64_t>& before,
+                   TraceStep& ts) {
+  const TileDecl& now = changed.tiles[static_cast<size_t>(tile)];
   const size_t rank = before.size();
-  if (now.dims.size() != rank || &now.type() != &traced.type()) return std::nullopt;
-  Trace out = t;
-  std::vector<int64_t> subs(rank);
-  for (TraceStep& ts : out.steps) {
-    if (ts.info.tile != tile || ts.warps.empty()) continue;
-    const Placer place(now, changed.steps[static_cast<size_t>(ts.info.step)].op(now.elem_bytes()));
-    // The same padded extents (a swizzle changed): the same subscripts are the same element,
-    // in bounds as before; only its byte moves.
-    const bool same_extents = place.padded == before;
-    for (WarpTrace& wt : ts.warps) {
-      for (int lane = 0; lane < kWarpSize; ++lane) {
-        if (((wt.mask >> lane) & 1u) == 0) continue;
-        if (same_extents) {
-          const uint32_t byte = place.byte(wt.element[static_cast<size_t>(lane)]);
-          if (!place.aligned(byte) || !place.fits(byte)) return std::nullopt;
-          wt.byte[static_cast<size_t>(lane)] = byte;
-          continue;
-        }
-        // element -> subscripts, row-major over the extents it was traced with (in bounds).
-        int64_t rest = wt.element[static_cast<size_t>(lane)];
-        for (size_t d = rank; d-- > 1;) {
-          subs[d] = rest % before[d];
-          rest /= before[d];
-        }
-        subs[0] = rest;
-        if (place.first_out_of_bounds(subs.data(), rank) < rank) return std::nullopt;
-        const int64_t elem = place.element(subs.data(), rank);
-        const uint32_t byte = place.byte(elem);
-        if (!place.aligned(byte) || !place.fits(byte)) return std::nullopt;
-        wt.element[static_cast<size_t>(lane)] = static_cast<int32_t>(elem);
+  const Placer place(now, changed.steps[static_cast<size_t>(ts.info.step)].op(now.elem_bytes()));
+  // The same padded extents (a swizzle changed): the same subscripts are the same element,
+  // in bounds as before; only its byte moves.
+  const bool same_extents = place.padded == before;
+  std::array<int64_t, 3> subs{};  // a tile has 1 to 3 subscripts (check())
+  if (rank > subs.size()) return false;
+  for (WarpTrace& wt : ts.warps) {
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (((wt.mask >> lane) & 1u) == 0) continue;
+      if (same_extents) {
+        const uint32_t byte = place.byte(wt.element[static_cast<size_t>(lane)]);
+        if (!place.aligned(byte) || !place.fits(byte)) return false;
         wt.byte[static_cast<size_t>(lane)] = byte;
+        continue;
       }
+      // element -> subscripts, row-major over the extents it was traced with (in bounds).
+      int64_t rest = wt.element[static_cast<size_t>(lane)];
+      for (size_t d = rank; d-- > 1;) {
+        subs[d] = rest % before[d];
+        rest /= before[d];
+      }
+      subs[0] = rest;
+      if (place.first_out_of_bounds(subs.data(), rank) < rank) return false;
+      const int64_t elem = place.element(subs.data(), rank);
+      const uint32_t byte = place.byte(elem);
+      if (!place.aligned(byte) || !place.fits(byte)) return false;
+      wt.element[static_cast<size_t>(lane)] = static_cast<int32_t>(elem);
+      wt.byte[static_cast<size_t>(lane)] = byte;
     }
   }
+  return true;
+}
+
+}  // namespace
+
+std::optional<Trace> relayout(const Scenario& changed, int tile, const TileDecl& traced,
+                              const Trace& t) {
+  if (!can_relayout(changed, tile, traced, t)) return std::nullopt;
+  const std::vector<int64_t> before = traced.padded_dims();
+  Trace out = t;
+  for (TraceStep& ts : out.steps)
+    if (ts.info.tile == tile && !ts.warps.empty() && !replace_lanes(changed, tile, before, ts))
+      return std::nullopt;
   return out;
+}
+
+bool relayout_step(const Scenario& changed, int tile, const TileDecl& traced, const Trace& t,
+                   size_t exec, TraceStep& out) {
+  if (!can_relayout(changed, tile, traced, t) || exec >= t.steps.size()) return false;
+  out = t.steps[exec];
+  return out.info.tile != tile || out.warps.empty() ||
+         replace_lanes(changed, tile, traced.padded_dims(), out);
 }
 
 TraceResult trace(const Scenario& s, const TraceOptions& o) {

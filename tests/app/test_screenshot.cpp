@@ -568,6 +568,16 @@ TEST(AppExit, UsageErrorsExitTwoAndFailedWorkExitsOne) {
   EXPECT_FALSE(fs::exists(svg));
 }
 
+TEST(AppExit, NoDisplayAndNoOutputSaysSoAndHowToDrawToAFile) {
+  // A packaged bankviz started from a shell without X (an ssh session, a chroot) printed
+  // "bankviz: " with nothing after it (tools/package/check-deb-in-chroot.sh found it).
+  AppRun r = run_app("", "unset DISPLAY WAYLAND_DISPLAY;");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("bankviz: no display: DISPLAY is not set\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--screenshot FILE.png or --svg FILE.svg"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("bankviz: \n"), std::string::npos) << r.out;
+}
+
 TEST(AppExit, ScreenshotToDevFullFailsWithAReason) {
   // It used to print "wrote /dev/full" and exit 0. Refused before any rendering: no display needed.
   AppRun r = run_app("--screenshot /dev/full --force");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "bankviz/analysis.h"
 
@@ -347,4 +348,36 @@ TEST(Analysis, AtomicIncrementsOfDistinctWordsInOneBankStillConflict) {
   EXPECT_EQ(a.step_wavefronts(0), 2);
   EXPECT_EQ(a.step_op(0).op, Op::AtomicInc);
   EXPECT_EQ(serve(hopper, Op::Atomic, a.warps[0][0].access).wavefronts, 32);
+}
+
+TEST(ServeMemo, EveryPresetsStepsServedWithAMemoAreTheStepsServedWithout) {
+  // One memo across every preset and three archs: an access met again (in this preset or
+  // another) gives the figures serving it gives, and a memo of another arch is not read.
+  ServeMemo memo;
+  size_t steps = 0, warps = 0;
+  const std::string dir = std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets";
+  for (const char* arch_id : {"hopper", "kepler8", "cc1x"}) {
+    const Arch* arch = find_arch(arch_id);
+    ASSERT_NE(arch, nullptr);
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      if (e.path().extension() != ".json") continue;
+      const ScenarioLoad l = load_scenario_file(e.path().string());
+      ASSERT_TRUE(l.scenario) << e.path();
+      const TraceResult t = trace(*l.scenario);
+      ASSERT_TRUE(t.trace) << e.path();
+      for (int pass = 0; pass < 2; ++pass) {  // the second pass: every access met again
+        for (const TraceStep& ts : t.trace->steps) {
+          const StepFigures with = serve_step(*l.scenario, *arch, ts, &memo);
+          const StepFigures without = serve_step(*l.scenario, *arch, ts);
+          EXPECT_EQ(with.wavefronts, without.wavefronts) << e.path() << " " << ts.info.label;
+          EXPECT_EQ(with.ideal, without.ideal) << e.path() << " " << ts.info.label;
+          ++steps, warps += ts.warps.size();
+        }
+      }
+    }
+  }
+  EXPECT_GT(steps, 500u);
+  // It kept what it served (the last arch's accesses), fewer than it was asked.
+  EXPECT_GT(memo.size(), 0u);
+  EXPECT_LT(memo.size(), warps / 6);  // one arch, one pass: fewer distinct than served
 }

@@ -346,6 +346,24 @@ TEST(Relayout, EveryPresetsTraceReplacedIsTheChangedScenariosTrace) {
         const std::optional<Trace> r =
             relayout(c, static_cast<int>(tile), s.tiles[tile], *base.trace);
         const TraceResult full = trace(c);
+        // relayout_step(), step by step into one reused buffer, is relayout() step by step: it
+        // declines a step of the tile exactly where relayout() declines, else gives its step.
+        TraceStep one;
+        bool every_step = true;
+        for (size_t e = 0; e < base.trace->steps.size(); ++e) {
+          const bool ok =
+              relayout_step(c, static_cast<int>(tile), s.tiles[tile], *base.trace, e, one);
+          every_step = every_step && ok;
+          if (!ok || !r) continue;
+          EXPECT_EQ(one.info.label, r->steps[e].info.label);
+          ASSERT_EQ(one.warps.size(), r->steps[e].warps.size());
+          for (size_t w = 0; w < one.warps.size(); ++w) {
+            ASSERT_EQ(one.warps[w].mask, r->steps[e].warps[w].mask) << e << " " << w;
+            ASSERT_EQ(one.warps[w].element, r->steps[e].warps[w].element) << e << " " << w;
+            ASSERT_EQ(one.warps[w].byte, r->steps[e].warps[w].byte) << e << " " << w;
+          }
+        }
+        EXPECT_EQ(every_step, r.has_value());
         if (!r) {
           ++declined;
           EXPECT_TRUE(base.trace->out_of_bounds > 0 || !full.trace ||

@@ -47,7 +47,10 @@ bool kind_combo(Scenario& d, size_t i) {
   }
   static const std::string tip = [] {
     std::string t = "What the step does:";
-    for (const StepKindInfo& k : step_kinds()) t += "\n" + std::string(k.help);
+    for (const StepKindInfo& k : step_kinds()) {
+      t += '\n';  // not "\n" + std::string: GCC 12's false -Wrestrict at -O3 (CMakeLists.txt)
+      t += k.help;
+    }
     return t;
   }();
   control_tip(tip.c_str());

@@ -3,9 +3,11 @@
 //
 // For every tile that a memory step uses, each candidate layout change is applied to a copy of the
 // scenario, checked (check()) and analyzed: the scenario's trace re-placed for the candidate
-// (trace.h relayout(): the same lanes touch the same subscripts) and the tile's steps served
-// (analysis.h serve_step()), or, where relayout() cannot tell, analyze() of the copy. The one
-// bank model, never a second bank computation. Candidates:
+// (trace.h relayout_step(): the same lanes touch the same subscripts) and the tile's steps served
+// (analysis.h serve_step(), a warp access met again not served again), or, where relayout cannot
+// tell, analyze() of the copy. The one bank model, never a second bank computation. Which
+// candidates are analyzed is decided in order first (check() and the bound), then they are
+// analyzed on a worker per core: the same advice as one after the other. Candidates:
 //   pad p      p = 1 .. kMaxAdvisePad elements per innermost row (row-major tiles of rank >= 2);
 //              costs (rows x p) elements of shared memory.
 //   swizzle    CuTe Swizzle<B,M,S> on element offsets, B = 1..5, M = 0..4, S = B..8, and the

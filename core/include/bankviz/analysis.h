@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bankviz/access.h"
@@ -81,6 +82,35 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch, Trace t,
 struct StepFigures {
   int wavefronts = 0, ideal = 0;
 };
-StepFigures serve_step(const Scenario& s, const Arch& arch, const TraceStep& ts);
+
+// What serve_step() found for the warp accesses it served, to give an access met again the same
+// figures without serving it again: the bank model and validate() are functions of the arch, the
+// instruction and the access (width, mask, every lane's address and source) alone, and a tile's
+// re-placed steps repeat few patterns (advise()'s heaviest scenario: 16384 warp instructions,
+// 32 distinct accesses per candidate). One per thread; at most kMaxEntries kept.
+class ServeMemo {
+ public:
+  static constexpr size_t kMaxEntries = size_t{1} << 16;
+  size_t size() const { return seen_.size(); }
+
+ private:
+  friend StepFigures serve_step(const Scenario&, const Arch&, const TraceStep&, ServeMemo*);
+  struct Key {
+    Op op = Op::Load;
+    int width = 0;
+    uint32_t mask = 0;
+    bool has_source = false;
+    std::array<uint32_t, kWarpSize> addr{}, source{};  // source: zero without has_source
+    bool operator==(const Key&) const = default;
+  };
+  struct Hash {
+    size_t operator()(const Key& k) const;
+  };
+  const Arch* arch_ = nullptr;  // the arch its figures are for (another clears it)
+  std::unordered_map<Key, StepFigures, Hash> seen_;
+};
+
+StepFigures serve_step(const Scenario& s, const Arch& arch, const TraceStep& ts,
+                       ServeMemo* memo = nullptr);
 
 }  // namespace bankviz

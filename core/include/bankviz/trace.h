@@ -87,6 +87,11 @@ TraceResult trace(const Scenario& s, const TraceOptions& options = {});
 // says how). `changed` must pass check().
 std::optional<Trace> relayout(const Scenario& changed, int tile, const TileDecl& traced,
                               const Trace& t);
+// relayout() of one executed step (`t.steps[exec]`), into `out`, whose storage is reused: for
+// many variants served step by step (advise()'s candidates) without a copy of the whole trace.
+// False where relayout() returns nullopt for what this step holds or for the trace as a whole.
+bool relayout_step(const Scenario& changed, int tile, const TileDecl& traced, const Trace& t,
+                   size_t exec, TraceStep& out);
 
 // The C types the lets are declared with in the kernel, in order: a let's own `type`, else its
 // expression's type (binding against the constants and earlier lets). Stops at the first let
