@@ -178,7 +178,14 @@ void run_sweep(const SweepOptions& o) {
     else if (not_measured.empty())
       not_measured = "no value analyzes";
   }
+  // Every value made the scenario invalid (pad=-5..-1): the table says why per value, and the
+  // flag is a usage error, as --pad -1 is.
+  bool any_analyzes = false;
+  for (const SweepPoint& pt : points) any_analyzes |= pt.summary.has_value();
   const auto finish = [&] {
+    if (!any_analyzes)
+      throw Exit{kExitUsage,
+                 "--param " + o.param + ": no value analyzes (each value's error above)"};
     if (!not_measured.empty()) throw Exit{kExitFailed, "--run: not measured: " + not_measured};
   };
   if (o.json) {

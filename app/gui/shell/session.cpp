@@ -925,7 +925,11 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
                 static_cast<int>(o.height * scale), p.gl_renderer.c_str(),
                 p.egl_platform.empty() ? "" : (", EGL " + p.egl_platform).c_str());
     // What the measurement panel shows: a GPU's timing, or why there is none.
-    if (auto m = s.measure.measurer.last(); m && m->ok) {
+    if (auto m = s.measure.measurer.last(); m && m->ok && m->partial) {
+      // A figure alone (a comparison's side): exposed mode, no launch of the lesson's.
+      std::printf("measured on %s: %.2f cycles/instr (exposed)\n", m->device.c_str(),
+                  m->cycles_per_instruction);
+    } else if (m && m->ok) {
       std::printf("measured on %s: %.2f cycles/instr, %.2f us/launch (%s)\n", m->device.c_str(),
                   m->cycles_per_instruction, m->microseconds, m->mode.c_str());
     } else {
