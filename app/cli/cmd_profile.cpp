@@ -153,6 +153,18 @@ std::string format_recorded(const std::vector<RecordedLine>& lines, const std::s
   return out;
 }
 
+// The launch the source follower and the recording's picture read: the block, the dynamic
+// shared bytes and the integer arguments of the profile's request.
+SourceLaunch source_launch(const ProfileRequest& q) {
+  SourceLaunch launch;
+  launch.block[0] = q.block.x;
+  launch.block[1] = q.block.y;
+  launch.block[2] = q.block.z;
+  launch.dynamic_shared = q.dynamic_shared;
+  for (const KernelArg& a : q.args) launch.args.push_back(integer_value(a));
+  return launch;
+}
+
 // --line N with a recording: the line's recorded accesses as a picture (recording.h
 // recorded_picture(), the tiles from the kernel's declarations), analyzed from that trace by
 // analysis.h (wavefronts per warp, races, verdicts): as JSON (analyze --json's, with what made
@@ -160,12 +172,7 @@ std::string format_recorded(const std::vector<RecordedLine>& lines, const std::s
 void print_line_picture(const Recording& r, const std::vector<RecordedInstruction>& ins,
                         const ProfileRequest& q, uint32_t line, bool gpu, bool json,
                         nlohmann::json* into = nullptr) {
-  SourceLaunch launch;
-  launch.block[0] = q.block.x;
-  launch.block[1] = q.block.y;
-  launch.block[2] = q.block.z;
-  launch.dynamic_shared = q.dynamic_shared;
-  for (const KernelArg& a : q.args) launch.args.push_back(integer_value(a));
+  const SourceLaunch launch = source_launch(q);
   std::string why;
   const std::vector<TileDecl> declared =
       shared_arrays_of_kernel(q.source, q.kernel, launch, q.file_name, &why);
@@ -540,12 +547,7 @@ void run_profile(const ProfileOptions& o) {
     throw Exit{kExitUsage, m};
   }
 
-  SourceLaunch launch;
-  launch.block[0] = q.block.x;
-  launch.block[1] = q.block.y;
-  launch.block[2] = q.block.z;
-  launch.dynamic_shared = q.dynamic_shared;
-  for (const KernelArg& a : q.args) launch.args.push_back(integer_value(a));
+  const SourceLaunch launch = source_launch(q);
   if (o.scenario_line > 0) {
     // The model's side of a line, without a GPU (core/from_source.h).
     const SourceScenario sc = scenario_from_source_line(

@@ -177,6 +177,18 @@ SourceScenario scenario_from_source_line(std::string_view source, uint32_t line,
 
 namespace {
 
+// The __global__ function `kernel` (ns::name: its last part) of the prepared source, or null with
+// why it is not there (control bytes of the user's name shown as '?').
+const Function* find_kernel(const Prepared& p, const std::string& kernel,
+                            const std::string& file_name, std::string* why) {
+  const std::string name =
+      kernel.substr(kernel.rfind(':') == std::string::npos ? 0 : kernel.rfind(':') + 1);
+  for (const Function& f : p.fns)
+    if (f.global && f.name == name) return &f;
+  *why = replace_controls("no __global__ function " + kernel + " in " + file_name, '?');
+  return nullptr;
+}
+
 std::vector<SourceLine> kernel_lines(std::string_view source, const std::string& kernel,
                                      const SourceLaunch& launch, const std::string& file_name,
                                      std::string* why) {
@@ -187,15 +199,8 @@ std::vector<SourceLine> kernel_lines(std::string_view source, const std::string&
   }
   try {
     const Prepared p = prepare(source);
-    const std::string name =
-        kernel.substr(kernel.rfind(':') == std::string::npos ? 0 : kernel.rfind(':') + 1);
-    const Function* fn = nullptr;
-    for (const Function& f : p.fns)
-      if (f.global && f.name == name) fn = &f;
-    if (!fn) {
-      *why = "no __global__ function " + kernel + " in " + file_name;
-      return out;
-    }
+    const Function* fn = find_kernel(p, kernel, file_name, why);
+    if (!fn) return out;
     // The names declared __shared__ (a declarator: followed by '[', ',', ';' or __align__).
     // At file scope or in the kernel (other functions' blocks are skipped).
     std::set<std::string> names;
@@ -260,15 +265,8 @@ std::vector<TileDecl> shared_arrays_of_kernel(std::string_view source, const std
   }
   try {
     const Prepared p = prepare(source);
-    const std::string name =
-        kernel.substr(kernel.rfind(':') == std::string::npos ? 0 : kernel.rfind(':') + 1);
-    const Function* fn = nullptr;
-    for (const Function& f : p.fns)
-      if (f.global && f.name == name) fn = &f;
-    if (!fn) {
-      *why = replace_controls("no __global__ function " + kernel + " in " + file_name, '?');
-      return out;
-    }
+    const Function* fn = find_kernel(p, kernel, file_name, why);
+    if (!fn) return out;
     // Followed to its closing brace: every declaration the follower reaches.
     const Followed f = follow_kernel(p, *fn, fn->last, launch);
     for (const std::string& a : f.array_order) {
