@@ -199,7 +199,7 @@ Advice advise(const Scenario& s) {
     const TileDecl& before = s.tiles[static_cast<size_t>(tile)];
     j.wf.assign(a.steps.size(), 0);
     j.ideal.assign(a.steps.size(), 0);
-    TraceStep ts;   // one step re-placed at a time, its storage reused
+    TraceStep ts;    // one step re-placed at a time, its storage reused
     ServeMemo memo;  // a warp access met again is not served again
     for (size_t e = 0; e < traced.steps.size(); ++e) {
       if (traced.steps[e].info.tile != tile) continue;

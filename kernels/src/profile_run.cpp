@@ -416,10 +416,10 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   bool timed_out = false;
   auto launch = [&]() {
     return st.check(d.cuEventRecord_(e0.get(), nullptr), "cuEventRecord") &&
-           st.check(d.cuLaunchKernel_(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x,
-                                      req.block.y, req.block.z, req.dynamic_shared, nullptr,
-                                      kp.data(), nullptr),
-                    "cuLaunchKernel") &&
+           st.check(
+               d.cuLaunchKernel_(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y,
+                                 req.block.z, req.dynamic_shared, nullptr, kp.data(), nullptr),
+               "cuLaunchKernel") &&
            st.check(d.cuEventRecord_(e1.get(), nullptr), "cuEventRecord") &&
            wait_for_event(st, e1, req.timeout_ms, &timed_out);
   };

@@ -40,9 +40,10 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
   k.file_name = req.file_name;
   const CompileOutcome comp = compile(k, sm);
   if (!comp.compiled) {
-    out.why = "the recording does not compile (NVRTC, the __shared__ arrays as recording "
-              "proxies): " +
-              comp.error;
+    out.why =
+        "the recording does not compile (NVRTC, the __shared__ arrays as recording "
+        "proxies): " +
+        comp.error;
     return out;
   }
   const Driver& d = driver();
@@ -77,8 +78,8 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
     return st.check(d.cuModuleGetGlobal_(p, &size, module.get(), name), "cuModuleGetGlobal") &&
            (size == bytes || (st.check(CUDA_ERROR_INVALID_VALUE, name), false));
   };
-  CUdeviceptr g_records = 0, g_capacity = 0, g_count = 0, g_dynamic = 0, g_phase = 0,
-              g_arrays = 0, g_oob = 0, g_oob_at = 0;
+  CUdeviceptr g_records = 0, g_capacity = 0, g_count = 0, g_dynamic = 0, g_phase = 0, g_arrays = 0,
+              g_oob = 0, g_oob_at = 0;
   if (!global("bv_records", 8, &g_records) || !global("bv_capacity", 8, &g_capacity) ||
       !global("bv_count", 8, &g_count) || !global("bv_dynamic_bytes", 8, &g_dynamic) ||
       !global("bv_phase", 4 * 1024, &g_phase) || !global("bv_arrays", 8 * 256, &g_arrays) ||
@@ -98,8 +99,7 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
     return fail("the recording: buffer " + which + ": " + st.message());
   if (!st.check(create_event(done), "cuEventCreate") ||
       !st.check(d.cuLaunchKernel_(fn, req.grid.x, req.grid.y, req.grid.z, req.block.x, req.block.y,
-                                  req.block.z, req.dynamic_shared, nullptr,
-                                  kp.data(), nullptr),
+                                  req.block.z, req.dynamic_shared, nullptr, kp.data(), nullptr),
                 "cuLaunchKernel") ||
       !st.check(d.cuEventRecord_(done.get(), nullptr), "cuEventRecord") ||
       !wait_for_event(st, done, req.timeout_ms, &out.timed_out))
@@ -133,7 +133,8 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
               (oob[2] == 0xffffffffu ? std::string("a thread of another block")
                                      : "thread " + std::to_string(oob[2])) +
               " indexes " + name + '[' + std::to_string(oob_at[0]) + "], out of bounds (" +
-              std::to_string(oob_at[1]) + " elements there); the GPU recording did not make that "
+              std::to_string(oob_at[1]) +
+              " elements there); the GPU recording did not make that "
               "access";
     return out;
   }

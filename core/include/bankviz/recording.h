@@ -140,7 +140,6 @@ struct RecordedPicture {
 std::optional<RecordedPicture> recorded_picture(const Recording& r,
                                                 const std::vector<RecordedInstruction>& ins,
                                                 const std::vector<TileDecl>& declared,
-                                                uint32_t line, const Arch& arch,
-                                                std::string* why);
+                                                uint32_t line, const Arch& arch, std::string* why);
 
 }  // namespace bankviz
