@@ -88,6 +88,11 @@ int main(int argc, char** argv) {
       o.counters = false;  // the figure alone: timing without the counters' launches
       const double z = now_s();
       const RunResult fig = runner.run(e.scenario, o);
+      if (fig.status != RunStatus::Ok) {  // not a timing: the run's refusal (float2 atomics)
+        std::printf("%-34s not run: %s: %s\n", e.what.c_str(), run_status_name(fig.status),
+                    fig.message.c_str());
+        continue;
+      }
       o.counters = true;
       const double a = now_s();
       const RunResult ex = runner.run(e.scenario, o);
