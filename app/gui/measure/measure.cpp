@@ -206,7 +206,12 @@ Measurement measure_with_runner(const Scenario& s, const MeasureCall& call) {
   o.counters = true;
   o.timing_runs = 1;
   RunResult ex = runner.run(s, o);
-  if (ex.status != RunStatus::Ok) ex = fig;  // the figure stands; no counters
+  std::string counters_failed;
+  if (ex.status != RunStatus::Ok) {  // the figure stands; no counters, and why
+    counters_failed =
+        "the counters' run failed: " + std::string(run_status_name(ex.status)) + ": " + ex.message;
+    ex = fig;
+  }
   o.mode = RunMode::Written;
   o.timing_runs = RunOptions{}.timing_runs;
   RunResult wr = runner.run(s, o);
@@ -224,6 +229,7 @@ Measurement measure_with_runner(const Scenario& s, const MeasureCall& call) {
     m.counters.push_back({"as written: the whole kernel", wr.written.hw});
   if (ex.counters != CounterStatus::Ok && ex.counters != CounterStatus::Off)
     m.counters_problem = ex.counters_message;
+  if (!counters_failed.empty()) m.counters_problem = counters_failed;
   if (wr.status == RunStatus::Ok) as_compiled_rows(s, dev, m);
   return m;
 }
