@@ -137,6 +137,11 @@ std::string num(double v) {
   return s == "-0" ? "0" : s;
 }
 
+std::string fit(const std::string& s, double width, double size) {
+  const size_t most = static_cast<size_t>(std::max(4.0, width / (size * 0.56)));
+  return s.size() <= most ? s : s.substr(0, most - 3) + "...";
+}
+
 namespace {
 
 // Which word each byte of the tile falls in: word -> (first element, all padding?).

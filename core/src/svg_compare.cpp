@@ -23,13 +23,6 @@ std::string fmt(double v) {
   return buf;
 }
 
-// Cut to what a line of `width` units holds at font `size` (about 0.56 em per character).
-std::string fit(const std::string& s, double width, double size) {
-  const size_t most = static_cast<size_t>(std::max(4.0, width / (size * 0.56)));
-  if (s.size() <= most) return s;
-  return s.substr(0, most - 3) + "...";
-}
-
 std::string where(const Analysis& a, const Frame& f, const FrameCells& fc) {
   if (f.step < 0) return "no shared-memory access";
   return fc.label + "  |  warp " + std::to_string(f.warp) + ", wavefront " +

@@ -14,6 +14,8 @@ namespace bankviz::svg_detail {
 
 std::string esc(std::string_view s);  // XML text
 std::string num(double v);            // a number without trailing zeros
+// Cut to what a line of `width` units holds at font `size` (about 0.56 em per character).
+std::string fit(const std::string& s, double width, double size);
 
 // An SVG body being written with one palette.
 struct Svg {

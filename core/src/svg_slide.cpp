@@ -40,12 +40,6 @@ std::vector<std::string> wrap_words(const std::string& text, size_t chars) {
   return lines;
 }
 
-// Cut to what a line of `width` units holds at font `size` (about 0.56 em per character).
-std::string fit(const std::string& s, double width, double size) {
-  const size_t most = static_cast<size_t>(std::max(4.0, width / (size * 0.56)));
-  return s.size() <= most ? s : s.substr(0, most - 3) + "...";
-}
-
 }  // namespace
 
 std::string render_slide_svg(const Analysis& a, const Frame& f, const SlideSvgOptions& o) {
