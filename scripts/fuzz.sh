@@ -27,8 +27,12 @@ fi
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 if [[ ! -f $build/CMakeCache.txt ]]; then
+  # -O1 -gline-tables-only: the flags libFuzzer's documentation and OSS-Fuzz build harnesses
+  # with (line tables are what a report names); a unity build of the libraries, as the ASan
+  # build (scripts/sanitize.sh): both for CI's 45 minutes (BENCHMARKS.md, "CI").
   cmake -S . -B "$build" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBANKVIZ_FUZZ=ON -DBANKVIZ_WERROR=ON \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+    -DCMAKE_UNITY_BUILD=ON -DBANKVIZ_FUZZ=ON -DBANKVIZ_WERROR=ON \
     -DBANKVIZ_GUI=OFF -DBANKVIZ_CUDA=OFF -DBANKVIZ_TESTS=OFF -DBANKVIZ_BENCHMARKS=OFF
 fi
 if ! grep -qs '^BANKVIZ_HAVE_LIBFUZZER:INTERNAL=1$' "$build/CMakeCache.txt"; then

@@ -240,20 +240,43 @@ TEST(Codegen, InvalidScenarioGivesDiagnosticsNotAKernel) {
   EXPECT_FALSE(g.errors.empty());
 }
 
+// Every preset's kernels: written, exposed, and exposed with two replicas (every tile as a struct
+// of per-copy arrays).
+struct PresetKernel {
+  std::string what;
+  GenerateResult generated;
+};
+std::vector<PresetKernel> every_presets_kernels() {
+  std::vector<PresetKernel> out;
+  for (const std::string& name : test::preset_names()) {
+    for (RunMode mode : {RunMode::Written, RunMode::Exposed})
+      out.push_back({name + " (" + run_mode_name(mode) + ")", generate_kernel(preset(name), mode)});
+    out.push_back({name + " (exposed x2)", generate_kernel(preset(name), RunMode::Exposed, 2)});
+  }
+  return out;
+}
+
+// Without CUDA too (build-min), and under the sanitizers (scripts/sanitize.sh runs this one and
+// leaves NVRTC's compile of the same kernels, below, to the plain build: NVRTC is not
+// instrumented, and under ASan's allocator it took most of that stage's time).
+TEST(Codegen, EveryPresetGeneratesAKernelInEachMode) {
+  const std::vector<PresetKernel> kernels = every_presets_kernels();
+  ASSERT_EQ(kernels.size(), 3 * test::preset_names().size());
+  for (const PresetKernel& k : kernels) {
+    ASSERT_TRUE(k.generated.kernel) << k.what << ": " << k.generated.errors[0].format();
+    const KernelSource& src = *k.generated.kernel;
+    EXPECT_TRUE(k.generated.errors.empty()) << k.what;
+    EXPECT_TRUE(contains(src.text, "__global__ void " + src.kernel_name + "(")) << k.what;
+    EXPECT_TRUE(contains(src.text, "__shared__")) << k.what;
+  }
+}
+
 TEST(Nvrtc, EveryPresetCompilesForSm90InBothModes) {
   if (!built_with_cuda()) GTEST_SKIP() << "built without the CUDA toolkit (no NVRTC)";
-  for (const std::string& name : test::preset_names()) {
-    for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
-      GenerateResult g = generate_kernel(preset(name), mode);
-      ASSERT_TRUE(g.kernel) << name << ": " << g.errors[0].format();
-      CompileCheck c = compile_only(*g.kernel, "sm_90");
-      EXPECT_TRUE(c.ok) << name << " (" << run_mode_name(mode) << "): " << c.message;
-    }
-    // Exposed with two replicas: every tile as a struct of per-copy arrays.
-    GenerateResult g = generate_kernel(preset(name), RunMode::Exposed, 2);
-    ASSERT_TRUE(g.kernel) << name;
-    CompileCheck c = compile_only(*g.kernel, "sm_90");
-    EXPECT_TRUE(c.ok) << name << " (exposed x2): " << c.message;
+  for (const PresetKernel& k : every_presets_kernels()) {
+    ASSERT_TRUE(k.generated.kernel) << k.what << ": " << k.generated.errors[0].format();
+    CompileCheck c = compile_only(*k.generated.kernel, "sm_90");
+    EXPECT_TRUE(c.ok) << k.what << ": " << c.message;
   }
 }
 
