@@ -56,17 +56,6 @@ std::map<std::string, std::map<int, Measured>> measured() {
   return out;
 }
 
-// A row where the model as compiled and the hardware differ is explained when the hardware gave
-// the step's instructions to no step (CUPTI's line of an instruction ptxas moved: their sum is on
-// "no step") or counted the L1 unit's strays (instructions equal, wavefronts within 1%).
-bool explained(int64_t hw_instructions, int64_t hw_wavefronts, int64_t instructions,
-               int64_t wavefronts) {
-  if (hw_instructions == 0 && hw_wavefronts == 0) return true;
-  return hw_instructions == instructions &&
-         std::abs(static_cast<double>(hw_wavefronts - wavefronts)) <=
-             0.01 * static_cast<double>(wavefronts);
-}
-
 }  // namespace
 
 TEST(Sass, ListingGivesPredicatesWidthsCallSitesAndBranchedOverInstructions) {
@@ -114,32 +103,28 @@ TEST(Compiled, ModelAsCompiledEqualsTheH100CountersStepByStep) {
     const Scenario s = preset(name);
     const GenerateResult g = generate_kernel(s, RunMode::Written);
     ASSERT_TRUE(g.kernel);
-    const AnalysisResult a = analyze(s, hopper);
-    ASSERT_TRUE(a.analysis);
-    const std::vector<CompiledStep> c = compiled_steps(
-        s, *a.analysis, *g.kernel, parse_nvdisasm(slurp(data_dir() + name + ".sass")));
-    const int64_t grid = std::max<int64_t>(1, s.grid);
+    // Over the launch: every block where the blocks differ (the histogram's bins).
+    std::string why;
+    const std::vector<CompiledStep> c = compiled_launch(
+        s, hopper, *g.kernel, parse_nvdisasm(slurp(data_dir() + name + ".sass")), s.grid, &why);
+    ASSERT_FALSE(c.empty()) << why;
     for (const CompiledStep& cs : c) {
       const auto m = steps.find(cs.step);
       if (m == steps.end()) continue;
       ++rows;
       const Measured& h = m->second;
-      const bool same =
-          h.instructions == cs.instructions * grid && h.wavefronts == cs.wavefronts * grid;
+      const bool same = h.instructions == cs.instructions && h.wavefronts == cs.wavefronts;
       as_compiled += same;
-      as_written += h.instructions == cs.written_instructions * grid &&
-                    h.wavefronts == cs.written_wavefronts * grid;
+      as_written +=
+          h.instructions == cs.written_instructions && h.wavefronts == cs.written_wavefronts;
       if (!same)
         std::printf("[ compiled ] %s step %d: hardware %lld/%lld, as compiled %lld/%lld (%s)\n",
                     name.c_str(), cs.step, static_cast<long long>(h.instructions),
-                    static_cast<long long>(h.wavefronts),
-                    static_cast<long long>(cs.instructions * grid),
-                    static_cast<long long>(cs.wavefronts * grid), cs.reason.c_str());
-      EXPECT_TRUE(same || explained(h.instructions, h.wavefronts, cs.instructions * grid,
-                                    cs.wavefronts * grid))
-          << "step " << cs.step << ": hardware " << h.instructions << "/" << h.wavefronts
-          << ", as compiled " << cs.instructions * grid << "/" << cs.wavefronts * grid << " ("
-          << cs.reason << ")";
+                    static_cast<long long>(h.wavefronts), static_cast<long long>(cs.instructions),
+                    static_cast<long long>(cs.wavefronts), cs.reason.c_str());
+      EXPECT_TRUE(same) << "step " << cs.step << ": hardware " << h.instructions << "/"
+                        << h.wavefronts << ", as compiled " << cs.instructions << "/"
+                        << cs.wavefronts << " (" << cs.reason << ")";
     }
   }
   std::printf(
