@@ -297,7 +297,22 @@ struct Cost {
 // Plain: one instruction per warp. CasLoop: atomicAdd on a float is a loop of LDS and
 // ATOMS.CAST.SPIN. Elected: an atomic on an address the compiler knows to be the same for the
 // whole warp is done once, by one lane (@P0 ATOMS after a warp reduction).
-enum class Form { Plain, CasLoop, Elected };
+// UniformAddress: a load addressed by a uniform register alone ("LDS.128 R8, [UR4]"): every lane
+// reads one address, one wavefront per instruction (H100: s19-float4-store step 3, odd lanes of
+// a float4 broadcast, 1 wavefront where the same lanes through [R] take 2).
+enum class Form { Plain, CasLoop, Elected, UniformAddress };
+
+// The address operand is uniform registers and constants only ("[UR4]", "[UR4+0x10]").
+bool uniform_address(const SassInstruction& in) {
+  const size_t open = in.operands.find('[');
+  const size_t close = in.operands.find(']', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos) return false;
+  const std::string_view addr = std::string_view(in.operands).substr(open + 1, close - open - 1);
+  if (addr.substr(0, 2) != "UR") return false;
+  for (size_t i = 0; i < addr.size(); ++i)
+    if (addr[i] == 'R' && (i == 0 || addr[i - 1] != 'U')) return false;
+  return true;
+}
 
 // The compare-and-swap loop: every try is an LDS of the lanes still trying (served as a load) and
 // an ATOMS.CAST.SPIN of 2 wavefronts, 2 instructions; in each bank one lane (the lowest) succeeds
@@ -333,6 +348,10 @@ Cost serve_execution(const Analysis& src, int exec, const OpSpec& op, int width,
     }
     if (form == Form::CasLoop) {
       cas_loop(*src.arch, acc, c);
+      continue;
+    }
+    if (form == Form::UniformAddress) {
+      ++c.instructions, ++c.wavefronts;
       continue;
     }
     if (form == Form::Elected) acc.mask &= ~acc.mask + 1;  // the warp's lowest active lane
@@ -371,6 +390,9 @@ std::string reason_of(Form form, int group, size_t executions,
     why =
         "one lane per warp: the address is the same for the whole warp, so the compiler "
         "adds the warp's values first and one lane does the atomic";
+  } else if (form == Form::UniformAddress) {
+    why = "addressed by a uniform register alone (" + mine[0]->operands +
+          "): one wavefront per instruction";
   } else if (group > 1) {
     why = std::to_string(executions) + " executions in " + std::to_string(mine.size()) + " " +
           mine[0]->opcode + " (" + std::to_string(group) + " each)";
@@ -604,6 +626,10 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
       std::vector<int> d = distinct_executions(a, ex);
       if (d.size() == mine.size()) reused = ex.size() - d.size(), ex = std::move(d);
     }
+    if (op.op == Op::Load && group == 1 && members.empty() && width == w &&
+        std::all_of(mine.begin(), mine.end(),
+                    [](const SassInstruction* in) { return uniform_address(*in); }))
+      form = Form::UniformAddress;
     const bool all_warps = !mine[0]->under_branch;
     const bool speculated =
         !predicated && all_warps && !s.steps[static_cast<size_t>(i)].guard.empty() && spec;

@@ -15,6 +15,11 @@
 //              guard moved to what uses the value), served without the guard
 //   none       no shared instruction on the step's lines: the value stayed in a register (the
 //              thread stored it before) or the access was removed
+//   moved      a step's lines hold more instructions than it executes: they serve the next
+//              steps' first executions (a loop's later loads moved up among the previous step's)
+//   reused     a loop whose iterations load the same addresses: one load
+//   uniform    a load addressed by a uniform register alone ([UR4]): one wavefront
+//   contended  a float atomic's CAS loop on addresses other warps update: said, not modelled
 //
 // Measured on an H100 over the 49 presets (docs/COUNTERS.md, "As compiled").
 #pragma once
