@@ -138,9 +138,10 @@ TEST(Compiled, ModelAsCompiledEqualsTheH100CountersStepByStep) {
 // floats, float2/float4, char/short, ldmatrix/stmatrix), their SASS and an H100's counters
 // (2026-11-27, tests/data/compiled/scen19/): every step equals the model as compiled but two, each
 // of which is named: a float atomicAdd's compare-and-swap loop on addresses two warps update (the
-// tries depend on how they interleave: the reason says so) and an LDS.64 addressed [R+UR] whose
-// lanes pair up, which the H100 served without pairing (4 wavefronts per instruction where the
-// rule gives 2, the same lanes through exposed mode's [R] 2: not known, docs/COUNTERS.md).
+// tries depend on how they interleave: the reason says so) and an LDS.64 whose lanes pair up in
+// adjacent pairs on 4 addresses, which the H100 served with the fixed split (8 wavefronts for 2
+// instructions where the rule gives 4; exposed mode's ld.volatile of the same lanes 4): not known
+// why (docs/COUNTERS.md).
 TEST(Compiled, ScenariosOfOurOwnEqualTheH100StepByStepOrSayWhyNot) {
   const std::string dir = data_dir() + "scen19/";
   std::map<std::string, std::map<int, Measured>> hw;
