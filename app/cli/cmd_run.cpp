@@ -279,7 +279,12 @@ void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner,
   }
   std::vector<WrittenStep> steps = written_steps(s, *a.analysis, *g.kernel, p.instructions,
                                                  compiled.sass.empty() ? nullptr : &compiled.sass);
-  attach_compiled(steps, compiled.steps, s);
+  // The model as compiled over the launch (every block where they differ); where that is too
+  // large the rows keep the model as written.
+  std::string too_large;
+  if (!compiled.sass.empty())
+    attach_compiled(steps, compiled_launch(s, find_arch(r.device.model_arch), *g.kernel,
+                                           compiled.sass, s.grid, &too_large));
   j = nlohmann::json::array();
   for (const WrittenStep& w : steps) {
     nlohmann::json row{{"step", w.step},

@@ -958,6 +958,17 @@ void Generator::emit_kernel_head() {
          "::blockDim.");
     e.ln(1, "const uint3 threadIdx = lesson_thread(warps);");
     e.ln(1, "const dim3 blockDim(" + bx + ", " + by + ", " + bz + ");");
+    if (uses_block_index(s)) {
+      // Blocks that differ (a histogram's bins): every launched block plays the lesson's block
+      // 0, the block the model and the prediction are of, so every SM does the same work (each
+      // launched block its own data left the slowest SM 7.7% over the mean on an H100).
+      e.ln(1,
+           "// Every launched block plays the lesson's block 0 (the one the model shows), so "
+           "every SM");
+      e.ln(1, "// does the same work; the launch's own index is ::blockIdx.");
+      e.ln(1, "const uint3 blockIdx = make_uint3(0, 0, 0);");
+      e.ln(1, "const dim3 gridDim(" + std::to_string(std::max<int64_t>(1, s.grid)) + ", 1, 1);");
+    }
   }
   const bool is1d = s.block[1] == 1 && s.block[2] == 1;
   const bool is2d = !is1d && s.block[2] == 1;
@@ -1205,7 +1216,7 @@ void Generator::emit_measured_batch(size_t i, const Step& st, const StepText& t)
 void Generator::finish() {
   e.ln(0, "");
   if (exposed) {
-    e.ln(1, "out[blockIdx.x * ::blockDim.x + ::threadIdx.x] = " + names.sum +
+    e.ln(1, "out[::blockIdx.x * ::blockDim.x + ::threadIdx.x] = " + names.sum +
                 ";  // one output per lane that ran");
     for (const TileDecl& t : s.tiles) e.ln(0, "#undef " + t.name);
   } else

@@ -19,6 +19,7 @@
 #include "bankviz/access.h"
 #include "bankviz/profile.h"  // same_file()
 #include "bankviz/sass.h"
+#include "plan.h"  // kMaxLaunchModelThreads
 
 extern char** environ;
 
@@ -296,7 +297,22 @@ struct Cost {
 // Plain: one instruction per warp. CasLoop: atomicAdd on a float is a loop of LDS and
 // ATOMS.CAST.SPIN. Elected: an atomic on an address the compiler knows to be the same for the
 // whole warp is done once, by one lane (@P0 ATOMS after a warp reduction).
-enum class Form { Plain, CasLoop, Elected };
+// UniformAddress: a load addressed by a uniform register alone ("LDS.128 R8, [UR4]"): every lane
+// reads one address, one wavefront per instruction (H100: s19-float4-store step 3, odd lanes of
+// a float4 broadcast, 1 wavefront where the same lanes through [R] take 2).
+enum class Form { Plain, CasLoop, Elected, UniformAddress };
+
+// The address operand is uniform registers and constants only ("[UR4]", "[UR4+0x10]").
+bool uniform_address(const SassInstruction& in) {
+  const size_t open = in.operands.find('[');
+  const size_t close = in.operands.find(']', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos) return false;
+  const std::string_view addr = std::string_view(in.operands).substr(open + 1, close - open - 1);
+  if (addr.substr(0, 2) != "UR") return false;
+  for (size_t i = 0; i < addr.size(); ++i)
+    if (addr[i] == 'R' && (i == 0 || addr[i - 1] != 'U')) return false;
+  return true;
+}
 
 // The compare-and-swap loop: every try is an LDS of the lanes still trying (served as a load) and
 // an ATOMS.CAST.SPIN of 2 wavefronts, 2 instructions; in each bank one lane (the lowest) succeeds
@@ -332,6 +348,10 @@ Cost serve_execution(const Analysis& src, int exec, const OpSpec& op, int width,
     }
     if (form == Form::CasLoop) {
       cas_loop(*src.arch, acc, c);
+      continue;
+    }
+    if (form == Form::UniformAddress) {
+      ++c.instructions, ++c.wavefronts;
       continue;
     }
     if (form == Form::Elected) acc.mask &= ~acc.mask + 1;  // the warp's lowest active lane
@@ -370,6 +390,9 @@ std::string reason_of(Form form, int group, size_t executions,
     why =
         "one lane per warp: the address is the same for the whole warp, so the compiler "
         "adds the warp's values first and one lane does the atomic";
+  } else if (form == Form::UniformAddress) {
+    why = "addressed by a uniform register alone (" + mine[0]->operands +
+          "): one wavefront per instruction";
   } else if (group > 1) {
     why = std::to_string(executions) + " executions in " + std::to_string(mine.size()) + " " +
           mine[0]->opcode + " (" + std::to_string(group) + " each)";
@@ -405,7 +428,8 @@ std::string reason_of(Form form, int group, size_t executions,
 std::optional<Analysis> unguarded_trace(const Scenario& s, const Analysis& a,
                                         const std::vector<int>& memory,
                                         const std::vector<std::vector<const SassInstruction*>>& own,
-                                        const std::vector<std::vector<int>>& serves) {
+                                        const std::vector<std::vector<int>>& serves,
+                                        const TraceOptions& block) {
   Scenario unguarded = s;
   bool need_unguarded = false;
   for (int i : memory) {
@@ -419,7 +443,7 @@ std::optional<Analysis> unguarded_trace(const Scenario& s, const Analysis& a,
     }
   }
   if (!need_unguarded) return std::nullopt;
-  AnalysisResult r = analyze(unguarded, a.arch);
+  AnalysisResult r = analyze(unguarded, a.arch, block);
   if (r.analysis && r.analysis->steps.size() == a.steps.size()) return std::move(r.analysis);
   return std::nullopt;
 }
@@ -430,11 +454,80 @@ std::string join_sass(const std::vector<std::string>& v) {
   return out;
 }
 
+// Instructions on one step's lines beyond its executions serve the next steps' executions
+// (ptxas gives neighbouring accesses one line, or moves a loop's later loads up among the
+// previous step's, and the hardware counts them on that line): they stay with the step whose
+// line holds them, which also serves those executions, taken from the next steps in order (all
+// of a step without instructions of its own; of one with fewer instructions than executions, as
+// many as it lacks instructions, its first ones). lent[i]: the executions step i also serves;
+// served_by[o]: the step serving o's executions; execs loses the executions lent.
+void lend_surplus(const std::vector<int>& memory,
+                  const std::vector<std::vector<const SassInstruction*>>& own,
+                  std::vector<std::vector<int>>& execs, std::vector<std::vector<int>>& lent,
+                  std::vector<std::vector<int>>& serves, std::vector<int>& served_by) {
+  for (size_t m = 0; m < memory.size(); ++m) {
+    const int i = memory[m];
+    const size_t mine = own[static_cast<size_t>(i)].size();
+    size_t have = std::max<size_t>(execs[static_cast<size_t>(i)].size(), 1);
+    for (size_t j = m + 1; j < memory.size() && mine > have; ++j) {
+      const int o = memory[j];
+      auto& theirs = execs[static_cast<size_t>(o)];
+      const size_t own_o = own[static_cast<size_t>(o)].size();
+      if (theirs.size() <= own_o) break;
+      const size_t take = own_o == 0 ? theirs.size() : std::min(mine - have, theirs.size() - own_o);
+      auto& l = lent[static_cast<size_t>(i)];
+      l.insert(l.end(), theirs.begin(), theirs.begin() + static_cast<std::ptrdiff_t>(take));
+      theirs.erase(theirs.begin(), theirs.begin() + static_cast<std::ptrdiff_t>(take));
+      serves[static_cast<size_t>(i)].push_back(o);
+      served_by[static_cast<size_t>(o)] = i;
+      have += take;
+      if (own_o > 0) break;
+    }
+  }
+}
+
+// The executions of `ex` whose warps all access as an earlier one does (the same lanes, the same
+// addresses: a loop-invariant load) left out.
+std::vector<int> distinct_executions(const Analysis& a, const std::vector<int>& ex) {
+  std::vector<int> out;
+  for (int e : ex) {
+    const auto& we = a.warps[static_cast<size_t>(e)];
+    bool seen = false;
+    for (int d : out) {
+      const auto& wd = a.warps[static_cast<size_t>(d)];
+      bool same = wd.size() == we.size();
+      for (size_t w = 0; same && w < we.size(); ++w)
+        same = wd[w].access.mask == we[w].access.mask && wd[w].access.addr == we[w].access.addr;
+      seen |= same;
+    }
+    if (!seen) out.push_back(e);
+  }
+  return out;
+}
+
+// A compare-and-swap loop whose addresses other warps of the block also update in the same step:
+// a warp's tries then depend on how the warps interleave (an H100 took 14 instructions where
+// each warp alone takes 8: tests/data/scen19/s19-atomic-float.json step 2).
+bool warps_share_addresses(const Analysis& a, const std::vector<int>& ex) {
+  for (int e : ex) {
+    std::map<uint32_t, size_t> first_warp;
+    const auto& ws = a.warps[static_cast<size_t>(e)];
+    for (size_t w = 0; w < ws.size(); ++w)
+      for (uint32_t rest = ws[w].access.mask; rest; rest &= rest - 1) {
+        const uint32_t at = ws[w].access.addr[static_cast<size_t>(std::countr_zero(rest))];
+        const auto [it, fresh] = first_warp.emplace(at, w);
+        if (!fresh && it->second != w) return true;
+      }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
                                          const KernelSource& k,
-                                         const std::vector<SassInstruction>& sass) {
+                                         const std::vector<SassInstruction>& sass,
+                                         const TraceOptions& block) {
   const size_t n = s.steps.size();
   // The step whose lines hold an instruction: the last step starting at or before its line.
   std::vector<std::pair<int, int>> starts;
@@ -454,43 +547,30 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
   for (size_t e = 0; e < a.steps.size(); ++e)
     if (a.steps[e].tile >= 0)
       execs[static_cast<size_t>(a.steps[e].step)].push_back(static_cast<int>(e));
-  // Instructions on one step's lines beyond its executions serve the next steps that have none
-  // (ptxas gives neighbouring accesses one line, and the hardware counts them on that line):
-  // they stay with the step whose line holds them, which also serves those steps.
   std::vector<int> memory;
   for (size_t i = 0; i < n; ++i)
     if (s.steps[i].is_memory()) memory.push_back(static_cast<int>(i));
-  std::vector<std::vector<int>> serves(n);  // [step]: the later steps its extra instructions serve
+  const std::vector<std::vector<int>> written = execs;  // the model as written counts these
+  std::vector<std::vector<int>> lent(n), serves(n);
   std::vector<int> served_by(n, -1);
-  for (size_t m = 0; m < memory.size(); ++m) {
-    const int i = memory[m];
-    const size_t mine = own[static_cast<size_t>(i)].size();
-    size_t have = std::max<size_t>(execs[static_cast<size_t>(i)].size(), 1);
-    for (size_t j = m + 1; j < memory.size() && mine > have; ++j) {
-      const int o = memory[j];
-      if (!own[static_cast<size_t>(o)].empty() || execs[static_cast<size_t>(o)].empty()) break;
-      serves[static_cast<size_t>(i)].push_back(o);
-      served_by[static_cast<size_t>(o)] = i;
-      have += execs[static_cast<size_t>(o)].size();
-    }
-  }
+  lend_surplus(memory, own, execs, lent, serves, served_by);
   // Guarded steps the compiler loads unpredicated: the trace without their guards.
-  const std::optional<Analysis> spec = unguarded_trace(s, a, memory, own, serves);
+  const std::optional<Analysis> spec = unguarded_trace(s, a, memory, own, serves, block);
 
   std::vector<CompiledStep> out;
   std::vector<int> covered_by(n, -1);
   for (size_t m = 0; m < memory.size(); ++m) {
     const int i = memory[m];
     const auto& mine = own[static_cast<size_t>(i)];
-    const auto& ex = execs[static_cast<size_t>(i)];
+    std::vector<int> ex = execs[static_cast<size_t>(i)];
     CompiledStep c;
     c.step = i;
-    for (int e : ex)
+    for (int e : written[static_cast<size_t>(i)])
       for (const WarpStep& ws : a.warps[static_cast<size_t>(e)])
         if (ws.access.mask) ++c.written_instructions, c.written_wavefronts += ws.result.wavefronts;
     for (const SassInstruction* in : mine)
       c.sass.push_back((in->predicate.empty() ? "" : in->predicate + " ") + in->opcode);
-    if (ex.empty()) {
+    if (written[static_cast<size_t>(i)].empty()) {
       out.push_back(std::move(c));
       continue;
     }
@@ -541,6 +621,15 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
           mine.size() == 1 && mine[0]->opcode.rfind("ATOMS", 0) == 0 && uniform(a, ex))
         form = Form::Elected;
     }
+    size_t reused = 0;  // loop-invariant loads the compiler issued once
+    if (op.op == Op::Load && group == 1 && members.empty() && mine.size() < ex.size()) {
+      std::vector<int> d = distinct_executions(a, ex);
+      if (d.size() == mine.size()) reused = ex.size() - d.size(), ex = std::move(d);
+    }
+    if (op.op == Op::Load && group == 1 && members.empty() && width == w &&
+        std::all_of(mine.begin(), mine.end(),
+                    [](const SassInstruction* in) { return uniform_address(*in); }))
+      form = Form::UniformAddress;
     const bool all_warps = !mine[0]->under_branch;
     const bool speculated =
         !predicated && all_warps && !s.steps[static_cast<size_t>(i)].guard.empty() && spec;
@@ -556,20 +645,76 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     for (size_t x = 0; x < ex.size(); x += static_cast<size_t>(group))
       add(serve_execution(src, ex[x], op, members.empty() && group == 1 ? w : width, all_warps,
                           form));
-    for (int o : serves[static_cast<size_t>(i)]) {
-      const OpSpec oop = a.step_op(execs[static_cast<size_t>(o)][0]);
+    for (int e : lent[static_cast<size_t>(i)]) {
+      const OpSpec oop = a.step_op(e);
       const bool ospec =
-          !predicated && all_warps && !s.steps[static_cast<size_t>(o)].guard.empty() && spec;
-      for (int e : execs[static_cast<size_t>(o)])
-        add(serve_execution(ospec ? *spec : a, e, oop, oop.width, all_warps));
+          !predicated && all_warps && spec &&
+          !s.steps[static_cast<size_t>(a.steps[static_cast<size_t>(e)].step)].guard.empty();
+      add(serve_execution(ospec ? *spec : a, e, oop, oop.width, all_warps));
     }
-    const std::string why = reason_of(form, group, ex.size(), mine, i, members, c, invalid,
-                                      predicated, idle, serves[static_cast<size_t>(i)], speculated);
+    std::string why = reason_of(form, group, ex.size(), mine, i, members, c, invalid, predicated,
+                                idle, serves[static_cast<size_t>(i)], speculated);
+    if (const size_t moved = written[static_cast<size_t>(i)].size() - ex.size() - reused; moved > 0)
+      why += (why.empty() ? "" : "; ") + std::string("step ") +
+             std::to_string(served_by[static_cast<size_t>(i)]) +
+             "'s lines hold the instructions of " + std::to_string(moved) +
+             " of its executions (counted there, as the hardware counts them)";
+    if (reused > 0)
+      why += (why.empty() ? "" : "; ") + std::to_string(reused) +
+             " executions at the addresses of another: the compiler loaded the value once";
+    if (form == Form::CasLoop && warps_share_addresses(a, ex))
+      why +=
+          "; other warps update the same addresses in this step: each warp's tries depend on "
+          "how the warps interleave (not modelled; the hardware may take more)";
     if (c.differs()) c.reason = why.empty() ? "the compiler's instructions differ" : why;
     c.cas_loop = form == Form::CasLoop;
     out.push_back(std::move(c));
   }
   return out;
+}
+
+std::vector<CompiledStep> compiled_launch(const Scenario& s, const Arch* arch,
+                                          const KernelSource& k,
+                                          const std::vector<SassInstruction>& sass, int64_t grid,
+                                          std::string* why) {
+  grid = std::max<int64_t>(1, grid);
+  auto fail = [&](std::string m) {
+    if (why) *why = std::move(m);
+    return std::vector<CompiledStep>();
+  };
+  const bool per_block = uses_block_index(s);
+  if (per_block && grid > detail::kMaxLaunchModelThreads / std::max<int64_t>(1, s.threads()))
+    return fail("the launch (" + std::to_string(grid) + " blocks of " +
+                std::to_string(s.threads()) + " threads) is too large to model block by block");
+  std::vector<CompiledStep> sum;
+  for (int64_t b = 0; b < (per_block ? grid : 1); ++b) {
+    const TraceOptions o{b, grid};
+    const AnalysisResult a = per_block ? analyze(s, arch, o) : analyze(s, arch);
+    if (!a.analysis)
+      return fail("block " + std::to_string(b) + ": " +
+                  (a.errors.empty() ? std::string("?") : a.errors[0].format()));
+    std::vector<CompiledStep> one = compiled_steps(s, *a.analysis, k, sass, o);
+    const int64_t times = per_block ? 1 : grid;
+    if (sum.empty()) {
+      sum = std::move(one);
+      for (CompiledStep& c : sum) {
+        c.instructions *= times, c.wavefronts *= times;
+        c.written_instructions *= times, c.written_wavefronts *= times;
+      }
+      continue;
+    }
+    for (size_t i = 0; i < sum.size() && i < one.size(); ++i) {
+      CompiledStep& c = sum[i];
+      c.instructions += one[i].instructions, c.wavefronts += one[i].wavefronts;
+      c.written_instructions += one[i].written_instructions;
+      c.written_wavefronts += one[i].written_wavefronts;
+      if (c.reason.empty()) c.reason = one[i].reason;  // the first block that says why
+      c.cas_loop |= one[i].cas_loop;
+    }
+  }
+  for (CompiledStep& c : sum)
+    if (!c.differs()) c.reason.clear();
+  return sum;
 }
 
 std::string format_compiled_steps(const std::vector<CompiledStep>& steps) {

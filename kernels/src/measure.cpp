@@ -206,6 +206,7 @@ void measure_exposed(Session& run) {
   Launcher& L = run.launcher;
   const int64_t threads = s.threads();
   const uint32_t all_warps = all_warps_mask(s.warps());
+  const int64_t lesson_grid = uses_block_index(s) ? std::max<int64_t>(1, s.grid) : 0;
 
   // The lesson's block, as many per SM as fit, on every SM.
   const int per_sm = L.blocks_per_sm(run.kernel.fn, threads, run.kernel.dyn);
@@ -231,6 +232,7 @@ void measure_exposed(Session& run) {
   }
   ReferenceOptions bo;
   bo.grid = grid;
+  bo.lesson_grid = lesson_grid;
   const ReferenceResult bref = evaluate_reference(s, bo);
   if (!bref.ref) {
     res.status = RunStatus::BadScenario;
@@ -275,6 +277,7 @@ void measure_exposed(Session& run) {
     } else {
       ReferenceOptions ro;
       ro.grid = c.launch.grid;
+      ro.lesson_grid = lesson_grid;
       ro.warps = mask;
       ro.replicas = c.launch.replicas;
       if (ReferenceResult r = evaluate_reference(s, ro); r.ref) {
@@ -326,6 +329,7 @@ void measure_exposed(Session& run) {
     }
     ReferenceOptions mo;
     mo.grid = p.launch.grid;
+    mo.lesson_grid = lesson_grid;
     mo.measure = step;
     mo.reps = p.reps;
     mo.warps = p.launch.lesson_warps;

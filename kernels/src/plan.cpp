@@ -287,6 +287,12 @@ StepCost predict_step_cost(const Analysis& a, int step, const CompiledStep* comp
     return c;
   }
   c.cycles = sum / double(n);
+  const bool guarded = !copy && !partial && static_cast<size_t>(step) < a.scenario.steps.size() &&
+                       !a.scenario.steps[static_cast<size_t>(step)].guard.empty();
+  if (guarded) {
+    c.cycles += kGuardedCycles;
+    c.rule = "a step under a guard: 0.019 cycles more per instruction";
+  }
   if (copy)
     c.rule =
         "cp.async: the copy's cost per instruction (paced by its global side below 4 "

@@ -171,6 +171,8 @@ StepRate step_rate(double step_ms, double baseline_ms, const StepPlan& p, const 
 // lane) when the shared pipe sets the pace (64 warps per SM). Measured on an H100 (docs/COST.md):
 //   - one cycle per wavefront for loads, stores, atomics, ldmatrix and stmatrix (within 1%);
 //   - a load with an inactive lane: kPartialLoadCycles more per instruction (not per wavefront);
+//   - any other step under a guard (loads, stores, atomics): kGuardedCycles more per instruction
+//     (a full-mask guarded one-wavefront step took 1.016-1.031, the same unguarded 1.000-1.010);
 //   - cp.async: copy_cycles(), paced by the copy below 4 wavefronts;
 //   - a step the compiler made another instruction sequence of (`compiled`: a float atomicAdd's
 //     compare-and-swap loop, CompiledStep::cas_loop): its wavefronts as compiled per instruction
@@ -187,5 +189,6 @@ StepCost predict_step_cost(const Analysis& a, int step, const CompiledStep* comp
 // after the first (core/access.h copy_global_passes()).
 double copy_cycles(const WarpAccess& a, const AccessResult& r);
 inline constexpr double kPartialLoadCycles = 0.026;
+inline constexpr double kGuardedCycles = 0.019;
 
 }  // namespace bankviz::detail

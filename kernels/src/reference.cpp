@@ -214,7 +214,8 @@ struct BlockRun {
   }
 
   bool run() {
-    TraceResult tr = trace(s, {block_index, o.grid});
+    TraceResult tr =
+        o.lesson_grid > 0 ? trace(s, {0, o.lesson_grid}) : trace(s, {block_index, o.grid});
     if (!tr.trace) {
       errors = std::move(tr.errors);
       return false;
@@ -415,7 +416,7 @@ ReferenceResult evaluate_reference(const Scenario& s, const ReferenceOptions& o)
 
   // Blocks run the same code on the same data unless an expression names blockIdx or gridDim:
   // then each block is evaluated on its own, else block 0 is copied.
-  const bool per_block = uses_block_index(s);
+  const bool per_block = uses_block_index(s) && o.lesson_grid == 0;
   const int64_t evaluated = per_block ? o.grid : 1;
   for (int64_t b = 0; b < evaluated; ++b) {
     BlockRun run{s, o, b, b == 0, ref, res.errors};

@@ -69,7 +69,8 @@ void read_run_counters(Session& run, CUcontext ctx, std::unique_ptr<CounterSessi
   const Analysis& a = *here.analysis;
   // The analysis is block 0's; where blocks differ, the counters are compared with the model of
   // every block of the launch (model_of_launch) where that is not too large.
-  const bool blocks_differ = uses_block_index(s);
+  // Exposed mode: every launched block plays the lesson's block 0 (codegen.h), so block 0's model.
+  const bool blocks_differ = uses_block_index(s) && res.mode == RunMode::Written;
 
   // The launches, each a range: (shape, grid, measure, reps).
   struct Shot {

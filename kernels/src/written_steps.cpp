@@ -94,16 +94,13 @@ std::vector<WrittenStep> written_steps(const Scenario& s, const Analysis& a, con
   return out;
 }
 
-void attach_compiled(std::vector<WrittenStep>& rows, const std::vector<CompiledStep>& compiled,
-                     const Scenario& s) {
-  if (uses_block_index(s)) return;
-  const int64_t grid = std::max<int64_t>(1, s.grid);
+void attach_compiled(std::vector<WrittenStep>& rows, const std::vector<CompiledStep>& launch) {
   for (WrittenStep& w : rows)
-    for (const CompiledStep& c : compiled)
+    for (const CompiledStep& c : launch)
       if (c.step == w.step && w.step >= 0) {
         w.compiled = true;
-        w.compiled_instructions = c.instructions * grid;
-        w.compiled_wavefronts = c.wavefronts * grid;
+        w.compiled_instructions = c.instructions;
+        w.compiled_wavefronts = c.wavefronts;
         w.compiled_reason = c.reason;
       }
 }

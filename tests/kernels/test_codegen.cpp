@@ -137,7 +137,7 @@ TEST(Codegen, ExposedKernelPlaysTheLessonsThreadsSoAccessesReadAsInTheLesson) {
                        "    const dim3 blockDim(256, 1, 1);\n"
                        "    unsigned int cacheIndex = threadIdx.x;\n"));
   EXPECT_TRUE(contains(src, "if (cacheIndex < 32) {"));
-  EXPECT_TRUE(contains(src, "out[blockIdx.x * ::blockDim.x + ::threadIdx.x] = sum;"));
+  EXPECT_TRUE(contains(src, "out[::blockIdx.x * ::blockDim.x + ::threadIdx.x] = sum;"));
   const std::string src2 = source_of(preset("row-write-column-read"), RunMode::Exposed);
   EXPECT_TRUE(contains(src2,
                        "return make_uint3(lesson_tid % 32, lesson_tid / 32 % 32, "

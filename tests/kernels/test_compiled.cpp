@@ -56,17 +56,6 @@ std::map<std::string, std::map<int, Measured>> measured() {
   return out;
 }
 
-// A row where the model as compiled and the hardware differ is explained when the hardware gave
-// the step's instructions to no step (CUPTI's line of an instruction ptxas moved: their sum is on
-// "no step") or counted the L1 unit's strays (instructions equal, wavefronts within 1%).
-bool explained(int64_t hw_instructions, int64_t hw_wavefronts, int64_t instructions,
-               int64_t wavefronts) {
-  if (hw_instructions == 0 && hw_wavefronts == 0) return true;
-  return hw_instructions == instructions &&
-         std::abs(static_cast<double>(hw_wavefronts - wavefronts)) <=
-             0.01 * static_cast<double>(wavefronts);
-}
-
 }  // namespace
 
 TEST(Sass, ListingGivesPredicatesWidthsCallSitesAndBranchedOverInstructions) {
@@ -114,32 +103,28 @@ TEST(Compiled, ModelAsCompiledEqualsTheH100CountersStepByStep) {
     const Scenario s = preset(name);
     const GenerateResult g = generate_kernel(s, RunMode::Written);
     ASSERT_TRUE(g.kernel);
-    const AnalysisResult a = analyze(s, hopper);
-    ASSERT_TRUE(a.analysis);
-    const std::vector<CompiledStep> c = compiled_steps(
-        s, *a.analysis, *g.kernel, parse_nvdisasm(slurp(data_dir() + name + ".sass")));
-    const int64_t grid = std::max<int64_t>(1, s.grid);
+    // Over the launch: every block where the blocks differ (the histogram's bins).
+    std::string why;
+    const std::vector<CompiledStep> c = compiled_launch(
+        s, hopper, *g.kernel, parse_nvdisasm(slurp(data_dir() + name + ".sass")), s.grid, &why);
+    ASSERT_FALSE(c.empty()) << why;
     for (const CompiledStep& cs : c) {
       const auto m = steps.find(cs.step);
       if (m == steps.end()) continue;
       ++rows;
       const Measured& h = m->second;
-      const bool same =
-          h.instructions == cs.instructions * grid && h.wavefronts == cs.wavefronts * grid;
+      const bool same = h.instructions == cs.instructions && h.wavefronts == cs.wavefronts;
       as_compiled += same;
-      as_written += h.instructions == cs.written_instructions * grid &&
-                    h.wavefronts == cs.written_wavefronts * grid;
+      as_written +=
+          h.instructions == cs.written_instructions && h.wavefronts == cs.written_wavefronts;
       if (!same)
         std::printf("[ compiled ] %s step %d: hardware %lld/%lld, as compiled %lld/%lld (%s)\n",
                     name.c_str(), cs.step, static_cast<long long>(h.instructions),
-                    static_cast<long long>(h.wavefronts),
-                    static_cast<long long>(cs.instructions * grid),
-                    static_cast<long long>(cs.wavefronts * grid), cs.reason.c_str());
-      EXPECT_TRUE(same || explained(h.instructions, h.wavefronts, cs.instructions * grid,
-                                    cs.wavefronts * grid))
-          << "step " << cs.step << ": hardware " << h.instructions << "/" << h.wavefronts
-          << ", as compiled " << cs.instructions * grid << "/" << cs.wavefronts * grid << " ("
-          << cs.reason << ")";
+                    static_cast<long long>(h.wavefronts), static_cast<long long>(cs.instructions),
+                    static_cast<long long>(cs.wavefronts), cs.reason.c_str());
+      EXPECT_TRUE(same) << "step " << cs.step << ": hardware " << h.instructions << "/"
+                        << h.wavefronts << ", as compiled " << cs.instructions << "/"
+                        << cs.wavefronts << " (" << cs.reason << ")";
     }
   }
   std::printf(
@@ -147,6 +132,65 @@ TEST(Compiled, ModelAsCompiledEqualsTheH100CountersStepByStep) {
       "written in %d\n",
       rows, as_compiled, as_written);
   EXPECT_GT(as_compiled, as_written);
+}
+
+// Scenarios of issue 19's own (tests/data/scen19/: guards, loops, atomics over blocks and of
+// floats, float2/float4, char/short, ldmatrix/stmatrix), their SASS and an H100's counters
+// (2026-11-27, tests/data/compiled/scen19/): every step equals the model as compiled but two, each
+// of which is named: a float atomicAdd's compare-and-swap loop on addresses two warps update (the
+// tries depend on how they interleave: the reason says so) and an LDS.64 whose lanes pair up in
+// adjacent pairs on 4 addresses, which the H100 served with the fixed split (8 wavefronts for 2
+// instructions where the rule gives 4; exposed mode's ld.volatile of the same lanes 4): not known
+// why (docs/COUNTERS.md).
+TEST(Compiled, ScenariosOfOurOwnEqualTheH100StepByStepOrSayWhyNot) {
+  const std::string dir = data_dir() + "scen19/";
+  std::map<std::string, std::map<int, Measured>> hw;
+  std::istringstream in(slurp(dir + "measured-h100.txt"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream l(line);
+    std::string n;
+    int step = 0;
+    Measured m;
+    if (l >> n >> step >> m.instructions >> m.wavefronts) hw[n][step] = m;
+  }
+  ASSERT_GE(hw.size(), 10u);
+  const Arch* hopper = find_arch("hopper");
+  int rows = 0, equal = 0;
+  for (const auto& [name, steps] : hw) {
+    SCOPED_TRACE(name);
+    const ScenarioLoad load = load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) +
+                                                 "/tests/data/scen19/" + name + ".json");
+    ASSERT_TRUE(load.scenario) << name;
+    const Scenario& s = *load.scenario;
+    const GenerateResult g = generate_kernel(s, RunMode::Written);
+    ASSERT_TRUE(g.kernel);
+    std::string why;
+    const std::vector<CompiledStep> c = compiled_launch(
+        s, hopper, *g.kernel, parse_nvdisasm(slurp(dir + name + ".sass")), s.grid, &why);
+    ASSERT_FALSE(c.empty()) << why;
+    for (const CompiledStep& cs : c) {
+      const auto m = steps.find(cs.step);
+      if (m == steps.end()) continue;
+      ++rows;
+      const bool same =
+          m->second.instructions == cs.instructions && m->second.wavefronts == cs.wavefronts;
+      equal += same;
+      if (name == "s19-atomic-float" && cs.step == 2) {
+        EXPECT_FALSE(same);
+        EXPECT_NE(cs.reason.find("how the warps interleave"), std::string::npos) << cs.reason;
+      } else if (name == "s19-float2-broadcast" && cs.step == 4) {
+        EXPECT_EQ(m->second.wavefronts, 2 * cs.wavefronts);  // no pairing on the H100
+      } else {
+        EXPECT_TRUE(same) << "step " << cs.step << ": hardware " << m->second.instructions << "/"
+                          << m->second.wavefronts << ", as compiled " << cs.instructions << "/"
+                          << cs.wavefronts << " (" << cs.reason << ")";
+      }
+    }
+  }
+  std::printf("[ compiled ] %d steps of our own: the H100 equals the model as compiled in %d\n",
+              rows, equal);
 }
 
 // The reasons name what the compiler did: the matmul's 32 loads of a row in 8 LDS.128, the dot

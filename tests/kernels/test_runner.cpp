@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -94,11 +95,13 @@ TEST(DeviceRun, EveryPresetVerifiesInBothModes) {
 // and a block holds 2 replicas of such a warp, each on its own copy of the tiles (so copies
 // never interact), so the SM holds kFullWarps.
 // (Launched in the lesson's block shape they had 8-16 and measured 1.07-1.74x: warp-bound;
-// padding that block with an idle warp made them worse, BENCHMARKS.md.) Atomics are modelled as
-// stores for the bank picture only (analysis.cpp says so): their read-modify-write throughput is
-// printed but not held to the bar.
+// padding that block with an idle warp made them worse, BENCHMARKS.md.) Atomics are held to it
+// too: the histogram's data-dependent ATOMS.POPC.INC took 1.077 while every launched block played
+// its own lesson block (the slowest SM's warps over the mean); every launched block now plays
+// the lesson's block 0 (codegen.h). The steps within 2% are counted per instruction kind.
 TEST(DeviceRun, ExposedCyclesPerInstructionWithinFivePercentOfTheModel) {
   REQUIRE_GPU();
+  std::map<std::string, std::pair<int, int>> within2;  // kind -> (within 2%, steps)
   std::printf("%-44s %-4s %-6s %8s %9s %7s %9s %8s %s\n", "preset", "step", "kind", "model",
               "measured", "ratio", "B/clk/SM", "warps/SM", "replicas");
   for (const std::string& name : test::preset_names()) {
@@ -110,7 +113,10 @@ TEST(DeviceRun, ExposedCyclesPerInstructionWithinFivePercentOfTheModel) {
       std::printf("%-44s %-4d %-6s %8.3f %9.3f %7.3f %9.1f %8d %d\n", name.c_str(), t.step,
                   t.kind.c_str(), t.model_wavefronts, t.cycles_per_instruction, t.ratio,
                   t.bytes_per_clock_per_sm, t.active_warps_per_sm, t.replicas);
-      if (t.kind == "atomic" || t.instructions_per_block == 0) continue;
+      if (t.instructions_per_block == 0) continue;
+      auto& [close, steps] = within2[t.kind];
+      close += std::abs(t.ratio - 1.0) <= 0.02;
+      ++steps;
       EXPECT_TRUE(t.shared_bound) << name << " step " << t.step << ": " << t.active_warps_per_sm
                                   << " warps per SM";
       if (name == "kepler-filter-float" && t.step == 1) {
@@ -131,6 +137,9 @@ TEST(DeviceRun, ExposedCyclesPerInstructionWithinFivePercentOfTheModel) {
       EXPECT_NEAR(t.ratio, 1.0, 0.05) << name << " step " << t.step << " (" << t.label << ")";
     }
   }
+  for (const auto& [kind, n] : within2)
+    std::printf("[ exposed ] %-9s %d of %d steps within 2%% of the prediction\n", kind.c_str(),
+                n.first, n.second);
 }
 
 TEST(DeviceRun, ConflictFreeFourByteLoadsReach95PercentOf128BytesPerClock) {

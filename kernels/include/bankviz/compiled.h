@@ -15,6 +15,11 @@
 //              guard moved to what uses the value), served without the guard
 //   none       no shared instruction on the step's lines: the value stayed in a register (the
 //              thread stored it before) or the access was removed
+//   moved      a step's lines hold more instructions than it executes: they serve the next
+//              steps' first executions (a loop's later loads moved up among the previous step's)
+//   reused     a loop whose iterations load the same addresses: one load
+//   uniform    a load addressed by a uniform register alone ([UR4]): one wavefront
+//   contended  a float atomic's CAS loop on addresses other warps update: said, not modelled
 //
 // Measured on an H100 over the 49 presets (docs/COUNTERS.md, "As compiled").
 #pragma once
@@ -69,10 +74,23 @@ struct CompiledStep {
 };
 
 // Every memory step of `a` (one block of s) as the SASS says the compiler made it. `sass` is
-// the kernel k's listing; instructions on lines of no step are left out.
+// the kernel k's listing; instructions on lines of no step are left out. `block`: the block `a`
+// was traced as (blockIdx.x, gridDim.x), where the scenario's blocks differ.
 std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
                                          const KernelSource& k,
-                                         const std::vector<SassInstruction>& sass);
+                                         const std::vector<SassInstruction>& sass,
+                                         const TraceOptions& block = {});
+
+// The same over a launch of `grid` blocks (figures summed over the launch, not per block): where
+// the blocks differ (uses_block_index: a histogram's bins, blockIdx in an index or a guard) every
+// block traced alone and modelled as compiled, as the hardware runs them; otherwise one block's
+// figures times `grid`. The reason is the first block's that differs. Empty and *why set where
+// the launch is too large to model block by block (plan.h kMaxLaunchModelThreads) or a block
+// cannot be traced.
+std::vector<CompiledStep> compiled_launch(const Scenario& s, const Arch* arch,
+                                          const KernelSource& k,
+                                          const std::vector<SassInstruction>& sass, int64_t grid,
+                                          std::string* why);
 
 // "step  as written  as compiled  why" rows for the steps that differ; empty when none does.
 std::string format_compiled_steps(const std::vector<CompiledStep>& steps);

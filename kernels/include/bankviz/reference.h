@@ -52,6 +52,10 @@ struct ReferenceOptions {
   // stores or atomics: every copy's outputs are those of one copy alone. The output has
   // `replicas` x the present lanes per block.
   int replicas = 1;
+  // Exposed mode, where the scenario's blocks differ: every launched block plays the lesson's
+  // block 0 of a launch of this many blocks (blockIdx.x = 0, gridDim.x = lesson_grid), as the
+  // exposed kernel does (codegen.h). 0: block b is blockIdx.x = b of `grid`.
+  int64_t lesson_grid = 0;
 };
 
 struct Reference {

@@ -54,10 +54,9 @@ std::vector<WrittenStep> written_steps(const Scenario& s, const Analysis& a, con
                                        const std::vector<ProfileInstruction>& instructions,
                                        const std::vector<SassInstruction>* sass = nullptr);
 
-// Puts the model as compiled (per block, compiled.h) beside each row, times the grid; not where
-// the scenario's blocks differ (the compiled model is block 0's).
-void attach_compiled(std::vector<WrittenStep>& rows, const std::vector<CompiledStep>& compiled,
-                     const Scenario& s);
+// Puts the model as compiled over the launch (compiled.h compiled_launch(): every block where
+// the scenario's blocks differ) beside each row.
+void attach_compiled(std::vector<WrittenStep>& rows, const std::vector<CompiledStep>& launch);
 
 // A table: step, hardware instructions and wavefronts per block, the model's (as compiled where
 // attached, with why it differs from as written), agrees or differs.
