@@ -106,11 +106,13 @@ TEST(ProfileCli, ARecordedLineOpensAsAPicture) {
   EXPECT_NE(a["scenario"]["title"].get<std::string>().find("recorded on the CPU: figures are "
                                                            "the model's"),
             std::string::npos);
-  // The dot product's reduction loop: every iteration a step, with the barriers between.
+  // The dot product's reduction loop: every iteration a step, with the barriers between; its two
+  // loads of cache are two steps.
   r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --line 28");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("recorded on the CPU: figures are the model's"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("load cache, line 28 (1 of 16)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("load cache, line 28 (1 of 8)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("load cache, line 28, access 2 (8 of 8)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("races: none"), std::string::npos) << r.out;
   // Errors: a line without an access, --line without a recording.
   r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --line 3");
