@@ -232,7 +232,7 @@ std::optional<RecordedPicture> recorded_picture(const Recording& r,
       Step st;
       st.kind = step_kind(in.kind);
       st.tile = td.name;
-      st.index = td.name + "[recorded on line " + std::to_string(in.line) +
+      st.index = td.name + std::string(kRecordedIndex) + std::to_string(in.line) +
                  (in.slot > 0 ? ", access " + std::to_string(in.slot + 1) : std::string()) + "]";
       // compiled_op() (analysis.h) makes ATOMS.POPC.INC of an atomicAdd of the constant 1, as
       // recorded_instructions() did for this one.

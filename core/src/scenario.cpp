@@ -478,6 +478,13 @@ std::vector<Diagnostic> check(const Scenario& s) {
   int64_t executed = 0;
   bool any_memory = false;
   for (size_t i = 0; i < s.steps.size(); ++i) {
+    if (s.steps[i].index.find(kRecordedIndex) != std::string::npos) {
+      out.push_back({"steps[" + std::to_string(i) + "].index", 0,
+                     "a recorded access (the picture of a kernel's recording): no index "
+                     "expression to evaluate, compile or edit; its figures are the recording's, "
+                     "served from what the kernel did"});
+      continue;
+    }
     check_step(s, i, names, out);
     executed += std::max<int64_t>(0, std::min(s.steps[i].iterations(), kMaxExecutedSteps + 1));
     any_memory = any_memory || s.steps[i].is_memory();

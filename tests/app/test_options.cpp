@@ -52,7 +52,7 @@ TEST(Options, UsageErrorsExitTwo) {
       {"--size", "99999999999999999999x1000"},
       {"--size", "8193x1000"},
       {"--size", "639x400"},
-      {"--reveal"},  // answers a lesson's scene: no lesson
+      {"--reveal"},                         // answers a lesson's scene: no lesson
       {"--kernel", "dot", "--line", "28"},  // the "your kernel" options need --kernel-file
       {"--line", "28"},
       {"--record-cpu"},

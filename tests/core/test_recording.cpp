@@ -269,7 +269,13 @@ TEST(RecordingPicture, TilesAreTheDeclaredArraysAtTheirRecordedPlace) {
   EXPECT_EQ(q.picture->scenario.tiles[0].dims, (std::vector<int64_t>{1056}));
   EXPECT_EQ(q.picture->scenario.tiles[0].elem, "unsigned int");
   // The scenario names the recording in its indexes: check() refuses to trace it again.
-  EXPECT_FALSE(check(q.picture->scenario).empty());
+  const std::vector<Diagnostic> diag = check(q.picture->scenario);
+  ASSERT_FALSE(diag.empty());
+  // In words, not as a parse error of "recorded on line" (the measurement panel shows it).
+  EXPECT_NE(diag[0].message.find("a recorded access (the picture of a kernel's recording)"),
+            std::string::npos)
+      << diag[0].format();
+  EXPECT_EQ(diag[0].path, "steps[0].index");
   // No such line; an array accessed with two widths.
   EXPECT_FALSE(picture_of(text, 10).picture);
   EXPECT_NE(picture_of(text, 10).why.find("no shared-memory access on line 10"), std::string::npos);
