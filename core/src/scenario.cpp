@@ -19,6 +19,7 @@
 #include "bankviz/expr.h"
 #include "bankviz/io.h"
 #include "bankviz/printable.h"
+#include "bankviz/recording.h"  // kRecordedIndex: a recorded picture's step
 #include "json_reader.h"
 #include "scenario_json.h"
 
@@ -478,6 +479,8 @@ std::vector<Diagnostic> check(const Scenario& s) {
   int64_t executed = 0;
   bool any_memory = false;
   for (size_t i = 0; i < s.steps.size(); ++i) {
+    // A recorded picture's step (recording.h recorded_picture()): refused in words, not as a
+    // parse error of "recorded on line".
     if (s.steps[i].index.find(kRecordedIndex) != std::string::npos) {
       out.push_back({"steps[" + std::to_string(i) + "].index", 0,
                      "a recorded access (the picture of a kernel's recording): no index "

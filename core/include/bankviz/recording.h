@@ -141,6 +141,10 @@ std::vector<RecordedLine> recorded_lines(const std::vector<RecordedInstruction>&
 // kind (RecordedInstruction::slot) are as many steps ("load cache, line 28, access 2"). Nullopt
 // with *why: no such line, a picture over the model's bounds (kMaxExecutedSteps, kMaxThreadSteps),
 // an instruction reaching two arrays, an array accessed with two widths.
+// What a picture's step index holds after its array's name ("s[recorded on line 16]"): no
+// expression. scenario.h's check() refuses such a step in words (a recorded access).
+inline constexpr std::string_view kRecordedIndex = "[recorded on line ";
+
 struct RecordedPicture {
   Scenario scenario;
   Trace trace;

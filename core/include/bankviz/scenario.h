@@ -125,13 +125,7 @@ struct Diagnostic {
   std::string format() const;  // "steps[2].index col 7: expected ']'"
 };
 
-// What a recorded picture's step index holds after its array's name (recording.h
-// recorded_picture(): "s[recorded on line 16]"): no expression; check() says so in words.
-inline constexpr std::string_view kRecordedIndex = "[recorded on line ";
-
-// Checks ranges and every expression (parse only; evaluation errors come from analyze). A step
-// of a recorded picture (kRecordedIndex) is refused as such: it has no expression to evaluate,
-// compile or edit.
+// Checks ranges and every expression (parse only; evaluation errors come from analyze).
 std::vector<Diagnostic> check(const Scenario& s);
 
 // The problem with open_step, if any: it must name a load, store or atomic of `steps` that
