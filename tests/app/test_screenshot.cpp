@@ -1134,14 +1134,15 @@ TEST(KernelFile, ARecordedLineOpensInTheViews) {
   bool described = false, stepped = false, opened = false;
   for (const auto& t : s.layout["texts"]) {
     const std::string text = t.get<std::string>();
-    described = described || text.find("Line 16 of histogram, recorded on the CPU: figures are "
-                                       "the model's") != std::string::npos;
+    described = described || text.find(
+                                 "Line 16 of histogram, recorded on the CPU: figures are "
+                                 "the model's") != std::string::npos;
     stepped = stepped || text.find("atomic temp_histogram, line 16") != std::string::npos;
     opened = opened || text.find("line 16 opened as recorded on the CPU") != std::string::npos;
   }
   EXPECT_TRUE(described && stepped && opened) << s.layout["texts"].dump();
-  s = screenshot("kernel-file-bad", "--kernel-file " + file +
-                                        " --kernel histogram --block 256 --line 3 --record-cpu");
+  s = screenshot("kernel-file-bad",
+                 "--kernel-file " + file + " --kernel histogram --block 256 --line 3 --record-cpu");
   EXPECT_NE(s.rc, 0);
   EXPECT_NE(s.log.find("--kernel-file: line 3 of histogram makes no shared-memory access"),
             std::string::npos)
