@@ -165,43 +165,82 @@ SourceLaunch source_launch(const ProfileRequest& q) {
   return launch;
 }
 
-// --line N with a recording: the line's recorded accesses as a picture (recording.h
-// recorded_picture(), the tiles from the kernel's declarations), analyzed from that trace by
-// analysis.h (wavefronts per warp, races, verdicts): as JSON (analyze --json's, with what made
-// it), or as analyze's table and the races in words.
-void print_line_picture(const Recording& r, const std::vector<RecordedInstruction>& ins,
-                        const ProfileRequest& q, uint32_t line, bool gpu, bool json,
-                        nlohmann::json* into = nullptr) {
-  const SourceLaunch launch = source_launch(q);
-  std::string why;
-  const std::vector<TileDecl> declared =
-      shared_arrays_of_kernel(q.source, q.kernel, launch, q.file_name, &why);
-  std::optional<RecordedPicture> p = recorded_picture(r, ins, declared, line, default_arch(), &why);
+// Line `line`'s recorded accesses as a picture (recording.h recorded_picture(), the tiles from
+// the kernel's declarations `declared`), titled with what made it and analyzed from its trace by
+// analysis.h (wavefronts per warp, races, verdicts); nullopt with *why.
+std::optional<Analysis> line_picture(const Recording& r,
+                                     const std::vector<RecordedInstruction>& ins,
+                                     const std::vector<TileDecl>& declared, const ProfileRequest& q,
+                                     uint32_t line, bool gpu, std::string* why) {
+  std::optional<RecordedPicture> p = recorded_picture(r, ins, declared, line, default_arch(), why);
+  if (!p) return std::nullopt;
   const std::string made = gpu ? "recorded on the GPU (block (0,0,0) as it ran)"
                                : "recorded on the CPU: figures are the model's";
-  std::optional<AnalysisResult> a;
-  if (p) {
-    p->scenario.title = "line " + std::to_string(line) + " of " + q.kernel + ", " + made;
-    p->scenario.description = "Line " + std::to_string(line) + " of " + q.file_name + " (" +
-                              q.kernel + "), " + made +
-                              ": every warp instruction the block ran for it, each lane at the "
-                              "address it used, served by bankviz's bank model.";
-    a = analyze(p->scenario, nullptr, std::move(p->trace));
-    if (!a->analysis) why = "the recorded picture does not analyze";
-  }
-  if (!a || !a->analysis) {
+  const std::string shared =
+      p->shared_place.empty()
+          ? std::string()
+          : "; extern arrays " + p->shared_place +
+                " share one place and the recording does not say which name an access used: "
+                "shown as the first declared";
+  p->scenario.title = "line " + std::to_string(line) + " of " + q.kernel + ", " + made + shared;
+  p->scenario.description = "Line " + std::to_string(line) + " of " + q.file_name + " (" +
+                            q.kernel + "), " + made +
+                            ": every warp instruction the block ran for it, each lane at the "
+                            "address it used, served by bankviz's bank model." +
+                            shared;
+  AnalysisResult a = analyze(p->scenario, nullptr, std::move(p->trace));
+  if (!a.analysis) *why = "the recorded picture does not analyze";
+  return std::move(a.analysis);
+}
+
+// A line's picture in --record-gpu --json's row of the line: every warp's wavefronts over the
+// line's executed steps, their sum and ideal, the steps; or why the line has no picture.
+nlohmann::json picture_summary(const Recording& r, const std::vector<RecordedInstruction>& ins,
+                               const std::vector<TileDecl>& declared, const ProfileRequest& q,
+                               uint32_t line) {
+  std::string why;
+  const std::optional<Analysis> a = line_picture(r, ins, declared, q, line, true, &why);
+  if (!a) return {{"why", why}};
+  std::vector<int64_t> per_warp(static_cast<size_t>(a->warp_count()), 0);
+  for (const std::vector<WarpStep>& step : a->warps)
+    for (const WarpStep& w : step)
+      if (w.warp >= 0 && static_cast<size_t>(w.warp) < per_warp.size())
+        per_warp[static_cast<size_t>(w.warp)] += w.result.wavefronts;
+  nlohmann::json labels = nlohmann::json::array();
+  for (const Step& st : a->scenario.steps) labels.push_back(st.label);
+  return {{"wavefronts", a->total_wavefronts()},
+          {"ideal", a->total_ideal()},
+          {"per_warp", per_warp},
+          {"steps", labels},
+          {"title", a->scenario.title}};
+}
+
+std::vector<TileDecl> declared_arrays(const ProfileRequest& q) {
+  std::string ignored;
+  return shared_arrays_of_kernel(q.source, q.kernel, source_launch(q), q.file_name, &ignored);
+}
+
+// --line N with a recording: the line's picture (line_picture()), as JSON (analyze --json's, with
+// what made it), or as analyze's table and the races in words; `differs`: why the hardware
+// counted other wavefronts for the line (--record-gpu), said above the picture.
+void print_line_picture(const Recording& r, const std::vector<RecordedInstruction>& ins,
+                        const ProfileRequest& q, uint32_t line, bool gpu, bool json,
+                        nlohmann::json* into = nullptr, const std::string& differs = "") {
+  std::string why;
+  const std::optional<Analysis> a = line_picture(r, ins, declared_arrays(q), q, line, gpu, &why);
+  if (!a) {
     if (into) {
       (*into)["picture"] = {{"line", line}, {"why", why}};
       return;
     }
     throw Exit{kExitFailed, "line " + std::to_string(line) + ": " + why};
   }
-  const Analysis& an = *a->analysis;
   if (json || into) {
     nlohmann::json j = {{"line", line},
                         {"made_by", gpu ? "gpu recording" : "cpu recording"},
                         {"figures", "model"},
-                        {"analysis", nlohmann::json::parse(analysis_to_json(an))}};
+                        {"analysis", nlohmann::json::parse(analysis_to_json(*a))}};
+    if (!differs.empty()) j["hardware_differs"] = differs;
     if (into) {
       (*into)["picture"] = std::move(j);
       return;
@@ -209,9 +248,11 @@ void print_line_picture(const Recording& r, const std::vector<RecordedInstructio
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
   }
-  std::cout << an.scenario.title << ":\n" << render_table(an);
-  if (an.hazards.racing_accesses == 0) std::cout << "races: none\n";
-  for (const Issue& is : an.issues) std::cout << is.message << "\n";
+  if (!differs.empty())
+    std::cout << "NOT the hardware's figures for this line: " << differs << "\n";
+  std::cout << a->scenario.title << ":\n" << render_table(*a);
+  if (a->hazards.racing_accesses == 0) std::cout << "races: none\n";
+  for (const Issue& is : a->issues) std::cout << is.message << "\n";
 }
 
 // --record: one block recorded on the CPU (kernels/record.h), its lines served by the model.
@@ -294,6 +335,15 @@ struct RecordedVsHardware {
     return equal(blocks) && hardware->executed > made ? hardware->executed - made : 0;
   }
 };
+
+// Why the hardware's figures for line v differ from its recording's: the SASS's reason, or no
+// shared instruction on the GPU at all; empty where they agree.
+std::string hardware_differs(const RecordedVsHardware& v) {
+  if (v.recorded && !v.hardware)
+    return "the GPU ran no shared-memory instruction for this line (the compiler kept it in "
+           "registers)";
+  return v.reason;
+}
 
 std::vector<RecordedVsHardware> recorded_vs_hardware(const std::vector<RecordedLine>& rec,
                                                      const ProfileResult& r) {
@@ -454,7 +504,10 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
         json rows = json::array();
         std::vector<RecordedVsHardware> table = recorded_vs_hardware(rl, r);
         explain_differences(table, *ins, q, r, blocks);
+        const std::vector<TileDecl> declared = declared_arrays(q);
+        std::string differs;  // of --line N's line
         for (const RecordedVsHardware& v : table) {
+          if (v.line == picture_line) differs = hardware_differs(v);
           json row = {{"line", v.line}};
           if (v.recorded)
             row["recorded"] = {{"ops", v.recorded->ops},
@@ -468,11 +521,12 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
           row["equal"] = v.equal(blocks);
           if (!v.reason.empty()) row["reason"] = v.reason;
           if (v.idle_issues(blocks) > 0) row["idle_issues"] = v.idle_issues(blocks);
+          if (v.recorded) row["picture"] = picture_summary(*r.recording, *ins, declared, q, v.line);
           rows.push_back(row);
         }
         rec["lines"] = rows;
         if (picture_line > 0)
-          print_line_picture(*r.recording, *ins, q, picture_line, true, true, &rec);
+          print_line_picture(*r.recording, *ins, q, picture_line, true, true, &rec, differs);
       }
     }
     j["recording"] = rec;
@@ -508,8 +562,11 @@ void print_gpu_recording(const ProfileRequest& q, const ProfileResult& r, uint32
   explain_differences(table, *ins, q, r, blocks);
   std::cout << format_recorded_vs_hardware(table, blocks);
   if (picture_line == 0) return;
+  std::string differs;
+  for (const RecordedVsHardware& v : table)
+    if (v.line == picture_line) differs = hardware_differs(v);
   try {
-    print_line_picture(*r.recording, *ins, q, picture_line, true, false);
+    print_line_picture(*r.recording, *ins, q, picture_line, true, false, nullptr, differs);
   } catch (const Exit& e) {
     std::cout << "no picture of " << e.message << "\n";
   }

@@ -43,9 +43,12 @@ bool number(std::string_view w, uint64_t max, uint64_t* v) {
   return true;
 }
 
-bool access_line(const std::vector<std::string_view>& w, uint32_t phase, RecordedAccess* a) {
-  uint64_t t = 0, line = 0, width = 0, addr = 0, value = 0;
-  if (w.size() != 6 || w[2].size() != 1 || !number(w[0], 1023, &t) ||
+// An access: 6 words, or 7 with the index of the array it named (one of the `arrays` listed).
+bool access_line(const std::vector<std::string_view>& w, uint32_t phase, size_t arrays,
+                 RecordedAccess* a) {
+  uint64_t t = 0, line = 0, width = 0, addr = 0, value = 0, array = 0;
+  if (w.size() == 7 && (arrays == 0 || !number(w[6], arrays - 1, &array))) return false;
+  if ((w.size() != 6 && w.size() != 7) || w[2].size() != 1 || !number(w[0], 1023, &t) ||
       !number(w[1], UINT32_MAX, &line) || !number(w[3], 16, &width) ||
       !number(w[4], kMaxSharedBytes, &addr) || !number(w[5], UINT64_MAX, &value))
     return false;
@@ -62,7 +65,43 @@ bool access_line(const std::vector<std::string_view>& w, uint32_t phase, Recorde
   a->address = static_cast<uint32_t>(addr);
   a->value = value;
   a->phase = phase;
+  a->array = w.size() == 7 ? static_cast<int32_t>(array) : -1;
   return true;
+}
+
+// Each access's slot (RecordedInstruction::slot): a thread's consecutive accesses on one line in
+// one phase are a run; the run's shortest repeating period of (kind, width, array) is one
+// execution of the line; an access's slot is its number among the accesses of its kind, width and
+// array before it in its period. A run that repeats no period of up to 64 accesses is taken as one
+// access executed again and again (every slot 0), which bounds the work.
+std::vector<uint32_t> access_slots(const Recording& r) {
+  std::vector<uint32_t> slot(r.accesses.size(), 0);
+  std::map<uint32_t, std::vector<size_t>> run;  // thread -> its current run (access indexes)
+  auto same = [&](size_t a, size_t b) {
+    const RecordedAccess &x = r.accesses[a], &y = r.accesses[b];
+    return x.kind == y.kind && x.width == y.width && x.array == y.array;
+  };
+  auto close = [&](std::vector<size_t>& v) {
+    size_t p = 1;
+    for (; p < v.size() && p <= 64; ++p) {
+      bool repeats = true;
+      for (size_t i = p; i < v.size() && repeats; ++i) repeats = same(v[i], v[i - p]);
+      if (repeats) break;
+    }
+    if (p > 64) p = 1;
+    for (size_t i = 0; i < v.size(); ++i)
+      for (size_t j = i - i % p; j < i; ++j) slot[v[i]] += same(v[j], v[i]);
+    v.clear();
+  };
+  for (size_t i = 0; i < r.accesses.size(); ++i) {
+    std::vector<size_t>& v = run[r.accesses[i].thread];
+    if (!v.empty() && (r.accesses[v.back()].line != r.accesses[i].line ||
+                       r.accesses[v.back()].phase != r.accesses[i].phase))
+      close(v);
+    v.push_back(i);
+  }
+  for (auto& [thread, v] : run) close(v);
+  return slot;
 }
 
 }  // namespace
@@ -113,7 +152,7 @@ std::optional<Recording> parse_recording(std::string_view text, std::string* why
       ended = true;
     } else {
       RecordedAccess a;
-      if (!have_block || !access_line(w, r.phases - 1, &a) ||
+      if (!have_block || !access_line(w, r.phases - 1, r.arrays.size(), &a) ||
           a.thread >= r.block[0] * r.block[1] * r.block[2]) {
         *why = at + ": not an access of the block: '" + std::string(l.substr(0, 80)) + "'";
         return std::nullopt;
@@ -145,7 +184,8 @@ std::string recording_text(const Recording& r) {
     for (; phase < a.phase; ++phase) out += "sync\n";
     out += std::to_string(a.thread) + ' ' + std::to_string(a.line) + ' ' +
            kKind[static_cast<int>(a.kind)] + ' ' + std::to_string(a.width) + ' ' +
-           std::to_string(a.address) + ' ' + std::to_string(a.value) + '\n';
+           std::to_string(a.address) + ' ' + std::to_string(a.value) +
+           (a.array >= 0 ? ' ' + std::to_string(a.array) : std::string()) + '\n';
   }
   for (; phase + 1 < r.phases; ++phase) out += "sync\n";
   return out + "end " + std::to_string(r.accesses.size()) + '\n';
@@ -162,7 +202,9 @@ std::optional<std::vector<RecordedInstruction>> recorded_instructions(const Reco
   std::vector<RecordedInstruction> out;
   std::vector<std::map<uint32_t, size_t>> warp_of;  // [instruction] warp -> index in .warps
   std::vector<std::vector<uint64_t>> values;        // atomics: operands per instruction
-  for (const RecordedAccess& a : r.accesses) {
+  const std::vector<uint32_t> slots = access_slots(r);
+  for (size_t ai = 0; ai < r.accesses.size(); ++ai) {
+    const RecordedAccess& a = r.accesses[ai];
     const int kind = static_cast<int>(a.kind);
     uint32_t& n = seen[{a.phase, a.thread}][{a.line, kind, a.width}];
     const Key key{a.phase, a.line, kind, a.width, n++};
@@ -173,11 +215,14 @@ std::optional<std::vector<RecordedInstruction>> recorded_instructions(const Reco
       ins.phase = a.phase;
       ins.kind = a.kind;
       ins.width = a.width;
+      ins.slot = slots[ai];
+      ins.array = a.array;
       out.push_back(std::move(ins));
       warp_of.emplace_back();
       values.emplace_back();
     }
     RecordedInstruction& ins = out[it->second];
+    if (ins.array != a.array) ins.array = -1;
     const uint32_t warp = a.thread / kWarpSize, lane = a.thread % kWarpSize;
     auto [w, wfresh] = warp_of[it->second].emplace(warp, ins.warps.size());
     if (wfresh) {

@@ -66,16 +66,35 @@ TileDecl array_tile(const RecordedArray& a, int width, const std::vector<TileDec
   return t;
 }
 
-// The array every active lane of `ins` reaches, or -1 with *why.
-int instruction_array(const Recording& r, const RecordedInstruction& ins, std::string* why) {
+// The array every active lane of `ins` reaches, or -1 with *why: the one its accesses named where
+// the recording says (RecordedInstruction::array), else the first holding the byte; extern arrays
+// that share that place are named in *shared ("a, b"), since the recording does not say which.
+int instruction_array(const Recording& r, const RecordedInstruction& ins, std::string* why,
+                      std::string* shared) {
   int found = -1;
   for (const RecordedWarp& w : ins.warps)
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
       if (!(w.access.mask >> lane & 1u)) continue;
-      const int a = array_at(r, w.access.addr[lane]);
+      const uint32_t at = w.access.addr[lane];
+      int a = ins.array;
+      if (a >= 0 && static_cast<size_t>(a) < r.arrays.size()) {
+        const RecordedArray& n = r.arrays[static_cast<size_t>(a)];
+        if (at < n.base || at - n.base >= std::max<uint32_t>(n.bytes, 1)) a = -1;
+      } else {
+        a = array_at(r, at);
+        for (size_t o = 0; a >= 0 && o < r.arrays.size(); ++o) {
+          const RecordedArray& n = r.arrays[o];
+          if (static_cast<int>(o) == a || at < n.base ||
+              at - n.base >= std::max<uint32_t>(n.bytes, 1))
+            continue;
+          const std::string pair = r.arrays[static_cast<size_t>(a)].name + " and " + n.name;
+          if (shared->find(pair) == std::string::npos)
+            *shared += (shared->empty() ? "" : "; ") + pair;
+        }
+      }
       if (a < 0 || (found >= 0 && a != found)) {
         *why = "line " + std::to_string(ins.line) + ": one instruction reaches " +
-               (a < 0 ? std::string("a byte outside every recorded array")
+               (a < 0 ? std::string("a byte outside the recorded array it names")
                       : r.arrays[static_cast<size_t>(found)].name + " and " +
                             r.arrays[static_cast<size_t>(a)].name) +
                ", which one step of a picture cannot show";
@@ -150,11 +169,12 @@ std::optional<RecordedPicture> recorded_picture(const Recording& r,
                                                 const std::vector<RecordedInstruction>& ins,
                                                 const std::vector<TileDecl>& declared,
                                                 uint32_t line, const Arch& arch, std::string* why) {
+  RecordedPicture p;
   std::vector<const RecordedInstruction*> chosen;
   std::vector<int> array_of;
   for (const RecordedInstruction& i : ins) {
     if (line != 0 && i.line != line) continue;
-    const int a = instruction_array(r, i, why);
+    const int a = instruction_array(r, i, why, &p.shared_place);
     if (a < 0) return std::nullopt;
     chosen.push_back(&i);
     array_of.push_back(a);
@@ -164,7 +184,6 @@ std::optional<RecordedPicture> recorded_picture(const Recording& r,
                      : std::string("the recording has no shared-memory access");
     return std::nullopt;
   }
-  RecordedPicture p;
   Scenario& s = p.scenario;
   s.name = "recorded";
   s.arch = arch.id;
@@ -174,8 +193,8 @@ std::optional<RecordedPicture> recorded_picture(const Recording& r,
   std::vector<int> tile_of;
   if (!picture_tiles(r, chosen, array_of, declared, s, tile_of, why)) return std::nullopt;
   const int64_t executed_bound = std::min(kMaxExecutedSteps, kMaxThreadSteps / s.threads());
-  // (line, kind, width, tile, op) -> scenario step; a sync step once, where first needed.
-  std::map<std::tuple<uint32_t, int, int, int, int>, int> step_of;
+  // (line, kind, width, tile, op, slot) -> scenario step; a sync step once, where first needed.
+  std::map<std::tuple<uint32_t, int, int, int, int, uint32_t>, int> step_of;
   std::vector<int64_t> runs;  // executions per scenario step
   int sync_step = -1;
   uint32_t phase = chosen.front()->phase;
@@ -206,19 +225,22 @@ std::optional<RecordedPicture> recorded_picture(const Recording& r,
       p.trace.steps.push_back(std::move(sync));
     }
     const Op op = in.warps.empty() ? Op::Load : in.warps.front().op;
-    auto [it, fresh] = step_of.emplace(
-        std::make_tuple(in.line, static_cast<int>(in.kind), in.width, tile, static_cast<int>(op)),
-        static_cast<int>(s.steps.size()));
+    auto [it, fresh] = step_of.emplace(std::make_tuple(in.line, static_cast<int>(in.kind), in.width,
+                                                       tile, static_cast<int>(op), in.slot),
+                                       static_cast<int>(s.steps.size()));
     if (fresh) {
       Step st;
       st.kind = step_kind(in.kind);
       st.tile = td.name;
-      st.index = td.name + "[recorded on line " + std::to_string(in.line) + "]";
+      st.index = td.name + std::string(kRecordedIndex) + std::to_string(in.line) +
+                 (in.slot > 0 ? ", access " + std::to_string(in.slot + 1) : std::string()) + "]";
       // compiled_op() (analysis.h) makes ATOMS.POPC.INC of an atomicAdd of the constant 1, as
       // recorded_instructions() did for this one.
       if (st.kind == StepKind::Atomic) st.value = op == Op::AtomicInc ? "1" : "(recorded)";
       if (st.kind == StepKind::Store) st.value = "(recorded)";
       st.label = st.kind_text() + " " + td.name + ", line " + std::to_string(in.line);
+      // One of several accesses of the line (cache[i] += cache[i + s]'s second load): which.
+      if (in.slot > 0) st.label += ", access " + std::to_string(in.slot + 1);
       s.steps.push_back(std::move(st));
       p.step_lines.push_back(in.line);
       runs.push_back(0);

@@ -19,6 +19,7 @@
 #include "bankviz/expr.h"
 #include "bankviz/io.h"
 #include "bankviz/printable.h"
+#include "bankviz/recording.h"  // kRecordedIndex: a recorded picture's step
 #include "json_reader.h"
 #include "scenario_json.h"
 
@@ -478,6 +479,15 @@ std::vector<Diagnostic> check(const Scenario& s) {
   int64_t executed = 0;
   bool any_memory = false;
   for (size_t i = 0; i < s.steps.size(); ++i) {
+    // A recorded picture's step (recording.h recorded_picture()): refused in words, not as a
+    // parse error of "recorded on line".
+    if (s.steps[i].index.find(kRecordedIndex) != std::string::npos) {
+      out.push_back({"steps[" + std::to_string(i) + "].index", 0,
+                     "a recorded access (the picture of a kernel's recording): no index "
+                     "expression to evaluate, compile or edit; its figures are the recording's, "
+                     "served from what the kernel did"});
+      continue;
+    }
     check_step(s, i, names, out);
     executed += std::max<int64_t>(0, std::min(s.steps[i].iterations(), kMaxExecutedSteps + 1));
     any_memory = any_memory || s.steps[i].is_memory();

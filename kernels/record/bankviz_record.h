@@ -90,7 +90,7 @@ inline long long dynamic_base = -1;
 
 inline void yield() { swapcontext(&cur->ctx, &scheduler); }
 
-inline void emit(unsigned line, char kind, size_t width, size_t addr, const void* value) {
+inline void emit(unsigned line, char kind, size_t width, size_t addr, const void* value, int array) {
   if (++records > max_records) {
     char m[160];
     std::snprintf(m, sizeof m, "the block makes more than %llu shared-memory accesses", max_records);
@@ -98,7 +98,7 @@ inline void emit(unsigned line, char kind, size_t width, size_t addr, const void
   }
   unsigned long long bits = 0;
   std::memcpy(&bits, value, std::min<size_t>(width, sizeof bits));
-  std::printf("%u %u %c %zu %zu %llu\n", cur->tid, line, kind, width, addr, bits);
+  std::printf("%u %u %c %zu %zu %llu %d\n", cur->tid, line, kind, width, addr, bits, array);
 }
 
 template <class T>
@@ -106,22 +106,23 @@ struct Ptr {
   T* p;
   size_t addr;
   unsigned line;
+  int array;
 };
 
 // One element of a shared array: reading it, writing it or an atomic on it is recorded.
 template <class T>
 class Ref {
  public:
-  Ref(T* p, size_t addr, unsigned line) : p_(p), addr_(addr), line_(line) {}
+  Ref(T* p, size_t addr, unsigned line, int array) : p_(p), addr_(addr), line_(line), array_(array) {}
   T load() const {
     T v;
     std::memcpy(static_cast<void*>(&v), p_, sizeof(T));
-    emit(line_, 'L', sizeof(T), addr_, &v);
+    emit(line_, 'L', sizeof(T), addr_, &v, array_);
     yield();
     return v;
   }
   void store(const T& v) const {
-    emit(line_, 'S', sizeof(T), addr_, &v);
+    emit(line_, 'S', sizeof(T), addr_, &v, array_);
     std::memcpy(static_cast<void*>(p_), &v, sizeof(T));
     yield();
   }
@@ -184,12 +185,13 @@ class Ref {
     store(y);
     return x;
   }
-  Ptr<T> operator&() const { return {p_, addr_, line_}; }
+  Ptr<T> operator&() const { return {p_, addr_, line_, array_}; }
 
  private:
   T* p_;
   size_t addr_;
   unsigned line_;
+  int array_;  // the index of its array's `array` line: the name the access used
 };
 
 // A subscript: its value and the line it is written on.
@@ -215,8 +217,8 @@ template <class A>
 class Sub {
  public:
   using E = std::remove_extent_t<A>;
-  Sub(unsigned char* base, size_t addr, long long count, const char* name)
-      : base_(base), addr_(addr), count_(count), name_(name) {}
+  Sub(unsigned char* base, size_t addr, long long count, const char* name, int array)
+      : base_(base), addr_(addr), count_(count), name_(name), array_(array) {}
   auto operator[](Index i) const {
     if (i.v < 0 || i.v >= count_) {
       char m[256];
@@ -228,9 +230,9 @@ class Sub {
     unsigned char* p = base_ + static_cast<size_t>(i.v) * sizeof(E);
     const size_t a = addr_ + static_cast<size_t>(i.v) * sizeof(E);
     if constexpr (std::is_array_v<E>)
-      return Sub<E>(p, a, static_cast<long long>(std::extent_v<E>), name_);
+      return Sub<E>(p, a, static_cast<long long>(std::extent_v<E>), name_, array_);
     else
-      return Ref<E>(reinterpret_cast<E*>(p), a, i.line);
+      return Ref<E>(reinterpret_cast<E*>(p), a, i.line, array_);
   }
 
  protected:
@@ -238,6 +240,7 @@ class Sub {
   size_t addr_;
   long long count_;
   const char* name_;
+  int array_;
 };
 
 inline size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
@@ -247,7 +250,9 @@ struct Placed {
   unsigned char* base;
   size_t addr;
   long long count;
+  int array;  // its `array` line's index
 };
+inline int arrays_listed = 0;
 
 template <class A>
 Placed<A> place(const char* name, unsigned line, size_t align) {
@@ -259,16 +264,16 @@ Placed<A> place(const char* name, unsigned line, size_t align) {
     const size_t base = align_up(static_cast<size_t>(dynamic_base), al);
     if (base + dynamic_bytes > sizeof arena) fail("the dynamic shared memory is larger than 256 KB");
     std::printf("array %s %u %zu %zu extern\n", name, line, base, dynamic_bytes);
-    return {arena + base, base, static_cast<long long>(dynamic_bytes / sizeof(E))};
+    return {arena + base, base, static_cast<long long>(dynamic_bytes / sizeof(E)), arrays_listed++};
   } else {
     const size_t base = align_up(static_end, al);
     if (base + sizeof(A) > sizeof arena) fail("the __shared__ arrays are larger than 256 KB");
     static_end = base + sizeof(A);
     std::printf("array %s %u %zu %zu\n", name, line, base, sizeof(A));
     if constexpr (std::is_array_v<A>)
-      return {arena + base, base, static_cast<long long>(std::extent_v<A>)};
+      return {arena + base, base, static_cast<long long>(std::extent_v<A>), arrays_listed++};
     else
-      return {arena + base, base, 1};
+      return {arena + base, base, 1, arrays_listed++};
   }
 }
 
@@ -279,7 +284,7 @@ class Shared : public Sub<A> {
   Shared(const char* name, unsigned line) : Shared(place<A>(name, line, Align), name) {}
 
  private:
-  Shared(Placed<A> p, const char* name) : Sub<A>(p.base, p.addr, p.count, name) {}
+  Shared(Placed<A> p, const char* name) : Sub<A>(p.base, p.addr, p.count, name, p.array) {}
 };
 
 // A scalar `__shared__ T name;`: an element whose line is the line of the statement storing it,
@@ -300,19 +305,26 @@ class SharedScalar {
     Placed<T> p = place<T>(name, line, Align);
     p_ = reinterpret_cast<T*>(p.base);
     addr_ = p.addr;
+    array_ = p.array;
   }
   static constexpr bool bv_scalar = true;
-  T load(unsigned line) const { return Ref<T>(p_, addr_, line).load(); }
-  operator T() const { return Ref<T>(p_, addr_, 0).load(); }
+  T load(unsigned line) const { return Ref<T>(p_, addr_, line, array_).load(); }
+  operator T() const { return Ref<T>(p_, addr_, 0, array_).load(); }
   const SharedScalar& operator=(Src<T> s) const {
-    Ref<T>(p_, addr_, s.line).store(s.v);
+    Ref<T>(p_, addr_, s.line, array_).store(s.v);
     return *this;
   }
-  Ptr<T> operator&() const { return {p_, addr_, 0}; }
+  Ptr<T> operator&() const { return {p_, addr_, 0, array_}; }
+  // recording_source() writes every use of the scalar in the kernel `n()`: the scalar as an
+  // element on the use's line, read, written or taken the address of like an array's.
+  Ref<T> operator()(std::source_location l = std::source_location::current()) const {
+    return Ref<T>(p_, addr_, l.line(), array_);
+  }
 
  private:
   T* p_;
   size_t addr_;
+  int array_;
 };
 
 // Atomics on shared memory (recorded; the value is the operand; atomicAdd is A, the others X)
@@ -323,7 +335,7 @@ class SharedScalar {
     T old;                                                    \
     std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));    \
     const T val = static_cast<T>(u);                          \
-    emit(p.line, kind, sizeof(T), p.addr, &val);              \
+    emit(p.line, kind, sizeof(T), p.addr, &val, p.array);     \
     const T now = (expr);                                     \
     std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));    \
     yield();                                                  \

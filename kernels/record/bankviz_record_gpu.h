@@ -83,6 +83,7 @@ __device__ __forceinline__ unsigned thread_id() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
+// kind: 'L', 'S', 'A' or 'X', and (decl + 1) << 8: the declarator whose name the access used.
 __device__ __noinline__ void emit(unsigned line, unsigned kind, unsigned width, const void* p,
                                   const void* value) {
   if (!recorded_block()) return;
@@ -123,20 +124,38 @@ template <class T>
 struct Ptr {
   T* p;
   unsigned line;
+  unsigned decl;
 };
+
+// An element of a shared array seen as an index (s[t2[i]]): Ref<U> derives from it, so that
+// Index takes it without a template (CUDA 13's front end gives __builtin_LINE() in a member
+// template the template's line).
+struct RefIndex {
+  long long (*read)(const RefIndex* self);  // the element's value, its load recorded
+};
+// An element's value as an index: an integer's; a vector's or a struct's never is one (0).
+template <class T>
+__device__ auto as_index(const T& v, int) -> decltype(static_cast<long long>(v)) {
+  return static_cast<long long>(v);
+}
+template <class T>
+__device__ long long as_index(const T&, long) {
+  return 0;
+}
 
 // One element of a shared array: reading it, writing it or an atomic on it is recorded.
 template <class T>
-class Ref {
+class Ref : public RefIndex {
  public:
-  __device__ Ref(T* p, unsigned line) : p_(p), line_(line) {}
+  __device__ Ref(T* p, unsigned line, unsigned decl)
+      : RefIndex{&read_index}, p_(p), line_(line), kind_((decl + 1) << 8) {}
   __device__ T load() const {
     T v = *p_;
-    emit(line_, 'L', sizeof(T), p_, &v);
+    emit(line_, 'L' | kind_, sizeof(T), p_, &v);
     return v;
   }
   __device__ void store(const T& v) const {
-    emit(line_, 'S', sizeof(T), p_, &v);
+    emit(line_, 'S' | kind_, sizeof(T), p_, &v);
     *p_ = v;
   }
   __device__ operator T() const { return load(); }
@@ -198,11 +217,15 @@ class Ref {
     store(y);
     return x;
   }
-  __device__ Ptr<T> operator&() const { return {p_, line_}; }
+  __device__ Ptr<T> operator&() const { return {p_, line_, kind_}; }
 
  private:
+  __device__ static long long read_index(const RefIndex* self) {
+    return as_index(static_cast<const Ref*>(self)->load(), 0);
+  }
   T* p_;
   unsigned line_;
+  unsigned kind_;  // (declarator + 1) << 8, or'ed into the record's kind
 };
 
 // A __shared__ scalar seen as an index (s[n]): SharedScalar<T> derives from it, so that Index
@@ -226,9 +249,7 @@ struct Index {
   __device__ Index(unsigned long long i, unsigned l = __builtin_LINE())
       : v(static_cast<long long>(i)), line(l) {}
   // An index read from shared memory (a data-dependent index): the load is recorded first.
-  template <class U>
-  __device__ Index(const Ref<U>& r, unsigned l = __builtin_LINE())
-      : v(static_cast<long long>(r.load())), line(l) {}
+  __device__ Index(const RefIndex& r, unsigned l = __builtin_LINE()) : v(r.read(&r)), line(l) {}
   // A __shared__ scalar as the whole index: its read recorded on this subscript's line.
   __device__ Index(const ScalarIndex& s, unsigned l = __builtin_LINE())
       : v(s.read(s.p, l)), line(l) {}
@@ -249,8 +270,8 @@ struct Element {
 template <class E>
 struct Element<E, false> {
   using type = Ref<E>;
-  static __device__ type make(unsigned char* p, unsigned line, unsigned, bool bad) {
-    return Ref<E>(reinterpret_cast<E*>(bad ? bv_dummy : p), line);
+  static __device__ type make(unsigned char* p, unsigned line, unsigned decl, bool bad) {
+    return Ref<E>(reinterpret_cast<E*>(bad ? bv_dummy : p), line, decl);
   }
 };
 
@@ -301,8 +322,9 @@ class Shared : public Sub<A> {
   }
 };
 
-// A scalar `__shared__ T name;`: stores are recorded on the statement's line, reads on line 0
-// (a read has no subscript to carry its line).
+// A scalar `__shared__ T name;`: recording_source() writes every use of it in the kernel `n()`,
+// the scalar as an element on the use's line (read, written, an index, its address taken); the
+// conversion and assignment below serve a use it did not rewrite (reads then on line 0).
 template <class T>
 struct Src {
   T v;
@@ -313,24 +335,26 @@ template <class T>
 class SharedScalar : public ScalarIndex {
  public:
   __device__ SharedScalar(void* storage, unsigned decl)
-      : ScalarIndex{storage, &read_index}, p_(static_cast<T*>(storage)) {
+      : ScalarIndex{storage, &read_index}, p_(static_cast<T*>(storage)), decl_(decl) {
     if (recorded_block() && thread_id() == 0 && decl < 256) {
       bv_arrays[decl][0] = static_cast<unsigned>(__cvta_generic_to_shared(storage)) + 1;
       bv_arrays[decl][1] = static_cast<unsigned>(sizeof(T));
     }
   }
-  __device__ operator T() const { return Ref<T>(p_, 0).load(); }
+  __device__ operator T() const { return Ref<T>(p_, 0, decl_).load(); }
   __device__ const SharedScalar& operator=(Src<T> s) const {
-    Ref<T>(p_, s.line).store(s.v);
+    Ref<T>(p_, s.line, decl_).store(s.v);
     return *this;
   }
-  __device__ Ptr<T> operator&() const { return {p_, 0}; }
+  __device__ Ptr<T> operator&() const { return Ref<T>(p_, 0, decl_).operator&(); }
+  __device__ Ref<T> operator()(unsigned l = __builtin_LINE()) const { return Ref<T>(p_, l, decl_); }
 
  private:
   __device__ static long long read_index(void* p, unsigned line) {
-    return static_cast<long long>(Ref<T>(static_cast<T*>(p), line).load());
+    return static_cast<long long>(Ref<T>(static_cast<T*>(p), line, 0xffffffffu).load());
   }
   T* p_;
+  unsigned decl_;
 };
 
 }  // namespace bv
@@ -340,7 +364,7 @@ class SharedScalar : public ScalarIndex {
   template <class T, class U>                               \
   __device__ T name(bv::Ptr<T> p, U u) {                    \
     const T val = static_cast<T>(u);                        \
-    bv::emit(p.line, kind, sizeof(T), p.p, &val);           \
+    bv::emit(p.line, kind | p.decl, sizeof(T), p.p, &val);  \
     return ::name(p.p, val);                                \
   }
 BV_ATOMIC(atomicAdd, 'A')
@@ -357,7 +381,7 @@ BV_ATOMIC(atomicDec, 'X')
 template <class T, class U, class V>
 __device__ T atomicCAS(bv::Ptr<T> p, U compare, V value) {
   const T val = static_cast<T>(value);
-  bv::emit(p.line, 'X', sizeof(T), p.p, &val);
+  bv::emit(p.line, 'X' | p.decl, sizeof(T), p.p, &val);
   return ::atomicCAS(p.p, static_cast<T>(compare), val);
 }
 

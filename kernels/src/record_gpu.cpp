@@ -153,19 +153,26 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
                    [](const Rec& a, const Rec& b) { return a.phase < b.phase; });
   std::string t = "block " + std::to_string(req.block.x) + ' ' + std::to_string(req.block.y) + ' ' +
                   std::to_string(req.block.z) + '\n';
+  std::vector<int> listed(declared.size(), -1);  // [declarator]: its `array` line's index
+  int n_listed = 0;
   for (size_t i = 0; i < declared.size() && i < 256; ++i)
-    if (arrays[i][0] != 0)
+    if (arrays[i][0] != 0) {
+      listed[i] = n_listed++;
       t += "array " + declared[i].name + ' ' + std::to_string(declared[i].line) + ' ' +
            std::to_string(arrays[i][0] - 1) + ' ' + std::to_string(arrays[i][1]) +
            (declared[i].dynamic ? " extern\n" : "\n");
+    }
   uint32_t at = 0;
   for (const Rec& r : recs) {
     for (; at < r.phase && at < phases; ++at) t += "sync\n";
-    const char kind = static_cast<char>(r.kind);
+    // The kind's low byte, and above it the declarator whose name the access used, plus 1.
+    const char kind = static_cast<char>(r.kind & 0xffu);
+    const uint32_t decl = (r.kind >> 8) - 1;  // ~0u: not said
+    const int array = decl < listed.size() ? listed[decl] : -1;
     t += std::to_string(r.thread) + ' ' + std::to_string(r.line) + ' ' +
          (kind == 'L' || kind == 'S' || kind == 'A' || kind == 'X' ? kind : '?') + ' ' +
          std::to_string(r.width) + ' ' + std::to_string(r.addr) + ' ' + std::to_string(r.value) +
-         '\n';
+         (array >= 0 ? ' ' + std::to_string(array) : std::string()) + '\n';
   }
   for (; at < phases; ++at) t += "sync\n";
   t += "end " + std::to_string(recs.size()) + '\n';

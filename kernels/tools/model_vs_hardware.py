@@ -10,37 +10,26 @@ the wavefronts are equal. A line the model refuses shows its reason.
 usage: kernels/tools/model_vs_hardware.py CLI [DATA_DIR]   (DATA_DIR: tests/data/profile)
 """
 import json
+import os
 import subprocess
 import sys
 
-CASES = [
-    ("data_layout.cu", "setRowReadRow", "32x32", ["buffer:4K"], 0),
-    ("data_layout.cu", "setColReadCol", "32x32", ["buffer:4K"], 0),
-    ("data_layout.cu", "setRowReadCol", "32x32", ["buffer:4K"], 0),
-    ("data_layout.cu", "setRowReadColDyn", "32x32", ["buffer:4K"], 4096),
-    ("data_layout.cu", "setRowReadColIpad", "32x32", ["buffer:4K"], 0),
-    ("histogram.cu", "histogram", "256", ["buffer:64K", "buffer:1K"], 0),
-    ("widths.cu", "widths", "128", ["buffer:64K", "int:3"], 0),
-    ("dot.cu", "dot", "256", ["buffer:132K", "buffer:132K", "buffer:1K"], 0),
-    ("reverse.cu", "staticReverse", "64", ["buffer:256", "int:64"], 0),
-    ("reverse.cu", "dynamicReverse", "64", ["buffer:256", "int:64"], 256),
-    ("kepler_filter.cu", "filter", "256", ["buffer:72K", "buffer:72K", "buffer:128"], 0),
-    ("kepler_filter.cu", "filter2", "256", ["buffer:72K", "buffer:72K", "buffer:128"], 0),
-    ("kernels.cu", "transposeCoalesced", "32x8", ["buffer:4K", "buffer:4K"], 0),
-    ("kernels.cu", "transposeNoBankConflicts", "32x8", ["buffer:4K", "buffer:4K"], 0),
-    ("kernels.cu", "transposeInPlace", "32x32", ["buffer:4K"], 0),
-    ("kernels.cu", "reduceInterleavedModulo", "256", ["buffer:1K", "buffer:1K"], 0),
-    ("kernels.cu", "reduceInterleavedStrided", "256", ["buffer:1K", "buffer:1K"], 0),
-    ("kernels.cu", "reduceSequential", "256", ["buffer:1K", "buffer:1K"], 0),
-    ("kernels.cu", "prescan", "256", ["buffer:2K", "buffer:2K"], (512 + 16) * 4),
-    ("kernels.cu", "histogramBins", "256", ["buffer:1K", "buffer:1K"], 0),
-    ("kernels.cu", "stencil1d", "128", ["buffer:1K", "buffer:1K"], 0),
-    ("kernels.cu", "xorSwizzle", "32x32", ["buffer:4K"], 0),
-    ("kernels.cu", "block3d", "8x8x4", ["buffer:1K"], 0),
-    ("kernels.cu", "sgemmTile", "16x16", ["buffer:16K", "buffer:16K", "buffer:16K"], 0),
-    ("kernels.cu", "dynamicAndDouble", "256", ["buffer:1K"], 2048),
-    ("kernels.cu", "guardsAndReturns", "64", ["buffer:1K"], 0),
-]
+CASES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data",
+                          "profile", "cases.txt")
+
+
+def read_cases(tags):
+    """(file, kernel, block, args, shared) of tests/data/profile/cases.txt's lines tagged in tags."""
+    out = []
+    with open(CASES_FILE) as f:
+        for line in f:
+            w = line.split()
+            if w and not w[0].startswith("#") and w[0] in tags:
+                out.append((w[1], w[2], w[3], w[5:], int(w[4])))
+    return out
+
+
+CASES = read_cases(("model",))
 
 
 def main():

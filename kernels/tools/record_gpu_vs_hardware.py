@@ -17,17 +17,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_vs_hardware import CASES  # noqa: E402
+from model_vs_hardware import CASES, read_cases  # noqa: E402
 
-EXTRA = [
-    ("recorded.cu", "gatherPermuted", "256", ["buffer:1K", "buffer:1K"], 0),
-    ("recorded.cu", "histogramHashed", "256", ["buffer:1K", "buffer:1K"], 0),
-    ("recorded.cu", "vectorRows", "128", ["buffer:8K"], 0),
-    ("recorded.cu", "lookupTable", "128", ["buffer:1K", "buffer:1K"], 0),
-    ("recorded.cu", "scalarIndex", "64", ["buffer:256"], 0),
-    ("warp.cu", "shuffleReduce", "256", ["buffer:1K", "buffer:16"], 0),
-    ("warp.cu", "withInlineAsm", "64", ["buffer:256"], 0),
-]
+EXTRA = read_cases(("record",))
 
 
 def main():
@@ -74,7 +66,10 @@ def main():
             else:
                 rec_only += 1
                 verdict = "no shared instruction on the GPU"
-            print(f"  line {l['line']:3} {hs} | {rs}  {verdict}")
+            pic = l.get("picture", {})
+            ps = (f" | picture: {pic['wavefronts']} wavefronts, per warp {pic['per_warp']}"
+                  if "wavefronts" in pic else f" | no picture: {pic['why']}" if pic else "")
+            print(f"  line {l['line']:3} {hs} | {rs}  {verdict}{ps}")
             if l.get("reason"):
                 print(f"      why: {l['reason']}")
     print(f"kernels: {kernels} profiled, {kernels - refused} recorded, {refused} refused with a "

@@ -52,7 +52,15 @@ TEST(Options, UsageErrorsExitTwo) {
       {"--size", "99999999999999999999x1000"},
       {"--size", "8193x1000"},
       {"--size", "639x400"},
-      {"--reveal"},  // answers a lesson's scene: no lesson
+      {"--reveal"},                         // answers a lesson's scene: no lesson
+      {"--kernel", "dot", "--line", "28"},  // the "your kernel" options need --kernel-file
+      {"--line", "28"},
+      {"--record-cpu"},
+      {"--kernel-file", "dot.cu", "--kernel", "dot"},  // no --line
+      {"--kernel-file", "dot.cu", "--line", "28"},     // no --kernel
+      {"--kernel-file", "dot.cu", "--kernel", "dot", "--line", "0"},
+      {"--kernel-file", "", "--kernel", "dot", "--line", "28"},
+      {"--kernel-file", "dot.cu", "--kernel", "dot", "--line", "28", "--shared", "-1"},
       {"--preset", "row-write-column-read", "--reveal"},
       {"--frames", "0"},
       {"--frames", "100001"},
@@ -106,6 +114,15 @@ TEST(Options, GoodFlagsParse) {
   ASSERT_TRUE(p.options);
   EXPECT_TRUE(p.options->reveal);
   EXPECT_EQ(p.options->scene, 3);
+  p = parse({"--kernel-file", "dot.cu", "--kernel", "dot", "--line", "28", "--block", "256",
+             "--args", "buffer:1K int:3", "--shared", "2112", "--record-cpu"});
+  ASSERT_TRUE(p.options);
+  EXPECT_EQ(p.options->kernel_file, "dot.cu");
+  EXPECT_EQ(p.options->line, 28);
+  EXPECT_EQ(p.options->block, "256");
+  EXPECT_EQ(p.options->kernel_args, "buffer:1K int:3");
+  EXPECT_EQ(p.options->shared, 2112);
+  EXPECT_TRUE(p.options->record_cpu);
   p = parse({"--scale", "4", "--size", "8192x8192", "--frame-times", "--egl"});
   ASSERT_TRUE(p.options);
   EXPECT_EQ(p.options->frames, 120);

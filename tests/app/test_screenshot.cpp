@@ -1117,3 +1117,34 @@ TEST(HeadlessExport, FramesDrawnWhereTheyChangedAreTheWholeFramesPixelForPixel) 
     }
   EXPECT_EQ(frame, 4);
 }
+
+// bankviz --kernel-file: the "your kernel" window's run (here Record on the CPU, through the real
+// bankviz-cli) to the end, and the line opened in the views as recorded: the histogram's line 16
+// (its bin read from memory) as one atomic step, the scenario saying how it was recorded. A line
+// without a shared access is refused in words.
+TEST(KernelFile, ARecordedLineOpensInTheViews) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not found";
+  if (!std::filesystem::exists("/usr/bin/g++") && !std::filesystem::exists("/usr/bin/c++"))
+    GTEST_SKIP() << "no host C++ compiler: the CPU recording cannot run here";
+  const std::string file = std::string(BANKVIZ_SOURCE_DIR) + "/tests/data/profile/histogram.cu";
+  Shot s = screenshot("kernel-file", "--kernel-file " + file +
+                                         " --kernel histogram --block 256 --line 16 --record-cpu");
+  ASSERT_EQ(s.rc, 0) << s.log;
+  ASSERT_TRUE(s.layout.contains("texts")) << s.log;
+  bool described = false, stepped = false, opened = false;
+  for (const auto& t : s.layout["texts"]) {
+    const std::string text = t.get<std::string>();
+    described = described || text.find(
+                                 "Line 16 of histogram, recorded on the CPU: figures are "
+                                 "the model's") != std::string::npos;
+    stepped = stepped || text.find("atomic temp_histogram, line 16") != std::string::npos;
+    opened = opened || text.find("line 16 opened as recorded on the CPU") != std::string::npos;
+  }
+  EXPECT_TRUE(described && stepped && opened) << s.layout["texts"].dump();
+  s = screenshot("kernel-file-bad",
+                 "--kernel-file " + file + " --kernel histogram --block 256 --line 3 --record-cpu");
+  EXPECT_NE(s.rc, 0);
+  EXPECT_NE(s.log.find("--kernel-file: line 3 of histogram makes no shared-memory access"),
+            std::string::npos)
+      << s.log;
+}

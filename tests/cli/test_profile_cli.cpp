@@ -106,11 +106,13 @@ TEST(ProfileCli, ARecordedLineOpensAsAPicture) {
   EXPECT_NE(a["scenario"]["title"].get<std::string>().find("recorded on the CPU: figures are "
                                                            "the model's"),
             std::string::npos);
-  // The dot product's reduction loop: every iteration a step, with the barriers between.
+  // The dot product's reduction loop: every iteration a step, with the barriers between; its two
+  // loads of cache are two steps.
   r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --line 28");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("recorded on the CPU: figures are the model's"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("load cache, line 28 (1 of 16)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("load cache, line 28 (1 of 8)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("load cache, line 28, access 2 (8 of 8)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("races: none"), std::string::npos) << r.out;
   // Errors: a line without an access, --line without a recording.
   r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --line 3");
@@ -168,6 +170,91 @@ TEST(ProfileCli, AGpuRecordedLinesPictureHasTheHardwaresWavefronts) {
     EXPECT_GT(hw, 0) << c.kernel;
     EXPECT_EQ(pic["analysis"]["totals"]["wavefronts"].get<int64_t>(), hw) << c.kernel;
   }
+}
+
+// Issue 20's "done means", on a GPU: every shared-memory line of every kernel of
+// tests/data/profile/cases.txt (the seeds' kernels as written and bankviz's own), recorded on the
+// GPU in the profiled launch itself (--grid 1: block (0,0,0) is the launch), opens as a picture
+// whose warps' wavefronts add up to the hardware's count of the line (CUPTI's per-line SASS
+// counters), or is refused with a reason: the whole kernel's recording refused by name, the
+// line's picture refused, the hardware's figures differing for a reason read from the SASS (the
+// compiler's transformation), or no shared instruction on the GPU. A line with neither is a
+// failure. Prints, per kernel, "N lines equal, M refused (reasons)".
+TEST(ProfileCli, EveryGpuRecordedLineIsAPictureWithTheHardwaresWavefrontsOrRefused) {
+  if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
+  std::ifstream in(std::string(BANKVIZ_TEST_DATA) + "/profile/cases.txt");
+  ASSERT_TRUE(in) << "tests/data/profile/cases.txt";
+  int kernels = 0, pictured = 0, all_equal = 0, all_refused = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream ws(line);
+    std::string tag, file, kernel, block, shared, arg, args;
+    if (!(ws >> tag >> file >> kernel >> block >> shared) || tag[0] == '#') continue;
+    while (ws >> arg) args += " --arg " + arg;
+    const Result r =
+        cli("profile " + data(file.c_str()) + " --kernel " + kernel + " --grid 1 --block " + block +
+            " --shared " + shared + args + " --record-gpu --json");
+    ASSERT_EQ(r.status, 0) << kernel << ": " << r.err << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    if (j["counters"] != "ok") GTEST_SKIP() << "no hardware counters here: " << j.dump();
+    ++kernels;
+    const auto& rec = j["recording"];
+    int equal = 0, refused = 0;
+    std::string reasons;
+    auto refuse = [&](int64_t n, const std::string& why) {
+      EXPECT_FALSE(why.empty()) << kernel << " line " << n;
+      ++refused;
+      reasons += "\n    line " + std::to_string(n) + ": " + why;
+    };
+    if (!rec.contains("lines")) {  // the kernel's recording refused: every line keeps the hw's
+      for (const auto& l : j["lines"]) refuse(l["line"], "not recorded: " + rec.value("why", ""));
+    } else {
+      for (const auto& l : rec["lines"]) {
+        const int64_t n = l["line"];
+        const bool hw = l.contains("hardware"), recorded = l.contains("recorded");
+        const auto pic = l.value("picture", nlohmann::json::object());
+        if (hw && !recorded) {
+          if (l["hardware"]["wavefronts"] == 0)
+            refuse(n, "no lane of block (0,0,0) made its access (0 wavefronts on the GPU too)");
+          else
+            ADD_FAILURE() << kernel << " line " << n << ": the hardware counts "
+                          << l["hardware"].dump() << ", the recording has no access on it";
+          continue;
+        }
+        if (!hw) {
+          refuse(n, "no shared instruction on the GPU (the compiler kept it in registers)");
+          continue;
+        }
+        if (!pic.contains("wavefronts")) {
+          refuse(n, "no picture: " + pic.value("why", ""));
+          continue;
+        }
+        int64_t warps = 0;
+        for (const auto& w : pic["per_warp"]) warps += w.get<int64_t>();
+        EXPECT_EQ(warps, pic["wavefronts"].get<int64_t>()) << kernel << " line " << n;
+        const int64_t want = l["hardware"]["wavefronts"];
+        if (warps == want) {
+          ++equal;
+        } else if (l.contains("reason")) {
+          refuse(n, "the picture's " + std::to_string(warps) +
+                        " wavefronts against the hardware's " + std::to_string(want) + ": " +
+                        l["reason"].get<std::string>());
+        } else {
+          ADD_FAILURE() << kernel << " line " << n << ": picture " << warps << " wavefronts, "
+                        << "hardware " << want << ", no reason given: " << l.dump();
+        }
+      }
+    }
+    pictured += equal > 0;
+    all_equal += equal;
+    all_refused += refused;
+    std::cout << file << " " << kernel << ": " << equal << " lines equal, " << refused << " refused"
+              << reasons << "\n";
+  }
+  std::cout << kernels << " kernels, " << pictured
+            << " with pictures equal to the hardware: " << all_equal << " lines equal, "
+            << all_refused << " refused with a reason\n";
+  EXPECT_GE(kernels, 12);
+  EXPECT_GE(pictured, 12);
 }
 
 TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {

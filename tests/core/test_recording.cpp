@@ -269,7 +269,13 @@ TEST(RecordingPicture, TilesAreTheDeclaredArraysAtTheirRecordedPlace) {
   EXPECT_EQ(q.picture->scenario.tiles[0].dims, (std::vector<int64_t>{1056}));
   EXPECT_EQ(q.picture->scenario.tiles[0].elem, "unsigned int");
   // The scenario names the recording in its indexes: check() refuses to trace it again.
-  EXPECT_FALSE(check(q.picture->scenario).empty());
+  const std::vector<Diagnostic> diag = check(q.picture->scenario);
+  ASSERT_FALSE(diag.empty());
+  // In words, not as a parse error of "recorded on line" (the measurement panel shows it).
+  EXPECT_NE(diag[0].message.find("a recorded access (the picture of a kernel's recording)"),
+            std::string::npos)
+      << diag[0].format();
+  EXPECT_EQ(diag[0].path, "steps[0].index");
   // No such line; an array accessed with two widths.
   EXPECT_FALSE(picture_of(text, 10).picture);
   EXPECT_NE(picture_of(text, 10).why.find("no shared-memory access on line 10"), std::string::npos);
@@ -277,6 +283,74 @@ TEST(RecordingPicture, TilesAreTheDeclaredArraysAtTheirRecordedPlace) {
   const Pictured w = picture_of(two, 0);
   EXPECT_FALSE(w.picture);
   EXPECT_NE(w.why.find("a is accessed 4 and 8 bytes at a time"), std::string::npos) << w.why;
+}
+
+// Two loads of one array on one line (cache[i] += cache[i + s]) are two steps of the picture,
+// each executed once per phase; a line loading once per iteration of a loop stays one step
+// executed again and again.
+TEST(RecordingPicture, TwoAccessesOfOneArrayOnALineAreTwoSteps) {
+  std::string s = "block 64 1 1\narray cache 2 0 256\n";
+  int n = 0;
+  for (int half : {32, 16}) {
+    for (int t = 0; t < half; ++t, n += 3) {
+      s += std::to_string(t) + " 5 L 4 " + std::to_string(4 * t) + " 0\n";
+      s += std::to_string(t) + " 5 L 4 " + std::to_string(4 * (t + half)) + " 0\n";
+      s += std::to_string(t) + " 5 S 4 " + std::to_string(4 * t) + " 0\n";
+    }
+    s += "sync\n";
+  }
+  for (int t = 0; t < 64; ++t, n += 3)  // line 8: a loop of three loads of s[t]
+    for (int k = 0; k < 3; ++k) s += std::to_string(t) + " 8 L 4 " + std::to_string(4 * t) + " 0\n";
+  s += "end " + std::to_string(n) + "\n";
+  Pictured p = picture_of(s, 5);
+  ASSERT_TRUE(p.analysis) << p.why;
+  const Scenario& sc = p.picture->scenario;
+  ASSERT_EQ(sc.steps.size(), 4u);  // load, load (access 2), store, and the barrier between
+  EXPECT_EQ(sc.steps[0].label, "load cache, line 5");
+  EXPECT_EQ(sc.steps[1].label, "load cache, line 5, access 2");
+  EXPECT_EQ(sc.steps[2].label, "store cache, line 5");
+  EXPECT_EQ(sc.steps[3].kind, StepKind::Sync);
+  // Each of the three ran in both phases: 2 executions each, the second load of the first
+  // phase reading cache[t + 32] (element 32 for lane 0).
+  int second_load = 0;
+  for (const StepInfo& i : p.analysis->steps)
+    if (i.step == 1) ++second_load;
+  EXPECT_EQ(second_load, 2);
+  EXPECT_EQ(p.analysis->warps[1][0].element[0], 32);
+  EXPECT_EQ(p.analysis->total_wavefronts(), p.lines[0].wavefronts);
+  p = picture_of(s, 8);
+  ASSERT_TRUE(p.analysis) << p.why;
+  EXPECT_EQ(p.picture->scenario.steps.size(), 1u);
+  EXPECT_EQ(p.picture->trace.steps.size(), 3u);  // its three iterations
+}
+
+// Extern arrays share one place: the recording's access names the array it used (a 7th word),
+// and the picture shows that one; without it the picture names the ambiguity.
+TEST(RecordingPicture, ExternArraysSharingAPlaceAreTheNameTheAccessUsed) {
+  const std::string head = "block 32 1 1\narray a 3 0 128 extern\narray b 4 0 128 extern\n";
+  std::string named = head, unnamed = head;
+  for (int t = 0; t < 32; ++t) {
+    named += std::to_string(t) + " 6 S 4 " + std::to_string(4 * t) + " 0 1\n";
+    unnamed += std::to_string(t) + " 6 S 4 " + std::to_string(4 * t) + " 0\n";
+  }
+  named += "end 32\n";
+  unnamed += "end 32\n";
+  Pictured p = picture_of(named, 6);
+  ASSERT_TRUE(p.analysis) << p.why;
+  EXPECT_EQ(p.picture->scenario.tiles.at(0).name, "b");
+  EXPECT_EQ(p.picture->shared_place, "");
+  p = picture_of(unnamed, 6);
+  ASSERT_TRUE(p.analysis) << p.why;
+  EXPECT_EQ(p.picture->scenario.tiles.at(0).name, "a");
+  EXPECT_EQ(p.picture->shared_place, "a and b");
+  // The array's index round-trips through the text, and must name a listed array.
+  std::string why;
+  const auto r = parse_recording(named, &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(r->accesses[0].array, 1);
+  EXPECT_EQ(recording_text(*r), named);
+  EXPECT_FALSE(parse_recording(head + "0 6 S 4 0 0 2\nend 1\n", &why));
+  EXPECT_FALSE(parse_recording("block 32 1 1\n0 6 S 4 0 0 0\nend 1\n", &why));
 }
 
 TEST(RecordingSource, SharedDeclarationsBecomeProxiesAndTheLinesStay) {
@@ -297,6 +371,9 @@ TEST(RecordingSource, SharedDeclarationsBecomeProxiesAndTheLinesStay) {
   EXPECT_NE(out.find("static ::bv::Shared<float[N], 0> row(\"row\", 3u);"), std::string::npos);
   EXPECT_NE(out.find("static ::bv::SharedScalar<int, 16> flag(\"flag\", 4u);"), std::string::npos);
   EXPECT_NE(out.find("static ::bv::Shared<double[], 0> dyn(\"dyn\", 6u);"), std::string::npos);
+  // The scalar's use becomes the proxy's element on its line (its reads then have their line);
+  // the arrays' uses stay as written.
+  EXPECT_NE(out.find("= row[threadIdx.x] + dyn[0] + flag();\n"), std::string::npos) << out;
   // The user's lines keep their numbers: the text between #line 1 and the driver has as many.
   const size_t b = out.find("#line 1 \"k.cu\"\n") + 15, e = out.find("#line 1 \"bankviz-record");
   EXPECT_EQ(lines_in(out.substr(b, e - b)), lines_in(src) + 1);

@@ -3,6 +3,7 @@
 // kernels do (the seeds' kernels' figures are the H100's, docs/model-vs-hardware-h100.txt).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -273,6 +274,40 @@ TEST(Record, ASharedScalarAsTheWholeIndexIsReadOnItsLine) {
   EXPECT_EQ(r.lines.count(0), 0u);  // nothing left on line 0
 }
 
+// Every read of a __shared__ scalar on the line it is written on (in arithmetic, in a condition,
+// as an index), none on line 0; and a line loading one array twice is two steps of its picture.
+TEST(Record, ASharedScalarsEveryReadIsOnItsLine) {
+  NEED_COMPILER();
+  const Recorded r = record(read("recorded.cu"), "scalarUses", 64);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.lines.count(0), 0u) << "a scalar's read went to line 0";
+  ASSERT_TRUE(r.lines.count(79) && r.lines.count(82) && r.lines.count(84) && r.lines.count(85));
+  EXPECT_EQ(r.lines.at(79).ops, "st");  // n = out[0] + 2, thread 0 alone
+  EXPECT_EQ(r.lines.at(79).requests, 1);
+  EXPECT_EQ(r.lines.at(82).ops, "ld,st");  // s[t] = n + t: n read by both warps, s stored
+  EXPECT_EQ(r.lines.at(82).requests, 4);
+  EXPECT_EQ(r.lines.at(84).ops, "ld");  // if (n)
+  EXPECT_EQ(r.lines.at(84).requests, 2);
+  EXPECT_EQ(r.lines.at(85).requests, 8);  // perm[t], s[perm[t]], n, s[(n + t) & 63]
+  const Pictures p = pictures(read("recorded.cu"), "scalarUses", 64);
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  std::vector<std::string> labels;
+  for (const Step& st : p.pictures.at(85).scenario.steps) labels.push_back(st.label);
+  std::sort(labels.begin(), labels.end());
+  EXPECT_EQ(labels, (std::vector<std::string>{"load n, line 85", "load perm, line 85",
+                                              "load s, line 85", "load s, line 85, access 2"}));
+  EXPECT_EQ(p.analyses.at(85).total_wavefronts(), r.lines.at(85).wavefronts);
+  // dot's reduction: cache[cacheIndex] += cache[cacheIndex + i], two loads and a store a phase.
+  const Pictures d = pictures(read("dot.cu"), "dot", 256);
+  ASSERT_TRUE(d.error.empty()) << d.error;
+  labels.clear();
+  for (const Step& st : d.pictures.at(28).scenario.steps) labels.push_back(st.label);
+  EXPECT_EQ(labels,
+            (std::vector<std::string>{"load cache, line 28", "load cache, line 28, access 2",
+                                      "store cache, line 28", ""}))
+      << "the barrier's label aside";
+}
+
 TEST(RecordPicture, ARaceOnALineIsTheHazardModelsOnTheFollowedScenario) {
   NEED_COMPILER();
   // Warp 0 stores where warp 1 loads and the other way round, no barrier between them.
@@ -360,7 +395,8 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
         "histogramBins", "stencil1d", "xorSwizzle", "block3d", "sgemmTile", "dynamicAndDouble",
         "guardsAndReturns"}},
       {"recorded.cu",
-       {"gatherPermuted", "histogramHashed", "vectorRows", "lookupTable", "scalarIndex"}},
+       {"gatherPermuted", "histogramHashed", "vectorRows", "lookupTable", "scalarIndex",
+        "scalarUses"}},
       // A warp intrinsic runs on the GPU as written (the CPU recording refuses it), and an
       // inline asm in another kernel of the file is not this kernel's.
       {"warp.cu", {"shuffleReduce"}},
@@ -384,7 +420,7 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
       ++compiled;
     }
   }
-  EXPECT_EQ(compiled, 32);
+  EXPECT_EQ(compiled, 33);
   // Inline asm: named; the line keeps the hardware's figures only.
   std::string why;
   EXPECT_TRUE(gpu_recording_text(read("warp.cu"), "withInlineAsm", "warp.cu", &why).empty());

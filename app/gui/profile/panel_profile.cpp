@@ -2,7 +2,9 @@
 // source line by the hardware (profiler.h), its source shown with each line coloured by its
 // excess wavefronts (the bank conflicts), the figures beside the lines that touch shared memory.
 #include <algorithm>
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include "shell/panels.h"
 // after imgui.h (via panels.h): it needs IMGUI_API
@@ -341,7 +343,7 @@ ProfileAsk draw_profile(ProfilerState& p, const Palette& pal) {
 
 // The line's picture on screen, like a file opened over the draft (undoable). A recorded picture
 // analyzes from its trace: the analyzer learns pictures (profiler.h analyze_draft_or_picture).
-void open_profile_ask(AppState& s, const ProfileAsk& ask) {
+void open_profile_ask(AppState& s, const ProfileAsk& ask, double now) {
   if (!ask.open) return;
   s.analyzer.set_function(analyze_draft_or_picture);
   s.open_pending = true;
@@ -349,7 +351,48 @@ void open_profile_ask(AppState& s, const ProfileAsk& ask) {
   mark_loaded(s);
   s.preset.clear();
   s.edit.loaded_preset.clear();
-  set_notice(s, ask.notice, ImGui::GetTime(), 8);
+  set_notice(s, ask.notice, now, 8);
+}
+void open_profile_ask(AppState& s, const ProfileAsk& ask) {
+  open_profile_ask(s, ask, ImGui::GetTime());
+}
+
+bool open_kernel_line(AppState& s, const ProfileForm& f, uint32_t line, std::string* why) {
+  ProfilerState& p = s.profiler;
+  p.open = true;
+  p.form = f;
+  refresh_kernels(p.kernels, f.file);
+  if (!start_profile(p, why, 0)) return false;
+  // The form's own timeout bounds the run (bankviz-cli is stopped after it), plus the compile.
+  const auto t0 = std::chrono::steady_clock::now();
+  while (!poll_profile(p)) {
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(300)) {
+      *why = "the profile did not finish in 300 s";
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (!p.outcome || !p.outcome->ok) {
+    *why = p.outcome ? p.outcome->error : std::string("the profile gave nothing");
+    return false;
+  }
+  const ProfileOutcome& o = *p.outcome;
+  const auto l = std::find_if(o.lines.begin(), o.lines.end(),
+                              [&](const ProfiledLine& x) { return x.line == line; });
+  if (l == o.lines.end()) {
+    *why = "line " + std::to_string(line) + " of " + f.kernel + " makes no shared-memory access";
+    return false;
+  }
+  ProfileAsk ask;
+  p.start_error.clear();
+  ask_open(p, o, *l, ask);
+  if (!ask.open) {
+    *why = !p.start_error.empty() ? p.start_error
+                                  : "line " + std::to_string(line) + " cannot open as a picture";
+    return false;
+  }
+  open_profile_ask(s, ask, 0);
+  return true;
 }
 
 }  // namespace bankviz::gui

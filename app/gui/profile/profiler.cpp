@@ -271,9 +271,13 @@ std::optional<RecordedPicture> recorded_line_picture(const RecordedRun& run, uin
   const std::string made = run.gpu ? "recorded on the GPU (block (0,0,0) as it ran)"
                                    : "recorded on the CPU: figures are the model's";
   const std::string file = run.file.substr(run.file.find_last_of('/') + 1);
+  const std::string shared = p->shared_place.empty() ? std::string()
+                                                     : "; extern arrays " + p->shared_place +
+                                                           " share one place (shown as the first)";
   p->scenario.name = "recorded";
   p->scenario.title = replace_controls(
-      "line " + std::to_string(line) + " of " + run.kernel + " (" + file + "), " + made, '?');
+      "line " + std::to_string(line) + " of " + run.kernel + " (" + file + "), " + made + shared,
+      '?');
   p->scenario.description = replace_controls(
       "Line " + std::to_string(line) + " of " + run.kernel + ", " + made +
           ": every warp instruction the block ran for the line, each lane at the address it "

@@ -105,6 +105,25 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
           ->check(CLI::Range(0, INT_MAX));
   app.add_flag("--no-settings", o.no_settings, "do not read or write the settings file");
   app.add_flag("--egl", o.egl, "render headless through EGL even when a display exists");
+  app.add_option("--kernel-file", o.kernel_file,
+                 "a .cu file for the 'your kernel' window: profile it (with --kernel, --line) and "
+                 "open --line as recorded")
+      ->check(non_empty);
+  CLI::Option* kernel = app.add_option("--kernel", o.kernel, "with --kernel-file: the kernel");
+  CLI::Option* line =
+      app.add_option("--line", o.line, "with --kernel-file: the source line to open")
+          ->check(CLI::Range(1, INT_MAX));
+  CLI::Option* block =
+      app.add_option("--block", o.block, "with --kernel-file: the block (default 32)");
+  CLI::Option* args = app.add_option("--args", o.kernel_args,
+                                     "with --kernel-file: the kernel's arguments, as bankviz-cli "
+                                     "profile's --arg values, space-separated");
+  CLI::Option* shared =
+      app.add_option("--shared", o.shared, "with --kernel-file: dynamic shared memory, bytes")
+          ->check(CLI::Range(0, 232448));
+  CLI::Option* cpu = app.add_flag("--record-cpu", o.record_cpu,
+                                  "with --kernel-file: record one block on the CPU (no GPU; "
+                                  "figures are the model's) instead of profiling on the GPU");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -131,6 +150,15 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     return usage(exit_code, "--scene picks a scene of a --lesson");
   if ((warp->count() > 0 || wavefront->count() > 0) && step->count() == 0)
     return usage(exit_code, "--warp and --wavefront pick a beat together with --step");
+  const bool kernel_part = kernel->count() + line->count() + block->count() + args->count() +
+                               shared->count() + cpu->count() >
+                           0;
+  if (kernel_part && o.kernel_file.empty())
+    return usage(exit_code,
+                 "--kernel, --line, --block, --args, --shared and --record-cpu go "
+                 "with --kernel-file");
+  if (!o.kernel_file.empty() && (o.kernel.empty() || o.line == 0))
+    return usage(exit_code, "--kernel-file needs --kernel and --line");
   if (!o.dump_layout.empty() && o.screenshot.empty())
     return usage(exit_code, "--dump-layout works with --screenshot");
   if (o.whole_animation && o.gif.empty() && o.sequence.empty() && o.export_gif.empty())

@@ -47,6 +47,12 @@ struct Options {
   int step = -1, warp = 0, wavefront = 0;  // show this beat (step = executed step index)
   bool no_settings = false;                // ignore and do not write the settings file
   bool egl = false;                        // force the EGL surfaceless path even with a display
+  // --kernel-file FILE.cu --kernel NAME --line N [--block B] [--args "..."] [--shared N]
+  // [--record-cpu]: the "your kernel" window run on that launch (Profile, block (0,0,0) recorded
+  // on the GPU; or Record on the CPU) and line N opened as the window's "open" does.
+  std::string kernel_file, kernel, block = "32", kernel_args;
+  int shared = 0, line = 0;
+  bool record_cpu = false;
 
   // With the window: the current step as a slide GIF (the background job), then exit.
   std::string export_gif;

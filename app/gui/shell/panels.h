@@ -184,6 +184,11 @@ AdvisorAsk draw_advisor(AdvisorState& a, bool analyzed, int version, const Palet
 // over its own state; a line it asks to open is opened by open_profile_ask (undoable).
 ProfileAsk draw_profile(ProfilerState& p, const Palette& pal);
 void open_profile_ask(AppState& s, const ProfileAsk& ask);
+void open_profile_ask(AppState& s, const ProfileAsk& ask, double now);
+// bankviz --kernel-file: the window's form set to `f`, its Profile (or Record) run to the end and
+// line `line` opened as the window's "open" does (as recorded where the run recorded it); false
+// with *why (the run failed, the line has no shared-memory access, it cannot open).
+bool open_kernel_line(AppState& s, const ProfileForm& f, uint32_t line, std::string* why);
 // A tile's CuTe layout field (its text kept in fields[ti] while it does not parse).
 bool edit_layout(std::vector<LayoutField>& fields, TileDecl& t, size_t ti, float w,
                  const Palette& palette);

@@ -97,7 +97,8 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
     }
   }
   if (!o.sweep.empty() && !open_sweep(s, o.sweep, error)) return kExitUsage;
-  if (o.step >= 0 && !seek(s, o.step, o.warp, o.wavefront)) {
+  // With --kernel-file the beat is sought once the kernel's line is open (main.cpp).
+  if (o.step >= 0 && o.kernel_file.empty() && !seek(s, o.step, o.warp, o.wavefront)) {
     *error = "no beat at --step " + std::to_string(o.step) + " --warp " + std::to_string(o.warp) +
              " --wavefront " + std::to_string(o.wavefront) +
              " (steps without shared-memory access, or too few wavefronts)";

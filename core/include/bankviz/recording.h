@@ -36,6 +36,7 @@ struct RecordedAccess {
   uint32_t address = 0;  // byte address in the block's shared memory
   uint64_t value = 0;    // loaded, stored or (atomics) the operand's bits (the first 8 bytes)
   uint32_t phase = 0;    // __syncthreads() passed before it
+  int32_t array = -1;    // the array (index in Recording::arrays) it was made through; -1: not said
 };
 
 struct RecordedArray {
@@ -55,8 +56,9 @@ struct Recording {
 inline constexpr size_t kMaxRecordedAccesses = size_t{1} << 22;
 
 // The recorder's output (`block X Y Z`, `array NAME LINE BASE BYTES [extern]`, accesses `THREAD
-// LINE KIND WIDTH ADDRESS VALUE` with KIND one of L S A X, `sync`, `end COUNT`) as a recording,
-// or nullopt with *why naming the first bad line.
+// LINE KIND WIDTH ADDRESS VALUE [ARRAY]` with KIND one of L S A X and ARRAY the index of the
+// `array` line (listed before it) whose name the access used, `sync`, `end COUNT`) as a
+// recording, or nullopt with *why naming the first bad line.
 std::optional<Recording> parse_recording(std::string_view text, std::string* why);
 
 // The recording in the same text, parse_recording()'s inverse (accesses in their order, a `sync`
@@ -95,6 +97,12 @@ struct RecordedInstruction {
   uint32_t line = 0, phase = 0;
   RecordedKind kind = RecordedKind::Load;
   int width = 4;
+  // Which of the line's accesses of this kind it is, within one execution of the line by a thread
+  // (`cache[i] += cache[i + s]`: the loads are slots 0 and 1): a thread's consecutive accesses on
+  // the line, cut into the shortest period that repeats (a loop's iterations are one slot each
+  // time round), each access numbered among those of its kind, width and array in its period.
+  uint32_t slot = 0;
+  int32_t array = -1;  // the array all its accesses name (RecordedAccess::array), else -1
   std::vector<RecordedWarp> warps;  // warps with an active lane, in warp order
 };
 
@@ -129,13 +137,21 @@ std::vector<RecordedLine> recorded_lines(const std::vector<RecordedInstruction>&
 // executed step (a loop line's every iteration, in the order they ran), a __syncthreads() step
 // where the block passed a barrier between two of them. The scenario cannot be traced again:
 // each step's index names the recording ("s[recorded on line 16]"), which check() refuses, so
-// it never passes for a scenario of index expressions. Nullopt with *why: no such line, a picture
-// over the model's bounds (kMaxExecutedSteps, kMaxThreadSteps), an instruction reaching two
-// arrays, an array accessed with two widths.
+// it never passes for a scenario of index expressions. A line's several accesses of one array and
+// kind (RecordedInstruction::slot) are as many steps ("load cache, line 28, access 2"). Nullopt
+// with *why: no such line, a picture over the model's bounds (kMaxExecutedSteps, kMaxThreadSteps),
+// an instruction reaching two arrays, an array accessed with two widths.
+// What a picture's step index holds after its array's name ("s[recorded on line 16]"): no
+// expression. scenario.h's check() refuses such a step in words (a recorded access).
+inline constexpr std::string_view kRecordedIndex = "[recorded on line ";
+
 struct RecordedPicture {
   Scenario scenario;
   Trace trace;
   std::vector<uint32_t> step_lines;  // the source line of each scenario step (0 for a sync)
+  // Extern arrays sharing the place an access reached, where the recording does not say which
+  // name it used ("a and b"): the picture shows the first declared, and its title says so.
+  std::string shared_place;
 };
 std::optional<RecordedPicture> recorded_picture(const Recording& r,
                                                 const std::vector<RecordedInstruction>& ins,

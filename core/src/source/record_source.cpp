@@ -234,6 +234,48 @@ Decl rewrite(std::string_view s, const std::vector<RawTok>& t, size_t k, RecordT
   return d;
 }
 
+// Names of __shared__ declarators -> the token ranges where they are in scope.
+using Scopes = std::map<std::string, std::vector<std::pair<size_t, size_t>>>;
+
+bool in_scope(const Scopes::value_type& a, size_t k) {
+  for (const auto& [b, e] : a.second)
+    if (b <= k && k < e) return true;
+  return false;
+}
+
+// The first use of an array other than by subscript (through a pointer, which is not recorded),
+// named in words; empty if none.
+std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays) {
+  for (size_t k = 0; k < t.size(); ++k) {
+    auto a = arrays.find(t[k].text);
+    if (a == arrays.end() || (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "->"))) continue;
+    if (in_scope(*a, k) && (k + 1 >= t.size() || t[k + 1].text != "["))
+      return "line " + std::to_string(t[k].line) + " uses the __shared__ array " + t[k].text +
+             " other than by subscript (through a pointer), which the CPU recording does not "
+             "follow";
+  }
+  return {};
+}
+
+// Where each use of a __shared__ scalar in its scope ends (not a member's name, not qualified,
+// not a call, not sizeof's operand): recording_source() writes `()` there, the headers' proxy
+// giving the scalar as an element on the use's line (`n + t`, `if (n)`, `s[n]`, `n = 5`).
+std::vector<size_t> scalar_uses(const std::vector<RawTok>& t, const Scopes& scalars) {
+  std::vector<size_t> at;
+  for (size_t k = 0; k < t.size(); ++k) {
+    auto a = scalars.find(t[k].text);
+    if (a == scalars.end() || !in_scope(*a, k)) continue;
+    const std::string before = k > 0 ? t[k - 1].text : "";
+    const std::string after = k + 1 < t.size() ? t[k + 1].text : "";
+    const bool arrow = before == ">" && k > 1 && t[k - 2].text == "-";
+    if (before == "." || arrow || before == "::" || after == "(" || after == "::" ||
+        (before == "(" && k > 1 && t[k - 2].text == "sizeof"))
+      continue;
+    at.push_back(t[k].e);
+  }
+  return at;
+}
+
 }  // namespace
 
 std::string recording_source(std::string_view source, const std::string& kernel,
@@ -315,7 +357,7 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     }
   }
   std::vector<Decl> decls;
-  std::map<std::string, std::vector<std::pair<size_t, size_t>>> arrays;  // name -> token scopes
+  Scopes arrays, scalars;
   uint32_t next = 0;
   for (size_t k = 0; k < t.size(); ++k) {
     if (t[k].text != "__shared__") continue;
@@ -341,34 +383,36 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     const size_t scope_end = block_end[k];
     while (k < t.size() && t[k].e <= d.e) ++k;
     for (size_t i = 0; i < d.names.size(); ++i)
-      if (d.ranked[i]) arrays[d.names[i]].push_back({k, scope_end});
+      (d.ranked[i] ? arrays : scalars)[d.names[i]].push_back({k, scope_end});
     --k;
     decls.push_back(std::move(d));
   }
-  // An array used other than by subscript is used through a pointer, which is not recorded.
-  for (size_t k = 0; k < t.size(); ++k) {
-    auto a = arrays.find(t[k].text);
-    if (a == arrays.end() || (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "->"))) continue;
-    bool in_scope = false;
-    for (const auto& [b, e] : a->second) in_scope = in_scope || (b <= k && k < e);
-    if (in_scope && (k + 1 >= t.size() || t[k + 1].text != "[")) {
-      *why = "line " + std::to_string(t[k].line) + " uses the __shared__ array " + t[k].text +
-             " other than by subscript (through a pointer), which the CPU recording does not "
-             "follow";
-      return {};
-    }
+  if (std::string u = pointer_use(t, arrays); !u.empty()) {
+    *why = u;
+    return {};
   }
 
   std::string out = target == RecordTarget::Gpu
                         ? "#line 1 \"" + shown + "\"\n"
                         : "#include \"bankviz_record.h\"\n#line 1 \"" + shown + "\"\n";
-  size_t at = 0;
+  const std::vector<size_t> uses = scalar_uses(t, scalars);
+  size_t at = 0, u = 0;
+  auto copy_to = [&](size_t end) {  // the source up to `end`, each scalar's use followed by ()
+    for (; u < uses.size() && uses[u] <= end; ++u)
+      if (uses[u] >= at) {
+        out.append(source.substr(at, uses[u] - at));
+        out += "()";
+        at = uses[u];
+      }
+    out.append(source.substr(at, end - at));
+    at = end;
+  };
   for (const Decl& d : decls) {
-    out.append(source.substr(at, d.b - at));
+    copy_to(d.b);
     out += d.replacement;
     at = d.e;
   }
-  out.append(source.substr(at));
+  copy_to(source.size());
   if (target == RecordTarget::Gpu) return out;  // launched as the user's kernel is profiled
   out += "\n#line 1 \"bankviz-record-driver\"\nstatic void bv_call() {\n  " + kernel + "(";
   for (size_t i = 0; i < fn->params.size(); ++i)

@@ -66,3 +66,21 @@ __global__ void scalarIndex(int *out)
   __syncthreads();
   out[t] = s[n];
 }
+
+// A __shared__ scalar's every read on its own line (in arithmetic, a condition, an index), and an
+// index read from another shared array (s[perm[t]]): each access on the line it is written on.
+__global__ void scalarUses(int *out)
+{
+  __shared__ int n;
+  __shared__ int perm[64];
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  if (t == 0)
+    n = out[0] + 2;
+  perm[t] = (t * 5) & 63;
+  __syncthreads();
+  s[t] = n + t;
+  __syncthreads();
+  if (n)
+    out[t] = s[perm[t]] + s[(n + t) & 63];
+}
