@@ -70,17 +70,25 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print the full analysis as JSON");
   cmd->add_flag("--no-pictures", o->no_pictures, "only the table");
   cmd->add_option("--show-step", o->step, "executed step to draw (default: the worst)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--warp", o->warp, "warp to draw (default 0)")->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
+  cmd->add_option("--warp", o->warp, "warp to draw (default 0)")->check(non_negative());
   cmd->add_option("--wavefront", o->wavefront, "draw one wavefront only (0-based)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->callback([o] { run_analyze(*o); });
 }
 
 void add_list_commands(CLI::App& app) {
   app.add_subcommand("presets", "list the presets (the seeds' examples)")->callback([] {
     const auto names = preset_names();
-    if (names.empty()) throw Exit{kExitFailed, "no presets found (set BANKVIZ_ASSETS)"};
+    // Where it looked (BANKVIZ_DATA_DIR or BANKVIZ_ASSETS may point at a directory without any).
+    if (names.empty()) {
+      const std::string assets = assets_dir(), data = data_dir();
+      throw Exit{kExitFailed,
+                 !assets.empty() ? "no presets found in '" + assets + "/presets'"
+                 : data.empty()  ? std::string("no presets found: no data directory")
+                                 : "no presets found: the data directory '" + data +
+                                      "' has no assets/ (BANKVIZ_DATA_DIR, BANKVIZ_ASSETS)"};
+    }
     for (const auto& n : names) std::cout << n << "\n";
   });
   // One line per architecture, then its rules, each labelled published, extrapolated (the guide

@@ -78,7 +78,7 @@ struct CompareOptions {
 };
 
 void run_compare(const CompareOptions& o) {
-  const Scenario sa = scenario_named(o.a, "A"), sb = scenario_named(o.b, "B");
+  const auto [sa, sb] = scenario_pair(o.a, o.b);
   const Analysis aa = analyze_or_exit(sa), ab = analyze_or_exit(sb);
   const Comparison c = compare(aa, ab);
   Measured ma, mb;

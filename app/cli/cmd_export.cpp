@@ -54,8 +54,9 @@ std::string render(const ExportOptions& o) {
   p.loop = false;
   if (!o.compare.empty()) {
     // A first, then B: each one's problem names it (build_scenario's messages).
-    const Analysis a = analyze_or_exit(scenario_named(o.compare[0], "A"));
-    const Analysis b = analyze_or_exit(scenario_named(o.compare[1], "B"));
+    const auto [sa, sb] = scenario_pair(o.compare[0], o.compare[1]);
+    const Analysis a = analyze_or_exit(sa);
+    const Analysis b = analyze_or_exit(sb);
     const Frame fa = frame_of(a, o, p);
     CompareSlideOptions co;
     co.light = !o.dark;
@@ -95,7 +96,7 @@ void add_export_command(CLI::App& app) {
       "write the tile and bank views of one frame as SVG (or a 16:9 slide of it, or of "
       "two scenarios compared)");
   add_scenario_options(*cmd, o->scenario);
-  cmd->add_option("--svg", o->svg, "output SVG file")->required();
+  cmd->add_option("--svg", o->svg, "output SVG file")->required()->check(non_empty_path());
   cmd->add_option("--compare", o->compare,
                   "A B: two presets or scenario files on one 16:9 slide, with both verdicts and "
                   "the ratio B / A (B on the beat that follows A's)")
@@ -114,8 +115,8 @@ void add_export_command(CLI::App& app) {
                           ->check(CLI::IsMember({"tile", "banks", "both"}));
   cmd->add_option("--show-step", o->step,
                   "executed step to draw (default: the worst; with --compare: A's)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--warp", o->warp, "warp to draw (default 0)")->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
+  cmd->add_option("--warp", o->warp, "warp to draw (default 0)")->check(non_negative());
   cmd->add_option("--wavefront", o->wavefront, "wavefront to light (default 0)");
   CLI::Option* cell = cmd->add_option("--cell", o->cell, "cell size in px (default 22)")
                           ->check(finite_number())

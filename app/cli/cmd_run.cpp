@@ -416,7 +416,8 @@ void add_run_commands(CLI::App& app) {
   source->add_option("--mode", src->mode, "written or exposed")->capture_default_str();
   source->add_option("--cubin", src->cubin,
                      "write the kernel compiled for sm_90 (NVRTC with line info, as run loads "
-                     "it) to FILE instead of printing its source");
+                     "it) to FILE instead of printing its source")
+      ->check(non_empty_path());
   source->add_flag("--force", src->force, "overwrite an existing --cubin file");
   source->callback([so, src] { run_source(*so, *src); });
 }

@@ -441,9 +441,13 @@ void add_validate_command(CLI::App& app) {
       "suite is remembered for the app ($XDG_CONFIG_HOME/bankviz/validated.json), which then "
       "labels the rule set \"validated on this GPU\"");
   cmd->add_flag("--json", o->json, "print the report as JSON");
-  cmd->add_option("--report", o->report, "also write the report (text, or JSON with --json) here");
+  cmd->add_option("--report", o->report, "also write the report (text, or JSON with --json) here")
+      ->check(non_empty_path());
   cmd->add_flag("--force", o->force, "overwrite an existing report file");
-  cmd->add_option("--suite", o->suite, "run only this suite: " + suite_names());
+  cmd->add_option("--suite", o->suite, "run only this suite: " + suite_names())
+      ->check(CLI::Validator(
+          [](std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
+          "", "suite"));
   cmd->add_option("--suites", o->suites_dir,
                   "the directory of the suites (default: the installed data, else the source "
                   "tree's tests/data/hopper)");

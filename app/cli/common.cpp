@@ -161,6 +161,28 @@ const CLI::Validator& whole_number() {
   return v;
 }
 
+const CLI::Validator& non_negative() {
+  static const CLI::Validator v(
+      [](std::string& text) {
+        const std::string whole = whole_number()(text);
+        if (!whole.empty()) return whole;
+        long long n = 0;
+        CLI::detail::lexical_cast(text, n);
+        return n < 0 ? "'" + text + "' is negative: give 0 or more" : std::string();
+      },
+      "", "0 or more");
+  return v;
+}
+
+const CLI::Validator& non_empty_path() {
+  static const CLI::Validator v(
+      [](std::string& text) {
+        return text.empty() ? std::string("give a file's path, not ''") : std::string();
+      },
+      "", "path");
+  return v;
+}
+
 const CLI::Validator& finite_number() {
   static const CLI::Validator v(
       [](std::string& text) {
@@ -240,7 +262,7 @@ Scenario build_scenario(const ScenarioOptions& o) {
     throw Exit{kExitUsage, "give --file or --preset, not both"};
   auto from_load = [](ScenarioLoad&& r, const std::string& what) {
     if (!r.scenario && r.errors.size() == 1 && r.errors[0].path.empty())
-      throw Exit{kExitFailed, r.errors[0].message};  // "cannot read the scenario file 'x': ..."
+      throw Exit{kExitFailed, r.errors[0].message};  // "cannot read the scenario file: 'x': ..."
     if (!r.scenario) {
       std::string msg = what + ":";
       for (const Diagnostic& d : r.errors) msg += "\n  " + d.format();
@@ -302,8 +324,17 @@ Scenario build_scenario(const ScenarioOptions& o) {
     auto b = parse_extents(o.block, "--block", 3);
     for (int i = 0; i < 3; ++i) s.block[i] = i < static_cast<int>(b.size()) ? b[i] : 1;
   }
+  // One name given twice on the command line is a mistake, as -DN=5 -DN=6 is to a compiler (a
+  // flag still overrides the file's or preset's own constant or let).
+  auto once = [](std::vector<std::string>& seen, const std::string& name, const char* flag) {
+    if (std::find(seen.begin(), seen.end(), name) != seen.end())
+      throw Exit{kExitUsage, std::string(flag) + " " + name + ": given twice; give each name once"};
+    seen.push_back(name);
+  };
+  std::vector<std::string> defined, let;
   for (const auto& d : o.defines) {
     auto [name, value] = split_assignment(d, "--define");
+    once(defined, name, "--define");
     auto it = std::find_if(s.constants.begin(), s.constants.end(),
                            [&n = name](const Constant& c) { return c.name == n; });
     const long long v = parse_int(value, "--define " + name);
@@ -320,6 +351,7 @@ Scenario build_scenario(const ScenarioOptions& o) {
       type = trim(decl.substr(0, sp));
       name = trim(decl.substr(sp + 1));
     }
+    once(let, name, "--let");
     auto it =
         std::find_if(s.lets.begin(), s.lets.end(), [&](const Let& x) { return x.name == name; });
     if (it != s.lets.end())
@@ -364,6 +396,14 @@ Scenario scenario_named(const std::string& what, const char* side) {
                     (what.size() > 5 && what.ends_with(".json"));
   (file ? o.file : o.preset) = what;
   return build_scenario(o);
+}
+
+std::pair<Scenario, Scenario> scenario_pair(const std::string& a, const std::string& b) {
+  if (a == "-" && b == "-")
+    throw Exit{kExitUsage, "A and B are both standard input (-): it can be read once; give one of "
+                           "them as a file or preset"};
+  Scenario sa = scenario_named(a, "A");
+  return {std::move(sa), scenario_named(b, "B")};
 }
 
 std::vector<std::string> preset_names() {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,13 @@ const CLI::Validator& finite_number();
 // 9223372036854775807 without a word. Use before a range check: ->check(whole_number()).
 const CLI::Validator& whole_number();
 
+// A count or index flag (--show-step, --warp, --wavefront): a whole number, 0 or more (CLI11's
+// NonNegativeNumber says "not in range 0.000000 to" a 309-digit number).
+const CLI::Validator& non_negative();
+
+// A path flag given as '' is a usage error, not "flag not given" (--svg '', --cubin '').
+const CLI::Validator& non_empty_path();
+
 // Registers the flags above on a subcommand.
 void add_scenario_options(CLI::App& cmd, ScenarioOptions& o);
 
@@ -59,6 +67,9 @@ Scenario build_scenario(const ScenarioOptions& o);
 // compare's A and B, export --compare's: a preset name, or a scenario file when it names one (or
 // has a path or .json in it; - is standard input), through build_scenario.
 Scenario scenario_named(const std::string& what, const char* side);
+// A and B through scenario_named(); standard input (-) can give one of them, not both (it is
+// read once: the second read would find it empty).
+std::pair<Scenario, Scenario> scenario_pair(const std::string& a, const std::string& b);
 
 // analyze(s), or Exit{kExitFailed} listing the scenario's evaluation errors.
 Analysis analyze_or_exit(const Scenario& s);

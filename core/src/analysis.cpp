@@ -49,7 +49,7 @@ namespace {
 // One warp of an executed memory step through the bank model: "" and its result (with its
 // detail, or only the counts), or why validate() refuses the access (then it serves nothing).
 std::string serve_warp(const Arch& arch, const OpSpec& op, const TraceStep& ts, const WarpTrace& wt,
-                       WarpStep& ws, bool detail = true) {
+                       WarpStep& ws, bool detail = true, ServeMemo* memo = nullptr) {
   ws.access.width = op.width;
   ws.access.mask = wt.mask;
   ws.access.addr = wt.byte;
@@ -59,56 +59,151 @@ std::string serve_warp(const Arch& arch, const OpSpec& op, const TraceStep& ts, 
       ws.access.source[l] = wt.chunk[l] * static_cast<uint32_t>(op.width);
   std::copy(wt.element.begin(), wt.element.end(), ws.element.begin());
   if (ws.access.mask == 0) return {};
+  if (detail) memo = nullptr;  // the memo keeps the counts only
+  if (const StepFigures* f = memo ? memo->find(arch, op.op, ws.access) : nullptr) {
+    ws.result.wavefronts = f->wavefronts;  // what count_access() gave it: the counts alone
+    ws.result.ideal = f->ideal;
+    return {};
+  }
   if (std::string bad = validate(op.op, ws.access); !bad.empty()) {
     ws.access.mask = 0;
     ws.element.fill(-1);
     return bad;
   }
   ws.result = detail ? serve(arch, op.op, ws.access) : count_access(arch, op.op, ws.access);
+  if (memo) memo->keep(op.op, ws.access, {ws.result.wavefronts, ws.result.ideal, 1});
   return {};
+}
+
+// One warp through the bank model for its counts: serve_warp() without the detail, as figures
+// (an instruction when it has an active lane and validate() accepts it).
+StepFigures serve_counts(const Arch& arch, const OpSpec& op, const TraceStep& ts,
+                         const WarpTrace& wt, WarpStep& ws, ServeMemo* memo = nullptr) {
+  ws.result = {};
+  serve_warp(arch, op, ts, wt, ws, false, memo);
+  return {ws.result.wavefronts, ws.result.ideal, ws.access.mask != 0 ? 1 : 0};
+}
+
+uint64_t mix(uint64_t h, uint64_t w) {
+  return (h ^ w) * 0x9E3779B97F4A7C15ull;
 }
 
 }  // namespace
 
 size_t ServeMemo::Hash::operator()(const Key& k) const {
   uint64_t h = static_cast<uint64_t>(k.op) << 40 ^ static_cast<uint64_t>(k.width) << 32 ^ k.mask;
-  auto mix = [&h](uint64_t w) { h = (h ^ w) * 0x9E3779B97F4A7C15ull; };
   for (size_t l = 0; l < kWarpSize; l += 2)
-    mix(static_cast<uint64_t>(k.addr[l]) << 32 | k.addr[l + 1]);
+    h = mix(h, static_cast<uint64_t>(k.addr[l]) << 32 | k.addr[l + 1]);
   if (k.has_source)
     for (size_t l = 0; l < kWarpSize; l += 2)
-      mix(static_cast<uint64_t>(k.source[l]) << 32 | k.source[l + 1]);
+      h = mix(h, static_cast<uint64_t>(k.source[l]) << 32 | k.source[l + 1]);
   return static_cast<size_t>(h ^ h >> 29);
+}
+
+void ServeMemo::set(Op op, const WarpAccess& a) {
+  key_.op = op, key_.width = a.width, key_.mask = a.mask, key_.has_source = a.has_source;
+  key_.addr = a.addr;
+  if (a.has_source)
+    key_.source = a.source;
+  else
+    key_.source.fill(0);
+}
+
+const StepFigures* ServeMemo::find(const Arch& arch, Op op, const WarpAccess& a) {
+  if (arch_ != &arch) seen_.clear(), arch_ = &arch;
+  set(op, a);
+  const auto it = seen_.find(key_);
+  return it == seen_.end() ? nullptr : &it->second;
+}
+
+void ServeMemo::keep(Op op, const WarpAccess& a, const StepFigures& f) {
+  if (seen_.size() >= kMaxEntries) return;
+  set(op, a);
+  seen_.emplace(key_, f);
 }
 
 StepFigures serve_step(const Scenario& s, const Arch& arch, const TraceStep& ts, ServeMemo* memo) {
   StepFigures f;
   if (ts.warps.empty()) return f;
   const OpSpec op = compiled_op(s, ts.info.step, arch);
-  if (memo && memo->arch_ != &arch) memo->seen_.clear(), memo->arch_ = &arch;
   WarpStep ws;
-  ServeMemo::Key key;
-  for (const WarpTrace& wt : ts.warps) {
-    if (memo) {
-      // The access serve_warp() gives the model, as a key.
-      key.op = op.op, key.width = op.width, key.mask = wt.mask, key.has_source = ts.has_source;
-      key.addr = wt.byte;
-      for (size_t l = 0; l < kWarpSize; ++l)
-        key.source[l] = ts.has_source ? wt.chunk[l] * static_cast<uint32_t>(op.width) : 0;
-      if (auto it = memo->seen_.find(key); it != memo->seen_.end()) {
-        f.wavefronts += it->second.wavefronts;
-        f.ideal += it->second.ideal;
-        continue;
-      }
-    }
-    ws.result = {};
-    serve_warp(arch, op, ts, wt, ws, false);
-    f.wavefronts += ws.result.wavefronts;
-    f.ideal += ws.result.ideal;
-    if (memo && memo->seen_.size() < ServeMemo::kMaxEntries)
-      memo->seen_.emplace(key, StepFigures{ws.result.wavefronts, ws.result.ideal});
-  }
+  for (const WarpTrace& wt : ts.warps) f += serve_counts(arch, op, ts, wt, ws, memo);
   return f;
+}
+
+namespace {
+
+// What tells two warp accesses of a trace apart for relayout_warp() and the bank model: the
+// executed step's tile and instruction (compiled_op(): its width places the lanes, and the op
+// and width serve them), the active lanes, each lane's element (what is re-placed), byte (what
+// is served where nothing is re-placed) and source.
+struct AccessKey {
+  int tile = -1;
+  Op op = Op::Load;
+  int width = 0;
+  uint32_t mask = 0;
+  bool has_source = false;
+  std::array<int32_t, kWarpSize> element{};
+  std::array<uint32_t, kWarpSize> byte{}, chunk{};
+  bool operator==(const AccessKey&) const = default;
+};
+
+struct AccessKeyHash {
+  size_t operator()(const AccessKey& k) const {
+    uint64_t h = static_cast<uint64_t>(k.op) << 40 ^ static_cast<uint64_t>(k.width) << 32 ^ k.mask;
+    h = mix(h, static_cast<uint64_t>(static_cast<uint32_t>(k.tile)) << 1 | (k.has_source ? 1 : 0));
+    for (size_t l = 0; l < kWarpSize; l += 2) {
+      h = mix(h, static_cast<uint64_t>(static_cast<uint32_t>(k.element[l])) << 32 |
+                     static_cast<uint32_t>(k.element[l + 1]));
+      h = mix(h, static_cast<uint64_t>(k.byte[l]) << 32 | k.byte[l + 1]);
+      if (k.has_source) h = mix(h, static_cast<uint64_t>(k.chunk[l]) << 32 | k.chunk[l + 1]);
+    }
+    return static_cast<size_t>(h ^ h >> 29);
+  }
+};
+
+}  // namespace
+
+TraceVariants::TraceVariants(const Scenario& s, const Arch& arch, const Trace& t)
+    : s_(s), arch_(arch), t_(t) {
+  std::unordered_map<AccessKey, uint32_t, AccessKeyHash> groups;
+  AccessKey key;
+  for (size_t exec = 0; exec < t.steps.size(); ++exec) {
+    const TraceStep& ts = t.steps[exec];
+    if (ts.warps.empty()) continue;
+    const OpSpec op = compiled_op(s, ts.info.step, arch);
+    key.tile = ts.info.tile, key.op = op.op, key.width = op.width, key.has_source = ts.has_source;
+    for (size_t w = 0; w < ts.warps.size(); ++w) {
+      const WarpTrace& wt = ts.warps[w];
+      key.mask = wt.mask, key.element = wt.element, key.byte = wt.byte;
+      if (ts.has_source) key.chunk = wt.chunk;
+      const auto [it, fresh] = groups.try_emplace(key, static_cast<uint32_t>(reps_.size()));
+      if (fresh) reps_.emplace_back(static_cast<uint32_t>(exec), static_cast<uint32_t>(w));
+      group_.push_back(it->second);
+    }
+  }
+}
+
+std::optional<std::vector<StepFigures>> TraceVariants::figures(const Scenario& changed,
+                                                               int tile) const {
+  if (tile < 0 || static_cast<size_t>(tile) >= s_.tiles.size()) return std::nullopt;
+  const TileDecl& traced = s_.tiles[static_cast<size_t>(tile)];
+  // A trace with no warp access: relayout() still says whether the change is one it can tell.
+  if (reps_.empty() && !relayout(changed, tile, traced, t_)) return std::nullopt;
+  std::vector<StepFigures> group(reps_.size());
+  WarpTrace wt;
+  WarpStep ws;
+  for (size_t g = 0; g < reps_.size(); ++g) {
+    const auto [exec, w] = reps_[g];
+    if (!relayout_warp(changed, tile, traced, t_, exec, w, wt)) return std::nullopt;
+    const TraceStep& ts = t_.steps[exec];
+    group[g] = serve_counts(arch_, compiled_op(changed, ts.info.step, arch_), ts, wt, ws);
+  }
+  std::vector<StepFigures> out(t_.steps.size());
+  size_t next = 0;
+  for (size_t exec = 0; exec < t_.steps.size(); ++exec)
+    for (size_t w = 0; w < t_.steps[exec].warps.size(); ++w) out[exec] += group[group_[next++]];
+  return out;
 }
 
 AnalysisResult analyze(const Scenario& s, const Arch* arch_override, const TraceOptions& block) {
@@ -134,6 +229,7 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override, Trace t, Se
   a.issues = t.issues;
   a.out_of_bounds = t.out_of_bounds;
   const int warps = static_cast<int>(s.warps());
+  ServeMemo memo;  // counts only: a warp access met again is not served again
   for (size_t exec = 0; exec < t.steps.size(); ++exec) {
     const TraceStep& ts = t.steps[exec];
     a.steps.push_back(ts.info);
@@ -146,7 +242,7 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override, Trace t, Se
       ws.element.fill(-1);
       if (ts.warps.empty()) continue;  // __syncthreads()
       if (std::string bad = serve_warp(*arch, op, ts, ts.warps[static_cast<size_t>(w)], ws,
-                                       detail == ServeDetail::Full);
+                                       detail == ServeDetail::Full, &memo);
           !bad.empty())
         a.issues.push_back(
             {static_cast<int>(exec), w, -1, "step " + std::to_string(exec) + ": " + bad});
@@ -206,8 +302,8 @@ int Analysis::step_instructions(int step) const {
 }
 
 double Analysis::step_per_request(int step) const {
-  const int n = step_instructions(step);
-  return n > 0 ? static_cast<double>(step_wavefronts(step)) / n : 0.0;
+  return StepFigures{step_wavefronts(step), step_ideal(step), step_instructions(step)}
+      .per_request();
 }
 
 OpSpec Analysis::step_op(int step) const {
@@ -228,14 +324,26 @@ int Analysis::total_ideal() const {
   return sum;
 }
 
+std::vector<StepFigures> Analysis::step_figures() const {
+  std::vector<StepFigures> out(warps.size());
+  for (size_t i = 0; i < warps.size(); ++i)
+    for (const WarpStep& ws : warps[i])
+      out[i] += {ws.result.wavefronts, ws.result.ideal, ws.access.mask != 0 ? 1 : 0};
+  return out;
+}
+
 int Analysis::worst_step() const {
+  return bankviz::worst_step(steps, step_figures());
+}
+
+int worst_step(const std::vector<StepInfo>& steps, const std::vector<StepFigures>& figures) {
   int best = -1;
   double best_ratio = -1;
-  for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
-    if (steps[static_cast<size_t>(i)].kind == StepKind::Sync) continue;
-    const int ideal = step_ideal(i);
-    const double ratio = ideal > 0 ? static_cast<double>(step_wavefronts(i)) / ideal : 0;
-    if (ratio > best_ratio) best = i, best_ratio = ratio;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i].kind == StepKind::Sync) continue;
+    const StepFigures f = i < figures.size() ? figures[i] : StepFigures{};
+    const double ratio = f.ideal > 0 ? static_cast<double>(f.wavefronts) / f.ideal : 0;
+    if (ratio > best_ratio) best = static_cast<int>(i), best_ratio = ratio;
   }
   return best;
 }

@@ -10,20 +10,31 @@
 namespace bankviz {
 
 Summary summarize(const Analysis& a) {
+  return summarize(a.scenario, a.steps, a.step_figures(), a.hazards.racing_accesses,
+                   a.out_of_bounds);
+}
+
+Summary summarize(const Scenario& scenario, const std::vector<StepInfo>& steps,
+                  const std::vector<StepFigures>& figures, int64_t racing_accesses,
+                  int64_t out_of_bounds) {
   Summary s;
-  s.name = a.scenario.name;
-  s.title = a.scenario.title;
-  s.total_wavefronts = a.total_wavefronts();
-  s.total_ideal = a.total_ideal();
-  s.worst_step = a.worst_step();
-  if (s.worst_step >= 0) {
-    s.worst_label = a.steps[static_cast<size_t>(s.worst_step)].label;
-    s.worst_wavefronts = a.step_wavefronts(s.worst_step);
-    s.worst_instructions = a.step_instructions(s.worst_step);
-    s.worst_per_request = a.step_per_request(s.worst_step);
+  s.name = scenario.name;
+  s.title = scenario.title;
+  for (const StepFigures& f : figures) {
+    s.total_wavefronts += f.wavefronts;
+    s.total_ideal += f.ideal;
   }
-  s.racing_accesses = a.hazards.racing_accesses;
-  s.out_of_bounds = a.out_of_bounds;
+  s.worst_step = worst_step(steps, figures);
+  if (s.worst_step >= 0) {
+    const size_t w = static_cast<size_t>(s.worst_step);
+    const StepFigures f = w < figures.size() ? figures[w] : StepFigures{};
+    s.worst_label = steps[w].label;
+    s.worst_wavefronts = f.wavefronts;
+    s.worst_instructions = f.instructions;
+    s.worst_per_request = f.per_request();
+  }
+  s.racing_accesses = racing_accesses;
+  s.out_of_bounds = out_of_bounds;
   return s;
 }
 
@@ -214,24 +225,54 @@ ScenarioLoad apply_sweep_value(const Scenario& base, const std::string& param,
 
 namespace {
 
-// One point: its scenario analyzed, the counts only (a summary is all a point keeps). The
-// padding, extents and swizzle move the first tile's elements, not what the lanes touch: the
-// scenario's own trace re-placed (trace.h relayout()) where it can tell, else traced whole.
-AnalysisResult analyze_point(const Scenario& c, const Scenario& s, const SweepSpec& spec,
-                             const std::optional<TraceResult>& base) {
-  std::optional<Trace> t;
-  if (spec.param != "elem" && base && base->trace)
-    t = relayout(c, 0, s.tiles.front(), *base->trace);
-  if (!t) {
-    TraceResult tr = trace(c);
-    if (!tr.trace) {
-      AnalysisResult r;
-      r.errors = std::move(tr.errors);
-      return r;
-    }
-    t = std::move(tr.trace);
+// What every point of a sweep re-places: s's trace, its steps, and its warp accesses grouped
+// (TraceVariants), made once and read by all the workers.
+struct SweepBase {
+  explicit SweepBase(const Scenario& s) : traced(trace(s)) {
+    const Arch* arch = find_arch(s.arch);
+    if (!traced.trace || arch == nullptr || s.tiles.empty()) return;
+    tile = s.tiles.front();
+    for (const TraceStep& ts : traced.trace->steps) steps.push_back(ts.info);
+    variants.emplace(s, *arch, *traced.trace);
   }
-  return analyze(c, nullptr, std::move(*t), ServeDetail::CountsOnly);
+  SweepBase(const SweepBase&) = delete;  // variants refers to traced
+  SweepBase& operator=(const SweepBase&) = delete;
+  TraceResult traced;
+  TileDecl tile;  // the first tile as traced
+  std::vector<StepInfo> steps;
+  std::optional<TraceVariants> variants;
+};
+
+// One point's summary: its scenario analyzed, the counts only (a summary is all a point keeps).
+// The padding, extents and swizzle move the first tile's elements, not what the lanes touch: the
+// scenario's own trace re-placed (trace.h relayout()) where it can tell, each distinct warp access
+// placed and served once (TraceVariants), the races found on the re-placed trace where any step
+// writes (hazard.h can_race()); else the point traced and analyzed whole.
+std::optional<Summary> summarize_point(const Scenario& c, const SweepBase* base,
+                                       std::string& error) {
+  if (base && base->variants) {
+    const Trace& t = *base->traced.trace;
+    if (std::optional<std::vector<StepFigures>> f = base->variants->figures(c, 0)) {
+      int64_t racing = 0;
+      std::optional<Trace> moved;
+      if (can_race(t)) moved = relayout(c, 0, base->tile, t);
+      if (!can_race(t) || moved) {
+        if (moved) racing = find_hazards(c, *moved).racing_accesses;
+        return summarize(c, base->steps, *f, racing, t.out_of_bounds);
+      }
+    }
+  }
+  TraceResult tr = trace(c);
+  if (!tr.trace) {
+    error = tr.errors.empty() ? "cannot analyze" : tr.errors.front().format();
+    return std::nullopt;
+  }
+  AnalysisResult r = analyze(c, nullptr, std::move(*tr.trace), ServeDetail::CountsOnly);
+  if (!r.analysis) {
+    error = r.errors.empty() ? "cannot analyze" : r.errors.front().format();
+    return std::nullopt;
+  }
+  return summarize(*r.analysis);
 }
 
 }  // namespace
@@ -239,19 +280,16 @@ AnalysisResult analyze_point(const Scenario& c, const Scenario& s, const SweepSp
 std::vector<SweepPoint> sweep(const Scenario& s, const SweepSpec& spec) {
   std::vector<SweepPoint> out(spec.values.size());
   // s traced once for every point that re-places it (read by all the workers, written by none).
-  std::optional<TraceResult> base;
-  if (spec.param != "elem") base = trace(s);
+  std::optional<SweepBase> base;
+  if (spec.param != "elem") base.emplace(s);
   auto point = [&](size_t i) {
     SweepPoint& p = out[i];
     p.value = spec.values[i];
     ScenarioLoad l = apply_sweep_value(s, spec.param, p.value);
-    if (!l.scenario) {
+    if (!l.scenario)
       p.error = l.errors.empty() ? "invalid" : l.errors.front().format();
-    } else if (AnalysisResult r = analyze_point(*l.scenario, s, spec, base); !r.analysis) {
-      p.error = r.errors.empty() ? "cannot analyze" : r.errors.front().format();
-    } else {
-      p.summary = summarize(*r.analysis);
-    }
+    else
+      p.summary = summarize_point(*l.scenario, base ? &*base : nullptr, p.error);
   };
   // The points are independent: a worker per core (workers.h).
   for_each_index(out.size(), point);

@@ -1,9 +1,10 @@
 // hazard.cpp: which accesses of a trace race (hazard.h).
 //
 // Per barrier interval ("epoch": the executed steps between two __syncthreads()), two passes:
-// the first records, per element, which warps load, store and add to it (and the first two
-// accesses of each kind from different warps, to name them); the second flags every access that
-// another warp's access to the same element makes timing-dependent, and names the pair.
+// the first records, per element, which warps store and add to it (and the first two accesses of
+// each kind from different warps, to name them); the second flags every access that another
+// warp's write or add to the same element makes timing-dependent, and names the pair. An epoch
+// of loads alone is skipped: two loads never race.
 #include "bankviz/hazard.h"
 
 #include <algorithm>
@@ -64,8 +65,8 @@ struct Writer {
 
 struct Cell {
   int32_t epoch = -1;
-  uint32_t loads = 0, stores = 0, atomics = 0;  // warp masks in this epoch
-  FirstTwo load, store, atomic;
+  uint32_t stores = 0, atomics = 0;  // warp masks in this epoch
+  FirstTwo store, atomic;
   int32_t writers = -1;  // the first of this epoch's writers (the pool's index), -1: none
   int32_t writer_count = 0;
 };
@@ -102,6 +103,15 @@ std::string describe(const Scenario& s, const Trace& t, const AccessRef& a, int6
 }
 
 }  // namespace
+
+bool writes_shared(const TraceStep& ts) {
+  return !ts.warps.empty() && step_kind_info(ts.info.kind).access != StepAccess::Read;
+}
+
+bool can_race(const Trace& t) {
+  return std::any_of(t.steps.begin(), t.steps.end(),
+                     [](const TraceStep& ts) { return writes_shared(ts); });
+}
 
 Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
   Hazards h;
@@ -188,14 +198,22 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
   };
 
   int32_t epoch = 0;
-  for (size_t begin = 0; begin < t.steps.size();) {
+  for (size_t begin = 0; begin < t.steps.size(); ++epoch) {
     pool.clear();
     size_t end = begin;
-    while (end < t.steps.size() && t.steps[end].info.kind != StepKind::Sync) ++end;
-    // Pass 1: who touches what in this epoch.
+    bool writes = false;  // a store or an add in this epoch: every race needs one
+    for (; end < t.steps.size() && t.steps[end].info.kind != StepKind::Sync; ++end)
+      writes = writes || writes_shared(t.steps[end]);
+    if (!writes) {  // loads alone never race: nothing to record or flag
+      begin = end + 1;
+      continue;
+    }
+    // Pass 1: who writes or adds to what in this epoch (a load is flagged in pass 2 against
+    // them; loads need no record: a cell a load alone touches is left as an earlier epoch's).
     each(begin, end,
          [&](const TraceStep& ts, const AccessRef& a, int64_t, int64_t slot, int64_t span) {
            const StepAccess how = step_kind_info(ts.info.kind).access;
+           if (how == StepAccess::Read) return;
            const uint32_t me = 1u << a.warp;
            for (int64_t k = 0; k < span; ++k) {
              Cell& c = cell(ts.info.tile, slot + k);
@@ -203,13 +221,11 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
                c = Cell{};
                c.epoch = epoch;
              }
-             if (how == StepAccess::Read)
-               c.loads |= me, c.load.note(a);
-             else if (how == StepAccess::Add)
+             if (how == StepAccess::Add)
                c.atomics |= me, c.atomic.note(a);
              else  // store, stmatrix, cp.async
                c.stores |= me, c.store.note(a);
-             if (how != StepAccess::Read) note_writer(c, ts.info.step, how, a);
+             note_writer(c, ts.info.step, how, a);
            }
          });
     // Pass 2: flag what another warp makes timing-dependent, and name the pair.
@@ -224,6 +240,7 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
            uint32_t writers = 0, adders = 0;
            for (int64_t k = 0; k < span && hit == nullptr; ++k) {
              const Cell& c = cell(ts.info.tile, slot + k);
+             if (c.epoch != epoch) continue;  // no write or add in this epoch
              writers = c.stores & others, adders = plain ? c.atomics & others : 0;
              if (writers || adders) hit = &c;
            }
@@ -251,6 +268,7 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
            size_t nseen = 0;
            for (int64_t k = 0; k < span; ++k) {
              const Cell& sc = cell(ts.info.tile, slot + k);
+             if (sc.epoch != epoch) continue;
              if (((sc.stores | (plain ? sc.atomics : 0u)) & others) == 0) continue;
              for (int32_t i = sc.writers; i >= 0; i = pool[static_cast<size_t>(i)].next) {
                const Writer& wr = pool[static_cast<size_t>(i)];
@@ -267,7 +285,6 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
              }
            }
          });
-    ++epoch;
     begin = end + 1;
   }
   // In program order of their steps.

@@ -192,7 +192,7 @@ LessonLoad load_lesson_file(const std::string& path) {
   LessonLoad out;
   TextRead text = read_text_file(path, kMaxLessonBytes);
   if (!text.text) {
-    out.errors.push_back({"", 0, "cannot read the lesson file " + text.error});
+    out.errors.push_back({"", 0, "cannot read the lesson file: " + text.error});
     return out;
   }
   out = lesson_from_json(*text.text);

@@ -815,7 +815,7 @@ ScenarioLoad load_scenario_file(const std::string& path) {
   ScenarioLoad out;
   TextRead text = read_text_file(path, kMaxScenarioBytes);
   if (!text.text) {
-    out.errors.push_back({"", 0, "cannot read the scenario file " + text.error});
+    out.errors.push_back({"", 0, "cannot read the scenario file: " + text.error});
     return out;
   }
   out = scenario_from_json(*text.text);

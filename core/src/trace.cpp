@@ -561,41 +561,52 @@ bool can_relayout(const Scenario& changed, int tile, const TileDecl& traced, con
   return now.dims.size() == traced.dims.size() && &now.type() == &traced.type();
 }
 
-// Re-places the lanes of `ts` (a step of the tile, holding the trace's lanes) in place.
-bool replace_lanes(const Scenario& changed, int tile, const std::vector<int64_t>& before,
-                   TraceStep& ts) {
-  const TileDecl& now = changed.tiles[static_cast<size_t>(tile)];
+// Re-places the active lanes of one warp of a step of the tile, in place: `place` is the changed
+// tile's Placer for the step's instruction, `before` the padded extents the lanes were traced with.
+bool replace_warp(const Placer& place, const std::vector<int64_t>& before, WarpTrace& wt) {
   const size_t rank = before.size();
-  const Placer place(now, changed.steps[static_cast<size_t>(ts.info.step)].op(now.elem_bytes()));
   // The same padded extents (a swizzle changed): the same subscripts are the same element,
   // in bounds as before; only its byte moves.
   const bool same_extents = place.padded == before;
   std::array<int64_t, 3> subs{};  // a tile has 1 to 3 subscripts (check())
   if (rank > subs.size()) return false;
-  for (WarpTrace& wt : ts.warps) {
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      if (((wt.mask >> lane) & 1u) == 0) continue;
-      if (same_extents) {
-        const uint32_t byte = place.byte(wt.element[static_cast<size_t>(lane)]);
-        if (!place.aligned(byte) || !place.fits(byte)) return false;
-        wt.byte[static_cast<size_t>(lane)] = byte;
-        continue;
-      }
-      // element -> subscripts, row-major over the extents it was traced with (in bounds).
-      int64_t rest = wt.element[static_cast<size_t>(lane)];
-      for (size_t d = rank; d-- > 1;) {
-        subs[d] = rest % before[d];
-        rest /= before[d];
-      }
-      subs[0] = rest;
-      if (place.first_out_of_bounds(subs.data(), rank) < rank) return false;
-      const int64_t elem = place.element(subs.data(), rank);
-      const uint32_t byte = place.byte(elem);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (((wt.mask >> lane) & 1u) == 0) continue;
+    if (same_extents) {
+      const uint32_t byte = place.byte(wt.element[static_cast<size_t>(lane)]);
       if (!place.aligned(byte) || !place.fits(byte)) return false;
-      wt.element[static_cast<size_t>(lane)] = static_cast<int32_t>(elem);
       wt.byte[static_cast<size_t>(lane)] = byte;
+      continue;
     }
+    // element -> subscripts, row-major over the extents it was traced with (in bounds).
+    int64_t rest = wt.element[static_cast<size_t>(lane)];
+    for (size_t d = rank; d-- > 1;) {
+      subs[d] = rest % before[d];
+      rest /= before[d];
+    }
+    subs[0] = rest;
+    if (place.first_out_of_bounds(subs.data(), rank) < rank) return false;
+    const int64_t elem = place.element(subs.data(), rank);
+    const uint32_t byte = place.byte(elem);
+    if (!place.aligned(byte) || !place.fits(byte)) return false;
+    wt.element[static_cast<size_t>(lane)] = static_cast<int32_t>(elem);
+    wt.byte[static_cast<size_t>(lane)] = byte;
   }
+  return true;
+}
+
+// The changed tile's Placer for executed step `ts`'s instruction.
+Placer changed_placer(const Scenario& changed, int tile, const TraceStep& ts) {
+  const TileDecl& now = changed.tiles[static_cast<size_t>(tile)];
+  return Placer(now, changed.steps[static_cast<size_t>(ts.info.step)].op(now.elem_bytes()));
+}
+
+// Re-places the lanes of `ts` (a step of the tile, holding the trace's lanes) in place.
+bool replace_lanes(const Scenario& changed, int tile, const std::vector<int64_t>& before,
+                   TraceStep& ts) {
+  const Placer place = changed_placer(changed, tile, ts);
+  for (WarpTrace& wt : ts.warps)
+    if (!replace_warp(place, before, wt)) return false;
   return true;
 }
 
@@ -618,6 +629,17 @@ bool relayout_step(const Scenario& changed, int tile, const TileDecl& traced, co
   out = t.steps[exec];
   return out.info.tile != tile || out.warps.empty() ||
          replace_lanes(changed, tile, traced.padded_dims(), out);
+}
+
+bool relayout_warp(const Scenario& changed, int tile, const TileDecl& traced, const Trace& t,
+                   size_t exec, size_t warp, WarpTrace& out) {
+  if (!can_relayout(changed, tile, traced, t) || exec >= t.steps.size() ||
+      warp >= t.steps[exec].warps.size())
+    return false;
+  const TraceStep& ts = t.steps[exec];
+  out = ts.warps[warp];
+  return ts.info.tile != tile ||
+         replace_warp(changed_placer(changed, tile, ts), traced.padded_dims(), out);
 }
 
 TraceResult trace(const Scenario& s, const TraceOptions& o) {

@@ -338,7 +338,7 @@ TEST(Analyze, ABadOrUnreadableScenarioFileIsAFailureNotAUsageError) {
   Result r = cli("analyze --file /nonexistent/x.json");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err,
-            "bankviz-cli: cannot read the scenario file '/nonexistent/x.json': no such file\n");
+            "bankviz-cli: cannot read the scenario file: '/nonexistent/x.json': no such file\n");
   r = cli("analyze --file -", R"({"tiles": [{"dims": [0]}]})");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("standard input:\n  tiles[0].dims"), std::string::npos) << r.err;

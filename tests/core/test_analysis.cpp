@@ -371,6 +371,7 @@ TEST(ServeMemo, EveryPresetsStepsServedWithAMemoAreTheStepsServedWithout) {
           const StepFigures without = serve_step(*l.scenario, *arch, ts);
           EXPECT_EQ(with.wavefronts, without.wavefronts) << e.path() << " " << ts.info.label;
           EXPECT_EQ(with.ideal, without.ideal) << e.path() << " " << ts.info.label;
+          EXPECT_EQ(with.instructions, without.instructions) << e.path() << " " << ts.info.label;
           ++steps, warps += ts.warps.size();
         }
       }

@@ -386,7 +386,7 @@ TEST(ScenarioFile, MissingFileIsAClearError) {
   ScenarioLoad l = load_scenario_file("/nonexistent/dir/none.json");
   ASSERT_EQ(l.errors.size(), 1u);
   EXPECT_EQ(l.errors[0].format(),
-            "cannot read the scenario file '/nonexistent/dir/none.json': no such file");
+            "cannot read the scenario file: '/nonexistent/dir/none.json': no such file");
 }
 
 TEST(ScenarioFile, UnnamedFileIsNamedAfterItsStem) {

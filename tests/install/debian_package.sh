@@ -21,13 +21,13 @@ dpkg-deb --contents "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/contents"
 want=(/usr/bin/bankviz-cli /usr/share/bankviz/assets/presets/row-write-column-read.json
       /usr/share/bankviz/suites/hopper/atomic.txt
       /usr/share/bash-completion/completions/bankviz-cli /usr/share/zsh/vendor-completions/_bankviz-cli)
-[[ $man == ON ]] && want+=(/usr/share/man/man1/bankviz-cli.1)
+[[ $man == ON ]] && want+=(/usr/share/man/man1/bankviz-cli.1.gz)
 if [[ $gui == 1 ]]; then
   want+=(/usr/bin/bankviz /usr/share/bankviz/shaders/cells.frag
          /usr/share/applications/org.bankviz.bankviz.desktop
          /usr/share/icons/hicolor/scalable/apps/org.bankviz.bankviz.svg
          /usr/share/metainfo/org.bankviz.bankviz.metainfo.xml)
-  [[ $man == ON ]] && want+=(/usr/share/man/man1/bankviz.1)
+  [[ $man == ON ]] && want+=(/usr/share/man/man1/bankviz.1.gz)
 fi
 for f in "${want[@]}"; do
   grep -qx -- "$f" "$tmp/contents" || fail "the package lacks $f"

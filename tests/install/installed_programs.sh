@@ -94,8 +94,15 @@ completes --no-counters run --no-c
 
 # Man pages, generated from the programs' own --help at build time.
 if [[ ${BANKVIZ_MAN_PAGES:-OFF} == ON ]]; then
-  page=$tmp/prefix/share/man/man1/bankviz-cli.1
-  [[ -f $page ]] || fail "no share/man/man1/bankviz-cli.1"
+  # Compressed, as Debian policy wants (gzip -9n: no name or time stamp), and nothing else there.
+  gz=$tmp/prefix/share/man/man1/bankviz-cli.1.gz
+  [[ -f $gz ]] || fail "no share/man/man1/bankviz-cli.1.gz"
+  [[ ! -e ${gz%.gz} ]] || fail "share/man/man1/bankviz-cli.1 is installed uncompressed too"
+  gzip -t "$gz" || fail "bankviz-cli.1.gz is not a whole gzip file"
+  [[ $(od -An -tu1 -j4 -N4 "$gz" | tr -s ' ') == " 0 0 0 0" ]] ||
+    fail "bankviz-cli.1.gz holds a time stamp (not gzip -n)"
+  page=man-bankviz-cli.1
+  gzip -dc "$gz" >"$page"
   grep -q '^\.TH BANKVIZ-CLI "1"' "$page" || fail "bankviz-cli.1 has no .TH header"
   grep -qF "$(cat version.txt)" "$page" || fail "bankviz-cli.1 is not of this version"
   for sub in $subcommands; do
@@ -145,8 +152,8 @@ if [[ $gui == --gui ]]; then
   grep -Eq '^bankviz [0-9]+\.[0-9]+\.[0-9]+$' gui-version.txt ||
     fail "bankviz --version: $(cat gui-version.txt)"
   if [[ ${BANKVIZ_MAN_PAGES:-OFF} == ON ]]; then
-    grep -q '^\.TH BANKVIZ "1"' "$tmp/prefix/share/man/man1/bankviz.1" ||
-      fail "no share/man/man1/bankviz.1"
+    gzip -dc "$tmp/prefix/share/man/man1/bankviz.1.gz" 2>/dev/null | grep -q '^\.TH BANKVIZ "1"' ||
+      fail "no share/man/man1/bankviz.1.gz"
   fi
 fi
 echo "install test: bankviz-cli${gui:+ and bankviz} ran from $tmp/prefix"

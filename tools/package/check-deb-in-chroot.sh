@@ -79,7 +79,7 @@ in_root "cd /tmp && bankviz-cli analyze --preset row-write-column-read --no-pict
   fail "bankviz-cli analyze"
 in_root "bankviz-cli presets | wc -l" || fail "bankviz-cli presets"
 in_root "bankviz-cli lessons --check" || fail "bankviz-cli lessons --check"
-in_root "ls /usr/share/man/man1/bankviz.1 /usr/share/man/man1/bankviz-cli.1 /usr/share/applications/org.bankviz.bankviz.desktop" ||
+in_root "ls /usr/share/man/man1/bankviz.1.gz /usr/share/man/man1/bankviz-cli.1.gz /usr/share/applications/org.bankviz.bankviz.desktop" ||
   fail "the man pages or the desktop entry are missing"
 # The app without a display: it must say so, and its --screenshot draws without one (EGL).
 set +e

@@ -27,6 +27,10 @@ struct Summary {
   int64_t out_of_bounds = 0;     // lanes left inactive because out of bounds
 };
 Summary summarize(const Analysis& a);
+// The same from each executed step's figures (analysis.h StepFigures), without an Analysis.
+Summary summarize(const Scenario& s, const std::vector<StepInfo>& steps,
+                  const std::vector<StepFigures>& figures, int64_t racing_accesses,
+                  int64_t out_of_bounds);
 
 // B against A: ratios B / A (0 where A's figure is 0).
 struct Comparison {
@@ -74,8 +78,9 @@ struct SweepPoint {
   std::string error;               // why (first problem)
 };
 // Each point is summarize() of its scenario analyzed; the padding, extents and swizzle re-place
-// one trace of s (trace.h relayout()) where they can, and a point keeps the counts only
-// (ServeDetail::CountsOnly): a sweep of 257 values of a 2^19-lane-step scenario in seconds.
+// one trace of s (trace.h relayout()) where they can, serving each distinct warp access once
+// (analysis.h TraceVariants), and a point keeps the counts only: a sweep of 257 values of a
+// 2^19-lane-step scenario in about a second.
 std::vector<SweepPoint> sweep(const Scenario& s, const SweepSpec& spec);
 
 }  // namespace bankviz

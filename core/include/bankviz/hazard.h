@@ -55,6 +55,12 @@ struct Hazards {
   int64_t counts[4] = {0, 0, 0, 0};  // racing lanes per kind, by the kind they were found as
 };
 
+// Every race needs a write or an add (two loads never race): a step that stores, adds or copies
+// into the tile (not a load, not a barrier), and a trace holding one. find_hazards() of a trace
+// without one finds nothing, and passes over each epoch without one.
+bool writes_shared(const TraceStep& ts);
+bool can_race(const Trace& t);
+
 // `warps`: bit w set = the lesson's warp w ran (exposed mode runs only some); 0 = every warp.
 Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps = 0);
 

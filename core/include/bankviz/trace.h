@@ -92,6 +92,11 @@ std::optional<Trace> relayout(const Scenario& changed, int tile, const TileDecl&
 // False where relayout() returns nullopt for what this step holds or for the trace as a whole.
 bool relayout_step(const Scenario& changed, int tile, const TileDecl& traced, const Trace& t,
                    size_t exec, TraceStep& out);
+// relayout() of one warp of one executed step (`t.steps[exec].warps[warp]`), into `out`: for
+// many variants of a trace whose warps repeat a few accesses (TraceVariants, analysis.h). False
+// where relayout() returns nullopt for this warp's lanes or for the trace as a whole.
+bool relayout_warp(const Scenario& changed, int tile, const TileDecl& traced, const Trace& t,
+                   size_t exec, size_t warp, WarpTrace& out);
 
 // The C types the lets are declared with in the kernel, in order: a let's own `type`, else its
 // expression's type (binding against the constants and earlier lets). Stops at the first let
