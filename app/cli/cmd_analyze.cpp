@@ -83,11 +83,11 @@ void add_list_commands(CLI::App& app) {
     // Where it looked (BANKVIZ_DATA_DIR or BANKVIZ_ASSETS may point at a directory without any).
     if (names.empty()) {
       const std::string assets = assets_dir(), data = data_dir();
-      throw Exit{kExitFailed,
-                 !assets.empty() ? "no presets found in '" + assets + "/presets'"
-                 : data.empty()  ? std::string("no presets found: no data directory")
-                                 : "no presets found: the data directory '" + data +
-                                      "' has no assets/ (BANKVIZ_DATA_DIR, BANKVIZ_ASSETS)"};
+      throw Exit{kExitFailed, !assets.empty() ? "no presets found in '" + assets + "/presets'"
+                              : data.empty()
+                                  ? std::string("no presets found: no data directory")
+                                  : "no presets found: the data directory '" + data +
+                                        "' has no assets/ (BANKVIZ_DATA_DIR, BANKVIZ_ASSETS)"};
     }
     for (const auto& n : names) std::cout << n << "\n";
   });

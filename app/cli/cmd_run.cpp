@@ -414,9 +414,10 @@ void add_run_commands(CLI::App& app) {
   auto* source = app.add_subcommand("source", "print the CUDA kernel generated for a scenario");
   add_scenario_options(*source, *so);
   source->add_option("--mode", src->mode, "written or exposed")->capture_default_str();
-  source->add_option("--cubin", src->cubin,
-                     "write the kernel compiled for sm_90 (NVRTC with line info, as run loads "
-                     "it) to FILE instead of printing its source")
+  source
+      ->add_option("--cubin", src->cubin,
+                   "write the kernel compiled for sm_90 (NVRTC with line info, as run loads "
+                   "it) to FILE instead of printing its source")
       ->check(non_empty_path());
   source->add_flag("--force", src->force, "overwrite an existing --cubin file");
   source->callback([so, src] { run_source(*so, *src); });

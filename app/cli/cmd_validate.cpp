@@ -446,7 +446,9 @@ void add_validate_command(CLI::App& app) {
   cmd->add_flag("--force", o->force, "overwrite an existing report file");
   cmd->add_option("--suite", o->suite, "run only this suite: " + suite_names())
       ->check(CLI::Validator(
-          [](std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
+          [](std::string& v) {
+            return v.empty() ? std::string("must not be empty") : std::string();
+          },
           "", "suite"));
   cmd->add_option("--suites", o->suites_dir,
                   "the directory of the suites (default: the installed data, else the source "

@@ -400,8 +400,9 @@ Scenario scenario_named(const std::string& what, const char* side) {
 
 std::pair<Scenario, Scenario> scenario_pair(const std::string& a, const std::string& b) {
   if (a == "-" && b == "-")
-    throw Exit{kExitUsage, "A and B are both standard input (-): it can be read once; give one of "
-                           "them as a file or preset"};
+    throw Exit{kExitUsage,
+               "A and B are both standard input (-): it can be read once; give one of "
+               "them as a file or preset"};
   Scenario sa = scenario_named(a, "A");
   return {std::move(sa), scenario_named(b, "B")};
 }
