@@ -25,7 +25,6 @@
 #include "platform/theme.h"
 #include "shell/app_state.h"
 #include "shell/options.h"
-#include "shell/panels.h"
 #include "shell/session.h"
 #include "shell/settings.h"
 
@@ -71,29 +70,6 @@ int run(int argc, char** argv) {
   if (int rc = setup_state(s, o, &err); rc != kExitOk) {
     std::fprintf(stderr, "bankviz: %s\n", err.c_str());
     return rc;
-  }
-  // --kernel-file: the "your kernel" window's run, and the line opened as it recorded it.
-  if (!o.kernel_file.empty()) {
-    ProfileForm f;
-    f.file = o.kernel_file;
-    f.kernel = o.kernel;
-    f.block = o.block;
-    f.args = o.kernel_args;
-    f.shared = o.shared;
-    f.record = o.record_cpu;
-    f.record_gpu = !o.record_cpu;
-    if (!open_kernel_line(s, f, static_cast<uint32_t>(o.line), &err)) {
-      std::fprintf(stderr, "bankviz: --kernel-file: %s\n", err.c_str());
-      return kExitFailed;
-    }
-    s.profiler.open = !o.headless();  // a picture written to a file: the views, not the window
-    s.analyzer.wait(1e9);
-    poll_analysis(s);
-    if (o.step >= 0 && !seek(s, o.step, o.warp, o.wavefront)) {
-      std::fprintf(stderr, "bankviz: no beat at --step %d --warp %d --wavefront %d of line %d\n",
-                   o.step, o.warp, o.wavefront, o.line);
-      return kExitUsage;
-    }
   }
   // Outputs that cannot be written are refused before any rendering (and again when written).
   for (const std::string* out : {&o.screenshot, &o.gif, &o.dump_layout, &o.export_gif})

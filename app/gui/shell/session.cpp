@@ -97,8 +97,27 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
     }
   }
   if (!o.sweep.empty() && !open_sweep(s, o.sweep, error)) return kExitUsage;
-  // With --kernel-file the beat is sought once the kernel's line is open (main.cpp).
-  if (o.step >= 0 && o.kernel_file.empty() && !seek(s, o.step, o.warp, o.wavefront)) {
+  // --kernel-file: the "your kernel" window's run, and the line opened as it recorded it (the
+  // beat below is sought in that picture).
+  if (!o.kernel_file.empty()) {
+    ProfileForm f;
+    f.file = o.kernel_file;
+    f.kernel = o.kernel;
+    f.block = o.block;
+    f.args = o.kernel_args;
+    f.shared = o.shared;
+    f.record = o.record_cpu;
+    f.record_gpu = !o.record_cpu;
+    std::string why;
+    if (!open_kernel_line(s, f, static_cast<uint32_t>(o.line), &why)) {
+      *error = "--kernel-file: " + why;
+      return kExitFailed;
+    }
+    s.profiler.open = !o.headless();  // a picture written to a file: the views, not the window
+    s.analyzer.wait(1e9);
+    poll_analysis(s);
+  }
+  if (o.step >= 0 && !seek(s, o.step, o.warp, o.wavefront)) {
     *error = "no beat at --step " + std::to_string(o.step) + " --warp " + std::to_string(o.warp) +
              " --wavefront " + std::to_string(o.wavefront) +
              " (steps without shared-memory access, or too few wavefronts)";
