@@ -191,8 +191,14 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
   return r;
 }
 
+// A program: a regular file this process may execute (a directory passes access(X_OK)).
+bool runnable(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
 std::string find_in_path(const std::string& name) {
-  if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
+  if (name.find('/') != std::string::npos) return runnable(name) ? name : "";
   const char* path = std::getenv("PATH");
   std::string p = path ? path : "/usr/bin:/bin";
   size_t b = 0;
@@ -200,7 +206,7 @@ std::string find_in_path(const std::string& name) {
     size_t e = p.find(':', b);
     if (e == std::string::npos) e = p.size();
     const std::string c = (e > b ? p.substr(b, e - b) : std::string(".")) + '/' + name;
-    if (::access(c.c_str(), X_OK) == 0) return c;
+    if (runnable(c)) return c;
     b = e + 1;
   }
   return {};
@@ -230,11 +236,17 @@ std::string without(std::string s, const std::string& what) {
 }
 
 struct TempDir {
-  std::string path;
+  std::string path, problem;  // problem: why there is none, in words
   TempDir() {
     const char* base = std::getenv("TMPDIR");
-    std::string t = std::string(base && *base ? base : "/tmp") + "/bankviz-record-XXXXXX";
-    if (::mkdtemp(t.data())) path = t;
+    const std::string in = base && *base ? base : "/tmp";
+    std::string t = in + "/bankviz-record-XXXXXX";
+    if (::mkdtemp(t.data())) {
+      path = t;
+    } else {
+      problem = "cannot make a temporary directory in '" + in + "'" +
+                (base && *base ? " (TMPDIR)" : "") + ": " + std::strerror(errno);
+    }
   }
   ~TempDir() {
     std::error_code ec;
@@ -265,10 +277,14 @@ std::string seconds(double s) {
   return b;
 }
 
-bool write_file(const std::string& path, const std::string& text) {
+// Empty when written, else why not (a full disk, the file-size limit).
+std::string write_file(const std::string& path, const std::string& text) {
+  errno = 0;
   std::ofstream f(path, std::ios::binary);
   f << text;
-  return static_cast<bool>(f);
+  f.close();
+  if (f) return {};
+  return "cannot write '" + path + "': " + (errno ? std::strerror(errno) : "write failed");
 }
 
 }  // namespace
@@ -344,13 +360,19 @@ RecordResult record_on_cpu(const RecordRequest& q) {
   }
   const std::string cxx = record_compiler();
   if (cxx.empty()) {
-    out.error = "no host C++ compiler to record with (install g++, or set BANKVIZ_RECORD_CXX)";
+    const char* c = std::getenv("BANKVIZ_RECORD_CXX");
+    out.error = c && *c ? "BANKVIZ_RECORD_CXX='" + std::string(c).substr(0, 200) +
+                              "' is not a program (a path, or a name in PATH; no arguments)"
+                        : "no host C++ compiler to record with (install g++, or set "
+                          "BANKVIZ_RECORD_CXX)";
     return out;
   }
   TempDir dir;
-  if (dir.path.empty() || !write_file(dir.path + "/bankviz_record.h", record_header()) ||
-      !write_file(dir.path + "/kernel.cpp", text)) {
-    out.error = "cannot write the recording's files in a temporary directory";
+  std::string written = dir.problem;
+  if (written.empty()) written = write_file(dir.path + "/bankviz_record.h", record_header());
+  if (written.empty()) written = write_file(dir.path + "/kernel.cpp", text);
+  if (!written.empty()) {
+    out.error = "cannot write the recording's files: " + written;
     return out;
   }
   const std::string exe = dir.path + "/record";
@@ -362,8 +384,15 @@ RecordResult record_on_cpu(const RecordRequest& q) {
                 : cc.timed_out ? "the host compiler did not finish in " +
                                      seconds(std::max(q.timeout_s, 60.0)) +
                                      " s (an #include that never ends: a FIFO, a device?)"
-                               : "the kernel does not compile for the CPU recording (" + cxx +
-                                     "):\n" + without(tail(cc.err, 12), dir.path + "/");
+                : cc.exit_code == 127 && cc.err.empty()
+                    ? "cannot run " + cxx
+                    : "the kernel does not compile for the CPU recording (" + cxx + "):\n" +
+                          (cc.err.empty() ? (cc.signal ? std::string("ended by signal ") +
+                                                             std::to_string(cc.signal)
+                                                       : "exit status " +
+                                                             std::to_string(cc.exit_code)) +
+                                                ", no message"
+                                          : without(tail(cc.err, 12), dir.path + "/"));
     return out;
   }
   std::vector<std::string> argv = {exe,
@@ -384,6 +413,9 @@ RecordResult record_on_cpu(const RecordRequest& q) {
                          strsignal(r.signal) + "): " + crash_hint(r.signal)
         : r.exit_code == kUnconfined
             ? "cannot confine the recording's process (no seccomp filter): not run"
+        : r.exit_code == 127 && r.err.empty()
+            ? "cannot run the compiled recording in " + dir.path +
+                  " (a temporary directory on a noexec mount? set TMPDIR)"
             : "the recording stopped: " + tail(r.err, 4);
     return out;
   }
