@@ -69,7 +69,8 @@ std::vector<sock_filter> no_new_processes_filter() {
   f.push_back(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u,  // x32's __X32_SYSCALL_BIT
                        static_cast<uint8_t>(deny - f.size() - 1), 0));
   for (uint32_t nr : denied)
-    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, static_cast<uint8_t>(deny - f.size() - 1), 0));
+    f.push_back(
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, static_cast<uint8_t>(deny - f.size() - 1), 0));
   f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
   f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
   return f;
@@ -96,7 +97,8 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const rlim_t cpu = static_cast<rlim_t>(timeout_s) + 1;
-  std::vector<sock_filter> filter = confined ? no_new_processes_filter() : std::vector<sock_filter>{};
+  std::vector<sock_filter> filter =
+      confined ? no_new_processes_filter() : std::vector<sock_filter>{};
   const sock_fprog program{static_cast<unsigned short>(filter.size()), filter.data()};
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
@@ -154,7 +156,8 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
     }
     // The child has ended: what it started goes too, and its output is read to its end.
     siginfo_t info{};
-    if (!exited && ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+    if (!exited &&
+        ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
         info.si_pid == pid) {
       exited = true;
       kill_group();
@@ -380,19 +383,19 @@ RecordResult record_on_cpu(const RecordRequest& q) {
                       exe, dir.path + "/kernel.cpp"},
                      std::max(q.timeout_s, 60.0), size_t{1} << 20, rlim_t{4} << 30);
   if (!cc.started || cc.timed_out || cc.exit_code != 0) {
-    out.error = !cc.started    ? "cannot run " + cxx + ": " + cc.error
-                : cc.timed_out ? "the host compiler did not finish in " +
-                                     seconds(std::max(q.timeout_s, 60.0)) +
-                                     " s (an #include that never ends: a FIFO, a device?)"
-                : cc.exit_code == 127 && cc.err.empty()
-                    ? "cannot run " + cxx
-                    : "the kernel does not compile for the CPU recording (" + cxx + "):\n" +
-                          (cc.err.empty() ? (cc.signal ? std::string("ended by signal ") +
-                                                             std::to_string(cc.signal)
-                                                       : "exit status " +
-                                                             std::to_string(cc.exit_code)) +
-                                                ", no message"
-                                          : without(tail(cc.err, 12), dir.path + "/"));
+    out.error =
+        !cc.started ? "cannot run " + cxx + ": " + cc.error
+        : cc.timed_out
+            ? "the host compiler did not finish in " + seconds(std::max(q.timeout_s, 60.0)) +
+                  " s (an #include that never ends: a FIFO, a device?)"
+        : cc.exit_code == 127 && cc.err.empty()
+            ? "cannot run " + cxx
+            : "the kernel does not compile for the CPU recording (" + cxx + "):\n" +
+                  (cc.err.empty()
+                       ? (cc.signal ? std::string("ended by signal ") + std::to_string(cc.signal)
+                                    : "exit status " + std::to_string(cc.exit_code)) +
+                             ", no message"
+                       : without(tail(cc.err, 12), dir.path + "/"));
     return out;
   }
   std::vector<std::string> argv = {exe,
@@ -404,19 +407,19 @@ RecordResult record_on_cpu(const RecordRequest& q) {
   for (const std::optional<int64_t>& a : q.args) argv.push_back(std::to_string(a.value_or(0)));
   const Ran r = run(argv, q.timeout_s, size_t{96} << 20, rlim_t{2} << 30, true);
   if (!r.started || r.timed_out || r.truncated || r.exit_code != 0) {
-    out.error =
-        !r.started    ? "cannot run the recording: " + r.error
-        : r.timed_out ? "the kernel did not finish in " + seconds(q.timeout_s) +
-                            " s on the CPU (a loop that never ends, or too much work for one block)"
-        : r.truncated ? "the recording grew past 96 MB"
-        : r.signal    ? "the kernel crashed on the CPU (signal " + std::to_string(r.signal) + ", " +
-                         strsignal(r.signal) + "): " + crash_hint(r.signal)
-        : r.exit_code == kUnconfined
-            ? "cannot confine the recording's process (no seccomp filter): not run"
-        : r.exit_code == 127 && r.err.empty()
-            ? "cannot run the compiled recording in " + dir.path +
-                  " (a temporary directory on a noexec mount? set TMPDIR)"
-            : "the recording stopped: " + tail(r.err, 4);
+    out.error = !r.started ? "cannot run the recording: " + r.error
+                : r.timed_out
+                    ? "the kernel did not finish in " + seconds(q.timeout_s) +
+                          " s on the CPU (a loop that never ends, or too much work for one block)"
+                : r.truncated ? "the recording grew past 96 MB"
+                : r.signal ? "the kernel crashed on the CPU (signal " + std::to_string(r.signal) +
+                                 ", " + strsignal(r.signal) + "): " + crash_hint(r.signal)
+                : r.exit_code == kUnconfined
+                    ? "cannot confine the recording's process (no seccomp filter): not run"
+                : r.exit_code == 127 && r.err.empty()
+                    ? "cannot run the compiled recording in " + dir.path +
+                          " (a temporary directory on a noexec mount? set TMPDIR)"
+                    : "the recording stopped: " + tail(r.err, 4);
     return out;
   }
   out.recording = parse_recording(r.out, &why);

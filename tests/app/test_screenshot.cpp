@@ -1151,7 +1151,8 @@ TEST(KernelFile, ARecordedLineOpensInTheViews) {
   // block (the form's own check) and an argument (bankviz-cli's).
   for (const std::string bad : {"--kernel 'k;x' --block 256", "--kernel histogram --block 0",
                                 "--kernel histogram --block 256 --args '$(id)'"}) {
-    s = screenshot("kernel-file-usage", "--kernel-file " + file + " " + bad + " --line 16 --record-cpu");
+    s = screenshot("kernel-file-usage",
+                   "--kernel-file " + file + " " + bad + " --line 16 --record-cpu");
     ASSERT_TRUE(WIFEXITED(s.rc)) << bad;
     EXPECT_EQ(WEXITSTATUS(s.rc), 2) << bad << "\n" << s.log;
     EXPECT_NE(s.log.find("bankviz: --kernel-file: "), std::string::npos) << s.log;
