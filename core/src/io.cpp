@@ -91,8 +91,8 @@ std::string regular_file_problem(const std::string& path) {
     case fs::file_type::directory:
       return q + " is a directory, not a file";
     case fs::file_type::fifo:
-      return q +
-             " is a FIFO (named pipe), not a regular file: give a file, or - for standard input";
+      // Not "or - for standard input": most readers (lessons, settings, kernels) take no "-".
+      return q + " is a FIFO (named pipe), not a regular file";
     case fs::file_type::character:
     case fs::file_type::block:
       return q + " is a device, not a regular file";

@@ -2,8 +2,12 @@
 #include "bankviz/record.h"
 
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -12,6 +16,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -21,16 +27,64 @@ namespace bankviz {
 
 namespace {
 
+// The child's exit status when the seccomp filter cannot be installed (it then runs nothing).
+constexpr int kUnconfined = 126;
+
 struct Ran {
   bool started = false, timed_out = false, truncated = false;
   int exit_code = -1, signal = 0;
   std::string out, err, error;
 };
 
+// A seccomp filter that makes fork, vfork, clone and clone3 fail with EPERM (and every system
+// call of another ABI: int 0x80, x32), for the recording's process: the user's kernel starts no
+// process, so nothing it starts can outlive the time limit or escape the process group. Empty
+// where the architecture is not known here (then the process group kill still bounds the time).
+std::vector<sock_filter> no_new_processes_filter() {
+#if defined(__x86_64__)
+  constexpr uint32_t arch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+  constexpr uint32_t arch = AUDIT_ARCH_AARCH64;
+#else
+  return {};
+#endif
+  const std::vector<uint32_t> denied = {
+#ifdef __NR_fork
+      __NR_fork,
+#endif
+#ifdef __NR_vfork
+      __NR_vfork,
+#endif
+#ifdef __NR_clone3
+      __NR_clone3,
+#endif
+      __NR_clone};
+  std::vector<sock_filter> f;
+  f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
+  f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0));
+  f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
+  f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+  // Each test jumps to the last instruction (deny) when it matches; the one before it allows.
+  const size_t tests = denied.size() + 1, deny = f.size() + tests + 1;
+  f.push_back(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u,  // x32's __X32_SYSCALL_BIT
+                       static_cast<uint8_t>(deny - f.size() - 1), 0));
+  for (uint32_t nr : denied)
+    f.push_back(
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, static_cast<uint8_t>(deny - f.size() - 1), 0));
+  f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+  f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
+  return f;
+}
+
 // argv[0] (a path) run with stdin from /dev/null, stdout and stderr captured up to max_bytes
-// each, killed after timeout_s; in the child, CPU time and address space limited.
+// each, killed after timeout_s; in the child, CPU time and address space limited. The child leads
+// a process group of its own, and the whole group is killed at the deadline, when the output
+// grows past its bound, and once the child has ended: nothing it started (the compiler's cc1plus
+// blocked opening an #include'd FIFO, a process the user's code forked) outlives the run or holds
+// its output open. It is killed too if this process dies first. With `confined` (the user's
+// kernel), it cannot start processes or write files.
 Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes,
-        rlim_t memory_bytes) {
+        rlim_t memory_bytes, bool confined = false) {
   Ran r;
   int out[2] = {-1, -1}, err[2] = {-1, -1};
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
@@ -43,16 +97,30 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const rlim_t cpu = static_cast<rlim_t>(timeout_s) + 1;
+  std::vector<sock_filter> filter =
+      confined ? no_new_processes_filter() : std::vector<sock_filter>{};
+  const sock_fprog program{static_cast<unsigned short>(filter.size()), filter.data()};
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid == 0) {  // only async-signal-safe calls from here
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // the parent died before the line above
     const int null = ::open("/dev/null", O_RDONLY);
     if (null >= 0) ::dup2(null, 0);
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
-    const rlimit c{cpu, cpu}, m{memory_bytes, memory_bytes}, core{0, 0};
+    const rlimit c{cpu, cpu}, m{memory_bytes, memory_bytes}, zero{0, 0};
     ::setrlimit(RLIMIT_CPU, &c);
     ::setrlimit(RLIMIT_AS, &m);
-    ::setrlimit(RLIMIT_CORE, &core);
+    ::setrlimit(RLIMIT_CORE, &zero);
+    if (confined) {
+      ::setrlimit(RLIMIT_FSIZE, &zero);
+      ::setrlimit(RLIMIT_NPROC, &zero);  // as root this binds nothing: the filter does
+      if (program.len > 0 && (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+                              ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0))
+        ::_exit(kUnconfined);
+    }
     ::execv(args[0], args.data());
     ::_exit(127);
   }
@@ -64,20 +132,41 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
     ::close(err[0]);
     return r;
   }
+  ::setpgid(pid, pid);  // as the child does: whichever runs first, the group exists before a kill
   r.started = true;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
   std::string* sinks[2] = {&r.out, &r.err};
   int open = 2;
+  // exited: the child has ended; it stays a zombie until reaped at the end, so its pid (the
+  // group's id) cannot be taken by another process while the group is killed.
+  bool exited = false, killed = false;
+  std::chrono::steady_clock::time_point killed_at;
+  auto kill_group = [&] {
+    ::kill(-pid, SIGKILL);
+    if (!killed) killed_at = std::chrono::steady_clock::now();
+    killed = true;
+  };
   std::vector<char> buf(1 << 16);
-  while (open > 0) {
-    if (!r.timed_out && std::chrono::steady_clock::now() > deadline) {
+  while (open > 0 || !exited) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!r.timed_out && now > deadline) {
       r.timed_out = true;
-      ::kill(pid, SIGKILL);
+      kill_group();
     }
+    // The child has ended: what it started goes too, and its output is read to its end.
+    siginfo_t info{};
+    if (!exited &&
+        ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == pid) {
+      exited = true;
+      kill_group();
+    }
+    // A process that left the group (only the compiler's could) cannot keep this waiting.
+    if (killed && now - killed_at > std::chrono::seconds(2)) break;
     const int n = ::poll(fds, 2, 50);
     if (n < 0 && errno != EINTR) break;
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 2 && n > 0; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       const ssize_t got = ::read(fds[i].fd, buf.data(), buf.size());
       if (got > 0) {
@@ -85,7 +174,7 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
         sinks[i]->append(buf.data(), std::min(room, static_cast<size_t>(got)));
         if (static_cast<size_t>(got) > room && !r.truncated) {
           r.truncated = true;
-          ::kill(pid, SIGKILL);
+          kill_group();
         }
       } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
         ::close(fds[i].fd);
@@ -96,6 +185,7 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
   }
   for (pollfd& f : fds)
     if (f.fd >= 0) ::close(f.fd);
+  ::kill(-pid, SIGKILL);  // before the child is reaped: nothing of the group is left
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -104,8 +194,14 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
   return r;
 }
 
+// A program: a regular file this process may execute (a directory passes access(X_OK)).
+bool runnable(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
 std::string find_in_path(const std::string& name) {
-  if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
+  if (name.find('/') != std::string::npos) return runnable(name) ? name : "";
   const char* path = std::getenv("PATH");
   std::string p = path ? path : "/usr/bin:/bin";
   size_t b = 0;
@@ -113,7 +209,7 @@ std::string find_in_path(const std::string& name) {
     size_t e = p.find(':', b);
     if (e == std::string::npos) e = p.size();
     const std::string c = (e > b ? p.substr(b, e - b) : std::string(".")) + '/' + name;
-    if (::access(c.c_str(), X_OK) == 0) return c;
+    if (runnable(c)) return c;
     b = e + 1;
   }
   return {};
@@ -143,11 +239,17 @@ std::string without(std::string s, const std::string& what) {
 }
 
 struct TempDir {
-  std::string path;
+  std::string path, problem;  // problem: why there is none, in words
   TempDir() {
     const char* base = std::getenv("TMPDIR");
-    std::string t = std::string(base && *base ? base : "/tmp") + "/bankviz-record-XXXXXX";
-    if (::mkdtemp(t.data())) path = t;
+    const std::string in = base && *base ? base : "/tmp";
+    std::string t = in + "/bankviz-record-XXXXXX";
+    if (::mkdtemp(t.data())) {
+      path = t;
+    } else {
+      problem = "cannot make a temporary directory in '" + in + "'" +
+                (base && *base ? " (TMPDIR)" : "") + ": " + std::strerror(errno);
+    }
   }
   ~TempDir() {
     std::error_code ec;
@@ -156,10 +258,36 @@ struct TempDir {
   }
 };
 
-bool write_file(const std::string& path, const std::string& text) {
+// What a signal that ended the user's kernel most likely means.
+std::string crash_hint(int sig) {
+  switch (sig) {
+    case SIGFPE:
+      return "an integer division by zero?";
+    case SIGXCPU:
+      return "it used up its CPU time (a loop that never ends?)";
+    case SIGXFSZ:
+      return "it wrote a file (a kernel writes only shared memory and its buffers)";
+    default:
+      return "an access out of its buffers, or a recursion too deep for a thread's 128 KB stack? "
+             "Pointer arguments are 64 MB of zeros";
+  }
+}
+
+// 10 -> "10", 0.5 -> "0.5" (not std::to_string's "10.000000").
+std::string seconds(double s) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", s);
+  return b;
+}
+
+// Empty when written, else why not (a full disk, the file-size limit).
+std::string write_file(const std::string& path, const std::string& text) {
+  errno = 0;
   std::ofstream f(path, std::ios::binary);
   f << text;
-  return static_cast<bool>(f);
+  f.close();
+  if (f) return {};
+  return "cannot write '" + path + "': " + (errno ? std::strerror(errno) : "write failed");
 }
 
 }  // namespace
@@ -235,13 +363,19 @@ RecordResult record_on_cpu(const RecordRequest& q) {
   }
   const std::string cxx = record_compiler();
   if (cxx.empty()) {
-    out.error = "no host C++ compiler to record with (install g++, or set BANKVIZ_RECORD_CXX)";
+    const char* c = std::getenv("BANKVIZ_RECORD_CXX");
+    out.error = c && *c ? "BANKVIZ_RECORD_CXX='" + std::string(c).substr(0, 200) +
+                              "' is not a program (a path, or a name in PATH; no arguments)"
+                        : "no host C++ compiler to record with (install g++, or set "
+                          "BANKVIZ_RECORD_CXX)";
     return out;
   }
   TempDir dir;
-  if (dir.path.empty() || !write_file(dir.path + "/bankviz_record.h", record_header()) ||
-      !write_file(dir.path + "/kernel.cpp", text)) {
-    out.error = "cannot write the recording's files in a temporary directory";
+  std::string written = dir.problem;
+  if (written.empty()) written = write_file(dir.path + "/bankviz_record.h", record_header());
+  if (written.empty()) written = write_file(dir.path + "/kernel.cpp", text);
+  if (!written.empty()) {
+    out.error = "cannot write the recording's files: " + written;
     return out;
   }
   const std::string exe = dir.path + "/record";
@@ -249,10 +383,19 @@ RecordResult record_on_cpu(const RecordRequest& q) {
                       exe, dir.path + "/kernel.cpp"},
                      std::max(q.timeout_s, 60.0), size_t{1} << 20, rlim_t{4} << 30);
   if (!cc.started || cc.timed_out || cc.exit_code != 0) {
-    out.error = !cc.started    ? "cannot run " + cxx + ": " + cc.error
-                : cc.timed_out ? "the host compiler did not finish in time"
-                               : "the kernel does not compile for the CPU recording (" + cxx +
-                                     "):\n" + without(tail(cc.err, 12), dir.path + "/");
+    out.error =
+        !cc.started ? "cannot run " + cxx + ": " + cc.error
+        : cc.timed_out
+            ? "the host compiler did not finish in " + seconds(std::max(q.timeout_s, 60.0)) +
+                  " s (an #include that never ends: a FIFO, a device?)"
+        : cc.exit_code == 127 && cc.err.empty()
+            ? "cannot run " + cxx
+            : "the kernel does not compile for the CPU recording (" + cxx + "):\n" +
+                  (cc.err.empty()
+                       ? (cc.signal ? std::string("ended by signal ") + std::to_string(cc.signal)
+                                    : "exit status " + std::to_string(cc.exit_code)) +
+                             ", no message"
+                       : without(tail(cc.err, 12), dir.path + "/"));
     return out;
   }
   std::vector<std::string> argv = {exe,
@@ -262,17 +405,21 @@ RecordResult record_on_cpu(const RecordRequest& q) {
                                    std::to_string(q.dynamic_shared),
                                    std::to_string(q.max_accesses)};
   for (const std::optional<int64_t>& a : q.args) argv.push_back(std::to_string(a.value_or(0)));
-  const Ran r = run(argv, q.timeout_s, size_t{96} << 20, rlim_t{2} << 30);
+  const Ran r = run(argv, q.timeout_s, size_t{96} << 20, rlim_t{2} << 30, true);
   if (!r.started || r.timed_out || r.truncated || r.exit_code != 0) {
-    out.error =
-        !r.started    ? "cannot run the recording: " + r.error
-        : r.timed_out ? "the kernel did not finish in " + std::to_string(q.timeout_s) +
-                            " s on the CPU (a loop that never ends, or too much work for one block)"
-        : r.truncated ? "the recording grew past 96 MB"
-        : r.signal    ? "the kernel crashed on the CPU (signal " + std::to_string(r.signal) + ", " +
-                         strsignal(r.signal) +
-                         "): an access out of its buffers? Pointer arguments are 64 MB of zeros"
-                   : "the recording stopped: " + tail(r.err, 4);
+    out.error = !r.started ? "cannot run the recording: " + r.error
+                : r.timed_out
+                    ? "the kernel did not finish in " + seconds(q.timeout_s) +
+                          " s on the CPU (a loop that never ends, or too much work for one block)"
+                : r.truncated ? "the recording grew past 96 MB"
+                : r.signal ? "the kernel crashed on the CPU (signal " + std::to_string(r.signal) +
+                                 ", " + strsignal(r.signal) + "): " + crash_hint(r.signal)
+                : r.exit_code == kUnconfined
+                    ? "cannot confine the recording's process (no seccomp filter): not run"
+                : r.exit_code == 127 && r.err.empty()
+                    ? "cannot run the compiled recording in " + dir.path +
+                          " (a temporary directory on a noexec mount? set TMPDIR)"
+                    : "the recording stopped: " + tail(r.err, 4);
     return out;
   }
   out.recording = parse_recording(r.out, &why);

@@ -1147,4 +1147,14 @@ TEST(KernelFile, ARecordedLineOpensInTheViews) {
   EXPECT_NE(s.log.find("--kernel-file: line 3 of histogram makes no shared-memory access"),
             std::string::npos)
       << s.log;
+  // A value bankviz-cli refuses as a usage error (exit 2) is one here too: the kernel's name, the
+  // block (the form's own check) and an argument (bankviz-cli's).
+  for (const std::string bad : {"--kernel 'k;x' --block 256", "--kernel histogram --block 0",
+                                "--kernel histogram --block 256 --args '$(id)'"}) {
+    s = screenshot("kernel-file-usage",
+                   "--kernel-file " + file + " " + bad + " --line 16 --record-cpu");
+    ASSERT_TRUE(WIFEXITED(s.rc)) << bad;
+    EXPECT_EQ(WEXITSTATUS(s.rc), 2) << bad << "\n" << s.log;
+    EXPECT_NE(s.log.find("bankviz: --kernel-file: "), std::string::npos) << s.log;
+  }
 }

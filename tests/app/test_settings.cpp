@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 
 #include "export/gif.h"
 #include "platform/capture.h"
@@ -206,6 +207,29 @@ TEST(SettingsFile, HugeFileIsRefusedAndSavingReplacesItWhole) {
     ++files;
   }
   EXPECT_EQ(files, 1);
+}
+
+TEST(SettingsFile, AFileThatIsNotJsonIsKeptAsideNotReplacedByTheDefaults) {
+  // A hand edit with a typo: the values in it must survive the app's save at its end.
+  ConfigHome home("typo");
+  const std::string typo = R"({"theme": "light", "ui_scale": 1.5,, })";
+  std::ofstream(home.file()) << typo;
+  std::ofstream(home.file().string() + ".bad") << "an older copy";
+  std::vector<std::string> problems;
+  Settings s = load_settings(&problems);
+  ASSERT_EQ(problems.size(), 1u);
+  const std::string aside = home.file().string() + ".bad.1";
+  EXPECT_NE(problems[0].find("kept as " + aside), std::string::npos) << problems[0];
+  EXPECT_FALSE(s.light);  // the defaults
+  std::string err;
+  ASSERT_TRUE(save_settings(s, &err)) << err;
+  std::ifstream in(aside);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), typo);
+  std::ifstream older(home.file().string() + ".bad");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(older), {}), "an older copy");
+  problems.clear();
+  load_settings(&problems);  // the saved file reads cleanly
+  EXPECT_TRUE(problems.empty());
 }
 
 TEST(SettingsFile, NumbersAreRangeCheckedBeforeAnyConversion) {

@@ -15,6 +15,7 @@
 #include "bankviz/io.h"
 #include "bankviz/printable.h"
 #include "bankviz/profile.h"
+#include "exit_status.h"
 #include "profile/subprocess.h"
 
 namespace bankviz::gui {
@@ -116,6 +117,7 @@ ProfileOutcome read_profile_output(int exit_code, bool timed_out, const std::str
     // Usage errors and problems before the run are words on standard error.
     o.error =
         trimmed(err.empty() ? "bankviz-cli ended with status " + std::to_string(exit_code) : err);
+    o.usage = exit_code == kExitUsage;
     return o;
   }
   try {

@@ -91,6 +91,7 @@ struct ProfileOutcome {
   bool ok = false;                  // it ran and was counted (or, model, was followed)
   bool model = false;               // the figures are the model's (--model), not the hardware's
   std::string error;                // why not: the CLI's words (compile error, no GPU, timeout...)
+  bool usage = false;               // bankviz-cli refused its command line (exit 2): a bad value
   std::string header;               // "setRowReadCol on NVIDIA H100 (sm_90): one launch 7.9 us"
   std::string counters_note;        // why counters are missing, when they are
   std::vector<ProfiledLine> lines;  // most excess first

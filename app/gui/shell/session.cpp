@@ -109,9 +109,15 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
     f.record = o.record_cpu;
     f.record_gpu = !o.record_cpu;
     std::string why;
+    // A value bankviz-cli would refuse (the block, an argument, the kernel's name) is a usage
+    // error, as it is there: the form's own check, or bankviz-cli's exit status 2.
+    if (profile_argv("bankviz-cli", f, &why).empty()) {
+      *error = "--kernel-file: " + why;
+      return kExitUsage;
+    }
     if (!open_kernel_line(s, f, static_cast<uint32_t>(o.line), &why)) {
       *error = "--kernel-file: " + why;
-      return kExitFailed;
+      return s.profiler.outcome && s.profiler.outcome->usage ? kExitUsage : kExitFailed;
     }
     s.profiler.open = !o.headless();  // a picture written to a file: the views, not the window
     s.analyzer.wait(1e9);

@@ -5,6 +5,9 @@
 
 #include "bankviz/io.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -149,7 +152,25 @@ Settings load_settings(std::vector<std::string>* problems) {
     if (problems) problems->push_back("settings: " + text.error + "; using the defaults");
     return {};
   }
-  return settings_from_json(*text.text, problems);
+  std::vector<std::string> found;
+  Settings out = settings_from_json(*text.text, &found);
+  // A file that is not JSON (a typo in a hand edit) would be replaced whole by the defaults when
+  // the app saves at its end, and every value the user wrote in it lost: it is moved aside first,
+  // under a name no other file has (link() never replaces one), and the message says where.
+  const json j = json::parse(*text.text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    for (int n = 0; n < 100; ++n) {
+      const std::string aside = path + ".bad" + (n == 0 ? std::string() : "." + std::to_string(n));
+      if (::link(path.c_str(), aside.c_str()) == 0) {
+        ::unlink(path.c_str());
+        found.front() += "; the file is kept as " + aside;
+        break;
+      }
+      if (errno != EEXIST) break;
+    }
+  }
+  if (problems) problems->insert(problems->end(), found.begin(), found.end());
+  return out;
 }
 
 bool save_settings(const Settings& s, std::string* error) {
