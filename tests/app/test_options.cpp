@@ -52,6 +52,8 @@ TEST(Options, UsageErrorsExitTwo) {
       {"--size", "99999999999999999999x1000"},
       {"--size", "8193x1000"},
       {"--size", "639x400"},
+      {"--gif", "a.gif", "--size", "8192x8192"},  // over 3840x2160 pixels a frame
+      {"--gif", "a.gif", "--size", "3841x2160"},
       {"--reveal"},                         // answers a lesson's scene: no lesson
       {"--kernel", "dot", "--line", "28"},  // the "your kernel" options need --kernel-file
       {"--line", "28"},
@@ -127,6 +129,10 @@ TEST(Options, GoodFlagsParse) {
   ASSERT_TRUE(p.options);
   EXPECT_EQ(p.options->frames, 120);
   EXPECT_FLOAT_EQ(p.options->scale, 4.0f);
+  // A GIF up to 4K UHD a frame; larger sizes are for --screenshot and --sequence (above).
+  p = parse({"--gif", "a.gif", "--size", "3840x2160"});
+  ASSERT_TRUE(p.options);
+  EXPECT_EQ(p.options->width, 3840);
 }
 
 TEST(Options, HelpExitsZero) {

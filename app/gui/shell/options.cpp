@@ -9,11 +9,15 @@
 #include <charconv>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace bankviz::gui {
 
 namespace {
+
+// The largest frame --gif writes: 4K UHD, 3840x2160.
+constexpr int64_t kMaxGifPixels = int64_t{3840} * 2160;
 
 // "1600x1000" -> true with both extents; anything else (signs, spaces, trailing text, overflow)
 // -> false.
@@ -78,7 +82,7 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
       ->check(non_empty);
   app.add_option("--gif", o.gif,
                  "write the 16:9 slide animated as a GIF and exit (the --step's wavefronts, else "
-                 "the whole animation; 1280x720 unless --size)")
+                 "the whole animation; 1280x720 unless --size, at most 3840x2160)")
       ->check(non_empty);
   app.add_flag("--whole-animation", o.whole_animation,
                "with --gif, --sequence or --export-gif: every beat of the animation, also with "
@@ -143,6 +147,12 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     o.height = h;
     o.size_given = true;
   }
+  // A GIF holds every frame whole (no compression across frames worth the name): at 8192x8192 an
+  // animation ran for minutes at 1.3 GB. 4K UHD is the largest projector or screen it serves.
+  if (!o.gif.empty() && o.size_given && int64_t{o.width} * o.height > kMaxGifPixels)
+    return usage(exit_code, "--gif at --size " + size +
+                                ": at most 3840x2160 pixels a frame (8294400); take --sequence for "
+                                "PNG frames of a larger size");
   if (!o.preset.empty() + !o.scenario.empty() + !o.lesson.empty() + !o.compare.empty() > 1)
     return usage(exit_code, "give one of --preset, --scenario, --lesson and --compare");
   if (o.reveal && o.lesson.empty()) return usage(exit_code, "--reveal answers a --lesson's scene");
