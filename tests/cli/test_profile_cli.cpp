@@ -191,7 +191,7 @@ TEST(ProfileCli, EveryGpuRecordedLineIsAPictureWithTheHardwaresWavefrontsOrRefus
     if (!(ws >> tag >> file >> kernel >> block >> shared) || tag[0] == '#') continue;
     while (ws >> arg) args += " --arg " + arg;
     const Result r =
-        cli("profile " + data(file.c_str()) + " --kernel " + kernel + " --grid 1 --block " + block +
+        cli("profile " + data(file.c_str()) + " --kernel '" + kernel + "' --grid 1 --block " + block +
             " --shared " + shared + args + " --record-gpu --json");
     ASSERT_EQ(r.status, 0) << kernel << ": " << r.err << r.out;
     const auto j = nlohmann::json::parse(r.out);
