@@ -499,16 +499,18 @@ TEST(RecordingSource, MembersTemplatesAndCooperativeGroups) {
       "}\n";
   std::string out = recording_source(members, "k", "k.cu", &why, RecordTarget::Gpu);
   ASSERT_FALSE(out.empty()) << why;
-  EXPECT_NE(out.find("  p.bv_site(1u)[threadIdx.x].bv_member(&decltype(p.bv_site(1u)[threadIdx.x])::"
-                     "element_type::y) = 1;\n"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find("  p.bv_site(1u)[threadIdx.x].bv_member(&decltype(p.bv_site(1u)[threadIdx.x])::"
+               "element_type::y) = 1;\n"),
+      std::string::npos)
       << out;
-  EXPECT_NE(out.find("o[0] = p.bv_site(2u)[0] .bv_member(&decltype(p.bv_site(2u)[0])::element_type::x) "
-                     "+ p.bv_site(3u)[p.bv_site(4u)[1].bv_member(&decltype(p.bv_site(4u)[1])::"
-                     "element_type::x) > 0].bv_member(&decltype(p.bv_site(3u)[p.bv_site(4u)[1]."
-                     "bv_member(&decltype(p.bv_site(4u)[1])::element_type::x) > 0])::"
-                     "element_type::y);\n"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find("o[0] = p.bv_site(2u)[0] .bv_member(&decltype(p.bv_site(2u)[0])::element_type::x) "
+               "+ p.bv_site(3u)[p.bv_site(4u)[1].bv_member(&decltype(p.bv_site(4u)[1])::"
+               "element_type::x) > 0].bv_member(&decltype(p.bv_site(3u)[p.bv_site(4u)[1]."
+               "bv_member(&decltype(p.bv_site(4u)[1])::element_type::x) > 0])::"
+               "element_type::y);\n"),
+      std::string::npos)
       << out;
   EXPECT_EQ(lines_in(out), lines_in(members) + 1);
   // A member of a member, of a scalar struct: through decltype of the first.
@@ -546,7 +548,8 @@ TEST(RecordingSource, MembersTemplatesAndCooperativeGroups) {
            "namespace cg = cooperative_groups;\n"
            "__global__ void k(float *o) {\n"
            "  __shared__ float s[64];\n"
-           "  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());\n" +
+           "  cg::thread_block_tile<32> tile = "
+           "cg::tiled_partition<32>(cg::this_thread_block());\n" +
            line +
            "\n"
            "}\n";
@@ -562,9 +565,9 @@ TEST(RecordingSource, MembersTemplatesAndCooperativeGroups) {
             std::string::npos)
       << why;
   why.clear();
-  EXPECT_TRUE(
-      recording_source(cg("  cg::sync(cg::this_thread_block());"), "k", "k.cu", &why, RecordTarget::Gpu)
-          .empty());
+  EXPECT_TRUE(recording_source(cg("  cg::sync(cg::this_thread_block());"), "k", "k.cu", &why,
+                               RecordTarget::Gpu)
+                  .empty());
   EXPECT_NE(why.find("cooperative-groups sync()"), std::string::npos) << why;
   why.clear();
   EXPECT_TRUE(recording_source(cg(""), "k", "k.cu", &why).empty());
@@ -582,9 +585,8 @@ TEST(RecordingSource, AKernelsNameIsANameOrATemplatesInstance) {
   EXPECT_TRUE(instance);
   EXPECT_EQ(kernel_function_name("ns::t<16,double>"), "t");
   EXPECT_EQ(kernel_function_name("t<16, unsigned int, -3, 4u, ns::Kind>"), "t");
-  for (const char* bad : {"", "1k", "k;", "k()", "k<>", "k<1", "k<1>>", "k<(1)>", "k<1;x>",
-                          "k<-x>", "k<1,>", "k<\"a\">", "k<a.b>", "::k", "k::", "k<1> ", "k <1>",
-                          "k<1>x"})
+  for (const char* bad : {"", "1k", "k;", "k()", "k<>", "k<1", "k<1>>", "k<(1)>", "k<1;x>", "k<-x>",
+                          "k<1,>", "k<\"a\">", "k<a.b>", "::k", "k::", "k<1> ", "k <1>", "k<1>x"})
     EXPECT_EQ(kernel_function_name(bad), "") << bad;
   EXPECT_EQ(kernel_function_name(std::string(257, 'k')), "");
 }

@@ -120,9 +120,8 @@ std::string unrecordable(const std::vector<RawTok>& t, RecordTarget target,
                   : ", a warp intrinsic, which " + who + " cannot run");
     // On the GPU cooperative groups run as written (tiles, their shuffles), but a barrier
     // through them is not counted as __syncthreads() is: the phases would be wrong.
-    const bool cg_sync =
-        (w == "sync" || w.rfind("barrier_", 0) == 0) && k > 0 &&
-        (t[k - 1].text == "." || t[k - 1].text == "::" || t[k - 1].text == ">");
+    const bool cg_sync = (w == "sync" || w.rfind("barrier_", 0) == 0) && k > 0 &&
+                         (t[k - 1].text == "." || t[k - 1].text == "::" || t[k - 1].text == ">");
     if (gpu && (cg_sync || w == "this_grid" || w == "grid_group" || w == "this_multi_grid"))
       return "the kernel uses a cooperative-groups " + (cg_sync ? w + "()" : w) + at +
              ", a barrier " + who + " does not count (only __syncthreads() is)";
@@ -259,7 +258,8 @@ bool in_scope(const Scopes::value_type& a, size_t k) {
 
 // The first use of an array other than by subscript (through a pointer, which is not recorded),
 // named in words; empty if none.
-std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays, const std::string& who) {
+std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays,
+                        const std::string& who) {
   for (size_t k = 0; k < t.size(); ++k) {
     auto a = arrays.find(t[k].text);
     if (a == arrays.end() || (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "->"))) continue;
@@ -307,9 +307,8 @@ std::vector<MemberUse> member_uses(std::string_view s, const std::vector<RawTok>
   for (size_t k = 0; k < t.size(); ++k) {
     const bool array = arrays.count(t[k].text) && in_scope(*arrays.find(t[k].text), k);
     const bool scalar = scalars.count(t[k].text) && in_scope(*scalars.find(t[k].text), k);
-    if ((!array && !scalar) ||
-        (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::" ||
-                   (t[k - 1].text == ">" && k > 1 && t[k - 2].text == "-"))))
+    if ((!array && !scalar) || (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::" ||
+                                          (t[k - 1].text == ">" && k > 1 && t[k - 2].text == "-"))))
       continue;
     size_t j = k + 1;
     while (array && j < t.size() && t[j].text == "[") {
@@ -322,9 +321,10 @@ std::vector<MemberUse> member_uses(std::string_view s, const std::vector<RawTok>
     }
     if ((array && j == k + 1) || j > t.size()) continue;
     std::string type = std::string("decltype(") + kChain + ")::element_type";
-    while (j + 1 < t.size() && t[j].text == "." &&
-           (std::isalpha(static_cast<unsigned char>(t[j + 1].text[0])) || t[j + 1].text[0] == '_') &&
-           (j + 2 >= t.size() || t[j + 2].text != "(")) {
+    while (
+        j + 1 < t.size() && t[j].text == "." &&
+        (std::isalpha(static_cast<unsigned char>(t[j + 1].text[0])) || t[j + 1].text[0] == '_') &&
+        (j + 2 >= t.size() || t[j + 2].text != "(")) {
       MemberUse m{t[j].b, t[j + 1].e, t[k].b, ".bv_member(&" + type + "::" + t[j + 1].text + ")"};
       for (size_t c = m.b; c < m.e; ++c)  // the lines keep their numbers
         if (s[c] == '\n') m.text += '\n';
@@ -410,10 +410,10 @@ std::string recording_source(std::string_view source, const std::string& kernel,
       for (size_t q = k + 1; q < t.size() && q < k + 64; ++q)
         if (t[q].text == "__global__" && t[q].line <= fn->first && fn->first - t[q].line < 3 &&
             (target != RecordTarget::Gpu || !instance)) {
-          *why = "the kernel " + kernel + " is a template (line " + std::to_string(t[k].line) +
-                 (target == RecordTarget::Gpu
-                      ? "): name its instance, --kernel '" + kernel + "<...>'"
-                      : "), which the CPU recording does not instantiate");
+          *why =
+              "the kernel " + kernel + " is a template (line " + std::to_string(t[k].line) +
+              (target == RecordTarget::Gpu ? "): name its instance, --kernel '" + kernel + "<...>'"
+                                           : "), which the CPU recording does not instantiate");
           return {};
         }
     }
@@ -473,9 +473,8 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     --k;
     decls.push_back(std::move(d));
   }
-  if (std::string u = pointer_use(t, arrays,
-                                  target == RecordTarget::Gpu ? "the GPU recording"
-                                                              : "the CPU recording");
+  if (std::string u = pointer_use(
+          t, arrays, target == RecordTarget::Gpu ? "the GPU recording" : "the CPU recording");
       !u.empty()) {
     *why = u;
     return {};
@@ -508,7 +507,7 @@ std::string recording_source(std::string_view source, const std::string& kernel,
   size_t at = 0, u = 0;
   std::map<size_t, size_t> access_at;       // an access's beginning -> where it is in `out`
   std::map<size_t, std::string> access_of;  // -> its text as rewritten, on one line
-  auto copy_to = [&](size_t end) {  // the source up to `end`, edited
+  auto copy_to = [&](size_t end) {          // the source up to `end`, edited
     for (; u < edits.size() && edits[u].b <= end; ++u)
       if (edits[u].b >= at && edits[u].e <= end) {
         Edit& ed = edits[u];
