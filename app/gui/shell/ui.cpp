@@ -354,7 +354,8 @@ void compare_panel(AppState& s, const ViewSide& mv, const Look& lk, CellRenderer
   if (ask.close) close_compare(s);
 }
 
-// The toolbar, and what was asked of it done here.
+}  // namespace
+
 std::string toolbar_scenario_name(const AppState& s) {
   // A lesson's embedded scene has no preset: its scenario's name, as long as it is unedited; a
   // kernel's line opened from the K window: its file and line, as long as it is unedited.
@@ -364,6 +365,9 @@ std::string toolbar_scenario_name(const AppState& s) {
   return "(edited)";
 }
 
+namespace {
+
+// The toolbar, and what was asked of it done here.
 void toolbar_panel(AppState& s, Rect r) {
   const ToolbarView v{s.presets,  s.preset,       toolbar_scenario_name(s),
                       s.playing,  s.compare.open, ptr(s.analysis),
