@@ -175,14 +175,69 @@ SourceScenario scenario_from_source_line(std::string_view source, uint32_t line,
   return out;
 }
 
+std::string kernel_function_name(const std::string& kernel, bool* instance) {
+  if (instance) *instance = false;
+  if (kernel.empty() || kernel.size() > 256) return {};
+  const size_t open = kernel.find('<');
+  const std::string path = kernel.substr(0, open);
+  // A C++ name, optionally qualified with ::.
+  auto qualified = [](const std::string& n) {
+    bool start = true;
+    for (size_t i = 0; i < n.size(); ++i) {
+      const char c = n[i];
+      if (c == ':' && i + 1 < n.size() && n[i + 1] == ':' && !start) {
+        ++i;
+        start = true;
+        continue;
+      }
+      const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+      const bool digit = c >= '0' && c <= '9';
+      if (!(alpha || (digit && !start))) return false;
+      start = false;
+    }
+    return !n.empty() && !start;
+  };
+  if (!qualified(path)) return {};
+  if (open != std::string::npos) {
+    if (kernel.back() != '>' || kernel.size() < open + 3) return {};
+    const std::string args = kernel.substr(open + 1, kernel.size() - open - 2);
+    size_t b = 0;
+    while (b <= args.size()) {
+      size_t e = args.find(',', b);
+      if (e == std::string::npos) e = args.size();
+      std::string a = args.substr(b, e - b);
+      a.erase(0, a.find_first_not_of(' '));
+      a.erase(a.find_last_not_of(' ') + 1);
+      const bool negative = !a.empty() && a[0] == '-';
+      if (negative) a.erase(0, 1);
+      if (a.empty() || (negative && !(a[0] >= '0' && a[0] <= '9'))) return {};
+      if (a[0] >= '0' && a[0] <= '9') {  // an integer literal, with its suffix
+        for (const char c : a)
+          if (!std::isalnum(static_cast<unsigned char>(c))) return {};
+      } else {  // a type's or a constant's name: qualified names apart by spaces
+        size_t w = 0;
+        while (w < a.size()) {
+          size_t x = a.find(' ', w);
+          if (x == std::string::npos) x = a.size();
+          if (x > w && !qualified(a.substr(w, x - w))) return {};
+          w = x + 1;
+        }
+      }
+      b = e + 1;
+    }
+    if (instance) *instance = true;
+  }
+  return path.substr(path.rfind(':') == std::string::npos ? 0 : path.rfind(':') + 1);
+}
+
 namespace {
 
-// The __global__ function `kernel` (ns::name: its last part) of the prepared source, or null with
-// why it is not there (control bytes of the user's name shown as '?').
+// The __global__ function `kernel` (ns::name: its last part; a template's instance: its
+// template) of the prepared source, or null with why it is not there (control bytes of the
+// user's name shown as '?').
 const Function* find_kernel(const Prepared& p, const std::string& kernel,
                             const std::string& file_name, std::string* why) {
-  const std::string name =
-      kernel.substr(kernel.rfind(':') == std::string::npos ? 0 : kernel.rfind(':') + 1);
+  const std::string name = kernel_function_name(kernel);
   for (const Function& f : p.fns)
     if (f.global && f.name == name) return &f;
   *why = replace_controls("no __global__ function " + kernel + " in " + file_name, '?');

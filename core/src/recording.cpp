@@ -26,7 +26,7 @@ namespace {
 std::vector<std::string_view> words(std::string_view l) {
   std::vector<std::string_view> out;
   size_t i = 0;
-  while (i < l.size() && out.size() < 8) {
+  while (i < l.size() && out.size() < 9) {
     while (i < l.size() && l[i] == ' ') ++i;
     const size_t b = i;
     while (i < l.size() && l[i] != ' ') ++i;
@@ -43,12 +43,14 @@ bool number(std::string_view w, uint64_t max, uint64_t* v) {
   return true;
 }
 
-// An access: 6 words, or 7 with the index of the array it named (one of the `arrays` listed).
+// An access: 6 words, 7 with the index of the array it named (one of the `arrays` listed), 8
+// with the subscript it was made through (its site).
 bool access_line(const std::vector<std::string_view>& w, uint32_t phase, size_t arrays,
                  RecordedAccess* a) {
-  uint64_t t = 0, line = 0, width = 0, addr = 0, value = 0, array = 0;
-  if (w.size() == 7 && (arrays == 0 || !number(w[6], arrays - 1, &array))) return false;
-  if ((w.size() != 6 && w.size() != 7) || w[2].size() != 1 || !number(w[0], 1023, &t) ||
+  uint64_t t = 0, line = 0, width = 0, addr = 0, value = 0, array = 0, site = 0;
+  if (w.size() >= 7 && (arrays == 0 || !number(w[6], arrays - 1, &array))) return false;
+  if (w.size() == 8 && !number(w[7], UINT32_MAX, &site)) return false;
+  if ((w.size() < 6 || w.size() > 8) || w[2].size() != 1 || !number(w[0], 1023, &t) ||
       !number(w[1], UINT32_MAX, &line) || !number(w[3], 16, &width) ||
       !number(w[4], kMaxSharedBytes, &addr) || !number(w[5], UINT64_MAX, &value))
     return false;
@@ -65,17 +67,40 @@ bool access_line(const std::vector<std::string_view>& w, uint32_t phase, size_t 
   a->address = static_cast<uint32_t>(addr);
   a->value = value;
   a->phase = phase;
-  a->array = w.size() == 7 ? static_cast<int32_t>(array) : -1;
+  a->array = w.size() >= 7 ? static_cast<int32_t>(array) : -1;
+  a->site = static_cast<uint32_t>(site);
   return true;
 }
 
-// Each access's slot (RecordedInstruction::slot): a thread's consecutive accesses on one line in
-// one phase are a run; the run's shortest repeating period of (kind, width, array) is one
-// execution of the line; an access's slot is its number among the accesses of its kind, width and
-// array before it in its period. A run that repeats no period of up to 64 accesses is taken as one
+// Each access's slot (RecordedInstruction::slot). An access whose subscript is said (its site):
+// the site's rank among the sites of its line made with its kind, width and array (the order of
+// the subscripts in the source: `x += s[a + k] * s[b + k]`'s two loads are slots 0 and 1 however
+// often the loop runs them). Without a site: a thread's consecutive accesses on one line in one
+// phase are a run; the run's shortest repeating period of (kind, width, array) is one execution
+// of the line; an access's slot is its number among the accesses of its kind, width and array
+// before it in its period. A run that repeats no period of up to 64 accesses is taken as one
 // access executed again and again (every slot 0), which bounds the work.
 std::vector<uint32_t> access_slots(const Recording& r) {
   std::vector<uint32_t> slot(r.accesses.size(), 0);
+  {
+    using Key = std::tuple<uint32_t, int, int, int32_t>;  // line, kind, width, array
+    std::map<Key, std::vector<uint32_t>> sites;
+    auto key = [](const RecordedAccess& a) {
+      return Key{a.line, static_cast<int>(a.kind), a.width, a.array};
+    };
+    for (const RecordedAccess& a : r.accesses)
+      if (a.site != 0) {
+        std::vector<uint32_t>& v = sites[key(a)];
+        if (std::find(v.begin(), v.end(), a.site) == v.end()) v.push_back(a.site);
+      }
+    for (auto& [k, v] : sites) std::sort(v.begin(), v.end());
+    for (size_t i = 0; i < r.accesses.size(); ++i)
+      if (r.accesses[i].site != 0) {
+        const std::vector<uint32_t>& v = sites[key(r.accesses[i])];
+        slot[i] = static_cast<uint32_t>(std::lower_bound(v.begin(), v.end(), r.accesses[i].site) -
+                                        v.begin());
+      }
+  }
   std::map<uint32_t, std::vector<size_t>> run;  // thread -> its current run (access indexes)
   auto same = [&](size_t a, size_t b) {
     const RecordedAccess &x = r.accesses[a], &y = r.accesses[b];
@@ -94,6 +119,7 @@ std::vector<uint32_t> access_slots(const Recording& r) {
     v.clear();
   };
   for (size_t i = 0; i < r.accesses.size(); ++i) {
+    if (r.accesses[i].site != 0) continue;  // its slot is its site's
     std::vector<size_t>& v = run[r.accesses[i].thread];
     if (!v.empty() && (r.accesses[v.back()].line != r.accesses[i].line ||
                        r.accesses[v.back()].phase != r.accesses[i].phase))
@@ -185,7 +211,8 @@ std::string recording_text(const Recording& r) {
     out += std::to_string(a.thread) + ' ' + std::to_string(a.line) + ' ' +
            kKind[static_cast<int>(a.kind)] + ' ' + std::to_string(a.width) + ' ' +
            std::to_string(a.address) + ' ' + std::to_string(a.value) +
-           (a.array >= 0 ? ' ' + std::to_string(a.array) : std::string()) + '\n';
+           (a.array >= 0 ? ' ' + std::to_string(a.array) : std::string()) +
+           (a.array >= 0 && a.site != 0 ? ' ' + std::to_string(a.site) : std::string()) + '\n';
   }
   for (; phase + 1 < r.phases; ++phase) out += "sync\n";
   return out + "end " + std::to_string(r.accesses.size()) + '\n';

@@ -90,7 +90,8 @@ inline long long dynamic_base = -1;
 
 inline void yield() { swapcontext(&cur->ctx, &scheduler); }
 
-inline void emit(unsigned line, char kind, size_t width, size_t addr, const void* value, int array) {
+inline void emit(unsigned line, char kind, size_t width, size_t addr, const void* value, int array,
+                 unsigned site) {
   if (++records > max_records) {
     char m[160];
     std::snprintf(m, sizeof m, "the block makes more than %llu shared-memory accesses", max_records);
@@ -98,7 +99,8 @@ inline void emit(unsigned line, char kind, size_t width, size_t addr, const void
   }
   unsigned long long bits = 0;
   std::memcpy(&bits, value, std::min<size_t>(width, sizeof bits));
-  std::printf("%u %u %c %zu %zu %llu %d\n", cur->tid, line, kind, width, addr, bits, array);
+  std::printf("%u %u %c %zu %zu %llu %d %u\n", cur->tid, line, kind, width, addr, bits, array,
+              site);
 }
 
 template <class T>
@@ -107,24 +109,36 @@ struct Ptr {
   size_t addr;
   unsigned line;
   int array;
+  unsigned site;
 };
 
 // One element of a shared array: reading it, writing it or an atomic on it is recorded.
 template <class T>
 class Ref {
  public:
-  Ref(T* p, size_t addr, unsigned line, int array) : p_(p), addr_(addr), line_(line), array_(array) {}
+  Ref(T* p, size_t addr, unsigned line, int array, unsigned site = 0)
+      : p_(p), addr_(addr), line_(line), array_(array), site_(site) {}
   T load() const {
     T v;
     std::memcpy(static_cast<void*>(&v), p_, sizeof(T));
-    emit(line_, 'L', sizeof(T), addr_, &v, array_);
+    emit_object(line_, 'L', &v);
     yield();
     return v;
   }
   void store(const T& v) const {
-    emit(line_, 'S', sizeof(T), addr_, &v, array_);
+    emit_object(line_, 'S', &v);
     std::memcpy(static_cast<void*>(p_), &v, sizeof(T));
     yield();
+  }
+  // A member of the element (`p[t].x`, which recording_source() writes
+  // `p[t].bv_member(&decltype(p[t])::element_type::x)`): an element of its own, on this line.
+  using element_type = T;
+  template <class M, class C>
+  Ref<M> bv_member(M C::*member) const {
+    M* m = &(p_->*member);
+    return Ref<M>(m, addr_ + static_cast<size_t>(reinterpret_cast<const char*>(m) -
+                                                 reinterpret_cast<const char*>(p_)),
+                  line_, array_, site_);
   }
   operator T() const { return load(); }
   const Ref& operator=(const T& v) const {
@@ -185,13 +199,25 @@ class Ref {
     store(y);
     return x;
   }
-  Ptr<T> operator&() const { return {p_, addr_, line_, array_}; }
+  Ptr<T> operator&() const { return {p_, addr_, line_, array_, site_}; }
 
  private:
+  // An element whose size is not an access width (a 12-byte struct) is accessed as the compiler
+  // does, in pieces of its alignment (3 of 4 bytes); any other in one access.
+  void emit_object(unsigned line, char kind, const T* v) const {
+    constexpr size_t w = sizeof(T), a = alignof(T) < 16 ? alignof(T) : 16;
+    if (w == 1 || w == 2 || w == 4 || w == 8 || w == 16) {
+      emit(line, kind, w, addr_, v, array_, site_);
+      return;
+    }
+    for (size_t b = 0; b + a <= w; b += a)
+      emit(line, kind, a, addr_ + b, reinterpret_cast<const char*>(v) + b, array_, site_);
+  }
   T* p_;
   size_t addr_;
   unsigned line_;
   int array_;  // the index of its array's `array` line: the name the access used
+  unsigned site_;  // the subscript it was made through (recording_source()'s number), 0: none
 };
 
 // A subscript: its value and the line it is written on.
@@ -217,8 +243,16 @@ template <class A>
 class Sub {
  public:
   using E = std::remove_extent_t<A>;
-  Sub(unsigned char* base, size_t addr, long long count, const char* name, int array)
-      : base_(base), addr_(addr), count_(count), name_(name), array_(array) {}
+  Sub(unsigned char* base, size_t addr, long long count, const char* name, int array,
+      unsigned site = 0)
+      : base_(base), addr_(addr), count_(count), name_(name), array_(array), site_(site) {}
+  // The subscript written at this place of the source (recording_source() writes `a[i]` as
+  // `a.bv_site(N)[i]`): its accesses say it.
+  Sub bv_site(unsigned site) const {
+    Sub s = *this;
+    s.site_ = site;
+    return s;
+  }
   auto operator[](Index i) const {
     if (i.v < 0 || i.v >= count_) {
       char m[256];
@@ -230,9 +264,9 @@ class Sub {
     unsigned char* p = base_ + static_cast<size_t>(i.v) * sizeof(E);
     const size_t a = addr_ + static_cast<size_t>(i.v) * sizeof(E);
     if constexpr (std::is_array_v<E>)
-      return Sub<E>(p, a, static_cast<long long>(std::extent_v<E>), name_, array_);
+      return Sub<E>(p, a, static_cast<long long>(std::extent_v<E>), name_, array_, site_);
     else
-      return Ref<E>(reinterpret_cast<E*>(p), a, i.line, array_);
+      return Ref<E>(reinterpret_cast<E*>(p), a, i.line, array_, site_);
   }
 
  protected:
@@ -241,6 +275,7 @@ class Sub {
   long long count_;
   const char* name_;
   int array_;
+  unsigned site_;
 };
 
 inline size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
@@ -314,7 +349,7 @@ class SharedScalar {
     Ref<T>(p_, addr_, s.line, array_).store(s.v);
     return *this;
   }
-  Ptr<T> operator&() const { return {p_, addr_, 0, array_}; }
+  Ptr<T> operator&() const { return {p_, addr_, 0, array_, 0}; }
   // recording_source() writes every use of the scalar in the kernel `n()`: the scalar as an
   // element on the use's line, read, written or taken the address of like an array's.
   Ref<T> operator()(std::source_location l = std::source_location::current()) const {
@@ -335,7 +370,7 @@ class SharedScalar {
     T old;                                                    \
     std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));    \
     const T val = static_cast<T>(u);                          \
-    emit(p.line, kind, sizeof(T), p.addr, &val, p.array);     \
+    emit(p.line, kind, sizeof(T), p.addr, &val, p.array, p.site); \
     const T now = (expr);                                     \
     std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));    \
     yield();                                                  \
@@ -357,6 +392,23 @@ BV_ATOMIC(atomicAnd, 'X', old & val)
 BV_ATOMIC(atomicOr, 'X', old | val)
 BV_ATOMIC(atomicXor, 'X', old ^ val)
 #undef BV_ATOMIC
+template <class T, class U, class V>
+T atomicCAS(Ptr<T> p, U compare, V value) {
+  T old;
+  std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));
+  const T val = static_cast<T>(value);
+  emit(p.line, 'X', sizeof(T), p.addr, &val, p.array, p.site);
+  const T now = old == static_cast<T>(compare) ? val : old;
+  std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));
+  yield();
+  return old;
+}
+template <class T, class U, class V>
+T atomicCAS(T* p, U compare, V value) {
+  const T old = *p;
+  if (old == static_cast<T>(compare)) *p = static_cast<T>(value);
+  return old;
+}
 
 inline void syncthreads() {
   cur->state = kBarrier;

@@ -84,6 +84,7 @@ __device__ __forceinline__ unsigned thread_id() {
 }
 
 // kind: 'L', 'S', 'A' or 'X', and (decl + 1) << 8: the declarator whose name the access used.
+// width: the bytes, and above them (<< 8) the subscript's site (recording_source()'s number).
 __device__ __noinline__ void emit(unsigned line, unsigned kind, unsigned width, const void* p,
                                   const void* value) {
   if (!recorded_block()) return;
@@ -96,7 +97,7 @@ __device__ __noinline__ void emit(unsigned line, unsigned kind, unsigned width, 
   r.phase = bv_phase[r.thread];
   r.value = 0;  // the value's first 8 bytes, little-endian
   const unsigned char* v = static_cast<const unsigned char*>(value);
-  for (unsigned b = 0; b < width && b < 8; ++b)
+  for (unsigned b = 0; b < (width & 0xffu) && b < 8; ++b)
     r.value |= static_cast<unsigned long long>(v[b]) << (8 * b);
   r.kind = kind;
   r.width = width;
@@ -125,6 +126,7 @@ struct Ptr {
   T* p;
   unsigned line;
   unsigned decl;
+  unsigned site;  // << 8, or'ed into the record's width
 };
 
 // An element of a shared array seen as an index (s[t2[i]]): Ref<U> derives from it, so that
@@ -147,16 +149,23 @@ __device__ long long as_index(const T&, long) {
 template <class T>
 class Ref : public RefIndex {
  public:
-  __device__ Ref(T* p, unsigned line, unsigned decl)
-      : RefIndex{&read_index}, p_(p), line_(line), kind_((decl + 1) << 8) {}
+  __device__ Ref(T* p, unsigned line, unsigned decl, unsigned site = 0)
+      : RefIndex{&read_index}, p_(p), line_(line), kind_((decl + 1) << 8), site_(site << 8) {}
   __device__ T load() const {
     T v = *p_;
-    emit(line_, 'L' | kind_, sizeof(T), p_, &v);
+    emit_object('L', &v);
     return v;
   }
   __device__ void store(const T& v) const {
-    emit(line_, 'S' | kind_, sizeof(T), p_, &v);
+    emit_object('S', &v);
     *p_ = v;
+  }
+  // A member of the element (`p[t].x`, which recording_source() writes
+  // `p[t].bv_member(&decltype(p[t])::element_type::x)`): an element of its own, on this line.
+  using element_type = T;
+  template <class M, class C>
+  __device__ Ref<M> bv_member(M C::*member) const {
+    return Ref<M>(&(p_->*member), line_, (kind_ >> 8) - 1u, site_ >> 8);
   }
   __device__ operator T() const { return load(); }
   __device__ const Ref& operator=(const T& v) const {
@@ -217,15 +226,28 @@ class Ref : public RefIndex {
     store(y);
     return x;
   }
-  __device__ Ptr<T> operator&() const { return {p_, line_, kind_}; }
+  __device__ Ptr<T> operator&() const { return {p_, line_, kind_, site_}; }
 
  private:
   __device__ static long long read_index(const RefIndex* self) {
     return as_index(static_cast<const Ref*>(self)->load(), 0);
   }
+  // An element whose size is not an access width (a 12-byte struct) is accessed as the compiler
+  // does, in pieces of its alignment (3 of 4 bytes); any other in one access.
+  __device__ void emit_object(unsigned kind, const T* v) const {
+    constexpr unsigned w = sizeof(T), a = alignof(T) < 16 ? alignof(T) : 16;
+    if (w == 1 || w == 2 || w == 4 || w == 8 || w == 16) {
+      emit(line_, kind | kind_, w | site_, p_, v);
+      return;
+    }
+    for (unsigned b = 0; b + a <= w; b += a)
+      emit(line_, kind | kind_, a | site_, reinterpret_cast<const unsigned char*>(p_) + b,
+           reinterpret_cast<const unsigned char*>(v) + b);
+  }
   T* p_;
   unsigned line_;
   unsigned kind_;  // (declarator + 1) << 8, or'ed into the record's kind
+  unsigned site_;  // the subscript's site << 8, or'ed into the record's width
 };
 
 // A __shared__ scalar seen as an index (s[n]): SharedScalar<T> derives from it, so that Index
@@ -263,15 +285,16 @@ class Sub;
 template <class E, bool = is_array<E>::value>
 struct Element {
   using type = Sub<E>;
-  static __device__ type make(unsigned char* p, unsigned, unsigned decl, bool) {
-    return Sub<E>(p, static_cast<long long>(extent<E>::value), decl);
+  static __device__ type make(unsigned char* p, unsigned, unsigned decl, unsigned site, bool) {
+    return Sub<E>(p, static_cast<long long>(extent<E>::value), decl, site);
   }
 };
 template <class E>
 struct Element<E, false> {
   using type = Ref<E>;
-  static __device__ type make(unsigned char* p, unsigned line, unsigned decl, bool bad) {
-    return Ref<E>(reinterpret_cast<E*>(bad ? bv_dummy : p), line, decl);
+  static __device__ type make(unsigned char* p, unsigned line, unsigned decl, unsigned site,
+                               bool bad) {
+    return Ref<E>(reinterpret_cast<E*>(bad ? bv_dummy : p), line, decl, site);
   }
 };
 
@@ -282,8 +305,15 @@ template <class A>
 class Sub {
  public:
   using E = typename remove_extent<A>::type;
-  __device__ Sub(unsigned char* base, long long count, unsigned decl)
-      : base_(base), count_(count), decl_(decl) {}
+  __device__ Sub(unsigned char* base, long long count, unsigned decl, unsigned site = 0)
+      : base_(base), count_(count), decl_(decl), site_(site) {}
+  // The subscript written at this place of the source (recording_source() writes `a[i]` as
+  // `a.bv_site(N)[i]`): its accesses say it.
+  __device__ Sub bv_site(unsigned site) const {
+    Sub s = *this;
+    s.site_ = site;
+    return s;
+  }
   __device__ typename Element<E>::type operator[](Index i) const {
     long long v = i.v;
     const bool bad = v < 0 || v >= count_;
@@ -292,13 +322,14 @@ class Sub {
       v = 0;
     }
     return Element<E>::make(base_ + static_cast<unsigned long long>(v) * sizeof(E), i.line,
-                            decl_, bad);
+                            decl_, site_, bad);
   }
 
  protected:
   unsigned char* base_;
   long long count_;
   unsigned decl_;
+  unsigned site_;
 };
 
 // What a `__shared__ T name[...]` declaration becomes beside its storage (the real array,
@@ -364,7 +395,7 @@ class SharedScalar : public ScalarIndex {
   template <class T, class U>                               \
   __device__ T name(bv::Ptr<T> p, U u) {                    \
     const T val = static_cast<T>(u);                        \
-    bv::emit(p.line, kind | p.decl, sizeof(T), p.p, &val);  \
+    bv::emit(p.line, kind | p.decl, sizeof(T) | p.site, p.p, &val); \
     return ::name(p.p, val);                                \
   }
 BV_ATOMIC(atomicAdd, 'A')
@@ -381,7 +412,7 @@ BV_ATOMIC(atomicDec, 'X')
 template <class T, class U, class V>
 __device__ T atomicCAS(bv::Ptr<T> p, U compare, V value) {
   const T val = static_cast<T>(value);
-  bv::emit(p.line, 'X' | p.decl, sizeof(T), p.p, &val);
+  bv::emit(p.line, 'X' | p.decl, sizeof(T) | p.site, p.p, &val);
   return ::atomicCAS(p.p, static_cast<T>(compare), val);
 }
 

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 
 #include "timing.h"
@@ -109,8 +110,14 @@ CompileOutcome compile(const KernelSource& k, const std::string& sm) {
   }
   const std::string arch = "--gpu-architecture=" + sm;
   const std::string include = "-I" + cuda_include_dir();
-  const char* opts[] = {arch.c_str(), "-std=c++17", include.c_str(), "-lineinfo"};
-  const nvrtcResult r = nvrtcCompileProgram(p.prog, 4, opts);
+  // CUDA 13 keeps libcu++ (<cuda/std/...>, which cooperative_groups.h includes) under cccl/.
+  const std::string cccl = cuda_include_dir() + "/cccl";
+  std::error_code ec;
+  const std::string include_cccl = "-I" + cccl;
+  const bool with_cccl = std::filesystem::is_directory(cccl, ec);
+  const char* opts[] = {arch.c_str(), "-std=c++17", include.c_str(), "-lineinfo",
+                        include_cccl.c_str()};
+  const nvrtcResult r = nvrtcCompileProgram(p.prog, with_cccl ? 5 : 4, opts);
   out.log = program_log(p);
   if (r != NVRTC_SUCCESS) {
     out.error = std::string("NVRTC: ") + nvrtcGetErrorString(r) + "\n" + explain_log(out.log, k);

@@ -11,6 +11,7 @@
 #include <map>
 #include <tuple>
 
+#include "bankviz/from_source.h"
 #include "bankviz/printable.h"
 
 namespace bankviz {
@@ -165,26 +166,13 @@ std::vector<std::string> check_request(const ProfileRequest& r) {
                   " bytes)");
   if (r.source.find('\0') != std::string::npos)
     out.push_back("the kernel file holds a NUL byte: is it a CUDA source file?");
-  // A C++ name, optionally qualified: NVRTC's name expression takes it as code, so nothing else.
-  bool ok = !r.kernel.empty() && r.kernel.size() <= 256;
-  bool start = true;
-  for (size_t i = 0; ok && i < r.kernel.size(); ++i) {
-    const char c = r.kernel[i];
-    if (c == ':' && i + 1 < r.kernel.size() && r.kernel[i + 1] == ':' && !start) {
-      ++i;
-      start = true;
-      continue;
-    }
-    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-    const bool digit = c >= '0' && c <= '9';
-    ok = alpha || (digit && !start);
-    start = false;
-  }
-  if (ok && start) ok = false;  // ends in "::"
-  if (!ok)
+  // A C++ name, optionally qualified, or a template's instance: NVRTC's name expression takes it
+  // as code, so nothing else (from_source.h kernel_function_name()).
+  if (kernel_function_name(r.kernel).empty())
     out.push_back("--kernel " + quoted(r.kernel) +
                   " is not a kernel's name: a C++ name (letters, digits, _), optionally qualified "
-                  "with :: (a template's instance cannot be named here)");
+                  "with ::, or a template's instance with its arguments (name<256>, "
+                  "ns::name<float, 4>)");
   if (r.args.size() > kMaxKernelArgs)
     out.push_back("at most " + std::to_string(kMaxKernelArgs) + " --arg (" +
                   std::to_string(r.args.size()) + " given)");

@@ -169,10 +169,13 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
     const char kind = static_cast<char>(r.kind & 0xffu);
     const uint32_t decl = (r.kind >> 8) - 1;  // ~0u: not said
     const int array = decl < listed.size() ? listed[decl] : -1;
+    // The width's low byte, and above it the subscript's site (0: not said).
+    const uint32_t site = r.width >> 8;
     t += std::to_string(r.thread) + ' ' + std::to_string(r.line) + ' ' +
          (kind == 'L' || kind == 'S' || kind == 'A' || kind == 'X' ? kind : '?') + ' ' +
-         std::to_string(r.width) + ' ' + std::to_string(r.addr) + ' ' + std::to_string(r.value) +
-         (array >= 0 ? ' ' + std::to_string(array) : std::string()) + '\n';
+         std::to_string(r.width & 0xffu) + ' ' + std::to_string(r.addr) + ' ' +
+         std::to_string(r.value) + (array >= 0 ? ' ' + std::to_string(array) : std::string()) +
+         (array >= 0 && site != 0 ? ' ' + std::to_string(site) : std::string()) + '\n';
   }
   for (; at < phases; ++at) t += "sync\n";
   t += "end " + std::to_string(recs.size()) + '\n';

@@ -58,6 +58,7 @@ TEST(Options, UsageErrorsExitTwo) {
       {"--kernel", "dot", "--line", "28"},  // the "your kernel" options need --kernel-file
       {"--line", "28"},
       {"--record-cpu"},
+      {"--kernel-window"},
       {"--kernel-file", "dot.cu", "--kernel", "dot"},  // no --line
       {"--kernel-file", "dot.cu", "--line", "28"},     // no --kernel
       {"--kernel-file", "dot.cu", "--kernel", "dot", "--line", "0"},
@@ -117,8 +118,9 @@ TEST(Options, GoodFlagsParse) {
   EXPECT_TRUE(p.options->reveal);
   EXPECT_EQ(p.options->scene, 3);
   p = parse({"--kernel-file", "dot.cu", "--kernel", "dot", "--line", "28", "--block", "256",
-             "--args", "buffer:1K int:3", "--shared", "2112", "--record-cpu"});
+             "--args", "buffer:1K int:3", "--shared", "2112", "--record-cpu", "--kernel-window"});
   ASSERT_TRUE(p.options);
+  EXPECT_TRUE(p.options->kernel_window);
   EXPECT_EQ(p.options->kernel_file, "dot.cu");
   EXPECT_EQ(p.options->line, 28);
   EXPECT_EQ(p.options->block, "256");

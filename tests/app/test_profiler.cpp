@@ -43,6 +43,32 @@ TEST(Profiler, TheKernelsLinesAreSteppedThroughInSourceOrder) {
   EXPECT_EQ(step_line({}, 0, +1), 0u);
 }
 
+// The line opened from the window is named FILE:LINE (the toolbar's scenario) and shown with the
+// source around it, the line marked (the kernel-source panel), clipped to the file.
+TEST(Profiler, TheOpenedLineIsNamedAndItsSourceMarked) {
+  EXPECT_EQ(opened_label("/a/b/transpose.cu", 42), "transpose.cu:42");
+  EXPECT_EQ(opened_label("k.cu", 7), "k.cu:7");
+  std::vector<std::string> src;
+  for (int i = 1; i <= 30; ++i) src.push_back("s" + std::to_string(i));
+  uint32_t first = 99;
+  std::vector<std::string> e = source_excerpt(src, 20, 3, &first);
+  EXPECT_EQ(first, 17u);
+  ASSERT_EQ(e.size(), 7u);
+  EXPECT_EQ(e[0], "  17  s17");
+  EXPECT_EQ(e[3], "  20 >s20");
+  EXPECT_EQ(e[6], "  23  s23");
+  e = source_excerpt(src, 2, 3, &first);  // clipped at the top
+  EXPECT_EQ(first, 1u);
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_EQ(e[1], "   2 >s2");
+  e = source_excerpt(src, 29, 3, &first);  // and at the bottom
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_EQ(e.back(), "  30  s30");
+  EXPECT_TRUE(source_excerpt(src, 31, 3, &first).empty());
+  EXPECT_EQ(first, 0u);
+  EXPECT_TRUE(source_excerpt(src, 0, 3, &first).empty());
+}
+
 TEST(Profiler, TheFilesKernelsAreListedForPickingAndFollowThePath) {
   KernelList k;
   refresh_kernels(k, std::string(BANKVIZ_TEST_DATA) + "/profile/reverse.cu");

@@ -1118,6 +1118,37 @@ TEST(HeadlessExport, FramesDrawnWhereTheyChangedAreTheWholeFramesPixelForPixel) 
   EXPECT_EQ(frame, 4);
 }
 
+// bankviz --kernel-file ... --kernel-window: the window stays open over the views, its source
+// list scrolled to the opened line (deep in the file: the GPU Gems scan's line 126 of 243), the
+// line highlighted; the toolbar and the kernel-source panel name and show the same line.
+TEST(KernelFile, TheKernelWindowOpensAtTheLineHighlighted) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not found";
+  if (!std::filesystem::exists("/usr/bin/g++") && !std::filesystem::exists("/usr/bin/c++"))
+    GTEST_SKIP() << "no host C++ compiler: the CPU recording cannot run here";
+  const std::string file = std::string(BANKVIZ_SOURCE_DIR) + "/tests/data/profile/kernels.cu";
+  const Shot s = screenshot("kernel-window",
+                            "--kernel-file " + file +
+                                " --kernel prescan --block 256 --shared 2112 --args 'buffer:2K "
+                                "buffer:2K' --line 126 --record-cpu --kernel-window");
+  ASSERT_EQ(s.rc, 0) << s.log;
+  ASSERT_TRUE(s.layout.contains("kernel_window")) << s.log;
+  const auto& w = s.layout["kernel_window"];
+  EXPECT_EQ(w["shown_line"], 126);
+  EXPECT_EQ(w["highlighted"], 126);
+  const int first = w["visible_first"], last = w["visible_last"];
+  EXPECT_GT(first, 1) << "scrolled from the top";
+  EXPECT_LE(first, 126);
+  EXPECT_GE(last, 126);
+  bool marked = false;
+  for (const auto& t : s.layout["texts"]) {
+    const std::string text = t.get<std::string>();
+    marked = marked ||
+             (text.find("126 >") == 0 && text.find("temp[bi2] += temp[ai2];") != std::string::npos);
+  }
+  const bool named = s.layout.value("toolbar_scenario", "") == "kernels.cu:126";
+  EXPECT_TRUE(named && marked) << s.layout.dump();
+}
+
 // bankviz --kernel-file: the "your kernel" window's run (here Record on the CPU, through the real
 // bankviz-cli) to the end, and the line opened in the views as recorded: the histogram's line 16
 // (its bin read from memory) as one atomic step, the scenario saying how it was recorded. A line
@@ -1141,6 +1172,23 @@ TEST(KernelFile, ARecordedLineOpensInTheViews) {
     opened = opened || text.find("line 16 opened as recorded on the CPU") != std::string::npos;
   }
   EXPECT_TRUE(described && stepped && opened) << s.layout["texts"].dump();
+  // The toolbar names the picture by its file and line, not "(edited)"; the kernel-source panel
+  // shows the user's kernel around the line, the line marked, and says so (not a generated one).
+  bool labelled = false, marked = false, generated = false;
+  for (const auto& t : s.layout["texts"]) {
+    const std::string text = t.get<std::string>();
+    labelled = labelled || text.find(
+                               "your kernel, histogram.cu:16: line 16 marked, recorded on "
+                               "the CPU") != std::string::npos;
+    marked =
+        marked || (text.find("16 >") == 0 &&
+                   text.find("atomicAdd(&(temp_histogram[input[item]]), 1);") != std::string::npos);
+    generated = generated || text.find("generated") != std::string::npos;
+  }
+  const bool named = s.layout.value("toolbar_scenario", "") == "histogram.cu:16";
+  EXPECT_TRUE(named && labelled && marked) << s.layout.dump();
+  EXPECT_FALSE(generated) << s.layout["texts"].dump();
+  EXPECT_FALSE(s.layout.contains("kernel_window")) << "the window is closed for a picture";
   s = screenshot("kernel-file-bad",
                  "--kernel-file " + file + " --kernel histogram --block 256 --line 3 --record-cpu");
   EXPECT_NE(s.rc, 0);

@@ -191,8 +191,8 @@ TEST(ProfileCli, EveryGpuRecordedLineIsAPictureWithTheHardwaresWavefrontsOrRefus
     if (!(ws >> tag >> file >> kernel >> block >> shared) || tag[0] == '#') continue;
     while (ws >> arg) args += " --arg " + arg;
     const Result r =
-        cli("profile " + data(file.c_str()) + " --kernel " + kernel + " --grid 1 --block " + block +
-            " --shared " + shared + args + " --record-gpu --json");
+        cli("profile " + data(file.c_str()) + " --kernel '" + kernel + "' --grid 1 --block " +
+            block + " --shared " + shared + args + " --record-gpu --json");
     ASSERT_EQ(r.status, 0) << kernel << ": " << r.err << r.out;
     const auto j = nlohmann::json::parse(r.out);
     if (j["counters"] != "ok") GTEST_SKIP() << "no hardware counters here: " << j.dump();

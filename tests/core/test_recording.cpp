@@ -372,8 +372,11 @@ TEST(RecordingSource, SharedDeclarationsBecomeProxiesAndTheLinesStay) {
   EXPECT_NE(out.find("static ::bv::SharedScalar<int, 16> flag(\"flag\", 4u);"), std::string::npos);
   EXPECT_NE(out.find("static ::bv::Shared<double[], 0> dyn(\"dyn\", 6u);"), std::string::npos);
   // The scalar's use becomes the proxy's element on its line (its reads then have their line);
-  // the arrays' uses stay as written.
-  EXPECT_NE(out.find("= row[threadIdx.x] + dyn[0] + flag();\n"), std::string::npos) << out;
+  // each array's subscript is numbered (its site, in the text's order), the rest as written.
+  EXPECT_NE(out.find("  tile.bv_site(1u)[threadIdx.y][threadIdx.x] = row.bv_site(2u)[threadIdx.x] "
+                     "+ dyn.bv_site(3u)[0] + flag();\n"),
+            std::string::npos)
+      << out;
   // The user's lines keep their numbers: the text between #line 1 and the driver has as many.
   const size_t b = out.find("#line 1 \"k.cu\"\n") + 15, e = out.find("#line 1 \"bankviz-record");
   EXPECT_EQ(lines_in(out.substr(b, e - b)), lines_in(src) + 1);
@@ -479,6 +482,113 @@ TEST(RecordingSource, ForTheGpuTheStorageStaysRealSharedMemoryBesideEachProxy) {
   EXPECT_NE(why_of("__global__ void k() {\n  __shared__ int s[4];\n  int *q = s;\n}\n")
                 .find("other than by subscript"),
             std::string::npos);
+}
+
+// What people write that the recording follows: a member of a shared struct or vector element
+// (p[t].x) is an access of its own bytes; a template's instance is recorded on the GPU (the CPU
+// refuses it by name); cooperative groups run on the GPU unless a barrier goes through them; a
+// file-scope line (`namespace cg = cooperative_groups;`) runs nothing.
+TEST(RecordingSource, MembersTemplatesAndCooperativeGroups) {
+  std::string why;
+  const std::string members =
+      "struct P { float x, y; };\n"
+      "__global__ void k(float *o) {\n"
+      "  __shared__ P p[32];\n"
+      "  p[threadIdx.x].y = 1;\n"
+      "  o[0] = p[0] . x + p[p[1].x > 0].y;\n"
+      "}\n";
+  std::string out = recording_source(members, "k", "k.cu", &why, RecordTarget::Gpu);
+  ASSERT_FALSE(out.empty()) << why;
+  EXPECT_NE(
+      out.find("  p.bv_site(1u)[threadIdx.x].bv_member(&decltype(p.bv_site(1u)[threadIdx.x])::"
+               "element_type::y) = 1;\n"),
+      std::string::npos)
+      << out;
+  EXPECT_NE(
+      out.find("o[0] = p.bv_site(2u)[0] .bv_member(&decltype(p.bv_site(2u)[0])::element_type::x) "
+               "+ p.bv_site(3u)[p.bv_site(4u)[1].bv_member(&decltype(p.bv_site(4u)[1])::"
+               "element_type::x) > 0].bv_member(&decltype(p.bv_site(3u)[p.bv_site(4u)[1]."
+               "bv_member(&decltype(p.bv_site(4u)[1])::element_type::x) > 0])::"
+               "element_type::y);\n"),
+      std::string::npos)
+      << out;
+  EXPECT_EQ(lines_in(out), lines_in(members) + 1);
+  // A member of a member, of a scalar struct: through decltype of the first.
+  out = recording_source(
+      "struct V { float x, y; };\nstruct Q { V pos; };\n__global__ void k(float *o) {\n"
+      "  __shared__ Q q;\n  o[0] = q.pos.y;\n}\n",
+      "k", "k.cu", &why, RecordTarget::Gpu);
+  EXPECT_NE(out.find("o[0] = q().bv_member(&decltype(q())::element_type::pos).bv_member(&decltype("
+                     "decltype(q())::element_type::pos)::y);"),
+            std::string::npos)
+      << out;
+
+  const std::string templ =
+      "template <int N>\n"
+      "__global__ void k(float *o) {\n"
+      "  __shared__ float s[N];\n"
+      "  s[threadIdx.x] = 1;\n"
+      "}\n";
+  EXPECT_FALSE(recording_source(templ, "k<32>", "k.cu", &why, RecordTarget::Gpu).empty()) << why;
+  EXPECT_TRUE(recording_source(templ, "k", "k.cu", &why, RecordTarget::Gpu).empty());
+  EXPECT_NE(why.find("is a template (line 1): name its instance, --kernel 'k<...>'"),
+            std::string::npos)
+      << why;
+  why.clear();
+  EXPECT_TRUE(recording_source(templ, "k<32>", "k.cu", &why).empty());
+  EXPECT_NE(why.find("a template's instance, which the CPU recording does not instantiate"),
+            std::string::npos)
+      << why;
+  why.clear();
+  EXPECT_TRUE(recording_source(templ, "k<32>(); system", "k.cu", &why, RecordTarget::Gpu).empty());
+  EXPECT_NE(why.find("is not a kernel's name"), std::string::npos) << why;
+
+  auto cg = [](const std::string& line) {
+    return "#include <cooperative_groups.h>\n"
+           "namespace cg = cooperative_groups;\n"
+           "__global__ void k(float *o) {\n"
+           "  __shared__ float s[64];\n"
+           "  cg::thread_block_tile<32> tile = "
+           "cg::tiled_partition<32>(cg::this_thread_block());\n" +
+           line +
+           "\n"
+           "}\n";
+  };
+  why.clear();
+  EXPECT_FALSE(recording_source(cg("  o[0] = tile.shfl_down(s[threadIdx.x], 1);"), "k", "k.cu",
+                                &why, RecordTarget::Gpu)
+                   .empty())
+      << why;
+  EXPECT_TRUE(recording_source(cg("  tile.sync();"), "k", "k.cu", &why, RecordTarget::Gpu).empty());
+  EXPECT_NE(why.find("a cooperative-groups sync() (line 6), a barrier the GPU recording does not "
+                     "count"),
+            std::string::npos)
+      << why;
+  why.clear();
+  EXPECT_TRUE(recording_source(cg("  cg::sync(cg::this_thread_block());"), "k", "k.cu", &why,
+                               RecordTarget::Gpu)
+                  .empty());
+  EXPECT_NE(why.find("cooperative-groups sync()"), std::string::npos) << why;
+  why.clear();
+  EXPECT_TRUE(recording_source(cg(""), "k", "k.cu", &why).empty());
+  EXPECT_NE(why.find("cooperative groups (line 2), which the CPU recording cannot run"),
+            std::string::npos)
+      << why;
+}
+
+TEST(RecordingSource, AKernelsNameIsANameOrATemplatesInstance) {
+  bool instance = true;
+  EXPECT_EQ(kernel_function_name("k", &instance), "k");
+  EXPECT_FALSE(instance);
+  EXPECT_EQ(kernel_function_name("ns::inner::k"), "k");
+  EXPECT_EQ(kernel_function_name("reduce<256>", &instance), "reduce");
+  EXPECT_TRUE(instance);
+  EXPECT_EQ(kernel_function_name("ns::t<16,double>"), "t");
+  EXPECT_EQ(kernel_function_name("t<16, unsigned int, -3, 4u, ns::Kind>"), "t");
+  for (const char* bad : {"", "1k", "k;", "k()", "k<>", "k<1", "k<1>>", "k<(1)>", "k<1;x>", "k<-x>",
+                          "k<1,>", "k<\"a\">", "k<a.b>", "::k", "k::", "k<1> ", "k <1>", "k<1>x"})
+    EXPECT_EQ(kernel_function_name(bad), "") << bad;
+  EXPECT_EQ(kernel_function_name(std::string(257, 'k')), "");
 }
 
 TEST(RecordingSource, TheFileNameNeverBecomesCode) {

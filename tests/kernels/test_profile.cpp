@@ -93,10 +93,11 @@ ProfileRequest request(const std::string& source, const std::string& kernel) {
 }
 
 TEST(ProfileArgs, TheKernelNameIsACppNameNeverCode) {
-  for (const char* good : {"k", "_k9", "ns::k", "a::b::c"})
+  // A template's instance with literal or named arguments (NVRTC's name expression).
+  for (const char* good : {"k", "_k9", "ns::k", "a::b::c", "k<int>", "ns::k<256, float>"})
     EXPECT_TRUE(check_request(request("x", good)).empty()) << good;
-  for (const char* bad :
-       {"", "9k", "a;b", "k()", "::k", "k::", "a:::b", "k<int>", "a b", "k\nint x;", "a::9"}) {
+  for (const char* bad : {"", "9k", "a;b", "k()", "::k", "k::", "a:::b", "k<f()>", "k<int;>", "a b",
+                          "k\nint x;", "a::9"}) {
     auto problems = check_request(request("x", bad));
     ASSERT_EQ(problems.size(), 1u) << bad;
     EXPECT_NE(problems[0].find("--kernel"), std::string::npos) << problems[0];

@@ -262,6 +262,57 @@ TEST(RecordPicture, EveryRecordedLineOpensAsAPictureWithTheRecordedFigures) {
   EXPECT_EQ(h.warps[0][0].element[5], 0);  // every lane's bin is input[...] = 0
 }
 
+// A loop line reading one array twice (`acc += s[a + k] * s[b + k]`): each access says its
+// subscript (its site), so the picture has two steps, each executed once an iteration; without
+// the sites (an older recording) nothing in the order of the accesses tells them from one load
+// run twice as often: one step executed twice an iteration.
+TEST(Record, ALoopLinesTwoLoadsOfOneArrayAreTwoSteps) {
+  NEED_COMPILER();
+  const std::string src =
+      "__global__ void selfDot(float *out) {\n"
+      "  __shared__ float s[32 * 33];\n"
+      "  unsigned t = threadIdx.x;\n"
+      "  s[t] = t;\n"
+      "  __syncthreads();\n"
+      "  unsigned a = (t % 32) * 33, b = ((t * 5) % 32) * 33;\n"
+      "  float acc = 0.0f;\n"
+      "  for (int k = 0; k < 32; ++k) acc += s[a + k] * s[b + k];\n"
+      "  out[t] = acc;\n"
+      "}\n";
+  RecordRequest q;
+  q.source = src;
+  q.file_name = "k.cu";
+  q.kernel = "selfDot";
+  q.block[0] = 64;
+  RecordResult r = record_on_cpu(q);
+  ASSERT_TRUE(r.recording) << r.error;
+  auto steps = [](const Recording& rec, std::vector<int64_t>* runs) {
+    std::string why;
+    const auto ins = recorded_instructions(rec, default_arch(), &why);
+    EXPECT_TRUE(ins) << why;
+    const auto p = recorded_picture(rec, *ins, {}, 8, default_arch(), &why);
+    EXPECT_TRUE(p) << why;
+    std::vector<std::string> labels;
+    if (!p) return labels;
+    for (const Step& st : p->scenario.steps) labels.push_back(st.label);
+    runs->assign(labels.size(), 0);
+    for (const TraceStep& ts : p->trace.steps) ++(*runs)[static_cast<size_t>(ts.info.step)];
+    return labels;
+  };
+  std::vector<int64_t> runs;
+  EXPECT_EQ(steps(*r.recording, &runs),
+            (std::vector<std::string>{"load s, line 8", "load s, line 8, access 2"}));
+  EXPECT_EQ(runs, (std::vector<int64_t>{32, 32}));
+  for (RecordedAccess& a : r.recording->accesses) {
+    if (a.line == 8) {
+      EXPECT_NE(a.site, 0u);
+    }
+    a.site = 0;
+  }
+  EXPECT_EQ(steps(*r.recording, &runs), (std::vector<std::string>{"load s, line 8"}));
+  EXPECT_EQ(runs, (std::vector<int64_t>{64}));
+}
+
 TEST(Record, ASharedScalarAsTheWholeIndexIsReadOnItsLine) {
   NEED_COMPILER();
   // out[t] = s[n] with __shared__ int n: n's read and s[n]'s, both on line 67, both broadcasts.
@@ -400,6 +451,13 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
       // A warp intrinsic runs on the GPU as written (the CPU recording refuses it), and an
       // inline asm in another kernel of the file is not this kernel's.
       {"warp.cu", {"shuffleReduce"}},
+      // The second set: volatile, blockDim indexes, narrow and struct elements (p[t].x),
+      // #pragma unroll, a helper's array, shuffles and a cooperative-groups tile, atomicCAS,
+      // templates' instances; another kernel of the file holds inline asm.
+      {"people.cu",
+       {"reduceUnrolledInline", "blockDimIndex", "blockDim3d", "smallTypes", "aosParticles",
+        "restrictUnroll", "helperShared", "shuffleAndGroups", "earlyReturn", "sharedAtomics",
+        "twoDeclarators", "reduceBlock<128>", "transposeT<16,double>", "selfDot"}},
   };
   int compiled = 0;
   for (const auto& [file, kernels] : files) {
@@ -420,9 +478,22 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
       ++compiled;
     }
   }
-  EXPECT_EQ(compiled, 33);
+  EXPECT_EQ(compiled, 47);
   // Inline asm: named; the line keeps the hardware's figures only.
   std::string why;
+  // An array used through a pointer (a volatile pointer to a helper, arrays carved from an
+  // extern buffer): refused by name, by the GPU recording in its own words.
+  for (const char* k : {"reduceUnrolledHelper", "carvedExtern"}) {
+    EXPECT_TRUE(gpu_recording_text(read("people.cu"), k, "people.cu", &why).empty()) << k;
+    EXPECT_NE(why.find("other than by subscript (through a pointer), which the GPU recording"),
+              std::string::npos)
+        << why;
+    why.clear();
+  }
+  // A template without its instance named: the GPU recording asks for it.
+  EXPECT_TRUE(gpu_recording_text(read("people.cu"), "reduceBlock", "people.cu", &why).empty());
+  EXPECT_NE(why.find("name its instance, --kernel 'reduceBlock<...>'"), std::string::npos) << why;
+  why.clear();
   EXPECT_TRUE(gpu_recording_text(read("warp.cu"), "withInlineAsm", "warp.cu", &why).empty());
   EXPECT_NE(why.find("inline asm (line 29)"), std::string::npos) << why;
 }

@@ -133,6 +133,20 @@ void form(ProfilerState& p, const Palette& pal, bool running) {
   }
 }
 
+// What the views say of the line opened: its label, how it was made, the source around it; the
+// source list scrolls to it.
+void note_opened(ProfilerState& p, const ProfileOutcome& o, uint32_t line, const Scenario& sc,
+                 const char* how) {
+  p.shown_line = line;
+  p.scroll_to_shown = true;
+  OpenedLine& op = p.opened;
+  op.label = opened_label(p.form.file, line);
+  op.scenario_name = sc.name;
+  op.how = how;
+  op.line = line;
+  op.excerpt = source_excerpt(o.source, line, 12, &op.first);
+}
+
 // Line l asked to open in the main views: as recorded where the outcome holds a recording of it
 // (the picture's trace remembered for the analyzer), else the followed model's scenario.
 void ask_open(ProfilerState& p, const ProfileOutcome& o, const ProfiledLine& l, ProfileAsk& ask) {
@@ -141,7 +155,8 @@ void ask_open(ProfilerState& p, const ProfileOutcome& o, const ProfiledLine& l, 
     std::string why;
     if (std::optional<RecordedPicture> pic = recorded_line_picture(*o.recorded, l.line, &why)) {
       remember_picture(*pic);
-      p.shown_line = l.line;
+      note_opened(p, o, l.line, pic->scenario,
+                  o.recorded->gpu ? "recorded on the GPU" : "recorded on the CPU");
       ask.open = std::move(pic->scenario);
       ask.notice = "line " + n + " opened as " +
                    (o.recorded->gpu ? "recorded on the GPU (block (0,0,0) as it ran)"
@@ -155,7 +170,7 @@ void ask_open(ProfilerState& p, const ProfileOutcome& o, const ProfiledLine& l, 
     }
   }
   if (!l.scenario) return;
-  p.shown_line = l.line;
+  note_opened(p, o, l.line, *l.scenario, "followed by the model");
   ask.open = *l.scenario;
   ask.notice = "line " + n + " opened as a scenario (the kernel followed, not recorded): " +
                (o.model ? "the model counts " : "the hardware counted ") +
@@ -236,6 +251,7 @@ void result(ProfilerState& p, const Palette& pal, const ProfileOutcome& o, Profi
   ImGui::TableSetupColumn("recorded", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
+  p.visible_first = p.visible_last = p.highlighted = 0;
   for (size_t i = 0; i < o.source.size(); ++i) {
     const uint32_t n = static_cast<uint32_t>(i + 1);
     auto it = by_line.find(n);
@@ -247,7 +263,23 @@ void result(ProfilerState& p, const Palette& pal, const ProfileOutcome& o, Profi
       ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, col(pal.conflict, a));
     }
     ImGui::TableNextColumn();
-    ImGui::TextDisabled("%u", n);
+    if (n == p.shown_line) {
+      // The line open in the views: marked, its row framed in the accent colour, and scrolled
+      // to (a third down the list) when it was just opened.
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, col(pal.lit_border, 0.45f));
+      ImGui::Text("%u >", n);
+      if (p.scroll_to_shown) {
+        ImGui::SetScrollHereY(0.33f);
+        p.scroll_to_shown = false;
+      }
+      p.highlighted = n;
+    } else {
+      ImGui::TextDisabled("%u", n);
+    }
+    if (ImGui::IsItemVisible()) {
+      if (p.visible_first == 0) p.visible_first = n;
+      p.visible_last = n;
+    }
     ImGui::TableNextColumn();
     if (l) ImGui::TextUnformatted(l->ops.c_str());
     ImGui::TableNextColumn();
@@ -355,6 +387,17 @@ void open_profile_ask(AppState& s, const ProfileAsk& ask, double now) {
 }
 void open_profile_ask(AppState& s, const ProfileAsk& ask) {
   open_profile_ask(s, ask, ImGui::GetTime());
+}
+
+const OpenedLine* opened_line(const AppState& s) {
+  // The loaded scenario is the opened line's and the draft is unedited (edit.unsaved: its JSON
+  // differs from the loaded one's); a preset, a lesson or a file loaded since is another.
+  const OpenedLine& o = s.profiler.opened;
+  return !o.label.empty() && s.preset.empty() && !s.edit.unsaved &&
+                 s.edit.loaded.name == o.scenario_name && s.draft.name == o.scenario_name &&
+                 s.errors.empty()
+             ? &o
+             : nullptr;
 }
 
 bool open_kernel_line(AppState& s, const ProfileForm& f, uint32_t line, std::string* why) {

@@ -345,6 +345,28 @@ void attach_scenarios(ProfileOutcome& o, const std::string& source, const Profil
   }
 }
 
+std::string opened_label(const std::string& file, uint32_t line) {
+  const size_t slash = file.find_last_of('/');
+  return (slash == std::string::npos ? file : file.substr(slash + 1)) + ':' + std::to_string(line);
+}
+
+std::vector<std::string> source_excerpt(const std::vector<std::string>& source, uint32_t line,
+                                        uint32_t context, uint32_t* first) {
+  std::vector<std::string> out;
+  *first = 0;
+  if (line == 0 || line > source.size()) return out;
+  const uint32_t b = line > context ? line - context : 1;
+  const uint32_t e =
+      static_cast<uint32_t>(std::min<uint64_t>(source.size(), uint64_t{line} + context));
+  *first = b;
+  for (uint32_t n = b; n <= e; ++n) {
+    std::string num = std::to_string(n);
+    num.insert(0, num.size() < 4 ? 4 - num.size() : 0, ' ');
+    out.push_back(num + (n == line ? " >" : "  ") + source[n - 1]);
+  }
+  return out;
+}
+
 std::vector<uint32_t> openable_lines(const ProfileOutcome& o) {
   std::vector<uint32_t> out;
   for (const ProfiledLine& l : o.lines)

@@ -149,6 +149,25 @@ struct KernelList {
 };
 void refresh_kernels(KernelList& k, const std::string& path);
 
+// The kernel line last opened in the main views, for the views to say what they show: the
+// toolbar's scenario name ("histogram.cu:16" while the draft is that picture unedited) and the
+// kernel-source panel (the user's source around the line, the line marked, instead of the
+// generated kernel's).
+struct OpenedLine {
+  std::string label;          // "histogram.cu:16" (opened_label())
+  std::string scenario_name;  // the opened scenario's name: the draft is still it while equal
+  std::string how;            // "recorded on the GPU", "recorded on the CPU", "followed"
+  uint32_t line = 0;
+  uint32_t first = 0;                // the excerpt's first line
+  std::vector<std::string> excerpt;  // source_excerpt()
+};
+// "FILE:LINE" with the file's name without its directories.
+std::string opened_label(const std::string& file, uint32_t line);
+// Lines `line - context` to `line + context` of `source` (1-based, clipped to the file), each
+// "NNN  text" with the line itself marked "NNN >text"; *first: the first line's number.
+std::vector<std::string> source_excerpt(const std::vector<std::string>& source, uint32_t line,
+                                        uint32_t context, uint32_t* first);
+
 struct ProfilerState;
 
 // A file dropped on the window (GLFW's drop callback, platform.h): a .cu file opens in this
@@ -161,7 +180,12 @@ struct ProfilerState {
   bool open = false;  // the window (key K, toolbar)
   ProfileForm form;
   KernelList kernels;
-  uint32_t shown_line = 0;          // the line last opened in the main views (0: none)
+  uint32_t shown_line = 0;       // the line last opened in the main views (0: none)
+  OpenedLine opened;             // that line, for the toolbar and the kernel-source panel
+  bool scroll_to_shown = false;  // the source list scrolls to shown_line on its next frame
+  // What the source list showed on its last frame (--dump-layout's "kernel_window"): the first
+  // and last line numbers visible, and the line drawn highlighted (0: none).
+  uint32_t visible_first = 0, visible_last = 0, highlighted = 0;
   std::future<ProfileOutcome> job;  // running while valid()
   std::atomic<bool> cancel{false};
   double started = 0;

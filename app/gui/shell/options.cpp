@@ -128,6 +128,10 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   CLI::Option* cpu = app.add_flag("--record-cpu", o.record_cpu,
                                   "with --kernel-file: record one block on the CPU (no GPU; "
                                   "figures are the model's) instead of profiling on the GPU");
+  CLI::Option* window = app.add_flag(
+      "--kernel-window", o.kernel_window,
+      "with --kernel-file: keep the 'your kernel' window open over the views (also in a "
+      "--screenshot), its source list at --line");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -161,12 +165,12 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   if ((warp->count() > 0 || wavefront->count() > 0) && step->count() == 0)
     return usage(exit_code, "--warp and --wavefront pick a beat together with --step");
   const bool kernel_part = kernel->count() + line->count() + block->count() + args->count() +
-                               shared->count() + cpu->count() >
+                               shared->count() + cpu->count() + window->count() >
                            0;
   if (kernel_part && o.kernel_file.empty())
     return usage(exit_code,
-                 "--kernel, --line, --block, --args, --shared and --record-cpu go "
-                 "with --kernel-file");
+                 "--kernel, --line, --block, --args, --shared, --record-cpu and --kernel-window "
+                 "go with --kernel-file");
   if (!o.kernel_file.empty() && (o.kernel.empty() || o.line == 0))
     return usage(exit_code, "--kernel-file needs --kernel and --line");
   if (!o.dump_layout.empty() && o.screenshot.empty())

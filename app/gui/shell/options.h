@@ -53,6 +53,7 @@ struct Options {
   std::string kernel_file, kernel, block = "32", kernel_args;
   int shared = 0, line = 0;
   bool record_cpu = false;
+  bool kernel_window = false;  // --kernel-window: the window stays open (headless too)
 
   // With the window: the current step as a slide GIF (the background job), then exit.
   std::string export_gif;

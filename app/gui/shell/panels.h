@@ -152,8 +152,10 @@ float presenter_timeline_height(const ViewSide& v, bool gpu, float width, float 
 // window `width` wide (0 when there is no verdict to show).
 void draw_verdict_text(const ViewSide& v, const Look& look);
 float verdict_height(const ViewSide& v, float width);
-// The generated kernel of `scenario` (as written or exposed), cached per analysis `version`.
-void draw_source(const Scenario& scenario, int version, Rect r);
+// The generated kernel of `scenario` (as written or exposed), cached per analysis `version`; or,
+// where the scenario is a line of the user's kernel opened from the K window (`opened`, not
+// null), the user's source around that line, the line marked. The panel says which it shows.
+void draw_source(const Scenario& scenario, int version, Rect r, const OpenedLine* opened);
 // The GPU's measurement beside the model's figures (`analysis`); only a note while `asking`.
 void draw_measurement(const MeasureState& m, const Analysis* analysis, bool asking,
                       const Palette& pal, Rect r);
@@ -189,6 +191,9 @@ void open_profile_ask(AppState& s, const ProfileAsk& ask, double now);
 // line `line` opened as the window's "open" does (as recorded where the run recorded it); false
 // with *why (the run failed, the line has no shared-memory access, it cannot open).
 bool open_kernel_line(AppState& s, const ProfileForm& f, uint32_t line, std::string* why);
+// The kernel line the draft shows, while it is the picture opened from the K window unedited;
+// null otherwise.
+const OpenedLine* opened_line(const AppState& s);
 // A tile's CuTe layout field (its text kept in fields[ti] while it does not parse).
 bool edit_layout(std::vector<LayoutField>& fields, TileDecl& t, size_t ti, float w,
                  const Palette& palette);

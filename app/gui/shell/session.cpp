@@ -119,7 +119,8 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
       *error = "--kernel-file: " + why;
       return s.profiler.outcome && s.profiler.outcome->usage ? kExitUsage : kExitFailed;
     }
-    s.profiler.open = !o.headless();  // a picture written to a file: the views, not the window
+    // A picture written to a file: the views, not the window (unless --kernel-window).
+    s.profiler.open = !o.headless() || o.kernel_window;
     s.analyzer.wait(1e9);
     poll_analysis(s);
   }
@@ -872,7 +873,13 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"frame", {{"step", s.frame.step}, {"warp", s.frame.warp}, {"wavefront", s.frame.wavefront}}},
       // What a room can read in the frame: every text the panels drew, line by line.
       {"texts", captured_texts()},
-      {"asking", asking(s)}};
+      {"asking", asking(s)},
+      {"toolbar_scenario", toolbar_scenario_name(s)}};
+  if (s.profiler.open)  // the "your kernel" window's source list as last drawn
+    j["kernel_window"] = {{"shown_line", s.profiler.shown_line},
+                          {"highlighted", s.profiler.highlighted},
+                          {"visible_first", s.profiler.visible_first},
+                          {"visible_last", s.profiler.visible_last}};
   if (s.compare.open) {
     const CompareState& c = s.compare;
     j["compare"] = {

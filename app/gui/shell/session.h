@@ -12,6 +12,11 @@
 
 namespace bankviz::gui {
 
+// ui.cpp: the name the toolbar gives the draft (and --dump-layout's "toolbar_scenario"): the
+// preset's, an unedited lesson scene's, an unedited kernel line's ("transpose.cu:42",
+// panels.h opened_line()), else "(edited)".
+std::string toolbar_scenario_name(const AppState& s);
+
 // Settings (unless --no-settings or headless), presets, the scenario from flags. Returns kExitOk,
 // or with a message kExitUsage (an unknown --preset, no beat at --step) or kExitFailed (a scenario
 // or preset file that does not load or analyze).

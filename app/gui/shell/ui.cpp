@@ -23,6 +23,7 @@
 
 #include "platform/theme.h"
 #include "shell/panels.h"
+#include "shell/session.h"
 
 namespace bankviz::gui {
 
@@ -353,20 +354,24 @@ void compare_panel(AppState& s, const ViewSide& mv, const Look& lk, CellRenderer
   if (ask.close) close_compare(s);
 }
 
+}  // namespace
+
+std::string toolbar_scenario_name(const AppState& s) {
+  // A lesson's embedded scene has no preset: its scenario's name, as long as it is unedited; a
+  // kernel's line opened from the K window: its file and line, as long as it is unedited.
+  if (!s.preset.empty()) return s.preset;
+  if (s.lesson.file && s.draft.name == s.scenario.name && s.errors.empty()) return s.draft.name;
+  if (const OpenedLine* o = opened_line(s)) return o->label;
+  return "(edited)";
+}
+
+namespace {
+
 // The toolbar, and what was asked of it done here.
 void toolbar_panel(AppState& s, Rect r) {
-  // A lesson's embedded scene has no preset: its scenario's name, as long as it is unedited.
-  const ToolbarView v{s.presets,
-                      s.preset,
-                      !s.preset.empty() ? s.preset
-                      : s.lesson.file && s.draft.name == s.scenario.name && s.errors.empty()
-                          ? s.draft.name
-                          : "(edited)",
-                      s.playing,
-                      s.compare.open,
-                      ptr(s.analysis),
-                      s.playback,
-                      s.frame};
+  const ToolbarView v{s.presets,  s.preset,       toolbar_scenario_name(s),
+                      s.playing,  s.compare.open, ptr(s.analysis),
+                      s.playback, s.frame};
   const ToolbarAsk ask = draw_toolbar(v, s.settings, s.exports, s.layout, r);
   s.toolbar_h = ask.height;
   if (ask.preset) {
@@ -516,7 +521,8 @@ void draw_ui(AppState& s, CellRenderer& cells) {
     if (meas_h > 0)
       draw_measurement(s.measure, ptr(s.analysis), asking(s), s.palette,
                        {{0, y0 + ctl_h}, {side, meas_h}});
-    if (src_h > 0) draw_source(s.scenario, s.version, {{0, y0 + ctl_h + meas_h}, {side, src_h}});
+    if (src_h > 0)
+      draw_source(s.scenario, s.version, {{0, y0 + ctl_h + meas_h}, {side, src_h}}, opened_line(s));
   }
   // Before and after (compare.h): both sides share the views' rectangle; B follows A's playhead.
   update_compare(s);

@@ -7,6 +7,7 @@
 #include "bankviz/codegen.h"
 
 #include "platform/theme.h"
+#include "profile/profiler.h"
 #include "shell/panels.h"
 
 namespace bankviz::gui {
@@ -51,8 +52,34 @@ std::string sketch(const Scenario& sc) {
 
 }  // namespace
 
-void draw_source(const Scenario& scenario, int version, Rect r) {
+void draw_source(const Scenario& scenario, int version, Rect r, const OpenedLine* opened) {
   if (!begin_panel("Kernel source", r)) return ImGui::End();
+  if (opened) {
+    // The user's own kernel around the line the views show: what was recorded (or followed),
+    // not a kernel bankviz generated.
+    std::string text;
+    for (const std::string& l : opened->excerpt) text += l + '\n';
+    if (ImGui::SmallButton("Copy")) ImGui::SetClipboardText(text.c_str());
+    control_tip("Copy these lines of your kernel to the clipboard");
+    ImGui::SameLine();
+    ImGui::TextDisabled("your kernel, %s: line %u marked, %s", opened->label.c_str(), opened->line,
+                        opened->how.c_str());
+    ImGui::BeginChild("src", ImGui::GetContentRegionAvail(), false,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PushFont(g_fonts.mono);
+    for (size_t i = 0; i < opened->excerpt.size(); ++i) {
+      if (opened->first + i == opened->line) {
+        ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram), "%s",
+                           opened->excerpt[i].c_str());
+        if (ImGui::IsWindowAppearing()) ImGui::SetScrollHereY(0.4f);
+      } else {
+        ImGui::TextUnformatted(opened->excerpt[i].c_str());
+      }
+    }
+    ImGui::PopFont();
+    ImGui::EndChild();
+    return ImGui::End();
+  }
   static int mode = 0;  // 0: as written, 1: exposed (the kernel built to time the conflict)
   static int cached_version = -1, cached_mode = -1;
   static std::string src, note;
@@ -60,10 +87,11 @@ void draw_source(const Scenario& scenario, int version, Rect r) {
     GenerateResult g = generate_kernel(scenario, mode ? RunMode::Exposed : RunMode::Written);
     if (g.kernel) {
       src = g.kernel->text;
-      note = g.kernel->file_name + ": what runs on the GPU";
+      note = "generated from the scenario: " + g.kernel->file_name + ", what runs on the GPU";
     } else {
       src = sketch(scenario);
-      note = "not a runnable kernel: " + (g.errors.empty() ? "" : g.errors[0].format());
+      note = "generated sketch, not a runnable kernel: " +
+             (g.errors.empty() ? "" : g.errors[0].format());
     }
     cached_version = version;
     cached_mode = mode;

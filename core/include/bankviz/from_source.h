@@ -87,6 +87,13 @@ std::vector<TileDecl> shared_arrays_of_kernel(std::string_view source, const std
                                               const SourceLaunch& launch,
                                               const std::string& file_name, std::string* why);
 
+// The function a kernel's name (--kernel) names: `name`, `ns::name`, or a template's instance
+// `name<256>` / `ns::name<float, 4u>` (each argument an integer literal or a type's or
+// constant's name: letters, digits, _, ::, spaces, a leading '-'); the unqualified name without
+// its arguments ("name"), or empty when `kernel` is no such name (NVRTC's name expression takes
+// it as code, so nothing else passes). *instance: whether template arguments were given.
+std::string kernel_function_name(const std::string& kernel, bool* instance = nullptr);
+
 // The __global__ functions defined in `source`, in order (a name once, however often it is
 // defined); empty when there are none or the text cannot be read. For picking the kernel.
 std::vector<std::string> kernels_in_source(std::string_view source);

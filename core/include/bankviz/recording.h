@@ -37,6 +37,10 @@ struct RecordedAccess {
   uint64_t value = 0;    // loaded, stored or (atomics) the operand's bits (the first 8 bytes)
   uint32_t phase = 0;    // __syncthreads() passed before it
   int32_t array = -1;    // the array (index in Recording::arrays) it was made through; -1: not said
+  // The subscript it was made through: recording_source() numbers each `a[...]` of a shared
+  // array in the source (1, 2, ... in the text's order); 0: not said. Two subscripts of one line
+  // (`x += s[a + k] * s[b + k]`) are its access 1 and access 2 (RecordedInstruction::slot).
+  uint32_t site = 0;
 };
 
 struct RecordedArray {

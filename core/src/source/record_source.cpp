@@ -1,9 +1,11 @@
 // record_source.cpp: a user's source prepared for recording (recording.h's recording_source()):
 // what cannot be recorded refused by name, the __shared__ declarations rewritten into the
 // emulation header's proxies in place (line numbers kept), and a driver appended.
+#include <algorithm>
 #include <cctype>
 #include <map>
 
+#include "bankviz/from_source.h"
 #include "bankviz/recording.h"
 #include "source/follower.h"
 #include "source/kernel.h"
@@ -94,14 +96,19 @@ bool warp_intrinsic(const std::string& w) {
 // On the GPU only what the kernel can run counts: the other kernels' bodies (lines in
 // `other_kernels`) are compiled but never run; on the CPU the whole file must compile.
 std::string unrecordable(const std::vector<RawTok>& t, RecordTarget target,
-                         const std::vector<std::pair<uint32_t, uint32_t>>& other_kernels) {
+                         const std::vector<std::pair<uint32_t, uint32_t>>& other_kernels,
+                         const std::vector<std::pair<uint32_t, uint32_t>>& functions) {
   const bool gpu = target == RecordTarget::Gpu;
   const std::string who = gpu ? "the GPU recording" : "the CPU recording";
   for (size_t k = 0; k < t.size(); ++k) {
     const std::string& w = t[k].text;
-    bool elsewhere = false;
+    bool elsewhere = false, in_function = false;
     for (const auto& [first, last] : other_kernels)
       elsewhere = elsewhere || (first <= t[k].line && t[k].line <= last);
+    for (const auto& [first, last] : functions)
+      in_function = in_function || (first <= t[k].line && t[k].line <= last);
+    // A file-scope line runs nothing (`namespace cg = cooperative_groups;`).
+    elsewhere = elsewhere || !in_function;
     if (gpu && elsewhere) continue;
     const std::string at = " (line " + std::to_string(t[k].line) + ")";
     if (w == "asm" || w == "__asm__" || w == "__asm")
@@ -111,9 +118,15 @@ std::string unrecordable(const std::vector<RawTok>& t, RecordTarget target,
       return "the kernel uses " + w + at +
              (gpu ? ", a barrier with a result, which " + who + " does not count"
                   : ", a warp intrinsic, which " + who + " cannot run");
-    if (w == "cooperative_groups" || w == "this_thread_block" || w == "grid_group")
-      return "the kernel uses cooperative groups" + at + ", which " + who +
-             (gpu ? " does not follow (their barriers are not counted)" : " cannot run");
+    // On the GPU cooperative groups run as written (tiles, their shuffles), but a barrier
+    // through them is not counted as __syncthreads() is: the phases would be wrong.
+    const bool cg_sync = (w == "sync" || w.rfind("barrier_", 0) == 0) && k > 0 &&
+                         (t[k - 1].text == "." || t[k - 1].text == "::" || t[k - 1].text == ">");
+    if (gpu && (cg_sync || w == "this_grid" || w == "grid_group" || w == "this_multi_grid"))
+      return "the kernel uses a cooperative-groups " + (cg_sync ? w + "()" : w) + at +
+             ", a barrier " + who + " does not count (only __syncthreads() is)";
+    if (!gpu && (w == "cooperative_groups" || w == "this_thread_block" || w == "grid_group"))
+      return "the kernel uses cooperative groups" + at + ", which " + who + " cannot run";
     if (w.rfind("tex1D", 0) == 0 || w.rfind("tex2D", 0) == 0 || w.rfind("tex3D", 0) == 0 ||
         w.rfind("surf", 0) == 0 || w == "texture")
       return "the kernel uses " + w + at +
@@ -245,14 +258,14 @@ bool in_scope(const Scopes::value_type& a, size_t k) {
 
 // The first use of an array other than by subscript (through a pointer, which is not recorded),
 // named in words; empty if none.
-std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays) {
+std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays,
+                        const std::string& who) {
   for (size_t k = 0; k < t.size(); ++k) {
     auto a = arrays.find(t[k].text);
     if (a == arrays.end() || (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "->"))) continue;
     if (in_scope(*a, k) && (k + 1 >= t.size() || t[k + 1].text != "["))
       return "line " + std::to_string(t[k].line) + " uses the __shared__ array " + t[k].text +
-             " other than by subscript (through a pointer), which the CPU recording does not "
-             "follow";
+             " other than by subscript (through a pointer), which " + who + " does not follow";
   }
   return {};
 }
@@ -276,6 +289,69 @@ std::vector<size_t> scalar_uses(const std::vector<RawTok>& t, const Scopes& scal
   return at;
 }
 
+// Where a member of a shared element is named (`p[t].x`, `q.pos.y` with q a __shared__ struct):
+// each `.member` after a subscripted array or a scalar's use, as the (first byte, end) of its two
+// tokens and what recording_source() writes there: `.bv_member(&decltype(p[t])::element_type::x)`
+// (the headers' element of the member, a pointer to member of the element's type; decltype's
+// operand, the access as rewritten, `kChain` in `text`, is not evaluated), a further member of
+// that member through decltype of the first.
+constexpr char kChain = '\x01';
+struct MemberUse {
+  size_t b = 0, e = 0;
+  size_t chain = 0;  // where the access begins (its array's or scalar's name)
+  std::string text;
+};
+std::vector<MemberUse> member_uses(std::string_view s, const std::vector<RawTok>& t,
+                                   const Scopes& arrays, const Scopes& scalars) {
+  std::vector<MemberUse> at;
+  for (size_t k = 0; k < t.size(); ++k) {
+    const bool array = arrays.count(t[k].text) && in_scope(*arrays.find(t[k].text), k);
+    const bool scalar = scalars.count(t[k].text) && in_scope(*scalars.find(t[k].text), k);
+    if ((!array && !scalar) || (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::" ||
+                                          (t[k - 1].text == ">" && k > 1 && t[k - 2].text == "-"))))
+      continue;
+    size_t j = k + 1;
+    while (array && j < t.size() && t[j].text == "[") {
+      int depth = 0;
+      for (; j < t.size(); ++j) {
+        depth += t[j].text == "[" ? 1 : t[j].text == "]" ? -1 : 0;
+        if (depth == 0) break;
+      }
+      ++j;
+    }
+    if ((array && j == k + 1) || j > t.size()) continue;
+    std::string type = std::string("decltype(") + kChain + ")::element_type";
+    while (
+        j + 1 < t.size() && t[j].text == "." &&
+        (std::isalpha(static_cast<unsigned char>(t[j + 1].text[0])) || t[j + 1].text[0] == '_') &&
+        (j + 2 >= t.size() || t[j + 2].text != "(")) {
+      MemberUse m{t[j].b, t[j + 1].e, t[k].b, ".bv_member(&" + type + "::" + t[j + 1].text + ")"};
+      for (size_t c = m.b; c < m.e; ++c)  // the lines keep their numbers
+        if (s[c] == '\n') m.text += '\n';
+      type = "decltype(" + type + "::" + t[j + 1].text + ")";
+      at.push_back(std::move(m));
+      j += 2;
+    }
+  }
+  return at;
+}
+
+// Where each subscript of a shared array begins: the end of the array's name before its first
+// '[' (recording_source() writes `.bv_site(N)` there, N counting them in the text's order: the
+// accesses made through it say which subscript of the line they are).
+std::vector<size_t> subscript_sites(const std::vector<RawTok>& t, const Scopes& arrays) {
+  std::vector<size_t> at;
+  for (size_t k = 0; k + 1 < t.size(); ++k) {
+    auto a = arrays.find(t[k].text);
+    if (a == arrays.end() || !in_scope(*a, k) || t[k + 1].text != "[") continue;
+    if (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::" ||
+                  (t[k - 1].text == ">" && k > 1 && t[k - 2].text == "-")))
+      continue;
+    at.push_back(t[k].e);
+  }
+  return at;
+}
+
 }  // namespace
 
 std::string recording_source(std::string_view source, const std::string& kernel,
@@ -285,17 +361,18 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     *why = file_name + " is larger than 1 MB";
     return {};
   }
-  // The kernel's name goes into the driver's code: an identifier, or identifiers joined by ::.
-  bool good = !kernel.empty() && kernel.size() <= 256;
-  for (size_t i = 0; good && i < kernel.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(kernel[i]);
-    const bool start = i == 0 || (i >= 2 && kernel[i - 1] == ':' && kernel[i - 2] == ':');
-    good = std::isalpha(c) || c == '_' || (!start && std::isdigit(c)) ||
-           (c == ':' && i + 1 < kernel.size() &&
-            (kernel[i + 1] == ':' || (i > 0 && kernel[i - 1] == ':')));
-  }
-  if (!good) {
+  // The kernel's name goes into the driver's code (CPU) or NVRTC's name expression (GPU): a
+  // C++ name, or ns::name, or on the GPU a template's instance (from_source.h).
+  bool instance = false;
+  const std::string name = kernel_function_name(kernel, &instance);
+  if (name.empty()) {
     *why = '\'' + kernel.substr(0, 64) + "' is not a kernel's name";
+    return {};
+  }
+  if (instance && target != RecordTarget::Gpu) {
+    *why = "the kernel " + kernel.substr(0, 64) +
+           " is a template's instance, which the CPU recording does not instantiate (the GPU "
+           "recording does)";
     return {};
   }
   // The file's name goes into a #line directive: quotes, backslashes and control bytes left out.
@@ -304,8 +381,6 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     shown += c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 ? '_' : c;
   const std::vector<RawTok> t = raw_tokens(source);
   // The kernel and its parameters, as from_source reads them.
-  const std::string name =
-      kernel.substr(kernel.rfind(':') == std::string::npos ? 0 : kernel.rfind(':') + 1);
   const cuda_source::Function* fn = nullptr;
   cuda_source::Prepared p;
   try {
@@ -320,20 +395,25 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     *why = "no __global__ function " + kernel + " in " + file_name;
     return {};
   }
-  std::vector<std::pair<uint32_t, uint32_t>> other_kernels;
-  for (const cuda_source::Function& f : p.fns)
+  std::vector<std::pair<uint32_t, uint32_t>> other_kernels, functions;
+  for (const cuda_source::Function& f : p.fns) {
+    functions.push_back({f.first, f.last});
     if (f.global && &f != fn && (f.last < fn->first || f.first > fn->last))
       other_kernels.push_back({f.first, f.last});
-  if (std::string u = unrecordable(t, target, other_kernels); !u.empty()) {
+  }
+  if (std::string u = unrecordable(t, target, other_kernels, functions); !u.empty()) {
     *why = u;
     return {};
   }
   for (size_t k = 0; k + 1 < t.size(); ++k)
     if (t[k].text == "template" && t[k + 1].text == "<") {
       for (size_t q = k + 1; q < t.size() && q < k + 64; ++q)
-        if (t[q].text == "__global__" && t[q].line <= fn->first && fn->first - t[q].line < 3) {
-          *why = "the kernel " + kernel + " is a template (line " + std::to_string(t[k].line) +
-                 "), which the CPU recording does not instantiate";
+        if (t[q].text == "__global__" && t[q].line <= fn->first && fn->first - t[q].line < 3 &&
+            (target != RecordTarget::Gpu || !instance)) {
+          *why =
+              "the kernel " + kernel + " is a template (line " + std::to_string(t[k].line) +
+              (target == RecordTarget::Gpu ? "): name its instance, --kernel '" + kernel + "<...>'"
+                                           : "), which the CPU recording does not instantiate");
           return {};
         }
     }
@@ -361,6 +441,12 @@ std::string recording_source(std::string_view source, const std::string& kernel,
   uint32_t next = 0;
   for (size_t k = 0; k < t.size(); ++k) {
     if (t[k].text != "__shared__") continue;
+    // On the GPU another kernel of the file is compiled, never run: its declarations stay as
+    // written (real shared memory, whatever it does with them: a pointer, a carved buffer).
+    bool elsewhere = false;
+    for (const auto& [first, last] : other_kernels)
+      elsewhere = elsewhere || (first <= t[k].line && t[k].line <= last);
+    if (target == RecordTarget::Gpu && elsewhere) continue;
     // On the GPU the proxy is a local object: a declaration outside every function (a file's
     // __shared__ array) cannot have one.
     bool in_function = false;
@@ -387,7 +473,9 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     --k;
     decls.push_back(std::move(d));
   }
-  if (std::string u = pointer_use(t, arrays); !u.empty()) {
+  if (std::string u = pointer_use(
+          t, arrays, target == RecordTarget::Gpu ? "the GPU recording" : "the CPU recording");
+      !u.empty()) {
     *why = u;
     return {};
   }
@@ -395,14 +483,52 @@ std::string recording_source(std::string_view source, const std::string& kernel,
   std::string out = target == RecordTarget::Gpu
                         ? "#line 1 \"" + shown + "\"\n"
                         : "#include \"bankviz_record.h\"\n#line 1 \"" + shown + "\"\n";
-  const std::vector<size_t> uses = scalar_uses(t, scalars);
+  // The edits of the text outside the declarations: each scalar's use followed by (), each
+  // array's subscript numbered (.bv_site(N), its site), each member of a shared element through
+  // bv_member (in the text's order; a zero-length insertion first).
+  struct Edit {
+    size_t b, e;
+    std::string text;
+    size_t chain = std::string::npos;  // a member's: where its access begins (MemberUse)
+    bool mark = false;                 // only notes where an access begins in `out`
+  };
+  std::vector<Edit> edits;
+  for (const size_t use : scalar_uses(t, scalars)) edits.push_back({use, use, "()"});
+  uint32_t site = 0;
+  for (const size_t at_name : subscript_sites(t, arrays))
+    edits.push_back({at_name, at_name, ".bv_site(" + std::to_string(++site) + "u)"});
+  for (MemberUse& m : member_uses(source, t, arrays, scalars)) {
+    edits.push_back({m.chain, m.chain, "", std::string::npos, true});
+    edits.push_back({m.b, m.e, std::move(m.text), m.chain, false});
+  }
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) {
+    return x.b != y.b ? x.b < y.b : (x.e == x.b) > (y.e == y.b);
+  });
   size_t at = 0, u = 0;
-  auto copy_to = [&](size_t end) {  // the source up to `end`, each scalar's use followed by ()
-    for (; u < uses.size() && uses[u] <= end; ++u)
-      if (uses[u] >= at) {
-        out.append(source.substr(at, uses[u] - at));
-        out += "()";
-        at = uses[u];
+  std::map<size_t, size_t> access_at;       // an access's beginning -> where it is in `out`
+  std::map<size_t, std::string> access_of;  // -> its text as rewritten, on one line
+  auto copy_to = [&](size_t end) {          // the source up to `end`, edited
+    for (; u < edits.size() && edits[u].b <= end; ++u)
+      if (edits[u].b >= at && edits[u].e <= end) {
+        Edit& ed = edits[u];
+        out.append(source.substr(at, ed.b - at));
+        at = ed.e;
+        if (ed.mark) {
+          access_at.emplace(ed.b, out.size());
+          continue;
+        }
+        if (ed.chain != std::string::npos) {
+          auto [a, fresh] = access_of.emplace(ed.chain, std::string());
+          if (fresh && access_at.count(ed.chain)) {
+            a->second = out.substr(access_at[ed.chain]);
+            a->second.erase(a->second.find_last_not_of(" \t\r\n") + 1);
+            for (char& c : a->second)
+              if (c == '\n' || c == '\r') c = ' ';
+          }
+          const size_t k = ed.text.find(kChain);
+          if (k != std::string::npos) ed.text.replace(k, 1, a->second);
+        }
+        out += ed.text;
       }
     out.append(source.substr(at, end - at));
     at = end;
