@@ -80,6 +80,8 @@ std::string render(const ExportOptions& o) {
 }
 
 void run_export(const ExportOptions& o) {
+  if (std::string why = extension_problem(o.svg, "svg"); !why.empty())
+    throw Exit{kExitUsage, "--svg: " + why};
   // Said before any work; said again by the write itself if the file appears meanwhile.
   if (std::string why = output_problem(o.svg, o.force); !why.empty()) throw Exit{kExitFailed, why};
   if (std::string why = write_file_atomic(o.svg, render(o), o.force); !why.empty())

@@ -1036,7 +1036,7 @@ const char* op_spelling(OpKind op) {
 }
 
 // "signed overflow: 2147483647 + 1 does not fit in int (undefined in C)"
-[[noreturn]] void overflow(OpKind op, Value a, Value b, int column) {
+[[noreturn, gnu::cold, gnu::noinline]] void overflow(OpKind op, Value a, Value b, int column) {
   eval_fail(column, "signed overflow: " + a.text() + " " + op_spelling(op) + " " + b.text() +
                         " does not fit in " + ctype_name(a.type) + " (undefined behaviour in C)");
 }
@@ -1052,23 +1052,33 @@ uint32_t hash32(uint32_t x) {
   return x;
 }
 
-int64_t as_signed(Value v) {
-  return static_cast<int64_t>(v.bits);
+int64_t as_signed(uint64_t bits) {
+  return static_cast<int64_t>(bits);
 }
 
+// The evaluator computes on bits alone: every node's C type is known once it is bound (the
+// Program's types), and a value's bits are already sign- or zero-extended to 64 for its type
+// (Value), so a conversion to type t is normalize(t, bits) whatever the source type. Values are
+// built (with their type) only for an error message.
+
 // a OP b with both already converted to type t (arithmetic and bitwise operators).
-Value arithmetic(OpKind op, CType t, Value a, Value b, int column) {
+uint64_t arithmetic(OpKind op, CType t, uint64_t a, uint64_t b, int column) {
   const bool sgn = ctype_signed(t);
   const bool narrow = ctype_bits(t) == 32;
   if (op == OpKind::Div || op == OpKind::Mod) {
-    if (b.bits == 0) eval_fail(column, op == OpKind::Div ? "division by zero" : "modulo by zero");
+    if (b == 0) eval_fail(column, op == OpKind::Div ? "division by zero" : "modulo by zero");
+    // A power-of-two divisor of a value that is not negative (the usual `% 32`): a mask or a
+    // shift, exactly what the division gives, without a 64-bit divide per lane.
+    if ((b & (b - 1)) == 0 && !(sgn && (as_signed(a) < 0 || as_signed(b) < 0)))
+      return normalize(t, op == OpKind::Div ? a >> __builtin_ctzll(b) : a & (b - 1));
     if (sgn) {
       const int64_t x = as_signed(a), y = as_signed(b);
       const int64_t min = narrow ? INT32_MIN : INT64_MIN;
-      if (x == min && y == -1) overflow(op, a, b, column);  // also a % b: C leaves both undefined
-      return Value::of(t, op == OpKind::Div ? x / y : x % y);  // C: truncation toward zero
+      // also a % b: C leaves both undefined
+      if (x == min && y == -1) overflow(op, Value{t, a}, Value{t, b}, column);
+      return normalize(t, static_cast<uint64_t>(op == OpKind::Div ? x / y : x % y));  // truncation
     }
-    return Value::of_unsigned(t, op == OpKind::Div ? a.bits / b.bits : a.bits % b.bits);
+    return normalize(t, op == OpKind::Div ? a / b : a % b);
   }
   if (sgn && (op == OpKind::Add || op == OpKind::Sub || op == OpKind::Mul)) {
     const int64_t x = as_signed(a), y = as_signed(b);
@@ -1077,54 +1087,57 @@ Value arithmetic(OpKind op, CType t, Value a, Value b, int column) {
                 : op == OpKind::Sub ? __builtin_sub_overflow(x, y, &r)
                                     : __builtin_mul_overflow(x, y, &r);
     if (narrow) over = over || r < INT32_MIN || r > INT32_MAX;
-    if (over) overflow(op, a, b, column);
-    return Value::of(t, r);
+    if (over) overflow(op, Value{t, a}, Value{t, b}, column);
+    return normalize(t, static_cast<uint64_t>(r));
   }
   switch (op) {
     case OpKind::Add:
-      return Value::of_unsigned(t, a.bits + b.bits);  // unsigned arithmetic wraps
+      return normalize(t, a + b);  // unsigned arithmetic wraps
     case OpKind::Sub:
-      return Value::of_unsigned(t, a.bits - b.bits);
+      return normalize(t, a - b);
     case OpKind::Mul:
-      return Value::of_unsigned(t, a.bits * b.bits);
+      return normalize(t, a * b);
     case OpKind::BitAnd:
-      return Value::of_unsigned(t, a.bits & b.bits);
+      return normalize(t, a & b);
     case OpKind::BitXor:
-      return Value::of_unsigned(t, a.bits ^ b.bits);
+      return normalize(t, a ^ b);
     case OpKind::BitOr:
-      return Value::of_unsigned(t, a.bits | b.bits);
+      return normalize(t, a | b);
     default:
       break;
   }
   eval_fail(column, "internal error: not an arithmetic operator");
 }
 
-// a << b, a >> b: the result has a's (promoted) type t; b only counts.
-Value shift(OpKind op, CType t, Value a, Value b, int column) {
+// a << b, a >> b: the result has a's (promoted) type t; b (of type tb) only counts.
+uint64_t shift(OpKind op, CType t, uint64_t a, CType tb, uint64_t b, int column) {
   const int width = ctype_bits(t);
-  if (b.is_negative() || b.bits >= static_cast<uint64_t>(width))
-    eval_fail(column, "shift count " + b.text() + " is out of range for " + ctype_name(t) +
+  const Value count{tb, b};
+  if (count.is_negative() || b >= static_cast<uint64_t>(width))
+    eval_fail(column, "shift count " + count.text() + " is out of range for " + ctype_name(t) +
                           " (0 to " + std::to_string(width - 1) + "; undefined behaviour in C)");
-  const int n = static_cast<int>(b.bits);
+  const int n = static_cast<int>(b);
   if (op == OpKind::Shr)  // arithmetic for negative signed values, as nvcc and gcc do
-    return ctype_signed(t) ? Value::of(t, as_signed(a) >> n) : Value::of_unsigned(t, a.bits >> n);
+    return ctype_signed(t) ? normalize(t, static_cast<uint64_t>(as_signed(a) >> n))
+                           : normalize(t, a >> n);
   if (ctype_signed(t)) {
     // C++17 [expr.shift]: E1 << E2 of a signed E1 is defined only for E1 >= 0 with E1 * 2^E2
     // representable in the corresponding unsigned type; that value is then converted back.
-    if (a.is_negative())
-      eval_fail(column, "left shift of the negative value " + a.text() +
+    const Value left{t, a};
+    if (left.is_negative())
+      eval_fail(column, "left shift of the negative value " + left.text() +
                             " (undefined behaviour in C and C++17)");
-    if (n > 0 && (a.bits >> (width - n)) != 0)
-      eval_fail(column, a.text() + " << " + b.text() + " does not fit in " + ctype_name(t) +
-                            " (undefined behaviour in C)");
+    if (n > 0 && (a >> (width - n)) != 0)
+      eval_fail(column, left.text() + " << " + count.text() + " does not fit in " +
+                            ctype_name(t) + " (undefined behaviour in C)");
   }
-  return Value::of_unsigned(t, a.bits << n);
+  return normalize(t, a << n);
 }
 
-bool compare(OpKind op, CType t, Value a, Value b) {
+bool compare(OpKind op, CType t, uint64_t a, uint64_t b) {
   const bool sgn = ctype_signed(t);
-  const auto lt = [&](Value x, Value y) {
-    return sgn ? as_signed(x) < as_signed(y) : x.bits < y.bits;
+  const auto lt = [&](uint64_t x, uint64_t y) {
+    return sgn ? as_signed(x) < as_signed(y) : x < y;
   };
   switch (op) {
     case OpKind::Lt:
@@ -1136,134 +1149,153 @@ bool compare(OpKind op, CType t, Value a, Value b) {
     case OpKind::Ge:
       return !lt(a, b);
     case OpKind::Eq:
-      return a.bits == b.bits;
+      return a == b;
     default:
-      return a.bits != b.bits;
+      return a != b;
   }
 }
 
-Value cast_value(CastTo c, Value v) {
+uint64_t cast_bits(CastTo c, uint64_t v) {
   switch (c) {
     case CastTo::Bool:
-      return Value::of(CType::Int, v.bits != 0);
+      return v != 0;
     case CastTo::SChar:
-      return Value::of(CType::Int, static_cast<int8_t>(v.bits & 0xffu));
+      return static_cast<uint64_t>(int64_t{static_cast<int8_t>(v & 0xffu)});
     case CastTo::UChar:
-      return Value::of(CType::Int, static_cast<int64_t>(v.bits & 0xffu));
+      return v & 0xffu;
     case CastTo::Short:
-      return Value::of(CType::Int, static_cast<int16_t>(v.bits & 0xffffu));
+      return static_cast<uint64_t>(int64_t{static_cast<int16_t>(v & 0xffffu)});
     case CastTo::UShort:
-      return Value::of(CType::Int, static_cast<int64_t>(v.bits & 0xffffu));
+      return v & 0xffffu;
     default:
-      return convert(v, cast_type(c));
+      return normalize(cast_type(c), v);
   }
+}
+
+uint64_t truth(bool b) {
+  return b ? 1 : 0;
+}
+
+// The evaluator's own undefined behaviour, said out of line: the hot function keeps no string.
+[[noreturn, gnu::cold, gnu::noinline]] void negation_overflow(int column, CType t, uint64_t a) {
+  eval_fail(column, "signed overflow: -(" + Value{t, a}.text() + ") does not fit in " +
+                        ctype_name(t) + " (undefined behaviour in C)");
+}
+[[noreturn, gnu::cold, gnu::noinline]] void abs_overflow(int column, CType t, uint64_t a) {
+  eval_fail(column, "abs(" + Value{t, a}.text() + ") does not fit in " + ctype_name(t) +
+                        " (undefined behaviour in C)");
+}
+[[noreturn, gnu::cold, gnu::noinline]] void unbound_name(int column) {
+  eval_fail(column, "internal error: no value for a bound name");
 }
 
 struct Evaluator {
+  using Kind = Expr::Node::Kind;
+  using Node = BoundExpr::Program::Node;
   const BoundExpr::Program& p;
   const Env& env;
+
+  const Node& node(int index) const { return p.nodes[static_cast<size_t>(index)]; }
 
   // Operands that are leaves (literals, names, threadIdx) are read inline by the operator that
   // uses them rather than through a recursive call: most operands of an index expression are
   // leaves, and the call's indirect branch is what a tree walker pays for (BENCHMARKS.md).
-  Value operand(int index) const {
-    using Kind = Expr::Node::Kind;
-    const BoundExpr::Program::Node& n = p.nodes[static_cast<size_t>(index)];
-    if (n.kind == Kind::Int) return n.value;
+  uint64_t operand(int index) const {
+    const Node& n = node(index);
+    if (n.kind == Kind::Int) return n.value.bits;
     if (n.kind == Kind::Name && static_cast<size_t>(n.slot) < env.slots.size())
-      return env.slots[static_cast<size_t>(n.slot)];
-    if (n.kind == Kind::Builtin && n.builtin == Builtin::ThreadIdx)
-      return {CType::UInt, env.threadIdx[n.axis]};
+      return env.slots[static_cast<size_t>(n.slot)].bits;
+    if (n.kind == Kind::Builtin && n.builtin == Builtin::ThreadIdx) return env.threadIdx[n.axis];
     return eval(index);
   }
 
-  Value eval(int index) const {
-    using Kind = Expr::Node::Kind;
-    const BoundExpr::Program::Node& n = p.nodes[static_cast<size_t>(index)];
+  // The node's value: its bits, of the node's type (n.type).
+  uint64_t eval(int index) const {
+    const Node& n = node(index);
     switch (n.kind) {
       case Kind::Int:
-        return n.value;
+        return n.value.bits;
       case Kind::Builtin: {
         const int a = n.axis;
         switch (n.builtin) {
           case Builtin::ThreadIdx:
-            return {CType::UInt, env.threadIdx[a]};
+            return env.threadIdx[a];
           case Builtin::BlockDim:
-            return {CType::UInt, env.blockDim[a]};
+            return env.blockDim[a];
           case Builtin::BlockIdx:
-            return {CType::UInt, env.blockIdx[a]};
+            return env.blockIdx[a];
           case Builtin::GridDim:
-            return {CType::UInt, env.gridDim[a]};
+            return env.gridDim[a];
           case Builtin::WarpSize:
-            return {CType::Int, 32};
+            return 32;
         }
         break;
       }
       case Kind::Name:
-        if (static_cast<size_t>(n.slot) >= env.slots.size())
-          eval_fail(n.column, "internal error: no value for a bound name");
-        return env.slots[static_cast<size_t>(n.slot)];
+        // Env: a slot's value is of its name's type, the type this node was bound with.
+        if (static_cast<size_t>(n.slot) >= env.slots.size()) unbound_name(n.column);
+        return env.slots[static_cast<size_t>(n.slot)].bits;
       case Kind::Cast:
-        return cast_value(n.cast, operand(n.kids[0]));
+        return cast_bits(n.cast, operand(n.kids[0]));
       case Kind::Unary: {
-        const Value a = operand(n.kids[0]);
+        const uint64_t a = operand(n.kids[0]);
+        const CType t = node(n.kids[0]).type;
         switch (n.op) {
           case OpKind::Neg:
-            if (ctype_signed(a.type)) {
-              const int64_t min = ctype_bits(a.type) == 32 ? INT32_MIN : INT64_MIN;
-              if (as_signed(a) == min)
-                eval_fail(n.column, "signed overflow: -(" + a.text() + ") does not fit in " +
-                                        ctype_name(a.type) + " (undefined behaviour in C)");
-              return Value::of(a.type, -as_signed(a));
+            if (ctype_signed(t)) {
+              const int64_t min = ctype_bits(t) == 32 ? INT32_MIN : INT64_MIN;
+              if (as_signed(a) == min) negation_overflow(n.column, t, a);
+              return normalize(t, static_cast<uint64_t>(-as_signed(a)));
             }
-            return Value::of_unsigned(a.type, 0 - a.bits);
+            return normalize(t, 0 - a);
           case OpKind::Plus:
             return a;
           case OpKind::Not:
-            return Value::of(CType::Int, a.bits == 0);
+            return truth(a == 0);
           case OpKind::BitNot:
-            return Value::of_unsigned(a.type, ~a.bits);
+            return normalize(t, ~a);
           default:
             break;
         }
         break;
       }
       case Kind::Call: {
-        const Value a = operand(n.kids[0]);
+        const uint64_t a = operand(n.kids[0]);
         switch (n.func) {
           case Func::Min:
           case Func::Max: {
-            const Value x = convert(a, n.operand), y = convert(operand(n.kids[1]), n.operand);
+            const uint64_t x = normalize(n.operand, a);
+            const uint64_t y = normalize(n.operand, operand(n.kids[1]));
             const bool x_less = compare(OpKind::Lt, n.operand, x, y);
             return (n.func == Func::Min) == x_less ? x : y;
           }
           case Func::Abs: {
-            const int64_t min = ctype_bits(a.type) == 32 ? INT32_MIN : INT64_MIN;
-            if (as_signed(a) == min)
-              eval_fail(n.column, "abs(" + a.text() + ") does not fit in " + ctype_name(a.type) +
-                                      " (undefined behaviour in C)");
-            return Value::of(a.type, as_signed(a) < 0 ? -as_signed(a) : as_signed(a));
+            const CType t = node(n.kids[0]).type;
+            const int64_t min = ctype_bits(t) == 32 ? INT32_MIN : INT64_MIN;
+            if (as_signed(a) == min) abs_overflow(n.column, t, a);
+            return normalize(t, static_cast<uint64_t>(as_signed(a) < 0 ? -as_signed(a)
+                                                                       : as_signed(a)));
           }
           case Func::Hash:
-            return {CType::UInt, hash32(static_cast<uint32_t>(a.bits))};
+            return hash32(static_cast<uint32_t>(a));
         }
         break;
       }
       case Kind::Chain: {
-        Value acc = operand(n.kids[0]);
+        uint64_t acc = operand(n.kids[0]);
         for (const BoundExpr::Program::Link& l : n.links) {
           if (l.op == OpKind::LogAnd || l.op == OpKind::LogOr) {
             // Short-circuit as C does: "x != 0 && 64 / x" must not divide by zero.
-            if (l.op == OpKind::LogAnd && !acc.truthy()) return Value::of(CType::Int, 0);
-            if (l.op == OpKind::LogOr && acc.truthy()) return Value::of(CType::Int, 1);
-            acc = Value::of(CType::Int, operand(l.kid).truthy());
+            if (l.op == OpKind::LogAnd && acc == 0) return 0;
+            if (l.op == OpKind::LogOr && acc != 0) return 1;
+            acc = truth(operand(l.kid) != 0);
             continue;
           }
-          const Value b = operand(l.kid);
+          const uint64_t b = operand(l.kid);
           switch (l.op) {
             case OpKind::Shl:
-            case OpKind::Shr:
-              acc = shift(l.op, l.operand, acc, b, l.column);
+            case OpKind::Shr:  // acc is of the promoted left operand's type, l.operand
+              acc = shift(l.op, l.operand, acc, node(l.kid).type, b, l.column);
               break;
             case OpKind::Lt:
             case OpKind::Le:
@@ -1271,11 +1303,11 @@ struct Evaluator {
             case OpKind::Ge:
             case OpKind::Eq:
             case OpKind::Ne:
-              acc = Value::of(CType::Int, compare(l.op, l.operand, convert(acc, l.operand),
-                                                  convert(b, l.operand)));
+              acc = truth(compare(l.op, l.operand, normalize(l.operand, acc),
+                                  normalize(l.operand, b)));
               break;
             default:
-              acc = arithmetic(l.op, l.operand, convert(acc, l.operand), convert(b, l.operand),
+              acc = arithmetic(l.op, l.operand, normalize(l.operand, acc), normalize(l.operand, b),
                                l.column);
               break;
           }
@@ -1283,8 +1315,8 @@ struct Evaluator {
         return acc;
       }
       case Kind::Cond:
-        return convert(operand(n.kids[0]).truthy() ? operand(n.kids[1]) : operand(n.kids[2]),
-                       n.operand);
+        return normalize(n.operand, operand(n.kids[0]) != 0 ? operand(n.kids[1])
+                                                              : operand(n.kids[2]));
     }
     eval_fail(n.column, "internal error: unknown expression node");
   }
@@ -1407,11 +1439,28 @@ std::optional<Value> BoundExpr::eval(const Env& env, ExprError* error) const {
     if (error) *error = ExprError{1, "expected an expression, found an empty one"};
     return std::nullopt;
   }
+  uint64_t bits = 0;
+  if (!eval_bits(env, bits, error)) return std::nullopt;
+  return Value{type(), bits};
+}
+
+bool BoundExpr::eval_bits(const Env& env, uint64_t& bits, ExprError* error) const {
+  if (!program_) {
+    if (error) *error = ExprError{1, "expected an expression, found an empty one"};
+    return false;
+  }
+  const Program& p = *program_;
+  const Program::Node& root = p.nodes[static_cast<size_t>(p.root)];
+  if (root.kind == Expr::Node::Kind::Builtin && root.builtin == Builtin::ThreadIdx) {
+    bits = env.threadIdx[root.axis];  // a bare threadIdx.x: no evaluator to set up
+    return true;
+  }
   try {
-    return Evaluator{*program_, env}.eval(program_->root);
+    bits = Evaluator{p, env}.eval(p.root);
+    return true;
   } catch (const EvalFail& f) {
     if (error) *error = f.error;
-    return std::nullopt;
+    return false;
   }
 }
 

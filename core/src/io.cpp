@@ -1,6 +1,7 @@
 // io.cpp: bounded reads of user files (io.h).
 #include "bankviz/io.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -8,9 +9,13 @@
 #include <cstring>
 #include <filesystem>
 #include <istream>
+#include <vector>
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 namespace bankviz {
@@ -25,6 +30,34 @@ std::string size_text(int64_t bytes) {
 
 std::string too_big(const std::string& what, int64_t max_bytes) {
   return what + " is larger than " + size_text(max_bytes) + ", the most bankviz reads";
+}
+
+constexpr size_t kReadChunk = 65536;
+
+// The kernel's own file systems (/proc, /sys, ...) hold no regular files a program can write as
+// a new file: their "files" are the kernel's views. Their name, or nullptr for any other.
+const char* kernel_file_system(int64_t magic) {
+  switch (magic) {
+    case PROC_SUPER_MAGIC:
+      return "proc";
+    case SYSFS_MAGIC:
+      return "sysfs";
+    case DEBUGFS_MAGIC:
+      return "debugfs";
+    case TRACEFS_MAGIC:
+      return "tracefs";
+    case SECURITYFS_MAGIC:
+      return "securityfs";
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+      return "cgroup";
+    case DEVPTS_SUPER_MAGIC:
+      return "devpts";
+    case BPF_FS_MAGIC:
+      return "bpf";
+    default:
+      return nullptr;
+  }
 }
 
 // [SECTION] Temporary files a signal must not leave behind =======================================
@@ -129,9 +162,9 @@ TextRead read_text_file(const std::string& path, int64_t max_bytes) {
   }
   std::string text;
   text.reserve(static_cast<size_t>(st.st_size));
-  char buf[65536];
+  std::vector<char> buf(kReadChunk);  // on the heap: a 64 KiB stack (ulimit -s 64) must do
   for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       r.error = '\'' + path + "': read error: " + std::strerror(errno);
@@ -144,7 +177,7 @@ TextRead read_text_file(const std::string& path, int64_t max_bytes) {
       r.error = too_big('\'' + path + '\'', max_bytes);
       return r;
     }
-    text.append(buf, static_cast<size_t>(n));
+    text.append(buf.data(), static_cast<size_t>(n));
   }
   ::close(fd);
   r.text = std::move(text);
@@ -163,15 +196,15 @@ std::string standard_input_problem() {
 TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string& what) {
   TextRead r;
   std::string text;
-  char buf[65536];
+  std::vector<char> buf(kReadChunk);  // on the heap, as in read_text_file()
   while (in) {
-    in.read(buf, sizeof buf);
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
     const std::streamsize got = in.gcount();
     if (static_cast<int64_t>(text.size()) + got > max_bytes) {  // the file grew, or a stream
       r.error = too_big(what, max_bytes);
       return r;
     }
-    text.append(buf, static_cast<size_t>(got));
+    text.append(buf.data(), static_cast<size_t>(got));
   }
   if (in.bad()) {
     r.error = what + ": read error";
@@ -218,7 +251,39 @@ std::string output_problem(const std::string& path, bool force) {
   const fs::path dir = fs::path(path).parent_path();
   if (!dir.empty() && !fs::is_directory(dir, ec))
     return "cannot write " + q + ": directory '" + dir.string() + "' does not exist";
+  // /proc/self/mem, /sys/...: stat() calls them regular files, but no file can be made there.
+  struct statfs where {};
+  const std::string folder = dir.empty() ? "." : dir.string();
+  if (::statfs(folder.c_str(), &where) == 0)
+    if (const char* kind = kernel_file_system(static_cast<int64_t>(where.f_type)))
+      return "cannot write " + q + ": '" + folder + "' is in the kernel's " + kind +
+             " file system, which holds the kernel's views, not regular files: bankviz writes " +
+             "only regular files (choose a folder on a disk)";
   return {};
+}
+
+std::string extension_problem(const std::string& path, std::string_view format) {
+  // The formats a user may mean by a name's extension: pictures, documents, data.
+  static constexpr std::string_view kKnown[] = {
+      "svg",  "svgz", "png", "apng", "jpg", "jpeg", "gif", "webp", "avif", "bmp", "tif", "tiff",
+      "ico",  "pdf",  "eps", "ps",   "json", "html", "htm", "txt", "csv", "md",  "xml", "mp4",
+      "webm", "mkv",  "cu",  "cubin", "ptx"};
+  const std::string::size_type slash = path.find_last_of('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string::size_type dot = name.find_last_of('.');
+  if (dot == std::string::npos || dot == 0) return {};  // no extension, or a hidden name only
+  std::string ext = name.substr(dot + 1);
+  for (char& ch : ext)
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  if (ext == format ||
+      std::find(std::begin(kKnown), std::end(kKnown), ext) == std::end(kKnown))
+    return {};
+  std::string upper(format);
+  for (char& ch : upper)
+    if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
+  return '\'' + path + "' ends in ." + name.substr(dot + 1) + ", but the file would be " + upper +
+         ": name it '" + path.substr(0, path.size() - (name.size() - dot)) + "." +
+         std::string(format) + "'";
 }
 
 std::string write_file_atomic(const std::string& path, std::string_view bytes, bool force) {
@@ -268,7 +333,10 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
       const int err = errno;
       forget_temporary(remembered.slot);
       remembered.slot = -1;
-      if (err != EEXIST) return failed(err);
+      if (err != EEXIST)
+        return "cannot write " + q + ": cannot create a new file in its folder '" + dir_name +
+               "': " + std::strerror(err) + " (bankviz writes a new file there and renames it " +
+               "over the name)";
     }
   }
   if (fd < 0) return "cannot write " + q + ": no free temporary name beside it";

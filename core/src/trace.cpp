@@ -56,10 +56,20 @@ struct Placer {
         width(op.width),
         elem_bytes(tile.elem_bytes()),
         span(std::max<int64_t>(1, op.width / tile.elem_bytes())),
-        storage(tile.storage_elements()) {}
+        storage(tile.storage_elements()) {
+    // fits() without a division per lane: for an offset x >= 0 from the base,
+    // x / elem_bytes + span <= storage  <=>  x <= (storage - span) * elem_bytes + elem_bytes - 1.
+    const int64_t rows = storage - span;
+    if (rows < 0)
+      fit_limit = -1;
+    else if (__builtin_mul_overflow(rows, elem_bytes, &fit_limit) ||
+             __builtin_add_overflow(fit_limit, elem_bytes - 1, &fit_limit))
+      fit_limit = std::numeric_limits<int64_t>::max();  // every x an int64_t holds fits
+  }
   std::vector<int64_t> padded;
   TileLayout layout;
   int64_t width, elem_bytes, span, storage;
+  int64_t fit_limit = 0;  // the largest byte offset from the base that fits()
 
   // The first subscript outside its padded extent, or n when all are inside.
   size_t first_out_of_bounds(const int64_t* subs, size_t n) const {
@@ -79,7 +89,9 @@ struct Placer {
   }
   // The access's whole width inside the tile's storage.
   bool fits(uint32_t byte) const {
-    return (static_cast<int64_t>(byte) - layout.base) / elem_bytes + span <= storage;
+    const int64_t x = static_cast<int64_t>(byte) - layout.base;
+    if (x >= 0) return x <= fit_limit;
+    return x / elem_bytes + span <= storage;
   }
 };
 
@@ -102,6 +114,7 @@ struct BoundStep {
   int tile = -1;
   int loop_slot = -1;
   std::vector<BoundExpr> subscripts;
+  std::vector<CType> subscript_types;  // subscripts[d].type()
   std::optional<BoundExpr> guard, value, source;
   std::vector<size_t> lets_read;  // the lets (0-based) its expressions name: copied per thread
   int64_t cost = 0;               // nodes evaluated per thread per execution
@@ -187,8 +200,10 @@ std::vector<BoundStep> bind_steps(const Scenario& s, const Scope& sc,
       const TileDecl* tile = s.find_tile(st.tile);
       bs.tile = static_cast<int>(tile - s.tiles.data());
       for (const Expr& e : parse_subscripts(st.index, tile->name).subscripts) {
-        if (auto b = bind_text(e, symbols, path + "index", errors))
+        if (auto b = bind_text(e, symbols, path + "index", errors)) {
+          bs.subscript_types.push_back(b->type());
           bs.subscripts.push_back(std::move(*b));
+        }
       }
       if (!st.guard.empty())
         bs.guard = bind_text(*parse_expr(st.guard).expr, symbols, path + "guard", errors);
@@ -294,6 +309,7 @@ struct Tracer {
   std::vector<Value> let_values;  // [thread][let]
   std::vector<Value> subs;
   std::vector<int64_t> isubs;  // subs as integers
+  ExprError lane_error;
 
   std::string where(int64_t tid) const {
     std::string w = thread_text(tidx[static_cast<size_t>(tid)]);
@@ -442,32 +458,31 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
   enter(tid);
   for (size_t k : bs.lets_read)
     env.slots[sc.first_let + k] = let_values[static_cast<size_t>(tid) * nlets + k];
-  ExprError err;
+  ExprError& err = lane_error;  // reused: a lane allocates nothing
+  uint64_t bits = 0;
   if (bs.guard) {
-    std::optional<Value> g = bs.guard->eval(env, &err);
-    if (!g) {
+    if (!bs.guard->eval_bits(env, bits, &err)) {
       fail(c, "guard", err, tid);
       return false;
     }
-    if (!g->truthy()) return true;  // if (guard) false: the lane sits this instruction out
+    if (bits == 0) return true;  // if (guard) false: the lane sits this instruction out
   }
   const bool gives_address = ((address_lanes >> lane) & 1u) != 0;
   // A lane of a matrix instruction that gives no row address: stmatrix still takes its
   // registers; ldmatrix gives it a fragment (kernels/reference.h); it accesses nothing.
   if (!gives_address && !kind.value) return true;
-  for (size_t d = 0; d < subs.size() && gives_address; ++d) {
-    std::optional<Value> v = bs.subscripts[d].eval(env, &err);
-    if (!v) {
-      fail(c, "index", err, tid);
-      return false;
-    }
-    subs[d] = *v;
-  }
   // (subscripts) -> element offset, row-major over the padded extents.
   size_t bad = subs.size();
   if (gives_address) {
-    // A subscript no int64_t holds is out of bounds as -1 is.
-    for (size_t d = 0; d < subs.size(); ++d) isubs[d] = subs[d].to_int64().value_or(-1);
+    for (size_t d = 0; d < subs.size(); ++d) {
+      if (!bs.subscripts[d].eval_bits(env, bits, &err)) {
+        fail(c, "index", err, tid);
+        return false;
+      }
+      subs[d] = Value{bs.subscript_types[d], bits};
+      // A subscript no int64_t holds is out of bounds as -1 is.
+      isubs[d] = subs[d].to_int64().value_or(-1);
+    }
     bad = place.first_out_of_bounds(isubs.data(), isubs.size());
   }
   if (bad < subs.size()) {
@@ -514,12 +529,11 @@ bool Tracer::trace_lane(ExecStep& c, WarpTrace& wt, int w, int lane) {
   if (kind.value) {
     Value v{CType::UInt, static_cast<uint64_t>(tid)};  // default: the linear index
     if (bs.value) {
-      std::optional<Value> got = bs.value->eval(env, &err);
-      if (!got) {
+      if (!bs.value->eval_bits(env, bits, &err)) {
         fail(c, "value", err, tid);
         return false;
       }
-      v = *got;
+      v = Value{c.ts.value_type, bits};  // bs.value->type()
     }
     // A vector element stores value, value + 1, ... in its components (codegen), and
     // stmatrix value, value + 1, ... in its registers' halves.

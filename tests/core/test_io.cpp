@@ -91,6 +91,32 @@ TEST(Io, SpecialFilesDirectoriesAndMissingDirectoriesAreNeverWritten) {
   EXPECT_EQ(write_file_atomic("", "x", true), "no output file given");
 }
 
+TEST(Io, TheKernelsOwnFileSystemsAreNamedAsTheReason) {
+  // /proc/self/mem is a "regular file" to stat(); the write once failed making its temporary file
+  // and said "No such file or directory". Now the folder's file system is the reason.
+  const std::string mem = write_file_atomic("/proc/self/mem", "x", true);
+  EXPECT_NE(mem.find("'/proc/self' is in the kernel's proc file system"), std::string::npos)
+      << mem;
+  EXPECT_EQ(mem.find("No such file"), std::string::npos) << mem;
+  const std::string sys = output_problem("/sys/kernel/new.svg", true);
+  EXPECT_NE(sys.find("the kernel's sysfs file system"), std::string::npos) << sys;
+  // An ordinary folder is not one of them.
+  const fs::path d = fs::temp_directory_path() / ("bankviz-io-ok-" + std::to_string(::getpid()));
+  EXPECT_EQ(output_problem(d.string(), false), "");
+}
+
+TEST(Io, AnExtensionOfAnotherFormatIsRefusedAndNamesTheRightOne) {
+  EXPECT_EQ(extension_problem("out.png", "svg"),
+            "'out.png' ends in .png, but the file would be SVG: name it 'out.svg'");
+  EXPECT_EQ(extension_problem("dir.v2/figure.JPEG", "svg"),
+            "'dir.v2/figure.JPEG' ends in .JPEG, but the file would be SVG: name it "
+            "'dir.v2/figure.svg'");
+  EXPECT_NE(extension_problem("shot.svg", "png").find("would be PNG"), std::string::npos);
+  // The format's own extension (any case), none, a hidden name, or one no format owns: fine.
+  for (const char* ok : {"a.svg", "a.SVG", "a", "dir.png/a", ".png", "a.v2", "a.svg.bak"})
+    EXPECT_EQ(extension_problem(ok, "svg"), "") << ok;
+}
+
 TEST(Io, AWriteThroughALinkReplacesTheFileItNamesAndKeepsTheLink) {
   const fs::path d = fresh_dir("link");
   std::ofstream(d / "real.json") << "old";

@@ -167,6 +167,9 @@ class BoundExpr {
   // Evaluates for one thread. Errors (undefined behaviour in C++, see the top of this file) carry
   // the column of the operator or function.
   std::optional<Value> eval(const Env& env, ExprError* error = nullptr) const;
+  // The same for hot loops (the trace): the value's bits (a Value of type() with these bits is
+  // what eval() returns), or false with *error set. No optional is built and returned in memory.
+  bool eval_bits(const Env& env, uint64_t& bits, ExprError* error = nullptr) const;
   const std::string& text() const;
   // What one evaluation costs, in nodes visited (the model's work budget counts these).
   int64_t cost() const;

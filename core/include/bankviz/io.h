@@ -41,8 +41,14 @@ TextRead read_text_stream(std::istream& in, int64_t max_bytes, const std::string
 
 // Empty when `path` may be written, else why not: no name, a directory, an existing file without
 // `force`, an existing special file (a device or FIFO is never replaced, even with `force`), a
-// missing directory, or a link bankviz will not write through (shared_link_problem).
+// missing directory, a folder in one of the kernel's own file systems (/proc, /sys: no regular
+// file can be made there), or a link bankviz will not write through (shared_link_problem).
 std::string output_problem(const std::string& path, bool force);
+
+// Empty unless `path`'s extension names a file format other than `format` ("svg", "png", "gif",
+// "json"): "x.png" for an SVG, as a desktop program refuses to save one format under another's
+// name. A name without an extension, or with one that is not a known format's, is fine.
+std::string extension_problem(const std::string& path, std::string_view format);
 
 // Empty unless `path` is a symbolic link that another user owns in a sticky, world-writable
 // directory (/tmp): the rule of the kernel's fs.protected_symlinks (the link's owner must be the
