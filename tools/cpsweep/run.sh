@@ -24,7 +24,7 @@ one() {  # NAME TIMEOUT CACHE METRICS CASES [sweep options]
     --log-file "$out/$n.csv" /tmp/sweep "$f" "$@" > "$out/$n.launch" 2> "$out/$n.err"
   echo "$n rc=$? $(grep -c ^case "$out/$n.launch") launches $(( $(date +%s) - t0 )) s"
 }
-for c in a1 a2 a3 a4; do one A-$c 75 all "$full" /tmp/$c.txt; done
-one B 60 all "$full" /tmp/b.txt
-one C 70 none "$min" /tmp/small.txt --reps 2
-one D 50 all "$min" /tmp/small.txt --smem 4096 --carveout 0
+for c in a1 a2 a3 a4; do one A-$c 50 all "$full" /tmp/$c.txt; done
+one B 45 all "$full" /tmp/b.txt
+one C 50 none "$min" /tmp/small.txt --reps 2
+one D 35 all "$min" /tmp/small.txt --smem 4096 --carveout 0
