@@ -9,11 +9,9 @@ namespace bankviz::detail {
 
 bool Launcher::prepare(size_t out_values, const std::vector<uint32_t>& input) {
   if (!input.empty() &&
-      !(status_.check(alloc_source(in_, input.size() * sizeof(uint32_t), &in_at_),
-                      "cuMemAlloc") &&
-        status_.check(
-            driver().cuMemcpyHtoD_(in_at_, input.data(), input.size() * sizeof(uint32_t)),
-            "cuMemcpyHtoD")))
+      !(status_.check(alloc_source(in_, input.size() * sizeof(uint32_t), &in_at_), "cuMemAlloc") &&
+        status_.check(driver().cuMemcpyHtoD_(in_at_, input.data(), input.size() * sizeof(uint32_t)),
+                      "cuMemcpyHtoD")))
     return false;
   return status_.check(alloc_device(out_, out_values * sizeof(uint32_t)), "cuMemAlloc") &&
          status_.check(create_event(e0_), "cuEventCreate") &&

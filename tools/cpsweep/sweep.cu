@@ -57,16 +57,24 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string s = argv[i];
     auto num = [&](int& v) { v = i + 1 < argc ? std::atoi(argv[++i]) : -1; };
-    if (s == "--smem") num(smem);
-    else if (s == "--carveout") num(carveout);
-    else if (s == "--nbuf") num(nbuf);
-    else if (s == "--bufmb") num(bufmb);
-    else if (s == "--reps") num(reps);
-    else path = argv[i];
+    if (s == "--smem")
+      num(smem);
+    else if (s == "--carveout")
+      num(carveout);
+    else if (s == "--nbuf")
+      num(nbuf);
+    else if (s == "--bufmb")
+      num(bufmb);
+    else if (s == "--reps")
+      num(reps);
+    else
+      path = argv[i];
   }
   std::ifstream in(path ? path : "");
   if (!in || smem < 128 || nbuf < 1 || bufmb < 1 || reps < 1) {
-    std::fprintf(stderr, "usage: sweep CASES.txt [--smem B] [--carveout P] [--nbuf N] [--bufmb M] [--reps R]\n");
+    std::fprintf(
+        stderr,
+        "usage: sweep CASES.txt [--smem B] [--carveout P] [--nbuf N] [--bufmb M] [--reps R]\n");
     return 2;
   }
   const size_t bytes = size_t(bufmb) << 20, align = size_t(2) << 20;
@@ -75,8 +83,10 @@ int main(int argc, char** argv) {
     unsigned char* raw = nullptr;
     CHECK(cudaMalloc(&raw, bytes + align));
     CHECK(cudaMemset(raw, 0x5a, bytes + align));
-    buf[b] = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(raw) + align - 1) & ~(align - 1));
-    std::printf("buffer %d %p (allocation %p)\n", b, static_cast<void*>(buf[b]), static_cast<void*>(raw));
+    buf[b] = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(raw) + align - 1) &
+                                              ~(align - 1));
+    std::printf("buffer %d %p (allocation %p)\n", b, static_cast<void*>(buf[b]),
+                static_cast<void*>(raw));
   }
   unsigned *d_addr, *d_src, *d_sink;
   CHECK(cudaMalloc(&d_addr, 128));
