@@ -108,15 +108,6 @@ TEST(Compiled, ModelAsCompiledEqualsTheH100CountersStepByStep) {
     const std::vector<CompiledStep> c = compiled_launch(
         s, hopper, *g.kernel, parse_nvdisasm(slurp(data_dir() + name + ".sass")), s.grid, &why);
     ASSERT_FALSE(c.empty()) << why;
-    if (const auto u = unit.find(name); u != unit.end()) {
-      int64_t instructions = 0, wavefronts = 0;
-      for (const CompiledStep& cs : c) {
-        instructions += cs.instructions;
-        wavefronts += cs.wavefronts;
-      }
-      EXPECT_EQ(u->second.instructions, instructions);
-      EXPECT_EQ(u->second.wavefronts, wavefronts);
-    }
     for (const CompiledStep& cs : c) {
       const auto m = steps.find(cs.step);
       if (m == steps.end()) continue;
