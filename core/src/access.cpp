@@ -281,41 +281,54 @@ void detail(const Arch& arch, const WarpAccess& a, const Touch* t, int n, const 
 }
 
 // [SECTION] cp.async: the shared write paced by the global source
-// Measured on an H100 (docs/CPASYNC_SOURCE.md, 1932 source x destination patterns): the active
-// lanes, in lane order, are taken into global passes of at most four distinct 128-byte source
-// lines; each pass is split into the store groups (4 bytes: the warp; 8: half-warps; 16:
-// quarter-warps). Within one (pass, group) the lanes are written in lane order, each in the first
-// wavefront after the last one that used any of its destination banks AND after the last one
-// that read any of its source banks (global word % 32): lanes never share a word's pass on
-// either side, and a source conflict and a destination conflict add up instead of overlapping.
-// The (pass, group) needs its latest lane's wavefront + 1; ncu's ideal is one per (pass, group).
-// With a coalesced source (the default) every source bank is distinct within a group and there
-// is one pass per group: the count is then the most lanes writing into one bank.
+// Measured on an H100 (docs/CPASYNC_SOURCE.md): the L1's tag stage looks the source lines up in
+// four sets, a 2-bit linear hash of the line address (copy_source_set()), at most one line per
+// set in a global pass: the k-th distinct line of each set (in lane order) is read in pass k, so
+// the passes are the most distinct lines in one set (ncu: t_output_wavefronts = set_accesses,
+// set_conflicts = passes - 1). Each pass is split into the store groups (4 bytes: the warp; 8:
+// half-warps; 16: quarter-warps). Within one (pass, group) the lanes are written in lane order,
+// each in the first wavefront after the last one that used any of its destination banks AND
+// after the last one that read any of its source banks (global word % 32): lanes never share a
+// word's pass on either side, and a source conflict and a destination conflict add up instead
+// of overlapping. The (pass, group) needs its latest lane's wavefront + 1; ncu's ideal is one
+// per (pass, group). With a coalesced source (the default: at most four lines of one aligned
+// 512-byte block, one in each set) there is one pass per group: the count is then the most lanes
+// writing into one bank.
 constexpr int kSourceBanks = 32;  // the L1 data banks the global side reads, 4 bytes each
 constexpr uint32_t kSourceLine = 128;
-constexpr int kLinesPerPass = 4;
+constexpr int kSourceSets = 4;
+// The hash's value for each bit of the line index (address / 128), measured for bits 0-13
+// (sources below 2 MiB); what each higher bit adds was not pinned down.
+constexpr uint8_t kSetOfLineBit[] = {1, 2, 1, 2, 3, 1, 2, 3, 2, 1, 2, 1, 3, 1};
+constexpr int kHashedLineBits = static_cast<int>(sizeof kSetOfLineBit);
 
-// The lanes of each global pass, in lane order (passes[] zeroed by the caller); how many.
+// The lanes of each global pass (passes[] zeroed by the caller); how many.
 int copy_passes(const WarpAccess& a, uint32_t* passes) {
+  uint32_t lines[kSourceSets][kWarpSize];
+  int used[kSourceSets] = {};
   int n = 0;
-  uint32_t lines[kLinesPerPass] = {};
-  int used = 0;
   for (uint32_t rest = a.mask; rest; rest &= rest - 1) {
     const int lane = std::countr_zero(rest);
     const uint32_t line = a.source_of(lane) / kSourceLine;
-    if (std::find(lines, lines + used, line) == lines + used) {
-      if (used == kLinesPerPass) {
-        ++n;
-        used = 0;
-      }
-      lines[used++] = line;
-    }
-    passes[n] |= 1u << lane;
+    uint32_t* const in_set = lines[copy_source_set(a.source_of(lane))];
+    int& count = used[copy_source_set(a.source_of(lane))];
+    const int k = static_cast<int>(std::find(in_set, in_set + count, line) - in_set);
+    if (k == count) in_set[count++] = line;
+    passes[k] |= 1u << lane;
+    n = std::max(n, k + 1);
   }
-  return a.mask ? n + 1 : 0;
+  return n;
 }
 
 }  // namespace
+
+int copy_source_set(uint32_t source) {
+  int set = 0;
+  uint32_t line = source / kSourceLine;
+  for (int bit = 0; line != 0 && bit < kHashedLineBits; ++bit, line >>= 1)
+    if (line & 1u) set ^= kSetOfLineBit[bit];
+  return set;
+}
 
 int copy_global_passes(const WarpAccess& a) {
   uint32_t passes[kWarpSize] = {};
@@ -323,11 +336,8 @@ int copy_global_passes(const WarpAccess& a) {
 }
 
 bool copy_source_exact(const WarpAccess& a) {
-  constexpr uint32_t kBlock = kSourceLine * kLinesPerPass;  // 512 bytes
-  if (a.mask == 0) return true;
-  const uint32_t block = a.source_of(std::countr_zero(a.mask)) / kBlock;
   for (uint32_t rest = a.mask; rest; rest &= rest - 1)
-    if (a.source_of(std::countr_zero(rest)) / kBlock != block) return false;
+    if (a.source_of(std::countr_zero(rest)) / kSourceLine >> kHashedLineBits) return false;
   return true;
 }
 

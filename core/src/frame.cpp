@@ -212,13 +212,12 @@ FrameCells frame_cells(const Analysis& a, const Frame& f) {
     const std::string& src = a.scenario.steps[static_cast<size_t>(a.steps[f.step].step)].source;
     out.verdict += src.empty() ? std::string(" (source: coalesced, assumed")
                                : std::string(" (source: chunk ") + src;
-    // Beyond one 512-byte block of lines the L1's global passes are not the model's.
+    // From 2 MiB up the L1's set hash, which sets the global passes, was not measured.
     out.verdict += copy_source_exact(ws.access)
                        ? std::string(")")
                        : std::string(
-                             "; its lines span more than one 512-byte block, where the L1's "
-                             "global passes are not modelled: the hardware may count more or "
-                             "fewer)");
+                             "; it reaches 2 MiB or beyond, where the L1's set hash was not "
+                             "measured: the hardware may count more or fewer)");
   }
   uint32_t current = 0;
   if (f.wavefront >= 0 && f.wavefront < static_cast<int>(r.detail.size()))

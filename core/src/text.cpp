@@ -252,7 +252,7 @@ std::string render_table(const Analysis& a) {
   // cp.async's figures are its shared write's, paced by its global source: which source each
   // step's figures assume, said where the user sees them (docs/CPASYNC_SOURCE.md).
   std::string given, assumed, spread;
-  std::vector<bool> inexact(a.scenario.steps.size(), false);  // a warp's lines beyond 512 bytes
+  std::vector<bool> inexact(a.scenario.steps.size(), false);  // a warp's source beyond 2 MiB
   for (size_t e = 0; e < a.steps.size(); ++e)
     if (a.steps[e].kind == StepKind::CpAsync)
       for (const WarpStep& ws : a.warps[e])
@@ -273,8 +273,8 @@ std::string render_table(const Analysis& a) {
       << assumed << "\n";
   if (!given.empty()) o << "cp.async source: as given: " << given << "\n";
   if (!spread.empty())
-    o << "cp.async source over lines beyond one 512-byte block: the L1's global passes there are\n"
-         "not modelled, so the hardware may count more or fewer wavefronts than these: "
+    o << "cp.async source beyond 2 MiB: the L1's set hash there was not measured, so the\n"
+         "hardware may count more or fewer wavefronts than these: "
       << spread << "\n";
   if (!a.issues.empty()) {
     o << "\nissues:\n";
@@ -512,8 +512,8 @@ detail::Json step_json(const Analysis& a, size_t i) {
       jw["degree"] = ws.result.degree();
       jw["conflicts"] = ws.result.conflicts();
       jw["verdict"] = verdict(ws.result, ws.access.width);
-      // cp.async: false where the warp's source lines span more than one 512-byte block (the
-      // L1's global passes there are not modelled: the hardware may count more or fewer).
+      // cp.async: false where a lane's source is at or above 2 MiB (the L1's set hash there
+      // was not measured: the hardware may count more or fewer).
       if (s.kind == StepKind::CpAsync) jw["source_exact"] = copy_source_exact(ws.access);
       jw["bank_passes"] = std::vector<int>(ws.result.bank_passes.begin(),
                                            ws.result.bank_passes.begin() + arch.banks);

@@ -113,6 +113,13 @@ CUresult alloc_device(DeviceMemory& out, size_t bytes) {
   return r;
 }
 
+CUresult alloc_source(DeviceMemory& out, size_t bytes, CUdeviceptr* at) {
+  const CUresult r = alloc_device(out, bytes + kSourceAlignment);
+  if (r == CUDA_SUCCESS)
+    *at = (out.get() + kSourceAlignment - 1) / kSourceAlignment * kSourceAlignment;
+  return r;
+}
+
 CUresult create_event(Event& out) {
   const Driver& d = driver();
   CUevent e = nullptr;

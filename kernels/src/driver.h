@@ -162,6 +162,11 @@ using Event = Owned<CUevent>;             // cuEventCreate / cuEventDestroy
 // a CUresult is [[nodiscard]]: an ignored driver result does not compile (-Werror).
 [[nodiscard]] CUresult load_module(Module& out, const void* image);
 [[nodiscard]] CUresult alloc_device(DeviceMemory& out, size_t bytes);
+// `bytes` starting at *at, a multiple of kSourceAlignment: a cp.async source buffer, whose
+// absolute address bits enter the L1's set hash (core/access.h copy_source_set()); the model
+// counts offsets from a 2 MiB boundary. `out` owns the whole allocation.
+inline constexpr size_t kSourceAlignment = size_t{2} << 20;
+[[nodiscard]] CUresult alloc_source(DeviceMemory& out, size_t bytes, CUdeviceptr* at);
 [[nodiscard]] CUresult create_event(Event& out);
 
 // The device's primary context, retained while held. release() gives it back; reset() also

@@ -9,10 +9,9 @@ namespace bankviz::detail {
 
 bool Launcher::prepare(size_t out_values, const std::vector<uint32_t>& input) {
   if (!input.empty() &&
-      !(status_.check(alloc_device(in_, input.size() * sizeof(uint32_t)), "cuMemAlloc") &&
-        status_.check(
-            driver().cuMemcpyHtoD_(in_.get(), input.data(), input.size() * sizeof(uint32_t)),
-            "cuMemcpyHtoD")))
+      !(status_.check(alloc_source(in_, input.size() * sizeof(uint32_t), &in_at_), "cuMemAlloc") &&
+        status_.check(driver().cuMemcpyHtoD_(in_at_, input.data(), input.size() * sizeof(uint32_t)),
+                      "cuMemcpyHtoD")))
     return false;
   return status_.check(alloc_device(out_, out_values * sizeof(uint32_t)), "cuMemAlloc") &&
          status_.check(create_event(e0_), "cuEventCreate") &&
@@ -28,7 +27,7 @@ int Launcher::blocks_per_sm(CUfunction fn, int64_t block_threads, int64_t dyn_by
 }
 
 bool Launcher::launch(int64_t grid, int measure, int reps) {
-  CUdeviceptr out = out_.get(), in = in_.get();
+  CUdeviceptr out = out_.get(), in = in_.get() ? in_at_ : 0;
   uint32_t warps = shape_.warps;
   // Written mode's kernel takes only `out` (and `in`); the driver reads as many arguments as it
   // declares.

@@ -63,6 +63,7 @@ class Launcher {
 
   LaunchShape shape_;
   DeviceMemory out_, in_;
+  CUdeviceptr in_at_ = 0;  // the input inside in_, on a 2 MiB boundary (cp.async sources)
   Event e0_, e1_;
   DriverStatus status_;
   double timeout_ms_ = 10000;

@@ -187,18 +187,19 @@ ProbeRun probe_records(const std::vector<ProbeRecord>& records) {
   std::vector<CUfunction> fn;
   place_records(records, probes, smem, run, addr, fn);
   DeviceMemory d_addr, d_sink, d_src;
+  CUdeviceptr src_at = 0;
   const size_t addr_bytes = addr.size() * sizeof(uint32_t);
   DriverStatus st;
   st.check(alloc_device(d_addr, addr_bytes), "cuMemAlloc") &&
       st.check(alloc_device(d_sink, kWarpSize * sizeof(uint32_t)), "cuMemAlloc") &&
-      st.check(alloc_device(d_src, kSourceBytes), "cuMemAlloc") &&
-      st.check(d.cuMemsetD32_(d_src.get(), 0, kSourceBytes / 4), "cuMemsetD32") &&
+      st.check(alloc_source(d_src, kSourceBytes, &src_at), "cuMemAlloc") &&
+      st.check(d.cuMemsetD32_(src_at, 0, kSourceBytes / 4), "cuMemsetD32") &&
       st.check(d.cuMemcpyHtoD_(d_addr.get(), addr.data(), addr_bytes), "cuMemcpyHtoD");
   if (!st.ok()) return fail(CounterStatus::Failed, st.message());
 
   auto launch = [&](CUfunction f, size_t record, uint32_t mask) {
     CUdeviceptr a = d_addr.get() + record * kRecordWords * sizeof(uint32_t);
-    CUdeviceptr sink = d_sink.get(), src = d_src.get();
+    CUdeviceptr sink = d_sink.get(), src = src_at;
     void* args[] = {&a, &mask, &sink, &src};
     return st.check(d.cuLaunchKernel_(f, 1, 1, 1, kWarpSize, 1, 1, static_cast<unsigned>(smem),
                                       nullptr, args, nullptr),

@@ -151,7 +151,7 @@ for n, (op, mask, a, s) in src_cases.items():
         one_line_ok += got == src_exp[n]
 report(len(src_cases) == len(src_exp) >= 1000, f"cpsource: {len(src_cases)} measured cases")
 report(one_line_ok == one_line, f"cpsource: exact where the warp reads one source line ({one_line_ok} / {one_line})")
-report(wf_ok >= 1652 and both_ok >= 1339,
+report(wf_ok == both_ok == len(src_cases),
        f"cpsource: wavefronts agree in {wf_ok}, wavefronts and ideal in {both_ok} of {len(src_cases)}")
 for name, src_of in sources:
     agree = sum(cp_cost_source(op, mask, a, src_of(n)) == (m[TOT] - 4, m[TOT] - 4 - m[CONF])

@@ -102,30 +102,43 @@ def cp_cost(op, mask, addrs):
     return wf, ideal
 
 
+SET_OF_LINE_BIT = [1, 2, 1, 2, 3, 1, 2, 3, 2, 1, 2, 1, 3, 1]  # bits 0-13 of the line index
+
+
+def cp_source_set(source):
+    """The L1 set (0-3) of the 128-byte line holding byte `source` (core's copy_source_set())."""
+    line, s = source // 128, 0
+    for h in SET_OF_LINE_BIT:
+        if line & 1:
+            s ^= h
+        line >>= 1
+    return s
+
+
 def cp_cost_source(op, mask, dst, src):
     """cp.async with each lane's global source (byte offsets): the rule of docs/CPASYNC_SOURCE.md,
     as core/src/access.cpp serves it.
 
-    The active lanes, in lane order, go into global passes of at most 4 distinct 128-byte source
-    lines; each pass is split into the fixed groups. Within a (pass, group) the lanes are written
-    in lane order, each in the first wavefront after the last one that used any of its
-    destination banks and after the last one that read any of its source banks (global word %
-    32). WAVEFRONTS = the sum over (pass, group) of its latest wavefront + 1; IDEAL = the number
-    of (pass, group) pairs. With src[l] = l * S it equals cp_cost().
+    The L1 reads the source lines in global passes of at most one line per set: set(line) is
+    the 2-bit linear hash below (line = source // 128, counted from a 2 MiB boundary), the k-th
+    distinct line of a set (lane order) is read in pass k, each lane with its line; each pass is
+    split into the fixed groups. Within a (pass, group) the lanes are written in lane order,
+    each in the first wavefront after the last one that used any of its destination banks and
+    after the last one that read any of its source banks (global word % 32). WAVEFRONTS = the
+    sum over (pass, group) of its latest wavefront + 1; IDEAL = the number of (pass, group)
+    pairs. With src[l] = l * S it equals cp_cost().
     """
     s = CP_OPS[op]
-    passes, cur, lines = [], [], set()
+    in_set, by_pass = {}, {}
     for lane in range(32):
         if not (mask >> lane) & 1:
             continue
         line = src[lane] // 128
-        if line not in lines and len(lines) == 4:
-            passes.append(cur)
-            cur, lines = [], set()
-        cur.append(lane)
-        lines.add(line)
-    if cur:
-        passes.append(cur)
+        seen = in_set.setdefault(cp_source_set(src[lane]), [])
+        if line not in seen:
+            seen.append(line)
+        by_pass.setdefault(seen.index(line), []).append(lane)
+    passes = [by_pass[k] for k in sorted(by_pass)]
 
     def banks(a):
         return [(a // 4 + k) % BANKS for k in range(s // 4)]

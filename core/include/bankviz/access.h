@@ -124,12 +124,15 @@ AccessResult serve(const Arch& arch, Op op, const WarpAccess& access);
 // Just the count, for hot loops and the `wavefronts` command.
 int count_wavefronts(const Arch& arch, Op op, const WarpAccess& access);
 
-// cp.async's global side, by the rule serve() uses (docs/CPASYNC_SOURCE.md). The model's global
-// passes: the active lanes, in lane order, in passes of at most four distinct 128-byte source
-// lines (0 without an active lane). Exact: the active lanes' sources lie in at most four lines of
-// one aligned 512-byte block, where the model equalled the H100 in every measured case (592 of
-// 592, wavefronts and ideal); elsewhere the L1 may take other global passes than the model's,
-// and its counts may be higher or lower (they differed in 593 of the other 1340).
+// cp.async's global side, by the rule serve() uses (docs/CPASYNC_SOURCE.md), for a source
+// buffer that starts on a 2 MiB boundary (bankviz's kernels and probes allocate theirs so).
+// copy_source_set(): the L1 set (0-3) of the 128-byte line holding byte `source`, a linear
+// 2-bit hash of the line index measured on an H100 for sources below 2 MiB. The global passes:
+// the most distinct source lines of the active lanes in one set (0 without an active lane).
+// Exact: every active lane's source lies below 2 MiB, where the hash was measured (the model
+// equalled the H100 in every measured case: 1932 of 1932 and the sweep's 1935 two-line cases);
+// above it the higher address bits' share of the hash is not known and the counts may differ.
+int copy_source_set(uint32_t source);
 int copy_global_passes(const WarpAccess& access);
 bool copy_source_exact(const WarpAccess& access);
 // The count and the ideal, by the same rule, without the detail or the per-bank figures (the
