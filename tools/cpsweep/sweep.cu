@@ -22,14 +22,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
+#include "../common/cuda_check.h"
 
 template <int S>
 __global__ void k_cp(const unsigned* addr, unsigned mask, const unsigned char* gsrc,

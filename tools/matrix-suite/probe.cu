@@ -27,14 +27,7 @@
 #include <sstream>
 #include <string>
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
+#include "../common/cuda_check.h"
 
 constexpr int kSmemBytes = 228 * 1024 - 1024;  // the block's opt-in maximum on sm_90
 constexpr int kGlobalBytes = 1 << 20;          // cp.async source buffer
