@@ -1128,17 +1128,15 @@ uint64_t shift(OpKind op, CType t, uint64_t a, CType tb, uint64_t b, int column)
       eval_fail(column, "left shift of the negative value " + left.text() +
                             " (undefined behaviour in C and C++17)");
     if (n > 0 && (a >> (width - n)) != 0)
-      eval_fail(column, left.text() + " << " + count.text() + " does not fit in " +
-                            ctype_name(t) + " (undefined behaviour in C)");
+      eval_fail(column, left.text() + " << " + count.text() + " does not fit in " + ctype_name(t) +
+                            " (undefined behaviour in C)");
   }
   return normalize(t, a << n);
 }
 
 bool compare(OpKind op, CType t, uint64_t a, uint64_t b) {
   const bool sgn = ctype_signed(t);
-  const auto lt = [&](uint64_t x, uint64_t y) {
-    return sgn ? as_signed(x) < as_signed(y) : x < y;
-  };
+  const auto lt = [&](uint64_t x, uint64_t y) { return sgn ? as_signed(x) < as_signed(y) : x < y; };
   switch (op) {
     case OpKind::Lt:
       return lt(a, b);
@@ -1273,8 +1271,8 @@ struct Evaluator {
             const CType t = node(n.kids[0]).type;
             const int64_t min = ctype_bits(t) == 32 ? INT32_MIN : INT64_MIN;
             if (as_signed(a) == min) abs_overflow(n.column, t, a);
-            return normalize(t, static_cast<uint64_t>(as_signed(a) < 0 ? -as_signed(a)
-                                                                       : as_signed(a)));
+            return normalize(
+                t, static_cast<uint64_t>(as_signed(a) < 0 ? -as_signed(a) : as_signed(a)));
           }
           case Func::Hash:
             return hash32(static_cast<uint32_t>(a));
@@ -1303,8 +1301,8 @@ struct Evaluator {
             case OpKind::Ge:
             case OpKind::Eq:
             case OpKind::Ne:
-              acc = truth(compare(l.op, l.operand, normalize(l.operand, acc),
-                                  normalize(l.operand, b)));
+              acc = truth(
+                  compare(l.op, l.operand, normalize(l.operand, acc), normalize(l.operand, b)));
               break;
             default:
               acc = arithmetic(l.op, l.operand, normalize(l.operand, acc), normalize(l.operand, b),
@@ -1315,8 +1313,8 @@ struct Evaluator {
         return acc;
       }
       case Kind::Cond:
-        return normalize(n.operand, operand(n.kids[0]) != 0 ? operand(n.kids[1])
-                                                              : operand(n.kids[2]));
+        return normalize(n.operand,
+                         operand(n.kids[0]) != 0 ? operand(n.kids[1]) : operand(n.kids[2]));
     }
     eval_fail(n.column, "internal error: unknown expression node");
   }

@@ -265,9 +265,9 @@ std::string output_problem(const std::string& path, bool force) {
 std::string extension_problem(const std::string& path, std::string_view format) {
   // The formats a user may mean by a name's extension: pictures, documents, data.
   static constexpr std::string_view kKnown[] = {
-      "svg",  "svgz", "png", "apng", "jpg", "jpeg", "gif", "webp", "avif", "bmp", "tif", "tiff",
-      "ico",  "pdf",  "eps", "ps",   "json", "html", "htm", "txt", "csv", "md",  "xml", "mp4",
-      "webm", "mkv",  "cu",  "cubin", "ptx"};
+      "svg", "svgz", "png", "apng", "jpg",  "jpeg", "gif",  "webp",  "avif", "bmp",
+      "tif", "tiff", "ico", "pdf",  "eps",  "ps",   "json", "html",  "htm",  "txt",
+      "csv", "md",   "xml", "mp4",  "webm", "mkv",  "cu",   "cubin", "ptx"};
   const std::string::size_type slash = path.find_last_of('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   const std::string::size_type dot = name.find_last_of('.');
@@ -275,8 +275,7 @@ std::string extension_problem(const std::string& path, std::string_view format) 
   std::string ext = name.substr(dot + 1);
   for (char& ch : ext)
     if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-  if (ext == format ||
-      std::find(std::begin(kKnown), std::end(kKnown), ext) == std::end(kKnown))
+  if (ext == format || std::find(std::begin(kKnown), std::end(kKnown), ext) == std::end(kKnown))
     return {};
   std::string upper(format);
   for (char& ch : upper)

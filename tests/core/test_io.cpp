@@ -95,8 +95,7 @@ TEST(Io, TheKernelsOwnFileSystemsAreNamedAsTheReason) {
   // /proc/self/mem is a "regular file" to stat(); the write once failed making its temporary file
   // and said "No such file or directory". Now the folder's file system is the reason.
   const std::string mem = write_file_atomic("/proc/self/mem", "x", true);
-  EXPECT_NE(mem.find("'/proc/self' is in the kernel's proc file system"), std::string::npos)
-      << mem;
+  EXPECT_NE(mem.find("'/proc/self' is in the kernel's proc file system"), std::string::npos) << mem;
   EXPECT_EQ(mem.find("No such file"), std::string::npos) << mem;
   const std::string sys = output_problem("/sys/kernel/new.svg", true);
   EXPECT_NE(sys.find("the kernel's sysfs file system"), std::string::npos) << sys;
