@@ -87,6 +87,13 @@ TEST(Options, UsageErrorsExitTwo) {
       {"--gif", ""},
       {"--screenshot", "a.png", "--dump-layout", ""},
       {"--dump-layout", "layout.json"},  // works with --screenshot only
+      // A name whose extension says another format (io.h's extension_problem).
+      {"--screenshot", "a.svg"},
+      {"--screenshot", "a.JPG"},
+      {"--svg", "a.png"},
+      {"--gif", "a.png"},
+      {"--export-gif", "a.mp4"},
+      {"--screenshot", "a.png", "--dump-layout", "a.csv"},
       {"--preset", "a", "--scenario", "b.json"},
       {"--egl"},  // offscreen rendering needs something to render
       {"--presenter=maybe"},
@@ -127,6 +134,12 @@ TEST(Options, GoodFlagsParse) {
   EXPECT_EQ(p.options->kernel_args, "buffer:1K int:3");
   EXPECT_EQ(p.options->shared, 2112);
   EXPECT_TRUE(p.options->record_cpu);
+  // A name of the right format, or with an extension no format claims, is the user's choice.
+  for (const char* name : {"a.PNG", "a", "a.shot", ".png", "dir.v2/a"}) {
+    p = parse({"--screenshot", name});
+    ASSERT_TRUE(p.options) << name;
+    EXPECT_EQ(p.options->screenshot, name);
+  }
   p = parse({"--scale", "4", "--size", "8192x8192", "--frame-times", "--egl"});
   ASSERT_TRUE(p.options);
   EXPECT_EQ(p.options->frames, 120);

@@ -11,6 +11,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <string_view>
+#include <utility>
+
+#include "bankviz/io.h"
 
 namespace bankviz::gui {
 
@@ -157,6 +161,15 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     return usage(exit_code, "--gif at --size " + size +
                                 ": at most 3840x2160 pixels a frame (8294400); take --sequence for "
                                 "PNG frames of a larger size");
+  // A name whose extension says another format (`--screenshot x.svg`) is a usage error that
+  // names the right one, as bankviz-cli export's --svg does (io.h).
+  const std::pair<const std::string*, std::string_view> formats[] = {
+      {&o.screenshot, "png"}, {&o.svg, "svg"},         {&o.gif, "gif"},
+      {&o.export_gif, "gif"}, {&o.dump_layout, "json"}};
+  for (const auto& [path, format] : formats)
+    if (!path->empty())
+      if (std::string why = bankviz::extension_problem(*path, format); !why.empty())
+        return usage(exit_code, why);
   if (!o.preset.empty() + !o.scenario.empty() + !o.lesson.empty() + !o.compare.empty() > 1)
     return usage(exit_code, "give one of --preset, --scenario, --lesson and --compare");
   if (o.reveal && o.lesson.empty()) return usage(exit_code, "--reveal answers a --lesson's scene");
