@@ -27,6 +27,7 @@
 #include "shell/options.h"
 #include "shell/session.h"
 #include "shell/settings.h"
+#include "stack.h"
 
 using namespace bankviz::gui;
 
@@ -264,9 +265,8 @@ int run(int argc, char** argv) {
   return code;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// run() with nothing thrown escaping and standard output checked.
+int guarded_main(int argc, char** argv) {
   int code = kExitFailed;
   try {
     code = run(argc, argv);
@@ -281,4 +281,12 @@ int main(int argc, char** argv) {
     return code == kExitOk ? kExitFailed : code;
   }
   return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The app, and the workers it starts, run on threads with the model's stack (stack.h), so a
+  // legal expression nested 200 deep does not end it by SIGSEGV under a small `ulimit -s`.
+  return bankviz::run_with_the_model_stack(guarded_main, argc, argv);
 }

@@ -665,6 +665,24 @@ TEST(AppExit, RunningOutOfMemoryIsReportedNotAnAbort) {
   EXPECT_FALSE(fs::exists(dir / "many.svg"));
 }
 
+TEST(AppExit, AnIndexNestedAsDeepAsAllowedIsDrawnUnderASmallStackLimit) {
+  // Parsing and evaluating recurse: 199 parentheses (the limit is 200) need about 1 MiB of stack.
+  // `ulimit -s 512` (soft and hard) ended the app by SIGSEGV; it runs on the model's stack
+  // (app/shared/stack.h).
+  const Scratch scratch_dir("deep-index");
+  const fs::path& dir = scratch_dir.path;
+  std::string index = "threadIdx.x";
+  for (int i = 0; i < 199; ++i) index = "(" + index + ")";
+  std::ofstream(dir / "deep.json") << R"({"steps": [{"kind": "load", "index": "tile[threadIdx.y][)"
+                                   << index << R"(]"}]})";
+  AppRun r = run_app(
+      "--scenario " + (dir / "deep.json").string() + " --svg " + (dir / "deep.svg").string(),
+      "ulimit -s 512;");
+  EXPECT_EQ(r.signal, 0) << r.out.substr(0, 2000);
+  EXPECT_EQ(r.status, 0) << r.out.substr(0, 2000);
+  EXPECT_TRUE(fs::exists(dir / "deep.svg"));
+}
+
 TEST(AppExit, AWindowSessionSavesSettingsOrSaysWhyNot) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
   // The window stays open until SIGTERM, which ends the session like closing the window.
