@@ -118,71 +118,104 @@ void apply_fix(Scenario& s, const Fix& f) {
 
 // [SECTION] Search ===============================================================================
 
-Advice advise(const Scenario& s) {
-  Advice a;
-  // One trace: analyzed as it is, and re-placed for each candidate below.
-  TraceResult traced_now = trace(s);
-  if (!traced_now.trace) {
-    ++a.analyses;
-    a.errors = std::move(traced_now.errors);
-    return a;
-  }
-  ++a.analyses;
-  const Trace& traced = *traced_now.trace;
-  const Arch* arch = find_arch(s.arch);
-  if (arch == nullptr) {  // trace()'s check() already rejects this; kept for safety
-    a.errors.push_back({"arch", 0, "unknown architecture '" + s.arch + "'"});
-    return a;
-  }
-  // The memory steps that execute, in program order, with their tile.
-  std::map<int, size_t> slot;  // scenario step -> index into a.steps
-  for (const TraceStep& ts : traced.steps) {
-    const StepInfo& info = ts.info;
-    if (info.kind == StepKind::Sync || slot.count(info.step)) continue;
-    StepAdvice st;
-    st.step = info.step;
-    st.tile = info.tile;
-    const Step& step = s.steps[static_cast<size_t>(info.step)];
-    st.label = step.label.empty() ? step.kind_text() + " " + step.index : step.label;
-    slot[info.step] = 0;
-    a.steps.push_back(st);
-  }
-  std::sort(a.steps.begin(), a.steps.end(),
-            [](const StepAdvice& x, const StepAdvice& y) { return x.step < y.step; });
-  for (size_t i = 0; i < a.steps.size(); ++i) slot[a.steps[i].step] = i;
+namespace {
 
-  // Per scenario step: wavefronts and ideal summed over its executions and warps, of a whole
-  // analysis (a candidate relayout cannot tell), or of the trace's steps served (serve_step(): the
-  // figures analyze() gives them, without its per-wavefront detail and hazards, unread here).
-  auto per_step = [&](const Analysis& an, std::vector<int64_t>& wf, std::vector<int64_t>& ideal) {
-    wf.assign(a.steps.size(), 0);
-    ideal.assign(a.steps.size(), 0);
-    for (size_t e = 0; e < an.steps.size(); ++e) {
-      auto it = slot.find(an.steps[e].step);
-      if (an.steps[e].kind == StepKind::Sync || it == slot.end()) continue;
-      wf[it->second] += an.step_wavefronts(static_cast<int>(e));
-      ideal[it->second] += an.step_ideal(static_cast<int>(e));
+// One advise() run over a traced scenario: its memory steps, their figures as they are, and each
+// candidate's figures, filled into the Advice in the order advise() calls the stages.
+class Search {
+ public:
+  Search(const Scenario& s, const Trace& traced, const Arch& arch, Advice& a)
+      : s_(s), traced_(traced), arch_(arch), a_(a) {}
+
+  // The memory steps that execute, in program order, with their tile.
+  void list_steps() {
+    for (const TraceStep& ts : traced_.steps) {
+      const StepInfo& info = ts.info;
+      if (info.kind == StepKind::Sync || slot_.count(info.step)) continue;
+      StepAdvice st;
+      st.step = info.step;
+      st.tile = info.tile;
+      const Step& step = s_.steps[static_cast<size_t>(info.step)];
+      st.label = step.label.empty() ? step.kind_text() + " " + step.index : step.label;
+      slot_[info.step] = 0;
+      a_.steps.push_back(st);
     }
-  };
-  std::vector<int64_t> wf_now(a.steps.size(), 0), ideal_now(a.steps.size(), 0);
-  ServeMemo memo;
-  for (const TraceStep& ts : traced.steps) {
-    auto it = slot.find(ts.info.step);
-    if (ts.info.kind == StepKind::Sync || it == slot.end()) continue;
-    const StepFigures f = serve_step(s, *arch, ts, &memo);
-    wf_now[it->second] += f.wavefronts;
-    ideal_now[it->second] += f.ideal;
+    std::sort(a_.steps.begin(), a_.steps.end(),
+              [](const StepAdvice& x, const StepAdvice& y) { return x.step < y.step; });
+    for (size_t i = 0; i < a_.steps.size(); ++i) slot_[a_.steps[i].step] = i;
   }
-  for (size_t i = 0; i < a.steps.size(); ++i)
-    a.steps[i].wavefronts = wf_now[i], a.steps[i].ideal = ideal_now[i];
+
+  // The figures as it is: the trace's steps served (serve_step(): the figures analyze() gives
+  // them, without its per-wavefront detail and hazards, unread here).
+  void serve_as_is() {
+    wf_now_.assign(a_.steps.size(), 0);
+    ideal_now_.assign(a_.steps.size(), 0);
+    ServeMemo memo;
+    for (const TraceStep& ts : traced_.steps) {
+      auto it = slot_.find(ts.info.step);
+      if (ts.info.kind == StepKind::Sync || it == slot_.end()) continue;
+      const StepFigures f = serve_step(s_, arch_, ts, &memo);
+      wf_now_[it->second] += f.wavefronts;
+      ideal_now_[it->second] += f.ideal;
+    }
+    for (size_t i = 0; i < a_.steps.size(); ++i)
+      a_.steps[i].wavefronts = wf_now_[i], a_.steps[i].ideal = ideal_now_[i];
+  }
 
   // The bound: analyses of this scenario's size that fit kMaxAdviseWork lane-steps.
-  int64_t lanes = 0;
-  for (const TraceStep& ts : traced.steps)
-    if (ts.info.kind != StepKind::Sync) lanes += s.warps() * kWarpSize;
-  a.bound = static_cast<int>(std::clamp<int64_t>(kMaxAdviseWork / std::max<int64_t>(lanes, 1),
-                                                 kMinAdviseAnalyses, kMaxAdviseAnalyses));
+  void set_bound() {
+    int64_t lanes = 0;
+    for (const TraceStep& ts : traced_.steps)
+      if (ts.info.kind != StepKind::Sync) lanes += s_.warps() * kWarpSize;
+    a_.bound = static_cast<int>(std::clamp<int64_t>(kMaxAdviseWork / std::max<int64_t>(lanes, 1),
+                                                    kMinAdviseAnalyses, kMaxAdviseAnalyses));
+  }
 
+  // Which candidates are analyzed is known before any is (check() and the bound decide it), so
+  // they are planned in order, evaluated on a worker per core, and ranked in order: the same
+  // advice as one after the other.
+  void plan_candidates() {
+    std::set<int> tiles;
+    for (const StepAdvice& st : a_.steps) tiles.insert(st.tile);
+    for (int tile : tiles) {
+      std::vector<Job>& jobs = plan_.emplace_back(tile, std::vector<Job>{}).second;
+      for (Fix& f : candidates(s_, tile)) {
+        Job j;
+        if (f.kind != FixKind::Baseline) {
+          if (a_.analyses >= a_.bound) {
+            a_.truncated = true;
+            break;
+          }
+          j.changed = s_;
+          apply_fix(j.changed, f);
+          if (!check(j.changed).empty()) {
+            ++a_.skipped;
+            continue;
+          }
+          ++a_.analyses;
+        } else {
+          j.served = true, j.wf = wf_now_, j.ideal = ideal_now_;
+        }
+        j.fix = std::move(f);
+        jobs.push_back(std::move(j));
+      }
+      if (a_.truncated) break;
+    }
+  }
+
+  void evaluate_candidates() {
+    std::vector<Job*> to_evaluate;
+    for (auto& [tile, jobs] : plan_)
+      for (Job& j : jobs)
+        if (j.fix.kind != FixKind::Baseline) to_evaluate.push_back(&j);
+    for_each_index(to_evaluate.size(), [&](size_t k) { evaluate(*to_evaluate[k]); });
+  }
+
+  void rank() {
+    for (auto& [tile, jobs] : plan_) a_.tiles.push_back(rank_tile(tile, jobs));
+  }
+
+ private:
   // A candidate changes where one tile's elements lie, not which elements the lanes touch: its
   // trace is this one's, re-placed (relayout_step(), the lanes placed as trace() places them),
   // and only its tile's steps are served again. Where relayout cannot tell (a lane out of
@@ -194,25 +227,9 @@ Advice advise(const Scenario& s) {
     bool served = false;  // false: analyzed whole, and the analysis refused it (skipped)
     std::vector<int64_t> wf, ideal;
   };
-  auto relaid = [&](Job& j) {
-    const int tile = j.fix.tile;
-    const TileDecl& before = s.tiles[static_cast<size_t>(tile)];
-    j.wf.assign(a.steps.size(), 0);
-    j.ideal.assign(a.steps.size(), 0);
-    TraceStep ts;    // one step re-placed at a time, its storage reused
-    ServeMemo memo;  // a warp access met again is not served again
-    for (size_t e = 0; e < traced.steps.size(); ++e) {
-      if (traced.steps[e].info.tile != tile) continue;
-      if (!relayout_step(j.changed, tile, before, traced, e, ts)) return false;
-      auto it = slot.find(ts.info.step);
-      if (ts.info.kind == StepKind::Sync || it == slot.end()) continue;
-      const StepFigures f = serve_step(j.changed, *arch, ts, &memo);
-      j.wf[it->second] += f.wavefronts;
-      j.ideal[it->second] += f.ideal;
-    }
-    return true;
-  };
-  auto evaluate = [&](Job& j) {
+
+  // Runs on a worker: reads the search's state, writes only j.
+  void evaluate(Job& j) const {
     if (relaid(j)) {
       j.served = true;
       return;
@@ -221,57 +238,55 @@ Advice advise(const Scenario& s) {
     if (!r.analysis) return;
     j.served = true;
     per_step(*r.analysis, j.wf, j.ideal);
-  };
-
-  // Which candidates are analyzed is known before any is (check() and the bound decide it), so
-  // they are planned in order, evaluated on a worker per core, and ranked in order: the same
-  // advice as one after the other.
-  std::set<int> tiles;
-  for (const StepAdvice& st : a.steps) tiles.insert(st.tile);
-  std::vector<std::pair<int, std::vector<Job>>> plan;  // per tile: its candidates, in order
-  for (int tile : tiles) {
-    std::vector<Job>& jobs = plan.emplace_back(tile, std::vector<Job>{}).second;
-    for (Fix& f : candidates(s, tile)) {
-      Job j;
-      if (f.kind != FixKind::Baseline) {
-        if (a.analyses >= a.bound) {
-          a.truncated = true;
-          break;
-        }
-        j.changed = s;
-        apply_fix(j.changed, f);
-        if (!check(j.changed).empty()) {
-          ++a.skipped;
-          continue;
-        }
-        ++a.analyses;
-      } else {
-        j.served = true, j.wf = wf_now, j.ideal = ideal_now;
-      }
-      j.fix = std::move(f);
-      jobs.push_back(std::move(j));
-    }
-    if (a.truncated) break;
   }
-  std::vector<Job*> to_evaluate;
-  for (auto& [tile, jobs] : plan)
-    for (Job& j : jobs)
-      if (j.fix.kind != FixKind::Baseline) to_evaluate.push_back(&j);
-  for_each_index(to_evaluate.size(), [&](size_t k) { evaluate(*to_evaluate[k]); });
 
-  for (auto& [tile, jobs] : plan) {
+  bool relaid(Job& j) const {
+    const int tile = j.fix.tile;
+    const TileDecl& before = s_.tiles[static_cast<size_t>(tile)];
+    j.wf.assign(a_.steps.size(), 0);
+    j.ideal.assign(a_.steps.size(), 0);
+    TraceStep ts;    // one step re-placed at a time, its storage reused
+    ServeMemo memo;  // a warp access met again is not served again
+    for (size_t e = 0; e < traced_.steps.size(); ++e) {
+      if (traced_.steps[e].info.tile != tile) continue;
+      if (!relayout_step(j.changed, tile, before, traced_, e, ts)) return false;
+      auto it = slot_.find(ts.info.step);
+      if (ts.info.kind == StepKind::Sync || it == slot_.end()) continue;
+      const StepFigures f = serve_step(j.changed, arch_, ts, &memo);
+      j.wf[it->second] += f.wavefronts;
+      j.ideal[it->second] += f.ideal;
+    }
+    return true;
+  }
+
+  // Per scenario step: wavefronts and ideal summed over its executions and warps, of a whole
+  // analysis (a candidate relayout cannot tell).
+  void per_step(const Analysis& an, std::vector<int64_t>& wf, std::vector<int64_t>& ideal) const {
+    wf.assign(a_.steps.size(), 0);
+    ideal.assign(a_.steps.size(), 0);
+    for (size_t e = 0; e < an.steps.size(); ++e) {
+      auto it = slot_.find(an.steps[e].step);
+      if (an.steps[e].kind == StepKind::Sync || it == slot_.end()) continue;
+      wf[it->second] += an.step_wavefronts(static_cast<int>(e));
+      ideal[it->second] += an.step_ideal(static_cast<int>(e));
+    }
+  }
+
+  // One tile's served candidates as fixes, ranked; per step the fixes that reach its fewest
+  // wavefronts, cheapest and simplest first.
+  TileAdvice rank_tile(int tile, std::vector<Job>& jobs) {
     TileAdvice ta;
     ta.tile = tile;
-    for (size_t i = 0; i < a.steps.size(); ++i)
-      if (a.steps[i].tile == tile) ta.steps.push_back(static_cast<int>(i));
-    const int64_t unpadded = unpadded_bytes(s.tiles[static_cast<size_t>(tile)]);
+    for (size_t i = 0; i < a_.steps.size(); ++i)
+      if (a_.steps[i].tile == tile) ta.steps.push_back(static_cast<int>(i));
+    const int64_t unpadded = unpadded_bytes(s_.tiles[static_cast<size_t>(tile)]);
     for (Job& j : jobs) {
       if (!j.served) {
-        ++a.skipped;
+        ++a_.skipped;
         continue;
       }
       Fix& f = j.fix;
-      Scenario c = s;
+      Scenario c = s_;
       apply_fix(c, f);
       f.extra_bytes = c.tiles[static_cast<size_t>(tile)].bytes() - unpadded;
       for (int i : ta.steps) {
@@ -281,31 +296,63 @@ Advice advise(const Scenario& s) {
         f.total_ideal += j.ideal[static_cast<size_t>(i)];
         f.conflict_free_steps += j.wf[static_cast<size_t>(i)] == j.ideal[static_cast<size_t>(i)];
       }
-      if (f.kind == FixKind::Baseline) ta.baseline = static_cast<int>(a.fixes.size());
-      ta.ranked.push_back(static_cast<int>(a.fixes.size()));
-      a.fixes.push_back(std::move(f));
+      if (f.kind == FixKind::Baseline) ta.baseline = static_cast<int>(a_.fixes.size());
+      ta.ranked.push_back(static_cast<int>(a_.fixes.size()));
+      a_.fixes.push_back(std::move(f));
     }
     auto key = [&](int i) {
-      const Fix& f = a.fixes[static_cast<size_t>(i)];
+      const Fix& f = a_.fixes[static_cast<size_t>(i)];
       return std::make_tuple(f.total_wavefronts, f.extra_bytes, complexity(f));
     };
     std::stable_sort(ta.ranked.begin(), ta.ranked.end(),
                      [&](int x, int y) { return key(x) < key(y); });
-    // Per step: the fixes that reach its fewest wavefronts, cheapest and simplest first.
     for (size_t k = 0; k < ta.steps.size(); ++k) {
-      StepAdvice& st = a.steps[static_cast<size_t>(ta.steps[k])];
+      StepAdvice& st = a_.steps[static_cast<size_t>(ta.steps[k])];
       int64_t best = INT64_MAX;
-      for (int i : ta.ranked) best = std::min(best, a.fixes[static_cast<size_t>(i)].wavefronts[k]);
+      for (int i : ta.ranked) best = std::min(best, a_.fixes[static_cast<size_t>(i)].wavefronts[k]);
       for (int i : ta.ranked)
-        if (a.fixes[static_cast<size_t>(i)].wavefronts[k] == best) st.best.push_back(i);
+        if (a_.fixes[static_cast<size_t>(i)].wavefronts[k] == best) st.best.push_back(i);
       std::stable_sort(st.best.begin(), st.best.end(), [&](int x, int y) {
-        const Fix &fx = a.fixes[static_cast<size_t>(x)], &fy = a.fixes[static_cast<size_t>(y)];
+        const Fix &fx = a_.fixes[static_cast<size_t>(x)], &fy = a_.fixes[static_cast<size_t>(y)];
         return std::make_pair(fx.extra_bytes, complexity(fx)) <
                std::make_pair(fy.extra_bytes, complexity(fy));
       });
     }
-    a.tiles.push_back(std::move(ta));
+    return ta;
   }
+
+  const Scenario& s_;
+  const Trace& traced_;
+  const Arch& arch_;
+  Advice& a_;
+  std::map<int, size_t> slot_;  // scenario step -> index into a_.steps
+  std::vector<int64_t> wf_now_, ideal_now_;
+  std::vector<std::pair<int, std::vector<Job>>> plan_;  // per tile: its candidates, in order
+};
+
+}  // namespace
+
+Advice advise(const Scenario& s) {
+  Advice a;
+  // One trace: analyzed as it is, and re-placed for each candidate.
+  TraceResult traced_now = trace(s);
+  ++a.analyses;
+  if (!traced_now.trace) {
+    a.errors = std::move(traced_now.errors);
+    return a;
+  }
+  const Arch* arch = find_arch(s.arch);
+  if (arch == nullptr) {  // trace()'s check() already rejects this; kept for safety
+    a.errors.push_back({"arch", 0, "unknown architecture '" + s.arch + "'"});
+    return a;
+  }
+  Search search(s, *traced_now.trace, *arch, a);
+  search.list_steps();
+  search.serve_as_is();
+  search.set_bound();
+  search.plan_candidates();
+  search.evaluate_candidates();
+  search.rank();
   return a;
 }
 
