@@ -113,29 +113,63 @@ bool can_race(const Trace& t) {
                      [](const TraceStep& ts) { return writes_shared(ts); });
 }
 
-Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
-  Hazards h;
-  h.racing.resize(t.steps.size());
-  std::vector<std::vector<Cell>> cells(s.tiles.size());
-  auto present = [&](int w) { return warps == 0 || ((warps >> w) & 1u) != 0; };
-  auto cell = [&](int tile, int64_t element) -> Cell& {
-    std::vector<Cell>& c = cells[static_cast<size_t>(tile)];
+namespace {
+
+// One find_hazards() run: per epoch, pass 1 records the writers of every slot, pass 2 flags the
+// accesses they make timing-dependent and names every racing pair.
+class RaceFinder {
+ public:
+  RaceFinder(const Scenario& s, const Trace& t, uint32_t warps)
+      : s_(s), t_(t), warps_(warps), cells_(s.tiles.size()) {
+    h_.racing.resize(t.steps.size());
+  }
+
+  Hazards find() {
+    int32_t epoch = 0;
+    for (size_t begin = 0; begin < t_.steps.size(); ++epoch) {
+      pool_.clear();
+      size_t end = begin;
+      bool writes = false;  // a store or an add in this epoch: every race needs one
+      for (; end < t_.steps.size() && t_.steps[end].info.kind != StepKind::Sync; ++end)
+        writes = writes || writes_shared(t_.steps[end]);
+      if (writes) {  // loads alone never race: nothing to record or flag
+        record_writers(begin, end, epoch);
+        flag_races(begin, end, epoch);
+      }
+      begin = end + 1;
+    }
+    // In program order of their steps.
+    std::stable_sort(h_.examples.begin(), h_.examples.end(), [](const Hazard& x, const Hazard& y) {
+      return std::pair(x.first.step, x.second.step) < std::pair(y.first.step, y.second.step);
+    });
+    for (Hazard& e : h_.examples)
+      if (e.lanes > 1) e.message += " (" + std::to_string(e.lanes) + " racing lanes like this)";
+    return std::move(h_);
+  }
+
+ private:
+  bool present(int w) const { return warps_ == 0 || ((warps_ >> w) & 1u) != 0; }
+
+  Cell& cell(int tile, int64_t element) {
+    std::vector<Cell>& c = cells_[static_cast<size_t>(tile)];
     // The array's slots: a CuTe layout's image (its cosize), not its coordinates.
     if (c.empty())
-      c.resize(static_cast<size_t>(s.tiles[static_cast<size_t>(tile)].storage_elements()));
+      c.resize(static_cast<size_t>(s_.tiles[static_cast<size_t>(tile)].storage_elements()));
     return c[static_cast<size_t>(element)];
-  };
+  }
+
   // Calls f(step, access, element, first slot, slots) for every access of the present warps in
   // [b, e). Cells are memory slots (TileDecl::slot_of_byte): an access wider than the element
   // (a matrix row, a cp.async) covers several; `element` names the access in messages.
-  auto each = [&](size_t b, size_t e, auto&& f) {
+  template <class F>
+  void each(size_t b, size_t e, F&& f) {
     for (size_t i = b; i < e; ++i) {
-      const TraceStep& ts = t.steps[i];
+      const TraceStep& ts = t_.steps[i];
       if (ts.warps.empty()) continue;
-      const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
+      const TileDecl& tile = s_.tiles[static_cast<size_t>(ts.info.tile)];
       const int64_t elem_bytes = tile.elem_bytes();  // read once per step, not per lane
       const int64_t span = std::max<int64_t>(
-          1, s.steps[static_cast<size_t>(ts.info.step)].op(tile.elem_bytes()).width / elem_bytes);
+          1, s_.steps[static_cast<size_t>(ts.info.step)].op(tile.elem_bytes()).width / elem_bytes);
       for (size_t w = 0; w < ts.warps.size(); ++w) {
         if (!present(static_cast<int>(w))) continue;
         const WarpTrace& wt = ts.warps[w];
@@ -149,67 +183,55 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
         }
       }
     }
-  };
+  }
 
-  // This epoch's writers of every slot, as linked lists through one pool.
-  std::vector<Writer> pool;
-  // Every racing pair (kind, first step, second step) found -> its example, -1 past the list.
-  std::map<std::tuple<int, int, int>, int32_t> pairs;
-  auto note_writer = [&](Cell& c, int step, StepAccess how, const AccessRef& a) {
+  // This epoch's writers of a slot, as linked lists through one pool, in program order.
+  void note_writer(Cell& c, int step, StepAccess how, const AccessRef& a) {
     int32_t last = -1;
-    for (int32_t i = c.writers; i >= 0; i = pool[static_cast<size_t>(i)].next) {
-      Writer& w = pool[static_cast<size_t>(i)];
+    for (int32_t i = c.writers; i >= 0; i = pool_[static_cast<size_t>(i)].next) {
+      Writer& w = pool_[static_cast<size_t>(i)];
       if (w.step == step && w.how == how) return w.refs.note(a);
       last = i;
     }
     if (c.writer_count >= kMaxWritersPerSlot) {
-      h.unnamed_writers = true;
+      h_.unnamed_writers = true;
       return;
     }
     Writer w;
     w.step = step, w.how = how;
     w.refs.note(a);
-    const int32_t at = static_cast<int32_t>(pool.size());
-    pool.push_back(w);
-    (last < 0 ? c.writers : pool[static_cast<size_t>(last)].next) = at;  // in program order
+    const int32_t at = static_cast<int32_t>(pool_.size());
+    pool_.push_back(w);
+    (last < 0 ? c.writers : pool_[static_cast<size_t>(last)].next) = at;
     ++c.writer_count;
-  };
+  }
+
   // One racing pair: its example, or one more lane of it.
-  auto record = [&](HazardKind kind, const TraceStep& ts, int64_t element, const AccessRef& a,
-                    const AccessRef& partner) {
+  void record(HazardKind kind, const TraceStep& ts, int64_t element, const AccessRef& a,
+              const AccessRef& partner) {
     const bool a_first = a.step < partner.step || (a.step == partner.step && a.warp < partner.warp);
     const AccessRef first = a_first ? a : partner, second = a_first ? partner : a;
-    const int s1 = t.steps[static_cast<size_t>(first.step)].info.step;
-    const int s2 = t.steps[static_cast<size_t>(second.step)].info.step;
-    const auto [it, fresh] = pairs.try_emplace({static_cast<int>(kind), s1, s2}, -1);
+    const int s1 = t_.steps[static_cast<size_t>(first.step)].info.step;
+    const int s2 = t_.steps[static_cast<size_t>(second.step)].info.step;
+    const auto [it, fresh] = pairs_.try_emplace({static_cast<int>(kind), s1, s2}, -1);
     if (!fresh) {
-      if (it->second >= 0) ++h.examples[static_cast<size_t>(it->second)].lanes;
+      if (it->second >= 0) ++h_.examples[static_cast<size_t>(it->second)].lanes;
       return;
     }
-    ++h.pairs;
-    if (h.examples.size() >= kMaxExamples) return;
-    it->second = static_cast<int32_t>(h.examples.size());
-    h.examples.push_back({kind, ts.info.tile, element, first, second, 1,
-                          std::string("race: ") + hazard_kind_name(kind) + ": " +
-                              describe(s, t, first, element) + ", and " +
-                              describe(s, t, second, element) +
-                              ", with no __syncthreads() between them: missing "
-                              "__syncthreads()"});
-  };
+    ++h_.pairs;
+    if (h_.examples.size() >= kMaxExamples) return;
+    it->second = static_cast<int32_t>(h_.examples.size());
+    h_.examples.push_back({kind, ts.info.tile, element, first, second, 1,
+                           std::string("race: ") + hazard_kind_name(kind) + ": " +
+                               describe(s_, t_, first, element) + ", and " +
+                               describe(s_, t_, second, element) +
+                               ", with no __syncthreads() between them: missing "
+                               "__syncthreads()"});
+  }
 
-  int32_t epoch = 0;
-  for (size_t begin = 0; begin < t.steps.size(); ++epoch) {
-    pool.clear();
-    size_t end = begin;
-    bool writes = false;  // a store or an add in this epoch: every race needs one
-    for (; end < t.steps.size() && t.steps[end].info.kind != StepKind::Sync; ++end)
-      writes = writes || writes_shared(t.steps[end]);
-    if (!writes) {  // loads alone never race: nothing to record or flag
-      begin = end + 1;
-      continue;
-    }
-    // Pass 1: who writes or adds to what in this epoch (a load is flagged in pass 2 against
-    // them; loads need no record: a cell a load alone touches is left as an earlier epoch's).
+  // Pass 1: who writes or adds to what in this epoch (a load is flagged in pass 2 against them;
+  // loads need no record: a cell a load alone touches is left as an earlier epoch's).
+  void record_writers(size_t begin, size_t end, int32_t epoch) {
     each(begin, end,
          [&](const TraceStep& ts, const AccessRef& a, int64_t, int64_t slot, int64_t span) {
            const StepAccess how = step_kind_info(ts.info.kind).access;
@@ -228,72 +250,92 @@ Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
              note_writer(c, ts.info.step, how, a);
            }
          });
-    // Pass 2: flag what another warp makes timing-dependent, and name the pair.
+  }
+
+  // Pass 2: flag what another warp makes timing-dependent, and name the pair.
+  void flag_races(size_t begin, size_t end, int32_t epoch) {
     each(begin, end,
          [&](const TraceStep& ts, const AccessRef& a, int64_t element, int64_t slot, int64_t span) {
-           const uint32_t others = ~(1u << a.warp);
-           const StepAccess how = step_kind_info(ts.info.kind).access;
-           const bool plain = how != StepAccess::Add;
-           // The first slot of the access that another warp writes (or adds to, against a plain
-           // one).
-           const Cell* hit = nullptr;
-           uint32_t writers = 0, adders = 0;
-           for (int64_t k = 0; k < span && hit == nullptr; ++k) {
-             const Cell& c = cell(ts.info.tile, slot + k);
-             if (c.epoch != epoch) continue;  // no write or add in this epoch
-             writers = c.stores & others, adders = plain ? c.atomics & others : 0;
-             if (writers || adders) hit = &c;
-           }
-           if (hit == nullptr) return;
-           const Cell& c = *hit;
-           AccessRef partner;
-           HazardKind kind = HazardKind::AtomicVsPlain;
-           if (writers) {
-             partner = c.store.other_than(a.warp);
-             if (how == StepAccess::Read)
-               kind =
-                   partner.step < a.step ? HazardKind::ReadAfterWrite : HazardKind::WriteAfterRead;
-             else if (plain)
-               kind = HazardKind::WriteAfterWrite;
-           } else {
-             partner = c.atomic.other_than(a.warp);
-           }
-           std::vector<uint32_t>& row = h.racing[static_cast<size_t>(a.step)];
-           if (row.empty()) row.resize(ts.warps.size());
-           row[static_cast<size_t>(a.warp)] |= 1u << a.lane;
-           ++h.racing_accesses;
-           ++h.counts[static_cast<int>(kind)];
-           // Every pair this access races in: each other warp's writing step on its slots.
-           std::array<std::pair<HazardKind, int>, 2 * kMaxWritersPerSlot> seen;
-           size_t nseen = 0;
-           for (int64_t k = 0; k < span; ++k) {
-             const Cell& sc = cell(ts.info.tile, slot + k);
-             if (sc.epoch != epoch) continue;
-             if (((sc.stores | (plain ? sc.atomics : 0u)) & others) == 0) continue;
-             for (int32_t i = sc.writers; i >= 0; i = pool[static_cast<size_t>(i)].next) {
-               const Writer& wr = pool[static_cast<size_t>(i)];
-               const AccessRef p = wr.refs.other_than(a.warp);
-               if (p.warp < 0 || p.warp == a.warp) continue;
-               const std::optional<HazardKind> rk = race_kind(how, a, wr.how, p);
-               if (!rk) continue;
-               const std::pair<HazardKind, int> key{*rk, wr.step};
-               if (std::find(seen.begin(), seen.begin() + static_cast<std::ptrdiff_t>(nseen),
-                             key) != seen.begin() + static_cast<std::ptrdiff_t>(nseen))
-                 continue;
-               if (nseen < seen.size()) seen[nseen++] = key;
-               record(*rk, ts, element, a, p);
-             }
-           }
+           flag(ts, a, element, slot, span, epoch);
          });
-    begin = end + 1;
   }
-  // In program order of their steps.
-  std::stable_sort(h.examples.begin(), h.examples.end(), [](const Hazard& x, const Hazard& y) {
-    return std::pair(x.first.step, x.second.step) < std::pair(y.first.step, y.second.step);
-  });
-  for (Hazard& e : h.examples)
-    if (e.lanes > 1) e.message += " (" + std::to_string(e.lanes) + " racing lanes like this)";
-  return h;
+
+  void flag(const TraceStep& ts, const AccessRef& a, int64_t element, int64_t slot, int64_t span,
+            int32_t epoch) {
+    const uint32_t others = ~(1u << a.warp);
+    const StepAccess how = step_kind_info(ts.info.kind).access;
+    const bool plain = how != StepAccess::Add;
+    // The first slot of the access that another warp writes (or adds to, against a plain one).
+    const Cell* hit = nullptr;
+    uint32_t writers = 0, adders = 0;
+    for (int64_t k = 0; k < span && hit == nullptr; ++k) {
+      const Cell& c = cell(ts.info.tile, slot + k);
+      if (c.epoch != epoch) continue;  // no write or add in this epoch
+      writers = c.stores & others, adders = plain ? c.atomics & others : 0;
+      if (writers || adders) hit = &c;
+    }
+    if (hit == nullptr) return;
+    const Cell& c = *hit;
+    AccessRef partner;
+    HazardKind kind = HazardKind::AtomicVsPlain;
+    if (writers) {
+      partner = c.store.other_than(a.warp);
+      if (how == StepAccess::Read)
+        kind = partner.step < a.step ? HazardKind::ReadAfterWrite : HazardKind::WriteAfterRead;
+      else if (plain)
+        kind = HazardKind::WriteAfterWrite;
+    } else {
+      partner = c.atomic.other_than(a.warp);
+    }
+    std::vector<uint32_t>& row = h_.racing[static_cast<size_t>(a.step)];
+    if (row.empty()) row.resize(ts.warps.size());
+    row[static_cast<size_t>(a.warp)] |= 1u << a.lane;
+    ++h_.racing_accesses;
+    ++h_.counts[static_cast<int>(kind)];
+    name_pairs(ts, a, element, slot, span, epoch);
+  }
+
+  // Every pair an access races in: each other warp's writing step on its slots.
+  void name_pairs(const TraceStep& ts, const AccessRef& a, int64_t element, int64_t slot,
+                  int64_t span, int32_t epoch) {
+    const uint32_t others = ~(1u << a.warp);
+    const StepAccess how = step_kind_info(ts.info.kind).access;
+    const bool plain = how != StepAccess::Add;
+    std::array<std::pair<HazardKind, int>, 2 * kMaxWritersPerSlot> seen;
+    size_t nseen = 0;
+    for (int64_t k = 0; k < span; ++k) {
+      const Cell& sc = cell(ts.info.tile, slot + k);
+      if (sc.epoch != epoch) continue;
+      if (((sc.stores | (plain ? sc.atomics : 0u)) & others) == 0) continue;
+      for (int32_t i = sc.writers; i >= 0; i = pool_[static_cast<size_t>(i)].next) {
+        const Writer& wr = pool_[static_cast<size_t>(i)];
+        const AccessRef p = wr.refs.other_than(a.warp);
+        if (p.warp < 0 || p.warp == a.warp) continue;
+        const std::optional<HazardKind> rk = race_kind(how, a, wr.how, p);
+        if (!rk) continue;
+        const std::pair<HazardKind, int> key{*rk, wr.step};
+        const auto seen_end = seen.begin() + static_cast<std::ptrdiff_t>(nseen);
+        if (std::find(seen.begin(), seen_end, key) != seen_end) continue;
+        if (nseen < seen.size()) seen[nseen++] = key;
+        record(*rk, ts, element, a, p);
+      }
+    }
+  }
+
+  const Scenario& s_;
+  const Trace& t_;
+  uint32_t warps_;
+  Hazards h_;
+  std::vector<std::vector<Cell>> cells_;
+  std::vector<Writer> pool_;
+  // Every racing pair (kind, first step, second step) found -> its example, -1 past the list.
+  std::map<std::tuple<int, int, int>, int32_t> pairs_;
+};
+
+}  // namespace
+
+Hazards find_hazards(const Scenario& s, const Trace& t, uint32_t warps) {
+  return RaceFinder(s, t, warps).find();
 }
 
 }  // namespace bankviz
