@@ -36,7 +36,8 @@ void let_the_main_stack_grow() {
       limit.rlim_cur >= kModelStackBytes)
     return;
   const rlim_t want = static_cast<rlim_t>(kModelStackBytes);
-  limit.rlim_cur = limit.rlim_max == RLIM_INFINITY || limit.rlim_max >= want ? want : limit.rlim_max;
+  limit.rlim_cur =
+      limit.rlim_max == RLIM_INFINITY || limit.rlim_max >= want ? want : limit.rlim_max;
   ::setrlimit(RLIMIT_STACK, &limit);
 }
 

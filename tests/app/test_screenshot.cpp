@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
@@ -673,8 +674,8 @@ TEST(AppExit, AnIndexNestedAsDeepAsAllowedIsDrawnUnderASmallStackLimit) {
   const fs::path& dir = scratch_dir.path;
   std::string index = "threadIdx.x";
   for (int i = 0; i < 199; ++i) index = "(" + index + ")";
-  std::ofstream(dir / "deep.json") << R"({"steps": [{"kind": "load", "index": "tile[threadIdx.y][)"
-                                   << index << R"(]"}]})";
+  std::ofstream(dir / "deep.json")
+      << R"({"steps": [{"kind": "load", "index": "tile[threadIdx.y][)" << index << R"(]"}]})";
   AppRun r = run_app(
       "--scenario " + (dir / "deep.json").string() + " --svg " + (dir / "deep.svg").string(),
       "ulimit -s 512;");
@@ -1165,6 +1166,19 @@ TEST(KernelFile, TheKernelWindowOpensAtTheLineHighlighted) {
   }
   const bool named = s.layout.value("toolbar_scenario", "") == "kernels.cu:126";
   EXPECT_TRUE(named && marked) << s.layout.dump();
+  // The whole row is highlighted, not only its number: near the list's right end (past the
+  // source text) line 126's colour differs from lines 124's and 128's (rows alternate colours,
+  // so those two are drawn as 126 would be without the highlight).
+  const double x = w["rows_right"].get<double>() - 6;
+  std::map<int, double> centre;
+  for (const auto& r : w["row_texts"])
+    centre[r[0].get<int>()] = r[1].get<double>() + r[2].get<double>() / 2;
+  ASSERT_TRUE(centre.count(124) && centre.count(126) && centre.count(128)) << w.dump();
+  ASSERT_TRUE(x > 0 && x < s.img.w && centre[128] < s.img.h) << w.dump();
+  const Rgba mine = s.img.at(x, centre[126]), before = s.img.at(x, centre[124]),
+             after = s.img.at(x, centre[128]);
+  EXPECT_TRUE(near(before, after, 8)) << show(before) << " " << show(after);
+  EXPECT_FALSE(near(mine, before, 8)) << show(mine) << " " << show(before);
 }
 
 // bankviz --kernel-file: the "your kernel" window's run (here Record on the CPU, through the real

@@ -252,6 +252,9 @@ void result(ProfilerState& p, const Palette& pal, const ProfileOutcome& o, Profi
   ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   p.visible_first = p.visible_last = p.highlighted = 0;
+  p.row_texts.clear();
+  p.rows_left = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x;
+  p.rows_right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (size_t i = 0; i < o.source.size(); ++i) {
     const uint32_t n = static_cast<uint32_t>(i + 1);
     auto it = by_line.find(n);
@@ -264,8 +267,10 @@ void result(ProfilerState& p, const Palette& pal, const ProfileOutcome& o, Profi
     }
     ImGui::TableNextColumn();
     if (n == p.shown_line) {
-      // The line open in the views: marked, its row framed in the accent colour, and scrolled
-      // to (a third down the list) when it was just opened.
+      // The line open in the views: marked, its whole row in the accent colour (under the
+      // excess colour, which stays readable over it), its number cell stronger, and scrolled to
+      // (a third down the list) when it was just opened.
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, col(pal.lit_border, 0.30f));
       ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, col(pal.lit_border, 0.45f));
       ImGui::Text("%u >", n);
       if (p.scroll_to_shown) {
@@ -279,6 +284,7 @@ void result(ProfilerState& p, const Palette& pal, const ProfileOutcome& o, Profi
     if (ImGui::IsItemVisible()) {
       if (p.visible_first == 0) p.visible_first = n;
       p.visible_last = n;
+      p.row_texts.push_back({n, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().y});
     }
     ImGui::TableNextColumn();
     if (l) ImGui::TextUnformatted(l->ops.c_str());

@@ -186,6 +186,14 @@ struct ProfilerState {
   // What the source list showed on its last frame (--dump-layout's "kernel_window"): the first
   // and last line numbers visible, and the line drawn highlighted (0: none).
   uint32_t visible_first = 0, visible_last = 0, highlighted = 0;
+  // For the screenshot tests: the source list's left and right ends, and each visible line's
+  // number text (its top and height) in window pixels.
+  float rows_left = 0, rows_right = 0;
+  struct RowText {
+    uint32_t line = 0;
+    float y = 0, h = 0;
+  };
+  std::vector<RowText> row_texts;
   std::future<ProfileOutcome> job;  // running while valid()
   std::atomic<bool> cancel{false};
   double started = 0;

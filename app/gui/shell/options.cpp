@@ -163,9 +163,11 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
                                 "PNG frames of a larger size");
   // A name whose extension says another format (`--screenshot x.svg`) is a usage error that
   // names the right one, as bankviz-cli export's --svg does (io.h).
-  const std::pair<const std::string*, std::string_view> formats[] = {
-      {&o.screenshot, "png"}, {&o.svg, "svg"},         {&o.gif, "gif"},
-      {&o.export_gif, "gif"}, {&o.dump_layout, "json"}};
+  const std::pair<const std::string*, std::string_view> formats[] = {{&o.screenshot, "png"},
+                                                                     {&o.svg, "svg"},
+                                                                     {&o.gif, "gif"},
+                                                                     {&o.export_gif, "gif"},
+                                                                     {&o.dump_layout, "json"}};
   for (const auto& [path, format] : formats)
     if (!path->empty())
       if (std::string why = bankviz::extension_problem(*path, format); !why.empty())

@@ -876,10 +876,14 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"asking", asking(s)},
       {"toolbar_scenario", toolbar_scenario_name(s)}};
   if (s.profiler.open)  // the "your kernel" window's source list as last drawn
-    j["kernel_window"] = {{"shown_line", s.profiler.shown_line},
-                          {"highlighted", s.profiler.highlighted},
-                          {"visible_first", s.profiler.visible_first},
-                          {"visible_last", s.profiler.visible_last}};
+    j["kernel_window"] = {
+        {"shown_line", s.profiler.shown_line},       {"highlighted", s.profiler.highlighted},
+        {"visible_first", s.profiler.visible_first}, {"visible_last", s.profiler.visible_last},
+        {"rows_left", s.profiler.rows_left},         {"rows_right", s.profiler.rows_right},
+        {"row_texts", nlohmann::json::array()}};
+  if (s.profiler.open)
+    for (const auto& r : s.profiler.row_texts)
+      j["kernel_window"]["row_texts"].push_back({r.line, r.y, r.h});
   if (s.compare.open) {
     const CompareState& c = s.compare;
     j["compare"] = {
