@@ -1,10 +1,7 @@
-// printable.h: what bankviz-cli prints is text, never terminal control. A scenario's title, a
-// step's label or an expression echoed in a message is user text; an ESC byte in it would start a
-// terminal escape sequence (retitle the window, rewrite the screen), and so would a C1 character
-// (U+009B is CSI). PrintableBuf sits between std::cout/std::cerr and the terminal and prints every
-// control character other than newline and tab as '?', as core's printable.h defines them (the one
-// home of that rule). A UTF-8 character split across two writes is held until its end arrives.
-// JSON output is unaffected: the JSON writer already escapes C0 controls.
+// printable.h: what bankviz-cli prints is text, never terminal control. PrintableBuf sits between
+// std::cout/std::cerr and the terminal, its text through app/shared/printable_output.h's
+// ControlFilter (every control character but newline and tab as '?'). JSON output is unaffected:
+// the JSON writer already escapes C0 controls.
 #pragma once
 
 #include <algorithm>
@@ -12,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "bankviz/printable.h"
+#include "printable_output.h"
 
 namespace bankviz::cli {
 
@@ -30,27 +27,11 @@ class PrintableBuf : public std::streambuf {
     return xsputn(&c, 1) == 1 ? ch : traits_type::eof();
   }
   std::streamsize xsputn(const char* s, std::streamsize n) override {
-    // The bytes held from the last write, then these: filtered a chunk at a time.
+    // Filtered a chunk at a time (printable_output.h: a character cut off is held).
     std::streamsize done = 0;
     while (done < n) {
       const size_t take = std::min<size_t>(static_cast<size_t>(n - done), 4096);
-      std::string text = pending_;
-      text.append(s + done, take);
-      pending_.clear();
-      std::string clean;
-      clean.reserve(text.size());
-      for (size_t i = 0; i < text.size();) {
-        const CharAt c = char_at(text, i);
-        if (c.incomplete) {  // the rest of this character may come with the next write
-          pending_ = text.substr(i);
-          break;
-        }
-        if (c.control && text[i] != '\n' && text[i] != '\t')
-          clean += '?';
-        else
-          clean.append(text, i, c.length);
-        i += c.length;
-      }
+      const std::string clean = filter_.pass({s + done, take});
       const std::streamsize len = static_cast<std::streamsize>(clean.size());
       if (out_->sputn(clean.data(), len) < len) return done;  // the stream failed
       done += static_cast<std::streamsize>(take);
@@ -63,13 +44,12 @@ class PrintableBuf : public std::streambuf {
  private:
   // A character still cut off when the filter ends never ends: it is shown as '?'.
   void flush_pending() {
-    if (pending_.empty()) return;
-    pending_.clear();
-    out_->sputc('?');
+    const std::string rest = filter_.finish();
+    if (!rest.empty()) out_->sputn(rest.data(), static_cast<std::streamsize>(rest.size()));
   }
 
   std::streambuf* out_;
-  std::string pending_;
+  ControlFilter filter_;
 };
 
 }  // namespace bankviz::cli

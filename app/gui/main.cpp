@@ -23,6 +23,7 @@
 #include "platform/cells.h"
 #include "platform/platform.h"
 #include "platform/theme.h"
+#include "printable_output.h"
 #include "shell/app_state.h"
 #include "shell/options.h"
 #include "shell/session.h"
@@ -286,6 +287,9 @@ int guarded_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Whatever the app prints (a path, a preset's name, a title in a message) reaches the terminal
+  // as text, never as terminal control (printable_output.h).
+  bankviz::filter_standard_streams();
   // The app, and the workers it starts, run on threads with the model's stack (stack.h), so a
   // legal expression nested 200 deep does not end it by SIGSEGV under a small `ulimit -s`.
   return bankviz::run_with_the_model_stack(guarded_main, argc, argv);

@@ -569,6 +569,28 @@ TEST(AppExit, UsageErrorsExitTwoAndFailedWorkExitsOne) {
   EXPECT_FALSE(fs::exists(svg));
 }
 
+// A preset's name, a path or a flag's value echoed in a message is user text: ESC and C1 (U+009B is
+// CSI) in it reach the terminal as '?' (app/shared/printable_output.h), in the app's own messages
+// and in CLI11's.
+TEST(AppExit, MessagesShowUserTextWithoutTerminalControl) {
+  const Scratch scratch_dir("terminal-control");
+  const std::string svg = (scratch_dir.path / "out.svg").string();
+  const std::string esc = "\x1b[2J", csi = "\xc2\x9b";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--preset '" + esc + "X" + csi + "' --svg " + svg, "no preset named '?[2JX?'"},
+      {"--theme '" + esc + "' --svg " + svg, "?[2J"},
+      {"--screenshot '" + svg + esc + ".svg'", "?[2J.svg' ends in .svg"},
+      {"--scenario '/nonexistent" + csi + ".json' --svg " + svg, "/nonexistent?.json"},
+  };
+  for (const auto& [args, says] : cases) {
+    AppRun r = run_app(args);
+    EXPECT_EQ(r.status, 2 - (args.rfind("--scenario", 0) == 0)) << args << "\n" << r.out;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << args << "\n" << r.out;
+    EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find(says), std::string::npos) << args << "\n" << r.out;
+  }
+}
+
 TEST(AppExit, NoDisplayAndNoOutputSaysSoAndHowToDrawToAFile) {
   // A packaged bankviz started from a shell without X (an ssh session, a chroot) printed
   // "bankviz: " with nothing after it (tools/package/check-deb-in-chroot.sh found it).

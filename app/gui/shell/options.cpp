@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -139,8 +140,12 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help exits 0; every other parse problem is a usage error.
-    *exit_code = app.exit(e) == 0 ? kExitOk : kExitUsage;
+    // --help exits 0; every other parse problem is a usage error. CLI11's message quotes the
+    // user's words: printed through stdout/stderr, which the app filters (printable_output.h).
+    std::ostringstream out, err;
+    *exit_code = app.exit(e, out, err) == 0 ? kExitOk : kExitUsage;
+    std::fputs(out.str().c_str(), stdout);
+    std::fputs(err.str().c_str(), stderr);
     return std::nullopt;
   }
   if (!theme.empty()) o.theme = theme;
