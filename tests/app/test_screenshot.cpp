@@ -328,7 +328,9 @@ TEST(Screenshot, SvgSlideIsSixteenByNineWithTheLessonsCaption) {
 TEST(Screenshot, ExportGifRunsInTheBackgroundAndHoldsTheCurrentStepAtSlideSize) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
   const std::string dir = ::testing::TempDir();
-  const std::string gif = dir + "step.gif", log = dir + "step-gif.log";
+  // Names of this process's own: another run of the suite may share the temporary directory.
+  const std::string pid = std::to_string(::getpid());
+  const std::string gif = dir + "step-" + pid + ".gif", log = dir + "step-gif-" + pid + ".log";
   std::filesystem::remove(gif);
   // The column read of warp 5: the GIF is that warp step's wavefronts, one frame each.
   const std::string cmd = std::string(XVFB_RUN) + " -a -s \"-screen 0 1600x1000x24\" " +
@@ -362,6 +364,8 @@ TEST(Screenshot, ExportGifRunsInTheBackgroundAndHoldsTheCurrentStepAtSlideSize) 
   EXPECT_NE(std::system(cmd.c_str()), 0);
   std::ifstream again(gif, std::ios::binary);
   EXPECT_EQ(std::vector<uint8_t>((std::istreambuf_iterator<char>(again)), {}), bytes);
+  std::filesystem::remove(gif);
+  std::filesystem::remove(log);
 }
 
 TEST(Screenshot, RefusesToOverwriteAnExistingFile) {
