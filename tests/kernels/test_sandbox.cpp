@@ -44,7 +44,7 @@ RecordResult record(const std::string& source, std::vector<std::optional<int64_t
   RecordRequest q;
   q.source = source;
   q.file_name = "k.cu";
-  q.kernel = "k";
+  q.kernel = std::string("k");  // GCC 12 -O3 warns (-Wrestrict, falsely) on = "k"
   q.block[0] = 32;
   q.args = std::move(args);
   q.timeout_s = 60;
