@@ -6,8 +6,11 @@
 # parts are left out and everything else builds.
 set -euo pipefail
 # help2man: the man pages (from the programs' --help); dpkg-dev: cpack -G DEB's dpkg-shlibdeps.
+# libseccomp-dev: the CPU recording's confinement; libc6-dev (only recommended by gcc, and this
+# installs no recommends) and g++'s libstdc++-12-dev hold the static libc.a and libstdc++.a the
+# recording is linked with.
 pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
-      help2man dpkg-dev)
+      help2man dpkg-dev libseccomp-dev libc6-dev libstdc++-12-dev)
 for arg in "$@"; do
   case $arg in
     --gui)

@@ -15,7 +15,9 @@
 #include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace bankviz {
@@ -61,44 +63,92 @@ const char* kernel_file_system(int64_t magic) {
 }
 
 // [SECTION] Temporary files a signal must not leave behind =======================================
-// write_file_atomic() names each temporary file here while it exists; the handler of
-// remove_temporary_files_on_signal() removes those named when a signal ends the program. Written by
-// the writing threads, read by a signal handler: only lock-free atomics and fixed arrays, and
-// the handler calls only unlinkat, signal and raise (async-signal-safe).
+// write_file_atomic() names each temporary file here while it exists, the CPU recording its
+// temporary directory and its child's process group; the handler of
+// remove_temporary_files_on_signal() kills those groups, then removes the files and directories
+// named, when a signal ends the program. Written by the working threads, read by a signal handler:
+// only lock-free atomics and fixed arrays, and the handler calls only kill, waitpid, openat,
+// getdents64, unlinkat, close, nanosleep, signal and raise (async-signal-safe).
 struct TempSlot {
-  std::atomic<int> dir{-1};  // the directory's descriptor while `name` is a live temporary file
+  std::atomic<int> dir{-1};   // the folder's descriptor while `name` is a live file or directory
+  std::atomic<int> group{0};  // a process group to kill, while > 0
+  bool directory = false;     // `name` is a directory (its files go with it); `dir` is ours
   char name[320] = {};
 };
 static_assert(std::atomic<int>::is_always_lock_free);
 constexpr int kTempSlots = 16;
 TempSlot g_temp[kTempSlots];
-std::atomic<int> g_busy[kTempSlots];  // 1 while a writer owns the slot (claimed or filling it)
+std::atomic<int> g_busy[kTempSlots];  // 1 while a worker owns the slot (claimed or filling it)
 
-// A free slot holding (dir, name), or -1 when all are taken (then the file is still removed on
-// every failure, only a signal could leave it).
-int remember_temporary(int dir, const std::string& name) {
-  if (name.size() >= sizeof(TempSlot::name)) return -1;
+int claim_slot() {
   for (int i = 0; i < kTempSlots; ++i) {
     int expected = 0;
-    if (!g_busy[i].compare_exchange_strong(expected, 1)) continue;
-    std::memcpy(g_temp[i].name, name.c_str(), name.size() + 1);
-    g_temp[i].dir.store(dir);  // published last: the handler reads a complete name
-    return i;
+    if (g_busy[i].compare_exchange_strong(expected, 1)) return i;
   }
   return -1;
 }
 
+// A free slot holding (dir, name), or -1 when all are taken (then the file is still removed on
+// every failure, only a signal could leave it).
+int remember_temporary(int dir, const std::string& name, bool directory = false) {
+  if (name.size() >= sizeof(TempSlot::name)) return -1;
+  const int i = claim_slot();
+  if (i < 0) return -1;
+  std::memcpy(g_temp[i].name, name.c_str(), name.size() + 1);
+  g_temp[i].directory = directory;
+  g_temp[i].dir.store(dir);  // published last: the handler reads a complete name
+  return i;
+}
+
 void forget_temporary(int slot) {
-  if (slot < 0) return;
-  g_temp[slot].dir.store(-1);
+  if (slot < 0 || slot >= kTempSlots) return;
+  const int dir = g_temp[slot].dir.exchange(-1);
+  if (g_temp[slot].directory && dir >= 0) ::close(dir);
+  g_temp[slot].group.store(0);
+  g_temp[slot].directory = false;
   g_busy[slot].store(0);
+}
+
+// Removes the folder `name` in `dir` with the files in it (one level). A process just killed may
+// still finish a call that makes a file: a few tries, 10 ms apart.
+void remove_flat_directory(int dir, const char* name) {
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    const int fd = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return;  // gone (or never made)
+    alignas(8) char buf[4096];
+    for (;;) {
+      const long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
+      if (n <= 0) break;
+      for (long at = 0; at < n;) {
+        // struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name
+        unsigned short reclen = 0;
+        std::memcpy(&reclen, buf + at + 16, sizeof reclen);
+        const char* entry = buf + at + 19;
+        if (std::strcmp(entry, ".") != 0 && std::strcmp(entry, "..") != 0) ::unlinkat(fd, entry, 0);
+        if (reclen == 0) break;
+        at += reclen;
+      }
+    }
+    ::close(fd);
+    if (::unlinkat(dir, name, AT_REMOVEDIR) == 0 || errno == ENOENT) return;
+    const timespec pause{0, 10'000'000};
+    ::nanosleep(&pause, nullptr);
+  }
 }
 
 void remove_temporaries_and_end(int sig) {
   const int saved = errno;
+  for (TempSlot& t : g_temp)
+    if (const int group = t.group.load(); group > 0) ::kill(-group, SIGKILL);
+  for (TempSlot& t : g_temp)
+    if (const int group = t.group.load(); group > 0) ::waitpid(group, nullptr, 0);
   for (TempSlot& t : g_temp) {
     const int dir = t.dir.load();
-    if (dir >= 0) ::unlinkat(dir, t.name, 0);
+    if (dir < 0) continue;
+    if (t.directory)
+      remove_flat_directory(dir, t.name);
+    else
+      ::unlinkat(dir, t.name, 0);
   }
   errno = saved;
   // SA_RESETHAND made the action the default again; the signal, blocked while this runs, is
@@ -134,6 +184,15 @@ std::string regular_file_problem(const std::string& path) {
     default:
       return q + " is not a regular file";
   }
+}
+
+std::string kernel_view_problem(const std::string& path) {
+  struct statfs where {};
+  if (::statfs(path.c_str(), &where) != 0) return {};
+  if (const char* kind = kernel_file_system(static_cast<int64_t>(where.f_type)))
+    return '\'' + path + "' is in the kernel's " + kind +
+           " file system, which holds the kernel's views, not files on a disk";
+  return {};
 }
 
 TextRead read_text_file(const std::string& path, int64_t max_bytes) {
@@ -376,6 +435,27 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
 
 void ignore_file_size_signal() {
   std::signal(SIGXFSZ, SIG_IGN);
+}
+
+int kill_process_group_on_signal(int group) {
+  if (group <= 0) return -1;
+  const int i = claim_slot();
+  if (i >= 0) g_temp[i].group.store(group);
+  return i;
+}
+
+int remove_directory_on_signal(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string folder = p.has_parent_path() ? p.parent_path().string() : ".";
+  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return -1;
+  const int slot = remember_temporary(dir, p.filename().string(), true);
+  if (slot < 0) ::close(dir);
+  return slot;
+}
+
+void forget_on_signal(int slot) {
+  forget_temporary(slot);
 }
 
 void remove_temporary_files_on_signal() {

@@ -3,6 +3,8 @@
 
 #include "bankviz/sass.h"
 
+#include <cuda.h>
+#include <dlfcn.h>
 #include <nvrtc.h>
 
 #include <chrono>
@@ -10,6 +12,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "sandbox.h"
 #include "timing.h"
 
 namespace bankviz {
@@ -52,13 +55,69 @@ std::mutex g_cubins_mutex;
 LruCache<std::string, std::shared_ptr<const Compiled>> g_cubins(kCubinCacheEntries,
                                                                 kCubinCacheBytes);
 
+// NVRTC, opened at run time as the driver and CUPTI are: a program built with CUDA starts on a
+// machine without the toolkit (a Debian package installed there: README, Install) and says why
+// it cannot compile a kernel. Looked for in the library path, then where the build found it.
+struct Nvrtc {
+  void* handle = nullptr;
+  std::string error;  // why it is not there
+#define BANKVIZ_NVRTC_FN(fn) decltype(&::fn) fn = nullptr;
+  BANKVIZ_NVRTC_FN(nvrtcCreateProgram)
+  BANKVIZ_NVRTC_FN(nvrtcDestroyProgram)
+  BANKVIZ_NVRTC_FN(nvrtcAddNameExpression)
+  BANKVIZ_NVRTC_FN(nvrtcCompileProgram)
+  BANKVIZ_NVRTC_FN(nvrtcGetProgramLogSize)
+  BANKVIZ_NVRTC_FN(nvrtcGetProgramLog)
+  BANKVIZ_NVRTC_FN(nvrtcGetCUBINSize)
+  BANKVIZ_NVRTC_FN(nvrtcGetCUBIN)
+  BANKVIZ_NVRTC_FN(nvrtcGetLoweredName)
+  BANKVIZ_NVRTC_FN(nvrtcGetErrorString)
+#undef BANKVIZ_NVRTC_FN
+};
+
+const Nvrtc& nvrtc() {
+  static const Nvrtc n = [] {
+    Nvrtc n;
+    const std::string name = "libnvrtc.so." + std::to_string(CUDA_VERSION / 1000);
+    std::string tried;
+    for (const std::string& path : {name, std::string(BANKVIZ_CUDA_LIBRARY_DIR) + "/" + name}) {
+      n.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (n.handle) break;
+      const char* e = dlerror();
+      if (!tried.empty()) tried += "; ";
+      tried += e ? e : path + " not found";
+    }
+    if (!n.handle) {
+      n.error = "NVRTC, the CUDA toolkit's compiler, is not installed (" + tried +
+                "): install the CUDA toolkit to compile kernels";
+      return n;
+    }
+#define BANKVIZ_NVRTC_LOAD(fn)                                    \
+  n.fn = reinterpret_cast<decltype(&::fn)>(dlsym(n.handle, #fn)); \
+  if (!n.fn && n.error.empty()) n.error = std::string(name) + " lacks " + #fn;
+    BANKVIZ_NVRTC_LOAD(nvrtcCreateProgram)
+    BANKVIZ_NVRTC_LOAD(nvrtcDestroyProgram)
+    BANKVIZ_NVRTC_LOAD(nvrtcAddNameExpression)
+    BANKVIZ_NVRTC_LOAD(nvrtcCompileProgram)
+    BANKVIZ_NVRTC_LOAD(nvrtcGetProgramLogSize)
+    BANKVIZ_NVRTC_LOAD(nvrtcGetProgramLog)
+    BANKVIZ_NVRTC_LOAD(nvrtcGetCUBINSize)
+    BANKVIZ_NVRTC_LOAD(nvrtcGetCUBIN)
+    BANKVIZ_NVRTC_LOAD(nvrtcGetLoweredName)
+    BANKVIZ_NVRTC_LOAD(nvrtcGetErrorString)
+#undef BANKVIZ_NVRTC_LOAD
+    return n;
+  }();
+  return n;
+}
+
 // One NVRTC program, destroyed on every path; each call's result checked.
 struct Program {
   nvrtcProgram prog = nullptr;
   nvrtcResult failed = NVRTC_SUCCESS;
   std::string call;  // the call that failed
   ~Program() {
-    if (prog) nvrtcDestroyProgram(&prog);  // only fails for a null program
+    if (prog) nvrtc().nvrtcDestroyProgram(&prog);  // only fails for a null program
   }
   bool check(nvrtcResult r, const char* what) {
     if (r == NVRTC_SUCCESS) return true;
@@ -68,15 +127,18 @@ struct Program {
     }
     return false;
   }
-  std::string error() const { return "NVRTC: " + call + ": " + nvrtcGetErrorString(failed); }
+  std::string error() const {
+    return "NVRTC: " + call + ": " + nvrtc().nvrtcGetErrorString(failed);
+  }
 };
 
 // The program's log, trailing NULs and newlines removed.
 std::string program_log(Program& p) {
   size_t size = 0;
-  if (!p.check(nvrtcGetProgramLogSize(p.prog, &size), "nvrtcGetProgramLogSize")) return {};
+  if (!p.check(nvrtc().nvrtcGetProgramLogSize(p.prog, &size), "nvrtcGetProgramLogSize")) return {};
   std::string log(size, '\0');
-  if (size > 1 && !p.check(nvrtcGetProgramLog(p.prog, log.data()), "nvrtcGetProgramLog")) return {};
+  if (size > 1 && !p.check(nvrtc().nvrtcGetProgramLog(p.prog, log.data()), "nvrtcGetProgramLog"))
+    return {};
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   return log;
 }
@@ -99,12 +161,31 @@ CompileOutcome compile(const KernelSource& k, const std::string& sm) {
       return out;
     }
   }
+  // NVRTC opens what an #include names (the source's folder, the working directory, the -I
+  // folders): a device, FIFO, folder or /proc file is refused before it reads one (sandbox.h).
+  {
+    std::error_code ec;
+    const std::string cwd = std::filesystem::current_path(ec).string();
+    const std::string folder = std::filesystem::path(k.file_name).parent_path().string();
+    if (std::string why = include_problem(
+            k.text,
+            {folder.empty() ? cwd : folder, cwd, cuda_include_dir(), cuda_include_dir() + "/cccl"});
+        !why.empty()) {
+      out.error = k.file_name + ": " + why;
+      return out;
+    }
+  }
+  if (!nvrtc().error.empty()) {
+    out.error = nvrtc().error;
+    return out;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   Program p;
-  if (!p.check(
-          nvrtcCreateProgram(&p.prog, k.text.c_str(), k.file_name.c_str(), 0, nullptr, nullptr),
-          "nvrtcCreateProgram") ||
-      !p.check(nvrtcAddNameExpression(p.prog, k.kernel_name.c_str()), "nvrtcAddNameExpression")) {
+  if (!p.check(nvrtc().nvrtcCreateProgram(&p.prog, k.text.c_str(), k.file_name.c_str(), 0, nullptr,
+                                          nullptr),
+               "nvrtcCreateProgram") ||
+      !p.check(nvrtc().nvrtcAddNameExpression(p.prog, k.kernel_name.c_str()),
+               "nvrtcAddNameExpression")) {
     out.error = p.error();
     return out;
   }
@@ -117,20 +198,22 @@ CompileOutcome compile(const KernelSource& k, const std::string& sm) {
   const bool with_cccl = std::filesystem::is_directory(cccl, ec);
   const char* opts[] = {arch.c_str(), "-std=c++17", include.c_str(), "-lineinfo",
                         include_cccl.c_str()};
-  const nvrtcResult r = nvrtcCompileProgram(p.prog, with_cccl ? 5 : 4, opts);
+  const nvrtcResult r = nvrtc().nvrtcCompileProgram(p.prog, with_cccl ? 5 : 4, opts);
   out.log = program_log(p);
   if (r != NVRTC_SUCCESS) {
-    out.error = std::string("NVRTC: ") + nvrtcGetErrorString(r) + "\n" + explain_log(out.log, k);
+    out.error =
+        std::string("NVRTC: ") + nvrtc().nvrtcGetErrorString(r) + "\n" + explain_log(out.log, k);
     out.ms = ms_since(t0);
     return out;
   }
   auto c = std::make_shared<Compiled>();
   size_t size = 0;
   const char* lowered = nullptr;
-  if (p.check(nvrtcGetCUBINSize(p.prog, &size), "nvrtcGetCUBINSize")) {
+  if (p.check(nvrtc().nvrtcGetCUBINSize(p.prog, &size), "nvrtcGetCUBINSize")) {
     c->cubin.resize(size);
-    if (p.check(nvrtcGetCUBIN(p.prog, c->cubin.data()), "nvrtcGetCUBIN"))
-      p.check(nvrtcGetLoweredName(p.prog, k.kernel_name.c_str(), &lowered), "nvrtcGetLoweredName");
+    if (p.check(nvrtc().nvrtcGetCUBIN(p.prog, c->cubin.data()), "nvrtcGetCUBIN"))
+      p.check(nvrtc().nvrtcGetLoweredName(p.prog, k.kernel_name.c_str(), &lowered),
+              "nvrtcGetLoweredName");
   }
   out.ms = ms_since(t0);
   if (p.failed != NVRTC_SUCCESS) {

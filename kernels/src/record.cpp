@@ -2,9 +2,6 @@
 #include "bankviz/record.h"
 
 #include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -23,6 +20,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "bankviz/io.h"
+#include "sandbox.h"
+
 namespace bankviz {
 
 namespace {
@@ -36,55 +36,18 @@ struct Ran {
   std::string out, err, error;
 };
 
-// A seccomp filter that makes fork, vfork, clone and clone3 fail with EPERM (and every system
-// call of another ABI: int 0x80, x32), for the recording's process: the user's kernel starts no
-// process, so nothing it starts can outlive the time limit or escape the process group. Empty
-// where the architecture is not known here (then the process group kill still bounds the time).
-std::vector<sock_filter> no_new_processes_filter() {
-#if defined(__x86_64__)
-  constexpr uint32_t arch = AUDIT_ARCH_X86_64;
-#elif defined(__aarch64__)
-  constexpr uint32_t arch = AUDIT_ARCH_AARCH64;
-#else
-  return {};
-#endif
-  const std::vector<uint32_t> denied = {
-#ifdef __NR_fork
-      __NR_fork,
-#endif
-#ifdef __NR_vfork
-      __NR_vfork,
-#endif
-#ifdef __NR_clone3
-      __NR_clone3,
-#endif
-      __NR_clone};
-  std::vector<sock_filter> f;
-  f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
-  f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0));
-  f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
-  f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
-  // Each test jumps to the last instruction (deny) when it matches; the one before it allows.
-  const size_t tests = denied.size() + 1, deny = f.size() + tests + 1;
-  f.push_back(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u,  // x32's __X32_SYSCALL_BIT
-                       static_cast<uint8_t>(deny - f.size() - 1), 0));
-  for (uint32_t nr : denied)
-    f.push_back(
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, static_cast<uint8_t>(deny - f.size() - 1), 0));
-  f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-  f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
-  return f;
-}
-
 // argv[0] (a path) run with stdin from /dev/null, stdout and stderr captured up to max_bytes
-// each, killed after timeout_s; in the child, CPU time and address space limited. The child leads
-// a process group of its own, and the whole group is killed at the deadline, when the output
-// grows past its bound, and once the child has ended: nothing it started (the compiler's cc1plus
-// blocked opening an #include'd FIFO, a process the user's code forked) outlives the run or holds
-// its output open. It is killed too if this process dies first. With `confined` (the user's
-// kernel), it cannot start processes or write files.
+// each, killed after timeout_s; in the child, CPU time and address space limited, no descriptor
+// of this process but 0-2 (the pipes), TMPDIR set to `tmpdir` (the compiler's own temporary
+// files go there, removed with it). The child leads a process group of its own, and the whole
+// group is killed at the deadline, when the output grows past its bound, once the child has
+// ended, and when a signal ends this program (io.h kill_process_group_on_signal): nothing it
+// started (the compiler's cc1plus blocked opening an #include'd FIFO, a process the user's code
+// forked) outlives the run or holds its output open. It is killed too if this process dies
+// first. With `confine` (the user's kernel): the seccomp allow-list (sandbox.h) from before its
+// exec, and no file may grow.
 Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes,
-        rlim_t memory_bytes, bool confined = false) {
+        rlim_t memory_bytes, const std::string& tmpdir, const SandboxFilter* confine = nullptr) {
   Ran r;
   int out[2] = {-1, -1}, err[2] = {-1, -1};
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
@@ -96,10 +59,15 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The environment, TMPDIR replaced; built here: after fork only async-signal-safe calls.
+  std::vector<std::string> env_text;
+  for (char** e = environ; e && *e; ++e)
+    if (std::strncmp(*e, "TMPDIR=", 7) != 0) env_text.emplace_back(*e);
+  env_text.push_back("TMPDIR=" + tmpdir);
+  std::vector<char*> env;
+  for (std::string& e : env_text) env.push_back(e.data());
+  env.push_back(nullptr);
   const rlim_t cpu = static_cast<rlim_t>(timeout_s) + 1;
-  std::vector<sock_filter> filter =
-      confined ? no_new_processes_filter() : std::vector<sock_filter>{};
-  const sock_fprog program{static_cast<unsigned short>(filter.size()), filter.data()};
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid == 0) {  // only async-signal-safe calls from here
@@ -110,18 +78,22 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
     if (null >= 0) ::dup2(null, 0);
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
+    close_descriptors_from(3);
+    // This program's handlers and blocked signals are not the child's.
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ}) ::signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
     const rlimit c{cpu, cpu}, m{memory_bytes, memory_bytes}, zero{0, 0};
     ::setrlimit(RLIMIT_CPU, &c);
     ::setrlimit(RLIMIT_AS, &m);
     ::setrlimit(RLIMIT_CORE, &zero);
-    if (confined) {
+    if (confine) {
       ::setrlimit(RLIMIT_FSIZE, &zero);
       ::setrlimit(RLIMIT_NPROC, &zero);  // as root this binds nothing: the filter does
-      if (program.len > 0 && (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-                              ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0))
-        ::_exit(kUnconfined);
+      if (!enter_sandbox(*confine)) ::_exit(kUnconfined);
     }
-    ::execv(args[0], args.data());
+    ::execve(args[0], args.data(), env.data());
     ::_exit(127);
   }
   ::close(out[1]);
@@ -133,6 +105,9 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
     return r;
   }
   ::setpgid(pid, pid);  // as the child does: whichever runs first, the group exists before a kill
+  // A signal that ends this program kills the group first (core's io.h; before this line the
+  // child's PR_SET_PDEATHSIG does, and nothing of it has been exec'd yet).
+  const int on_signal = kill_process_group_on_signal(pid);
   r.started = true;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
@@ -186,6 +161,7 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
   for (pollfd& f : fds)
     if (f.fd >= 0) ::close(f.fd);
   ::kill(-pid, SIGKILL);  // before the child is reaped: nothing of the group is left
+  forget_on_signal(on_signal);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -240,12 +216,14 @@ std::string without(std::string s, const std::string& what) {
 
 struct TempDir {
   std::string path, problem;  // problem: why there is none, in words
+  int on_signal = -1;
   TempDir() {
     const char* base = std::getenv("TMPDIR");
     const std::string in = base && *base ? base : "/tmp";
     std::string t = in + "/bankviz-record-XXXXXX";
     if (::mkdtemp(t.data())) {
       path = t;
+      on_signal = remove_directory_on_signal(path);  // Ctrl+C leaves no directory (io.h)
     } else {
       problem = "cannot make a temporary directory in '" + in + "'" +
                 (base && *base ? " (TMPDIR)" : "") + ": " + std::strerror(errno);
@@ -253,9 +231,15 @@ struct TempDir {
   }
   ~TempDir() {
     std::error_code ec;
-    if (const char* keep = std::getenv("BANKVIZ_RECORD_KEEP"); keep && *keep == '1') return;
+    if (const char* keep = std::getenv("BANKVIZ_RECORD_KEEP"); keep && *keep == '1') {
+      forget_on_signal(on_signal);
+      return;
+    }
     if (!path.empty()) std::filesystem::remove_all(path, ec);
+    forget_on_signal(on_signal);  // after: a signal before it removes what is left
   }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
 };
 
 // What a signal that ended the user's kernel most likely means.
@@ -361,6 +345,18 @@ RecordResult record_on_cpu(const RecordRequest& q) {
     out.error = why;
     return out;
   }
+  // An #include of a device, FIFO, folder or /proc file is refused before the compiler reads it.
+  {
+    std::error_code ec;
+    const std::string cwd = std::filesystem::current_path(ec).string();
+    const std::string folder = std::filesystem::path(q.file_name).parent_path().string();
+    if (std::string p = include_problem(
+            q.source, {folder.empty() ? cwd : folder, cwd, "/usr/include", "/usr/local/include"});
+        !p.empty()) {
+      out.error = q.file_name + ": " + p;
+      return out;
+    }
+  }
   const std::string cxx = record_compiler();
   if (cxx.empty()) {
     const char* c = std::getenv("BANKVIZ_RECORD_CXX");
@@ -368,6 +364,13 @@ RecordResult record_on_cpu(const RecordRequest& q) {
                               "' is not a program (a path, or a name in PATH; no arguments)"
                         : "no host C++ compiler to record with (install g++, or set "
                           "BANKVIZ_RECORD_CXX)";
+    return out;
+  }
+  // The user's kernel runs only confined (sandbox.h): without the filter nothing is compiled.
+  const SandboxFilter filter = recording_filter();
+  if (!filter.problem.empty()) {
+    out.error = "cannot confine the recording's process (no seccomp filter: " + filter.problem +
+                "): not run";
     return out;
   }
   TempDir dir;
@@ -379,9 +382,11 @@ RecordResult record_on_cpu(const RecordRequest& q) {
     return out;
   }
   const std::string exe = dir.path + "/record";
-  const Ran cc = run({cxx, "-std=c++20", "-O1", "-w", "-fno-strict-aliasing", "-I", dir.path, "-o",
-                      exe, dir.path + "/kernel.cpp"},
-                     std::max(q.timeout_s, 60.0), size_t{1} << 20, rlim_t{4} << 30);
+  // Linked statically: no dynamic loader, which would have to open files, runs under the filter.
+  const Ran cc = run({cxx, "-std=c++20", "-O1", "-w", "-fno-strict-aliasing", "-static", "-I",
+                      dir.path, "-o", exe, dir.path + "/kernel.cpp"},
+                     std::max(q.timeout_s, 60.0), size_t{1} << 20, rlim_t{4} << 30, dir.path);
+  const bool no_static_library = cc.err.find("cannot find -l") != std::string::npos;
   if (!cc.started || cc.timed_out || cc.exit_code != 0) {
     out.error =
         !cc.started ? "cannot run " + cxx + ": " + cc.error
@@ -395,7 +400,11 @@ RecordResult record_on_cpu(const RecordRequest& q) {
                        ? (cc.signal ? std::string("ended by signal ") + std::to_string(cc.signal)
                                     : "exit status " + std::to_string(cc.exit_code)) +
                              ", no message"
-                       : without(tail(cc.err, 12), dir.path + "/"));
+                       : without(tail(cc.err, 12), dir.path + "/")) +
+                  (no_static_library ? "\n(the recording is linked statically: it needs the C "
+                                       "and C++ libraries' static archives, libc6-dev and "
+                                       "libstdc++-12-dev)"
+                                     : "");
     return out;
   }
   std::vector<std::string> argv = {exe,
@@ -405,7 +414,7 @@ RecordResult record_on_cpu(const RecordRequest& q) {
                                    std::to_string(q.dynamic_shared),
                                    std::to_string(q.max_accesses)};
   for (const std::optional<int64_t>& a : q.args) argv.push_back(std::to_string(a.value_or(0)));
-  const Ran r = run(argv, q.timeout_s, size_t{96} << 20, rlim_t{2} << 30, true);
+  const Ran r = run(argv, q.timeout_s, size_t{96} << 20, rlim_t{2} << 30, dir.path, &filter);
   if (!r.started || r.timed_out || r.truncated || r.exit_code != 0) {
     out.error = !r.started ? "cannot run the recording: " + r.error
                 : r.timed_out

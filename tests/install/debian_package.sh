@@ -2,9 +2,13 @@
 # cpack -G DEB builds a package of the build; its contents are checked (programs, data, desktop
 # entry, icon, metainfo, man pages, completion), its control file names Debian dependencies and no
 # BANKVIZ paths, and the unpacked bankviz-cli runs (from the package's own share/bankviz).
-# Usage: debian_package.sh CPACK BUILD_DIR MAN_PAGES(ON|OFF) GUI(1|0)
+# The CUDA toolkit's and the driver's libraries are no Debian packages: Depends names none, and
+# no program of the package needs one to start (NVRTC, libcuda and CUPTI are opened at run time),
+# so a package built with CUDA installs and runs on any Debian 12 machine; every Depends is a
+# package apt knows (where apt's lists are present); the unpacked app draws a screenshot.
+# Usage: debian_package.sh CPACK BUILD_DIR MAN_PAGES(ON|OFF) GUI(1|0) [XVFB_RUN]
 set -euo pipefail
-cpack=$1 build=$2 man=$3 gui=$4
+cpack=$1 build=$2 man=$3 gui=$4 xvfb_run=${5:-}
 fail() {
   echo "package test: $*" >&2
   exit 1
@@ -45,6 +49,16 @@ if [[ $gui == 1 ]]; then
     fail "the app's font (fonts-dejavu-core) is not a dependency"
 fi
 
+grep -Eiq '^Depends: .*(nvrtc|libcuda|cupti|cudart)' "$tmp/control" &&
+  fail "Depends names a CUDA library, which no Debian 12 machine can install: $(cat "$tmp/control")"
+if command -v apt-cache >/dev/null && apt-cache show libc6 >/dev/null 2>&1; then
+  for d in $(sed -n 's/^Depends: //p' "$tmp/control" | tr ',|' '\n\n' | sed 's/(.*//; s/ //g'); do
+    apt-cache show "$d" >/dev/null 2>&1 || fail "Depends: $d is no package apt knows"
+  done
+else
+  echo "package test: apt's package lists are absent: the Depends were not looked up" >&2
+fi
+
 # Unpacked anywhere, the program finds its own data (share/bankviz beside bin/).
 dpkg-deb -x "$deb" "$tmp/root"
 unset BANKVIZ_ASSETS BANKVIZ_DATA_DIR
@@ -53,4 +67,20 @@ cd "$tmp"
 "$tmp/root/usr/bin/bankviz-cli" analyze --preset row-write-column-read --no-pictures >out.txt ||
   fail "the packaged bankviz-cli failed: $(cat out.txt)"
 grep -q 'row-write-column-read' out.txt || fail "the packaged analyze printed: $(cat out.txt)"
+# No program links a CUDA library: each starts where the toolkit and the driver are absent.
+for p in "$tmp"/root/usr/bin/*; do
+  if readelf -d "$p" | grep -Ei 'NEEDED.*(nvrtc|libcuda|cupti|cudart)'; then
+    fail "$(basename "$p") needs a CUDA library to start"
+  fi
+done
+if [[ $gui == 1 ]]; then
+  run=("$tmp/root/usr/bin/bankviz" --preset row-write-column-read --screenshot "$tmp/shot.png")
+  if [[ -n $xvfb_run ]]; then
+    "$xvfb_run" -a -s "-screen 0 1600x1000x24" "${run[@]}" >gui.log 2>&1 ||
+      fail "the packaged bankviz failed: $(cat gui.log)"
+  else
+    "${run[@]}" --egl >gui.log 2>&1 || fail "the packaged bankviz failed: $(cat gui.log)"
+  fi
+  [[ -s $tmp/shot.png ]] || fail "the packaged bankviz wrote no screenshot: $(cat gui.log)"
+fi
 echo "package test: $(basename "$deb"): $(grep '^Depends' "$tmp/control")"

@@ -13,6 +13,7 @@
 #include "bankviz/record.h"
 #include "bankviz/run_types.h"
 #include "bankviz/sass.h"
+#include "sandbox.h"
 
 namespace bankviz {
 namespace {
@@ -60,10 +61,12 @@ Recorded record(const std::string& source, const std::string& kernel, int64_t bx
   return out;
 }
 
-#define NEED_COMPILER()                                                                        \
-  if (record_compiler().empty())                                                               \
-  GTEST_SKIP() << "no host C++ compiler (g++ or c++ on PATH, or BANKVIZ_RECORD_CXX): the CPU " \
-                  "recording cannot run here"
+#define NEED_COMPILER()                                                                          \
+  if (record_compiler().empty())                                                                 \
+    GTEST_SKIP() << "no host C++ compiler (g++ or c++ on PATH, or BANKVIZ_RECORD_CXX): the CPU " \
+                    "recording cannot run here";                                                 \
+  if (const SandboxFilter f = recording_filter(); !f.problem.empty())                            \
+  GTEST_SKIP() << "the CPU recording refuses to run unconfined here: " << f.problem
 
 TEST(Record, TheSeedsDataLayoutKernelsAsTheH100CountsThem) {
   NEED_COMPILER();

@@ -23,6 +23,11 @@ struct TextRead {
 // Empty when `path` names a regular file (after symlinks), else why it cannot be read.
 std::string regular_file_problem(const std::string& path);
 
+// Empty unless `path` (after links) lies in one of the kernel's own file systems (/proc, /sys,
+// debugfs, ...), whose "files" are the kernel's views, not data on a disk (a read of /proc/kmsg
+// never ends): then says so.
+std::string kernel_view_problem(const std::string& path);
+
 // The whole file, if it is a regular file of at most max_bytes.
 TextRead read_text_file(const std::string& path, int64_t max_bytes);
 
@@ -72,6 +77,21 @@ void ignore_file_size_signal();
 // export leaves neither a partial file nor a hidden temporary one. A signal whose action is not the
 // default (ignored, as `nohup` or a background job sets it, or handled by the program) keeps it.
 // Both programs call it first thing; SIGKILL cannot be caught, and leaves the temporary file.
+// The same signals also kill the process groups and remove the temporary directories named below
+// (the CPU recording's compiler and program, its /tmp/bankviz-record-XXXXXX): groups first.
 void remove_temporary_files_on_signal();
+
+// Until forget_on_signal(slot): a signal of remove_temporary_files_on_signal() kills the process
+// group `group` (its leader's pid, a child of this process) with SIGKILL, then reaps the leader.
+// Returns the slot, -1 when all are taken (then only the child's PR_SET_PDEATHSIG ends it).
+int kill_process_group_on_signal(int group);
+
+// Until forget_on_signal(slot): such a signal removes the directory `path` and the files in it
+// (one level: a directory made for temporary files, no subfolders), after the groups are killed.
+// Returns the slot, -1 when all are taken or the directory's folder cannot be opened.
+int remove_directory_on_signal(const std::string& path);
+
+// Ends what a slot of the two above asked (-1: nothing).
+void forget_on_signal(int slot);
 
 }  // namespace bankviz
