@@ -310,8 +310,8 @@ void detail(const Arch& arch, const WarpAccess& a, const Touch* t, int n, const 
   }
   // A bank conflicts when it needs more passes than the group's ideal (a CAS's ideal counts
   // its passes too: the atomic's own ideal is c.ideal - c.wavefronts / 2).
-  record_group(passes, arch.banks,
-               cas ? (c.ideal - c.wavefronts / per_pass) * per_pass : c.ideal, r);
+  record_group(passes, arch.banks, cas ? (c.ideal - c.wavefronts / per_pass) * per_pass : c.ideal,
+               r);
   for (size_t i = first; i < out.size(); ++i)
     std::sort(out[i].words.begin(), out[i].words.end(), [](const LaneWord& x, const LaneWord& y) {
       return x.lane != y.lane ? x.lane < y.lane : x.word < y.word;

@@ -62,10 +62,9 @@ namespace {
 // it (a #define x would even break threadIdx.x).
 constexpr std::string_view kReserved[] = {
     "x", "y", "z", "w", "bits", "hash", "ld_volatile", "st_volatile", "ld_volatile_bits", "min",
-    "max", "abs", "out",
-    "measure", "reps", "half", "half2", "warps", "lesson_thread", "lesson_warp", "lesson_tid",
-    "replica_warp", "replica", "REPLICAS", "in", "b16_sum", "s16_sum", "b16_bits", "addr", "at",
-    "z",
+    "max", "abs", "out", "measure", "reps", "half", "half2", "warps", "lesson_thread",
+    "lesson_warp", "lesson_tid", "replica_warp", "replica", "REPLICAS", "in", "b16_sum", "s16_sum",
+    "b16_bits", "addr", "at", "z",
     // CUDA names the generated statements call or declare
     "atomicAdd", "memcpy", "uint3", "uint4", "make_uint3", "dim3"};
 
@@ -142,9 +141,9 @@ const char* kVolatileSource =
     "    return v;\n"
     "}\n"
     "\n"
-    "// The measured step's 1- and 2-byte signed loads: the bits as loaded (zero-extended), which\n"
-    "// the sum adds with no instruction of its own. A signed char's or short's value would cost a\n"
-    "// sign extension per load, 0.022 cycles per warp instruction on an H100 (docs/COST.md).\n"
+    "// The measured step's 1- and 2-byte signed loads: the bits as loaded (zero-extended),\n"
+    "// which the sum adds with no instruction of its own. A signed char's or short's value\n"
+    "// would cost a sign extension per load: 0.022 cycles per warp instruction on an H100.\n"
     "template <typename T>\n"
     "__device__ __forceinline__ unsigned int ld_volatile_bits(const T& ref)\n"
     "{\n"

@@ -355,8 +355,8 @@ void cas_loop_bound(const Arch& arch, const std::vector<WarpStep>& warps, size_t
       for (uint32_t rest = warps[v].access.mask; rest; rest &= rest - 1)
         ++others[warps[v].access.addr[static_cast<size_t>(std::countr_zero(rest))]];
   const WarpAccess& acc = warps[w].access;
-  std::map<int, int> per_bank;                // bank -> lanes of w + others' lanes on w's words
-  std::map<uint32_t, bool> counted;           // w's words whose others are already added
+  std::map<int, int> per_bank;       // bank -> lanes of w + others' lanes on w's words
+  std::map<uint32_t, bool> counted;  // w's words whose others are already added
   for (uint32_t rest = acc.mask; rest; rest &= rest - 1) {
     const uint32_t at = acc.addr[static_cast<size_t>(std::countr_zero(rest))];
     int& n = per_bank[arch.bank_of(at)];
@@ -717,11 +717,12 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
                     static_cast<long long>(c.instructions), static_cast<long long>(c.wavefronts),
                     static_cast<long long>(most.instructions),
                     static_cast<long long>(most.wavefronts));
-      why += "; other warps update the same addresses in this step: each warp's tries depend on "
-             "how the warps interleave, so the hardware takes " +
-             std::string(range) +
-             " instructions / wavefronts (a failed try needs another warp's store to its word "
-             "between its load and its compare-and-swap)";
+      why +=
+          "; other warps update the same addresses in this step: each warp's tries depend on "
+          "how the warps interleave, so the hardware takes " +
+          std::string(range) +
+          " instructions / wavefronts (a failed try needs another warp's store to its word "
+          "between its load and its compare-and-swap)";
     }
     if (c.instructions != c.written_instructions || c.wavefronts != c.written_wavefronts)
       c.reason = why.empty() ? "the compiler's instructions differ" : why;

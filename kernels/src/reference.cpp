@@ -276,8 +276,7 @@ struct BlockRun {
         if (s.steps[si].info().width != StepWidth::Element) {  // whole rows or copies
           wide_step(
               s.steps[si], tile, ty, tc, wt, racing, w, reps, here, sum, det, note,
-              [&](int lane) { return ts.value(w, static_cast<size_t>(lane)); },
-              measured);
+              [&](int lane) { return ts.value(w, static_cast<size_t>(lane)); }, measured);
           continue;
         }
         for (uint32_t m = wt.mask; m; m &= m - 1) {

@@ -344,7 +344,8 @@ TEST(BankRecord, AtomicToOneWordConflictsThirtyTwoWaysInBankZero) {
 // wavefronts per pass); atomicExch on the same words 8 and 7 (tests/data/hopper/atomcas.txt).
 TEST(BankRecord, CompareAndSwapTakesTwoWavefrontsPerPass) {
   WarpAccess a;
-  for (int l = 0; l < kWarpSize; ++l) a.addr[static_cast<size_t>(l)] = static_cast<uint32_t>(l % 4) * 4;
+  for (int l = 0; l < kWarpSize; ++l)
+    a.addr[static_cast<size_t>(l)] = static_cast<uint32_t>(l % 4) * 4;
   const AccessResult cas = serve(arch("hopper"), Op::AtomicCas, a);
   EXPECT_EQ(cas.wavefronts, 16);
   EXPECT_EQ(cas.conflicts(), 7);

@@ -49,7 +49,7 @@ struct SassInstruction {
   // counter (smsp__inst_executed_op_shared_ld) counts it, CUPTI's per-instruction metrics do not
   // (docs/COUNTERS.md, "Pads beside LDGSTS").
   bool never_executes() const;
-  int width() const;          // bytes per lane: 1, 2, 4, 8 or 16 (LDS.U16: 2, LDS.128: 16)
+  int width() const;  // bytes per lane: 1, 2, 4, 8 or 16 (LDS.U16: 2, LDS.128: 16)
 };
 
 // Parses nvdisasm's listing (with -gi: "//## File "x.cu", line 12 inlined at "x.cu", line 40"
