@@ -282,12 +282,13 @@ void as_compiled_of(const Scenario& s, const RunResult& r, AsCompiled& c, nlohma
             {"hardware_instructions", cmp.hw_instructions},
             {"hardware_wavefronts", cmp.hw_wavefronts},
             {"agrees", cmp.agrees()}};
-  text +=
-      "counters, one block, the kernel as compiled" +
-      (t.pad_instructions > 0 ? " (" + fixed(static_cast<double>(t.pad_instructions) / blocks, 2) +
-                                    " of its instructions ptxas's @!PT pads)"
-                              : std::string()) +
-      ": " + format_comparison(cmp) + "\n";
+  // std::string first: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+  std::string pads;
+  if (t.pad_instructions > 0)
+    pads = std::string(" (") + fixed(static_cast<double>(t.pad_instructions) / blocks, 2) +
+           " of its instructions ptxas's @!PT pads)";
+  text += std::string("counters, one block, the kernel as compiled") + pads + ": " +
+          format_comparison(cmp) + "\n";
 }
 
 void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner,

@@ -718,9 +718,10 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
                     static_cast<long long>(most.instructions),
                     static_cast<long long>(most.wavefronts));
       why +=
-          "; other warps update the same addresses in this step: each warp's tries depend on "
-          "how the warps interleave, so the hardware takes " +
-          std::string(range) +
+          std::string(
+              "; other warps update the same addresses in this step: each warp's tries depend on "
+              "how the warps interleave, so the hardware takes ") +
+          range +
           " instructions / wavefronts (a failed try needs another warp's store to its word "
           "between its load and its compare-and-swap)";
     }
@@ -730,7 +731,7 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     // Every warp issuing the step's instructions issues its pads too (they sit beside them).
     if (const int64_t p = pads[static_cast<size_t>(i)]; p > 0) {
       c.pad_instructions = c.instructions * p / static_cast<int64_t>(mine.size());
-      c.reason += (c.reason.empty() ? "" : "; ") + std::to_string(p) +
+      c.reason += std::string(c.reason.empty() ? "" : "; ") + std::to_string(p) +
                   " @!PT LDS RZ, [RZ] beside it (ptxas's pads, never executed): " +
                   std::to_string(c.pad_instructions) +
                   " warp instructions the L1 unit counts as shared loads, 0 wavefronts";
