@@ -248,7 +248,7 @@ nlohmann::json compiled_json(const std::vector<CompiledStep>& steps) {
 // Written mode: the model of the kernel as compiled (compiled.h), per block, where it differs
 // from the model as written; or why there is none.
 void as_compiled_of(const Scenario& s, const RunResult& r, AsCompiled& c, nlohmann::json& j,
-                    std::string& text) {
+                    nlohmann::json& totals, std::string& text) {
   c = as_compiled(s, r.device.present ? find_arch(r.device.model_arch) : nullptr);
   if (!c.error.empty()) {
     j = {{"error", c.error}};
@@ -261,6 +261,34 @@ void as_compiled_of(const Scenario& s, const RunResult& r, AsCompiled& c, nlohma
                        : "\nas compiled (the cubin's SASS, nvdisasm), the steps that differ from "
                          "the model as written:\n" +
                              table;
+  // The kernel's totals as compiled (ptxas's pads included) beside the L1 unit's counters, per
+  // block of the launch (every block where they differ, as the counters' model as written).
+  if (!r.written.hw.read) return;
+  const GenerateResult g = generate_kernel(s, RunMode::Written);
+  std::string why;
+  const std::vector<CompiledStep> launch =
+      g.kernel ? compiled_launch(s, find_arch(r.device.model_arch), *g.kernel, c.sass, s.grid, &why)
+               : std::vector<CompiledStep>();
+  if (launch.empty()) return;
+  const CompiledTotals t = compiled_totals(s, launch);
+  CounterComparison cmp = r.written.hw;
+  const double blocks = static_cast<double>(std::max<int64_t>(1, s.grid));
+  cmp.model_wavefronts = static_cast<double>(t.wavefronts) / blocks;
+  cmp.model_instructions = static_cast<double>(t.instructions) / blocks;
+  cmp.model_block0_only = false;
+  totals = {{"instructions", cmp.model_instructions},
+            {"wavefronts", cmp.model_wavefronts},
+            {"pad_instructions", static_cast<double>(t.pad_instructions) / blocks},
+            {"hardware_instructions", cmp.hw_instructions},
+            {"hardware_wavefronts", cmp.hw_wavefronts},
+            {"agrees", cmp.agrees()}};
+  // std::string first: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+  std::string pads;
+  if (t.pad_instructions > 0)
+    pads = std::string(" (") + fixed(static_cast<double>(t.pad_instructions) / blocks, 2) +
+           " of its instructions ptxas's @!PT pads)";
+  text += std::string("counters, one block, the kernel as compiled") + pads + ": " +
+          format_comparison(cmp) + "\n";
 }
 
 void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner,
@@ -325,16 +353,18 @@ void run_run(const RunCmdOptions& o) {
   Runner runner;
   const RunResult r = runner.run(s, ro);
   std::cout.flush();
-  nlohmann::json steps_json, compiled_json;
+  nlohmann::json steps_json, compiled_json, compiled_totals_json;
   std::string steps_text, compiled_text;
   AsCompiled compiled;
   if (ro.mode == RunMode::Written && r.status == RunStatus::Ok)
-    as_compiled_of(s, r, compiled, compiled_json, compiled_text);
+    as_compiled_of(s, r, compiled, compiled_json, compiled_totals_json, compiled_text);
   if (o.steps && r.status == RunStatus::Ok)
     written_steps_of(s, r, runner, compiled, steps_json, steps_text);
   if (o.json) {
     nlohmann::json j = result_json(s, r);
     if (ro.mode == RunMode::Written && r.status == RunStatus::Ok) j["as_compiled"] = compiled_json;
+    // The kernel's totals as compiled beside the unit's counters (where both were read).
+    if (!compiled_totals_json.is_null()) j["as_compiled_totals"] = compiled_totals_json;
     if (o.steps) j["written_steps"] = steps_json;
     // Invalid UTF-8 in a label from the command line is replaced, never thrown.
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

@@ -47,6 +47,8 @@ const char* op_name(Op op) {
       return "cp.async";
     case Op::AtomicInc:
       return "atomic increment";
+    case Op::AtomicCas:
+      return "atomic compare-and-swap";
   }
   return "?";
 }
@@ -55,8 +57,23 @@ bool is_matrix_op(Op op) {
   return op == Op::LdMatrix || op == Op::StMatrix;
 }
 
+bool is_atomic_op(Op op) {
+  return op == Op::Atomic || op == Op::AtomicInc || op == Op::AtomicCas;
+}
+
 std::optional<OpSpec> parse_op(std::string_view name) {
   OpSpec s;
+  if (name.starts_with("atom.")) {
+    std::string_view size = name.substr(5);
+    s.op = Op::Atomic;
+    if (size.starts_with("cas.")) {
+      s.op = Op::AtomicCas;
+      size.remove_prefix(4);
+    }
+    if (size != "4" && size != "8") return std::nullopt;
+    s.width = size == "4" ? 4 : 8;
+    return s;
+  }
   if (name.starts_with("cp.async.")) {
     const std::string_view size = name.substr(9);
     s.op = Op::CpAsync;
@@ -85,6 +102,8 @@ std::optional<OpSpec> parse_op(std::string_view name) {
 
 std::string op_spec_name(const OpSpec& s) {
   if (s.op == Op::CpAsync) return "cp.async." + std::to_string(s.width);
+  if (s.op == Op::Atomic || s.op == Op::AtomicCas)
+    return std::string(s.op == Op::AtomicCas ? "atom.cas." : "atom.") + std::to_string(s.width);
   if (!is_matrix_op(s.op)) return op_name(s.op);
   return std::string(op_name(s.op)) + ".x" + std::to_string(s.matrices) + (s.trans ? ".trans" : "");
 }
@@ -215,7 +234,14 @@ bool new_slot(const Touch* t, int i, bool atomic) {
 // Wavefronts = the most slots in one bank (with 128-byte lines: distinct words; for atomics:
 // lanes). Ideal = the slots' bytes over the line: what a conflict-free layout of the same
 // request would need (Kepler's unaligned float2 row: 256 bytes, ideal 1, served in 2).
-GroupCost cost(const Arch& arch, const WarpAccess& a, const Touch* t, int n, bool atomic) {
+// A compare-and-swap (ATOMS.CAS) takes two wavefronts per pass, and Nsight Compute counts one
+// conflict per pass beyond the atomic's ideal: its ideal is the atomic's plus the passes
+// (measured on an H100, docs/COUNTERS.md "Compare-and-swap": 8 lanes on each of 4 words in 4
+// banks, 8 passes, 16 wavefronts, 7 conflicts).
+constexpr int kCasWavefrontsPerPass = 2;
+
+GroupCost cost(const Arch& arch, const WarpAccess& a, const Touch* t, int n, bool atomic,
+               bool cas) {
   GroupCost c;
   int words = 0, in_bank = 0;
   for (int i = 0; i < n; ++i) {
@@ -228,6 +254,10 @@ GroupCost cost(const Arch& arch, const WarpAccess& a, const Touch* t, int n, boo
   }
   c.wavefronts = std::max(c.wavefronts, 1) + (extra_pass(arch, a) ? 1 : 0);
   c.ideal = std::max(1, (words * arch.bank_bytes + arch.line_bytes - 1) / arch.line_bytes);
+  if (cas) {
+    c.ideal += c.wavefronts;
+    c.wavefronts *= kCasWavefrontsPerPass;
+  }
   return c;
 }
 
@@ -242,11 +272,14 @@ void record_group(const int* passes, int banks, int ideal, AccessResult& r) {
 }
 
 // The k-th slot of every bank goes to the group's k-th wavefront.
+// A compare-and-swap's k-th pass is its wavefronts 2k (the compare) and 2k+1 (the swap), the
+// same lanes and words in both.
 void detail(const Arch& arch, const WarpAccess& a, const Touch* t, int n, const GroupCost& c,
-            bool atomic, AccessResult& r) {
+            bool atomic, bool cas, AccessResult& r) {
   std::vector<Wavefront>& out = r.detail;
   const size_t first = out.size();
   out.resize(first + static_cast<size_t>(c.wavefronts));
+  const int per_pass = cas ? kCasWavefrontsPerPass : 1;
   int passes[kMaxBanks] = {};
   int k = -1;
   for (int i = 0; i < n; ++i) {
@@ -256,11 +289,13 @@ void detail(const Arch& arch, const WarpAccess& a, const Touch* t, int n, const 
     const bool shared = (i > 0 && touch_word_key(t[i - 1]) == touch_word_key(t[i])) ||
                         (i + 1 < n && touch_word_key(t[i + 1]) == touch_word_key(t[i]));
     const int bank = touch_bank(t[i]);
-    passes[bank] = k + 1;
-    Wavefront& wf = out[first + static_cast<size_t>(k)];
-    wf.lanes |= 1u << touch_lane(t[i]);
-    wf.banks |= 1u << bank;
-    wf.words.push_back(LaneWord{touch_lane(t[i]), touch_word(arch, t[i]), bank, shared});
+    passes[bank] = (k + 1) * per_pass;
+    for (int h = 0; h < per_pass; ++h) {
+      Wavefront& wf = out[first + static_cast<size_t>(k * per_pass + h)];
+      wf.lanes |= 1u << touch_lane(t[i]);
+      wf.banks |= 1u << bank;
+      wf.words.push_back(LaneWord{touch_lane(t[i]), touch_word(arch, t[i]), bank, shared});
+    }
   }
   if (extra_pass(arch, a)) {
     // The guide's extra pass: it names no word, so it is drawn on the banks that set the count.
@@ -273,7 +308,10 @@ void detail(const Arch& arch, const WarpAccess& a, const Touch* t, int n, const 
         ++passes[b];
       }
   }
-  record_group(passes, arch.banks, c.ideal, r);
+  // A bank conflicts when it needs more passes than the group's ideal (a CAS's ideal counts
+  // its passes too: the atomic's own ideal is c.ideal - c.wavefronts / 2).
+  record_group(passes, arch.banks, cas ? (c.ideal - c.wavefronts / per_pass) * per_pass : c.ideal,
+               r);
   for (size_t i = first; i < out.size(); ++i)
     std::sort(out[i].words.begin(), out[i].words.end(), [](const LaneWord& x, const LaneWord& y) {
       return x.lane != y.lane ? x.lane < y.lane : x.word < y.word;
@@ -497,8 +535,7 @@ template <bool kDetail>
 AccessResult run(const Arch& arch, Op op, const WarpAccess& a) {
   AccessResult r;
   if (a.mask == 0) return r;
-  if (arch.one_broadcast &&
-      (op == Op::Load || op == Op::Store || op == Op::Atomic || op == Op::AtomicInc)) {
+  if (arch.one_broadcast && (op == Op::Load || op == Op::Store || is_atomic_op(op))) {
     run_tesla<kDetail>(arch, op, a, r);
   } else if (op == Op::CpAsync) {
     run_copy<kDetail>(arch, a, r);
@@ -511,11 +548,12 @@ AccessResult run(const Arch& arch, Op op, const WarpAccess& a) {
       if (!lanes) continue;
       const int n = collect(arch, a, lanes, touches);
       // Lanes never share a word's pass: atomics' read-modify-writes.
-      const bool atomic = op == Op::Atomic;
-      const GroupCost c = cost(arch, a, touches, n, atomic);
+      const bool cas = op == Op::AtomicCas;
+      const bool atomic = op == Op::Atomic || cas;
+      const GroupCost c = cost(arch, a, touches, n, atomic, cas);
       r.wavefronts += c.wavefronts;
       r.ideal += c.ideal;
-      if constexpr (kDetail) detail(arch, a, touches, n, c, atomic, r);
+      if constexpr (kDetail) detail(arch, a, touches, n, c, atomic, cas, r);
     }
   }
   if constexpr (kDetail) r.busiest_bank = busiest(r, arch.banks);

@@ -124,7 +124,7 @@ std::string parse_any_record(const std::string& line, Record& r) {
   if (!r.op)
     return "'" + f[1] +
            "' is neither a width nor an instruction (ldmatrix.x1|x2|x4[.trans], "
-           "stmatrix.x1|x2|x4[.trans], cp.async.4|8|16)";
+           "stmatrix.x1|x2|x4[.trans], cp.async.4|8|16, atom.4|8, atom.cas.4|8)";
   uint64_t mask = 0;
   if (!parse_u64(f[2], mask) || mask > 0xFFFFFFFFull)
     return "mask '" + f[2] + "' is not a 32-bit number (decimal or 0x hex)";

@@ -90,6 +90,10 @@ bool SassInstruction::shared() const {
   return b == "LDS" || b == "STS" || b == "ATOMS" || b == "LDSM" || b == "STSM" || b == "LDGSTS";
 }
 
+bool SassInstruction::never_executes() const {
+  return predicate == "@!PT";
+}
+
 int SassInstruction::width() const {
   const std::string_view b = base_opcode(opcode);
   if (b == "LDSM" || b == "STSM") return 16;
@@ -335,6 +339,39 @@ void cas_loop(const Arch& arch, WarpAccess acc, Cost& c) {
   }
 }
 
+// The most tries a warp's compare-and-swap loop can take when other warps update its words in
+// the same step. In a try, each bank of the warp's lanes still trying lets one lane store, unless
+// its word changed since the warp's LDS: a store of another warp's lane in that window. Each such
+// store lies in one window of the warp (its windows do not overlap), and every lane stores once.
+// So the tries in which bank b still has lanes are at most its lanes there plus the other warps'
+// lanes on the words it uses there, and the loop ends when every bank is done:
+//   tries <= max over banks b of (n_w(b) + sum over other warps v, words x of w in b, of n_v(x)).
+// Each try is 2 instructions and its LDS (at most the whole warp's access, served as a store:
+// 4-byte words, no fewer than any subset of the lanes) plus 2 wavefronts.
+void cas_loop_bound(const Arch& arch, const std::vector<WarpStep>& warps, size_t w, Cost& c) {
+  std::map<uint32_t, int> others;  // word address -> the other warps' lanes on it
+  for (size_t v = 0; v < warps.size(); ++v)
+    if (v != w)
+      for (uint32_t rest = warps[v].access.mask; rest; rest &= rest - 1)
+        ++others[warps[v].access.addr[static_cast<size_t>(std::countr_zero(rest))]];
+  const WarpAccess& acc = warps[w].access;
+  std::map<int, int> per_bank;       // bank -> lanes of w + others' lanes on w's words
+  std::map<uint32_t, bool> counted;  // w's words whose others are already added
+  for (uint32_t rest = acc.mask; rest; rest &= rest - 1) {
+    const uint32_t at = acc.addr[static_cast<size_t>(std::countr_zero(rest))];
+    int& n = per_bank[arch.bank_of(at)];
+    ++n;
+    if (!counted[at]) {
+      counted[at] = true;
+      if (const auto o = others.find(at); o != others.end()) n += o->second;
+    }
+  }
+  int64_t tries = 0;
+  for (const auto& [bank, n] : per_bank) tries = std::max<int64_t>(tries, n);
+  c.instructions += 2 * tries;
+  c.wavefronts += tries * (serve(arch, Op::Store, acc).wavefronts + 2);
+}
+
 // One execution (or the first member of a wider instruction's group) served: every warp of the
 // block issues it unless the compiler jumps over it (then those with an active lane, as written).
 Cost serve_execution(const Analysis& src, int exec, const OpSpec& op, int width, bool all_warps,
@@ -535,12 +572,16 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     if (k.step_line[i] > 0) starts.emplace_back(k.step_line[i], static_cast<int>(i));
   std::sort(starts.begin(), starts.end());
   std::vector<std::vector<const SassInstruction*>> own(n);
+  std::vector<int64_t> pads(n, 0);  // never-executed pads on each step's lines
   for (const SassInstruction& in : sass) {
     if (!in.shared() || in.line == 0 || !same_file(in.file, k.file_name)) continue;
     int found = -1;
     for (const auto& [line, step] : starts)
       if (static_cast<int64_t>(line) <= static_cast<int64_t>(in.line)) found = step;
-    if (found >= 0 && s.steps[static_cast<size_t>(found)].is_memory())
+    if (found < 0 || !s.steps[static_cast<size_t>(found)].is_memory()) continue;
+    if (in.never_executes())
+      ++pads[static_cast<size_t>(found)];
+    else
       own[static_cast<size_t>(found)].push_back(&in);
   }
   std::vector<std::vector<int>> execs(n);
@@ -662,12 +703,39 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     if (reused > 0)
       why += (why.empty() ? "" : "; ") + std::to_string(reused) +
              " executions at the addresses of another: the compiler loaded the value once";
-    if (form == Form::CasLoop && warps_share_addresses(a, ex))
+    if (form == Form::CasLoop && warps_share_addresses(a, ex)) {
+      Cost most;
+      for (int e : ex) {
+        const auto& ws = a.warps[static_cast<size_t>(e)];
+        for (size_t w = 0; w < ws.size(); ++w)
+          if (ws[w].access.mask) cas_loop_bound(*a.arch, ws, w, most);
+      }
+      c.max_instructions = most.instructions;
+      c.max_wavefronts = most.wavefronts;
+      char range[160];
+      std::snprintf(range, sizeof range, "between %lld / %lld (each warp alone) and %lld / %lld",
+                    static_cast<long long>(c.instructions), static_cast<long long>(c.wavefronts),
+                    static_cast<long long>(most.instructions),
+                    static_cast<long long>(most.wavefronts));
       why +=
-          "; other warps update the same addresses in this step: each warp's tries depend on "
-          "how the warps interleave (not modelled; the hardware may take more)";
-    if (c.differs()) c.reason = why.empty() ? "the compiler's instructions differ" : why;
+          std::string(
+              "; other warps update the same addresses in this step: each warp's tries depend on "
+              "how the warps interleave, so the hardware takes ") +
+          range +
+          " instructions / wavefronts (a failed try needs another warp's store to its word "
+          "between its load and its compare-and-swap)";
+    }
+    if (c.instructions != c.written_instructions || c.wavefronts != c.written_wavefronts)
+      c.reason = why.empty() ? "the compiler's instructions differ" : why;
     c.cas_loop = form == Form::CasLoop;
+    // Every warp issuing the step's instructions issues its pads too (they sit beside them).
+    if (const int64_t p = pads[static_cast<size_t>(i)]; p > 0) {
+      c.pad_instructions = c.instructions * p / static_cast<int64_t>(mine.size());
+      c.reason += std::string(c.reason.empty() ? "" : "; ") + std::to_string(p) +
+                  " @!PT LDS RZ, [RZ] beside it (ptxas's pads, never executed): " +
+                  std::to_string(c.pad_instructions) +
+                  " warp instructions the L1 unit counts as shared loads, 0 wavefronts";
+    }
     out.push_back(std::move(c));
   }
   return out;
@@ -698,14 +766,24 @@ std::vector<CompiledStep> compiled_launch(const Scenario& s, const Arch* arch,
     if (sum.empty()) {
       sum = std::move(one);
       for (CompiledStep& c : sum) {
-        c.instructions *= times, c.wavefronts *= times;
+        c.instructions *= times, c.wavefronts *= times, c.pad_instructions *= times;
+        c.max_instructions *= times, c.max_wavefronts *= times;
         c.written_instructions *= times, c.written_wavefronts *= times;
       }
       continue;
     }
     for (size_t i = 0; i < sum.size() && i < one.size(); ++i) {
       CompiledStep& c = sum[i];
+      // A bound over the launch: the blocks' bounds, a block without one counting its figures.
+      if (c.bounded() || one[i].bounded()) {
+        const CompiledStep& o = one[i];
+        c.max_instructions = (c.bounded() ? c.max_instructions : c.instructions) +
+                             (o.bounded() ? o.max_instructions : o.instructions);
+        c.max_wavefronts = (c.bounded() ? c.max_wavefronts : c.wavefronts) +
+                           (o.bounded() ? o.max_wavefronts : o.wavefronts);
+      }
       c.instructions += one[i].instructions, c.wavefronts += one[i].wavefronts;
+      c.pad_instructions += one[i].pad_instructions;
       c.written_instructions += one[i].written_instructions;
       c.written_wavefronts += one[i].written_wavefronts;
       if (c.reason.empty()) c.reason = one[i].reason;  // the first block that says why
@@ -715,6 +793,18 @@ std::vector<CompiledStep> compiled_launch(const Scenario& s, const Arch* arch,
   for (CompiledStep& c : sum)
     if (!c.differs()) c.reason.clear();
   return sum;
+}
+
+CompiledTotals compiled_totals(const Scenario& s, const std::vector<CompiledStep>& steps) {
+  CompiledTotals t;
+  for (const CompiledStep& c : steps) {
+    if (c.step < 0 || static_cast<size_t>(c.step) >= s.steps.size()) continue;
+    t.instructions += c.instructions + c.pad_instructions;
+    t.pad_instructions += c.pad_instructions;
+    if (!s.steps[static_cast<size_t>(c.step)].info().wavefront_counter.empty())
+      t.wavefronts += c.wavefronts;
+  }
+  return t;
 }
 
 std::string format_compiled_steps(const std::vector<CompiledStep>& steps) {

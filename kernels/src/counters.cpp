@@ -104,6 +104,7 @@ int64_t op_wavefronts(const SharedCounters& c, Op op) {
       return c.wavefronts_st;
     case Op::Atomic:
     case Op::AtomicInc:
+    case Op::AtomicCas:
       return c.wavefronts_atom;
     case Op::CpAsync:
       return c.wavefronts_all;
@@ -121,6 +122,7 @@ int64_t op_conflicts(const SharedCounters& c, Op op) {
       return c.conflicts_st;
     case Op::Atomic:
     case Op::AtomicInc:
+    case Op::AtomicCas:
       return c.conflicts_atom;
     case Op::CpAsync:
       return c.conflicts_ldgsts;
@@ -136,6 +138,7 @@ int64_t op_instructions(const SharedCounters& c, Op op) {
       return c.inst_st;
     case Op::Atomic:
     case Op::AtomicInc:
+    case Op::AtomicCas:
       return c.inst_atom;
     case Op::LdMatrix:
       return c.inst_ldsm;

@@ -254,7 +254,8 @@ struct BlockRun {
       const TraceStep& ts = t.steps[exec];
       if (ts.info.kind == StepKind::Sync) continue;
       const size_t si = static_cast<size_t>(ts.info.step);
-      const int64_t reps = o.measure == ts.info.step ? o.reps : 1;
+      const bool measured = o.measure == ts.info.step;
+      const int64_t reps = measured ? o.reps : 1;
       const TileDecl& tile = s.tiles[static_cast<size_t>(ts.info.tile)];
       const ElemType& ty = tile.type();
       std::vector<Cell>& tc = cells[static_cast<size_t>(ts.info.tile)];
@@ -275,8 +276,7 @@ struct BlockRun {
         if (s.steps[si].info().width != StepWidth::Element) {  // whole rows or copies
           wide_step(
               s.steps[si], tile, ty, tc, wt, racing, w, reps, here, sum, det, note,
-              [&](int lane) { return ts.value(w, static_cast<size_t>(lane)); },
-              o.measure == ts.info.step);
+              [&](int lane) { return ts.value(w, static_cast<size_t>(lane)); }, measured);
           continue;
         }
         for (uint32_t m = wt.mask; m; m &= m - 1) {
@@ -293,6 +293,11 @@ struct BlockRun {
                 if (!races && c.state == CellState::Uninit)
                   note(here + " reads " + tile.element_name(elem) +
                        ", which no thread stored: shared memory starts uninitialized");
+              } else if (measured && ty.sign_extends()) {
+                // Exposed mode's measured load adds a signed char's or short's bits as loaded
+                // (codegen.cpp, ld_volatile_bits).
+                sum[tid] += static_cast<uint32_t>(c.bits[0] & ((1u << (8 * ty.bytes)) - 1u)) *
+                            static_cast<uint32_t>(reps);
               } else {
                 sum[tid] += c.checksum * static_cast<uint32_t>(reps);
               }

@@ -48,6 +48,8 @@ INSTANTIATE_TEST_SUITE_P(Measured, WavefrontsSuite,
 INSTANTIATE_TEST_SUITE_P(MeasuredMatrix, WavefrontsSuite,
                          ::testing::Values("ldmatrix", "stmatrix", "cpasync", "ldmatrix_holdout",
                                            "stmatrix_holdout", "cpasync_holdout"));
+// Shared atomics, compare-and-swap among them (tools/atomsweep on an H100: NAME WAVEFRONTS IDEAL).
+INSTANTIATE_TEST_SUITE_P(MeasuredAtomics, WavefrontsSuite, ::testing::Values("atomcas"));
 
 std::string addresses(int stride, int count = 32) {
   std::string s;

@@ -339,6 +339,32 @@ TEST(BankRecord, AtomicToOneWordConflictsThirtyTwoWaysInBankZero) {
   EXPECT_EQ(atomic("cc1x", same(4, 0)), 32);
 }
 
+// atomicCAS(&lock[t % 4], 0, t + 1) (tests/data/profile/people.cu, sharedAtomics): 8 lanes on each
+// of 4 words in banks 0-3. An H100 counted 16 wavefronts and 7 conflicts (ATOMS.CAS: two
+// wavefronts per pass); atomicExch on the same words 8 and 7 (tests/data/hopper/atomcas.txt).
+TEST(BankRecord, CompareAndSwapTakesTwoWavefrontsPerPass) {
+  WarpAccess a;
+  for (int l = 0; l < kWarpSize; ++l)
+    a.addr[static_cast<size_t>(l)] = static_cast<uint32_t>(l % 4) * 4;
+  const AccessResult cas = serve(arch("hopper"), Op::AtomicCas, a);
+  EXPECT_EQ(cas.wavefronts, 16);
+  EXPECT_EQ(cas.conflicts(), 7);
+  EXPECT_EQ(cas.conflict_banks, 0xFu);
+  EXPECT_EQ(cas.bank_passes[0], 16);
+  ASSERT_EQ(cas.detail.size(), 16u);
+  // The compare and the swap of one pass: the same lanes and words.
+  EXPECT_EQ(cas.detail[0].lanes, 0x0000000Fu);
+  EXPECT_EQ(cas.detail[1].lanes, cas.detail[0].lanes);
+  EXPECT_EQ(cas.detail[2].lanes, 0x000000F0u);
+  const AccessResult exch = serve(arch("hopper"), Op::Atomic, a);
+  EXPECT_EQ(exch.wavefronts, 8);
+  EXPECT_EQ(exch.conflicts(), 7);
+  // One lane per bank: two wavefronts, no conflict; 64-bit words go by half-warps.
+  EXPECT_EQ(count_wavefronts(arch("hopper"), Op::AtomicCas, strided(4, 4)), 2);
+  EXPECT_EQ(serve(arch("hopper"), Op::AtomicCas, strided(4, 4)).conflicts(), 0);
+  EXPECT_EQ(count_wavefronts(arch("hopper"), Op::AtomicCas, strided(8, 8)), 4);
+}
+
 TEST(BankRecord, SplitIsNotAConflictButAConflictInsideOneHalfIs) {
   // A double row on Hopper: two half-warps, every bank twice, ideal 2: no bank conflicts.
   const AccessResult row = serve(arch("hopper"), Op::Store, strided(8, 8));
@@ -370,7 +396,7 @@ TEST(BankRecord, AgreesWithTheWavefrontsOnRandomAccesses) {
     const uint32_t span = 1u << (6 + next() % 8);  // addresses within 64 B .. 8 KB
     for (auto& x : a.addr) x = static_cast<uint32_t>(next() % span) / a.width * a.width;
     for (const Arch& ar : all_archs())
-      for (Op op : {Op::Load, Op::Store, Op::Atomic}) {
+      for (Op op : {Op::Load, Op::Store, Op::Atomic, Op::AtomicCas}) {
         const AccessResult r = serve(ar, op, a);
         SCOPED_TRACE(std::string(ar.id) + " " + op_name(op) + " width " + std::to_string(a.width));
         ASSERT_EQ(r.wavefronts, count_wavefronts(ar, op, a));

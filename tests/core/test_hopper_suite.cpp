@@ -119,13 +119,14 @@ TEST_P(MatrixSuite, ModelMatchesNsightComputeOnEveryCase) {
 
 INSTANTIATE_TEST_SUITE_P(Measured, MatrixSuite,
                          ::testing::Values("ldmatrix", "stmatrix", "cpasync", "ldmatrix_holdout",
-                                           "stmatrix_holdout", "cpasync_holdout"));
+                                           "stmatrix_holdout", "cpasync_holdout", "atomcas"));
 
 TEST(MatrixOps, NamesParseBackAndForthAndBadOnesAreRefused) {
-  for (const char* n : {"ldmatrix.x1", "ldmatrix.x2.trans", "stmatrix.x4", "cp.async.8"})
+  for (const char* n :
+       {"ldmatrix.x1", "ldmatrix.x2.trans", "stmatrix.x4", "cp.async.8", "atom.4", "atom.cas.8"})
     EXPECT_EQ(op_spec_name(*parse_op(n)), n);
   for (const char* n : {"ldmatrix.x3", "ldmatrix.x", "stmatrix.x4.tran", "cp.async.2", "cp.async.",
-                        "ld", "ldmatrix.x1.trans.trans"})
+                        "ld", "ldmatrix.x1.trans.trans", "atom.16", "atom.cas", "atom.cas.2"})
     EXPECT_FALSE(parse_op(n)) << n;
   WarpAccess a;
   a.width = 16;

@@ -120,6 +120,29 @@ TEST(Codegen, ExposedModeRepeatsTheMeasuredStepWithVolatileSharedAccesses) {
       contains(src, "    } else {\n        sum += ld_volatile(tile[threadIdx.x][threadIdx.y]);"));
 }
 
+// A signed char's or short's measured loads read the bits as loaded (no sign extension, which cost
+// an H100 0.022 cycles per load, docs/COST.md); the other executions keep C's value.
+TEST(Codegen, ExposedSignedSubWordLoadsSumTheirBits) {
+  Scenario s;
+  s.tiles[0].elem = "short";
+  s.tiles[0].dims = {64};
+  s.block[0] = 32;
+  s.block[1] = 1;
+  Step load;
+  load.kind = StepKind::Load;
+  load.index = "tile[threadIdx.x]";
+  s.steps = {load};
+  GenerateResult g = generate_kernel(s, RunMode::Exposed);
+  ASSERT_TRUE(g.kernel);
+  const std::string& src = g.kernel->text;
+  EXPECT_TRUE(contains(src, "const auto v0 = ld_volatile_bits(tile[threadIdx.x]);")) << src;
+  EXPECT_TRUE(contains(src, "sum += ld_volatile(tile[threadIdx.x]);")) << src;
+  s.tiles[0].elem = "unsigned short";
+  g = generate_kernel(s, RunMode::Exposed);
+  ASSERT_TRUE(g.kernel);
+  EXPECT_FALSE(contains(g.kernel->text, "= ld_volatile_bits(")) << g.kernel->text;
+}
+
 TEST(Codegen, ExposedKernelPlaysTheLessonsThreadsSoAccessesReadAsInTheLesson) {
   // Launched as 1-D blocks of only the measured step's warps: threadIdx and blockDim are the
   // lesson's (locals shadowing the built-ins), the output slot is the launch's own thread.

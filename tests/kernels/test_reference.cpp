@@ -472,3 +472,32 @@ TEST(Reference, CpAsyncCopiesTheThreadsInputSlot) {
   s.steps = {load};
   EXPECT_TRUE(kernel_input(s).empty());
 }
+
+// Exposed mode's measured load of a signed char adds its bits as loaded (the kernel's
+// ld_volatile_bits(): no sign extension, docs/COST.md); every other execution, and written mode,
+// adds its value as C does.
+TEST(Reference, ExposedMeasuredSignedCharAddsItsBitsOthersItsValue) {
+  Scenario s;
+  s.tiles[0].elem = "char";
+  s.tiles[0].dims = {32};
+  s.block[0] = 32;
+  s.block[1] = 1;
+  Step store;
+  store.kind = StepKind::Store;
+  store.index = "tile[threadIdx.x]";
+  store.value = "0 - 1 - threadIdx.x";  // -1 .. -32: 0xff .. 0xe0
+  Step sync;
+  sync.kind = StepKind::Sync;
+  Step load;
+  load.kind = StepKind::Load;
+  load.index = "tile[threadIdx.x]";
+  s.steps = {store, sync, load, load};
+  const Reference written = reference_of(s);
+  ASSERT_EQ(written.out.size(), 32u);
+  EXPECT_EQ(written.out[3], static_cast<uint32_t>(-8));  // -4 twice, sign-extended
+  ReferenceOptions o;
+  o.measure = 2;
+  o.reps = 16;
+  const Reference exposed = reference_of(s, o);
+  EXPECT_EQ(exposed.out[3], 16u * 0xfcu + static_cast<uint32_t>(-4));
+}

@@ -35,12 +35,20 @@ namespace bankviz {
 // shared memory for Hopper: the lanes on one address are one request (the hardware adds how many
 // they are), so they share its pass as loads of one word do; distinct words of a bank still
 // conflict (measured: the histogram's atomic step, every block of the launch, H100).
-enum class Op { Load, Store, Atomic, LdMatrix, StMatrix, CpAsync, AtomicInc };
-// "load" / "store" / "atomic" / "ldmatrix" / "stmatrix" / "cp.async" / "atomic increment"
+// AtomicCas: ATOMS.CAS (atomicCAS, 32- or 64-bit): served as Atomic (a pass per lane in its bank,
+// the fixed split of its width), each pass two wavefronts; Nsight Compute counts one conflict per
+// pass beyond the atomic's ideal, so the ideal is the atomic's plus the passes (measured on an
+// H100: 504 of 504 cases of tools/atomsweep, docs/COUNTERS.md "Compare-and-swap").
+enum class Op { Load, Store, Atomic, LdMatrix, StMatrix, CpAsync, AtomicInc, AtomicCas };
+// "load" / "store" / "atomic" / "ldmatrix" / "stmatrix" / "cp.async" / "atomic increment" /
+// "atomic compare-and-swap"
 const char* op_name(Op op);
 bool is_matrix_op(Op op);  // ldmatrix or stmatrix
+bool is_atomic_op(Op op);  // Atomic, AtomicInc or AtomicCas: ATOMS, counted as "atom"
 
-// An instruction as PTX names it: "ldmatrix.x4", "stmatrix.x2.trans", "cp.async.16".
+// An instruction as PTX names it: "ldmatrix.x4", "stmatrix.x2.trans", "cp.async.16"; and the
+// shared atomics by their width: "atom.4" / "atom.8" (ATOMS.ADD, .EXCH, .MAX, ...), "atom.cas.4" /
+// "atom.cas.8" (ATOMS.CAS, ATOMS.CAS.64), for `bankviz-cli wavefronts`.
 struct OpSpec {
   Op op = Op::Load;
   int width = 4;     // bytes per lane: 16 for the matrix rows; the copy size for cp.async

@@ -121,6 +121,10 @@ struct ElemType {
   bool is_float() const { return comp_kind != CompKind::SInt && comp_kind != CompKind::UInt; }
   // A 1-4 byte scalar integer: `sum += tile[...]` adds it as it is (integer promotion), no bits().
   bool plain_sum() const { return lanes == 1 && !is_float() && bytes <= 4; }
+  // A 1- or 2-byte signed scalar (char, short): `sum += tile[...]` sign-extends it. Exposed mode's
+  // measured loads add its bits as loaded instead (zero-extended: no instruction of their own;
+  // the sign extension cost an H100 0.022 cycles per load, docs/COST.md).
+  bool sign_extends() const { return lanes == 1 && comp_kind == CompKind::SInt && bytes < 4; }
 };
 std::span<const ElemType> elem_types();
 const ElemType* find_elem_type(std::string_view name);  // accepts "char", "int4", "double", ...

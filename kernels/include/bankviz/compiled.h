@@ -44,7 +44,12 @@ struct SassInstruction {
   uint32_t line = 0;          // the line in the kernel (an inlined function's call site)
   bool under_branch = false;  // inside a conditional forward branch (some warps jump over it)
   bool shared() const;        // LDS, STS, ATOMS, LDSM, STSM, LDGSTS
-  int width() const;          // bytes per lane: 1, 2, 4, 8 or 16 (LDS.U16: 2, LDS.128: 16)
+  // Under @!PT (never true): ptxas's pad, `@!PT LDS RZ, [RZ]`, three before each LDGSTS on sm_90.
+  // Every warp that reaches it issues it and no lane executes it: the L1 unit's instruction
+  // counter (smsp__inst_executed_op_shared_ld) counts it, CUPTI's per-instruction metrics do not
+  // (docs/COUNTERS.md, "Pads beside LDGSTS").
+  bool never_executes() const;
+  int width() const;  // bytes per lane: 1, 2, 4, 8 or 16 (LDS.U16: 2, LDS.128: 16)
 };
 
 // Parses nvdisasm's listing (with -gi: "//## File "x.cu", line 12 inlined at "x.cu", line 40"
@@ -64,13 +69,24 @@ struct CompiledStep {
   int64_t wavefronts = 0;
   int64_t written_instructions = 0, written_wavefronts = 0;  // the model as written
   bool differs() const {
-    return instructions != written_instructions || wavefronts != written_wavefronts;
+    return instructions != written_instructions || wavefronts != written_wavefronts ||
+           pad_instructions > 0;
   }
   std::string reason;  // empty where it is as written: "one LDS.128 per thread covers 4 ..."
+  // ptxas's pads on the step's lines (`@!PT LDS RZ, [RZ]`, never_executes()): the warp
+  // instructions they add to the L1 unit's counts, with no wavefront; not in `instructions` (the
+  // per-step rows compare with CUPTI's per-instruction metrics, which do not count them).
+  int64_t pad_instructions = 0;
   // The compiler made another instruction sequence of it: a float atomicAdd's compare-and-swap
   // loop (LDS + ATOMS.CAST.SPIN). Exposed mode predicts such a step's time from these figures
   // (its kernel holds the same loop): the other forms above are the written kernel's alone.
   bool cas_loop = false;
+  // A compare-and-swap loop on addresses other warps of the block update in the same step: each
+  // warp's tries depend on how the warps interleave, so the hardware's count is not one number.
+  // `instructions` and `wavefronts` are then each warp alone (the fewest tries), these the most
+  // any interleaving can take (cas_loop_bound() in compiled.cpp says why); 0 where exact.
+  int64_t max_instructions = 0, max_wavefronts = 0;
+  bool bounded() const { return max_instructions > 0; }
 };
 
 // Every memory step of `a` (one block of s) as the SASS says the compiler made it. `sass` is
@@ -91,6 +107,15 @@ std::vector<CompiledStep> compiled_launch(const Scenario& s, const Arch* arch,
                                           const KernelSource& k,
                                           const std::vector<SassInstruction>& sass, int64_t grid,
                                           std::string* why);
+
+// The whole kernel as compiled, per block or launch as `steps` are: what the L1 unit's counters
+// count (written mode's totals, run_counters.cpp): every step's instructions and its pads; the
+// wavefronts of the steps whose wavefronts an op_ counter holds (cp.async's write is in none,
+// kinds.h wavefront_counter), pads none.
+struct CompiledTotals {
+  int64_t instructions = 0, wavefronts = 0, pad_instructions = 0;
+};
+CompiledTotals compiled_totals(const Scenario& s, const std::vector<CompiledStep>& steps);
 
 // "step  as written  as compiled  why" rows for the steps that differ; empty when none does.
 std::string format_compiled_steps(const std::vector<CompiledStep>& steps);
