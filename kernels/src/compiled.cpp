@@ -57,8 +57,11 @@ bool has_modifier(std::string_view op, std::string_view m) {
 }
 
 // "//## File "x.cu", line 12 inlined at "x.cu", line 40": the last location (the call site in
-// the kernel's own body).
-bool file_line(std::string_view l, std::string& file, uint32_t& line) {
+// the kernel's own body) in file/line, the first (the inlined function's own line, where the
+// hardware's per-line counters put the instruction) in own_file/own_line; both the same where
+// nothing is inlined.
+bool file_line(std::string_view l, std::string& file, uint32_t& line, std::string& own_file,
+               uint32_t& own_line) {
   bool found = false;
   size_t at = 0;
   while (true) {
@@ -77,6 +80,10 @@ bool file_line(std::string_view l, std::string& file, uint32_t& line) {
     if (!digits) break;
     file = std::string(l.substr(q + 1, q2 - q - 1));
     line = v;
+    if (!found) {
+      own_file = file;
+      own_line = v;
+    }
     found = true;
     at = d;
   }
@@ -105,8 +112,8 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
   std::map<std::string, uint32_t> labels;   // ".L_x_3" -> the pc of the next instruction
   std::vector<std::string> pending_labels;  // labels seen before their instruction
   std::vector<std::pair<size_t, std::string>> branches;  // (instruction, target label)
-  std::string file;
-  uint32_t line = 0;
+  std::string file, own_file;
+  uint32_t line = 0, own_line = 0;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
@@ -114,7 +121,7 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     const std::string_view l = trim(text.substr(pos, end - pos));
     pos = end + 1;
     if (starts_with(l, "//##")) {
-      file_line(l, file, line);
+      file_line(l, file, line, own_file, own_line);
       continue;
     }
     if (starts_with(l, ".L_") && !l.empty() && l.back() == ':') {
@@ -141,6 +148,8 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     in.pc = pc;
     in.file = file;
     in.line = line;
+    in.own_file = own_file;
+    in.own_line = own_line;
     if (starts_with(rest, "@")) {
       const size_t sp = rest.find(' ');
       if (sp == std::string_view::npos) continue;

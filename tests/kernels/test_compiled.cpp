@@ -77,7 +77,10 @@ TEST(Sass, ListingGivesPredicatesWidthsCallSitesAndBranchedOverInstructions) {
   EXPECT_EQ(v[0].line, 20u);
   EXPECT_EQ(v[1].predicate, "@!P4");
   EXPECT_EQ(v[1].width(), 2);
-  EXPECT_EQ(v[1].line, 31u);  // the call site, in the kernel's body
+  EXPECT_EQ(v[1].line, 31u);     // the call site, in the kernel's body
+  EXPECT_EQ(v[1].own_line, 5u);  // its own line, the helper's (where the hardware counts it)
+  EXPECT_EQ(v[1].own_file, "k.cu");
+  EXPECT_EQ(v[0].own_line, 20u);  // not inlined: the same line
   EXPECT_EQ(v[1].operands, "R3, [R7+0x200]");
   EXPECT_FALSE(v[2].shared());
   EXPECT_EQ(v[3].width(), 8);
@@ -88,6 +91,19 @@ TEST(Sass, ListingGivesPredicatesWidthsCallSitesAndBranchedOverInstructions) {
   EXPECT_TRUE(v[5].shared());
   EXPECT_FALSE(v[6].shared());
   EXPECT_TRUE(parse_nvdisasm("garbage\n/*zz*/ LDS R1 ;\n/*0010*/ @P0\n").empty());
+}
+
+// A chain of inlined functions: the first location is the instruction's own, the last the
+// kernel's call site.
+TEST(Sass, AnInlinedChainKeepsTheOwnLineAndTheCallSite) {
+  const std::vector<SassInstruction> v = parse_nvdisasm(
+      "\t//## File \"h.cuh\", line 7 inlined at \"k.cu\", line 12 inlined at \"k.cu\", line 40\n"
+      "        /*0000*/                   LDS R2, [R3] ;\n");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].own_file, "h.cuh");
+  EXPECT_EQ(v[0].own_line, 7u);
+  EXPECT_EQ(v[0].file, "k.cu");
+  EXPECT_EQ(v[0].line, 40u);
 }
 
 // Every preset's written kernel as compiled for sm_90 (NVRTC 13.0, the SASS nvdisasm gave on the
