@@ -56,9 +56,8 @@ bool has_modifier(std::string_view op, std::string_view m) {
   return false;
 }
 
-// "//## File "x.cu", line 12 inlined at "x.cu", line 40": the last location (the call site in
-// the kernel's own body) in file/line, the first (the inlined function's own line, where the
-// hardware's per-line counters put the instruction) in own_file/own_line; both the same where
+// "//## File "x.cu", line 12 inlined at "x.cu", line 40": the last location (the call site) in
+// file/line, the first (where the code is written) in own_file/own_line; both the same where
 // nothing is inlined.
 bool file_line(std::string_view l, std::string& file, uint32_t& line, std::string& own_file,
                uint32_t& own_line) {
@@ -114,6 +113,17 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
   std::vector<std::pair<size_t, std::string>> branches;  // (instruction, target label)
   std::string file, own_file;
   uint32_t line = 0, own_line = 0;
+  // The "//##" lines since the last instruction, each (own file, own line, file, line). nvdisasm
+  // writes an inlined instruction's chain one link a line, innermost first, then the kernel's
+  // line: `line 8 inlined at line 9`, `line 9 inlined at line 24`, `line 24`; the lines before
+  // the chain (another location with no instruction) do not link to it.
+  struct Loc {
+    std::string own_file;
+    uint32_t own_line;
+    std::string file;
+    uint32_t line;
+  };
+  std::vector<Loc> run;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
@@ -121,7 +131,9 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     const std::string_view l = trim(text.substr(pos, end - pos));
     pos = end + 1;
     if (starts_with(l, "//##")) {
-      file_line(l, file, line, own_file, own_line);
+      Loc c{{}, 0, {}, 0};
+      if (file_line(l, c.file, c.line, c.own_file, c.own_line) && run.size() < 4096)
+        run.push_back(std::move(c));
       continue;
     }
     if (starts_with(l, ".L_") && !l.empty() && l.back() == ':') {
@@ -144,6 +156,19 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     if (!hex) continue;
     std::string_view rest = trim(l.substr(close + 2));
     if (!rest.empty() && rest.back() == ';') rest = trim(rest.substr(0, rest.size() - 1));
+    if (!run.empty()) {  // this instruction's location: the run's last, its chain's first
+      size_t first = run.size() - 1;
+      while (first > 0 && run[first - 1].line == run[first].own_line &&
+             run[first - 1].file == run[first].own_file &&
+             (run[first - 1].own_line != run[first - 1].line ||
+              run[first - 1].own_file != run[first - 1].file))
+        --first;
+      file = run.back().file;
+      line = run.back().line;
+      own_file = run[first].own_file;
+      own_line = run[first].own_line;
+      run.clear();
+    }
     SassInstruction in;
     in.pc = pc;
     in.file = file;

@@ -106,6 +106,29 @@ TEST(Sass, AnInlinedChainKeepsTheOwnLineAndTheCallSite) {
   EXPECT_EQ(v[0].line, 40u);
 }
 
+// nvdisasm (CUDA 13, -gi) writes an inlined instruction's chain one link a line, innermost
+// first, then the kernel's line, after locations of no instruction: the instruction's own line
+// is the chain's first, its call site the last (a listing the H100 run saved).
+TEST(Sass, NvdisasmsChainOverSeveralLinesGivesTheInnermostLine) {
+  const std::vector<SassInstruction> v =
+      parse_nvdisasm(slurp(data_dir() + "scen19/s19-float2-broadcast.sass"));
+  int seen = 0;
+  for (const SassInstruction& i : v) {
+    if (i.pc == 0x1d0 || i.pc == 0x1f0) {
+      EXPECT_EQ(i.opcode, "LDS.64");
+      EXPECT_EQ(i.own_line, 8u);  // the helper's line, inlined at 9, inlined at 24 or 26
+      EXPECT_EQ(i.line, i.pc == 0x1d0 ? 24u : 26u);
+      ++seen;
+    }
+    if (i.pc == 0x200) {
+      EXPECT_EQ(i.line, 28u);
+      EXPECT_EQ(i.own_line, 28u);  // not inlined
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, 3);
+}
+
 // Every preset's written kernel as compiled for sm_90 (NVRTC 13.0, the SASS nvdisasm gave on the
 // device), modelled with Hopper's rules, against the H100's counters step by step.
 TEST(Compiled, ModelAsCompiledEqualsTheH100CountersStepByStep) {
