@@ -579,7 +579,8 @@ class SharedScalar {
   int array_;
 };
 
-// Atomics on shared memory (recorded; the value is the operand; atomicAdd is A, the others X)
+// Atomics on shared memory (recorded; the value is the operand; atomicAdd is A, atomicCAS C, the
+// others X)
 // and on global memory (plain; a raw pointer into shared memory is recorded too). The line is the
 // subscript's (`&a[i]`), else the call's.
 #define BV_ATOMIC(name, kind, expr)                                                          \
@@ -615,7 +616,7 @@ T atomicCAS(Ptr<T> p, U compare, V value,
   std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));
   const T val = static_cast<T>(value);
   if (p.array != kPlain)
-    emit(p.line ? p.line : l.line(), 'X', sizeof(T), p.addr(), &val, p.array, p.site);
+    emit(p.line ? p.line : l.line(), 'C', sizeof(T), p.addr(), &val, p.array, p.site);
   const T now = old == static_cast<T>(compare) ? val : old;
   std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));
   if (p.array != kPlain) yield();

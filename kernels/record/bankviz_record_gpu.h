@@ -83,7 +83,7 @@ __device__ __forceinline__ unsigned thread_id() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
-// kind: 'L', 'S', 'A' or 'X', and (decl + 1) << 8: the declarator whose name the access used.
+// kind: 'L', 'S', 'A', 'C' (atomicCAS) or 'X', and (decl + 1) << 8: the declarator whose name the access used.
 // width: the bytes, and above them (<< 8) the subscript's site (recording_source()'s number).
 __device__ __noinline__ void emit(unsigned line, unsigned kind, unsigned width, const void* p,
                                   const void* value) {
@@ -640,7 +640,7 @@ BV_ATOMIC(atomicDec, 'X')
 template <class T, class U, class V>
 __device__ T atomicCAS(bv::Ptr<T> p, U compare, V value) {
   const T val = static_cast<T>(value);
-  if (p.shared) bv::emit(p.line, 'X' | p.decl, sizeof(T) | p.site, p.p, &val);
+  if (p.shared) bv::emit(p.line, 'C' | p.decl, sizeof(T) | p.site, p.p, &val);
   return ::atomicCAS(p.p, static_cast<T>(compare), val);
 }
 

@@ -314,11 +314,15 @@ std::string recorded_line_reason(uint32_t line, int widest, int64_t recorded_req
     return "the compiled kernel has no shared-memory instruction on this line: the compiler kept "
            "the value in a register or removed the access";
   std::string ops;
+  std::vector<std::string> named;  // each op once ("LDS" is not "LDS.128")
   int wide = 0;
   bool predicated = false;
   for (const SassInstruction* i : on) {
     const std::string op = (i->predicate.empty() ? "" : i->predicate + ' ') + i->opcode;
-    if (ops.find(op) == std::string::npos) ops += (ops.empty() ? "" : ", ") + op;
+    if (std::find(named.begin(), named.end(), op) == named.end()) {
+      named.push_back(op);
+      ops += (ops.empty() ? "" : ", ") + op;
+    }
     wide = std::max(wide, i->width());
     predicated = predicated || !i->predicate.empty();
   }

@@ -80,6 +80,25 @@ TEST(Recording, AnAtomicIncrementIsServedAsTheGpuRunsIt) {
   EXPECT_GT(l[0].wavefronts, 1);
 }
 
+// atomicCAS is recorded as its own kind (`C`): read back, written back, an instruction apart
+// from another atomic of the same line (`X`), each lane on its word an atomic's pass.
+TEST(Recording, AnAtomicCasIsItsOwnKind) {
+  std::string why;
+  const std::string text =
+      "block 32 1 1\n0 5 C 4 0 1\n1 5 C 4 0 2\n0 5 X 4 4 7\n1 5 X 4 8 7\nend 4\n";
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(r->accesses[0].kind, RecordedKind::AtomicCas);
+  EXPECT_EQ(r->accesses[2].kind, RecordedKind::Atomic);
+  EXPECT_EQ(recording_text(*r), text);
+  const auto ins = recorded_instructions(*r, default_arch(), &why);
+  ASSERT_TRUE(ins) << why;
+  ASSERT_EQ(ins->size(), 2u);
+  EXPECT_EQ((*ins)[0].kind, RecordedKind::AtomicCas);
+  EXPECT_EQ((*ins)[0].warps[0].served.wavefronts, 2);  // two lanes on one word
+  EXPECT_EQ((*ins)[1].warps[0].served.wavefronts, 1);  // two words in two banks
+}
+
 TEST(Recording, BadRecordingsAreRefusedNamingTheLine) {
   std::string why;
   EXPECT_FALSE(parse_recording("block 32 1 1\n0 1 L 4 0 0\n", &why));

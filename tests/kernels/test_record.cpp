@@ -456,6 +456,33 @@ TEST(Record, APointersUseTheRecordingCannotFollowIsNamed) {
       << r.error;
 }
 
+// atomicCAS on the CPU: recorded as its own kind, atomicExch as another atomic.
+TEST(Record, AnAtomicCasIsRecordedAsItsOwnKind) {
+  NEED_COMPILER();
+  RecordRequest q;
+  q.source =
+      "__global__ void k(int *o) {\n"
+      "  __shared__ int lock[4];\n"
+      "  unsigned t = threadIdx.x;\n"
+      "  if (t < 4) lock[t] = 0;\n"
+      "  __syncthreads();\n"
+      "  o[t] = atomicCAS(&lock[t % 4], 0, (int)t + 1) + atomicExch(&lock[t % 2], 3);\n"
+      "}\n";
+  q.file_name = "k.cu";
+  q.kernel = "k";
+  q.block[0] = 32;
+  const RecordResult r = record_on_cpu(q);
+  ASSERT_TRUE(r.recording) << r.error;
+  int cas = 0, other = 0;
+  for (const RecordedAccess& a : r.recording->accesses) {
+    if (a.line != 6) continue;
+    cas += a.kind == RecordedKind::AtomicCas;
+    other += a.kind == RecordedKind::Atomic;
+  }
+  EXPECT_EQ(cas, 32);
+  EXPECT_EQ(other, 32);
+}
+
 TEST(Record, ASharedScalarAsTheWholeIndexIsReadOnItsLine) {
   NEED_COMPILER();
   // out[t] = s[n] with __shared__ int n: n's read and s[n]'s, both on line 67, both broadcasts.
@@ -704,6 +731,11 @@ TEST(RecordGpu, AnInlinedHelpersLineIsExplainedByItsOwnInstructions) {
   EXPECT_NE(r.find("1 shared instruction (LDS)"), std::string::npos) << r;
   r = recorded_line_reason(165, 4, 8, 8, {ins(155, 165, "LDS.64")});
   EXPECT_NE(r.find("(LDS.64)"), std::string::npos) << r;
+  // Each op named once, a narrower one after a wider one too (H100: 8 instructions on line 155,
+  // LDS.128 and the remainder loop's LDS).
+  r = recorded_line_reason(155, 4, 8, 2,
+                           {ins(155, 165, "LDS.128"), ins(155, 165, "LDS"), ins(155, 165, "LDS")});
+  EXPECT_NE(r.find("3 shared instructions (LDS.128, LDS)"), std::string::npos) << r;
 }
 
 }  // namespace

@@ -25,8 +25,10 @@
 
 namespace bankviz {
 
-enum class RecordedKind : uint8_t { Load, Store, AtomicAdd, Atomic };
-const char* recorded_kind_name(RecordedKind k);  // "ld", "st", "atom", "atom"
+// Atomic: any other than atomicAdd and atomicCAS (atomicExch, atomicMax, ...), `X` in the text;
+// AtomicCas: atomicCAS, `C` (ATOMS.CAS, which the H100 costs otherwise than the others).
+enum class RecordedKind : uint8_t { Load, Store, AtomicAdd, Atomic, AtomicCas };
+const char* recorded_kind_name(RecordedKind k);  // "ld", "st", "atom", "atom", "atom"
 
 struct RecordedAccess {
   uint32_t thread = 0;  // linear thread index: x + y*bx + z*bx*by
@@ -60,7 +62,7 @@ struct Recording {
 inline constexpr size_t kMaxRecordedAccesses = size_t{1} << 22;
 
 // The recorder's output (`block X Y Z`, `array NAME LINE BASE BYTES [extern]`, accesses `THREAD
-// LINE KIND WIDTH ADDRESS VALUE [ARRAY]` with KIND one of L S A X and ARRAY the index of the
+// LINE KIND WIDTH ADDRESS VALUE [ARRAY]` with KIND one of L S A X C and ARRAY the index of the
 // `array` line (listed before it) whose name the access used, `sync`, `end COUNT`) as a
 // recording, or nullopt with *why naming the first bad line.
 std::optional<Recording> parse_recording(std::string_view text, std::string* why);
