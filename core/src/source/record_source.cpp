@@ -468,11 +468,17 @@ Pointers pointer_declarations(std::string_view src, const std::vector<RawTok>& t
     std::vector<std::pair<size_t, size_t>> params;
     std::vector<bool> done;
   };
+  // Each name followed by '(' -> where (a definition or a call): one pass over the text.
+  std::map<std::string, std::vector<size_t>> before_paren;
+  for (size_t q = 0; q + 1 < t.size(); ++q)
+    if (is_name(t[q].text) && t[q + 1].text == "(") before_paren[t[q].text].push_back(q);
   std::vector<Def> defs;
   for (const cuda_source::Function& f : fns) {
     if (f.global) continue;
-    for (size_t q = 0; q + 1 < t.size(); ++q) {
-      if (t[q].text != f.name || t[q + 1].text != "(" || match[q + 1] >= t.size()) continue;
+    const auto named_here = before_paren.find(f.name);
+    if (named_here == before_paren.end()) continue;
+    for (const size_t q : named_here->second) {
+      if (match[q + 1] >= t.size()) continue;
       size_t r = match[q + 1] + 1;
       while (r < t.size() && t[r].text != "{" && t[r].text != ";") ++r;
       if (r >= t.size() || t[r].text != "{" || t[r].line != f.first || match[r] >= t.size())
@@ -495,13 +501,15 @@ Pointers pointer_declarations(std::string_view src, const std::vector<RawTok>& t
     }
   }
   std::vector<bool> decl_done(t.size(), false);
-  for (bool changed = true; changed;) {
+  int rounds = 0;
+  // To a fixed point (a helper passing its proxy on, a pointer declared from a proxy parameter),
+  // at most 64 rounds: each round is one pass over the text.
+  for (bool changed = true; changed && rounds < 64; ++rounds) {
     changed = false;
     // Calls of a helper passing a shared array or a proxy: that parameter becomes a proxy.
     for (Def& d : defs)
-      for (size_t k = 0; k + 1 < t.size(); ++k) {
-        if (k == d.name || t[k].text != t[d.name].text || t[k + 1].text != "(" ||
-            match[k + 1] >= t.size() || is_skipped(k) ||
+      for (const size_t k : before_paren[t[d.name].text]) {
+        if (k == d.name || match[k + 1] >= t.size() || is_skipped(k) ||
             (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::")))
           continue;
         size_t b = k + 2, i = 0;
