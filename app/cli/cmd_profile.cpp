@@ -384,8 +384,11 @@ void explain_differences(std::vector<RecordedVsHardware>& rows,
     if (!listing.empty()) sass = parse_nvdisasm(listing);
   }
   std::vector<SassInstruction> own;  // the profiled file's lines only
-  for (const SassInstruction& i : sass)
-    if (i.file.empty() || same_file(i.file, q.file_name)) own.push_back(i);
+  for (SassInstruction i : sass) {
+    const bool at_call = i.file.empty() || same_file(i.file, q.file_name);
+    if (!i.own_file.empty() && !same_file(i.own_file, q.file_name)) i.own_line = 0;  // a header's
+    if (at_call || i.own_line != 0) own.push_back(std::move(i));
+  }
   for (RecordedVsHardware& v : rows) {
     if (!v.recorded || !v.hardware || v.equal(blocks)) continue;
     int widest = 0;
@@ -395,7 +398,9 @@ void explain_differences(std::vector<RecordedVsHardware>& rows,
                    ? "the compiled kernel's SASS is not at hand: " + why
                    : recorded_line_reason(v.line, widest,
                                           v.recorded->requests * static_cast<int64_t>(blocks),
-                                          v.hardware->executed, own);
+                                          v.hardware->executed, own,
+                                          v.recorded->wavefronts * static_cast<int64_t>(blocks),
+                                          v.hardware->wavefronts);
   }
 }
 

@@ -80,6 +80,7 @@ inline void (*kernel_call)() = nullptr;
 alignas(16) inline unsigned char arena[256 * 1024];
 inline size_t static_end = 0;
 inline long long dynamic_base = -1;
+inline int arrays_listed = 0;
 
 [[noreturn]] inline void fail(const char* what) {
   std::fflush(stdout);
@@ -99,49 +100,59 @@ inline void emit(unsigned line, char kind, size_t width, size_t addr, const void
   }
   unsigned long long bits = 0;
   std::memcpy(&bits, value, std::min<size_t>(width, sizeof bits));
-  std::printf("%u %u %c %zu %zu %llu %d %u\n", cur->tid, line, kind, width, addr, bits, array,
-              site);
+  if (array >= 0)
+    std::printf("%u %u %c %zu %zu %llu %d %u\n", cur->tid, line, kind, width, addr, bits, array,
+                site);
+  else  // through a raw pointer into shared memory: the array is the one holding the byte
+    std::printf("%u %u %c %zu %zu %llu\n", cur->tid, line, kind, width, addr, bits);
+}
+
+// What an access through a pointer names as its array: an `array` line's index, or one of these.
+constexpr int kUnsaid = -1;  // shared memory, its array not said (a raw pointer into it)
+constexpr int kPlain = -2;   // not shared memory: nothing recorded
+
+inline bool in_arena(const void* p) {
+  const auto* c = static_cast<const unsigned char*>(p);
+  return c >= arena && c < arena + sizeof arena;
 }
 
 template <class T>
-struct Ptr {
-  T* p;
-  size_t addr;
-  unsigned line;
-  int array;
-  unsigned site;
-};
+class Ptr;
 
 // One element of a shared array: reading it, writing it or an atomic on it is recorded.
 template <class T>
 class Ref {
  public:
-  Ref(T* p, size_t addr, unsigned line, int array, unsigned site = 0)
-      : p_(p), addr_(addr), line_(line), array_(array), site_(site) {}
-  T load() const {
-    T v;
-    std::memcpy(static_cast<void*>(&v), p_, sizeof(T));
+  using V = std::remove_cv_t<T>;
+  Ref(T* p, size_t addr, unsigned line, int array, unsigned site = 0,
+      unsigned char* region = nullptr, size_t region_bytes = 0, const char* name = "")
+      : p_(p), addr_(addr), line_(line), array_(array), site_(site), rb_(region),
+        rbytes_(region_bytes), name_(name) {}
+  V load() const {
+    V v;
+    std::memcpy(static_cast<void*>(&v), const_cast<const V*>(p_), sizeof(T));
+    if (array_ == kPlain) return v;
     emit_object(line_, 'L', &v);
     yield();
     return v;
   }
-  void store(const T& v) const {
-    emit_object(line_, 'S', &v);
-    std::memcpy(static_cast<void*>(p_), &v, sizeof(T));
-    yield();
+  void store(const V& v) const {
+    if (array_ != kPlain) emit_object(line_, 'S', &v);
+    std::memcpy(static_cast<void*>(const_cast<V*>(p_)), &v, sizeof(T));
+    if (array_ != kPlain) yield();
   }
   // A member of the element (`p[t].x`, which recording_source() writes
   // `p[t].bv_member(&decltype(p[t])::element_type::x)`): an element of its own, on this line.
   using element_type = T;
   template <class M, class C>
   Ref<M> bv_member(M C::*member) const {
-    M* m = &(p_->*member);
+    M* m = &(const_cast<V*>(p_)->*member);
     return Ref<M>(m, addr_ + static_cast<size_t>(reinterpret_cast<const char*>(m) -
                                                  reinterpret_cast<const char*>(p_)),
-                  line_, array_, site_);
+                  line_, array_, site_, rb_, rbytes_, name_);
   }
-  operator T() const { return load(); }
-  const Ref& operator=(const T& v) const {
+  operator V() const { return load(); }
+  const Ref& operator=(const V& v) const {
     store(v);
     return *this;
   }
@@ -151,13 +162,13 @@ class Ref {
   }
   template <class U>
   const Ref& operator=(const Ref<U>& o) const {
-    store(static_cast<T>(o.load()));
+    store(static_cast<V>(o.load()));
     return *this;
   }
 #define BV_COMPOUND(op)                          \
   template <class U>                             \
   const Ref& operator op##=(const U& u) const {  \
-    T x = load();                                \
+    V x = load();                                \
     x op## = u;                                  \
     store(x);                                    \
     return *this;                                \
@@ -173,38 +184,40 @@ class Ref {
   BV_COMPOUND(<<)
   BV_COMPOUND(>>)
 #undef BV_COMPOUND
-  T operator++() const {
-    T x = load();
+  V operator++() const {
+    V x = load();
     ++x;
     store(x);
     return x;
   }
-  T operator--() const {
-    T x = load();
+  V operator--() const {
+    V x = load();
     --x;
     store(x);
     return x;
   }
-  T operator++(int) const {
-    T x = load();
-    T y = x;
+  V operator++(int) const {
+    V x = load();
+    V y = x;
     ++y;
     store(y);
     return x;
   }
-  T operator--(int) const {
-    T x = load();
-    T y = x;
+  V operator--(int) const {
+    V x = load();
+    V y = x;
     --y;
     store(y);
     return x;
   }
-  Ptr<T> operator&() const { return {p_, addr_, line_, array_, site_}; }
+  Ptr<T> operator&() const;
 
  private:
+  template <class U>
+  friend class Ref;
   // An element whose size is not an access width (a 12-byte struct) is accessed as the compiler
   // does, in pieces of its alignment (3 of 4 bytes); any other in one access.
-  void emit_object(unsigned line, char kind, const T* v) const {
+  void emit_object(unsigned line, char kind, const V* v) const {
     constexpr size_t w = sizeof(T), a = alignof(T) < 16 ? alignof(T) : 16;
     if (w == 1 || w == 2 || w == 4 || w == 8 || w == 16) {
       emit(line, kind, w, addr_, v, array_, site_);
@@ -216,8 +229,12 @@ class Ref {
   T* p_;
   size_t addr_;
   unsigned line_;
-  int array_;  // the index of its array's `array` line: the name the access used
+  int array_;  // the index of its array's `array` line: the name the access used (or kUnsaid,
+               // kPlain)
   unsigned site_;  // the subscript it was made through (recording_source()'s number), 0: none
+  unsigned char* rb_;  // the array it is an element of (a pointer to it may move within it)
+  size_t rbytes_;
+  const char* name_;
 };
 
 // A subscript: its value and the line it is written on.
@@ -243,9 +260,11 @@ template <class A>
 class Sub {
  public:
   using E = std::remove_extent_t<A>;
+  using Leaf = std::remove_all_extents_t<A>;
   Sub(unsigned char* base, size_t addr, long long count, const char* name, int array,
-      unsigned site = 0)
-      : base_(base), addr_(addr), count_(count), name_(name), array_(array), site_(site) {}
+      unsigned site = 0, unsigned char* region = nullptr, size_t region_bytes = 0)
+      : base_(base), addr_(addr), count_(count), name_(name), array_(array), site_(site),
+        rb_(region ? region : base), rbytes_(region ? region_bytes : sizeof(E) * count) {}
   // The subscript written at this place of the source (recording_source() writes `a[i]` as
   // `a.bv_site(N)[i]`): its accesses say it.
   Sub bv_site(unsigned site) const {
@@ -264,9 +283,24 @@ class Sub {
     unsigned char* p = base_ + static_cast<size_t>(i.v) * sizeof(E);
     const size_t a = addr_ + static_cast<size_t>(i.v) * sizeof(E);
     if constexpr (std::is_array_v<E>)
-      return Sub<E>(p, a, static_cast<long long>(std::extent_v<E>), name_, array_, site_);
+      return Sub<E>(p, a, static_cast<long long>(std::extent_v<E>), name_, array_, site_, rb_,
+                    rbytes_);
     else
-      return Ref<E>(reinterpret_cast<E*>(p), a, i.line, array_, site_);
+      return Ref<E>(reinterpret_cast<E*>(p), a, i.line, array_, site_, rb_, rbytes_, name_);
+  }
+  // The array as a pointer (its name decays, `helper(s)`, `float* p = s;`): to its first
+  // element; a row's (E an array) to its first leaf element. `s + n` the same moved.
+  template <class U, std::enable_if_t<std::is_convertible_v<Leaf*, U*>, int> = 0>
+  operator Ptr<U>() const {
+    return bv_decay();
+  }
+  Ptr<Leaf> bv_decay() const;
+  Ptr<Leaf> operator+(long long n) const;
+  // `(float*)s`: a raw pointer, which a pointer proxy made from it finds in shared memory again
+  // (its array not said).
+  template <class U>
+  explicit operator U*() const {
+    return reinterpret_cast<U*>(base_);
   }
 
  protected:
@@ -276,7 +310,189 @@ class Sub {
   const char* name_;
   int array_;
   unsigned site_;
+  unsigned char* rb_;  // the whole array (a row's too): where a pointer into it may go
+  size_t rbytes_;
 };
+
+// A pointer into shared memory, as what a pointer declared from a shared array becomes
+// (recording_source() rewrites such declarations and the parameters of __device__ helpers a
+// shared array is passed to, `::bv::Ptr<float> sdata`; nothing of the expressions): it carries
+// the array (its `array` line's index, kUnsaid or kPlain), the region it may move in, and makes
+// elements (Ref) as the array's subscript does, bounds checked against the region. A raw pointer
+// becomes one too: into shared memory (kUnsaid: the array is the one holding the byte), else
+// plain (nothing recorded).
+template <class T>
+class Ptr {
+ public:
+  using V = std::remove_cv_t<T>;
+  T* p = nullptr;
+  unsigned line = 0;  // made by `&a[i]`: that subscript's line (an atomic's)
+  int array = kPlain;
+  unsigned site = 0;
+  unsigned char* rb = nullptr;
+  size_t rbytes = 0;
+  const char* name = "memory";
+  bool recast = false;  // made by a cast to another element type (a carved array)
+
+  Ptr() = default;
+  Ptr(std::nullptr_t) {}
+  Ptr(T* raw) : p(raw) {
+    if (in_arena(raw)) {
+      array = kUnsaid;
+      rb = arena;
+      rbytes = sizeof arena;
+      name = "shared memory";
+    }
+  }
+  template <class U, std::enable_if_t<std::is_convertible_v<U*, T*>, int> = 0>
+  Ptr(const Ptr<U>& o)
+      : p(o.p), line(o.line), array(o.array), site(o.site), rb(o.rb), rbytes(o.rbytes),
+        name(o.name), recast(o.recast) {}
+  template <class U>
+  Ptr<U> bv_cast() const {
+    Ptr<U> r;
+    r.p = reinterpret_cast<U*>(const_cast<V*>(p));
+    r.line = line;
+    r.array = array;
+    r.site = site;
+    r.rb = rb;
+    r.rbytes = rbytes;
+    r.name = name;
+    r.recast = recast || !std::is_same_v<std::remove_cv_t<U>, V>;
+    return r;
+  }
+  Ptr bv_site(unsigned s) const {
+    Ptr r = *this;
+    r.site = s;
+    return r;
+  }
+  size_t addr() const {
+    return static_cast<size_t>(reinterpret_cast<const unsigned char*>(p) - arena);
+  }
+  Ref<T> operator[](Index i) const {
+    const long long off = i.v * static_cast<long long>(sizeof(T));
+    unsigned char* b = reinterpret_cast<unsigned char*>(const_cast<V*>(p)) + off;
+    if (array == kPlain) return Ref<T>(reinterpret_cast<T*>(b), 0, i.line, kPlain, 0);
+    if (b < rb || b + sizeof(T) > rb + rbytes) {
+      char m[256];
+      std::snprintf(m, sizeof m,
+                    "line %u: thread %u indexes %s through a pointer at byte %lld of it, out of "
+                    "bounds (%zu bytes there)",
+                    i.line, cur->tid, name, static_cast<long long>(b - rb), rbytes);
+      fail(m);
+    }
+    return Ref<T>(reinterpret_cast<T*>(b), static_cast<size_t>(b - arena), i.line, array, site,
+                  rb, rbytes, name);
+  }
+  Ptr operator+(long long n) const {
+    Ptr r = *this;
+    r.p += n;
+    r.line = 0;
+    return r;
+  }
+  Ptr operator-(long long n) const { return *this + -n; }
+  long long operator-(const Ptr& o) const { return p - o.p; }
+  Ptr& operator+=(long long n) { return *this = *this + n; }
+  Ptr& operator-=(long long n) { return *this = *this + -n; }
+  Ptr& operator++() { return *this += 1; }
+  Ptr& operator--() { return *this -= 1; }
+  Ptr operator++(int) {
+    Ptr r = *this;
+    *this += 1;
+    return r;
+  }
+  Ptr operator--(int) {
+    Ptr r = *this;
+    *this -= 1;
+    return r;
+  }
+  bool operator==(const Ptr& o) const { return p == o.p; }
+  bool operator!=(const Ptr& o) const { return p != o.p; }
+  bool operator<(const Ptr& o) const { return p < o.p; }
+  bool operator>(const Ptr& o) const { return p > o.p; }
+  bool operator<=(const Ptr& o) const { return p <= o.p; }
+  bool operator>=(const Ptr& o) const { return p >= o.p; }
+  explicit operator bool() const { return p != nullptr; }
+  template <class U>
+  explicit operator U*() const {
+    return reinterpret_cast<U*>(const_cast<V*>(p));
+  }
+};
+
+template <class T>
+Ptr<T> Ref<T>::operator&() const {
+  Ptr<T> r;
+  r.p = p_;
+  r.line = line_;
+  r.array = array_;
+  r.site = site_;
+  r.rb = rb_ ? rb_ : reinterpret_cast<unsigned char*>(const_cast<V*>(p_));
+  r.rbytes = rb_ ? rbytes_ : sizeof(T);
+  r.name = name_;
+  return r;
+}
+template <class A>
+Ptr<typename Sub<A>::Leaf> Sub<A>::bv_decay() const {
+  Ptr<Leaf> r;
+  r.p = reinterpret_cast<Leaf*>(base_);
+  r.array = array_;
+  r.site = site_;
+  r.rb = rb_;
+  r.rbytes = rbytes_;
+  r.name = name_;
+  return r;
+}
+template <class A>
+Ptr<typename Sub<A>::Leaf> Sub<A>::operator+(long long n) const {
+  return bv_decay() + n * static_cast<long long>(sizeof(E) / sizeof(Leaf));
+}
+
+// The operand of a pointer declaration's cast (`reinterpret_cast<float*>(smem + 512)`, `(int*)&a[n]`),
+// which recording_source() writes `::bv::ptr_cast<float>(...)`: a pointer proxy of the new type.
+template <class U, class T>
+Ptr<U> ptr_cast(const Ptr<T>& p) {
+  return p.template bv_cast<U>();
+}
+template <class U, class A>
+Ptr<U> ptr_cast(const Sub<A>& s) {
+  return s.bv_decay().template bv_cast<U>();
+}
+template <class U, class T>
+Ptr<U> ptr_cast(T* raw) {
+  return Ptr<T>(raw).template bv_cast<U>();
+}
+
+// A pointer declaration's value (`::bv::Ptr<float> a = ::bv::declared(INIT, "a", 64u)`): a
+// pointer made by a cast to another element type into shared memory (an array carved from a
+// buffer) is an array of its own, named by the declaration, over the region it points into;
+// any other keeps its array.
+inline std::vector<std::pair<std::pair<const char*, unsigned>, int>> carved;
+template <class T>
+Ptr<T> declared(Ptr<T> p, const char* name, unsigned line) {
+  if (!p.recast || p.array == kPlain) return p;
+  int index = -1;
+  for (const auto& [key, i] : carved)
+    if (key.first == name && key.second == line) index = i;
+  if (index < 0) {
+    const size_t base = static_cast<size_t>(p.rb - arena);
+    const bool ext = dynamic_base >= 0 && base >= static_cast<size_t>(dynamic_base);
+    std::printf("array %s %u %zu %zu%s\n", name, line, base, p.rbytes, ext ? " extern" : "");
+    index = arrays_listed++;
+    carved.push_back({{name, line}, index});
+  }
+  p.array = index;
+  p.name = name;
+  p.recast = false;
+  return p;
+}
+template <class A>
+auto declared(const Sub<A>& s, const char* name, unsigned line) {
+  return declared(s.bv_decay(), name, line);
+}
+template <class T>
+Ptr<T> declared(T* raw, const char*, unsigned) {
+  return Ptr<T>(raw);
+}
 
 inline size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
@@ -287,7 +503,6 @@ struct Placed {
   long long count;
   int array;  // its `array` line's index
 };
-inline int arrays_listed = 0;
 
 template <class A>
 Placed<A> place(const char* name, unsigned line, size_t align) {
@@ -319,7 +534,9 @@ class Shared : public Sub<A> {
   Shared(const char* name, unsigned line) : Shared(place<A>(name, line, Align), name) {}
 
  private:
-  Shared(Placed<A> p, const char* name) : Sub<A>(p.base, p.addr, p.count, name, p.array) {}
+  Shared(Placed<A> p, const char* name)
+      : Sub<A>(p.base, p.addr, p.count, name, p.array, 0, p.base,
+               static_cast<size_t>(p.count) * sizeof(std::remove_extent_t<A>)) {}
 };
 
 // A scalar `__shared__ T name;`: an element whose line is the line of the statement storing it,
@@ -349,7 +566,7 @@ class SharedScalar {
     Ref<T>(p_, addr_, s.line, array_).store(s.v);
     return *this;
   }
-  Ptr<T> operator&() const { return {p_, addr_, 0, array_, 0}; }
+  Ptr<T> operator&() const { return &Ref<T>(p_, addr_, 0, array_); }
   // recording_source() writes every use of the scalar in the kernel `n()`: the scalar as an
   // element on the use's line, read, written or taken the address of like an array's.
   Ref<T> operator()(std::source_location l = std::source_location::current()) const {
@@ -362,26 +579,26 @@ class SharedScalar {
   int array_;
 };
 
-// Atomics on shared memory (recorded; the value is the operand; atomicAdd is A, the others X)
-// and on global memory (plain).
-#define BV_ATOMIC(name, kind, expr)                           \
-  template <class T, class U>                                 \
-  T name(Ptr<T> p, U u) {                                     \
-    T old;                                                    \
-    std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));    \
-    const T val = static_cast<T>(u);                          \
-    emit(p.line, kind, sizeof(T), p.addr, &val, p.array, p.site); \
-    const T now = (expr);                                     \
-    std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));    \
-    yield();                                                  \
-    return old;                                               \
-  }                                                           \
-  template <class T, class U>                                 \
-  T name(T* p, U u) {                                         \
-    const T old = *p;                                         \
-    const T val = static_cast<T>(u);                          \
-    *p = (expr);                                              \
-    return old;                                               \
+// Atomics on shared memory (recorded; the value is the operand; atomicAdd is A, atomicCAS C, the
+// others X)
+// and on global memory (plain; a raw pointer into shared memory is recorded too). The line is the
+// subscript's (`&a[i]`), else the call's.
+#define BV_ATOMIC(name, kind, expr)                                                          \
+  template <class T, class U>                                                                \
+  T name(Ptr<T> p, U u, std::source_location l = std::source_location::current()) {          \
+    T old;                                                                                   \
+    std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));                                  \
+    const T val = static_cast<T>(u);                                                         \
+    if (p.array != kPlain)                                                                   \
+      emit(p.line ? p.line : l.line(), kind, sizeof(T), p.addr(), &val, p.array, p.site);   \
+    const T now = (expr);                                                                    \
+    std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));                                  \
+    if (p.array != kPlain) yield();                                                          \
+    return old;                                                                              \
+  }                                                                                          \
+  template <class T, class U>                                                                \
+  T name(T* p, U u, std::source_location l = std::source_location::current()) {              \
+    return name(Ptr<T>(p), u, l);                                                            \
   }
 BV_ATOMIC(atomicAdd, 'A', old + val)
 BV_ATOMIC(atomicSub, 'X', old - val)
@@ -393,21 +610,21 @@ BV_ATOMIC(atomicOr, 'X', old | val)
 BV_ATOMIC(atomicXor, 'X', old ^ val)
 #undef BV_ATOMIC
 template <class T, class U, class V>
-T atomicCAS(Ptr<T> p, U compare, V value) {
+T atomicCAS(Ptr<T> p, U compare, V value,
+            std::source_location l = std::source_location::current()) {
   T old;
   std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));
   const T val = static_cast<T>(value);
-  emit(p.line, 'X', sizeof(T), p.addr, &val, p.array, p.site);
+  if (p.array != kPlain)
+    emit(p.line ? p.line : l.line(), 'C', sizeof(T), p.addr(), &val, p.array, p.site);
   const T now = old == static_cast<T>(compare) ? val : old;
   std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));
-  yield();
+  if (p.array != kPlain) yield();
   return old;
 }
 template <class T, class U, class V>
-T atomicCAS(T* p, U compare, V value) {
-  const T old = *p;
-  if (old == static_cast<T>(compare)) *p = static_cast<T>(value);
-  return old;
+T atomicCAS(T* p, U compare, V value, std::source_location l = std::source_location::current()) {
+  return atomicCAS(Ptr<T>(p), compare, value, l);
 }
 
 inline void syncthreads() {
@@ -490,6 +707,7 @@ struct Arg {
 }  // namespace bv
 
 using bv::atomicAdd;
+using bv::atomicCAS;
 using bv::atomicAnd;
 using bv::atomicExch;
 using bv::atomicMax;

@@ -56,9 +56,11 @@ bool has_modifier(std::string_view op, std::string_view m) {
   return false;
 }
 
-// "//## File "x.cu", line 12 inlined at "x.cu", line 40": the last location (the call site in
-// the kernel's own body).
-bool file_line(std::string_view l, std::string& file, uint32_t& line) {
+// "//## File "x.cu", line 12 inlined at "x.cu", line 40": the last location (the call site) in
+// file/line, the first (where the code is written) in own_file/own_line; both the same where
+// nothing is inlined.
+bool file_line(std::string_view l, std::string& file, uint32_t& line, std::string& own_file,
+               uint32_t& own_line) {
   bool found = false;
   size_t at = 0;
   while (true) {
@@ -77,6 +79,10 @@ bool file_line(std::string_view l, std::string& file, uint32_t& line) {
     if (!digits) break;
     file = std::string(l.substr(q + 1, q2 - q - 1));
     line = v;
+    if (!found) {
+      own_file = file;
+      own_line = v;
+    }
     found = true;
     at = d;
   }
@@ -109,8 +115,19 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
   std::map<std::string, uint32_t> labels;   // ".L_x_3" -> the pc of the next instruction
   std::vector<std::string> pending_labels;  // labels seen before their instruction
   std::vector<std::pair<size_t, std::string>> branches;  // (instruction, target label)
-  std::string file;
-  uint32_t line = 0;
+  std::string file, own_file;
+  uint32_t line = 0, own_line = 0;
+  // The "//##" lines since the last instruction, each (own file, own line, file, line). nvdisasm
+  // writes an inlined instruction's chain one link a line, innermost first, then the kernel's
+  // line: `line 8 inlined at line 9`, `line 9 inlined at line 24`, `line 24`; the lines before
+  // the chain (another location with no instruction) do not link to it.
+  struct Loc {
+    std::string own_file;
+    uint32_t own_line;
+    std::string file;
+    uint32_t line;
+  };
+  std::vector<Loc> run;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
@@ -118,7 +135,9 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     const std::string_view l = trim(text.substr(pos, end - pos));
     pos = end + 1;
     if (starts_with(l, "//##")) {
-      file_line(l, file, line);
+      Loc c{{}, 0, {}, 0};
+      if (file_line(l, c.file, c.line, c.own_file, c.own_line) && run.size() < 4096)
+        run.push_back(std::move(c));
       continue;
     }
     if (starts_with(l, ".L_") && !l.empty() && l.back() == ':') {
@@ -141,10 +160,25 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     if (!hex) continue;
     std::string_view rest = trim(l.substr(close + 2));
     if (!rest.empty() && rest.back() == ';') rest = trim(rest.substr(0, rest.size() - 1));
+    if (!run.empty()) {  // this instruction's location: the run's last, its chain's first
+      size_t first = run.size() - 1;
+      while (first > 0 && run[first - 1].line == run[first].own_line &&
+             run[first - 1].file == run[first].own_file &&
+             (run[first - 1].own_line != run[first - 1].line ||
+              run[first - 1].own_file != run[first - 1].file))
+        --first;
+      file = run.back().file;
+      line = run.back().line;
+      own_file = run[first].own_file;
+      own_line = run[first].own_line;
+      run.clear();
+    }
     SassInstruction in;
     in.pc = pc;
     in.file = file;
     in.line = line;
+    in.own_file = own_file;
+    in.own_line = own_line;
     if (starts_with(rest, "@")) {
       const size_t sp = rest.find(' ');
       if (sp == std::string_view::npos) continue;

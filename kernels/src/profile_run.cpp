@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "bankviz/profile.h"
+#include "bankviz/recording.h"
 #include "kernel_params.h"
 #include "launcher.h"
 #include "record_gpu.h"
@@ -354,6 +355,10 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   res.compile_log = comp.log;
   res.compile_ms = comp.ms;
   if (!comp.compiled) {
+    // A template named without its instance: NVRTC's words about the name expression would not
+    // say what to do; the GPU recording's refusal does (recording.h, one home).
+    if (std::string t = template_without_instance(req.source, req.kernel); !t.empty())
+      return refuse(RunStatus::CompileError, t);
     if (names_missing_kernel(comp.log, req.kernel))
       return refuse(RunStatus::CompileError,
                     "no __global__ function named \"" + req.kernel + "\" in " + req.file_name);

@@ -284,19 +284,29 @@ std::string record_compiler() {
 }
 
 std::string recorded_line_reason(uint32_t line, int widest, int64_t recorded_requests,
-                                 int64_t hw_executed, const std::vector<SassInstruction>& sass) {
+                                 int64_t hw_executed, const std::vector<SassInstruction>& sass,
+                                 int64_t model_wavefronts, int64_t hw_wavefronts) {
+  // The instructions whose own line it is (an inlined helper's line, where the hardware counts
+  // them), else those inlined there (its call site's).
   std::vector<const SassInstruction*> on;
   for (const SassInstruction& i : sass)
-    if (i.line == line && i.shared()) on.push_back(&i);
+    if (i.own_line == line && i.shared()) on.push_back(&i);
+  if (on.empty())
+    for (const SassInstruction& i : sass)
+      if (i.line == line && i.shared()) on.push_back(&i);
   if (on.empty())
     return "the compiled kernel has no shared-memory instruction on this line: the compiler kept "
            "the value in a register or removed the access";
   std::string ops;
+  std::vector<std::string> named;  // each op once ("LDS" is not "LDS.128")
   int wide = 0;
   bool predicated = false;
   for (const SassInstruction* i : on) {
     const std::string op = (i->predicate.empty() ? "" : i->predicate + ' ') + i->opcode;
-    if (ops.find(op) == std::string::npos) ops += (ops.empty() ? "" : ", ") + op;
+    if (std::find(named.begin(), named.end(), op) == named.end()) {
+      named.push_back(op);
+      ops += (ops.empty() ? "" : ", ") + op;
+    }
     wide = std::max(wide, i->width());
     predicated = predicated || !i->predicate.empty();
   }
@@ -315,6 +325,20 @@ std::string recorded_line_reason(uint32_t line, int widest, int64_t recorded_req
     return made + ": fewer instructions executed than the source makes accesses (" +
            std::to_string(hw_executed) + " against " + std::to_string(recorded_requests) +
            "): accesses merged or moved to another line";
+  if (hw_executed == recorded_requests && recorded_requests > 0 && model_wavefronts >= 0 &&
+      hw_wavefronts >= 0 && model_wavefronts != hw_wavefronts) {
+    auto per = [&](int64_t w) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%.2f", static_cast<double>(w) / recorded_requests);
+      return std::string(b);
+    };
+    return made + ": as many executed as the source's requests (" + std::to_string(hw_executed) +
+           "), but the hardware's " + std::to_string(hw_wavefronts) + " wavefronts (" +
+           per(hw_wavefronts) + " a request) against the bank model's " +
+           std::to_string(model_wavefronts) + " (" + per(model_wavefronts) + "): the model costs " +
+           (on.size() == 1 ? "this instruction" : "these instructions") +
+           " otherwise than the hardware (core's serve() for its kind)";
+  }
   return made + ": " + std::to_string(hw_executed) + " executed against the source's " +
          std::to_string(recorded_requests) + " requests";
 }

@@ -172,8 +172,8 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
     // The width's low byte, and above it the subscript's site (0: not said).
     const uint32_t site = r.width >> 8;
     t += std::to_string(r.thread) + ' ' + std::to_string(r.line) + ' ' +
-         (kind == 'L' || kind == 'S' || kind == 'A' || kind == 'X' ? kind : '?') + ' ' +
-         std::to_string(r.width & 0xffu) + ' ' + std::to_string(r.addr) + ' ' +
+         (kind == 'L' || kind == 'S' || kind == 'A' || kind == 'X' || kind == 'C' ? kind : '?') +
+         ' ' + std::to_string(r.width & 0xffu) + ' ' + std::to_string(r.addr) + ' ' +
          std::to_string(r.value) + (array >= 0 ? ' ' + std::to_string(array) : std::string()) +
          (array >= 0 && site != 0 ? ' ' + std::to_string(site) : std::string()) + '\n';
   }

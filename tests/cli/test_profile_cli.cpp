@@ -257,6 +257,20 @@ TEST(ProfileCli, EveryGpuRecordedLineIsAPictureWithTheHardwaresWavefrontsOrRefus
   EXPECT_GE(pictured, 12);
 }
 
+// A template kernel profiled without its instance: the message asks for the instance, as the
+// GPU recording's refusal does, not in NVRTC's words about a name expression.
+TEST(ProfileCli, ATemplateNamedWithoutItsInstanceAsksForIt) {
+  if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
+  const Result r = cli("profile " + data("people.cu") +
+                       " --kernel reduceBlock --block 128 --arg buffer:1K --arg buffer:1K");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE((r.err + r.out)
+                .find("the kernel reduceBlock is a template (line 230): name its "
+                      "instance, --kernel 'reduceBlock<...>'"),
+            std::string::npos)
+      << r.err << r.out;
+}
+
 TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {
   if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
   Result r = cli("profile " + data("data_layout.cu") +

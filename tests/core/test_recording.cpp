@@ -80,6 +80,25 @@ TEST(Recording, AnAtomicIncrementIsServedAsTheGpuRunsIt) {
   EXPECT_GT(l[0].wavefronts, 1);
 }
 
+// atomicCAS is recorded as its own kind (`C`): read back, written back, an instruction apart
+// from another atomic of the same line (`X`), each lane on its word an atomic's pass.
+TEST(Recording, AnAtomicCasIsItsOwnKind) {
+  std::string why;
+  const std::string text =
+      "block 32 1 1\n0 5 C 4 0 1\n1 5 C 4 0 2\n0 5 X 4 4 7\n1 5 X 4 8 7\nend 4\n";
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(r->accesses[0].kind, RecordedKind::AtomicCas);
+  EXPECT_EQ(r->accesses[2].kind, RecordedKind::Atomic);
+  EXPECT_EQ(recording_text(*r), text);
+  const auto ins = recorded_instructions(*r, default_arch(), &why);
+  ASSERT_TRUE(ins) << why;
+  ASSERT_EQ(ins->size(), 2u);
+  EXPECT_EQ((*ins)[0].kind, RecordedKind::AtomicCas);
+  EXPECT_EQ((*ins)[0].warps[0].served.wavefronts, 2);  // two lanes on one word
+  EXPECT_EQ((*ins)[1].warps[0].served.wavefronts, 1);  // two words in two banks
+}
+
 TEST(Recording, BadRecordingsAreRefusedNamingTheLine) {
   std::string why;
   EXPECT_FALSE(parse_recording("block 32 1 1\n0 1 L 4 0 0\n", &why));
@@ -399,10 +418,17 @@ TEST(RecordingSource, WhatCannotBeRecordedIsNamed) {
   EXPECT_NE(
       why_of("  auto g = cooperative_groups::this_thread_block();").find("cooperative groups"),
       std::string::npos);
-  EXPECT_NE(why_of("  int *q = s; q[1] = 0;")
-                .find("uses the __shared__ array s other than by "
-                      "subscript"),
+  // A pointer no declaration makes a proxy of (`int *q; q = s;`, two declarators), and `*p`.
+  EXPECT_NE(why_of("  int *q;\n  q = s; q[1] = 0;")
+                .find("line 4 uses the __shared__ array s other than by subscript"),
             std::string::npos);
+  EXPECT_NE(why_of("  int *q = s, *r = s + 1;").find("line 3 uses the __shared__ array s other"),
+            std::string::npos);
+  EXPECT_NE(why_of("  int *q = s + 2;\n  *q = 1;")
+                .find("line 4 dereferences the pointer q into shared memory (*q), which the CPU "
+                      "recording does not follow: write q[0]"),
+            std::string::npos);
+  EXPECT_NE(why_of("  int2 *q = (int2 *)s;\n  q->x = 1;").find("(q->)"), std::string::npos);
   EXPECT_NE(why_of("", "other").find("no __global__ function other"), std::string::npos);
   EXPECT_NE(why_of("", "k(); system").find("is not a kernel's name"), std::string::npos);
   // A comment or a string naming them is not the kernel using them.
@@ -479,9 +505,55 @@ TEST(RecordingSource, ForTheGpuTheStorageStaysRealSharedMemoryBesideEachProxy) {
   EXPECT_NE(why_of("__shared__ int s[4];\n__global__ void k() { s[0] = 1; }\n")
                 .find("line 1: a __shared__ declaration outside a function"),
             std::string::npos);
-  EXPECT_NE(why_of("__global__ void k() {\n  __shared__ int s[4];\n  int *q = s;\n}\n")
+  EXPECT_NE(why_of("__global__ void k() {\n  __shared__ int s[4];\n  int *q;\n  q = s;\n}\n")
                 .find("other than by subscript"),
             std::string::npos);
+}
+
+// Pointers into shared memory (issue 20's fourth session): only their declarations change. A
+// local pointer declared from a shared array becomes the header's pointer proxy, its cast
+// `::bv::ptr_cast`, its value passed through `::bv::declared` with its own declarator number
+// (a carved array's name); a __device__ helper's pointer parameter that a shared array is passed
+// to becomes one too; their subscripts are numbered as an array's are. The lines keep their
+// numbers.
+TEST(RecordingSource, PointersIntoSharedMemoryAreProxiesByTheirDeclarations) {
+  const std::string src =
+      "__device__ void warpReduce(volatile float *sdata, unsigned tid) {\n"
+      "  sdata[tid] += sdata[tid + 32];\n"
+      "}\n"
+      "__device__ float plain(const float *g, int i) { return g[i]; }\n"
+      "__global__ void k(float *o) {\n"
+      "  extern __shared__ unsigned char smem[];\n"
+      "  float *a = reinterpret_cast<float *>(smem);\n"
+      "  int *b = (int *)&a[64];\n"
+      "  const float *c = a + 1;\n"
+      "  warpReduce(a, threadIdx.x);\n"
+      "  o[0] = plain(o, 1) + b[0] + c[threadIdx.x];\n"
+      "}\n";
+  std::string why;
+  std::vector<RecordedArray> declared;
+  const std::string out = recording_source(src, "k", "k.cu", &why, RecordTarget::Gpu, &declared);
+  ASSERT_FALSE(out.empty()) << why;
+  for (const char* want :
+       {"__device__ void warpReduce(::bv::Ptr<float> sdata, unsigned tid) {\n",
+        "  sdata.bv_site(1u)[tid] += sdata.bv_site(2u)[tid + 32];\n",
+        "__device__ float plain(const float *g, int i) { return g[i]; }\n",
+        "  ::bv::Ptr<float> a = ::bv::declared(::bv::ptr_cast<float>(smem), 1u);\n",
+        "  ::bv::Ptr<int> b = ::bv::declared(::bv::ptr_cast<int>(&a.bv_site(3u)[64]), 2u);\n",
+        "  ::bv::Ptr<const float> c = ::bv::declared(a + 1, 3u);\n",
+        "  warpReduce(a, threadIdx.x);\n", "b.bv_site(4u)[0] + c.bv_site(5u)[threadIdx.x];\n"})
+    EXPECT_NE(out.find(want), std::string::npos) << want << "\n" << out;
+  EXPECT_EQ(lines_in(out), lines_in(src) + 1);
+  ASSERT_EQ(declared.size(), 4u);
+  EXPECT_EQ(declared[1].name, "a");
+  EXPECT_EQ(declared[1].line, 7u);
+  EXPECT_EQ(declared[2].name, "b");
+  // On the CPU the declaration names its pointer and line.
+  const std::string cpu = recording_source(src, "k", "k.cu", &why);
+  EXPECT_NE(cpu.find("  ::bv::Ptr<int> b = ::bv::declared(::bv::ptr_cast<int>(&a.bv_site(3u)[64]), "
+                     "\"b\", 8u);\n"),
+            std::string::npos)
+      << cpu;
 }
 
 // What people write that the recording follows: a member of a shared struct or vector element
@@ -559,21 +631,48 @@ TEST(RecordingSource, MembersTemplatesAndCooperativeGroups) {
                                 &why, RecordTarget::Gpu)
                    .empty())
       << why;
-  EXPECT_TRUE(recording_source(cg("  tile.sync();"), "k", "k.cu", &why, RecordTarget::Gpu).empty());
-  EXPECT_NE(why.find("a cooperative-groups sync() (line 6), a barrier the GPU recording does not "
-                     "count"),
+  // A block's barrier through cooperative groups is counted (the header's __barrier_sync), a
+  // tile's is a warp's: both recorded; a split barrier or a grid's still refused by name.
+  for (const char* line : {"  tile.sync();", "  cg::sync(cg::this_thread_block());",
+                           "  cg::this_thread_block().sync();",
+                           "  cg::thread_block b = cg::this_thread_block(); b.sync();"})
+    EXPECT_FALSE(recording_source(cg(line), "k", "k.cu", &why, RecordTarget::Gpu).empty())
+        << line << ": " << why;
+  EXPECT_TRUE(recording_source(cg("  auto t = cg::this_thread_block().barrier_arrive();"), "k",
+                               "k.cu", &why, RecordTarget::Gpu)
+                  .empty());
+  EXPECT_NE(why.find("a cooperative-groups barrier_arrive() (line 6), a barrier the GPU recording "
+                     "does not count"),
             std::string::npos)
       << why;
   why.clear();
-  EXPECT_TRUE(recording_source(cg("  cg::sync(cg::this_thread_block());"), "k", "k.cu", &why,
-                               RecordTarget::Gpu)
-                  .empty());
-  EXPECT_NE(why.find("cooperative-groups sync()"), std::string::npos) << why;
+  EXPECT_TRUE(
+      recording_source(cg("  cg::this_grid().sync();"), "k", "k.cu", &why, RecordTarget::Gpu)
+          .empty());
+  EXPECT_NE(why.find("cooperative-groups this_grid"), std::string::npos) << why;
   why.clear();
   EXPECT_TRUE(recording_source(cg(""), "k", "k.cu", &why).empty());
   EXPECT_NE(why.find("cooperative groups (line 2), which the CPU recording cannot run"),
             std::string::npos)
       << why;
+}
+
+// The profile's and the GPU recording's words for a template named without its instance (one
+// home: template_without_instance()).
+TEST(RecordingSource, ATemplateWithoutItsInstanceIsNamed) {
+  const std::string src =
+      "__global__ void plain(float *o) {}\n"
+      "template <int N>\n"
+      "__global__ void k(float *o) { o[0] = N; }\n";
+  EXPECT_EQ(template_without_instance(src, "k"),
+            "the kernel k is a template (line 2): name its instance, --kernel 'k<...>'");
+  EXPECT_EQ(template_without_instance(src, "k<4>"), "");
+  EXPECT_EQ(template_without_instance(src, "plain"), "");
+  EXPECT_EQ(template_without_instance(src, "missing"), "");
+  EXPECT_EQ(template_without_instance(src, "k;"), "");
+  std::string why;
+  EXPECT_TRUE(recording_source(src, "k", "k.cu", &why, RecordTarget::Gpu).empty());
+  EXPECT_EQ(why, template_without_instance(src, "k"));
 }
 
 TEST(RecordingSource, AKernelsNameIsANameOrATemplatesInstance) {

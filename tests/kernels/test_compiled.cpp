@@ -77,7 +77,10 @@ TEST(Sass, ListingGivesPredicatesWidthsCallSitesAndBranchedOverInstructions) {
   EXPECT_EQ(v[0].line, 20u);
   EXPECT_EQ(v[1].predicate, "@!P4");
   EXPECT_EQ(v[1].width(), 2);
-  EXPECT_EQ(v[1].line, 31u);  // the call site, in the kernel's body
+  EXPECT_EQ(v[1].line, 31u);     // the call site, in the kernel's body
+  EXPECT_EQ(v[1].own_line, 5u);  // its own line, the helper's (where the hardware counts it)
+  EXPECT_EQ(v[1].own_file, "k.cu");
+  EXPECT_EQ(v[0].own_line, 20u);  // not inlined: the same line
   EXPECT_EQ(v[1].operands, "R3, [R7+0x200]");
   EXPECT_FALSE(v[2].shared());
   EXPECT_EQ(v[3].width(), 8);
@@ -88,6 +91,42 @@ TEST(Sass, ListingGivesPredicatesWidthsCallSitesAndBranchedOverInstructions) {
   EXPECT_TRUE(v[5].shared());
   EXPECT_FALSE(v[6].shared());
   EXPECT_TRUE(parse_nvdisasm("garbage\n/*zz*/ LDS R1 ;\n/*0010*/ @P0\n").empty());
+}
+
+// A chain of inlined functions: the first location is the instruction's own, the last the
+// kernel's call site.
+TEST(Sass, AnInlinedChainKeepsTheOwnLineAndTheCallSite) {
+  const std::vector<SassInstruction> v = parse_nvdisasm(
+      "\t//## File \"h.cuh\", line 7 inlined at \"k.cu\", line 12 inlined at \"k.cu\", line 40\n"
+      "        /*0000*/                   LDS R2, [R3] ;\n");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].own_file, "h.cuh");
+  EXPECT_EQ(v[0].own_line, 7u);
+  EXPECT_EQ(v[0].file, "k.cu");
+  EXPECT_EQ(v[0].line, 40u);
+}
+
+// nvdisasm (CUDA 13, -gi) writes an inlined instruction's chain one link a line, innermost
+// first, then the kernel's line, after locations of no instruction: the instruction's own line
+// is the chain's first, its call site the last (a listing the H100 run saved).
+TEST(Sass, NvdisasmsChainOverSeveralLinesGivesTheInnermostLine) {
+  const std::vector<SassInstruction> v =
+      parse_nvdisasm(slurp(data_dir() + "scen19/s19-float2-broadcast.sass"));
+  int seen = 0;
+  for (const SassInstruction& i : v) {
+    if (i.pc == 0x1d0 || i.pc == 0x1f0) {
+      EXPECT_EQ(i.opcode, "LDS.64");
+      EXPECT_EQ(i.own_line, 8u);  // the helper's line, inlined at 9, inlined at 24 or 26
+      EXPECT_EQ(i.line, i.pc == 0x1d0 ? 24u : 26u);
+      ++seen;
+    }
+    if (i.pc == 0x200) {
+      EXPECT_EQ(i.line, 28u);
+      EXPECT_EQ(i.own_line, 28u);  // not inlined
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, 3);
 }
 
 // Every preset's written kernel as compiled for sm_90 (NVRTC 13.0, the SASS nvdisasm gave on the

@@ -316,6 +316,176 @@ TEST(Record, ALoopLinesTwoLoadsOfOneArrayAreTwoSteps) {
   EXPECT_EQ(runs, (std::vector<int64_t>{64}));
 }
 
+// A shared array used through a pointer (issue 20's fourth session) is recorded as the same
+// accesses made by subscript: a volatile pointer parameter of a helper (Harris's warpReduce, the
+// helper's lines), arrays carved from one extern buffer by casts (each an array of its own, named
+// by its pointer), a local pointer into a tile's row. Each pair of kernels below does the same
+// accesses one way and the other: their lines' figures are equal.
+TEST(Record, ASharedArrayThroughAPointerIsRecordedAsBySubscript) {
+  NEED_COMPILER();
+  const std::string src =
+      "__device__ void warpReduce(volatile float *sdata, unsigned tid) {\n"  // 1
+      "  sdata[tid] += sdata[tid + 32];\n"                                   // 2
+      "  sdata[tid] += sdata[tid + 1];\n"                                    // 3
+      "}\n"
+      "__global__ void viaHelper(float *out) {\n"  // 5
+      "  __shared__ float sdata[64];\n"
+      "  unsigned tid = threadIdx.x;\n"
+      "  sdata[tid] = tid;\n"
+      "  __syncthreads();\n"
+      "  if (tid < 32) warpReduce(sdata, tid);\n"  // 10
+      "  out[0] = sdata[0];\n"
+      "}\n"
+      "__global__ void inlined(float *out) {\n"  // 13
+      "  __shared__ float sdata[64];\n"
+      "  unsigned tid = threadIdx.x;\n"
+      "  sdata[tid] = tid;\n"
+      "  __syncthreads();\n"
+      "  if (tid < 32) { sdata[tid] += sdata[tid + 32];\n"  // 18
+      "  sdata[tid] += sdata[tid + 1]; }\n"                 // 19
+      "  out[0] = sdata[0];\n"
+      "}\n"
+      "__global__ void carved(float *out) {\n"  // 22
+      "  extern __shared__ unsigned char smem[];\n"
+      "  float *a = reinterpret_cast<float *>(smem);\n"
+      "  int *b = (int *)&a[64];\n"
+      "  unsigned t = threadIdx.x;\n"
+      "  a[t] = t;\n"             // 27
+      "  b[(t * 2) % 64] = t;\n"  // 28
+      "  __syncthreads();\n"
+      "  out[t] = a[63 - t] + b[t];\n"  // 30
+      "}\n"
+      "__global__ void separate(float *out) {\n"  // 32
+      "  __shared__ float a[64];\n"
+      "  __shared__ int b[64];\n"
+      "  unsigned t = threadIdx.x;\n"
+      "  a[t] = t;\n"             // 36
+      "  b[(t * 2) % 64] = t;\n"  // 37
+      "  __syncthreads();\n"
+      "  out[t] = a[63 - t] + b[t];\n"  // 39
+      "}\n"
+      "__global__ void rowPointer(float *out) {\n"  // 41
+      "  __shared__ float tile[32][33];\n"
+      "  unsigned tx = threadIdx.x, ty = threadIdx.y;\n"
+      "  float *row = &tile[ty][0];\n"
+      "  const float *col = tile[0] + tx;\n"
+      "  row[tx] = tx;\n"  // 46
+      "  __syncthreads();\n"
+      "  out[ty * 32 + tx] = col[ty * 33];\n"  // 48
+      "}\n"
+      "__global__ void rowSubscript(float *out) {\n"  // 50
+      "  __shared__ float tile[32][33];\n"
+      "  unsigned tx = threadIdx.x, ty = threadIdx.y;\n"
+      "  tile[ty][tx] = tx;\n"  // 53
+      "  __syncthreads();\n"
+      "  out[ty * 32 + tx] = tile[ty][tx];\n"  // 55
+      "}\n";
+  auto same = [](const Recorded& x, const Recorded& y,
+                 const std::vector<std::pair<uint32_t, uint32_t>>& lines) {
+    ASSERT_TRUE(x.error.empty()) << x.error;
+    ASSERT_TRUE(y.error.empty()) << y.error;
+    for (const auto& [lx, ly] : lines) {
+      ASSERT_TRUE(x.lines.count(lx)) << "line " << lx;
+      ASSERT_TRUE(y.lines.count(ly)) << "line " << ly;
+      const RecordedLine &a = x.lines.at(lx), &b = y.lines.at(ly);
+      EXPECT_EQ(a.ops, b.ops) << lx << " " << ly;
+      EXPECT_EQ(a.requests, b.requests) << lx << " " << ly;
+      EXPECT_EQ(a.wavefronts, b.wavefronts) << lx << " " << ly;
+      EXPECT_EQ(a.ideal, b.ideal) << lx << " " << ly;
+      EXPECT_GT(a.requests, 0) << lx;
+    }
+  };
+  // The helper's accesses are on the helper's lines (2, 3), not on the call's (10).
+  const Recorded helper = record(src, "viaHelper", 64);
+  same(helper, record(src, "inlined", 64), {{2, 18}, {3, 19}});
+  EXPECT_FALSE(helper.lines.count(10));
+  same(record(src, "carved", 64, 1, 1, 512), record(src, "separate", 64), {{27, 36}, {28, 37}});
+  // The two columns' reads: b[t] is 1 wavefront a request, b's stores 2-way (t * 2 % 64).
+  const Recorded carved = record(src, "carved", 64, 1, 1, 512);
+  ASSERT_TRUE(carved.lines.count(30));
+  same(carved, record(src, "separate", 64), {{30, 39}});
+  same(record(src, "rowPointer", 32, 8), record(src, "rowSubscript", 32, 8), {{46, 53}});
+  // col[ty * 33] with col = tile[0] + tx: tile[ty][tx], as rowSubscript's load reads it.
+  same(record(src, "rowPointer", 32, 8), record(src, "rowSubscript", 32, 8), {{48, 55}});
+
+  // The carved arrays are named by their pointers, over the buffer, and a line reaching one of
+  // them opens as a picture whose tile is it.
+  RecordRequest q;
+  q.source = src;
+  q.file_name = "k.cu";
+  q.kernel = "carved";
+  q.block[0] = 64;
+  q.dynamic_shared = 512;
+  const RecordResult r = record_on_cpu(q);
+  ASSERT_TRUE(r.recording) << r.error;
+  std::vector<std::string> names;
+  for (const RecordedArray& a : r.recording->arrays) names.push_back(a.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"smem", "a", "b"}));
+  for (const RecordedAccess& a : r.recording->accesses) {
+    ASSERT_GE(a.array, 0);
+    const std::string& n = r.recording->arrays[static_cast<size_t>(a.array)].name;
+    EXPECT_EQ(n, a.line == 28 || (a.line == 30 && a.address >= 256) ? "b" : "a") << a.line;
+    if (a.line == 28) {
+      EXPECT_GE(a.address, 256u);
+    }
+  }
+  std::string why;
+  const auto ins = recorded_instructions(*r.recording, default_arch(), &why);
+  ASSERT_TRUE(ins) << why;
+  const auto pic = recorded_picture(*r.recording, *ins, {}, 28, default_arch(), &why);
+  ASSERT_TRUE(pic) << why;
+  ASSERT_EQ(pic->scenario.tiles.size(), 1u);
+  EXPECT_EQ(pic->scenario.tiles[0].name, "b");
+}
+
+// What a pointer into shared memory cannot do, named: `*p` and `p->` (no subscript, no line to
+// record them on), an array assigned to a pointer that no declaration makes a proxy; a pointer's
+// index out of its array is caught with the line and the thread.
+TEST(Record, APointersUseTheRecordingCannotFollowIsNamed) {
+  NEED_COMPILER();
+  auto kernel = [](const std::string& body) {
+    return "__global__ void k(float *o) {\n  __shared__ float s[64];\n" + body + "\n}\n";
+  };
+  Recorded r = record(kernel("  float *p = s + 1;\n  *p = 2;"), "k", 64);
+  EXPECT_NE(r.error.find("line 4 dereferences the pointer p into shared memory (*p)"),
+            std::string::npos)
+      << r.error;
+  r = record(kernel("  float *q;\n  q = s;\n  q[0] = 1;"), "k", 64);
+  EXPECT_NE(r.error.find("line 4 uses the __shared__ array s other than by subscript"),
+            std::string::npos)
+      << r.error;
+  r = record(kernel("  float *p = &s[32];\n  p[threadIdx.x] = 1;"), "k", 64);
+  EXPECT_NE(r.error.find("line 4: thread 32 indexes s through a pointer"), std::string::npos)
+      << r.error;
+}
+
+// atomicCAS on the CPU: recorded as its own kind, atomicExch as another atomic.
+TEST(Record, AnAtomicCasIsRecordedAsItsOwnKind) {
+  NEED_COMPILER();
+  RecordRequest q;
+  q.source =
+      "__global__ void k(int *o) {\n"
+      "  __shared__ int lock[4];\n"
+      "  unsigned t = threadIdx.x;\n"
+      "  if (t < 4) lock[t] = 0;\n"
+      "  __syncthreads();\n"
+      "  o[t] = atomicCAS(&lock[t % 4], 0, (int)t + 1) + atomicExch(&lock[t % 2], 3);\n"
+      "}\n";
+  q.file_name = "k.cu";
+  q.kernel = "k";
+  q.block[0] = 32;
+  const RecordResult r = record_on_cpu(q);
+  ASSERT_TRUE(r.recording) << r.error;
+  int cas = 0, other = 0;
+  for (const RecordedAccess& a : r.recording->accesses) {
+    if (a.line != 6) continue;
+    cas += a.kind == RecordedKind::AtomicCas;
+    other += a.kind == RecordedKind::Atomic;
+  }
+  EXPECT_EQ(cas, 32);
+  EXPECT_EQ(other, 32);
+}
+
 TEST(Record, ASharedScalarAsTheWholeIndexIsReadOnItsLine) {
   NEED_COMPILER();
   // out[t] = s[n] with __shared__ int n: n's read and s[n]'s, both on line 67, both broadcasts.
@@ -460,7 +630,10 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
       {"people.cu",
        {"reduceUnrolledInline", "blockDimIndex", "blockDim3d", "smallTypes", "aosParticles",
         "restrictUnroll", "helperShared", "shuffleAndGroups", "earlyReturn", "sharedAtomics",
-        "twoDeclarators", "reduceBlock<128>", "transposeT<16,double>", "selfDot"}},
+        "twoDeclarators", "reduceBlock<128>", "transposeT<16,double>", "selfDot",
+        // Shared memory through pointers: a helper's volatile parameter, carved arrays, a
+        // tile's row; cooperative groups' block and tile barriers.
+        "reduceUnrolledHelper", "carvedExtern", "tileRowPointer", "carvedCasts", "groupBarriers"}},
   };
   int compiled = 0;
   for (const auto& [file, kernels] : files) {
@@ -481,18 +654,9 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
       ++compiled;
     }
   }
-  EXPECT_EQ(compiled, 47);
+  EXPECT_EQ(compiled, 52);
   // Inline asm: named; the line keeps the hardware's figures only.
   std::string why;
-  // An array used through a pointer (a volatile pointer to a helper, arrays carved from an
-  // extern buffer): refused by name, by the GPU recording in its own words.
-  for (const char* k : {"reduceUnrolledHelper", "carvedExtern"}) {
-    EXPECT_TRUE(gpu_recording_text(read("people.cu"), k, "people.cu", &why).empty()) << k;
-    EXPECT_NE(why.find("other than by subscript (through a pointer), which the GPU recording"),
-              std::string::npos)
-        << why;
-    why.clear();
-  }
   // A template without its instance named: the GPU recording asks for it.
   EXPECT_TRUE(gpu_recording_text(read("people.cu"), "reduceBlock", "people.cu", &why).empty());
   EXPECT_NE(why.find("name its instance, --kernel 'reduceBlock<...>'"), std::string::npos) << why;
@@ -536,6 +700,45 @@ TEST(RecordGpu, ALineThatDiffersIsExplainedByItsInstructions) {
   EXPECT_NE(r.find("fewer instructions executed than the source makes accesses (12 against 16)"),
             std::string::npos)
       << r;
+  // As many instructions as requests, other wavefronts (people.cu's atomicCAS: 8 lanes on each
+  // of 4 words, the H100 16 wavefronts a warp, the model 8): the kind and both counts named.
+  r = recorded_line_reason(20, 4, 4, 4, {ins(20, "ATOMS.CAS")}, 32, 64);
+  EXPECT_NE(r.find("1 shared instruction (ATOMS.CAS): as many executed as the source's requests "
+                   "(4), but the hardware's 64 wavefronts (16.00 a request) against the bank "
+                   "model's 32 (8.00)"),
+            std::string::npos)
+      << r;
+  // Without the wavefronts: the counts as before.
+  r = recorded_line_reason(20, 4, 4, 4, {ins(20, "ATOMS.CAS")});
+  EXPECT_NE(r.find("4 executed against the source's 4 requests"), std::string::npos) << r;
+}
+
+// An inlined helper's line: its instructions are found by their own line (the helper's, where
+// the hardware counts them), not only by the call site's; the call site keeps its own.
+TEST(RecordGpu, AnInlinedHelpersLineIsExplainedByItsOwnInstructions) {
+  auto ins = [](uint32_t own, uint32_t call, const char* op) {
+    SassInstruction i;
+    i.own_line = own;
+    i.line = call;
+    i.opcode = op;
+    return i;
+  };
+  // blockSum's `s += partial[w]` (line 155) inlined at line 165, as two LDS.64.
+  const std::vector<SassInstruction> sass = {ins(165, 165, "LDS"), ins(155, 165, "LDS.64"),
+                                             ins(155, 165, "LDS.64")};
+  std::string r = recorded_line_reason(155, 4, 8, 2, sass);
+  EXPECT_NE(r.find("2 shared instructions (LDS.64)"), std::string::npos) << r;
+  EXPECT_NE(r.find("8 bytes per lane where the source accesses 4"), std::string::npos) << r;
+  // The call site's own instruction comes first; without one, the inlined ones.
+  r = recorded_line_reason(165, 4, 8, 8, sass);
+  EXPECT_NE(r.find("1 shared instruction (LDS)"), std::string::npos) << r;
+  r = recorded_line_reason(165, 4, 8, 8, {ins(155, 165, "LDS.64")});
+  EXPECT_NE(r.find("(LDS.64)"), std::string::npos) << r;
+  // Each op named once, a narrower one after a wider one too (H100: 8 instructions on line 155,
+  // LDS.128 and the remainder loop's LDS).
+  r = recorded_line_reason(155, 4, 8, 2,
+                           {ins(155, 165, "LDS.128"), ins(155, 165, "LDS"), ins(155, 165, "LDS")});
+  EXPECT_NE(r.find("3 shared instructions (LDS.128, LDS)"), std::string::npos) << r;
 }
 
 }  // namespace

@@ -25,8 +25,10 @@
 
 namespace bankviz {
 
-enum class RecordedKind : uint8_t { Load, Store, AtomicAdd, Atomic };
-const char* recorded_kind_name(RecordedKind k);  // "ld", "st", "atom", "atom"
+// Atomic: any other than atomicAdd and atomicCAS (atomicExch, atomicMax, ...), `X` in the text;
+// AtomicCas: atomicCAS, `C` (ATOMS.CAS, which the H100 costs otherwise than the others).
+enum class RecordedKind : uint8_t { Load, Store, AtomicAdd, Atomic, AtomicCas };
+const char* recorded_kind_name(RecordedKind k);  // "ld", "st", "atom", "atom", "atom"
 
 struct RecordedAccess {
   uint32_t thread = 0;  // linear thread index: x + y*bx + z*bx*by
@@ -60,7 +62,7 @@ struct Recording {
 inline constexpr size_t kMaxRecordedAccesses = size_t{1} << 22;
 
 // The recorder's output (`block X Y Z`, `array NAME LINE BASE BYTES [extern]`, accesses `THREAD
-// LINE KIND WIDTH ADDRESS VALUE [ARRAY]` with KIND one of L S A X and ARRAY the index of the
+// LINE KIND WIDTH ADDRESS VALUE [ARRAY]` with KIND one of L S A X C and ARRAY the index of the
 // `array` line (listed before it) whose name the access used, `sync`, `end COUNT`) as a
 // recording, or nullopt with *why naming the first bad line.
 std::optional<Recording> parse_recording(std::string_view text, std::string* why);
@@ -79,14 +81,26 @@ enum class RecordTarget { Cpu, Gpu };
 // emulation header included and a main() calling the kernel for one block appended; for the GPU
 // each declarator's real storage renamed bv_shared_N (N from 0, in source order) beside the
 // proxy, and nothing appended (the kernel is launched as profiled). Empty with *why when the
-// kernel cannot be recorded: inline asm, cooperative groups, textures or surfaces, a template
-// kernel, a __shared__ array used other than by subscript, no such kernel; on the CPU also warp
-// intrinsics, on the GPU a barrier with a result (__syncthreads_count) or a __shared__ outside
-// a function. *declared (if given) gets the declarators in that order: name, line, extern.
+// kernel cannot be recorded: inline asm, cooperative groups (on the GPU: a barrier through them
+// other than a block's or a tile's sync()), textures or surfaces, a template kernel, a __shared__
+// array used other than by subscript or through a pointer it does not follow (`*p`, a pointer no
+// declaration makes a proxy), no such kernel; on the CPU also warp intrinsics, on the GPU a
+// barrier with a result (__syncthreads_count) or a __shared__ outside a function. Pointers into
+// shared memory: a local `T *p = INIT;` naming a shared array or such a pointer, and a
+// __device__ helper's pointer parameter such an argument is passed to, are declared as the
+// headers' ::bv::Ptr<T> (its cast `::bv::ptr_cast<U>(X)`, its value `::bv::declared(INIT, ...)`).
+// *declared (if given) gets the declarators in that order, then the pointers (their own number:
+// an array carved by a cast is named by its pointer): name, line, extern.
 std::string recording_source(std::string_view source, const std::string& kernel,
                              const std::string& file_name, std::string* why,
                              RecordTarget target = RecordTarget::Cpu,
                              std::vector<RecordedArray>* declared = nullptr);
+
+// Where `kernel` names a template __global__ function of `source` without its instance: "the
+// kernel K is a template (line N): name its instance, --kernel 'K<...>'" (the GPU recording's and
+// the profile's words; `target` Cpu: that the CPU recording does not instantiate it); else empty.
+std::string template_without_instance(std::string_view source, const std::string& kernel,
+                                      RecordTarget target = RecordTarget::Gpu);
 
 // One warp instruction of a recorded line: the lanes' addresses and the instruction as serve()
 // takes it.

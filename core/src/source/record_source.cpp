@@ -118,13 +118,17 @@ std::string unrecordable(const std::vector<RawTok>& t, RecordTarget target,
       return "the kernel uses " + w + at +
              (gpu ? ", a barrier with a result, which " + who + " does not count"
                   : ", a warp intrinsic, which " + who + " cannot run");
-    // On the GPU cooperative groups run as written (tiles, their shuffles), but a barrier
-    // through them is not counted as __syncthreads() is: the phases would be wrong.
-    const bool cg_sync = (w == "sync" || w.rfind("barrier_", 0) == 0) && k > 0 &&
-                         (t[k - 1].text == "." || t[k - 1].text == "::" || t[k - 1].text == ">");
-    if (gpu && (cg_sync || w == "this_grid" || w == "grid_group" || w == "this_multi_grid"))
-      return "the kernel uses a cooperative-groups " + (cg_sync ? w + "()" : w) + at +
-             ", a barrier " + who + " does not count (only __syncthreads() is)";
+    // On the GPU cooperative groups run as written (tiles, their shuffles); a block's barrier
+    // through them (`block.sync()`, `cg::sync(block)`, `cg::this_thread_block().sync()`) is
+    // counted as __syncthreads() is (the header counts cooperative groups' `__barrier_sync(0)`),
+    // a tile's is a warp's (no phase). Not counted: the split arrive/wait barriers, a grid's,
+    // a cluster's.
+    const bool cg_split = w.rfind("barrier_", 0) == 0 && k > 0 &&
+                          (t[k - 1].text == "." || t[k - 1].text == "::" || t[k - 1].text == ">");
+    if (gpu && (cg_split || w == "this_grid" || w == "grid_group" || w == "this_multi_grid" ||
+                w == "this_cluster" || w == "cluster_group"))
+      return "the kernel uses a cooperative-groups " + (cg_split ? w + "()" : w) + at +
+             ", a barrier " + who + " does not count (a block's sync() and __syncthreads() are)";
     if (!gpu && (w == "cooperative_groups" || w == "this_thread_block" || w == "grid_group"))
       return "the kernel uses cooperative groups" + at + ", which " + who + " cannot run";
     if (w.rfind("tex1D", 0) == 0 || w.rfind("tex2D", 0) == 0 || w.rfind("tex3D", 0) == 0 ||
@@ -256,16 +260,47 @@ bool in_scope(const Scopes::value_type& a, size_t k) {
   return false;
 }
 
-// The first use of an array other than by subscript (through a pointer, which is not recorded),
-// named in words; empty if none.
-std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays,
+bool is_name(const std::string& w) {
+  return !w.empty() && (std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_');
+}
+
+// The first use of an array other than by subscript, named in words; empty if none. A use inside
+// `allowed` (a rewritten pointer declaration's initializer, an argument passed to a rewritten
+// parameter of a helper) makes a pointer proxy (a cast there, `(T*)s + 4`, a raw pointer that the
+// proxy finds in shared memory again, its array not said); a pointer proxy (`pointers`) may be
+// moved, compared and assigned, but not dereferenced by `*p` or `p->`, which have no line of their
+// own to record.
+std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays, const Scopes& pointers,
+                        const std::vector<std::pair<size_t, size_t>>& allowed,
                         const std::string& who) {
+  auto inside = [&](size_t k) {
+    for (const auto& [b, e] : allowed)
+      if (b <= k && k < e) return true;
+    return false;
+  };
   for (size_t k = 0; k < t.size(); ++k) {
+    if (k > 0 && (t[k - 1].text == "." || (t[k - 1].text == ">" && k > 1 && t[k - 2].text == "-")))
+      continue;
+    const std::string at = "line " + std::to_string(t[k].line);
+    auto p = pointers.find(t[k].text);
+    if (p != pointers.end() && in_scope(*p, k)) {
+      const std::string before = k > 0 ? t[k - 1].text : ";";
+      const std::string before2 = k > 1 ? t[k - 2].text : ";";
+      const bool deref = before == "*" && !is_name(before2) && before2 != ")" && before2 != "]";
+      const bool arrow = k + 2 < t.size() && t[k + 1].text == "-" && t[k + 2].text == ">";
+      if (deref || arrow)
+        return at + " dereferences the pointer " + t[k].text + " into shared memory (" +
+               (deref ? "*" + t[k].text : t[k].text + "->") + "), which " + who +
+               " does not follow: write " + t[k].text + "[0]";
+      continue;
+    }
     auto a = arrays.find(t[k].text);
-    if (a == arrays.end() || (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "->"))) continue;
-    if (in_scope(*a, k) && (k + 1 >= t.size() || t[k + 1].text != "["))
-      return "line " + std::to_string(t[k].line) + " uses the __shared__ array " + t[k].text +
-             " other than by subscript (through a pointer), which " + who + " does not follow";
+    if (a == arrays.end() || !in_scope(*a, k) || inside(k)) continue;
+    if (k + 1 < t.size() && t[k + 1].text == "[") continue;
+    return at + " uses the __shared__ array " + t[k].text +
+           " other than by subscript (through a pointer " + who +
+           " does not follow: a pointer declared from it, `T* p = ...;`, or a parameter of a "
+           "__device__ function it is passed to, is followed)";
   }
   return {};
 }
@@ -352,6 +387,277 @@ std::vector<size_t> subscript_sites(const std::vector<RawTok>& t, const Scopes& 
   return at;
 }
 
+// The declarations of pointers into shared memory, rewritten into the headers' pointer proxy
+// (`::bv::Ptr<T>`): a local `T *p = INIT;` whose initializer names a shared array or another such
+// pointer (its cast, `reinterpret_cast<U*>(X)` or `(U*)X`, written `::bv::ptr_cast<U>(X)`, and its
+// value passed through `::bv::declared(INIT, ...)`, which names an array carved by a cast), and the
+// parameter `T *p` (or `T p[]`) of a __device__ function called with such an argument. Only
+// declarations change; the expressions that use them are the user's.
+struct PointerEdit {
+  size_t b, e;  // bytes of the source replaced (b == e: inserted)
+  std::string text;
+};
+struct Pointers {
+  Scopes names;                                    // the proxies, where they are in scope
+  std::vector<std::pair<size_t, size_t>> allowed;  // tokens where a shared array may decay
+  std::vector<PointerEdit> edits;
+};
+
+// The type of a declaration's words t[b, e) for `::bv::Ptr<...>`: volatile left out (each access
+// of a proxy is an access of memory), `::` kept tight; empty where a word is no type's.
+std::string pointee_type(const std::vector<RawTok>& t, size_t b, size_t e) {
+  std::string type;
+  for (size_t q = b; q < e; ++q) {
+    const std::string& x = t[q].text;
+    if (x == "volatile" || x == "__restrict__" || x == "__restrict" || x == "restrict") continue;
+    if (!is_name(x) && x != "::") return {};
+    for (const char* k :
+         {"return", "if",     "else",       "for",      "while",    "do",       "case",
+          "goto",   "delete", "throw",      "sizeof",   "new",      "typedef",  "using",
+          "static", "extern", "__shared__", "template", "typename", "operator", "auto"})
+      if (x == k) return {};
+    type += (type.empty() || x == "::" || type.back() == ':' ? "" : " ") + x;
+  }
+  return type;
+}
+
+Pointers pointer_declarations(std::string_view src, const std::vector<RawTok>& t,
+                              const Scopes& arrays, const std::vector<cuda_source::Function>& fns,
+                              const std::vector<size_t>& block_end, RecordTarget target,
+                              const std::vector<std::pair<uint32_t, uint32_t>>& skipped,
+                              uint32_t* next, std::vector<RecordedArray>* declared) {
+  Pointers out;
+  std::vector<size_t> match(t.size(), t.size());
+  {
+    std::vector<size_t> open;
+    for (size_t k = 0; k < t.size(); ++k) {
+      const std::string& x = t[k].text;
+      if (x == "(" || x == "[" || x == "{") open.push_back(k);
+      if ((x == ")" || x == "]" || x == "}") && !open.empty()) {
+        match[open.back()] = k;
+        match[k] = open.back();
+        open.pop_back();
+      }
+    }
+  }
+  auto named = [&](size_t k) {  // token k names a shared array or a proxy in scope
+    if (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::" ||
+                  (t[k - 1].text == ">" && k > 1 && t[k - 2].text == "-")))
+      return false;
+    auto a = arrays.find(t[k].text);
+    if (a != arrays.end() && in_scope(*a, k)) return true;
+    auto p = out.names.find(t[k].text);
+    return p != out.names.end() && in_scope(*p, k);
+  };
+  auto is_skipped = [&](size_t k) {
+    for (const auto& [first, last] : skipped)
+      if (first <= t[k].line && t[k].line <= last) return true;
+    return false;
+  };
+  auto make = [&](const std::string& name, uint32_t line) {
+    if (target == RecordTarget::Gpu) {
+      const uint32_t n = (*next)++;
+      if (declared) declared->push_back({name, line, 0, 0, false});
+      return ", " + std::to_string(n) + "u)";
+    }
+    return ", \"" + name + "\", " + std::to_string(line) + "u)";
+  };
+  // The helpers' definitions: name token, '(' and ')' of the parameters, '{' of the body.
+  struct Def {
+    size_t name, open, close, body;
+    std::vector<std::pair<size_t, size_t>> params;
+    std::vector<bool> done;
+  };
+  // Each name followed by '(' -> where (a definition or a call): one pass over the text.
+  std::map<std::string, std::vector<size_t>> before_paren;
+  for (size_t q = 0; q + 1 < t.size(); ++q)
+    if (is_name(t[q].text) && t[q + 1].text == "(") before_paren[t[q].text].push_back(q);
+  std::vector<Def> defs;
+  for (const cuda_source::Function& f : fns) {
+    if (f.global) continue;
+    const auto named_here = before_paren.find(f.name);
+    if (named_here == before_paren.end()) continue;
+    for (const size_t q : named_here->second) {
+      if (match[q + 1] >= t.size()) continue;
+      size_t r = match[q + 1] + 1;
+      while (r < t.size() && t[r].text != "{" && t[r].text != ";") ++r;
+      if (r >= t.size() || t[r].text != "{" || t[r].line != f.first || match[r] >= t.size())
+        continue;
+      Def d{q, q + 1, match[q + 1], r, {}, {}};
+      size_t b = q + 2;
+      for (size_t k = q + 2; k <= d.close; ++k) {
+        if (t[k].text == "(" || t[k].text == "[" || t[k].text == "{" || t[k].text == "<") {
+          if (t[k].text != "<" && match[k] < t.size()) k = match[k];
+          continue;
+        }
+        if (t[k].text == "," || k == d.close) {
+          if (k > b) d.params.push_back({b, k});
+          b = k + 1;
+        }
+      }
+      d.done.assign(d.params.size(), false);
+      defs.push_back(std::move(d));
+      break;
+    }
+  }
+  std::vector<bool> decl_done(t.size(), false);
+  int rounds = 0;
+  // To a fixed point (a helper passing its proxy on, a pointer declared from a proxy parameter),
+  // at most 64 rounds: each round is one pass over the text.
+  for (bool changed = true; changed && rounds < 64; ++rounds) {
+    changed = false;
+    // Calls of a helper passing a shared array or a proxy: that parameter becomes a proxy.
+    for (Def& d : defs)
+      for (const size_t k : before_paren[t[d.name].text]) {
+        if (k == d.name || match[k + 1] >= t.size() || is_skipped(k) ||
+            (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::")))
+          continue;
+        size_t b = k + 2, i = 0;
+        const size_t close = match[k + 1];
+        for (size_t q = k + 2; q <= close; ++q) {
+          if ((t[q].text == "(" || t[q].text == "[" || t[q].text == "{") && match[q] < t.size()) {
+            q = match[q];
+            if (q != close) continue;
+          }
+          if (t[q].text != "," && q != close) continue;
+          bool shared = false;
+          for (size_t a = b; a < q; ++a) shared = shared || named(a);
+          if (shared && i < d.params.size()) {
+            out.allowed.push_back({b, q});
+            if (!d.done[i]) {
+              const auto [pb, pe] = d.params[i];
+              // `T *name`, `T name[]`
+              size_t star = pe;
+              for (size_t x = pb; x < pe; ++x)
+                if (t[x].text == "*") star = x;
+              size_t nm = pe - 1;
+              std::string type;
+              if (star < pe) {
+                nm = star + 1;
+                while (nm < pe && !is_name(t[nm].text)) ++nm;
+                while (nm + 1 < pe && (t[nm].text == "const" || t[nm].text == "__restrict__" ||
+                                       t[nm].text == "__restrict" || t[nm].text == "restrict" ||
+                                       t[nm].text == "volatile"))
+                  ++nm;
+                if (nm + 1 == pe) type = pointee_type(t, pb, star);
+              } else if (pe - pb >= 4 && t[pe - 1].text == "]" && t[pe - 2].text == "[") {
+                nm = pe - 3;
+                type = pointee_type(t, pb, nm);
+              }
+              if (!type.empty() && is_name(t[nm].text)) {
+                d.done[i] = true;
+                changed = true;
+                out.edits.push_back(
+                    {t[pb].b, t[pe - 1].e, "::bv::Ptr<" + type + "> " + t[nm].text});
+                out.names[t[nm].text].push_back({d.body, match[d.body] + 1});
+              }
+            }
+          }
+          b = q + 1;
+          ++i;
+        }
+      }
+    // Local declarations `T *name = INIT;` whose INIT names one.
+    for (size_t k = 0; k < t.size(); ++k) {
+      if (decl_done[k] || is_skipped(k) ||
+          !(k == 0 || t[k].after_directive || t[k - 1].text == ";" || t[k - 1].text == "{" ||
+            t[k - 1].text == "}"))
+        continue;
+      size_t star = k;
+      while (star < t.size() && (is_name(t[star].text) || t[star].text == "::")) ++star;
+      if (star == k || star + 3 >= t.size() || t[star].text != "*") continue;
+      size_t nm = star + 1;
+      while (nm < t.size() && (t[nm].text == "const" || t[nm].text == "__restrict__" ||
+                               t[nm].text == "__restrict" || t[nm].text == "volatile"))
+        ++nm;
+      if (nm + 2 >= t.size() || !is_name(t[nm].text) || t[nm + 1].text != "=") continue;
+      const std::string type = pointee_type(t, k, star);
+      if (type.empty()) continue;
+      const size_t ib = nm + 2;
+      size_t ie = ib;
+      bool comma = false, shared = false;
+      for (; ie < t.size() && t[ie].text != ";"; ++ie) {
+        if ((t[ie].text == "(" || t[ie].text == "[" || t[ie].text == "{") && match[ie] < t.size()) {
+          for (size_t a = ie; a < match[ie]; ++a) shared = shared || named(a);
+          ie = match[ie];
+          continue;
+        }
+        comma = comma || t[ie].text == ",";
+        shared = shared || named(ie);
+      }
+      if (ie >= t.size() || comma || !shared) continue;
+      decl_done[k] = true;
+      changed = true;
+      out.allowed.push_back({ib, ie});
+      out.edits.push_back({t[k].b, t[nm].b, "::bv::Ptr<" + type + "> "});
+      out.edits.push_back({t[ib].b, t[ib].b, "::bv::declared("});
+      // The cast of the whole initializer, if it is one.
+      std::string closing;
+      if ((t[ib].text == "reinterpret_cast" || t[ib].text == "static_cast") &&
+          t[ib + 1].text == "<") {
+        size_t gt = ib + 2;
+        while (gt < ie && t[gt].text != ">") ++gt;
+        if (gt + 1 < ie && t[gt - 1].text == "*" && t[gt + 1].text == "(" &&
+            match[gt + 1] == ie - 1) {
+          const std::string u = pointee_type(t, ib + 2, gt - 1);
+          if (!u.empty()) out.edits.push_back({t[ib].b, t[gt + 1].e, "::bv::ptr_cast<" + u + ">("});
+        }
+      } else if (t[ib].text == "(" && match[ib] < ie && match[ib] > ib + 2 &&
+                 t[match[ib] - 1].text == "*") {
+        const size_t cl = match[ib];
+        // The operand: `&`? NAME ([...] | .member)* or (...), the rest of the initializer.
+        size_t q = cl + 1;
+        bool simple = false;
+        if (q < ie && t[q].text == "(" && match[q] == ie - 1) {
+          simple = true;
+        } else {
+          if (q < ie && t[q].text == "&") ++q;
+          if (q < ie && is_name(t[q].text)) {
+            ++q;
+            while (q < ie) {
+              if (t[q].text == "[" && match[q] < ie) {
+                q = match[q] + 1;
+              } else if (t[q].text == "." && q + 1 < ie && is_name(t[q + 1].text)) {
+                q += 2;
+              } else {
+                break;
+              }
+            }
+            simple = q == ie;
+          }
+        }
+        const std::string u = simple ? pointee_type(t, ib + 1, cl - 1) : std::string();
+        if (!u.empty()) {
+          out.edits.push_back({t[ib].b, t[cl].e, "::bv::ptr_cast<" + u + ">("});
+          closing = ")";
+        }
+      }
+      if (!closing.empty()) out.edits.push_back({t[ie].b, t[ie].b, closing});
+      out.edits.push_back({t[ie].b, t[ie].b, make(t[nm].text, t[nm].line)});
+      out.names[t[nm].text].push_back({ie + 1, block_end[k]});
+    }
+  }
+  (void)src;
+  return out;
+}
+
+// The template<...> heading `fn` (a __global__ within 3 lines of its brace), named: "the kernel K
+// is a template (line N): ..."; empty if it is none.
+std::string template_line(const std::vector<RawTok>& t, const cuda_source::Function& fn,
+                          const std::string& kernel, RecordTarget target) {
+  for (size_t k = 0; k + 1 < t.size(); ++k)
+    if (t[k].text == "template" && t[k + 1].text == "<") {
+      for (size_t q = k + 1; q < t.size() && q < k + 64; ++q)
+        if (t[q].text == "__global__" && t[q].line <= fn.first && fn.first - t[q].line < 3)
+          return "the kernel " + kernel.substr(0, 64) + " is a template (line " +
+                 std::to_string(t[k].line) +
+                 (target == RecordTarget::Gpu
+                      ? "): name its instance, --kernel '" + kernel.substr(0, 64) + "<...>'"
+                      : "), which the CPU recording does not instantiate");
+    }
+  return {};
+}
+
 }  // namespace
 
 std::string recording_source(std::string_view source, const std::string& kernel,
@@ -405,17 +711,10 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     *why = u;
     return {};
   }
-  for (size_t k = 0; k + 1 < t.size(); ++k)
-    if (t[k].text == "template" && t[k + 1].text == "<") {
-      for (size_t q = k + 1; q < t.size() && q < k + 64; ++q)
-        if (t[q].text == "__global__" && t[q].line <= fn->first && fn->first - t[q].line < 3 &&
-            (target != RecordTarget::Gpu || !instance)) {
-          *why =
-              "the kernel " + kernel + " is a template (line " + std::to_string(t[k].line) +
-              (target == RecordTarget::Gpu ? "): name its instance, --kernel '" + kernel + "<...>'"
-                                           : "), which the CPU recording does not instantiate");
-          return {};
-        }
+  if (target != RecordTarget::Gpu || !instance)
+    if (std::string u = template_line(t, *fn, kernel, target); !u.empty()) {
+      *why = u;
+      return {};
     }
 
   // Each token's enclosing block: where a declaration in it stops being in scope.
@@ -473,12 +772,27 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     --k;
     decls.push_back(std::move(d));
   }
-  if (std::string u = pointer_use(
-          t, arrays, target == RecordTarget::Gpu ? "the GPU recording" : "the CPU recording");
+  // Pointers into shared memory: declarations rewritten into the headers' proxy. On the GPU the
+  // other kernels are compiled as written.
+  Pointers ptrs = pointer_declarations(
+      source, t, arrays, p.fns, block_end, target,
+      target == RecordTarget::Gpu ? other_kernels : std::vector<std::pair<uint32_t, uint32_t>>{},
+      &next, declared);
+  if (next > 256) {
+    *why = "more than 256 __shared__ declarators and pointers, more than the GPU recording names";
+    return {};
+  }
+  if (std::string u =
+          pointer_use(t, arrays, ptrs.names, ptrs.allowed,
+                      target == RecordTarget::Gpu ? "the GPU recording" : "the CPU recording");
       !u.empty()) {
     *why = u;
     return {};
   }
+  // Subscripts and members of a pointer are numbered and rewritten as an array's are.
+  Scopes subscripted = arrays;
+  for (const auto& [name, ranges] : ptrs.names)
+    subscripted[name].insert(subscripted[name].end(), ranges.begin(), ranges.end());
 
   std::string out = target == RecordTarget::Gpu
                         ? "#line 1 \"" + shown + "\"\n"
@@ -495,12 +809,13 @@ std::string recording_source(std::string_view source, const std::string& kernel,
   std::vector<Edit> edits;
   for (const size_t use : scalar_uses(t, scalars)) edits.push_back({use, use, "()"});
   uint32_t site = 0;
-  for (const size_t at_name : subscript_sites(t, arrays))
+  for (const size_t at_name : subscript_sites(t, subscripted))
     edits.push_back({at_name, at_name, ".bv_site(" + std::to_string(++site) + "u)"});
-  for (MemberUse& m : member_uses(source, t, arrays, scalars)) {
+  for (MemberUse& m : member_uses(source, t, subscripted, scalars)) {
     edits.push_back({m.chain, m.chain, "", std::string::npos, true});
     edits.push_back({m.b, m.e, std::move(m.text), m.chain, false});
   }
+  for (PointerEdit& pe : ptrs.edits) edits.push_back({pe.b, pe.e, std::move(pe.text)});
   std::stable_sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) {
     return x.b != y.b ? x.b < y.b : (x.e == x.b) > (y.e == y.b);
   });
@@ -556,6 +871,22 @@ int main(int argc, char** argv) {
 }
 )";
   return out;
+}
+
+std::string template_without_instance(std::string_view source, const std::string& kernel,
+                                      RecordTarget target) {
+  bool instance = false;
+  const std::string name = kernel_function_name(kernel, &instance);
+  if (name.empty() || instance || source.size() > kMaxSourceBytes) return {};
+  cuda_source::Prepared p;
+  try {
+    p = cuda_source::prepare(source);
+  } catch (const cuda_source::SourceError&) {
+    return {};
+  }
+  for (const cuda_source::Function& f : p.fns)
+    if (f.global && f.name == name) return template_line(raw_tokens(source), f, kernel, target);
+  return {};
 }
 
 }  // namespace bankviz

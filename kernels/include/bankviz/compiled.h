@@ -42,6 +42,9 @@ struct SassInstruction {
   std::string operands;       // "R24, [R29+0x10]"
   std::string file;           // its line's file ("" without line info)
   uint32_t line = 0;          // the line in the kernel (an inlined function's call site)
+  std::string own_file;       // the instruction's own file and line: an inlined function's
+  uint32_t own_line = 0;      // (the first of "inlined at"), where the hardware counts it;
+                              // file/line where nothing is inlined
   bool under_branch = false;  // inside a conditional forward branch (some warps jump over it)
   bool shared() const;        // LDS, STS, ATOMS, LDSM, STSM, LDGSTS
   // Under @!PT (never true): ptxas's pad, `@!PT LDS RZ, [RZ]`, three before each LDGSTS on sm_90.
@@ -53,7 +56,8 @@ struct SassInstruction {
 };
 
 // Parses nvdisasm's listing (with -gi: "//## File "x.cu", line 12 inlined at "x.cu", line 40"
-// gives the call site's line). Bounded by the text; lines it does not know are skipped.
+// gives the call site's line, 40, and the instruction's own, 12). Bounded by the text; lines it
+// does not know are skipped.
 std::vector<SassInstruction> parse_nvdisasm(std::string_view text);
 
 // nvdisasm -gi -c on a cubin, found as $CUDA_HOME/bin/nvdisasm, /usr/local/cuda/bin/nvdisasm or on

@@ -50,9 +50,15 @@ RecordResult record_on_cpu(const RecordRequest& request);
 //   no shared instruction on the line  -> kept in a register, or removed
 //   a wider instruction than recorded  -> merged into LDS.64/LDS.128 (fewer instructions)
 //   predicated instructions, more issued than recorded -> every warp issues them
-//   otherwise the line's instructions, named, and the count they make
+//   otherwise the line's instructions, named, and the count they make; with the wavefronts
+//   (the model's for the recording, the hardware's; -1: not given) where the instructions are
+//   as many as the source's requests: the same instructions costing other wavefronts, each
+//   count per request (atomicCAS: ATOMS.CAS, the bank model's cost of its lanes on one word)
+// An inlined helper's line is looked up by the instructions' own line (the helper's, where the
+// hardware counts them) first, then by the call site's.
 std::string recorded_line_reason(uint32_t line, int widest, int64_t recorded_requests,
-                                 int64_t hw_executed, const std::vector<SassInstruction>& sass);
+                                 int64_t hw_executed, const std::vector<SassInstruction>& sass,
+                                 int64_t model_wavefronts = -1, int64_t hw_wavefronts = -1);
 
 // The GPU recording (ProfileRequest::record, Runner::profile): the device header
 // kernels/record/bankviz_record_gpu.h, as built into the library, and the text NVRTC compiles:

@@ -281,3 +281,56 @@ __global__ void asmElsewhere(int *d)
   asm volatile("membar.cta;");
   d[threadIdx.x] = s[31 - threadIdx.x];
 }
+
+// Shared memory through pointers (issue 20's fourth session): a row of a tile through a local
+// pointer to its first element, and a column through a pointer into the tile.
+__global__ void tileRowPointer(float *out)
+{
+  __shared__ float tile[32][33];
+  unsigned tx = threadIdx.x, ty = threadIdx.y;
+  float *row = &tile[ty][0];
+  row[tx] = tx + ty;
+  __syncthreads();
+  const float *col = &tile[0][tx];
+  out[ty * 32 + tx] = row[(tx + 1) % 32] + col[ty * 33];
+}
+
+// Two arrays carved from one extern buffer by C-style casts, the second after the first's n
+// elements (n a parameter).
+__global__ void carvedCasts(float *out, int n)
+{
+  extern __shared__ float buf[];
+  float *a = (float *)buf;
+  int *b = (int *)&a[n];
+  unsigned t = threadIdx.x;
+  a[t] = t;
+  b[(t * 2) % 64] = t;
+  __syncthreads();
+  out[t] = a[(t * 8) % 64] + b[t % 64];
+}
+
+// Block barriers through cooperative groups (a thread_block's sync(), cg::sync() in a loop whose
+// guard lets more threads in each round, the group made and synced at once) and a tile's sync(),
+// a warp's barrier. Without the barriers counted, thread 1's first read of line 328 would be
+// taken for the same instruction as thread 0's first (a round earlier).
+__global__ void groupBarriers(float *out)
+{
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(block);
+  __shared__ float s[512];
+  unsigned t = block.thread_rank();
+  s[t] = t;
+  s[t + 256] = t;
+  block.sync();
+  float v = 0.0f;
+  for (unsigned d = 1; d < 256; d *= 2) {
+    if (t < d)
+      v += s[(t * 2) % 512];
+    cg::sync(block);
+  }
+  s[t] = v;
+  tile32.sync();
+  v += s[t ^ 1];
+  cg::this_thread_block().sync();
+  out[t] = v + s[(t * 32) % 512];
+}
