@@ -320,6 +320,83 @@ std::string arg_type_name(KernelArg::Kind k) {
 
 // [SECTION] Runner::profile() ====================================================================
 
+namespace {
+
+// What the device cannot launch: a block of more threads, or more dynamic shared memory, than
+// it allows ("" when it can).
+std::string device_limit_problem(const ProfileRequest& req, const DeviceInfo& dev) {
+  if (req.block.product() > static_cast<uint64_t>(dev.max_threads_per_block))
+    return "a block of " + std::to_string(req.block.product()) + " threads; this GPU allows " +
+           std::to_string(dev.max_threads_per_block);
+  if (req.dynamic_shared > dev.shared_per_block_optin)
+    return std::to_string(req.dynamic_shared) +
+           " bytes of dynamic shared memory; this GPU allows at most " +
+           std::to_string(dev.shared_per_block_optin) + " per block";
+  return {};
+}
+
+// The kernel's parameters against the --arg given, where the driver can tell their sizes
+// (cuFuncGetParamInfo): "" when they match; *count gets the kernel's parameter count.
+std::string parameter_problem(CUfunction fn, const ProfileRequest& req, size_t* count) {
+  const Driver& d = driver();
+  if (!d.cuFuncGetParamInfo_) return {};
+  std::vector<size_t> sizes;
+  for (size_t i = 0; i < 4096; ++i) {
+    size_t offset = 0, size = 0;
+    if (d.cuFuncGetParamInfo_(fn, i, &offset, &size) != CUDA_SUCCESS) break;
+    sizes.push_back(size);
+  }
+  *count = sizes.size();
+  if (sizes.size() != req.args.size())
+    return req.kernel + " takes " + std::to_string(sizes.size()) + " parameter" +
+           (sizes.size() == 1 ? "" : "s") + "; " + std::to_string(req.args.size()) +
+           " --arg given (one per parameter, in order)";
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (sizes[i] != req.args[i].size())
+      return "parameter " + std::to_string(i + 1) + " of " + req.kernel + " is " +
+             std::to_string(sizes[i]) + " bytes; --arg " + req.args[i].text + " gives a " +
+             arg_type_name(req.args[i].kind) + " of " + std::to_string(req.args[i].size());
+  return {};
+}
+
+// One more launch under the SASS metrics: each instruction's counters into res.instructions and
+// how they were read into res.counters (and its message). False if the launch failed.
+template <class Launch>
+bool launch_counted(CUcontext ctx, const std::vector<char>& cubin, Launch&& launch,
+                    ProfileResult& res) {
+  SassCollection sass(ctx, 0);
+  if (sass.start()) {
+    if (!launch()) return false;
+    if (sass.finish(cubin, res.instructions)) sass.end();
+  }
+  res.counters = sass.status();
+  if (sass.status() != CounterStatus::Ok)
+    res.counters_message = counter_problem(sass.status(), sass.message());
+  else if (!sass.missing().empty())
+    res.counters_message = "this GPU lacks " + sass.missing().front() + " (read as 0)";
+  return true;
+}
+
+// Why the user's source did not compile, in words that say what to do.
+std::string compile_failure(const ProfileRequest& req, const CompileOutcome& comp) {
+  // A template named without its instance: NVRTC's words about the name expression would not
+  // say what to do; the GPU recording's refusal does (recording.h, one home).
+  if (std::string t = template_without_instance(req.source, req.kernel); !t.empty()) return t;
+  if (names_missing_kernel(comp.log, req.kernel))
+    return "no __global__ function named \"" + req.kernel + "\" in " + req.file_name;
+  return comp.error;
+}
+
+std::string timeout_message(double timeout_ms) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f ms", timeout_ms);
+  return "the kernel did not finish within " + std::string(buf) +
+         " (timeout). CUDA cannot stop a running kernel; it stops when this program ends. A "
+         "loop that never ends, or --timeout too short for the kernel?";
+}
+
+}  // namespace
+
 ProfileResult Runner::profile(const ProfileRequest& req) {
   ProfileResult res;
   auto refuse = [&](RunStatus s, std::string m) {
@@ -336,15 +413,8 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   if (!impl_->ensure(&reason)) return refuse(RunStatus::NoCuda, reason);
   const DeviceInfo& dev = impl_->opened.info;
   res.device = dev;
-  if (req.block.product() > static_cast<uint64_t>(dev.max_threads_per_block))
-    return refuse(RunStatus::TooLarge, "a block of " + std::to_string(req.block.product()) +
-                                           " threads; this GPU allows " +
-                                           std::to_string(dev.max_threads_per_block));
-  if (req.dynamic_shared > dev.shared_per_block_optin)
-    return refuse(RunStatus::TooLarge,
-                  std::to_string(req.dynamic_shared) +
-                      " bytes of dynamic shared memory; this GPU allows at most " +
-                      std::to_string(dev.shared_per_block_optin) + " per block");
+  if (std::string why = device_limit_problem(req, dev); !why.empty())
+    return refuse(RunStatus::TooLarge, why);
 
   // 1. NVRTC with line info (compiler.h), the same caches as the generated kernels.
   KernelSource k;
@@ -354,16 +424,7 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   const CompileOutcome comp = compile(k, dev.sm);
   res.compile_log = comp.log;
   res.compile_ms = comp.ms;
-  if (!comp.compiled) {
-    // A template named without its instance: NVRTC's words about the name expression would not
-    // say what to do; the GPU recording's refusal does (recording.h, one home).
-    if (std::string t = template_without_instance(req.source, req.kernel); !t.empty())
-      return refuse(RunStatus::CompileError, t);
-    if (names_missing_kernel(comp.log, req.kernel))
-      return refuse(RunStatus::CompileError,
-                    "no __global__ function named \"" + req.kernel + "\" in " + req.file_name);
-    return refuse(RunStatus::CompileError, comp.error);
-  }
+  if (!comp.compiled) return refuse(RunStatus::CompileError, compile_failure(req, comp));
   res.lowered = comp.compiled->lowered;
 
   // 2. The module and the function; its parameters against the arguments.
@@ -382,27 +443,8 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
     return refuse(RunStatus::CompileError, "\"" + req.kernel +
                                                "\" is not a __global__ function of " +
                                                req.file_name + " (" + st.message() + ")");
-  if (d.cuFuncGetParamInfo_) {
-    std::vector<size_t> sizes;
-    for (size_t i = 0; i < 4096; ++i) {
-      size_t offset = 0, size = 0;
-      if (d.cuFuncGetParamInfo_(fn, i, &offset, &size) != CUDA_SUCCESS) break;
-      sizes.push_back(size);
-    }
-    res.parameters = sizes.size();
-    if (sizes.size() != req.args.size())
-      return refuse(RunStatus::BadArguments, req.kernel + " takes " + std::to_string(sizes.size()) +
-                                                 " parameter" + (sizes.size() == 1 ? "" : "s") +
-                                                 "; " + std::to_string(req.args.size()) +
-                                                 " --arg given (one per parameter, in order)");
-    for (size_t i = 0; i < sizes.size(); ++i)
-      if (sizes[i] != req.args[i].size())
-        return refuse(RunStatus::BadArguments, "parameter " + std::to_string(i + 1) + " of " +
-                                                   req.kernel + " is " + std::to_string(sizes[i]) +
-                                                   " bytes; --arg " + req.args[i].text +
-                                                   " gives a " + arg_type_name(req.args[i].kind) +
-                                                   " of " + std::to_string(req.args[i].size()));
-  }
+  if (std::string why = parameter_problem(fn, req, &res.parameters); !why.empty())
+    return refuse(RunStatus::BadArguments, why);
   if (req.dynamic_shared > 48 * 1024 &&
       !st.check(d.cuFuncSetAttribute_(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                       static_cast<int>(req.dynamic_shared)),
@@ -437,18 +479,7 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   }
   if (ok && req.counters) {
     impl_->counters.reset();  // the range profiler and SASS patching: one at a time
-    SassCollection sass(impl_->ctx.get(), 0);
-    if (sass.start()) {
-      ok = launch();
-      if (ok && sass.finish(comp.compiled->cubin, res.instructions)) sass.end();
-    }
-    if (ok) {
-      res.counters = sass.status();
-      if (sass.status() != CounterStatus::Ok)
-        res.counters_message = counter_problem(sass.status(), sass.message());
-      else if (!sass.missing().empty())
-        res.counters_message = "this GPU lacks " + sass.missing().front() + " (read as 0)";
-    }
+    ok = launch_counted(impl_->ctx.get(), comp.compiled->cubin, launch, res);
   }
   if (ok && req.record) {
     // 5. The recording: one more launch of the kernel compiled with recording proxies.
@@ -462,34 +493,30 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
       st = rst;
     ok = !timed_out && st.ok();
   }
+  // What this launch holds, left to the driver when the context cannot be used again.
+  auto abandon = [&] {
+    for (DeviceMemory& m : buffers) m.abandon();
+    module.abandon();
+    e0.abandon();
+    e1.abandon();
+  };
   if (timed_out) {
     // A user's kernel has no bound the model could give (a generated kernel's estimate bounds
     // the wait a context reset makes): it may never end, and releasing or resetting its context
     // would wait for it. The context is abandoned; the driver stops the kernel when the process
     // ends (the app profiles in a process of its own).
-    for (DeviceMemory& m : buffers) m.abandon();
-    module.abandon();
-    e0.abandon();
-    e1.abandon();
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.0f ms", req.timeout_ms);
+    abandon();
     impl_->wedge(
         "a kernel profiled earlier did not finish and still runs on the GPU; CUDA "
         "cannot stop a running kernel: it stops when this program ends");
     res.wedged = true;
-    return refuse(RunStatus::Timeout,
-                  "the kernel did not finish within " + std::string(buf) +
-                      " (timeout). CUDA cannot stop a running kernel; it stops when this program "
-                      "ends. A loop that never ends, or --timeout too short for the kernel?");
+    return refuse(RunStatus::Timeout, timeout_message(req.timeout_ms));
   }
   if (!ok) {
     res.status = RunStatus::LaunchError;
     res.message = "the kernel failed: " + st.message();
     if (is_sticky(st.result())) {
-      for (DeviceMemory& m : buffers) m.abandon();
-      module.abandon();
-      e0.abandon();
-      e1.abandon();
+      abandon();
       impl_->wedge(Runner::Impl::sticky_reason(driver().describe(st.result())));
       res.wedged = true;
       res.message +=

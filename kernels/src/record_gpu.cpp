@@ -21,6 +21,61 @@ static_assert(sizeof(Rec) == 32);
 
 constexpr uint64_t kCapacity = uint64_t{1} << 21;  // records (64 MB), as the CPU recording's bound
 
+// Where the GPU recording stopped a thread's access out of bounds: the line, the thread, the
+// array and the index (oob: flag, line, thread or ~0u for another block, declarator; at: index,
+// the array's elements).
+std::string out_of_bounds_reason(const uint32_t (&oob)[4], const int64_t (&at)[2],
+                                 const std::vector<RecordedArray>& declared) {
+  const std::string name = oob[3] < declared.size() ? declared[oob[3]].name : "an array";
+  return "line " + std::to_string(oob[1]) + ": " +
+         (oob[2] == 0xffffffffu ? std::string("a thread of another block")
+                                : "thread " + std::to_string(oob[2])) +
+         " indexes " + name + '[' + std::to_string(at[0]) + "], out of bounds (" +
+         std::to_string(at[1]) + " elements there); the GPU recording did not make that access";
+}
+
+// The device's records in the one recording format (recording.h): phases in order, each
+// thread's accesses in the order it made them (the records' order is the order of their atomic
+// counter); the arrays the kernel touched (arrays[declarator]: base + 1 and bytes, 0: untouched).
+std::string recording_text(const Dim3& block, const std::vector<RecordedArray>& declared,
+                           std::vector<Rec>& recs, const uint32_t (&phase)[1024],
+                           const uint32_t (&arrays)[256][2]) {
+  const uint64_t threads = block.product();
+  uint32_t phases = 0;
+  for (uint64_t t = 0; t < threads && t < 1024; ++t) phases = std::max(phases, phase[t]);
+  std::stable_sort(recs.begin(), recs.end(),
+                   [](const Rec& a, const Rec& b) { return a.phase < b.phase; });
+  std::string t = "block " + std::to_string(block.x) + ' ' + std::to_string(block.y) + ' ' +
+                  std::to_string(block.z) + '\n';
+  std::vector<int> listed(declared.size(), -1);  // [declarator]: its `array` line's index
+  int n_listed = 0;
+  for (size_t i = 0; i < declared.size() && i < 256; ++i)
+    if (arrays[i][0] != 0) {
+      listed[i] = n_listed++;
+      t += "array " + declared[i].name + ' ' + std::to_string(declared[i].line) + ' ' +
+           std::to_string(arrays[i][0] - 1) + ' ' + std::to_string(arrays[i][1]) +
+           (declared[i].dynamic ? " extern\n" : "\n");
+    }
+  uint32_t at = 0;
+  for (const Rec& r : recs) {
+    for (; at < r.phase && at < phases; ++at) t += "sync\n";
+    // The kind's low byte, and above it the declarator whose name the access used, plus 1.
+    const char kind = static_cast<char>(r.kind & 0xffu);
+    const uint32_t decl = (r.kind >> 8) - 1;  // ~0u: not said
+    const int array = decl < listed.size() ? listed[decl] : -1;
+    // The width's low byte, and above it the subscript's site (0: not said).
+    const uint32_t site = r.width >> 8;
+    t += std::to_string(r.thread) + ' ' + std::to_string(r.line) + ' ' +
+         (kind == 'L' || kind == 'S' || kind == 'A' || kind == 'X' || kind == 'C' ? kind : '?') +
+         ' ' + std::to_string(r.width & 0xffu) + ' ' + std::to_string(r.addr) + ' ' +
+         std::to_string(r.value) + (array >= 0 ? ' ' + std::to_string(array) : std::string()) +
+         (array >= 0 && site != 0 ? ' ' + std::to_string(site) : std::string()) + '\n';
+  }
+  for (; at < phases; ++at) t += "sync\n";
+  t += "end " + std::to_string(recs.size()) + '\n';
+  return t;
+}
+
 }  // namespace
 
 GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& sm,
@@ -128,14 +183,7 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
     return out;
   }
   if (oob[0]) {
-    const std::string name = oob[3] < declared.size() ? declared[oob[3]].name : "an array";
-    out.why = "line " + std::to_string(oob[1]) + ": " +
-              (oob[2] == 0xffffffffu ? std::string("a thread of another block")
-                                     : "thread " + std::to_string(oob[2])) +
-              " indexes " + name + '[' + std::to_string(oob_at[0]) + "], out of bounds (" +
-              std::to_string(oob_at[1]) +
-              " elements there); the GPU recording did not make that "
-              "access";
+    out.why = out_of_bounds_reason(oob, oob_at, declared);
     return out;
   }
   if (count > capacity) {
@@ -144,41 +192,7 @@ GpuRecording record_block_on_gpu(const ProfileRequest& req, const std::string& s
     return out;
   }
 
-  // The one recording format (recording.h): phases in order, each thread's accesses in the
-  // order it made them (the records' order is the order of their atomic counter).
-  const uint64_t threads = req.block.product();
-  uint32_t phases = 0;
-  for (uint64_t t = 0; t < threads && t < 1024; ++t) phases = std::max(phases, phase[t]);
-  std::stable_sort(recs.begin(), recs.end(),
-                   [](const Rec& a, const Rec& b) { return a.phase < b.phase; });
-  std::string t = "block " + std::to_string(req.block.x) + ' ' + std::to_string(req.block.y) + ' ' +
-                  std::to_string(req.block.z) + '\n';
-  std::vector<int> listed(declared.size(), -1);  // [declarator]: its `array` line's index
-  int n_listed = 0;
-  for (size_t i = 0; i < declared.size() && i < 256; ++i)
-    if (arrays[i][0] != 0) {
-      listed[i] = n_listed++;
-      t += "array " + declared[i].name + ' ' + std::to_string(declared[i].line) + ' ' +
-           std::to_string(arrays[i][0] - 1) + ' ' + std::to_string(arrays[i][1]) +
-           (declared[i].dynamic ? " extern\n" : "\n");
-    }
-  uint32_t at = 0;
-  for (const Rec& r : recs) {
-    for (; at < r.phase && at < phases; ++at) t += "sync\n";
-    // The kind's low byte, and above it the declarator whose name the access used, plus 1.
-    const char kind = static_cast<char>(r.kind & 0xffu);
-    const uint32_t decl = (r.kind >> 8) - 1;  // ~0u: not said
-    const int array = decl < listed.size() ? listed[decl] : -1;
-    // The width's low byte, and above it the subscript's site (0: not said).
-    const uint32_t site = r.width >> 8;
-    t += std::to_string(r.thread) + ' ' + std::to_string(r.line) + ' ' +
-         (kind == 'L' || kind == 'S' || kind == 'A' || kind == 'X' || kind == 'C' ? kind : '?') +
-         ' ' + std::to_string(r.width & 0xffu) + ' ' + std::to_string(r.addr) + ' ' +
-         std::to_string(r.value) + (array >= 0 ? ' ' + std::to_string(array) : std::string()) +
-         (array >= 0 && site != 0 ? ' ' + std::to_string(site) : std::string()) + '\n';
-  }
-  for (; at < phases; ++at) t += "sync\n";
-  t += "end " + std::to_string(recs.size()) + '\n';
+  const std::string t = recording_text(req.block, declared, recs, phase, arrays);
   out.recording = parse_recording(t, &why);
   if (!out.recording) out.why = "the GPU's recording: " + why;
   return out;
