@@ -593,20 +593,18 @@ bool warps_share_addresses(const Analysis& a, const std::vector<int>& ex) {
   return false;
 }
 
-}  // namespace
-
-std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
-                                         const KernelSource& k,
-                                         const std::vector<SassInstruction>& sass,
-                                         const TraceOptions& block) {
+// Each shared instruction of the listing on the kernel's file to the step whose lines hold it
+// (the last step starting at or before its line): own[step] the executed ones, pads[step] the
+// never-executed ones (ptxas's @!PT LDS RZ, [RZ]).
+void attribute_instructions(const Scenario& s, const KernelSource& k,
+                            const std::vector<SassInstruction>& sass,
+                            std::vector<std::vector<const SassInstruction*>>& own,
+                            std::vector<int64_t>& pads) {
   const size_t n = s.steps.size();
-  // The step whose lines hold an instruction: the last step starting at or before its line.
   std::vector<std::pair<int, int>> starts;
   for (size_t i = 0; i < k.step_line.size() && i < n; ++i)
     if (k.step_line[i] > 0) starts.emplace_back(k.step_line[i], static_cast<int>(i));
   std::sort(starts.begin(), starts.end());
-  std::vector<std::vector<const SassInstruction*>> own(n);
-  std::vector<int64_t> pads(n, 0);  // never-executed pads on each step's lines
   for (const SassInstruction& in : sass) {
     if (!in.shared() || in.line == 0 || !same_file(in.file, k.file_name)) continue;
     int found = -1;
@@ -618,6 +616,42 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     else
       own[static_cast<size_t>(found)].push_back(&in);
   }
+}
+
+// A contended compare-and-swap loop (warps_share_addresses()): the most any interleaving can
+// take into c.max_instructions and c.max_wavefronts (c's figures, each warp alone, the least),
+// and the reason's sentence saying so.
+std::string contended_range(const Analysis& a, const std::vector<int>& ex, CompiledStep& c) {
+  Cost most;
+  for (int e : ex) {
+    const auto& ws = a.warps[static_cast<size_t>(e)];
+    for (size_t w = 0; w < ws.size(); ++w)
+      if (ws[w].access.mask) cas_loop_bound(*a.arch, ws, w, most);
+  }
+  c.max_instructions = most.instructions;
+  c.max_wavefronts = most.wavefronts;
+  char range[160];
+  std::snprintf(range, sizeof range, "between %lld / %lld (each warp alone) and %lld / %lld",
+                static_cast<long long>(c.instructions), static_cast<long long>(c.wavefronts),
+                static_cast<long long>(most.instructions), static_cast<long long>(most.wavefronts));
+  return std::string(
+             "; other warps update the same addresses in this step: each warp's tries depend on "
+             "how the warps interleave, so the hardware takes ") +
+         range +
+         " instructions / wavefronts (a failed try needs another warp's store to its word "
+         "between its load and its compare-and-swap)";
+}
+
+}  // namespace
+
+std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
+                                         const KernelSource& k,
+                                         const std::vector<SassInstruction>& sass,
+                                         const TraceOptions& block) {
+  const size_t n = s.steps.size();
+  std::vector<std::vector<const SassInstruction*>> own(n);
+  std::vector<int64_t> pads(n, 0);  // never-executed pads on each step's lines
+  attribute_instructions(s, k, sass, own, pads);
   std::vector<std::vector<int>> execs(n);
   for (size_t e = 0; e < a.steps.size(); ++e)
     if (a.steps[e].tile >= 0)
@@ -737,28 +771,7 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     if (reused > 0)
       why += (why.empty() ? "" : "; ") + std::to_string(reused) +
              " executions at the addresses of another: the compiler loaded the value once";
-    if (form == Form::CasLoop && warps_share_addresses(a, ex)) {
-      Cost most;
-      for (int e : ex) {
-        const auto& ws = a.warps[static_cast<size_t>(e)];
-        for (size_t w = 0; w < ws.size(); ++w)
-          if (ws[w].access.mask) cas_loop_bound(*a.arch, ws, w, most);
-      }
-      c.max_instructions = most.instructions;
-      c.max_wavefronts = most.wavefronts;
-      char range[160];
-      std::snprintf(range, sizeof range, "between %lld / %lld (each warp alone) and %lld / %lld",
-                    static_cast<long long>(c.instructions), static_cast<long long>(c.wavefronts),
-                    static_cast<long long>(most.instructions),
-                    static_cast<long long>(most.wavefronts));
-      why +=
-          std::string(
-              "; other warps update the same addresses in this step: each warp's tries depend on "
-              "how the warps interleave, so the hardware takes ") +
-          range +
-          " instructions / wavefronts (a failed try needs another warp's store to its word "
-          "between its load and its compare-and-swap)";
-    }
+    if (form == Form::CasLoop && warps_share_addresses(a, ex)) why += contended_range(a, ex, c);
     if (c.instructions != c.written_instructions || c.wavefronts != c.written_wavefronts)
       c.reason = why.empty() ? "the compiler's instructions differ" : why;
     c.cas_loop = form == Form::CasLoop;
