@@ -421,145 +421,185 @@ std::string pointee_type(const std::vector<RawTok>& t, size_t b, size_t e) {
   return type;
 }
 
-Pointers pointer_declarations(std::string_view src, const std::vector<RawTok>& t,
-                              const Scopes& arrays, const std::vector<cuda_source::Function>& fns,
-                              const std::vector<size_t>& block_end, RecordTarget target,
-                              const std::vector<std::pair<uint32_t, uint32_t>>& skipped,
-                              uint32_t* next, std::vector<RecordedArray>* declared) {
-  Pointers out;
+// Each bracket token's partner ((), [], {}), t.size() where it has none.
+std::vector<size_t> bracket_partners(const std::vector<RawTok>& t) {
   std::vector<size_t> match(t.size(), t.size());
-  {
-    std::vector<size_t> open;
-    for (size_t k = 0; k < t.size(); ++k) {
-      const std::string& x = t[k].text;
-      if (x == "(" || x == "[" || x == "{") open.push_back(k);
-      if ((x == ")" || x == "]" || x == "}") && !open.empty()) {
-        match[open.back()] = k;
-        match[k] = open.back();
-        open.pop_back();
-      }
+  std::vector<size_t> open;
+  for (size_t k = 0; k < t.size(); ++k) {
+    const std::string& x = t[k].text;
+    if (x == "(" || x == "[" || x == "{") open.push_back(k);
+    if ((x == ")" || x == "]" || x == "}") && !open.empty()) {
+      match[open.back()] = k;
+      match[k] = open.back();
+      open.pop_back();
     }
   }
-  auto named = [&](size_t k) {  // token k names a shared array or a proxy in scope
-    if (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::" ||
-                  (t[k - 1].text == ">" && k > 1 && t[k - 2].text == "-")))
-      return false;
-    auto a = arrays.find(t[k].text);
-    if (a != arrays.end() && in_scope(*a, k)) return true;
-    auto p = out.names.find(t[k].text);
-    return p != out.names.end() && in_scope(*p, k);
-  };
-  auto is_skipped = [&](size_t k) {
-    for (const auto& [first, last] : skipped)
-      if (first <= t[k].line && t[k].line <= last) return true;
-    return false;
-  };
-  auto make = [&](const std::string& name, uint32_t line) {
-    if (target == RecordTarget::Gpu) {
-      const uint32_t n = (*next)++;
-      if (declared) declared->push_back({name, line, 0, 0, false});
-      return ", " + std::to_string(n) + "u)";
+  return match;
+}
+
+// pointer_declarations()'s work: to a fixed point, the parameters of helpers called with a shared
+// array or a proxy, and the local pointers initialized from one, become proxies.
+class PointerRewriter {
+ public:
+  PointerRewriter(const std::vector<RawTok>& t, const Scopes& arrays,
+                  const std::vector<size_t>& block_end, RecordTarget target,
+                  const std::vector<std::pair<uint32_t, uint32_t>>& skipped, uint32_t* next,
+                  std::vector<RecordedArray>* declared)
+      : t_(t),
+        arrays_(arrays),
+        block_end_(block_end),
+        target_(target),
+        skipped_(skipped),
+        next_(next),
+        declared_(declared),
+        match_(bracket_partners(t)),
+        decl_done_(t.size(), false) {}
+
+  Pointers run(const std::vector<cuda_source::Function>& fns) {
+    find_helpers(fns);
+    // To a fixed point (a helper passing its proxy on, a pointer declared from a proxy
+    // parameter), at most 64 rounds: each round is one pass over the text.
+    int rounds = 0;
+    for (bool changed = true; changed && rounds < 64; ++rounds) {
+      changed = false;
+      for (Def& d : defs_) changed |= proxy_parameters(d);
+      changed |= proxy_local_declarations();
     }
-    return ", \"" + name + "\", " + std::to_string(line) + "u)";
-  };
-  // The helpers' definitions: name token, '(' and ')' of the parameters, '{' of the body.
+    return std::move(out_);
+  }
+
+ private:
+  // A helper's definition: name token, '(' and ')' of the parameters, '{' of the body.
   struct Def {
     size_t name, open, close, body;
     std::vector<std::pair<size_t, size_t>> params;
     std::vector<bool> done;
   };
-  // Each name followed by '(' -> where (a definition or a call): one pass over the text.
-  std::map<std::string, std::vector<size_t>> before_paren;
-  for (size_t q = 0; q + 1 < t.size(); ++q)
-    if (is_name(t[q].text) && t[q + 1].text == "(") before_paren[t[q].text].push_back(q);
-  std::vector<Def> defs;
-  for (const cuda_source::Function& f : fns) {
-    if (f.global) continue;
-    const auto named_here = before_paren.find(f.name);
-    if (named_here == before_paren.end()) continue;
-    for (const size_t q : named_here->second) {
-      if (match[q + 1] >= t.size()) continue;
-      size_t r = match[q + 1] + 1;
-      while (r < t.size() && t[r].text != "{" && t[r].text != ";") ++r;
-      if (r >= t.size() || t[r].text != "{" || t[r].line != f.first || match[r] >= t.size())
-        continue;
-      Def d{q, q + 1, match[q + 1], r, {}, {}};
-      size_t b = q + 2;
-      for (size_t k = q + 2; k <= d.close; ++k) {
-        if (t[k].text == "(" || t[k].text == "[" || t[k].text == "{" || t[k].text == "<") {
-          if (t[k].text != "<" && match[k] < t.size()) k = match[k];
+
+  bool named(size_t k) const {  // token k names a shared array or a proxy in scope
+    const std::vector<RawTok>& t = t_;
+    if (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::" ||
+                  (t[k - 1].text == ">" && k > 1 && t[k - 2].text == "-")))
+      return false;
+    auto a = arrays_.find(t[k].text);
+    if (a != arrays_.end() && in_scope(*a, k)) return true;
+    auto p = out_.names.find(t[k].text);
+    return p != out_.names.end() && in_scope(*p, k);
+  }
+
+  bool is_skipped(size_t k) const {
+    for (const auto& [first, last] : skipped_)
+      if (first <= t_[k].line && t_[k].line <= last) return true;
+    return false;
+  }
+
+  std::string make(const std::string& name, uint32_t line) {
+    if (target_ == RecordTarget::Gpu) {
+      const uint32_t n = (*next_)++;
+      if (declared_) declared_->push_back({name, line, 0, 0, false});
+      return ", " + std::to_string(n) + "u)";
+    }
+    return ", \"" + name + "\", " + std::to_string(line) + "u)";
+  }
+
+  // The __device__ functions' definitions and their parameters; each name followed by '(' ->
+  // where (a definition or a call): one pass over the text.
+  void find_helpers(const std::vector<cuda_source::Function>& fns) {
+    const std::vector<RawTok>& t = t_;
+    for (size_t q = 0; q + 1 < t.size(); ++q)
+      if (is_name(t[q].text) && t[q + 1].text == "(") before_paren_[t[q].text].push_back(q);
+    for (const cuda_source::Function& f : fns) {
+      if (f.global) continue;
+      const auto named_here = before_paren_.find(f.name);
+      if (named_here == before_paren_.end()) continue;
+      for (const size_t q : named_here->second) {
+        if (match_[q + 1] >= t.size()) continue;
+        size_t r = match_[q + 1] + 1;
+        while (r < t.size() && t[r].text != "{" && t[r].text != ";") ++r;
+        if (r >= t.size() || t[r].text != "{" || t[r].line != f.first || match_[r] >= t.size())
           continue;
+        Def d{q, q + 1, match_[q + 1], r, {}, {}};
+        size_t b = q + 2;
+        for (size_t k = q + 2; k <= d.close; ++k) {
+          if (t[k].text == "(" || t[k].text == "[" || t[k].text == "{" || t[k].text == "<") {
+            if (t[k].text != "<" && match_[k] < t.size()) k = match_[k];
+            continue;
+          }
+          if (t[k].text == "," || k == d.close) {
+            if (k > b) d.params.push_back({b, k});
+            b = k + 1;
+          }
         }
-        if (t[k].text == "," || k == d.close) {
-          if (k > b) d.params.push_back({b, k});
-          b = k + 1;
-        }
+        d.done.assign(d.params.size(), false);
+        defs_.push_back(std::move(d));
+        break;
       }
-      d.done.assign(d.params.size(), false);
-      defs.push_back(std::move(d));
-      break;
     }
   }
-  std::vector<bool> decl_done(t.size(), false);
-  int rounds = 0;
-  // To a fixed point (a helper passing its proxy on, a pointer declared from a proxy parameter),
-  // at most 64 rounds: each round is one pass over the text.
-  for (bool changed = true; changed && rounds < 64; ++rounds) {
-    changed = false;
-    // Calls of a helper passing a shared array or a proxy: that parameter becomes a proxy.
-    for (Def& d : defs)
-      for (const size_t k : before_paren[t[d.name].text]) {
-        if (k == d.name || match[k + 1] >= t.size() || is_skipped(k) ||
-            (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::")))
-          continue;
-        size_t b = k + 2, i = 0;
-        const size_t close = match[k + 1];
-        for (size_t q = k + 2; q <= close; ++q) {
-          if ((t[q].text == "(" || t[q].text == "[" || t[q].text == "{") && match[q] < t.size()) {
-            q = match[q];
-            if (q != close) continue;
-          }
-          if (t[q].text != "," && q != close) continue;
-          bool shared = false;
-          for (size_t a = b; a < q; ++a) shared = shared || named(a);
-          if (shared && i < d.params.size()) {
-            out.allowed.push_back({b, q});
-            if (!d.done[i]) {
-              const auto [pb, pe] = d.params[i];
-              // `T *name`, `T name[]`
-              size_t star = pe;
-              for (size_t x = pb; x < pe; ++x)
-                if (t[x].text == "*") star = x;
-              size_t nm = pe - 1;
-              std::string type;
-              if (star < pe) {
-                nm = star + 1;
-                while (nm < pe && !is_name(t[nm].text)) ++nm;
-                while (nm + 1 < pe && (t[nm].text == "const" || t[nm].text == "__restrict__" ||
-                                       t[nm].text == "__restrict" || t[nm].text == "restrict" ||
-                                       t[nm].text == "volatile"))
-                  ++nm;
-                if (nm + 1 == pe) type = pointee_type(t, pb, star);
-              } else if (pe - pb >= 4 && t[pe - 1].text == "]" && t[pe - 2].text == "[") {
-                nm = pe - 3;
-                type = pointee_type(t, pb, nm);
-              }
-              if (!type.empty() && is_name(t[nm].text)) {
-                d.done[i] = true;
-                changed = true;
-                out.edits.push_back(
-                    {t[pb].b, t[pe - 1].e, "::bv::Ptr<" + type + "> " + t[nm].text});
-                out.names[t[nm].text].push_back({d.body, match[d.body] + 1});
-              }
-            }
-          }
-          b = q + 1;
-          ++i;
+
+  // Calls of helper d passing a shared array or a proxy: that parameter becomes a proxy.
+  bool proxy_parameters(Def& d) {
+    const std::vector<RawTok>& t = t_;
+    bool changed = false;
+    for (const size_t k : before_paren_[t[d.name].text]) {
+      if (k == d.name || match_[k + 1] >= t.size() || is_skipped(k) ||
+          (k > 0 && (t[k - 1].text == "." || t[k - 1].text == "::")))
+        continue;
+      size_t b = k + 2, i = 0;
+      const size_t close = match_[k + 1];
+      for (size_t q = k + 2; q <= close; ++q) {
+        if ((t[q].text == "(" || t[q].text == "[" || t[q].text == "{") && match_[q] < t.size()) {
+          q = match_[q];
+          if (q != close) continue;
         }
+        if (t[q].text != "," && q != close) continue;
+        bool shared = false;
+        for (size_t a = b; a < q; ++a) shared = shared || named(a);
+        if (shared && i < d.params.size()) {
+          out_.allowed.push_back({b, q});
+          if (!d.done[i] && proxy_parameter(d, i)) changed = true;
+        }
+        b = q + 1;
+        ++i;
       }
-    // Local declarations `T *name = INIT;` whose INIT names one.
+    }
+    return changed;
+  }
+
+  // Parameter i of d, `T *name` or `T name[]`, as `::bv::Ptr<T> name`: false if it is neither.
+  bool proxy_parameter(Def& d, size_t i) {
+    const std::vector<RawTok>& t = t_;
+    const auto [pb, pe] = d.params[i];
+    size_t star = pe;
+    for (size_t x = pb; x < pe; ++x)
+      if (t[x].text == "*") star = x;
+    size_t nm = pe - 1;
+    std::string type;
+    if (star < pe) {
+      nm = star + 1;
+      while (nm < pe && !is_name(t[nm].text)) ++nm;
+      while (nm + 1 < pe &&
+             (t[nm].text == "const" || t[nm].text == "__restrict__" || t[nm].text == "__restrict" ||
+              t[nm].text == "restrict" || t[nm].text == "volatile"))
+        ++nm;
+      if (nm + 1 == pe) type = pointee_type(t, pb, star);
+    } else if (pe - pb >= 4 && t[pe - 1].text == "]" && t[pe - 2].text == "[") {
+      nm = pe - 3;
+      type = pointee_type(t, pb, nm);
+    }
+    if (type.empty() || !is_name(t[nm].text)) return false;
+    d.done[i] = true;
+    out_.edits.push_back({t[pb].b, t[pe - 1].e, "::bv::Ptr<" + type + "> " + t[nm].text});
+    out_.names[t[nm].text].push_back({d.body, match_[d.body] + 1});
+    return true;
+  }
+
+  // Local declarations `T *name = INIT;` whose INIT names a shared array or a proxy.
+  bool proxy_local_declarations() {
+    const std::vector<RawTok>& t = t_;
+    bool changed = false;
     for (size_t k = 0; k < t.size(); ++k) {
-      if (decl_done[k] || is_skipped(k) ||
+      if (decl_done_[k] || is_skipped(k) ||
           !(k == 0 || t[k].after_directive || t[k - 1].text == ";" || t[k - 1].text == "{" ||
             t[k - 1].text == "}"))
         continue;
@@ -577,68 +617,95 @@ Pointers pointer_declarations(std::string_view src, const std::vector<RawTok>& t
       size_t ie = ib;
       bool comma = false, shared = false;
       for (; ie < t.size() && t[ie].text != ";"; ++ie) {
-        if ((t[ie].text == "(" || t[ie].text == "[" || t[ie].text == "{") && match[ie] < t.size()) {
-          for (size_t a = ie; a < match[ie]; ++a) shared = shared || named(a);
-          ie = match[ie];
+        if ((t[ie].text == "(" || t[ie].text == "[" || t[ie].text == "{") &&
+            match_[ie] < t.size()) {
+          for (size_t a = ie; a < match_[ie]; ++a) shared = shared || named(a);
+          ie = match_[ie];
           continue;
         }
         comma = comma || t[ie].text == ",";
         shared = shared || named(ie);
       }
       if (ie >= t.size() || comma || !shared) continue;
-      decl_done[k] = true;
+      decl_done_[k] = true;
       changed = true;
-      out.allowed.push_back({ib, ie});
-      out.edits.push_back({t[k].b, t[nm].b, "::bv::Ptr<" + type + "> "});
-      out.edits.push_back({t[ib].b, t[ib].b, "::bv::declared("});
-      // The cast of the whole initializer, if it is one.
-      std::string closing;
-      if ((t[ib].text == "reinterpret_cast" || t[ib].text == "static_cast") &&
-          t[ib + 1].text == "<") {
-        size_t gt = ib + 2;
-        while (gt < ie && t[gt].text != ">") ++gt;
-        if (gt + 1 < ie && t[gt - 1].text == "*" && t[gt + 1].text == "(" &&
-            match[gt + 1] == ie - 1) {
-          const std::string u = pointee_type(t, ib + 2, gt - 1);
-          if (!u.empty()) out.edits.push_back({t[ib].b, t[gt + 1].e, "::bv::ptr_cast<" + u + ">("});
-        }
-      } else if (t[ib].text == "(" && match[ib] < ie && match[ib] > ib + 2 &&
-                 t[match[ib] - 1].text == "*") {
-        const size_t cl = match[ib];
-        // The operand: `&`? NAME ([...] | .member)* or (...), the rest of the initializer.
-        size_t q = cl + 1;
-        bool simple = false;
-        if (q < ie && t[q].text == "(" && match[q] == ie - 1) {
-          simple = true;
-        } else {
-          if (q < ie && t[q].text == "&") ++q;
-          if (q < ie && is_name(t[q].text)) {
-            ++q;
-            while (q < ie) {
-              if (t[q].text == "[" && match[q] < ie) {
-                q = match[q] + 1;
-              } else if (t[q].text == "." && q + 1 < ie && is_name(t[q + 1].text)) {
-                q += 2;
-              } else {
-                break;
-              }
-            }
-            simple = q == ie;
+      out_.allowed.push_back({ib, ie});
+      out_.edits.push_back({t[k].b, t[nm].b, "::bv::Ptr<" + type + "> "});
+      out_.edits.push_back({t[ib].b, t[ib].b, "::bv::declared("});
+      const std::string closing = cast_edits(ib, ie);
+      if (!closing.empty()) out_.edits.push_back({t[ie].b, t[ie].b, closing});
+      out_.edits.push_back({t[ie].b, t[ie].b, make(t[nm].text, t[nm].line)});
+      out_.names[t[nm].text].push_back({ie + 1, block_end_[k]});
+    }
+    return changed;
+  }
+
+  // The cast of the whole initializer t[ib, ie), if it is one, as `::bv::ptr_cast<U>(`: the
+  // edits, and what closes the call after the initializer ("" when nothing does).
+  std::string cast_edits(size_t ib, size_t ie) {
+    const std::vector<RawTok>& t = t_;
+    if ((t[ib].text == "reinterpret_cast" || t[ib].text == "static_cast") &&
+        t[ib + 1].text == "<") {
+      size_t gt = ib + 2;
+      while (gt < ie && t[gt].text != ">") ++gt;
+      if (gt + 1 < ie && t[gt - 1].text == "*" && t[gt + 1].text == "(" &&
+          match_[gt + 1] == ie - 1) {
+        const std::string u = pointee_type(t, ib + 2, gt - 1);
+        if (!u.empty()) out_.edits.push_back({t[ib].b, t[gt + 1].e, "::bv::ptr_cast<" + u + ">("});
+      }
+      return {};
+    }
+    if (!(t[ib].text == "(" && match_[ib] < ie && match_[ib] > ib + 2 &&
+          t[match_[ib] - 1].text == "*"))
+      return {};
+    const size_t cl = match_[ib];
+    // The operand: `&`? NAME ([...] | .member)* or (...), the rest of the initializer.
+    size_t q = cl + 1;
+    bool simple = false;
+    if (q < ie && t[q].text == "(" && match_[q] == ie - 1) {
+      simple = true;
+    } else {
+      if (q < ie && t[q].text == "&") ++q;
+      if (q < ie && is_name(t[q].text)) {
+        ++q;
+        while (q < ie) {
+          if (t[q].text == "[" && match_[q] < ie) {
+            q = match_[q] + 1;
+          } else if (t[q].text == "." && q + 1 < ie && is_name(t[q + 1].text)) {
+            q += 2;
+          } else {
+            break;
           }
         }
-        const std::string u = simple ? pointee_type(t, ib + 1, cl - 1) : std::string();
-        if (!u.empty()) {
-          out.edits.push_back({t[ib].b, t[cl].e, "::bv::ptr_cast<" + u + ">("});
-          closing = ")";
-        }
+        simple = q == ie;
       }
-      if (!closing.empty()) out.edits.push_back({t[ie].b, t[ie].b, closing});
-      out.edits.push_back({t[ie].b, t[ie].b, make(t[nm].text, t[nm].line)});
-      out.names[t[nm].text].push_back({ie + 1, block_end[k]});
     }
+    const std::string u = simple ? pointee_type(t, ib + 1, cl - 1) : std::string();
+    if (u.empty()) return {};
+    out_.edits.push_back({t[ib].b, t[cl].e, "::bv::ptr_cast<" + u + ">("});
+    return ")";
   }
-  (void)src;
-  return out;
+
+  const std::vector<RawTok>& t_;
+  const Scopes& arrays_;
+  const std::vector<size_t>& block_end_;
+  RecordTarget target_;
+  const std::vector<std::pair<uint32_t, uint32_t>>& skipped_;
+  uint32_t* next_;
+  std::vector<RecordedArray>* declared_;
+  std::vector<size_t> match_;
+  std::map<std::string, std::vector<size_t>> before_paren_;
+  std::vector<Def> defs_;
+  std::vector<bool> decl_done_;
+  Pointers out_;
+};
+
+Pointers pointer_declarations(const std::vector<RawTok>& t, const Scopes& arrays,
+                              const std::vector<cuda_source::Function>& fns,
+                              const std::vector<size_t>& block_end, RecordTarget target,
+                              const std::vector<std::pair<uint32_t, uint32_t>>& skipped,
+                              uint32_t* next, std::vector<RecordedArray>* declared) {
+  return PointerRewriter(t, arrays, block_end, target, skipped, next, declared).run(fns);
 }
 
 // The template<...> heading `fn` (a __global__ within 3 lines of its brace), named: "the kernel K
@@ -656,6 +723,96 @@ std::string template_line(const std::vector<RawTok>& t, const cuda_source::Funct
                       : "), which the CPU recording does not instantiate");
     }
   return {};
+}
+
+// Each token's enclosing block: where a declaration in it stops being in scope (the token past
+// its closing brace; t.size() at file scope).
+std::vector<size_t> block_ends(const std::vector<RawTok>& t) {
+  std::vector<size_t> block_end(t.size() + 1, t.size());
+  std::vector<size_t> open, match(t.size(), t.size());
+  for (size_t k = 0; k < t.size(); ++k) {
+    if (t[k].text == "{") open.push_back(k);
+    if (t[k].text == "}" && !open.empty()) {
+      match[open.back()] = k;
+      open.pop_back();
+    }
+  }
+  std::vector<size_t> ends;
+  for (size_t k = 0; k < t.size(); ++k) {
+    if (t[k].text == "}" && !ends.empty()) ends.pop_back();
+    block_end[k] = ends.empty() ? t.size() : ends.back();
+    if (t[k].text == "{") ends.push_back(match[k]);
+  }
+  return block_end;
+}
+
+// Every __shared__ declaration the recording rewrites (rewrite()): into decls, its arrays and
+// scalars with their scopes, each declarator named (*next, declared). False with *why where one
+// cannot be.
+bool shared_declarations(std::string_view source, const std::vector<RawTok>& t,
+                         const std::vector<cuda_source::Function>& fns,
+                         const std::vector<std::pair<uint32_t, uint32_t>>& other_kernels,
+                         const std::vector<size_t>& block_end, RecordTarget target,
+                         std::vector<Decl>& decls, Scopes& arrays, Scopes& scalars, uint32_t* next,
+                         std::vector<RecordedArray>* declared, std::string* why) {
+  for (size_t k = 0; k < t.size(); ++k) {
+    if (t[k].text != "__shared__") continue;
+    // On the GPU another kernel of the file is compiled, never run: its declarations stay as
+    // written (real shared memory, whatever it does with them: a pointer, a carved buffer).
+    bool elsewhere = false;
+    for (const auto& [first, last] : other_kernels)
+      elsewhere = elsewhere || (first <= t[k].line && t[k].line <= last);
+    if (target == RecordTarget::Gpu && elsewhere) continue;
+    // On the GPU the proxy is a local object: a declaration outside every function (a file's
+    // __shared__ array) cannot have one.
+    bool in_function = false;
+    for (const cuda_source::Function& f : fns)
+      in_function = in_function || (f.first <= t[k].line && t[k].line <= f.last);
+    if (target == RecordTarget::Gpu && !in_function) {
+      *why = "line " + std::to_string(t[k].line) +
+             ": a __shared__ declaration outside a function, which the GPU recording does not "
+             "rewrite";
+      return false;
+    }
+    Decl d = rewrite(source, t, k, target, next, why);
+    if (!why->empty()) return false;
+    if (*next > 256) {
+      *why = "more than 256 __shared__ declarators, more than the GPU recording names";
+      return false;
+    }
+    if (declared)
+      for (const std::string& n : d.names) declared->push_back({n, d.line, 0, 0, d.dynamic});
+    const size_t scope_end = block_end[k];
+    while (k < t.size() && t[k].e <= d.e) ++k;
+    for (size_t i = 0; i < d.names.size(); ++i)
+      (d.ranked[i] ? arrays : scalars)[d.names[i]].push_back({k, scope_end});
+    --k;
+    decls.push_back(std::move(d));
+  }
+  return true;
+}
+
+// The CPU recording's driver after the user's source: the kernel called with one ::bv::Arg per
+// parameter, for the block and the arguments main() is given.
+std::string cpu_driver(const std::string& kernel, size_t params) {
+  std::string out =
+      std::string("\n#line 1 \"bankviz-record-driver\"\nstatic void bv_call() {\n  ") + kernel +
+      "(";
+  for (size_t i = 0; i < params; ++i)
+    out += std::string(i ? ", " : "") + "::bv::Arg{" + std::to_string(i) + "}";
+  out += R"();
+}
+int main(int argc, char** argv) {
+  if (argc < 6) return 2;
+  const dim3 block(static_cast<unsigned>(std::atol(argv[1])), static_cast<unsigned>(std::atol(argv[2])),
+                   static_cast<unsigned>(std::atol(argv[3])));
+  for (int i = 6; i < argc; ++i) ::bv::int_args.push_back(std::atoll(argv[i]));
+  ::bv::kernel_call = bv_call;
+  return ::bv::run_block(block, static_cast<size_t>(std::atoll(argv[4])),
+                         std::strtoull(argv[5], nullptr, 10));
+}
+)";
+  return out;
 }
 
 }  // namespace
@@ -717,65 +874,17 @@ std::string recording_source(std::string_view source, const std::string& kernel,
       return {};
     }
 
-  // Each token's enclosing block: where a declaration in it stops being in scope.
-  std::vector<size_t> block_end(t.size() + 1, t.size());
-  {
-    std::vector<size_t> open, match(t.size(), t.size());
-    for (size_t k = 0; k < t.size(); ++k) {
-      if (t[k].text == "{") open.push_back(k);
-      if (t[k].text == "}" && !open.empty()) {
-        match[open.back()] = k;
-        open.pop_back();
-      }
-    }
-    std::vector<size_t> ends;
-    for (size_t k = 0; k < t.size(); ++k) {
-      if (t[k].text == "}" && !ends.empty()) ends.pop_back();
-      block_end[k] = ends.empty() ? t.size() : ends.back();
-      if (t[k].text == "{") ends.push_back(match[k]);
-    }
-  }
+  const std::vector<size_t> block_end = block_ends(t);
   std::vector<Decl> decls;
   Scopes arrays, scalars;
   uint32_t next = 0;
-  for (size_t k = 0; k < t.size(); ++k) {
-    if (t[k].text != "__shared__") continue;
-    // On the GPU another kernel of the file is compiled, never run: its declarations stay as
-    // written (real shared memory, whatever it does with them: a pointer, a carved buffer).
-    bool elsewhere = false;
-    for (const auto& [first, last] : other_kernels)
-      elsewhere = elsewhere || (first <= t[k].line && t[k].line <= last);
-    if (target == RecordTarget::Gpu && elsewhere) continue;
-    // On the GPU the proxy is a local object: a declaration outside every function (a file's
-    // __shared__ array) cannot have one.
-    bool in_function = false;
-    for (const cuda_source::Function& f : p.fns)
-      in_function = in_function || (f.first <= t[k].line && t[k].line <= f.last);
-    if (target == RecordTarget::Gpu && !in_function) {
-      *why = "line " + std::to_string(t[k].line) +
-             ": a __shared__ declaration outside a function, which the GPU recording does not "
-             "rewrite";
-      return {};
-    }
-    Decl d = rewrite(source, t, k, target, &next, why);
-    if (!why->empty()) return {};
-    if (next > 256) {
-      *why = "more than 256 __shared__ declarators, more than the GPU recording names";
-      return {};
-    }
-    if (declared)
-      for (const std::string& n : d.names) declared->push_back({n, d.line, 0, 0, d.dynamic});
-    const size_t scope_end = block_end[k];
-    while (k < t.size() && t[k].e <= d.e) ++k;
-    for (size_t i = 0; i < d.names.size(); ++i)
-      (d.ranked[i] ? arrays : scalars)[d.names[i]].push_back({k, scope_end});
-    --k;
-    decls.push_back(std::move(d));
-  }
+  if (!shared_declarations(source, t, p.fns, other_kernels, block_end, target, decls, arrays,
+                           scalars, &next, declared, why))
+    return {};
   // Pointers into shared memory: declarations rewritten into the headers' proxy. On the GPU the
   // other kernels are compiled as written.
   Pointers ptrs = pointer_declarations(
-      source, t, arrays, p.fns, block_end, target,
+      t, arrays, p.fns, block_end, target,
       target == RecordTarget::Gpu ? other_kernels : std::vector<std::pair<uint32_t, uint32_t>>{},
       &next, declared);
   if (next > 256) {
@@ -855,22 +964,7 @@ std::string recording_source(std::string_view source, const std::string& kernel,
   }
   copy_to(source.size());
   if (target == RecordTarget::Gpu) return out;  // launched as the user's kernel is profiled
-  out += "\n#line 1 \"bankviz-record-driver\"\nstatic void bv_call() {\n  " + kernel + "(";
-  for (size_t i = 0; i < fn->params.size(); ++i)
-    out += std::string(i ? ", " : "") + "::bv::Arg{" + std::to_string(i) + "}";
-  out += R"();
-}
-int main(int argc, char** argv) {
-  if (argc < 6) return 2;
-  const dim3 block(static_cast<unsigned>(std::atol(argv[1])), static_cast<unsigned>(std::atol(argv[2])),
-                   static_cast<unsigned>(std::atol(argv[3])));
-  for (int i = 6; i < argc; ++i) ::bv::int_args.push_back(std::atoll(argv[i]));
-  ::bv::kernel_call = bv_call;
-  return ::bv::run_block(block, static_cast<size_t>(std::atoll(argv[4])),
-                         std::strtoull(argv[5], nullptr, 10));
-}
-)";
-  return out;
+  return out + cpu_driver(kernel, fn->params.size());
 }
 
 std::string template_without_instance(std::string_view source, const std::string& kernel,
