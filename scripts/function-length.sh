@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Lists every function in core/ and kernels/ longer than 150 lines (issue 19: "no function in core/
 # or kernels/ longer than 150 lines") and exits 1 if there is one. Universal Ctags finds the
-# functions and their last lines (scripts/install-deps.sh --lint installs it); .ci/run runs this.
+# functions and their last lines (scripts/install-deps.sh --lint installs it); .ci/run runs this
+# first. A lambda is part of the function that holds it.
 # usage: scripts/function-length.sh [MAX]   (default 150)
 set -euo pipefail
 cd "$(dirname "$0")/.."

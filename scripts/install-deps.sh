@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages bankviz needs that are missing (Debian 12, run as root or with sudo).
-# usage: scripts/install-deps.sh [--gui] [--fuzz]   (--gui adds the desktop app's packages,
-#        --fuzz clang and its libFuzzer runtime for scripts/fuzz.sh)
+# usage: scripts/install-deps.sh [--gui] [--fuzz] [--lint]   (--gui adds the desktop app's
+#        packages, --fuzz clang and its libFuzzer runtime for scripts/fuzz.sh, --lint Universal
+#        Ctags for scripts/function-length.sh)
 # CUDA comes from the toolkit in /usr/local/cuda and is optional: without it the real-kernel
 # parts are left out and everything else builds.
 set -euo pipefail
@@ -18,7 +19,8 @@ for arg in "$@"; do
              xvfb xauth mesa-utils libgl1-mesa-dri fonts-dejavu-core fonts-jetbrains-mono
              desktop-file-utils appstream) ;;
     --fuzz) pkgs+=(clang libclang-rt-14-dev) ;;
-    *) echo "usage: scripts/install-deps.sh [--gui] [--fuzz]" >&2; exit 2 ;;
+    --lint) pkgs+=(universal-ctags) ;;
+    *) echo "usage: scripts/install-deps.sh [--gui] [--fuzz] [--lint]" >&2; exit 2 ;;
   esac
 done
 missing=()
