@@ -13,8 +13,11 @@ if ! ctags --version 2>/dev/null | grep -q "Universal Ctags"; then
 fi
 # Sources only: the emulation headers the CPU recording compiles with a user's kernel
 # (kernels/record/) are not bankviz's own functions.
-mapfile -t files < <(git ls-files 'core/*.cpp' 'core/*.h' 'kernels/*.cpp' 'kernels/*.h' \
-                     | grep -v '^kernels/record/')
+list() {
+  git ls-files 'core/*.cpp' 'core/*.h' 'kernels/*.cpp' 'kernels/*.h' 2>/dev/null ||
+    find core kernels -name '*.cpp' -o -name '*.h'
+}
+mapfile -t files < <(list | grep -v '^kernels/record/' | sort)
 long=$(ctags --languages=C++ --c++-kinds=f --fields=+ne -o - "${files[@]}" \
   | perl -ne 'my @f = split /\t/; my ($l) = /\tline:(\d+)/; my ($e) = /\tend:(\d+)/;
               print $e - $l + 1, " lines: $f[1]:$l $f[0]\n" if $l && $e && $e - $l + 1 > '"$max" \
