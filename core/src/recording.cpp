@@ -273,9 +273,11 @@ std::optional<std::vector<RecordedInstruction>> recorded_instructions(const Reco
     RecordedInstruction& ins = out[i];
     // atomicAdd of 1 to a 32-bit word on every lane: ATOMS.POPC.INC on Hopper, as compiled_op()
     // decides for a scenario (analysis.h); other atomics are Op::Atomic. atomicCAS (kept apart
-    // as RecordedKind::AtomicCas: ATOMS.CAS, which the H100 costs 16 wavefronts a warp where 8
-    // lanes share each of 4 words, twice Op::Atomic's) is served as Op::Atomic until core's
-    // serve() has a cost of its own for it: here is where it goes.
+    // as RecordedKind::AtomicCas: ATOMS.CAS, which the H100 costs two wavefronts a pass, serve()'s
+    // Op::AtomicCas) is served as Op::Atomic here so that the line's figures and its picture
+    // agree: the picture is a scenario, and no scenario step says CAS yet (a step kind needs a
+    // CPU reference that decides which lane's compare wins). The profile says why the line's
+    // hardware figures are twice these.
     const bool inc =
         ins.kind == RecordedKind::AtomicAdd && ins.width == 4 && arch.measured &&
         std::all_of(values[i].begin(), values[i].end(), [](uint64_t v) { return v == 1; });
