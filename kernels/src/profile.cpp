@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -137,11 +140,18 @@ std::optional<KernelArg> parse_kernel_arg(std::string_view text, std::string* er
   if (type == "long") return int_value(int64_t{}, KernelArg::Kind::Long);
   if (type == "ulong") return int_value(uint64_t{}, KernelArg::Kind::Ulong);
   if (type == "float" || type == "double") {
-    double v = 0;
-    const char* b = value.data();
-    const char* e = b + value.size();
-    auto [p, ec] = std::from_chars(b, e, v);
-    if (value.empty() || ec != std::errc() || p != e || !std::isfinite(v))
+    // strtod, not from_chars: the browser build's libc++ has no floating-point from_chars. The
+    // C locale is the program's (neither program calls setlocale), so '.' is the point.
+    const std::string text(value);
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text.c_str(), &end);
+    // What from_chars refuses too: a leading space or '+', hex, inf and nan.
+    const bool spaced = !text.empty() && (std::isspace(static_cast<unsigned char>(text.front())) ||
+                                          text.front() == '+');
+    const bool hex_or_word = text.find_first_of("xXnNiI") != std::string::npos;
+    if (text.empty() || spaced || hex_or_word || errno == ERANGE ||
+        end != text.c_str() + text.size() || !std::isfinite(v))
       return fail("not a finite number (1.5, -2, 3e-4)");
     if (type == "float") {
       if (std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
