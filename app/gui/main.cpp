@@ -155,7 +155,10 @@ void App::keep_page_current() {
   std::string json = settings_to_json(s.settings);
   if (json == saved_settings) return;
   std::string err;
-  if (!save_settings(s.settings, &err)) set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
+  if (save_settings(s.settings, &err))
+    persist_settings(config_dir() + "/settings.json");  // into the browser's storage
+  else
+    set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
   saved_settings = std::move(json);  // said once, not twice a second
 }
 
@@ -259,7 +262,11 @@ int run(int argc, char** argv) {
         return kExitFailed;
       }
   // Timing runs on a worker thread through the kernels runner; no device is reported there.
-  if (o.frames == 0 || !o.screenshot.empty()) s.measure.measurer.set_runner(measure_with_runner);
+  // The browser runs no kernel: the measurement panel says so, and how to measure.
+  if (!capabilities().processes)
+    s.measure.measurer.set_unavailable(kBrowserCannotRunKernels);
+  else if (o.frames == 0 || !o.screenshot.empty())
+    s.measure.measurer.set_runner(measure_with_runner);
   s.measure.measurer.request(s.scenario);
   // An SVG needs no OpenGL at all.
   if (!o.svg.empty()) {

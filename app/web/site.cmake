@@ -12,6 +12,10 @@ foreach(f ${font_dejavu}/DejaVuSans.ttf ${font_dejavu}/DejaVuSans-Bold.ttf
                         "fonts-jetbrains-mono")
   endif()
 endforeach()
+# The benchmark entry (tests/web/bench.mjs): the presets' analysis, timed in the page.
+target_sources(bankviz PRIVATE ${CMAKE_CURRENT_LIST_DIR}/bench_export.cpp
+                               ${PROJECT_SOURCE_DIR}/bench/preset_times.cpp)
+target_include_directories(bankviz PRIVATE ${PROJECT_SOURCE_DIR}/bench)
 set_target_properties(bankviz PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${BANKVIZ_SITE_DIR}
                                          SUFFIX ".js")
 target_link_options(bankviz PRIVATE
@@ -25,7 +29,7 @@ target_link_options(bankviz PRIVATE
   -sTOTAL_STACK=16MB -sDEFAULT_PTHREAD_STACK_SIZE=4MB
   -sINITIAL_MEMORY=256MB -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
   -sEXIT_RUNTIME=0 -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web,worker
-  -sEXPORTED_RUNTIME_METHODS=FS,ccall,ENV
+  -sEXPORTED_RUNTIME_METHODS=FS,ccall,ENV,UTF8ToString
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/assets@/bankviz/assets"
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/shaders@/bankviz/shaders"
   "SHELL:--preload-file ${font_dejavu}/DejaVuSans.ttf@${font_dejavu}/DejaVuSans.ttf"

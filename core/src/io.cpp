@@ -454,8 +454,12 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
     const std::string taken = "cannot write " + q +
                               ": it exists now, made by another program while this one wrote "
                               "it; it is left as it is (--force replaces it)";
+#ifdef RENAME_NOREPLACE
     if (::renameat2(dir, tmp.c_str(), dir, name.c_str(), RENAME_NOREPLACE) == 0) return {};
     int err = errno;
+#else
+    int err = ENOSYS;  // the browser build's libc (musl) has no renameat2: the link below
+#endif
     if (err == EINVAL || err == ENOSYS || err == ENOTSUP) {
       // A file system without RENAME_NOREPLACE: a hard link fails on an existing name too.
       if (::linkat(dir, tmp.c_str(), dir, name.c_str(), 0) == 0) {

@@ -42,6 +42,8 @@ bool load_gl(std::string* error) {
   return true;
 }
 
+void frame_presented() {}
+
 void close_context(Platform& p) {
 #if BANKVIZ_HAVE_EGL
   if (p.egl_display) {

@@ -94,6 +94,7 @@ void Platform::new_frame(int width, int height, double dt) {
 }
 
 void Platform::present(bool timed, double* finish_ms, double* swap_ms) {
+  impl::frame_presented();
   if (!timed) {
     glfwSwapBuffers(window);
     return;

@@ -18,6 +18,8 @@ void window_hints(bool visible);
 bool load_gl(std::string* error);
 // Ends a context that is not the window's (the desktop's EGL one).
 void close_context(Platform& p);
+// A frame was shown (the browser counts them for the page: first frame, frames per second).
+void frame_presented();
 // A file the user gave (dropped, or picked in the browser): Platform::take_dropped() returns it.
 void queue_dropped(const char* path);
 

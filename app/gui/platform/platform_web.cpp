@@ -14,6 +14,17 @@
 #include "platform/platform.h"
 #include "platform/platform_impl.h"
 
+namespace {
+// clang-format off
+// The page's count of shown frames and when the first was shown (performance.now(), ms): the
+// browser tests and benchmarks read them (first frame, frames per second).
+EM_JS(void, js_frame_presented, (), {
+  Module.bankvizFrames = (Module.bankvizFrames || 0) + 1;
+  if (Module.bankvizFrames === 1) Module.bankvizFirstFrameMs = performance.now();
+});
+// clang-format on
+}  // namespace
+
 namespace bankviz::gui {
 
 namespace impl {
@@ -30,6 +41,10 @@ bool load_gl(std::string*) {
 }
 
 void close_context(Platform&) {}
+
+void frame_presented() {
+  js_frame_presented();
+}
 
 }  // namespace impl
 

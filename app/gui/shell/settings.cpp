@@ -1,8 +1,6 @@
 // settings.cpp: settings file (see settings.h).
 #include "shell/settings.h"
 
-#include "platform/platform.h"
-
 #include "validation.h"
 
 #include "bankviz/io.h"
@@ -191,7 +189,6 @@ bool save_settings(const Settings& s, std::string* error) {
   // settings.json that is a device, FIFO or directory is refused, never written into.
   *error = write_file_atomic(dir + "/settings.json", settings_to_json(s), true);
   if (!error->empty()) *error = "cannot save settings: " + *error;
-  if (error->empty()) persist_settings(dir + "/settings.json");  // the browser's storage
   return error->empty();
 }
 
