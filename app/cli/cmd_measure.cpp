@@ -35,6 +35,7 @@ struct MeasureOptions {
   double budget_s = 0;                // 0: no limit
   std::vector<std::string> only;      // --preset NAME (repeatable): these presets only
   bool no_sweeps = false;
+  std::string resume;  // --resume FILE: an earlier set's runs kept
   GpuFlags gpu;
 };
 
@@ -140,8 +141,46 @@ void run_measure(const MeasureOptions& o) {
   set.bankviz = BANKVIZ_VERSION;
   set.rules_version = kModelRulesVersion;
   set.date = today_utc();
+  // --resume: the runs of an earlier set (same version, rules and GPU) are kept and not run again.
+  if (!o.resume.empty()) {
+    TextRead in = read_text_file(o.resume, kMaxRecordedBytes);
+    if (!in.text) throw Exit{kExitFailed, in.error};
+    std::string why;
+    std::optional<RecordedSet> old = parse_recorded_set(*in.text, &why);
+    if (!old) throw Exit{kExitFailed, o.resume + ": " + why};
+    if (old->bankviz != set.bankviz || old->rules_version != set.rules_version)
+      throw Exit{kExitFailed, o.resume + ": recorded by bankviz " + old->bankviz +
+                                  " with rules version " + std::to_string(old->rules_version) +
+                                  ": measure it again whole"};
+    set = std::move(*old);
+    set.date = today_utc();
+  }
+  // The seeds' experiments, as `experiments --run --json` reports them (first: a budget that
+  // ends leaves the sweeps' last points out, not these).
+  if (o.only.empty() && set.experiments.empty()) {
+    if (client) {
+      GpuClient::Outcome out = client->request("experiments", {"--run", "--json"}, {});
+      if (out.reply && out.reply->ok) {
+        nlohmann::json a = nlohmann::json::parse(out.reply->out, nullptr, false);
+        if (a.is_array()) set.experiments = a;
+      }
+    } else {
+      std::ostringstream captured;
+      std::streambuf* const saved = std::cout.rdbuf(captured.rdbuf());
+      std::vector<std::string> args{"bankviz-cli", "experiments", "--run", "--json"};
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      cli_main(static_cast<int>(args.size()), argv.data());
+      std::cout.rdbuf(saved);
+      nlohmann::json a = nlohmann::json::parse(captured.str(), nullptr, false);
+      if (a.is_array()) set.experiments = a;
+    }
+    std::cerr << "measure: experiments: " << set.experiments.size() << "\n";
+  }
   size_t done = 0, failed = 0, skipped = 0;
   for (const Job& job : jobs) {
+    if (set.runs.count(scenario_identity(job.scenario) + ' ' + run_mode_name(job.mode))) continue;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (o.budget_s > 0 && elapsed > o.budget_s) {
@@ -165,6 +204,9 @@ void run_measure(const MeasureOptions& o) {
       ++failed;
       continue;
     }
+    if (!set.device.empty() && set.device != r.device.name)
+      throw Exit{kExitFailed, "--resume: the set was recorded on " + set.device + ", this is " +
+                                  r.device.name};
     if (set.device.empty()) {
       set.device = r.device.name;
       set.sm = r.device.sm;
@@ -177,31 +219,6 @@ void run_measure(const MeasureOptions& o) {
     const std::string id = scenario_identity(job.scenario);
     set.runs[id + ' ' + run_mode_name(job.mode)] = std::move(j);
     set.names.emplace(id, job.name);
-  }
-  // The seeds' experiments, as `experiments --run --json` reports them.
-  if (o.only.empty() && (o.budget_s <= 0 ||
-                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                                 .count() < o.budget_s)) {
-    if (client) {
-      GpuClient::Outcome out = client->request("experiments", {"--run", "--json"}, {});
-      if (out.reply && out.reply->ok) {
-        nlohmann::json a = nlohmann::json::parse(out.reply->out, nullptr, false);
-        if (a.is_array()) set.experiments = a;
-      }
-    } else {
-      std::ostringstream captured;
-      std::streambuf* const saved = std::cout.rdbuf(captured.rdbuf());
-      std::vector<std::string> args{"bankviz-cli", "experiments", "--run", "--json"};
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      cli_main(static_cast<int>(args.size()), argv.data());
-      std::cout.rdbuf(saved);
-      nlohmann::json a = nlohmann::json::parse(captured.str(), nullptr, false);
-      if (a.is_array()) set.experiments = a;
-    }
-  } else {
-    ++skipped;
   }
   set.complete = skipped == 0;
   if (set.device.empty()) throw Exit{kExitFailed, "nothing was measured"};
@@ -234,6 +251,10 @@ void add_measure_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 1e6));
   cmd->add_option("--preset", o->only, "only this preset (repeatable; no lessons, experiments)");
   cmd->add_flag("--no-sweeps", o->no_sweeps, "leave out the presets' standard sweeps");
+  cmd->add_option("--resume", o->resume,
+                  "keep the runs of this earlier set (same bankviz, rules and GPU) and measure "
+                  "only what it lacks (an incomplete set, --budget-s)")
+      ->check(non_empty_path());
   add_gpu_options(*cmd, o->gpu);
   cmd->callback([o] { run_measure(*o); });
 }

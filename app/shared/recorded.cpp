@@ -130,8 +130,16 @@ std::string recorded_set_text(const RecordedSet& set) {
          {"complete", set.complete},
          {"runs", runs},
          {"experiments", set.experiments}};
-  // One run per line: a diff of two sets reads run by run.
-  std::string out = j.dump(1, ' ', false, json::error_handler_t::replace);
+  // Compact, one run per line: a diff of two sets reads run by run.
+  j["runs"] = json::array();
+  std::string out = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string lines = "\n";
+  for (size_t i = 0; i < runs.size(); ++i)
+    lines += runs[i].dump(-1, ' ', false, json::error_handler_t::replace) +
+             (i + 1 < runs.size() ? ",\n" : "\n");
+  const std::string empty = "\"runs\":[]";
+  if (size_t at = out.find(empty); at != std::string::npos)
+    out.replace(at, empty.size(), "\"runs\":[" + lines + "]");
   return out + "\n";
 }
 
