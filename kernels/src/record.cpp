@@ -265,6 +265,22 @@ std::string seconds(double s) {
 }
 
 // Empty when written, else why not (a full disk, the file-size limit).
+// CUDA's headers a kernel includes, each a stand-in written beside the kernel (bankviz_record.h
+// emulates what the CPU recording needs of them: vector types, fp16/bf16, cooperative groups).
+constexpr const char* kStandinHeaders[] = {"cuda_runtime.h",
+                                           "cuda_runtime_api.h",
+                                           "cuda.h",
+                                           "device_launch_parameters.h",
+                                           "device_functions.h",
+                                           "vector_types.h",
+                                           "cuda_fp16.h",
+                                           "cuda_bf16.h",
+                                           "cooperative_groups.h",
+                                           "cuda/std/cstdint",
+                                           "cooperative_groups/reduce.h",
+                                           "cooperative_groups/scan.h",
+                                           "sm_20_atomic_functions.h"};
+
 std::string write_file(const std::string& path, const std::string& text) {
   errno = 0;
   std::ofstream f(path, std::ios::binary);
@@ -400,6 +416,18 @@ RecordResult record_on_cpu(const RecordRequest& q) {
   TempDir dir;
   std::string written = dir.problem;
   if (written.empty()) written = write_file(dir.path + "/bankviz_record.h", record_header());
+  // CUDA's headers, whose content the emulation header holds: found before the system's.
+  for (const char* h : kStandinHeaders) {
+    if (!written.empty()) break;
+    if (std::string(h).find('/') != std::string::npos) {
+      std::error_code ec;
+      std::filesystem::create_directories(std::filesystem::path(dir.path + "/" + h).parent_path(),
+                                          ec);
+    }
+    written = write_file(dir.path + "/" + h,
+                         "// bankviz's stand-in: bankviz_record.h holds what the CPU recording "
+                         "emulates of it\n#pragma once\n#include \"bankviz_record.h\"\n");
+  }
   if (written.empty()) written = write_file(dir.path + "/kernel.cpp", text);
   if (!written.empty()) {
     out.error = "cannot write the recording's files: " + written;
@@ -407,9 +435,18 @@ RecordResult record_on_cpu(const RecordRequest& q) {
   }
   const std::string exe = dir.path + "/record";
   // Linked statically: no dynamic loader, which would have to open files, runs under the filter.
-  const Ran cc = run({cxx, "-std=c++20", "-O1", "-w", "-fno-strict-aliasing", "-static", "-I",
-                      dir.path, "-o", exe, dir.path + "/kernel.cpp"},
-                     std::max(q.timeout_s, 60.0), size_t{1} << 20, rlim_t{4} << 30, dir.path);
+  // The stand-ins first, then the kernel's own folder (a header beside it, `#include "x.h"`).
+  std::vector<std::string> cc_args = {
+      cxx, "-std=c++20", "-O1", "-w", "-fno-strict-aliasing", "-static", "-I", dir.path};
+  {
+    std::error_code ec;
+    const std::filesystem::path folder = std::filesystem::path(q.file_name).parent_path();
+    const std::string own = std::filesystem::absolute(folder.empty() ? "." : folder, ec).string();
+    if (!ec) cc_args.insert(cc_args.end(), {"-iquote", own});
+  }
+  cc_args.insert(cc_args.end(), {"-o", exe, dir.path + "/kernel.cpp"});
+  const Ran cc =
+      run(cc_args, std::max(q.timeout_s, 60.0), size_t{1} << 20, rlim_t{4} << 30, dir.path);
   const bool no_static_library = cc.err.find("cannot find -l") != std::string::npos;
   if (!cc.started || cc.timed_out || cc.exit_code != 0) {
     out.error =
