@@ -69,7 +69,7 @@ struct Cell {
   int32_t epoch = -1;
   uint32_t stores = 0, atomics = 0;  // warp masks in this epoch
   FirstTwo store, atomic;
-  int32_t writers = -1;  // the first of this epoch's writers (the pool's index), -1: none
+  int32_t writers = -1;      // the first of this epoch's writers (the pool's index), -1: none
   int32_t last_writer = -1;  // the last of them
   int32_t writer_count = 0;
 };

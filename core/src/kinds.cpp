@@ -254,7 +254,9 @@ std::string atomic_problem(const ElemType& type) {
       names.push_back(t.overload);
   std::string list;
   for (size_t i = 0; i < names.size(); ++i)
-    list += std::string(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") +
+    list += std::string(i == 0                  ? ""
+                        : i + 1 == names.size() ? " and "
+                                                : ", ") +
             std::string(names[i]);
   return "atomicAdd on " + std::string(type.name) +
          " in shared memory: the generated kernels support atomics on " + list;

@@ -178,7 +178,8 @@ std::optional<Value> folded_constant(const Scenario& s, std::string_view text, C
       env.names.erase(s.lets[k].name);
       const ExprParse lp = parse_expr(s.lets[k].expr);
       if (!lp.expr || lp.expr->uses_builtin()) continue;
-      if (const std::optional<Value> v = lp.expr->eval(env)) env.names[s.lets[k].name] = convert(*v, types[k]);
+      if (const std::optional<Value> v = lp.expr->eval(env))
+        env.names[s.lets[k].name] = convert(*v, types[k]);
     }
   }
   const std::optional<Value> v = p.expr->eval(env);

@@ -529,8 +529,7 @@ std::vector<std::pair<const SassInstruction*, int>> mixed_widths(
   });
   // The last may read past the loop's last element (three ints of a 16-byte row in one LDS.128:
   // s30-merged-loops step 4 on an H200, 1 instruction a warp and 4 wavefronts).
-  if (!wider || total < executions ||
-      total - static_cast<size_t>(out.back().second) >= executions)
+  if (!wider || total < executions || total - static_cast<size_t>(out.back().second) >= executions)
     return {};
   return out;
 }

@@ -348,8 +348,8 @@ TEST(Analysis, AnAtomicsValueIsFoldedAsTheCompilerFoldsIt) {
   s.lets.push_back({"one", "TWO - ONE"});
   s.lets.push_back({"mine", "threadIdx.x / 64 + 1"});  // 1 for every lane, but a thread's value
   const Arch& hopper = *find_arch("hopper");
-  for (const char* v : {"(1)", "2 - 1", "0x1", "(int)1", "1ll", "1 + 0", "ONE", "TWO - 1",
-                        "one", "(unsigned char)257", "4294967297ll", "TWO > ONE", "0b1"}) {
+  for (const char* v : {"(1)", "2 - 1", "0x1", "(int)1", "1ll", "1 + 0", "ONE", "TWO - 1", "one",
+                        "(unsigned char)257", "4294967297ll", "TWO > ONE", "0b1"}) {
     s.steps[0].value = v;
     EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::AtomicInc) << v;
     EXPECT_EQ(run(s, &hopper).step_wavefronts(0), 1) << v;

@@ -470,8 +470,8 @@ TEST(Compiled, ScenariosWrittenBeforeMeasuringEqualTheH200StepByStepOrGiveTheirR
         compiled_launch(s, hopper, *g.kernel, parse_nvdisasm(listing), s.grid, &why);
     ASSERT_FALSE(c.empty()) << why;
     for (const Row& r : steps) {
-      const auto cs = std::find_if(c.begin(), c.end(),
-                                   [&](const CompiledStep& x) { return x.step == r.step; });
+      const auto cs =
+          std::find_if(c.begin(), c.end(), [&](const CompiledStep& x) { return x.step == r.step; });
       ASSERT_NE(cs, c.end()) << r.step;
       ++total;
       const bool same = cs->instructions == r.hw.instructions && cs->wavefronts == r.hw.wavefronts;

@@ -17,7 +17,7 @@ cat $OUT/dynbase.txt
 T0=$(date +%s)
 for f in $D/scen30/*.json; do
   n=$(basename $f .json)
-  $CLI source --file $f --cubin /tmp/$n.cubin > /dev/null 2> $OUT/sass/$n.err && nvdisasm -gi -c /tmp/$n.cubin > $OUT/sass/$n.sass 2>> $OUT/sass/$n.err
+  rm -f /tmp/$n.cubin; $CLI source --file $f --cubin /tmp/$n.cubin --force > /dev/null 2> $OUT/sass/$n.err && nvdisasm -gi -c /tmp/$n.cubin > $OUT/sass/$n.sass 2>> $OUT/sass/$n.err
   timeout 60 $CLI run --mode written --steps --json --file $f > $OUT/w/$n.json 2> $OUT/w/$n.err
   echo "$n written rc=$? $(( $(date +%s) - T0 ))s"
 done
