@@ -76,9 +76,11 @@ void list_lessons(const LessonsOptions& o) {
       j.push_back({{"name", l.name},
                    {"title", l.title},
                    {"source", l.source},
-                   {"scenes", l.scenes.size()}});
+                   {"scenes", l.scenes.size()},
+                   {"minutes", lesson_minutes(l)}});
     } else {
-      std::cout << l.name << "\t" << l.title << "\t" << l.scenes.size() << " scenes\n";
+      std::cout << l.name << "\t" << l.title << "\t" << l.scenes.size() << " scenes, about "
+                << lesson_minutes(l) << " minutes\n";
     }
   }
   if (o.json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -89,7 +91,9 @@ void show_lesson(const Lesson& l, bool json) {
   const std::vector<Diagnostic> errors = check_lesson(l, presets_dir());
   if (!errors.empty()) throw Exit{kExitFailed, problems("lesson '" + l.name + "'", errors)};
   nlohmann::ordered_json scenes = nlohmann::ordered_json::array();
-  if (!json) std::cout << l.name << ": " << l.title << "\n" << l.description << "\n";
+  if (!json)
+    std::cout << l.name << ": " << l.title << " (about " << lesson_minutes(l) << " minutes)\n"
+              << l.description << "\n";
   for (size_t i = 0; i < l.scenes.size(); ++i) {
     const Scene& scene = l.scenes[i];
     // check_lesson() loaded and analyzed every scene: these cannot fail now.
@@ -106,10 +110,16 @@ void show_lesson(const Lesson& l, bool json) {
                                    {"warp", scene_warp(a, step)},
                                    {"caption", scene_caption(scene, a, step, false)}};
       if (!scene.reveal.empty()) js["reveal"] = *fill_scene_text(scene.reveal, a, step);
-      if (scene.question)
-        js["question"] = {{"ask", scene.question->ask},
-                          {"quantity", quantity_name(scene.question->quantity)},
-                          {"answer", model_answer(a, scene.question->quantity, step)}};
+      if (scene.question) {
+        const Quantity q = scene.question->quantity;
+        const int64_t answer = model_answer(a, q, step);
+        js["question"] = {{"ask", scene.question->ask}, {"quantity", quantity_name(q)}};
+        if (yes_no(q))
+          js["question"]["answer"] = answer != 0;
+        else
+          js["question"]["answer"] = answer;
+      }
+      js["minutes"] = scene_minutes(scene);
       scenes.push_back(std::move(js));
       continue;
     }
@@ -121,12 +131,16 @@ void show_lesson(const Lesson& l, bool json) {
       std::cout << "   with the answer: " << *fill_scene_text(scene.reveal, a, step) << "\n";
     if (scene.question)
       std::cout << "   Q: " << scene.question->ask
-                << "\n   A: " << model_answer(a, scene.question->quantity, step) << " ("
+                << "\n   A: "
+                << answer_words(scene.question->quantity,
+                                model_answer(a, scene.question->quantity, step))
+                << " ("
                 << quantity_name(scene.question->quantity) << ")\n";
   }
   if (json) {
     nlohmann::ordered_json j = {{"name", l.name},
                                 {"title", l.title},
+                                {"minutes", lesson_minutes(l)},
                                 {"source", l.source},
                                 {"description", l.description},
                                 {"scenes", std::move(scenes)}};

@@ -29,7 +29,8 @@ struct QuantityName {
 constexpr QuantityName kQuantities[] = {
     {Quantity::Wavefronts, "wavefronts"},          {Quantity::Ideal, "ideal"},
     {Quantity::StepWavefronts, "step_wavefronts"}, {Quantity::RacingAccesses, "racing_accesses"},
-    {Quantity::OutOfBounds, "out_of_bounds"},
+    {Quantity::OutOfBounds, "out_of_bounds"},     {Quantity::Warps, "warps"},
+    {Quantity::Races, "races"},
 };
 
 }  // namespace
@@ -52,12 +53,38 @@ std::string quantity_names() {
   return out;
 }
 
+bool yes_no(Quantity q) {
+  return q == Quantity::Races;
+}
+
+std::string answer_words(Quantity q, int64_t answer) {
+  if (yes_no(q)) return answer != 0 ? "yes" : "no";
+  return std::to_string(answer);
+}
+
+int scene_minutes(const Scene& scene) {
+  if (scene.minutes) return *scene.minutes;
+  return scene.question ? 4 : 2;
+}
+
+int lesson_minutes(const Lesson& lesson) {
+  int sum = 0;
+  for (const Scene& s : lesson.scenes) sum += scene_minutes(s);
+  return sum;
+}
+
 // [SECTION] JSON -> Lesson
 
 namespace {
 
 using detail::join;
 using detail::Reader;
+
+// Only spaces (or nothing): a text the room cannot read.
+bool blank(const std::string& text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
+}
 
 std::string indexed(const std::string& path, size_t i) {
   return path + '[' + std::to_string(i) + ']';
@@ -90,7 +117,17 @@ void read_question(Reader& r, const Json& j, const std::string& path, Scene& sce
                         "unknown quantity '" + quantity + "' (known: " + quantity_names() + ")"});
     }
   }
-  r.integer(j, path, "answer", q.answer, 0, int64_t{1} << 30);
+  if (auto a = j.find("answer"); a != j.end() && a->is_boolean()) {
+    if (yes_no(q.quantity))
+      q.answer = a->get<bool>() ? 1 : 0;
+    else
+      r.error(join(path, "answer"), std::string("expected a number: \"") +
+                                        quantity_name(q.quantity) +
+                                        "\" is answered with a count (true/false answer \"races\")");
+  } else if (r.integer(j, path, "answer", q.answer, 0, int64_t{1} << 30) && yes_no(q.quantity) &&
+             q.answer > 1) {
+    r.error(join(path, "answer"), "a yes/no question: true or false (or 1 or 0)");
+  }
   scene.question = q;
 }
 
@@ -99,7 +136,7 @@ Scene read_scene(Reader& r, const Json& j, const std::string& path,
   Scene scene;
   if (!r.object(j, path,
                 {"title", "preset", "scenario", "open_step", "open_iteration", "caption", "reveal",
-                 "question"}))
+                 "question", "minutes"}))
     return scene;
   r.text(j, path, "title", scene.title, kMaxCaptionChars);
   if (has_control(scene.title))
@@ -108,6 +145,9 @@ Scene read_scene(Reader& r, const Json& j, const std::string& path,
   r.text(j, path, "caption", scene.caption, kMaxCaptionChars);
   r.text(j, path, "reveal", scene.reveal, kMaxCaptionChars);
   if (!j.contains("caption")) r.error(join(path, "caption"), "missing: what to say on this scene");
+  for (const char* key : {"title", "reveal"})  // optional, but never written blank
+    if (auto it = j.find(key); it != j.end() && it->is_string() && blank(it->get<std::string>()))
+      r.error(join(path, key), "empty: give it words or leave the key out");
   const bool has_preset = j.contains("preset"), has_scenario = j.contains("scenario");
   if (has_preset == has_scenario) {
     r.error(path, has_preset ? "give \"preset\" or \"scenario\", not both"
@@ -135,6 +175,9 @@ Scene read_scene(Reader& r, const Json& j, const std::string& path,
   int64_t iteration = 0;
   if (r.integer(j, path, "open_iteration", iteration, -(int64_t{1} << 31), (int64_t{1} << 31) - 1))
     scene.open_iteration = iteration;
+  int64_t minutes = 0;
+  if (r.integer(j, path, "minutes", minutes, 1, kMaxLessonMinutes))
+    scene.minutes = static_cast<int>(minutes);
   if (auto it = j.find("question"); it != j.end())
     read_question(r, *it, join(path, "question"), scene, errors);
   return scene;
@@ -186,6 +229,42 @@ LessonLoad lesson_from_json(std::string_view json_text) {
   limit_diagnostics(out.errors);
   if (out.errors.empty()) out.lesson = std::move(lesson);
   return out;
+}
+
+std::string lesson_to_json(const Lesson& lesson) {
+  Json j;
+  j["name"] = lesson.name;
+  j["title"] = lesson.title;
+  if (!lesson.source.empty()) j["source"] = lesson.source;
+  if (!lesson.description.empty()) j["description"] = lesson.description;
+  Json scenes = Json::array();
+  for (const Scene& scene : lesson.scenes) {
+    Json sj;
+    if (!scene.title.empty()) sj["title"] = scene.title;
+    if (scene.scenario)
+      sj["scenario"] = detail::scenario_to_json_value(*scene.scenario);
+    else
+      sj["preset"] = scene.preset;
+    if (scene.open_step >= 0) sj["open_step"] = scene.open_step;
+    if (scene.open_iteration) sj["open_iteration"] = *scene.open_iteration;
+    sj["caption"] = scene.caption;
+    if (!scene.reveal.empty()) sj["reveal"] = scene.reveal;
+    if (scene.question) {
+      const Question& q = *scene.question;
+      Json qj;
+      qj["ask"] = q.ask;
+      qj["quantity"] = quantity_name(q.quantity);
+      if (yes_no(q.quantity))
+        qj["answer"] = q.answer != 0;
+      else
+        qj["answer"] = q.answer;
+      sj["question"] = std::move(qj);
+    }
+    if (scene.minutes) sj["minutes"] = *scene.minutes;
+    scenes.push_back(std::move(sj));
+  }
+  j["scenes"] = std::move(scenes);
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 LessonLoad load_lesson_file(const std::string& path) {
@@ -271,6 +350,10 @@ int64_t model_answer(const Analysis& a, Quantity q, int step) {
       return a.hazards.racing_accesses;
     case Quantity::OutOfBounds:
       return a.out_of_bounds;
+    case Quantity::Warps:
+      return step >= 0 ? a.step_instructions(step) : 0;
+    case Quantity::Races:
+      return a.hazards.racing_accesses > 0 ? 1 : 0;
   }
   return 0;
 }
@@ -290,6 +373,20 @@ const AccessResult* worst_result(const Analysis& a, int step) {
   return w >= 0 ? &a.warps[static_cast<size_t>(step)][static_cast<size_t>(w)].result : nullptr;
 }
 
+// The busiest bank's passes in the asked warp's request: what the highest per-bank count reads.
+// An analysis of counts only (check_lesson's) has no per-bank figures: the one request is served
+// again by the bank model for them.
+int64_t busiest_passes(const Analysis& a, int step) {
+  const int w = scene_warp(a, step);
+  if (w < 0 || !a.arch) return 0;
+  const WarpStep& ws = a.warps[static_cast<size_t>(step)][static_cast<size_t>(w)];
+  const AccessResult served = ws.result.busiest_bank >= 0
+                                  ? AccessResult{}
+                                  : serve(*a.arch, a.step_op(step).op, ws.access);
+  const AccessResult& r = ws.result.busiest_bank >= 0 ? ws.result : served;
+  return r.busiest_bank >= 0 ? r.bank_passes[static_cast<size_t>(r.busiest_bank)] : 0;
+}
+
 constexpr Figure kFigures[] = {
     {"wavefronts",
      [](const Analysis& a, int st) { return model_answer(a, Quantity::Wavefronts, st); }},
@@ -299,8 +396,10 @@ constexpr Figure kFigures[] = {
        const AccessResult* r = worst_result(a, st);
        return r ? r->degree() : 0;
      }},
+    {"bank_passes", busiest_passes},
     {"step_wavefronts",
      [](const Analysis& a, int st) { return model_answer(a, Quantity::StepWavefronts, st); }},
+    {"warps", [](const Analysis& a, int st) { return model_answer(a, Quantity::Warps, st); }},
     {"racing_accesses",
      [](const Analysis& a, int st) { return model_answer(a, Quantity::RacingAccesses, st); }},
     {"out_of_bounds",
@@ -395,6 +494,8 @@ std::string written_figure(std::string_view text) {
   return {};
 }
 
+bool tells(Quantity q, std::string_view name);
+
 // The scene's texts: placeholders known, no figure written as digits, and before the reveal
 // (caption and question) nothing that states the question's own figure.
 void check_scene_texts(const Scene& scene, const std::string& path, std::vector<Diagnostic>& out) {
@@ -406,6 +507,12 @@ void check_scene_texts(const Scene& scene, const std::string& path, std::vector<
   std::vector<Part> parts = {{"caption", &scene.caption, true}, {"reveal", &scene.reveal, false}};
   if (scene.question) parts.push_back({"question.ask", &scene.question->ask, true});
   for (const Part& p : parts) {
+    // A caption and a question are what the room reads: never empty (a reveal may be absent;
+    // the reader refuses one written blank).
+    if (p.before && blank(*p.text)) {
+      out.push_back({join(path, p.key), 0, "empty: say what the room should read here"});
+      continue;
+    }
     std::string error;
     std::optional<std::vector<std::string>> names = placeholders_of(*p.text, &error);
     if (!names) {
@@ -418,13 +525,26 @@ void check_scene_texts(const Scene& scene, const std::string& path, std::vector<
                          "' writes a figure of the model as digits: name it ({ways}, "
                          "{wavefronts}, ...) so that it is filled from the analysis"});
     if (!p.before || !scene.question) continue;
-    const std::string own = quantity_name(scene.question->quantity);
     for (const std::string& n : *names)
-      if (n == own || (scene.question->quantity == Quantity::Wavefronts && n == "ways"))
+      if (tells(scene.question->quantity, n))
         out.push_back({join(path, p.key), 0,
                        "{" + n + "} states the answer before it is asked: move it to \"reveal\""});
   }
 }
+
+// Whether figure `name` states (or gives away) the answer to a question about `q`.
+bool tells(Quantity q, std::string_view name) {
+  switch (q) {
+    case Quantity::Wavefronts:  // the degree and the busiest bank's passes follow from it
+      return name == "wavefronts" || name == "ways" || name == "bank_passes";
+    case Quantity::Races:
+      return name == "racing_accesses";
+    default:
+      return name == quantity_name(q);
+  }
+}
+
+
 
 }  // namespace
 
@@ -463,12 +583,37 @@ std::string scene_caption(const Scene& scene, const Analysis& a, int step, bool 
   return out;
 }
 
+namespace {
+
+// What a scene shows and asks, as a key: the asked warp's request (the architecture, the
+// instruction, its lanes and their addresses) and the question with the model's answer.
+std::string picture_key(const Analysis& a, int step, const Scene& scene) {
+  const int w = scene_warp(a, step);
+  std::string key = std::string(a.arch ? a.arch->name : "") + '|';
+  if (w >= 0) {
+    const WarpAccess& acc = a.warps[static_cast<size_t>(step)][static_cast<size_t>(w)].access;
+    const OpSpec op = a.step_op(step);
+    key += std::to_string(static_cast<int>(op.op)) + ',' + std::to_string(op.width) + ',' +
+           std::to_string(op.matrices) + ',' + std::to_string(op.trans) + ',' +
+           std::to_string(acc.mask) + ':';
+    for (size_t l = 0; l < kWarpSize; ++l)
+      if ((acc.mask >> l) & 1u) key += std::to_string(acc.addr[l]) + ',';
+  }
+  if (scene.question)
+    key += std::string("|") + quantity_name(scene.question->quantity) + '=' +
+           std::to_string(model_answer(a, scene.question->quantity, step));
+  return key;
+}
+
+}  // namespace
+
 std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& presets_dir) {
   const size_t n = lesson.scenes.size();
   std::vector<std::vector<Diagnostic>> found(n);  // per scene, in order
   // Each scene's scenario, and its saved text with open_step aside (the trace never reads it).
   std::vector<ScenarioLoad> loads(n);
   std::vector<std::string> keys(n);
+  std::vector<std::string> pictures(n);  // picture_key() of each scene that analyzed
   for (size_t i = 0; i < n; ++i) {
     const Scene& scene = lesson.scenes[i];
     loads[i] = scene_scenario(scene, presets_dir);
@@ -521,19 +666,35 @@ std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& pr
         continue;
       }
       check_scene_texts(scene, path, out);
+      pictures[i] = picture_key(*r.analysis, step, scene);
       if (scene.question) {
-        const int64_t model = model_answer(*r.analysis, scene.question->quantity, step);
+        const Quantity q = scene.question->quantity;
+        const int64_t model = model_answer(*r.analysis, q, step);
         if (model != scene.question->answer)
           out.push_back({join(path, "question.answer"), 0,
-                         std::to_string(scene.question->answer) + " disagrees with the model: " +
-                             quantity_name(scene.question->quantity) + " = " +
-                             std::to_string(model)});
+                         answer_words(q, scene.question->answer) + " disagrees with the model: " +
+                             quantity_name(q) + " = " + answer_words(q, model)});
       }
     }
   };
   for_each_index(runs.size(), [&](size_t k) { check_run(runs[k].first, runs[k].second); });
+  // A scene that shows an earlier one's picture and asks the same again teaches nothing new.
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < i && !pictures[i].empty(); ++j)
+      if (pictures[j] == pictures[i]) {
+        found[i].push_back({indexed("scenes", i), 0,
+                            "repeats " + indexed("scenes", j) +
+                                ": the same request on the same banks, asked the same question; "
+                                "say it in that scene's reveal, or show something new"});
+        break;
+      }
   std::vector<Diagnostic> out;
   for (std::vector<Diagnostic>& f : found) out.insert(out.end(), f.begin(), f.end());
+  if (const int minutes = lesson_minutes(lesson); minutes > kMaxLessonMinutes)
+    out.push_back({"scenes", 0,
+                   "about " + std::to_string(minutes) + " minutes (each scene's \"minutes\", else 4 "
+                   "with a question and 2 without); a lesson fits a lecture's " +
+                   std::to_string(kMaxLessonMinutes) + ": split it or drop scenes"});
   limit_diagnostics(out);
   return out;
 }

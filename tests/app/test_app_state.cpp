@@ -366,8 +366,8 @@ TEST(Clicker, RevealsTheAnswerBeforeTheNextSceneAndGoesBack) {
   update_frame(s, 0);
   EXPECT_EQ(s.lesson.scene, 3);
   EXPECT_FALSE(s.lesson.revealed);
-  EXPECT_EQ(s.preset, "column-write-row-read");
-  EXPECT_EQ(s.frame.step, 0);  // its point is the column store
+  EXPECT_EQ(s.preset, "row-write-column-read-padded");
+  EXPECT_EQ(s.frame.step, 2);  // its point is the column load
   clicker(s, -1);
   s.analyzer.wait(1e9);
   update_frame(s, 0);

@@ -704,13 +704,18 @@ TEST(Lessons, ListsEveryLessonWithItsSceneCount) {
   ASSERT_EQ(r.status, 0) << r.err;
   size_t lines = 0;
   for (char c : r.out) lines += c == '\n';
-  EXPECT_EQ(lines, 5u) << r.out;  // one lesson per seed
+  // One lesson per seed, and the field's: swizzles, vector widths, ldmatrix, the tiled matmul.
+  EXPECT_EQ(lines, 9u) << r.out;
   EXPECT_NE(r.out.find("data-layout\tData layout in shared memory"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("7 scenes, about 28 minutes"), std::string::npos) << r.out;
   const Result j = cli("lessons --json");
   ASSERT_EQ(j.status, 0) << j.err;
   const auto list = nlohmann::json::parse(j.out);
-  ASSERT_EQ(list.size(), 5u);
-  for (const auto& l : list) EXPECT_GE(l["scenes"].get<int>(), 3) << l.dump();
+  ASSERT_EQ(list.size(), 9u);
+  for (const auto& l : list) {
+    EXPECT_GE(l["scenes"].get<int>(), 3) << l.dump();
+    EXPECT_LE(l["minutes"].get<int>(), 45) << l.dump();
+  }
 }
 
 TEST(Lessons, ShowsTheScenesWithTheModelsAnswers) {
@@ -722,6 +727,10 @@ TEST(Lessons, ShowsTheScenesWithTheModelsAnswers) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("A: 32 (wavefronts)"), std::string::npos) << r.out;
+  // A race is asked yes or no, and answered so.
+  const Result h = cli("lessons histogram");
+  ASSERT_EQ(h.status, 0) << h.err;
+  EXPECT_NE(h.out.find("A: yes (races)"), std::string::npos) << h.out;
   const Result j = cli("lessons kepler-bank-width --json");
   ASSERT_EQ(j.status, 0) << j.err;
   const auto l = nlohmann::json::parse(j.out);
@@ -751,7 +760,7 @@ TEST(Lessons, CheckFindsEveryShippedLessonSound) {
   for (size_t at = r.out.find("scenes sound"); at != std::string::npos;
        at = r.out.find("scenes sound", at + 1))
     ++sound;
-  EXPECT_EQ(sound, 5u) << r.out;
+  EXPECT_EQ(sound, 9u) << r.out;
   EXPECT_NE(r.out.find("none told before it is asked"), std::string::npos) << r.out;
   // The scenes' texts are filled from the model: the transpose's reveal states its 32 wavefronts.
   const Result j = cli("lessons data-layout --json");

@@ -44,7 +44,8 @@ std::string question_line(const Strip& s) {
   const Scene& scene = s.l.file->scenes[s.l.scene];
   if (!scene.question) return {};
   std::string q = "Q: " + scene.question->ask;
-  if (s.l.revealed) q += "    A: " + std::to_string(s.l.answer) + " (the model)";
+  if (s.l.revealed)
+    q += "    A: " + answer_words(scene.question->quantity, s.l.answer) + " (the model)";
   return q;
 }
 

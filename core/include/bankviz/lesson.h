@@ -22,6 +22,8 @@ namespace bankviz {
 inline constexpr int64_t kMaxLessonBytes = int64_t{4} << 20;  // the file
 inline constexpr size_t kMaxScenes = 64;
 inline constexpr size_t kMaxCaptionChars = 2048;  // caption, question, title
+// A lecture's time: a lesson's scenes add up to at most this (check_lesson; "minutes").
+inline constexpr int kMaxLessonMinutes = 45;
 
 // What a question asks about, each a number the model gives for the scene's opening step.
 enum class Quantity {
@@ -30,10 +32,16 @@ enum class Quantity {
   StepWavefronts,  // wavefronts of the opening step summed over every warp
   RacingAccesses,  // racing lanes over the whole scenario (hazard.h)
   OutOfBounds,     // lanes left inactive because out of bounds, over the whole scenario
+  Warps,           // warps that issue the opening step (an active lane): what the timeline shows
+  Races,           // 1 when the hazard model finds a race anywhere in the scenario, else 0 (yes/no)
 };
 const char* quantity_name(Quantity q);  // "wavefronts", "ideal", "step_wavefronts", ...
 std::optional<Quantity> parse_quantity(std::string_view s);
 std::string quantity_names();  // "wavefronts, ideal, ..." for messages
+// A yes/no question (Races): its answer is written true/false (or 1/0) and said "yes"/"no".
+bool yes_no(Quantity q);
+// The answer as the room hears it: "32", or "yes"/"no" for a yes/no question.
+std::string answer_words(Quantity q, int64_t answer);
 
 struct Question {
   std::string ask;  // "How many wavefronts will this column load need?"
@@ -55,7 +63,12 @@ struct Scene {
   // Said with the answer, after the reveal (or at once without a question); may be empty.
   std::string reveal;
   std::optional<Question> question;
+  // How long the scene takes in a lecture (1 to 45); absent: scene_minutes()'s estimate.
+  std::optional<int> minutes;
 };
+
+// A scene's minutes: its own, else 4 with a question (ask, wait, reveal, discuss), 2 without.
+int scene_minutes(const Scene& scene);
 
 struct Lesson {
   std::string name;    // file stem: "data-layout"
@@ -64,6 +77,9 @@ struct Lesson {
   std::string description;
   std::vector<Scene> scenes;
 };
+
+// The lesson's minutes, summed over its scenes: at most kMaxLessonMinutes (check_lesson).
+int lesson_minutes(const Lesson& lesson);
 
 struct LessonLoad {
   std::optional<Lesson> lesson;
@@ -76,6 +92,10 @@ struct LessonLoad {
 LessonLoad lesson_from_json(std::string_view json_text);
 // Reads through read_text_file (kMaxLessonBytes); a lesson without "name" is named after its stem.
 LessonLoad load_lesson_file(const std::string& path);
+
+// The lesson as a file lesson_from_json() reads back (pretty JSON; an embedded scenario whole,
+// a preset by name; yes/no answers as true/false).
+std::string lesson_to_json(const Lesson& lesson);
 
 // The scene's scenario: the embedded one, or presets_dir/PRESET.json; the scene's open_step, when
 // given, replaces the scenario's (and is checked with it).
@@ -98,8 +118,11 @@ int scene_warp(const Analysis& a, int step);
 
 // [SECTION] Figures in a scene's words
 // A caption, reveal or question may name the model's figures instead of writing them:
-//   {wavefronts} {ideal} {ways} {step_wavefronts} {racing_accesses} {out_of_bounds} {warp}
-// ({ways}: the conflict's degree, as the verdict words it; {warp}: scene_warp()), filled from the
+//   {wavefronts} {ideal} {ways} {bank_passes} {step_wavefronts} {warps} {racing_accesses}
+//   {out_of_bounds} {warp}
+// ({ways}: the conflict's degree, as the verdict words it; {bank_passes}: the busiest bank's
+// passes, what its per-bank count reads; {warps}: the warps that issue the step; {warp}:
+// scene_warp()), filled from the
 // scene's Analysis at its step, so a caption can never disagree with the picture. "{{" is a brace.
 // The figure names, for messages: "{wavefronts}, {ideal}, ...".
 std::string placeholder_names();
@@ -114,9 +137,11 @@ std::string scene_caption(const Scene& scene, const Analysis& a, int step, bool 
 
 // Every scene resolved, analyzed and its answer compared with the model's; its texts' placeholders
 // filled; a caption or question that states the answer before it is revealed (the question's own
-// figure as a placeholder), and a figure of the model written as digits ("32-way", "4 wavefronts":
-// write {ways}, {wavefronts}) refused. An empty list when the lesson is sound. Paths name the
-// scene: "scenes[3].preset", "scenes[1].question.answer", "scenes[2].caption".
+// figure as a placeholder), a figure of the model written as digits ("32-way", "4 wavefronts":
+// write {ways}, {wavefronts}), an empty text, a scene that repeats an earlier one's picture and
+// question (the same warp access asked the same thing), and a lesson longer than
+// kMaxLessonMinutes refused. An empty list when the lesson is sound. Paths name the scene:
+// "scenes[3].preset", "scenes[1].question.answer", "scenes[2].caption".
 std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& presets_dir);
 
 }  // namespace bankviz
