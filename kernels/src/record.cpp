@@ -264,23 +264,14 @@ std::string seconds(double s) {
   return b;
 }
 
-// Empty when written, else why not (a full disk, the file-size limit).
 // CUDA's headers a kernel includes, each a stand-in written beside the kernel (bankviz_record.h
 // emulates what the CPU recording needs of them: vector types, fp16/bf16, cooperative groups).
-constexpr const char* kStandinHeaders[] = {"cuda_runtime.h",
-                                           "cuda_runtime_api.h",
-                                           "cuda.h",
-                                           "device_launch_parameters.h",
-                                           "device_functions.h",
-                                           "vector_types.h",
-                                           "cuda_fp16.h",
-                                           "cuda_bf16.h",
-                                           "cooperative_groups.h",
-                                           "cuda/std/cstdint",
-                                           "cooperative_groups/reduce.h",
-                                           "cooperative_groups/scan.h",
-                                           "sm_20_atomic_functions.h"};
+constexpr const char* kStandinHeaders[] = {
+    "cuda_runtime.h",       "cuda_runtime_api.h",      "cuda.h",      "device_launch_parameters.h",
+    "device_functions.h",   "vector_types.h",          "cuda_fp16.h", "cuda_bf16.h",
+    "cooperative_groups.h", "sm_20_atomic_functions.h"};
 
+// Empty when written, else why not (a full disk, the file-size limit).
 std::string write_file(const std::string& path, const std::string& text) {
   errno = 0;
   std::ofstream f(path, std::ios::binary);
@@ -417,13 +408,9 @@ RecordResult record_on_cpu(const RecordRequest& q) {
   std::string written = dir.problem;
   if (written.empty()) written = write_file(dir.path + "/bankviz_record.h", record_header());
   // CUDA's headers, whose content the emulation header holds: found before the system's.
+  // Flat files only: the signal handler removes the directory's files, not folders (io.h).
   for (const char* h : kStandinHeaders) {
     if (!written.empty()) break;
-    if (std::string(h).find('/') != std::string::npos) {
-      std::error_code ec;
-      std::filesystem::create_directories(std::filesystem::path(dir.path + "/" + h).parent_path(),
-                                          ec);
-    }
     written = write_file(dir.path + "/" + h,
                          "// bankviz's stand-in: bankviz_record.h holds what the CPU recording "
                          "emulates of it\n#pragma once\n#include \"bankviz_record.h\"\n");
