@@ -1,11 +1,16 @@
 // cli_main.cpp: bankviz-cli's body (cli_main.h); main.cpp calls it.
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -24,6 +29,12 @@ int cli_main(int argc, char** argv) {
   // or SIGTERM during a write ends the program without one either (io.h).
   ignore_file_size_signal();
   remove_temporary_files_on_signal();
+  // Started by the app (app/gui/profile/subprocess.cpp): ends when the app's thread that started it
+  // does, by SIGTERM, on which it kills what it started and removes its temporary files (io.h).
+  if (const char* parent = std::getenv("BANKVIZ_PARENT_PID"); parent && *parent) {
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (std::to_string(::getppid()) != parent) std::raise(SIGTERM);  // it has gone already
+  }
   keep_freed_memory_for_reuse();
   // Everything printed goes through PrintableBuf: no user text reaches the terminal as control.
   std::streambuf* const cout_buf = std::cout.rdbuf();

@@ -271,6 +271,7 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
     r.args.push_back(v ? v->to_int64() : std::nullopt);
   }
   const RecordResult rec = record_on_cpu(r);
+  if (!rec.notice.empty()) std::cerr << "bankviz-cli: note: " << rec.notice << "\n";
   if (!rec.recording) throw Exit{kExitFailed, rec.error};
   save_recording(o, *rec.recording);
   std::string why;
