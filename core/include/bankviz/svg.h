@@ -62,6 +62,11 @@ struct SlideSvgOptions {
   bool light = true;    // light slide theme (false: dark)
   double width = 1600;  // SVG user units; the height is width * 9 / 16
   std::string caption;  // a lesson's caption under the views, wrapped (empty: none)
+  // A lesson's question under the caption ("Q: ..."), and once revealed its answer beside it
+  // ("A: 32 (the model)"); empty: none. The verdict and these are in presenter-sized type (the
+  // verdict at H / 30: 36 px on a 1080 px slide), not scaled with the views.
+  std::string question;
+  std::string answer;
   // A lesson's question is open: the request drawn whole with nothing counted or judged
   // (frame.h conceal_answer): no wavefront counter, per-bank counts, conflict colours or verdict.
   bool conceal = false;
