@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <utility>
 
 #include "platform/theme.h"
 #include "shell/panels.h"
@@ -50,8 +49,8 @@ std::string question_line(const Strip& s) {
   return q;
 }
 
-// Presenter mode says it in three lines (key C: all of it): the scene's number and what to say
-// (the caption; after the answer, the reveal) in two, then the question and its answer.
+// Presenter mode says it in two lines (key C: all of it): the scene's number and what to say
+// (the caption; after the answer, the reveal), then the question and its answer.
 bool compact(const Strip& s) {
   return s.look.settings.presenter && !s.l.caption_full;
 }
@@ -89,20 +88,6 @@ std::string elide(ImFont* font, const std::string& text, float width) {
   return text.substr(0, lo) + more;
 }
 
-// Presenter mode's words: `text` in at most two lines of `width` pixels, broken between words as
-// ImGui wraps them; the second line cut with elide() only when the words need more than two.
-std::pair<std::string, std::string> two_lines(ImFont* font, const std::string& text, float width) {
-  const char* begin = text.c_str();
-  const char* end = begin + text.size();
-  const char* brk = font->CalcWordWrapPositionA(1.0f, begin, end, width);
-  if (brk >= end) return {text, std::string()};
-  if (brk == begin) brk = begin + 1;  // one over-long word: let elide() cut the first line
-  std::string first(begin, brk);
-  while (!first.empty() && first.back() == ' ') first.pop_back();
-  while (brk < end && *brk == ' ') ++brk;
-  return {elide(font, first, width), elide(font, std::string(brk, end), width)};
-}
-
 // Back and next (what the clicker keys do), on the right of the heading's line.
 int draw_scene_buttons(const Strip& s, Rect r, float bw) {
   int move = 0;
@@ -138,9 +123,7 @@ float lesson_height(const LessonState& l, const Analysis* analysis, const std::s
     const Scene& scene = s.l.file->scenes[s.l.scene];
     // The buttons are flat (no frame padding) so that the two lines are two lines of type.
     const float line = std::max(ImGui::GetFontSize(), g_fonts.bold->FontSize);
-    // Two lines for what to say, always (so that nothing moves when the reveal's words come),
-    // then the question's line.
-    return std::ceil(st.WindowPadding.y * 2 + line + st.ItemSpacing.y + g_fonts.bold->FontSize +
+    return std::ceil(st.WindowPadding.y * 2 + line +
                      (scene.question ? st.ItemSpacing.y + g_fonts.bold->FontSize : 0));
   }
   const float wrap = width - st.WindowPadding.x * 2;
@@ -176,15 +159,11 @@ int draw_lesson(const LessonState& l, const Analysis* analysis, const std::strin
     // Two lines for a room: what to say, then the question (and its answer once revealed).
     ImGui::PushFont(g_fonts.bold);
     const float room = right - top.x - bw * 2 - fs;
-    const auto [first, second] = two_lines(g_fonts.bold, compact_first_line(s), room);
-    ImGui::TextUnformatted(first.c_str());
+    ImGui::TextUnformatted(elide(g_fonts.bold, compact_first_line(s), room).c_str());
     ImGui::PopFont();
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
     move = draw_scene_buttons(s, r, bw);
     ImGui::PopStyleVar();
-    ImGui::PushFont(g_fonts.bold);
-    ImGui::TextUnformatted(second.empty() ? " " : second.c_str());
-    ImGui::PopFont();
     if (scene.question) {
       ImGui::PushFont(g_fonts.bold);
       ImGui::PushStyleColor(ImGuiCol_Text,
