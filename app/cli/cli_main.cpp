@@ -1,11 +1,16 @@
 // cli_main.cpp: bankviz-cli's body (cli_main.h); main.cpp calls it.
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -24,6 +29,12 @@ int cli_main(int argc, char** argv) {
   // or SIGTERM during a write ends the program without one either (io.h).
   ignore_file_size_signal();
   remove_temporary_files_on_signal();
+  // Started by the app (app/gui/profile/subprocess.cpp): ends when the app's thread that started it
+  // does, by SIGTERM, on which it kills what it started and removes its temporary files (io.h).
+  if (const char* parent = std::getenv("BANKVIZ_PARENT_PID"); parent && *parent) {
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (std::to_string(::getppid()) != parent) std::raise(SIGTERM);  // it has gone already
+  }
   keep_freed_memory_for_reuse();
   // Everything printed goes through PrintableBuf: no user text reaches the terminal as control.
   std::streambuf* const cout_buf = std::cout.rdbuf();
@@ -39,6 +50,7 @@ int cli_main(int argc, char** argv) {
       std::cerr.rdbuf(e);
     }
   } restore{cout_buf, cerr_buf};
+  invocation_args().assign(argv + (argc > 0 ? 1 : 0), argv + argc);
   CLI::App app{"bankviz-cli: CUDA shared-memory banks, wavefronts and conflicts, without a window"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");
@@ -56,6 +68,8 @@ int cli_main(int argc, char** argv) {
   add_run_commands(app);
   add_validate_command(app);
   add_profile_command(app);
+  add_serve_command(app);
+  add_measure_command(app);
 #endif
 #ifdef BANKVIZ_CLI_EXPORT
   add_export_command(app);

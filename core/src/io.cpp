@@ -384,7 +384,9 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
   std::string tmp;
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    tmp = '.' + name + ".bankviz-" + std::to_string(::getpid()) + "-" + std::to_string(attempt);
+    // Short whatever the target's name: a name of 255 bytes, the longest a folder holds, is
+    // written as any other.
+    tmp = ".bankviz-" + std::to_string(::getpid()) + "-" + std::to_string(attempt) + ".tmp";
     remembered.slot = remember_temporary(dir, tmp);
     fd = ::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -424,6 +426,25 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
     const int err = errno;
     ::unlinkat(dir, tmp.c_str(), 0);
     return failed(err);
+  }
+  // Without force the name must still be free when the file takes it: two programs writing one
+  // new name at once never replace each other's file (the second is told, its file removed).
+  if (!force) {
+    const std::string taken = "cannot write " + q +
+                              ": it exists now, made by another program while this one wrote "
+                              "it; it is left as it is (--force replaces it)";
+    if (::renameat2(dir, tmp.c_str(), dir, name.c_str(), RENAME_NOREPLACE) == 0) return {};
+    int err = errno;
+    if (err == EINVAL || err == ENOSYS || err == ENOTSUP) {
+      // A file system without RENAME_NOREPLACE: a hard link fails on an existing name too.
+      if (::linkat(dir, tmp.c_str(), dir, name.c_str(), 0) == 0) {
+        ::unlinkat(dir, tmp.c_str(), 0);
+        return {};
+      }
+      err = errno;
+    }
+    ::unlinkat(dir, tmp.c_str(), 0);
+    return err == EEXIST ? taken : failed(err);
   }
   if (::renameat(dir, tmp.c_str(), dir, name.c_str()) != 0) {
     const int err = errno;

@@ -823,7 +823,9 @@ ScenarioLoad load_scenario_file(const std::string& path) {
     // A file without "name" is named after its stem, as presets are.
     std::string stem = path.substr(path.find_last_of("/\\") + 1);
     if (size_t dot = stem.rfind('.'); dot != std::string::npos && dot > 0) stem.resize(dot);
-    out.scenario->name = stem;
+    // A file's name may hold any byte but '/': a Latin-1 byte, a newline. The name made of it is
+    // printable (each such byte a '?'), not refused: the user gave no name.
+    out.scenario->name = replace_controls(stem, '?');
   }
   return out;
 }

@@ -14,7 +14,10 @@
 // fails to compile; core's recording.h refuses those kernels first with a message naming them.
 #pragma once
 
+#include <sys/mman.h>
 #include <ucontext.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <cmath>
@@ -63,8 +66,9 @@ struct Thread {
   unsigned tid = 0;
   State state = kRun;
   ucontext_t ctx{};
-  std::vector<char> stack;
+  char* stack = nullptr;  // kStack bytes above kGuard bytes that no access may touch
 };
+inline constexpr size_t kStack = 128 * 1024, kGuard = 64 * 1024;
 
 inline std::vector<Thread> threads;
 inline Thread* cur = nullptr;
@@ -638,6 +642,63 @@ inline void entry() {
   yield();
 }
 
+// Why the process ends, said on stderr before it does, for the message bankviz-cli gives
+// (kernels/src/record.cpp reads the line starting "bankviz-record: "). Async-signal-safe: write().
+extern "C" ::ssize_t write(int, const void*, size_t) noexcept;  // unistd.h's, without its names
+inline void say(const char* a, unsigned long long n = ~0ull, const char* b = "") {
+  char m[320];
+  size_t at = 0;
+  auto put = [&](const char* t) {
+    for (; *t && at + 1 < sizeof m; ++t) m[at++] = *t;
+  };
+  put("bankviz-record: ");
+  put(a);
+  if (n != ~0ull) {
+    char d[24];
+    int k = 0;
+    do d[k++] = static_cast<char>('0' + n % 10); while ((n /= 10) && k < 23);
+    while (k > 0 && at + 1 < sizeof m) m[at++] = d[--k];
+  }
+  put(b);
+  m[at++] = '\n';
+  if (bv::write(2, m, at) < 0) return;
+}
+inline bool finished = false;
+inline char alt_stack[64 * 1024];
+// A fault in a fiber's guard: the stack overflowed. Said, then the default action (the fault again).
+inline void on_fault(int sig, siginfo_t* info, void*) {
+  const char* addr = static_cast<const char*>(info->si_addr);
+  for (const Thread& th : threads)
+    if (th.stack && addr >= th.stack - kGuard && addr < th.stack)
+      say("thread ", th.tid, " overflowed its 128 KB stack (a local array too large, or a recursion too deep)");
+  ::signal(sig, SIG_DFL);
+}
+// A system call of another ABI (int 0x80, x32): the filter traps it (SIGSYS), this says which.
+inline void on_refused_call(int, siginfo_t* info, void*) {
+  say("the kernel made system call ", static_cast<unsigned>(info->si_syscall),
+      info->si_arch == 0x40000003u ? " of the i386 ABI (int 0x80), which the recording refuses"
+                                   : " of another ABI (x32?), which the recording refuses");
+  std::_Exit(5);
+}
+// exit() (or a return from main) inside the kernel: the block did not finish.
+inline void on_exit() {
+  if (!finished) say("exit() was called inside the kernel, by thread ", cur ? cur->tid : 0, "");
+}
+inline void watch_the_end() {
+  stack_t alt{};
+  alt.ss_sp = alt_stack;
+  alt.ss_size = sizeof alt_stack;
+  ::sigaltstack(&alt, nullptr);
+  struct sigaction a {};
+  a.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  a.sa_sigaction = on_fault;
+  ::sigaction(SIGSEGV, &a, nullptr);
+  ::sigaction(SIGBUS, &a, nullptr);
+  a.sa_sigaction = on_refused_call;
+  ::sigaction(SIGSYS, &a, nullptr);
+  std::atexit(on_exit);
+}
+
 // Runs the block: warps in order, their lanes in turn, until every thread waits at the barrier
 // or has returned; then the barrier opens ("sync") and the next phase runs.
 inline int run_block(dim3 block, size_t dynamic, unsigned long long limit) {
@@ -647,15 +708,22 @@ inline int run_block(dim3 block, size_t dynamic, unsigned long long limit) {
   max_records = limit;
   const unsigned n = block.x * block.y * block.z;
   threads.resize(n);
+  watch_the_end();
   std::printf("block %u %u %u\n", block.x, block.y, block.z);
   for (unsigned t = 0; t < n; ++t) {
     Thread& th = threads[t];
     th.tid = t;
     th.idx = {t % block.x, (t / block.x) % block.y, t / (block.x * block.y)};
-    th.stack.resize(128 * 1024);
+    // The stack above a guard no access may touch (compiled with -fstack-clash-protection, every
+    // page of a large frame is probed in order): an overflow faults in the guard, said by on_fault.
+    void* m = ::mmap(nullptr, kGuard + kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+    if (m == MAP_FAILED || ::mprotect(m, kGuard, PROT_NONE) != 0)
+      fail("bankviz-record: cannot map a thread's stack (out of memory)");
+    th.stack = static_cast<char*>(m) + kGuard;
     getcontext(&th.ctx);
-    th.ctx.uc_stack.ss_sp = th.stack.data();
-    th.ctx.uc_stack.ss_size = th.stack.size();
+    th.ctx.uc_stack.ss_sp = th.stack;
+    th.ctx.uc_stack.ss_size = kStack;
     th.ctx.uc_link = &scheduler;
     makecontext(&th.ctx, entry, 0);
   }
@@ -682,6 +750,7 @@ inline int run_block(dim3 block, size_t dynamic, unsigned long long limit) {
     std::printf("sync\n");
   }
   std::printf("end %llu\n", records);
+  finished = true;
   return 0;
 }
 

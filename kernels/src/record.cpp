@@ -33,21 +33,88 @@ constexpr int kUnconfined = 126;
 struct Ran {
   bool started = false, timed_out = false, truncated = false;
   int exit_code = -1, signal = 0;
-  std::string out, err, error;
+  std::string out, err, error;  // err: only its last kErrorKept bytes
+  size_t err_dropped = 0;       // bytes of err before those, not kept
 };
 
+// What is kept of a process's error output: its end, where a crash's reason is.
+constexpr size_t kErrorKept = 16 * 1024;
+
+// What a run may use: CPU seconds, address space, the size of a file it writes (0: none at all),
+// and whether it may start processes (the compiler starts cc1plus, as, ld; the kernel nothing).
+struct Limits {
+  rlim_t cpu_s, memory_bytes, file_bytes;
+  bool processes;
+};
+
+// The child's side of run(), after fork: only async-signal-safe calls. It leads a process group of
+// its own and enters the confinement (Landlock first, which needs its ruleset descriptor, then
+// every other descriptor closed); then it forks once more: the grandchild takes the limits and the
+// seccomp filter and execs the program, the child stays as the group's guardian. When bankviz-cli
+// dies (even by SIGKILL, which nothing can handle), the guardian's PR_SET_PDEATHSIG handler kills
+// the whole group: the compiler's cc1plus, as and ld go with it, never orphans. When the grandchild
+// ends, the guardian ends the same way (its exit status, or its signal), as if it had been it.
+[[noreturn]] void exec_child(char* const* args, char* const* env, int out, int err, pid_t parent,
+                             const Limits& lim, const Confinement* confine) {
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);  // the parent died before the line above
+  const int null = ::open("/dev/null", O_RDONLY);
+  if (null >= 0) ::dup2(null, 0);
+  ::dup2(out, 1);
+  ::dup2(err, 2);
+  // This program's handlers and blocked signals are not the child's.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ}) ::signal(sig, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  if (confine && !enter_landlock(*confine)) ::_exit(kUnconfined);
+  close_descriptors_from(3);
+  const rlimit zero{0, 0};
+  ::setrlimit(RLIMIT_CORE, &zero);
+  const pid_t guardian = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) ::_exit(127);
+  if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != guardian) ::_exit(127);
+    const rlimit c{lim.cpu_s, lim.cpu_s}, m{lim.memory_bytes, lim.memory_bytes},
+        f{lim.file_bytes, lim.file_bytes};
+    ::setrlimit(RLIMIT_CPU, &c);
+    ::setrlimit(RLIMIT_AS, &m);
+    ::setrlimit(RLIMIT_FSIZE, &f);
+    if (!lim.processes)
+      ::setrlimit(RLIMIT_NPROC, &zero);  // as root this binds nothing: the filter does
+    if (confine && !enter_seccomp(confine->seccomp)) ::_exit(kUnconfined);
+    ::execve(args[0], args, env);
+    ::_exit(127);
+  }
+  struct sigaction end_group {};
+  end_group.sa_handler = [](int) { ::kill(0, SIGKILL); };
+  ::sigaction(SIGHUP, &end_group, nullptr);
+  ::prctl(PR_SET_PDEATHSIG, SIGHUP);
+  if (::getppid() != parent) ::kill(0, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    ::signal(WTERMSIG(status), SIG_DFL);
+    ::kill(::getpid(), WTERMSIG(status));
+    ::_exit(128 + WTERMSIG(status));
+  }
+  ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
+}
+
 // argv[0] (a path) run with stdin from /dev/null, stdout and stderr captured up to max_bytes
-// each, killed after timeout_s; in the child, CPU time and address space limited, no descriptor
-// of this process but 0-2 (the pipes), TMPDIR set to `tmpdir` (the compiler's own temporary
-// files go there, removed with it). The child leads a process group of its own, and the whole
-// group is killed at the deadline, when the output grows past its bound, once the child has
+// each, killed after timeout_s; limited as `lim` says, no descriptor of this process but 0-2 (the
+// pipes), TMPDIR set to `tmpdir` (the compiler's own temporary files go there, removed with it),
+// confined by `confine` (Landlock, seccomp). The child leads a process group of its own, and the
+// whole group is killed at the deadline, when the output grows past its bound, once the child has
 // ended, and when a signal ends this program (io.h kill_process_group_on_signal): nothing it
-// started (the compiler's cc1plus blocked opening an #include'd FIFO, a process the user's code
-// forked) outlives the run or holds its output open. It is killed too if this process dies
-// first. With `confine` (the user's kernel): the seccomp allow-list (sandbox.h) from before its
-// exec, and no file may grow.
-Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes,
-        rlim_t memory_bytes, const std::string& tmpdir, const SandboxFilter* confine = nullptr) {
+// started (a compiler's cc1plus, a process the user's code forked) outlives the run or holds its
+// output open; when this process dies by SIGKILL the group's guardian kills it (exec_child()).
+Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes, Limits lim,
+        const std::string& tmpdir, const Confinement* confine) {
   Ran r;
   int out[2] = {-1, -1}, err[2] = {-1, -1};
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
@@ -67,35 +134,10 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
   std::vector<char*> env;
   for (std::string& e : env_text) env.push_back(e.data());
   env.push_back(nullptr);
-  const rlim_t cpu = static_cast<rlim_t>(timeout_s) + 1;
+  lim.cpu_s = std::min(lim.cpu_s, static_cast<rlim_t>(timeout_s) + 1);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
-  if (pid == 0) {  // only async-signal-safe calls from here
-    ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);  // the parent died before the line above
-    const int null = ::open("/dev/null", O_RDONLY);
-    if (null >= 0) ::dup2(null, 0);
-    ::dup2(out[1], 1);
-    ::dup2(err[1], 2);
-    close_descriptors_from(3);
-    // This program's handlers and blocked signals are not the child's.
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ}) ::signal(sig, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    const rlimit c{cpu, cpu}, m{memory_bytes, memory_bytes}, zero{0, 0};
-    ::setrlimit(RLIMIT_CPU, &c);
-    ::setrlimit(RLIMIT_AS, &m);
-    ::setrlimit(RLIMIT_CORE, &zero);
-    if (confine) {
-      ::setrlimit(RLIMIT_FSIZE, &zero);
-      ::setrlimit(RLIMIT_NPROC, &zero);  // as root this binds nothing: the filter does
-      if (!enter_sandbox(*confine)) ::_exit(kUnconfined);
-    }
-    ::execve(args[0], args.data(), env.data());
-    ::_exit(127);
-  }
+  if (pid == 0) exec_child(args.data(), env.data(), out[1], err[1], parent, lim, confine);
   ::close(out[1]);
   ::close(err[1]);
   if (pid < 0) {
@@ -111,7 +153,6 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
   r.started = true;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-  std::string* sinks[2] = {&r.out, &r.err};
   int open = 2;
   // exited: the child has ended; it stays a zombie until reaped at the end, so its pid (the
   // group's id) cannot be taken by another process while the group is killed.
@@ -144,9 +185,17 @@ Ran run(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes
     for (int i = 0; i < 2 && n > 0; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       const ssize_t got = ::read(fds[i].fd, buf.data(), buf.size());
-      if (got > 0) {
-        const size_t room = max_bytes > sinks[i]->size() ? max_bytes - sinks[i]->size() : 0;
-        sinks[i]->append(buf.data(), std::min(room, static_cast<size_t>(got)));
+      if (got > 0 && i == 1) {
+        // The error output is read to its end (it ends the run only by the time limit) and only
+        // its last bytes kept: a kernel printing 90 MB without a newline makes no 90 MB message.
+        r.err.append(buf.data(), static_cast<size_t>(got));
+        if (r.err.size() > 2 * kErrorKept) {
+          r.err_dropped += r.err.size() - kErrorKept;
+          r.err.erase(0, r.err.size() - kErrorKept);
+        }
+      } else if (got > 0) {
+        const size_t room = max_bytes > r.out.size() ? max_bytes - r.out.size() : 0;
+        r.out.append(buf.data(), std::min(room, static_cast<size_t>(got)));
         if (static_cast<size_t>(got) > room && !r.truncated) {
           r.truncated = true;
           kill_group();
@@ -204,7 +253,58 @@ std::string tail(const std::string& s, size_t lines) {
   }
   std::string t = s.substr(at == 0 ? 0 : at + 1);
   while (!t.empty() && t.back() == '\n') t.pop_back();
+  // A line without end (a kernel printing megabytes without a newline): its last 2 KB.
+  if (t.size() > 2048) t = "[...] " + t.substr(t.size() - 2048);
   return t;
+}
+
+// The reason the recording's own code gave on its way out (bankviz_record.h's say()), or "".
+std::string said_reason(const std::string& err) {
+  const std::string mark = "bankviz-record: ";
+  const size_t at = err.rfind(mark);
+  if (at == std::string::npos) return {};
+  const size_t end = err.find('\n', at);
+  return err.substr(at + mark.size(),
+                    end == std::string::npos ? std::string::npos : end - at - mark.size());
+}
+
+// Why the kernel's process ended before the block did, from what it said on stderr and its signal
+// or exit status (a refused call makes a library abort, whose abort() the filter then turns into
+// SIGSEGV: the words decide first). Each reason ends with the kernel's last lines of error output.
+std::string run_problem(const Ran& r) {
+  const std::string said = said_reason(r.err);
+  const std::string dropped =
+      r.err_dropped > 0 ? " (" + std::to_string(r.err_dropped) + " bytes before not shown)" : "";
+  // The recording's own refusal (bankviz_record.h fail(): out of bounds, too many accesses).
+  if (r.exit_code == 3 && said.empty() && !r.err.empty())
+    return "the recording stopped: " + tail(r.err, 4) + dropped;
+  auto has = [&](const char* w) { return r.err.find(w) != std::string::npos; };
+  std::string why =
+      !said.empty() ? said
+      : has("std::bad_alloc") || has("cannot allocate")
+          ? "it ran out of memory (the recording's process has 2 GB)"
+      : has("std::system_error") || has("pthread_create")
+          ? "it tried to start a thread (std::thread) or a process, which the recording refuses: "
+            "one block's threads are the recording's own"
+      : r.signal == SIGFPE  ? "an integer division by zero?"
+      : r.signal == SIGXCPU ? "it used up its CPU time (a loop that never ends?)"
+      : r.signal == SIGXFSZ ? "it wrote a file (a kernel writes only shared memory and its buffers)"
+      : r.signal == SIGABRT ? "it aborted (a failed assert, or an exception nothing caught)"
+      : r.signal == SIGKILL ? "it was killed (out of memory?)"
+      : r.signal == SIGSYS  ? "a system call the recording refuses"
+      : r.signal            ? "an access out of its buffers (pointer arguments are 64 MB of zeros)?"
+                            : "";
+  std::string out = r.signal ? "the kernel crashed on the CPU (signal " + std::to_string(r.signal) +
+                                   ", " + strsignal(r.signal) + "): " + why
+                    : r.exit_code == 0
+                        ? "the recording stopped: " + why
+                        : "the kernel ended the recording's process with exit status " +
+                              std::to_string(r.exit_code) +
+                              (why.empty() ? " (exit() inside the kernel?)" : ": " + why);
+  const std::string last = tail(r.err, 4);
+  if (!last.empty() && last.find("bankviz-record: ") != 0)
+    out += "\nits error output ended: " + last + dropped;
+  return out;
 }
 
 // s without every occurrence of what.
@@ -242,21 +342,6 @@ struct TempDir {
   TempDir& operator=(const TempDir&) = delete;
 };
 
-// What a signal that ended the user's kernel most likely means.
-std::string crash_hint(int sig) {
-  switch (sig) {
-    case SIGFPE:
-      return "an integer division by zero?";
-    case SIGXCPU:
-      return "it used up its CPU time (a loop that never ends?)";
-    case SIGXFSZ:
-      return "it wrote a file (a kernel writes only shared memory and its buffers)";
-    default:
-      return "an access out of its buffers, or a recursion too deep for a thread's 128 KB stack? "
-             "Pointer arguments are 64 MB of zeros";
-  }
-}
-
 // 10 -> "10", 0.5 -> "0.5" (not std::to_string's "10.000000").
 std::string seconds(double s) {
   char b[32];
@@ -272,6 +357,69 @@ std::string write_file(const std::string& path, const std::string& text) {
   f.close();
   if (f) return {};
   return "cannot write '" + path + "': " + (errno ? std::strerror(errno) : "write failed");
+}
+
+// The compiler's flags beyond the language: the recording header's folder, warnings off, and
+// bounds on compile-time evaluation far below GCC's (2^25 operations, 2^18 loop iterations), so a
+// constexpr or template bomb of ten lines stops in a second with GCC's message instead of using
+// the whole time and memory limit.
+const char* const kCompileBounds[] = {"-fconstexpr-ops-limit=4194304",
+                                      "-fconstexpr-loop-limit=65536",
+                                      "-fconstexpr-depth=256",
+                                      "-ftemplate-depth=512",
+                                      "-fmax-errors=12",
+                                      "-fstack-clash-protection"};
+
+// The compile of the prepared source into `exe`, contained (sandbox.h: Landlock and a seccomp
+// filter; 1 GB of address space, 64 MB per file written, the time limit): empty when made, else
+// why not. Without Landlock nothing is compiled, unless BANKVIZ_RECORD_UNCONTAINED=1 asks for it:
+// then *notice says the compile was not contained.
+std::string compile_recording(const std::string& cxx, const RecordRequest& q,
+                              const std::string& dir, const std::string& exe, std::string* notice) {
+  std::error_code ec;
+  std::string folder = std::filesystem::path(q.file_name).parent_path().string();
+  if (folder.empty()) folder = std::filesystem::current_path(ec).string();
+  Confinement contained = compile_confinement(cxx, {folder}, dir);
+  if (!contained.problem.empty()) {
+    const char* anyway = std::getenv("BANKVIZ_RECORD_UNCONTAINED");
+    if (!(anyway && std::string(anyway) == "1"))
+      return "cannot contain the host compiler (" + contained.problem +
+             "): not compiled (BANKVIZ_RECORD_UNCONTAINED=1 compiles it without containment, "
+             "reading and writing whatever you may; the recording's run stays confined)";
+    *notice = "the host compiler ran NOT contained (" + contained.problem +
+              "; BANKVIZ_RECORD_UNCONTAINED=1)";
+  }
+  std::vector<std::string> argv = {cxx, "-std=c++20", "-O1", "-w", "-fno-strict-aliasing"};
+  argv.insert(argv.end(), std::begin(kCompileBounds), std::end(kCompileBounds));
+  // Linked statically: no dynamic loader, which would have to open files, runs under the filter.
+  for (const std::string& a : {std::string("-static"), std::string("-I"), dir, std::string("-o"),
+                               exe, dir + "/kernel.cpp"})
+    argv.push_back(a);
+  const double limit = std::max(q.timeout_s, 60.0);
+  const Ran cc = run(argv, limit, size_t{1} << 20,
+                     Limits{RLIM_INFINITY, rlim_t{1} << 30, rlim_t{64} << 20, true}, dir,
+                     contained.problem.empty() ? &contained : nullptr);
+  if (cc.started && !cc.timed_out && cc.exit_code == 0) return {};
+  const bool no_static_library = cc.err.find("cannot find -l") != std::string::npos;
+  const bool refused = cc.err.find("Permission denied") != std::string::npos ||
+                       cc.err.find("file not found") != std::string::npos;
+  if (!cc.started) return "cannot run " + cxx + ": " + cc.error;
+  if (cc.timed_out) return "the host compiler did not finish in " + seconds(limit) + " s";
+  if (cc.exit_code == kUnconfined)
+    return "cannot contain the host compiler (Landlock refused in its process): not compiled";
+  if (cc.exit_code == 127 && cc.err.empty()) return "cannot run " + cxx;
+  return "the kernel does not compile for the CPU recording (" + cxx + "):\n" +
+         (cc.err.empty() ? (cc.signal ? std::string("ended by signal ") + std::to_string(cc.signal)
+                                      : "exit status " + std::to_string(cc.exit_code)) +
+                               ", no message"
+                         : without(tail(cc.err, 12), dir + "/")) +
+         (no_static_library ? "\n(the recording is linked statically: it needs the C "
+                              "and C++ libraries' static archives, libc6-dev and "
+                              "libstdc++-12-dev)"
+          : refused && !contained.problem.empty() ? ""
+          : refused ? "\n(the host compiler runs contained: it reads only the files of the "
+                      "kernel's folder, the system's headers and libraries; docs/RECORD.md)"
+                    : "");
 }
 
 }  // namespace
@@ -406,29 +554,8 @@ RecordResult record_on_cpu(const RecordRequest& q) {
     return out;
   }
   const std::string exe = dir.path + "/record";
-  // Linked statically: no dynamic loader, which would have to open files, runs under the filter.
-  const Ran cc = run({cxx, "-std=c++20", "-O1", "-w", "-fno-strict-aliasing", "-static", "-I",
-                      dir.path, "-o", exe, dir.path + "/kernel.cpp"},
-                     std::max(q.timeout_s, 60.0), size_t{1} << 20, rlim_t{4} << 30, dir.path);
-  const bool no_static_library = cc.err.find("cannot find -l") != std::string::npos;
-  if (!cc.started || cc.timed_out || cc.exit_code != 0) {
-    out.error =
-        !cc.started ? "cannot run " + cxx + ": " + cc.error
-        : cc.timed_out
-            ? "the host compiler did not finish in " + seconds(std::max(q.timeout_s, 60.0)) +
-                  " s (an #include that never ends: a FIFO, a device?)"
-        : cc.exit_code == 127 && cc.err.empty()
-            ? "cannot run " + cxx
-            : "the kernel does not compile for the CPU recording (" + cxx + "):\n" +
-                  (cc.err.empty()
-                       ? (cc.signal ? std::string("ended by signal ") + std::to_string(cc.signal)
-                                    : "exit status " + std::to_string(cc.exit_code)) +
-                             ", no message"
-                       : without(tail(cc.err, 12), dir.path + "/")) +
-                  (no_static_library ? "\n(the recording is linked statically: it needs the C "
-                                       "and C++ libraries' static archives, libc6-dev and "
-                                       "libstdc++-12-dev)"
-                                     : "");
+  if (std::string e = compile_recording(cxx, q, dir.path, exe, &out.notice); !e.empty()) {
+    out.error = e;
     return out;
   }
   std::vector<std::string> argv = {exe,
@@ -438,21 +565,22 @@ RecordResult record_on_cpu(const RecordRequest& q) {
                                    std::to_string(q.dynamic_shared),
                                    std::to_string(q.max_accesses)};
   for (const std::optional<int64_t>& a : q.args) argv.push_back(std::to_string(a.value_or(0)));
-  const Ran r = run(argv, q.timeout_s, size_t{96} << 20, rlim_t{2} << 30, dir.path, &filter);
-  if (!r.started || r.timed_out || r.truncated || r.exit_code != 0) {
+  const Confinement confined = run_confinement(exe, filter);
+  const Ran r = run(argv, q.timeout_s, size_t{96} << 20,
+                    Limits{RLIM_INFINITY, rlim_t{2} << 30, 0, false}, dir.path, &confined);
+  if (!r.started || r.timed_out || r.truncated || r.exit_code != 0 || r.signal != 0 ||
+      !said_reason(r.err).empty()) {
     out.error = !r.started ? "cannot run the recording: " + r.error
                 : r.timed_out
                     ? "the kernel did not finish in " + seconds(q.timeout_s) +
                           " s on the CPU (a loop that never ends, or too much work for one block)"
                 : r.truncated ? "the recording grew past 96 MB"
-                : r.signal ? "the kernel crashed on the CPU (signal " + std::to_string(r.signal) +
-                                 ", " + strsignal(r.signal) + "): " + crash_hint(r.signal)
                 : r.exit_code == kUnconfined
                     ? "cannot confine the recording's process (no seccomp filter): not run"
                 : r.exit_code == 127 && r.err.empty()
                     ? "cannot run the compiled recording in " + dir.path +
                           " (a temporary directory on a noexec mount? set TMPDIR)"
-                    : "the recording stopped: " + tail(r.err, 4);
+                    : run_problem(r);
     return out;
   }
   out.recording = parse_recording(r.out, &why);

@@ -28,7 +28,7 @@ SandboxFilter recording_filter() {
   return f;
 #else
   // Every system call not named below fails with EPERM; a call of another ABI (int 0x80, x32)
-  // kills the process (libseccomp's default for a foreign architecture).
+  // raises SIGSYS (below).
   scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM));
   if (!ctx) {
     f.problem = "libseccomp cannot make a filter";
@@ -38,6 +38,12 @@ SandboxFilter recording_filter() {
     scmp_filter_ctx c;
     ~Release() { seccomp_release(c); }
   } release{ctx};
+  // A call of another ABI (int 0x80, x32) is trapped, not killed: the recording's SIGSYS handler
+  // says which call it was (bankviz_record.h), then ends the process.
+  if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRAP) != 0) {
+    f.problem = "libseccomp cannot set the action for other ABIs";
+    return f;
+  }
   // What the static recording calls (strace of a recorded kernel: startup, malloc, stdio on the
   // pipes, the fibers' swapcontext, exit) and what libstdc++/glibc may call on their own paths
   // (threads' futexes, clocks, sleeping, signals the program sends itself are not among them).
@@ -222,9 +228,14 @@ std::string include_problem(const std::string& source, const std::vector<std::st
 }
 
 bool enter_sandbox(const SandboxFilter& filter) {
-  if (filter.program.empty() || filter.program.size() > 0xffff) return false;
-  const sock_fprog program{static_cast<unsigned short>(filter.program.size()),
-                           const_cast<sock_filter*>(filter.program.data())};
+  return !filter.program.empty() && enter_seccomp(filter.program);
+}
+
+bool enter_seccomp(const std::vector<sock_filter>& filter) {
+  if (filter.empty()) return true;
+  if (filter.size() > 0xffff) return false;
+  const sock_fprog program{static_cast<unsigned short>(filter.size()),
+                           const_cast<sock_filter*>(filter.data())};
   return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
          ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
 }

@@ -32,6 +32,59 @@ SandboxFilter recording_filter();
 // a container's profile that forbids it): then the child must run nothing.
 bool enter_sandbox(const SandboxFilter& filter);
 
+// ---- Landlock (contain.cpp) ---------------------------------------------------------------------
+// The host compiler runs contained too: a Landlock ruleset (Linux 5.13+, no privilege needed)
+// lets it, and every process it starts,
+//   read, list and execute  /usr, /lib*, /bin, /sbin (the compiler's own files, the system's
+//                           headers and libraries), /etc/ld.so.cache, and the installation folder
+//                           of a compiler outside /usr (BANKVIZ_RECORD_CXX);
+//   read                    each regular file under the source's folders (the folder and its
+//                           folders to kSourceDepth levels, hidden names skipped, kMaxSourceFiles
+//                           files in all), one rule per file: no FIFO, device or socket there;
+//   read and write          its temporary folder (make, write, remove files and folders; no
+//                           device, FIFO, socket or link made);
+// and nothing else: no other file, no device (not /dev/zero, not /dev/null), no FIFO, no /proc;
+// no TCP (Landlock ABI 4), no abstract Unix socket, no signal to another process (ABI 6). Its
+// seccomp filter refuses every socket (UDP and Unix too), mknod, ptrace, namespaces, mount, BPF.
+// The recording's run gets a ruleset that allows only the recording's own file (its execve),
+// beside the seccomp allow-list above.
+inline constexpr int kMaxSourceFiles = 4096;
+inline constexpr int kSourceDepth = 4;
+
+// The Landlock ABI of this kernel (1, 2, ...), or 0 with *why (none, not enabled, refused).
+int landlock_abi(std::string* why);
+
+// A process's confinement, built in the parent (a Landlock ruleset descriptor, a seccomp program)
+// and entered by the child before execve.
+struct Confinement {
+  int landlock = -1;                 // the ruleset; -1: none
+  int abi = 0;                       // its Landlock ABI
+  std::vector<sock_filter> seccomp;  // installed last (it may refuse what entering needs)
+  std::string problem;               // why it cannot be confined: then nothing may run
+  Confinement() = default;
+  Confinement(Confinement&& o) noexcept;
+  Confinement(const Confinement&) = delete;
+  Confinement& operator=(const Confinement&) = delete;
+  ~Confinement();
+};
+
+// The compile's: `cxx` the compiler (its installation folder when outside /usr), `sources` the
+// folders whose files it may read (the source's folder, include folders), `scratch` the one folder
+// it may write. problem is set when Landlock is missing: the compile must then not run contained.
+Confinement compile_confinement(const std::string& cxx, const std::vector<std::string>& sources,
+                                const std::string& scratch);
+
+// The run's: the seccomp allow-list (problem set without it), and Landlock where the kernel has
+// it, allowing only `exe`.
+Confinement run_confinement(const std::string& exe, const SandboxFilter& filter);
+
+// In the child, async-signal-safe: no_new_privs and the Landlock ruleset (true when there is none).
+// Before descriptors are closed (the ruleset is one) and before the seccomp filter.
+bool enter_landlock(const Confinement& c);
+
+// In the child, async-signal-safe: the seccomp program (true when there is none).
+bool enter_seccomp(const std::vector<sock_filter>& program);
+
 // In a forked child: closes every descriptor from `first` on (what the parent had open, a
 // settings file, a socket of the app, must not reach the user's code).
 void close_descriptors_from(int first);

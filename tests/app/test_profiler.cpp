@@ -2,6 +2,7 @@
 // bounded (subprocess.h), the command line from the form, the CLI's JSON read back, and the whole
 // profile through the real bankviz-cli.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <chrono>
@@ -92,8 +93,51 @@ TEST(Subprocess, AProgramThatDoesNotEndIsKilledAtTheDeadline) {
   ProcessResult r;
   const double s = seconds_of([&] { r = run_process({"/bin/sleep", "30"}, 0.3, 1 << 20); });
   EXPECT_TRUE(r.timed_out);
-  EXPECT_EQ(r.signal, 9);
+  EXPECT_EQ(r.signal, SIGTERM);  // asked first: bankviz-cli cleans up on it
   EXPECT_LT(s, 5);
+}
+
+TEST(Subprocess, AChildThatIgnoresSigtermIsKilledWithItsWholeGroup) {
+  std::atomic<bool> cancel{false};
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    cancel = true;
+  });
+  ProcessResult r;
+  // The child ignores SIGTERM and starts a grandchild that does too (it prints its pid).
+  const double s = seconds_of([&] {
+    r = run_process({"/bin/sh", "-c", "trap '' TERM; sleep 60 & echo $!; sleep 60"}, 60, 1 << 20,
+                    &cancel);
+  });
+  t.join();
+  EXPECT_TRUE(r.canceled);
+  EXPECT_EQ(r.signal, SIGKILL);
+  EXPECT_GT(s, 2.5);  // SIGTERM first, SIGKILL 3 s later
+  EXPECT_LT(s, 8);
+  const pid_t grandchild = std::atoi(r.out.c_str());
+  ASSERT_GT(grandchild, 0) << r.out;
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
+  std::string st;
+  std::getline(stat, st);
+  // Gone, or a zombie of init's until reaped: never still sleeping.
+  EXPECT_TRUE(st.empty() || st.find(") Z") != std::string::npos) << st;
+}
+
+TEST(Subprocess, TheChildsTemporaryFolderIsRemovedWithWhatItLeftThere) {
+  std::atomic<bool> cancel{false};
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    cancel = true;
+  });
+  const ProcessResult r = run_process(
+      {"/bin/sh", "-c", "echo $TMPDIR; mkdir $TMPDIR/bankviz-record-x; touch $TMPDIR/left; "
+                        "trap '' TERM; sleep 60"},
+      60, 1 << 20, &cancel);
+  t.join();
+  const std::string dir = r.out.substr(0, r.out.find('\n'));
+  EXPECT_NE(dir.find("/bankviz-app-"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir)) << dir;
 }
 
 TEST(Subprocess, CancelKillsItAtOnce) {
@@ -400,6 +444,80 @@ TEST(Profiler, ARecordedLineOpensAsThePictureOfWhatTheKernelDid) {
   const AnalysisOutcome e = analyze_draft_or_picture(edited);
   EXPECT_FALSE(e.analysis);
   EXPECT_FALSE(e.errors.empty());
+}
+
+// Processes whose environment holds `needle`: "pid comm" each (zombies, already gone, left out).
+std::vector<std::string> processes_with(const std::string& needle) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream env(e.path() / "environ", std::ios::binary);
+    std::stringstream text;
+    text << env.rdbuf();
+    if (text.str().find(needle) == std::string::npos) continue;
+    std::ifstream stat(e.path() / "stat");
+    std::string st;
+    std::getline(stat, st);
+    if (st.find(") Z") != std::string::npos) continue;
+    std::ifstream comm(e.path() / "comm");
+    std::string c;
+    std::getline(comm, c);
+    found.push_back(name + " " + c);
+  }
+  return found;
+}
+
+TEST(Subprocess, CancelWhileBankvizCliCompilesEndsTheCompilerAndLeavesNoFolder) {
+  if (std::system("command -v g++ >/dev/null 2>&1") != 0) GTEST_SKIP() << "no host compiler";
+  std::string t = (std::filesystem::temp_directory_path() / "bankviz-cancel-XXXXXX").string();
+  const std::filesystem::path base = ::mkdtemp(t.data());
+  const std::filesystem::path cu = base / "slow.cu";
+  {
+    std::ofstream f(cu);  // forty compile-time evaluations: seconds of cc1plus
+    f << "constexpr long f(long n) { long s = 0; for (long i = 0; i < 60000; ++i) s += (i * n) % "
+         "7; return s; }\n";
+    for (int k = 0; k < 40; ++k) f << "static_assert(f(" << k << ") >= 0);\n";
+    f << "__global__ void k(int *d)\n{\n  __shared__ int s[32];\n  s[threadIdx.x] = 1;\n}\n";
+  }
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  ::setenv("TMPDIR", base.c_str(), 1);
+  const std::string needle = "TMPDIR=" + base.string() + "/bankviz-app-";
+  std::atomic<bool> cancel{false};
+  bool compiled_seen = false;
+  std::thread watcher([&] {
+    for (int i = 0; i < 600 && !cancel; ++i) {
+      for (const std::string& p : processes_with(needle))
+        if (p.find("cc1plus") != std::string::npos) compiled_seen = true;
+      if (compiled_seen) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    cancel = true;
+  });
+  const ProcessResult r = run_process({BANKVIZ_CLI, "profile", cu.string(), "--kernel", "k",
+                                       "--block", "32", "--record", "--timeout", "120"},
+                                      180, 1 << 20, &cancel);
+  watcher.join();
+  if (saved.empty())
+    ::unsetenv("TMPDIR");
+  else
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  EXPECT_TRUE(compiled_seen) << r.err;
+  EXPECT_TRUE(r.canceled);
+  std::vector<std::string> left = processes_with(needle);
+  for (int i = 0; i < 40 && !left.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    left = processes_with(needle);
+  }
+  EXPECT_TRUE(left.empty()) << left.size() << " left, the first: " << (left.empty() ? "" : left[0]);
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(base))
+    if (e.path() != cu) files.push_back(e.path().string());
+  EXPECT_TRUE(files.empty()) << "left: " << (files.empty() ? "" : files[0]);
+  for (const std::string& p : left) ::kill(std::stoi(p), SIGKILL);
+  std::filesystem::remove_all(base);
 }
 
 TEST(Profiler, AProfileRunsInABankvizCliOfItsOwn) {

@@ -80,6 +80,51 @@ TEST(Io, WritesReplaceAFileOnlyWithForceAndLeaveNoTemporaryFile) {
   fs::remove_all(d);
 }
 
+TEST(Io, ANameOfTheLongestLegalLengthIsWritten) {
+  const fs::path d = fresh_dir("long-name");
+  for (size_t n : {200u, 236u, 237u, 250u, 255u}) {
+    const std::string p = (d / (std::string(n - 4, 'n') + ".svg")).string();
+    EXPECT_EQ(write_file_atomic(p, "x", false), "") << n << " bytes";
+    EXPECT_EQ(slurp(p), "x") << n;
+    EXPECT_EQ(write_file_atomic(p, "y", true), "") << n << " bytes, replaced";
+    EXPECT_EQ(slurp(p), "y") << n;
+  }
+  EXPECT_EQ(entries(d), 5u);  // and no temporary file beside them
+  fs::remove_all(d);
+}
+
+TEST(Io, WritersOfOneNewNameWithoutForceNeverReplaceEachOther) {
+  const fs::path d = fresh_dir("race");
+  const std::string p = (d / "same.svg").string();
+  // Eight processes write 4 MB each to one new name at once; without --force one of them makes
+  // it, each other one is told, and the file is one writer's whole text.
+  constexpr int kWriters = 8;
+  pid_t pids[kWriters];
+  for (int w = 0; w < kWriters; ++w) {
+    pids[w] = ::fork();
+    if (pids[w] == 0) {
+      const std::string text(size_t{4} << 20, static_cast<char>('a' + w));
+      const std::string why = write_file_atomic(p, text, false);
+      ::_exit(why.empty() ? 0 : why.find("exist") != std::string::npos ? 1 : 2);
+    }
+  }
+  int made = 0, told = 0;
+  for (pid_t pid : pids) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    made += WEXITSTATUS(status) == 0;
+    told += WEXITSTATUS(status) == 1;
+  }
+  EXPECT_EQ(made, 1);
+  EXPECT_EQ(told, kWriters - 1);
+  const std::string got = slurp(p);
+  ASSERT_EQ(got.size(), size_t{4} << 20);
+  EXPECT_EQ(got.find_first_not_of(got[0]), std::string::npos);
+  EXPECT_EQ(entries(d), 1u);
+  fs::remove_all(d);
+}
+
 TEST(Io, SpecialFilesDirectoriesAndMissingDirectoriesAreNeverWritten) {
   // /dev/full once "succeeded": a device is refused even with --force (and never renamed over).
   const std::string full = write_file_atomic("/dev/full", "x", true);

@@ -23,8 +23,11 @@ struct ProcessResult {
 };
 
 // Runs argv[0] (a path, no shell, no PATH search) with argv, standard input from /dev/null,
-// standard output and error captured (each up to max_bytes). Killed (SIGKILL) after timeout_s or
-// as soon as *cancel is true; always waited for.
+// standard output and error captured (each up to max_bytes), in a process group of its own and
+// with a TMPDIR of its own (removed afterwards, with whatever was left in it). After timeout_s or
+// as soon as *cancel is true its group gets SIGTERM (bankviz-cli then kills what it started and
+// removes its temporary files), then SIGKILL 3 s later if it is still there; always waited for.
+// The child learns this process's id (BANKVIZ_PARENT_PID): bankviz-cli ends with its parent.
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s, size_t max_bytes,
                           const std::atomic<bool>* cancel = nullptr);
 

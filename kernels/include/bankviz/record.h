@@ -33,6 +33,7 @@ struct RecordRequest {
 struct RecordResult {
   std::optional<Recording> recording;
   std::string error;  // why there is none: a refusal, the compiler's messages, a crash, a limit
+  std::string notice;  // what the user must know even when recorded (a compile not contained)
 };
 
 // The host compiler the recording uses: $BANKVIZ_RECORD_CXX, else g++, else c++ (from PATH).
