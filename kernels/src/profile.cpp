@@ -47,7 +47,37 @@ std::string quoted(std::string_view s) {
 
 // The line table names the file as NVRTC was given it, joined to the directory it ran in:
 // "/home/u/src/k.cu" for "src/k.cu".
-bool same_file(const std::string& table, const std::string& given) {
+namespace {
+
+// A path without its "." parts and with "x/.." taken out, as written (no file system).
+std::string lexically_normal(const std::string& path) {
+  std::vector<std::string> parts;
+  const bool absolute = !path.empty() && path.front() == '/';
+  size_t at = 0;
+  while (at <= path.size()) {
+    const size_t slash = std::min(path.find('/', at), path.size());
+    const std::string part = path.substr(at, slash - at);
+    if (part == "..") {
+      if (!parts.empty() && parts.back() != "..")
+        parts.pop_back();
+      else if (!absolute)
+        parts.push_back(part);
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    at = slash + 1;
+  }
+  std::string out = absolute ? "/" : "";
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + parts[i];
+  return out;
+}
+
+}  // namespace
+
+bool same_file(const std::string& table_name, const std::string& given_name) {
+  if (table_name == given_name) return true;
+  // "./k.cu" and "dir/../k.cu" name k.cu: compared as written without the dots (lexically).
+  const std::string table = lexically_normal(table_name), given = lexically_normal(given_name);
   if (table == given) return true;
   auto ends_with = [](const std::string& s, const std::string& tail) {
     return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0 &&
