@@ -231,25 +231,31 @@ int run(int argc, char** argv) {
   // [2] The model: settings, presets, the scenario to show
   auto app = std::make_unique<App>();
   app->o = std::move(*opts);
-  const Options& o = app->o;
-  AppState& s = app->s;
   std::string err;
-  if (int rc = setup_state(s, o, &err); rc != kExitOk) {
+  if (int rc = setup_state(app->s, app->o, &err); rc != kExitOk) {
     if (capabilities().exits || rc != kExitUsage) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return rc;
     }
     // The browser: a link naming no lesson, scene or preset opens the default view, and says so.
     link_problem = err;
+    const Options asked = app->o;
     app = std::make_unique<App>();
     char name[] = "bankviz";
     char* none[] = {name, nullptr};
     app->o = *parse_options(1, none, &code);
+    // How the page is shown stays as the link asked (its size, the test's layout dump).
+    app->o.link_dump_layout = asked.link_dump_layout;
+    app->o.width = asked.width;
+    app->o.height = asked.height;
+    app->o.size_given = asked.size_given;
     if (int again = setup_state(app->s, app->o, &err); again != kExitOk) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return again;
     }
   }
+  const Options& o = app->o;
+  AppState& s = app->s;
   if (!link_problem.empty()) {
     std::fprintf(stderr, "bankviz: %s\n", link_problem.c_str());
     set_notice(app->s, "this link does not open: " + link_problem, 0, 30, Notice::Error);

@@ -30,6 +30,9 @@ target_link_options(bankviz PRIVATE
   -sINITIAL_MEMORY=256MB -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
   -sEXIT_RUNTIME=0 -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web,worker
   -sEXPORTED_RUNTIME_METHODS=FS,ccall,ENV,UTF8ToString
+  # The recorded measurements (assets/recorded, 3 MB of JSON) stay out until the browser's app
+  # shows them (the GPU issue's app part); the presets, lessons and scenes go in.
+  "SHELL:--exclude-file ${PROJECT_SOURCE_DIR}/assets/recorded"
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/assets@/bankviz/assets"
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/shaders@/bankviz/shaders"
   "SHELL:--preload-file ${font_dejavu}/DejaVuSans.ttf@${font_dejavu}/DejaVuSans.ttf"

@@ -32,7 +32,8 @@ struct Platform {
   // Loads GL (glad) and starts the ImGui platform/renderer backends.
   bool start_imgui(std::string* error);
   // ImGui platform new-frame: GLFW's, or a fixed display size on the EGL path.
-  void new_frame(int width, int height, double dt);
+  // input false: an export's frame, which takes no queued key (the window's next frame does).
+  void new_frame(int width, int height, double dt, bool input = true);
   // Sleeps until an input event or `timeout` seconds (nothing moves on screen meanwhile); true
   // when an event ended the wait.
   bool wait_events(double timeout);

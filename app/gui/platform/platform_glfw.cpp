@@ -7,7 +7,9 @@
 // The GL header first: GLFW must not pull in the system's.
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <utility>
 
@@ -25,6 +27,34 @@ static void glfw_error(int code, const char* text) {
 // Files dropped on the window, until take_dropped(): GLFW calls back on the main thread, during
 // glfwPollEvents / glfwWaitEvents.
 static std::vector<std::string> g_dropped;
+
+// [SECTION] keys: ImGui 1.86 reads keys as state once a frame, so a tap shorter than a frame (a
+// clicker at 10 fps under a software rasterizer, a quick key in the browser) was lost. Key events
+// are queued as they come and handed to ImGui before each frame, in order, except that a key
+// pressed in this frame is released only in the next: every press is seen by one frame.
+namespace {
+struct KeyEvent {
+  int key, scancode, action, mods;
+};
+std::deque<KeyEvent> g_keys;  // the main thread's (GLFW calls back there)
+constexpr size_t kMaxQueuedKeys = 256;
+
+void queue_key(GLFWwindow*, int key, int scancode, int action, int mods) {
+  if (g_keys.size() < kMaxQueuedKeys) g_keys.push_back({key, scancode, action, mods});
+}
+
+void replay_keys(GLFWwindow* window) {
+  std::vector<int> pressed;
+  while (!g_keys.empty()) {
+    const KeyEvent e = g_keys.front();
+    if (e.action == GLFW_RELEASE && std::find(pressed.begin(), pressed.end(), e.key) != pressed.end())
+      break;  // its press is this frame's: released in the next
+    g_keys.pop_front();
+    if (e.action == GLFW_PRESS) pressed.push_back(e.key);
+    ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
+  }
+}
+}  // namespace
 
 void impl::queue_dropped(const char* path) {
   if (path && g_dropped.size() < Platform::kMaxDropped) g_dropped.emplace_back(path);
@@ -65,6 +95,8 @@ bool Platform::start_imgui(std::string* error) {
     *error = "ImGui GLFW backend failed to start";
     return false;
   }
+  // Keys go through our queue (replay_keys); ImGui's other callbacks stay its own.
+  if (window) glfwSetKeyCallback(window, queue_key);
   if (!window) {
     ImGuiIO& io = ImGui::GetIO();
     io.BackendPlatformName = "bankviz_headless";
@@ -78,8 +110,9 @@ bool Platform::start_imgui(std::string* error) {
   return true;
 }
 
-void Platform::new_frame(int width, int height, double dt) {
+void Platform::new_frame(int width, int height, double dt, bool input) {
   ImGui_ImplOpenGL3_NewFrame();
+  if (window && input) replay_keys(window);
   if (window) {
     ImGui_ImplGlfw_NewFrame();
   } else {

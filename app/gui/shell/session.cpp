@@ -164,7 +164,7 @@ FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int widt
   };
   FrameTiming ft;
   auto t0 = clock::now();
-  p.new_frame(width, height, dt);
+  p.new_frame(width, height, dt, input);
   // An export's frame: the mouse is nowhere (no hover, no tooltip in the file). Buttons and keys
   // are left alone: the window's own frame has already seen them.
   if (!input) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
