@@ -2,6 +2,10 @@
 // example_glfw_opengl3/main.cpp: stages, no logic. The model is bankviz_core; each panel lives in
 // its own panel_*.cpp; what differs between the desktop and the browser is the platform layer's
 // (platform/platform.h), which runs the main loop.
+// The GL header first: in a unity build (scripts/sanitize.sh) this file opens the batch, and a
+// later file's GLFW header must not bring in the system's GL before glad's.
+#include "platform/gl.h"
+
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
