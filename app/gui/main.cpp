@@ -82,10 +82,10 @@ bool App::frame() {
   if (o.frames > 0 || s.playing || settle > 0 || s.exports.job.active()) {
     platform.poll_events();
     settle = std::max(0, settle - 1);
-  } else if (platform.wait_events(
-                 s.measure.measurer.state() == Measurer::State::Running || analysis_stale(s)
-                     ? 0.1
-                     : 0.5)) {
+  } else if (platform.wait_events(s.measure.measurer.state() == Measurer::State::Running ||
+                                          analysis_stale(s)
+                                      ? 0.1
+                                      : 0.5)) {
     settle = 3;
   }
   // A file dropped on the window (or picked in the browser) opens where it belongs: a kernel in
@@ -302,8 +302,8 @@ int run(int argc, char** argv) {
   const bool restore = !o.size_given && !headless && o.frames == 0 && !o.no_settings;
   const int win_w = restore ? s.settings.window_w : o.width;
   const int win_h = restore ? s.settings.window_h : o.height;
-  bool opened = !o.egl && can_open_window() &&
-                platform.open_window(win_w, win_h, !headless, &window_err);
+  bool opened =
+      !o.egl && can_open_window() && platform.open_window(win_w, win_h, !headless, &window_err);
   if (!opened && (headless || o.frames > 0)) opened = platform.open_egl(&err);
   if (!opened) {
     // Without a display and without a headless output nothing was tried: say that, not "".

@@ -209,7 +209,8 @@ ControlsAsk draw_controls(ScenarioEditor& s, Rect r) {
       // Where it landed, when whole in view (--dump-layout's padding_field: a test clicks it).
       const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
       const ImVec2 clip_lo = ImGui::GetWindowPos();
-      const ImVec2 clip_hi(clip_lo.x + ImGui::GetWindowWidth(), clip_lo.y + ImGui::GetWindowHeight());
+      const ImVec2 clip_hi(clip_lo.x + ImGui::GetWindowWidth(),
+                           clip_lo.y + ImGui::GetWindowHeight());
       if (s.padding_field && s.padding_field->w == 0 && lo.y >= clip_lo.y && hi.y <= clip_hi.y)
         *s.padding_field = {lo.x, lo.y, hi.x - lo.x, hi.y - lo.y};
       control_tip(

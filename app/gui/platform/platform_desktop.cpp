@@ -184,8 +184,7 @@ void run_main_loop(std::function<bool()> frame) {
 }
 
 double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 std::string shader_source(std::string_view glsl_330) {

@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <cstdio>
+#include <deque>
 #include <utility>
 
 #include "backends/imgui_impl_glfw.h"
@@ -47,7 +47,8 @@ void replay_keys(GLFWwindow* window) {
   std::vector<int> pressed;
   while (!g_keys.empty()) {
     const KeyEvent e = g_keys.front();
-    if (e.action == GLFW_RELEASE && std::find(pressed.begin(), pressed.end(), e.key) != pressed.end())
+    if (e.action == GLFW_RELEASE &&
+        std::find(pressed.begin(), pressed.end(), e.key) != pressed.end())
       break;  // its press is this frame's: released in the next
     g_keys.pop_front();
     if (e.action == GLFW_PRESS) pressed.push_back(e.key);
@@ -222,7 +223,6 @@ void Offscreen::destroy() {
   fbo = color = 0;
   width = height = 0;
 }
-
 
 void Platform::framebuffer_size(int* width, int* height) const {
   *width = *height = 0;

@@ -61,8 +61,8 @@ bool Platform::wait_events(double) {
 void Platform::set_fullscreen(bool on) {
   if (on == fullscreen_) return;
   // The browser grants full screen only inside a user's gesture; a refusal leaves the page as is.
-  const EMSCRIPTEN_RESULT r = on ? emscripten_request_fullscreen("#canvas", false)
-                                 : emscripten_exit_fullscreen();
+  const EMSCRIPTEN_RESULT r =
+      on ? emscripten_request_fullscreen("#canvas", false) : emscripten_exit_fullscreen();
   if (r == EMSCRIPTEN_RESULT_SUCCESS || r == EMSCRIPTEN_RESULT_DEFERRED) fullscreen_ = on;
 }
 

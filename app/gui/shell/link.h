@@ -38,7 +38,7 @@ struct LinkView {
   std::string lesson;  // lesson name, "" when none is open
   int scene = 0;       // 1-based
   bool revealed = false;
-  std::string preset;                // the unedited preset's name, else ""
+  std::string preset;                  // the unedited preset's name, else ""
   const Scenario* scenario = nullptr;  // the scenario on screen (edited or from a file)
   bool presenter = false;
   bool light = false;
