@@ -727,6 +727,40 @@ std::string contended_range(const Analysis& a, const std::vector<int>& ex, Compi
          "between its load and its compare-and-swap)";
 }
 
+// The reason's clauses beyond reason_of's: instructions of mixed widths, executions counted on
+// another step's lines, loads the compiler issued once, a contended CAS loop, and ptxas's pads.
+// Sets c.reason when the compiler's counts differ from the model as written (or pads sit beside).
+void finish_reason(CompiledStep& c, std::string why, const Analysis& a, const std::vector<int>& ex,
+                   const std::vector<std::pair<const SassInstruction*, int>>& mixed, size_t written,
+                   size_t reused, int served_by, Form form, int64_t pads, size_t own_instructions) {
+  if (!mixed.empty()) {
+    std::string ops;
+    for (const auto& [in, covers] : mixed)
+      ops += (ops.empty() ? "" : ", ") + in->opcode + " (" + std::to_string(covers) + ")";
+    why = std::to_string(ex.size()) + " executions in " + std::to_string(mixed.size()) +
+          " instructions of different widths: " + ops + (why.empty() ? "" : "; " + why);
+  }
+  if (const size_t moved = written - ex.size() - reused; moved > 0)
+    why += (why.empty() ? "" : "; ") + std::string("step ") + std::to_string(served_by) +
+           "'s lines hold the instructions of " + std::to_string(moved) +
+           " of its executions (counted there, as the hardware counts them)";
+  if (reused > 0)
+    why += (why.empty() ? "" : "; ") + std::to_string(reused) +
+           " executions at the addresses of another: the compiler loaded the value once";
+  if (form == Form::CasLoop && warps_share_addresses(a, ex)) why += contended_range(a, ex, c);
+  if (c.instructions != c.written_instructions || c.wavefronts != c.written_wavefronts)
+    c.reason = why.empty() ? "the compiler's instructions differ" : why;
+  c.cas_loop = form == Form::CasLoop;
+  // Every warp issuing the step's instructions issues its pads too (they sit beside them).
+  if (pads > 0) {
+    c.pad_instructions = c.instructions * pads / static_cast<int64_t>(own_instructions);
+    c.reason += std::string(c.reason.empty() ? "" : "; ") + std::to_string(pads) +
+                " @!PT LDS RZ, [RZ] beside it (ptxas's pads, never executed): " +
+                std::to_string(c.pad_instructions) +
+                " warp instructions the L1 unit counts as shared loads, 0 wavefronts";
+  }
+}
+
 }  // namespace
 
 std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
@@ -861,33 +895,9 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     }
     std::string why = reason_of(form, group, ex.size(), mine, i, members, c, invalid, predicated,
                                 idle, serves[static_cast<size_t>(i)], speculated);
-    if (!mixed.empty()) {
-      std::string ops;
-      for (const auto& [in, covers] : mixed)
-        ops += (ops.empty() ? "" : ", ") + in->opcode + " (" + std::to_string(covers) + ")";
-      why = std::to_string(ex.size()) + " executions in " + std::to_string(mixed.size()) +
-            " instructions of different widths: " + ops + (why.empty() ? "" : "; " + why);
-    }
-    if (const size_t moved = written[static_cast<size_t>(i)].size() - ex.size() - reused; moved > 0)
-      why += (why.empty() ? "" : "; ") + std::string("step ") +
-             std::to_string(served_by[static_cast<size_t>(i)]) +
-             "'s lines hold the instructions of " + std::to_string(moved) +
-             " of its executions (counted there, as the hardware counts them)";
-    if (reused > 0)
-      why += (why.empty() ? "" : "; ") + std::to_string(reused) +
-             " executions at the addresses of another: the compiler loaded the value once";
-    if (form == Form::CasLoop && warps_share_addresses(a, ex)) why += contended_range(a, ex, c);
-    if (c.instructions != c.written_instructions || c.wavefronts != c.written_wavefronts)
-      c.reason = why.empty() ? "the compiler's instructions differ" : why;
-    c.cas_loop = form == Form::CasLoop;
-    // Every warp issuing the step's instructions issues its pads too (they sit beside them).
-    if (const int64_t p = pads[static_cast<size_t>(i)]; p > 0) {
-      c.pad_instructions = c.instructions * p / static_cast<int64_t>(mine.size());
-      c.reason += std::string(c.reason.empty() ? "" : "; ") + std::to_string(p) +
-                  " @!PT LDS RZ, [RZ] beside it (ptxas's pads, never executed): " +
-                  std::to_string(c.pad_instructions) +
-                  " warp instructions the L1 unit counts as shared loads, 0 wavefronts";
-    }
+    finish_reason(c, std::move(why), a, ex, mixed, written[static_cast<size_t>(i)].size(), reused,
+                  served_by[static_cast<size_t>(i)], form, pads[static_cast<size_t>(i)],
+                  mine.size());
     out.push_back(std::move(c));
   }
   return out;
