@@ -30,6 +30,7 @@ const launch = () => puppeteer.launch({
 });
 
 let failures = 0;
+const browsers = new Set();  // those a test opened: closed when it ends, passed or failed
 async function test(name, body) {
   const t0 = Date.now();
   try {
@@ -38,6 +39,11 @@ async function test(name, body) {
   } catch (e) {
     failures++;
     console.log(`[FAIL] ${name}: ${e && e.stack ? e.stack : e}`);
+  } finally {
+    // A failed check leaves its page open: its browser (SwiftShader drawing on the CPU) would
+    // slow every later test and outlive this script.
+    for (const b of browsers) await b.close().catch(() => {});
+    browsers.clear();
   }
 }
 function check(ok, what) {
@@ -48,6 +54,7 @@ function check(ok, what) {
 // `fragment`; console errors are collected.
 async function open(fragment, width = 1280, height = 720, prepare = null) {
   const browser = await launch();
+  browsers.add(browser);
   const page = (await browser.pages())[0] || (await browser.newPage());
   if (prepare) await prepare(page);
   page.errors = [];
@@ -55,7 +62,7 @@ async function open(fragment, width = 1280, height = 720, prepare = null) {
   page.on('pageerror', (e) => page.errors.push(String(e)));
   await page.setViewport({width, height});
   await page.goto(base + fragment, {waitUntil: 'load'});
-  page.closeAll = () => browser.close();
+  page.closeAll = () => { browsers.delete(browser); return browser.close(); };
   return page;
 }
 
