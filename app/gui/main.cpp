@@ -64,7 +64,7 @@ struct App {
 
   bool frame();
   int finish();
-  void after_first_frame();
+  void publish_frame_layout();
   void keep_page_current();
 };
 
@@ -121,7 +121,7 @@ bool App::frame() {
     s.want_fonts = false;
   }
   platform.set_fullscreen(s.fullscreen);
-  if (++frames_drawn == 1) after_first_frame();
+  if ((++frames_drawn == 1 && o.link_dump_layout) || layout_asked()) publish_frame_layout();
   keep_page_current();
   if (!o.export_gif.empty() && s.exports.last) return false;
   if (o.frames > 0 && static_cast<int>(times.size()) >= o.frames && o.export_gif.empty())
@@ -129,10 +129,10 @@ bool App::frame() {
   return true;
 }
 
-// The browser's `&dump-layout`: the first frame's layout, as `--screenshot --dump-layout` writes
-// it, handed to the page (tests compare it with the desktop's at the same size).
-void App::after_first_frame() {
-  if (!o.link_dump_layout) return;
+// The browser's `&dump-layout`: the first frame's layout (or, asked by the page, the frame on
+// screen's), as `--screenshot --dump-layout` writes it, handed to the page (tests compare it with
+// the desktop's at the same size).
+void App::publish_frame_layout() {
   int w = 0, h = 0;
   platform.window_size(&w, &h);
   std::string json, err;

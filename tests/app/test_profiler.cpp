@@ -587,3 +587,62 @@ TEST(Profiler, ADroppedCuFileOpensTheWindowWithItsKernels) {
 
 }  // namespace
 }  // namespace bankviz::gui
+
+namespace bankviz::gui {
+namespace {
+
+// A recording saved by bankviz-cli profile --save-recording, opened from the disk (dropped, or
+// "Open a file..." in the browser, which records nothing itself): the window lists its lines
+// with the model's figures for what the block did, the worst first, each opening as a picture
+// that says it comes from a saved recording. Anything else is refused in words.
+TEST(Profiler, ASavedRecordingOpensInTheWindowWithItsLinesAndPictures) {
+  // 64 threads: line 7 reads a 32x32 float tile down a column (32 wavefronts a warp), line 9
+  // writes along a row (1 wavefront a warp).
+  std::string text = "block 64 1 1\narray tile 3 0 4096\n";
+  for (int t = 0; t < 64; ++t)
+    text += std::to_string(t) + " 9 S 4 " + std::to_string((t % 32) * 4) + " 0 0\n";
+  text += "sync\n";
+  for (int t = 0; t < 64; ++t)
+    text += std::to_string(t) + " 7 L 4 " + std::to_string((t % 32) * 128) + " 0 0\n";
+  text += "end 128\n";
+  const std::string dir = ::testing::TempDir();
+  const std::string path = dir + "/column.rec";
+  std::ofstream(path) << text;
+  ProfilerState p;
+  std::string why;
+  ASSERT_TRUE(open_saved_recording(p, path, &why)) << why;
+  EXPECT_TRUE(p.open);
+  ASSERT_TRUE(p.outcome && p.outcome->ok && p.outcome->model);
+  const ProfileOutcome& o = *p.outcome;
+  ASSERT_EQ(o.lines.size(), 2u);
+  EXPECT_EQ(o.lines[0].line, 7u);  // the most excess first
+  EXPECT_EQ(o.lines[0].executed, 2);
+  EXPECT_EQ(o.lines[0].wavefronts, 64);
+  EXPECT_EQ(o.lines[0].ideal, 2);
+  EXPECT_EQ(o.lines[1].line, 9u);
+  EXPECT_EQ(o.lines[1].wavefronts, 2);
+  EXPECT_EQ(o.wavefronts, 66);
+  EXPECT_NE(o.header.find("64x1x1"), std::string::npos) << o.header;
+  EXPECT_NE(o.header.find("MODEL"), std::string::npos) << o.header;
+  ASSERT_TRUE(o.recorded && o.recorded->has_line(7));
+  const std::optional<RecordedPicture> pic = recorded_line_picture(*o.recorded, 7, &why);
+  ASSERT_TRUE(pic) << why;
+  EXPECT_NE(pic->scenario.title.find("from a saved recording"), std::string::npos)
+      << pic->scenario.title;
+
+  // Not a recording, a broken one, and a file that is not there: refused in words.
+  std::ofstream(dir + "/notes.txt") << "just some notes\n";
+  ProfilerState q;
+  EXPECT_FALSE(open_saved_recording(q, dir + "/notes.txt", &why));
+  EXPECT_NE(why.find("--save-recording"), std::string::npos) << why;
+  std::ofstream(dir + "/broken.rec") << "block 64 1 1\narray tile 3 0 4096\n0 7 Q 4 0 0\nend 1\n";
+  EXPECT_FALSE(open_saved_recording(q, dir + "/broken.rec", &why));
+  EXPECT_NE(why.find("broken.rec"), std::string::npos) << why;
+  EXPECT_FALSE(open_saved_recording(q, dir + "/none.rec", &why));
+  EXPECT_FALSE(why.empty());
+  EXPECT_FALSE(q.open);
+  EXPECT_FALSE(q.outcome);
+}
+
+}  // namespace
+}  // namespace bankviz::gui

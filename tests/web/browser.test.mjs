@@ -236,6 +236,34 @@ await test('exports become downloads: a PNG (S) and an SVG (E), each once', asyn
   await page.closeAll();
 });
 
+await test('a recording saved by bankviz-cli opens from the file picker in "your kernel"',
+           async () => {
+  // 64 threads: line 7 reads a float tile down a column (32 wavefronts a warp), line 9 writes a
+  // row (1 a warp): the format bankviz-cli profile --save-recording writes (core recording.h).
+  let text = 'block 64 1 1\narray tile 3 0 4096\n';
+  for (let t = 0; t < 64; ++t) text += `${t} 9 S 4 ${(t % 32) * 4} 0 0\n`;
+  text += 'sync\n';
+  for (let t = 0; t < 64; ++t) text += `${t} 7 L 4 ${(t % 32) * 128} 0 0\n`;
+  text += 'end 128\n';
+  const file = path.join(tmp, 'column.rec');
+  fs.writeFileSync(file, text);
+  const page = await open('#preset=row-write-column-read&size=1280x720');
+  await drawn(page);
+  const input = await page.$('#bankviz-file');
+  await input.uploadFile(file);
+  await page.waitForFunction(() => window.Module.FS.analyzePath('/uploads/column.rec').exists,
+                             {timeout: 10000, polling: 100});
+  await drawn(page, (await page.evaluate(() => window.Module.bankvizFrames)) + 3);
+  await page.evaluate(() => { window.Module.bankvizAskLayout = true; });
+  const layout = await layoutOf(page);
+  check(layout.kernel_window && layout.kernel_window.open && layout.kernel_window.outcome_lines === 2,
+        `the window: ${JSON.stringify(layout.kernel_window)}`);
+  check(layout.texts.some((t) => t.includes('opened the recording column.rec')),
+        `no notice: ${layout.texts.filter((t) => t.length < 200).slice(-8).join(' | ')}`);
+  check(page.errors.length === 0, `console errors: ${page.errors.join(' | ')}`);
+  await page.closeAll();
+});
+
 await test('a #scenario= link opens that scenario', async () => {
   const preset = JSON.parse(fs.readFileSync(
       path.join(process.env.BANKVIZ_DATA_DIR || '.', 'assets/presets/row-write-column-read.json'),

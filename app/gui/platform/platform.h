@@ -115,6 +115,9 @@ bool can_open_window();
 // The first frame's layout JSON (a link's &dump-layout) for the page: the browser writes it into
 // <pre id="bankviz-layout">; nothing on the desktop (--dump-layout writes a file).
 void publish_layout(const std::string& json);
+// True once each time the page asks for the layout of the frame on screen (the browser tests set
+// `Module.bankvizAskLayout`, then read the layout as `&dump-layout`'s); the desktop never asks.
+bool layout_asked();
 
 // The link to what the app shows now, kept in the address bar (browser); nothing on the desktop.
 void show_link(const std::string& fragment);
@@ -141,7 +144,7 @@ inline constexpr const char* kBrowserCannotRunKernels =
     "real kernels need an NVIDIA GPU: the browser cannot run them (run the desktop app with a "
     "GPU, or measure on one: bankviz-cli run --gpu HOST)";
 inline constexpr const char* kBrowserCannotCompile =
-    "the browser cannot compile or record a kernel: use bankviz-cli profile (or the desktop app) "
-    "and open its --save-recording file here";
+    "the browser cannot compile or record a kernel: record it with bankviz-cli profile --record "
+    "(or --record-gpu) --save-recording FILE, then open FILE here (drop it, or Open a file...)";
 
 }  // namespace bankviz::gui

@@ -217,6 +217,10 @@ bool can_open_window() {
 
 void publish_layout(const std::string&) {}
 
+bool layout_asked() {
+  return false;
+}
+
 const Capabilities& capabilities() {
   static const Capabilities c{"desktop", true, true, true, false};
   return c;

@@ -124,6 +124,11 @@ EM_JS(void, js_show_link, (const char* fragment), {
   if (f === '#') f = '';
   if (location.hash !== f) history.replaceState(null, '', location.pathname + location.search + f);
 });
+EM_JS(int, js_layout_asked, (), {
+  var asked = Module.bankvizAskLayout ? 1 : 0;
+  Module.bankvizAskLayout = false;
+  return asked;
+});
 EM_JS(void, js_publish_layout, (const char* json), {
   var pre = document.getElementById('bankviz-layout');
   if (!pre) {
@@ -203,6 +208,10 @@ bool can_open_window() {
 
 void publish_layout(const std::string& json) {
   js_publish_layout(json.c_str());
+}
+
+bool layout_asked() {
+  return js_layout_asked() != 0;
 }
 
 const Capabilities& capabilities() {

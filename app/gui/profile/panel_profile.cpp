@@ -142,11 +142,12 @@ void form(ProfilerState& p, const Palette& pal, bool running) {
 // What the views say of the line opened: its label, how it was made, the source around it; the
 // source list scrolls to it.
 void note_opened(ProfilerState& p, const ProfileOutcome& o, uint32_t line, const Scenario& sc,
-                 const char* how) {
+                 const std::string& how) {
   p.shown_line = line;
   p.scroll_to_shown = true;
   OpenedLine& op = p.opened;
-  op.label = opened_label(p.form.file, line);
+  // A saved recording's lines are its file's, not the form's kernel's.
+  op.label = opened_label(o.recorded && o.recorded->saved ? o.recorded->file : p.form.file, line);
   op.scenario_name = sc.name;
   op.how = how;
   op.line = line;
@@ -161,13 +162,10 @@ void ask_open(ProfilerState& p, const ProfileOutcome& o, const ProfiledLine& l, 
     std::string why;
     if (std::optional<RecordedPicture> pic = recorded_line_picture(*o.recorded, l.line, &why)) {
       remember_picture(*pic);
-      note_opened(p, o, l.line, pic->scenario,
-                  o.recorded->gpu ? "recorded on the GPU" : "recorded on the CPU");
+      note_opened(p, o, l.line, pic->scenario, o.recorded->origin(false));
       ask.open = std::move(pic->scenario);
-      ask.notice = "line " + n + " opened as " +
-                   (o.recorded->gpu ? "recorded on the GPU (block (0,0,0) as it ran)"
-                                    : "recorded on the CPU: figures are the model's") +
-                   " (Ctrl+Z goes back)";
+      ask.notice = "line " + n + " opened " + (o.recorded->saved ? "" : "as ") +
+                   o.recorded->origin(true) + " (Ctrl+Z goes back)";
       return;
     }
     if (!l.scenario) {
@@ -306,12 +304,18 @@ void result(ProfilerState& p, const Palette& pal, const ProfileOutcome& o, Profi
       ImGui::PushID(static_cast<int>(n));
       if (ImGui::SmallButton("open")) ask_open(p, o, *l, ask);
       control_tip(recorded
-                      ? (o.recorded->gpu ? "Open this line as recorded on the GPU: every warp "
-                                           "instruction block (0,0,0) ran for it, each lane at the "
-                                           "address it used, in the main views (Ctrl+Z goes back)"
-                                         : "Open this line as recorded on the CPU (figures are the "
-                                           "model's): every warp instruction the block ran for it, "
-                                           "each lane at the address it used (Ctrl+Z goes back)")
+                      ? (o.recorded->saved ? "Open this line as the saved recording holds it "
+                                             "(figures are the model's): every warp instruction "
+                                             "the block ran for it, each lane at the address it "
+                                             "used (Ctrl+Z goes back)"
+                         : o.recorded->gpu ? "Open this line as recorded on the GPU: every warp "
+                                             "instruction block (0,0,0) ran for it, each lane at "
+                                             "the address it used, in the main views (Ctrl+Z "
+                                             "goes back)"
+                                           : "Open this line as recorded on the CPU (figures are "
+                                             "the model's): every warp instruction the block ran "
+                                             "for it, each lane at the address it used (Ctrl+Z "
+                                             "goes back)")
                       : "Open this line's accesses as a bankviz scenario: the model's "
                         "picture of every time it runs in one block, the kernel followed "
                         "(Ctrl+Z goes back)");

@@ -239,6 +239,13 @@ std::optional<SourceLaunch> form_launch(const ProfileForm& f) {
 
 }  // namespace
 
+std::string RecordedRun::origin(bool full) const {
+  if (saved)
+    return full ? "from a saved recording: figures are the model's" : "from a saved recording";
+  if (gpu) return full ? "recorded on the GPU (block (0,0,0) as it ran)" : "recorded on the GPU";
+  return full ? "recorded on the CPU: figures are the model's" : "recorded on the CPU";
+}
+
 bool RecordedRun::has_line(uint32_t line) const {
   return std::any_of(instructions.begin(), instructions.end(),
                      [&](const RecordedInstruction& i) { return i.line == line; });
@@ -270,8 +277,7 @@ std::optional<RecordedPicture> recorded_line_picture(const RecordedRun& run, uin
   std::optional<RecordedPicture> p =
       recorded_picture(run.recording, run.instructions, run.declared, line, default_arch(), why);
   if (!p) return p;
-  const std::string made = run.gpu ? "recorded on the GPU (block (0,0,0) as it ran)"
-                                   : "recorded on the CPU: figures are the model's";
+  const std::string made = run.origin(true);
   const std::string file = run.file.substr(run.file.find_last_of('/') + 1);
   const std::string shared = p->shared_place.empty() ? std::string()
                                                      : "; extern arrays " + p->shared_place +
@@ -417,6 +423,68 @@ bool open_dropped_source(ProfilerState& p, const std::string& path, std::string*
     p.form.kernel = kernels.front();
   p.shown_line = 0;
   p.outcome.reset();
+  p.start_error.clear();
+  p.open = true;
+  return true;
+}
+
+bool looks_like_recording(std::string_view text) {
+  const size_t at = text.find_first_not_of(" \t\r\n");
+  return at != std::string_view::npos && text.substr(at, 6) == "block ";
+}
+
+bool open_saved_recording(ProfilerState& p, const std::string& path, std::string* why) {
+  const std::string shown = replace_controls(path.substr(path.find_last_of('/') + 1, 300), '?');
+  // At most what the recording's bound of accesses writes (as for the window's own recordings).
+  const TextRead rec = read_text_file(path, int64_t{256} << 20);
+  if (!rec.text) {
+    *why = replace_controls(rec.error, '?');
+    return false;
+  }
+  if (!looks_like_recording(*rec.text)) {
+    *why = shown +
+           ": open a scenario, preset or lesson (.json), a kernel (.cu) or a recording "
+           "(bankviz-cli profile --save-recording)";
+    return false;
+  }
+  auto run = std::make_shared<RecordedRun>();
+  std::optional<Recording> r = parse_recording(*rec.text, why);
+  std::optional<std::vector<RecordedInstruction>> ins;
+  if (r) ins = recorded_instructions(*r, default_arch(), why);
+  if (!r || !ins) {
+    *why = shown + ": " + replace_controls(*why, '?');
+    return false;
+  }
+  ProfileOutcome o;
+  o.ok = o.model = true;
+  o.header = shown + ": a saved recording, one block of " + std::to_string(r->block[0]) + "x" +
+             std::to_string(r->block[1]) + "x" + std::to_string(r->block[2]) +
+             " threads: the MODEL's figures for the addresses it holds, not measured";
+  for (const RecordedLine& l : recorded_lines(*ins)) {
+    ProfiledLine pl;
+    pl.line = l.line;
+    pl.ops = l.ops;
+    pl.executed = l.requests;
+    pl.wavefronts = l.wavefronts;
+    pl.ideal = l.ideal;
+    pl.excess = l.wavefronts > l.ideal ? l.wavefronts - l.ideal : 0;
+    pl.per_request = l.per_request();
+    o.wavefronts += pl.wavefronts;
+    o.ideal += pl.ideal;
+    o.lines.push_back(std::move(pl));
+  }
+  o.excess = o.wavefronts > o.ideal ? o.wavefronts - o.ideal : 0;
+  std::stable_sort(
+      o.lines.begin(), o.lines.end(),
+      [](const ProfiledLine& a, const ProfiledLine& b) { return a.excess > b.excess; });
+  run->recording = std::move(*r);
+  run->instructions = std::move(*ins);
+  run->saved = true;
+  run->file = path;
+  run->kernel = "the saved recording";
+  o.recorded = std::move(run);
+  p.outcome = std::move(o);
+  p.shown_line = 0;
   p.start_error.clear();
   p.open = true;
   return true;

@@ -54,6 +54,8 @@ struct ProfiledLine {
   std::string recorded_reason;  // where they differ: what the compiler made of the line
 };
 
+struct ProfilerState;
+
 // A recording bankviz-cli made (--record on the CPU, --record-gpu on the GPU) and wrote for the
 // app (--save-recording), read back and served (recording.h): its lines open as pictures of what
 // the kernel did (recorded_picture()), not of the followed model's scenario.
@@ -62,9 +64,23 @@ struct RecordedRun {
   std::vector<RecordedInstruction> instructions;
   std::vector<TileDecl> declared;  // the kernel's __shared__ declarations (from_source.h)
   bool gpu = false;
+  bool saved = false;  // opened from a file (--save-recording): where it was recorded is not known
   std::string kernel, file;
   bool has_line(uint32_t line) const;
+  // How it was recorded, in words: "recorded on the GPU" (`full`: "... (block (0,0,0) as it
+  // ran)"), "recorded on the CPU" (": figures are the model's"), or a saved recording's.
+  std::string origin(bool full) const;
 };
+
+// A recording bankviz-cli profile --save-recording wrote (recording.h's text), opened from the
+// user's disk (dropped, or "Open a file..."; in the browser too, which records nothing itself):
+// the window lists its lines with the model's figures for what the block did, each opening as a
+// picture. The file holds no source: the arrays are one-dimensional, the lines have no text.
+// False with *why (in words) when the file is not such a recording or does not serve.
+bool open_saved_recording(ProfilerState& p, const std::string& path, std::string* why);
+
+// True when `text` begins as a saved recording does (its `block X Y Z` line).
+bool looks_like_recording(std::string_view text);
 
 // The recording's text as bankviz-cli wrote it, parsed and checked (recording.h), with the
 // declarations of the form's kernel in `source`; nullptr with *why.

@@ -922,7 +922,8 @@ nlohmann::json layout_json(const AppState& s, float scale) {
         {"shown_line", s.profiler.shown_line},       {"highlighted", s.profiler.highlighted},
         {"visible_first", s.profiler.visible_first}, {"visible_last", s.profiler.visible_last},
         {"rows_left", s.profiler.rows_left},         {"rows_right", s.profiler.rows_right},
-        {"row_texts", nlohmann::json::array()}};
+        {"row_texts", nlohmann::json::array()},      {"open", s.profiler.open},
+        {"outcome_lines", s.profiler.outcome ? s.profiler.outcome->lines.size() : 0}};
   if (s.profiler.open)
     for (const auto& r : s.profiler.row_texts)
       j["kernel_window"]["row_texts"].push_back({r.line, r.y, r.h});
@@ -978,9 +979,12 @@ void open_user_file(AppState& s, const std::string& path, double now) {
     return;
   }
   if (ext != ".json") {
-    set_notice(s,
-               shown + ": open a scenario, preset or lesson (.json) or a kernel (.cu)", now, 8,
-               Notice::Error);
+    // A recording bankviz-cli profile --save-recording wrote: its lines in 'your kernel'.
+    if (open_saved_recording(s.profiler, path, &why))
+      set_notice(s, "opened the recording " + shown + " in 'your kernel': open a line to see it",
+                 now, 6);
+    else
+      set_notice(s, why, now, 8, Notice::Error);
     return;
   }
   // A lesson has scenes; anything else is read as a scenario (a preset is one), and a file that
