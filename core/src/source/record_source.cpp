@@ -711,16 +711,14 @@ Pointers pointer_declarations(const std::vector<RawTok>& t, const Scopes& arrays
 // The template<...> heading `fn` (a __global__ within 3 lines of its brace), named: "the kernel K
 // is a template (line N): ..."; empty if it is none.
 std::string template_line(const std::vector<RawTok>& t, const cuda_source::Function& fn,
-                          const std::string& kernel, RecordTarget target) {
+                          const std::string& kernel, RecordTarget) {
   for (size_t k = 0; k + 1 < t.size(); ++k)
     if (t[k].text == "template" && t[k + 1].text == "<") {
       for (size_t q = k + 1; q < t.size() && q < k + 64; ++q)
         if (t[q].text == "__global__" && t[q].line <= fn.first && fn.first - t[q].line < 3)
           return "the kernel " + kernel.substr(0, 64) + " is a template (line " +
-                 std::to_string(t[k].line) +
-                 (target == RecordTarget::Gpu
-                      ? "): name its instance, --kernel '" + kernel.substr(0, 64) + "<...>'"
-                      : "), which the CPU recording does not instantiate");
+                 std::to_string(t[k].line) + "): name its instance, --kernel '" +
+                 kernel.substr(0, 64) + "<...>'";
     }
   return {};
 }
@@ -824,18 +822,13 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     *why = file_name + " is larger than 1 MB";
     return {};
   }
-  // The kernel's name goes into the driver's code (CPU) or NVRTC's name expression (GPU): a
-  // C++ name, or ns::name, or on the GPU a template's instance (from_source.h).
+  // The kernel's name goes into the driver's code (CPU: the call instantiates a template's
+  // instance) or NVRTC's name expression (GPU): a C++ name, or ns::name, or a template's instance
+  // whose arguments are integer literals and names alone (from_source.h kernel_function_name()).
   bool instance = false;
   const std::string name = kernel_function_name(kernel, &instance);
   if (name.empty()) {
     *why = '\'' + kernel.substr(0, 64) + "' is not a kernel's name";
-    return {};
-  }
-  if (instance && target != RecordTarget::Gpu) {
-    *why = "the kernel " + kernel.substr(0, 64) +
-           " is a template's instance, which the CPU recording does not instantiate (the GPU "
-           "recording does)";
     return {};
   }
   // The file's name goes into a #line directive: quotes, backslashes and control bytes left out.
@@ -868,7 +861,7 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     *why = u;
     return {};
   }
-  if (target != RecordTarget::Gpu || !instance)
+  if (!instance)
     if (std::string u = template_line(t, *fn, kernel, target); !u.empty()) {
       *why = u;
       return {};
