@@ -660,6 +660,24 @@ TEST(RecordingSource, MembersTemplatesAndCooperativeGroups) {
             std::string::npos)
       << why;
   why.clear();
+  // Another kernel of the file neither refuses nor breaks the CPU recording: its body is not
+  // compiled there (the lines stay); on the GPU it is compiled as written.
+  const std::string two =
+      "__global__ void other(int4 *o) {\n"
+      "  __shared__ int s[512];\n"
+      "  reinterpret_cast<int4*>(s)[threadIdx.x] = o[0];\n"
+      "  asm volatile(\"\");\n"
+      "}\n"
+      "__global__ void mine(float *o) {\n"
+      "  __shared__ float t[64];\n"
+      "  t[threadIdx.x] = 1;\n"
+      "}\n";
+  const std::string cpu_two = recording_source(two, "mine", "k.cu", &why);
+  EXPECT_FALSE(cpu_two.empty()) << why;
+  EXPECT_EQ(cpu_two.find("reinterpret_cast"), std::string::npos) << cpu_two;
+  EXPECT_NE(cpu_two.find("__global__ void other(int4 *o) {"), std::string::npos) << cpu_two;
+  EXPECT_TRUE(recording_source(two, "other", "k.cu", &why).empty());
+  EXPECT_NE(why.find("inline asm"), std::string::npos) << why;
   // The CPU recording's driver calls the instance: k<32>(...) instantiates it.
   const std::string cpu = recording_source(templ, "k<32>", "k.cu", &why);
   EXPECT_NE(cpu.find("k<32>(::bv::Arg{0})"), std::string::npos) << why << cpu;

@@ -772,8 +772,12 @@ bool shared_declarations(std::string_view source, const std::vector<RawTok>& t,
              "rewrite";
       return false;
     }
-    Decl d = rewrite(source, t, k, target, next, why);
-    if (!why->empty()) return false;
+    std::string bad;  // rewrite()'s refusal (*why may hold an earlier call's words)
+    Decl d = rewrite(source, t, k, target, next, &bad);
+    if (!bad.empty()) {
+      *why = bad;
+      return false;
+    }
     if (*next > 256) {
       *why = "more than 256 __shared__ declarators, more than the GPU recording names";
       return false;
@@ -792,6 +796,39 @@ bool shared_declarations(std::string_view source, const std::vector<RawTok>& t,
 
 // The CPU recording's driver after the user's source: the kernel called with one ::bv::Arg per
 // parameter, for the block and the arguments main() is given.
+// The source with the other __global__ functions' bodies blanked (the lines between their
+// braces, preprocessor lines kept, every line kept): the CPU recording compiles and runs the one
+// kernel it records, so what another kernel of the file does (a cast of a shared array, inline
+// asm, an intrinsic) neither refuses nor breaks it. A kernel calls no other kernel.
+std::string without_other_kernels(std::string_view source, const std::string& name) {
+  cuda_source::Prepared p;
+  try {
+    p = cuda_source::prepare(source);
+  } catch (const cuda_source::SourceError&) {
+    return std::string(source);  // recording_source() says why
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> blank;
+  for (const cuda_source::Function& f : p.fns)
+    if (f.global && f.name != name && f.last > f.first + 1)
+      blank.push_back({f.first + 1, f.last - 1});
+  std::string out(source);
+  uint32_t line = 1;
+  for (size_t b = 0; b < out.size();) {
+    size_t e = out.find('\n', b);
+    if (e == std::string::npos) e = out.size();
+    const size_t text = out.find_first_not_of(" \t", b);
+    const bool directive = text < e && out[text] == '#';
+    const bool continued = e > b && out[e - 1] == '\\';
+    bool inside = false;
+    for (const auto& [first, last] : blank) inside = inside || (first <= line && line <= last);
+    if (inside && !directive && !continued)
+      for (size_t i = b; i < e; ++i) out[i] = ' ';
+    b = e + 1;
+    ++line;
+  }
+  return out;
+}
+
 std::string cpu_driver(const std::string& kernel, size_t params) {
   std::string out =
       std::string("\n#line 1 \"bankviz-record-driver\"\nstatic void bv_call() {\n  ") + kernel +
@@ -831,6 +868,8 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     *why = '\'' + kernel.substr(0, 64) + "' is not a kernel's name";
     return {};
   }
+  const std::string own = target == RecordTarget::Cpu ? without_other_kernels(source, name) : "";
+  if (target == RecordTarget::Cpu) source = own;
   // The file's name goes into a #line directive: quotes, backslashes and control bytes left out.
   std::string shown;
   for (const char c : file_name.substr(0, 200))
