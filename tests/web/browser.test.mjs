@@ -118,8 +118,9 @@ async function press(page, key) {
 
 function desktopLayout(args) {
   const out = path.join(tmp, 'desktop.json');
-  execFileSync(desktop, [...args, '--screenshot', path.join(tmp, 'desktop.png'), '--dump-layout',
-                         out, '--force'], {stdio: 'pipe'});
+  // No settings: a fresh browser has none either (the desktop's would reopen its last lesson).
+  execFileSync(desktop, [...args, '--no-settings', '--screenshot', path.join(tmp, 'desktop.png'),
+                         '--dump-layout', out, '--force'], {stdio: 'pipe'});
   return JSON.parse(fs.readFileSync(out, 'utf8'));
 }
 
