@@ -370,17 +370,29 @@ namespace {
 
 // The toolbar, and what was asked of it done here.
 void toolbar_panel(AppState& s, Rect r) {
-  const ToolbarView v{s.presets,  s.preset,       toolbar_scenario_name(s),
-                      s.playing,  s.compare.open, ptr(s.analysis),
-                      s.playback, s.frame};
+  const ToolbarView v{s.presets,
+                      s.preset,
+                      toolbar_scenario_name(s),
+                      s.playing,
+                      s.compare.open,
+                      ptr(s.analysis),
+                      s.playback,
+                      s.frame,
+                      lesson_catalog(s),
+                      s.lesson.file ? s.lesson.catalog : "",
+                      s.lesson.scene,
+                      s.settings.lesson_places};
   const ToolbarAsk ask = draw_toolbar(v, s.settings, s.exports, s.layout, r);
   s.toolbar_h = ask.height;
   if (ask.preset) {
     std::string err;
-    if (select_preset(s, *ask.preset, &err, false))
-      s.settings.preset = *ask.preset;
-    else
+    if (!choose_preset(s, *ask.preset, &err))
       set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
+  }
+  if (ask.lesson) {
+    std::string err;
+    if (!open_catalog_lesson(s, ask.lesson->first, ask.lesson->second, &err))
+      set_notice(s, err, ImGui::GetTime(), 10, Notice::Error);
   }
   if (ask.play) s.playing = !s.playing;
   if (ask.jump && s.analysis) {
@@ -404,8 +416,9 @@ void toolbar_panel(AppState& s, Rect r) {
 
 // The scenario panel, and what it asked done here (undo, redo, reset, an edit into the history).
 void controls_panel(AppState& s, Rect r) {
-  ScenarioEditor ed{s.draft,  s.edit,          s.advisor.layouts, s.scenario,
-                    s.errors, ptr(s.analysis), s.palette,        &s.layout.padding_field};
+  ScenarioEditor ed{s.draft,  s.edit,          s.advisor.layouts,       s.scenario,
+                    s.errors, ptr(s.analysis), s.palette,               &s.layout.padding_field,
+                    asking(s)};
   ControlsAsk ask = draw_controls(ed, r);
   if (ask.undo) undo_edit(s);
   if (ask.redo) redo_edit(s);
@@ -523,8 +536,19 @@ void draw_ui(AppState& s, CellRenderer& cells) {
     if (meas_h > 0)
       draw_measurement(s.measure, ptr(s.analysis), asking(s), s.palette,
                        {{0, y0 + ctl_h}, {side, meas_h}});
-    if (src_h > 0)
-      draw_source(s.scenario, s.version, {{0, y0 + ctl_h + meas_h}, {side, src_h}}, opened_line(s));
+    if (src_h > 0) {
+      // Ask before telling: the kernel's header comment names the scenario's title and
+      // description ("... the column read is a 32-way conflict"). While the question is open the
+      // source is generated without them (under a version of its own: its cache is per version).
+      Scenario untitled;
+      if (asking(s)) {
+        untitled = s.scenario;
+        untitled.title.clear();
+        untitled.description.clear();
+      }
+      draw_source(asking(s) ? untitled : s.scenario, asking(s) ? -2 - s.version : s.version,
+                  {{0, y0 + ctl_h + meas_h}, {side, src_h}}, opened_line(s));
+    }
   }
   // Before and after (compare.h): both sides share the views' rectangle; B follows A's playhead.
   update_compare(s);

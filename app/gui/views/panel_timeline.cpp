@@ -166,12 +166,21 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
   } else {
     int beats = v.frame->beats;
     int beat = std::max(0, v.frame->beat);
-    ImGui::SetNextItemWidth(-fs * 16);
-    if (beats > 0 && ImGui::SliderInt("##scrub", &beat, 0, beats - 1, "beat %d")) {
-      ask.beat = beat;
+    if (conceal) {
+      // Ask before telling: the knob's place among the beats (one per wavefront) would say how
+      // many wavefronts the asked warp needs. In its place until the answer, a still bar.
+      ImGui::BeginDisabled();
+      ImGui::Button("scrubber: after the answer (PageDown)",
+                    ImVec2(ImGui::GetContentRegionAvail().x - fs * 16, 0));
+      ImGui::EndDisabled();
+    } else {
+      ImGui::SetNextItemWidth(-fs * 16);
+      if (beats > 0 && ImGui::SliderInt("##scrub", &beat, 0, beats - 1, "beat %d")) {
+        ask.beat = beat;
+      }
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Drag through the animation: one beat is one wavefront of one warp");
     }
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Drag through the animation: one beat is one wavefront of one warp");
     if (!conceal) {
       ImGui::SameLine();
       ImGui::Text("total %d wavefronts, ideal %d", a.total_wavefronts(), a.total_ideal());
