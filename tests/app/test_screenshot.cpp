@@ -820,8 +820,7 @@ std::vector<LessonScene> question_scenes() {
           label_tx.replace(p, 11, std::string("t") + d);
       out.push_back({l.lesson->name, static_cast<int>(i) + 1, answer,
                      scene.question->quantity == bankviz::Quantity::Wavefronts && answer > ideal,
-                     label, label_tx,
-                     bankviz::answer_words(scene.question->quantity, answer)});
+                     label, label_tx, bankviz::answer_words(scene.question->quantity, answer)});
     }
   }
   return out;
@@ -909,9 +908,8 @@ TEST_P(AskBeforeTelling, NothingOnScreenAnswersTheQuestionUntilItsReveal) {
     ASSERT_EQ(after.rc, 0) << where << "\n" << after.log;
     EXPECT_FALSE(after.layout["asking"].get<bool>()) << where;
     const std::string told = joined(after.layout["texts"]);
-    EXPECT_NE(told.find("A: " + q.words + " (the model)"), std::string::npos)
-        << where << "\n"
-        << told;
+    EXPECT_NE(told.find("A: " + q.words + " (the model)"), std::string::npos) << where << "\n"
+                                                                              << told;
     EXPECT_NE(telling_text(after.layout["texts"]), "") << where << "\n" << told;
     // Nothing moves on the reveal: the pictures and the timeline's rows keep their place.
     EXPECT_EQ(after.layout["tile"], before.layout["tile"]) << where;
@@ -954,7 +952,8 @@ TEST_P(AskBeforeTellingAtTheDesk, NothingInTheDeskLayoutAnswersTheQuestionUntilI
   EXPECT_EQ(telling_text(texts), "") << where << " tells before the reveal:\n" << joined(texts);
   EXPECT_NE(joined(texts).find("Q: "), std::string::npos) << where << "\n" << joined(texts);
   EXPECT_NE(joined(texts).find("description follows the answer"), std::string::npos)
-      << where << "\n" << joined(texts);
+      << where << "\n"
+      << joined(texts);
   EXPECT_EQ(desk_conflict_pixels(before), 0) << where << ": conflict colour before the reveal";
   Shot after = screenshot("desk-told-" + q.lesson + std::to_string(q.scene), args + " --reveal");
   ASSERT_EQ(after.rc, 0) << where << "\n" << after.log;

@@ -38,8 +38,7 @@ TEST(Settings, TheLessonAndItsPlaceAreRemembered) {
   std::vector<std::string> problems;
   EXPECT_EQ(Settings{}.lesson, "data-layout");
   // A file from before lessons were remembered: the default lesson.
-  EXPECT_EQ(settings_from_json(R"({"preset": "reverse-static"})", &problems).lesson,
-            "data-layout");
+  EXPECT_EQ(settings_from_json(R"({"preset": "reverse-static"})", &problems).lesson, "data-layout");
   Settings s;
   s.lesson = "histogram";
   s.lesson_places = {{"histogram", 3}, {"swizzles", 5}};
@@ -70,7 +69,8 @@ TEST(Settings, BadLessonPlacesAreReportedAndLeftOut) {
   EXPECT_EQ(problems.size(), 2u);
   // Bounded: a file with thousands of places keeps kMaxLessonPlaces and says so.
   std::string many = R"({"lesson_places": {)";
-  for (int i = 0; i < 1000; ++i) many += (i ? "," : "") + std::string("\"l") + std::to_string(i) + "\": 1";
+  for (int i = 0; i < 1000; ++i)
+    many += (i ? "," : "") + std::string("\"l") + std::to_string(i) + "\": 1";
   problems.clear();
   s = settings_from_json(many + "}}", &problems);
   EXPECT_EQ(s.lesson_places.size(), kMaxLessonPlaces);

@@ -201,8 +201,7 @@ namespace {
 // The beats of a revealed question's answer: the asked warp's wavefronts of the asked step
 // (first, n). False when no answer is revealed or it has no beats.
 bool answer_beats(const AppState& s, int* first, int* n) {
-  if (!s.analysis || !s.lesson.file || !s.lesson.revealed || s.lesson.step < 0 ||
-      s.lesson.warp < 0)
+  if (!s.analysis || !s.lesson.file || !s.lesson.revealed || s.lesson.step < 0 || s.lesson.warp < 0)
     return false;
   const double t0 = time_of(*s.analysis, s.playback, s.lesson.step, s.lesson.warp, 0);
   if (t0 < 0) return false;
@@ -374,8 +373,7 @@ bool open_first_view(AppState& s, std::string* error) {
     close_lesson(s);
   }
   // Left for a preset when last closed (settings: lesson ""): that preset.
-  const std::string name =
-      !s.settings.preset.empty() ? s.settings.preset : "row-write-column-read";
+  const std::string name = !s.settings.preset.empty() ? s.settings.preset : "row-write-column-read";
   std::string err;
   if (select_preset(s, name, &err)) return true;
   // A stale preset in the settings: say so and fall back to the first preset.
@@ -428,8 +426,7 @@ bool go_to_scene(AppState& s, int i, std::string* error, bool wait) {
   // The place in a catalog lesson: the next start and the Lessons menu take it up here.
   if (const std::string& name = s.lesson.catalog; !name.empty()) {
     s.settings.lesson = name;
-    if (s.settings.lesson_places.size() < kMaxLessonPlaces ||
-        s.settings.lesson_places.count(name))
+    if (s.settings.lesson_places.size() < kMaxLessonPlaces || s.settings.lesson_places.count(name))
       s.settings.lesson_places[name] = i + 1;
   }
   return true;

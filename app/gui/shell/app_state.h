@@ -66,14 +66,14 @@ struct ScreenLayout {
   Box timeline;       // the timeline panel
   Box timeline_rows;  // its visible warp rows
   int timeline_rows_visible = 0;
-  float lane_digit_px = 0;        // pixel height of a lane number's digit glyph in the views
-  float bank_count_px = 0;        // pixel height of a per-bank count's digit glyph
-  Box caption;                    // the lesson's caption (h = 0 without a lesson)
-  Box padding_field;              // the first tile's padding field where drawn whole (browser tests)
-  Box timeline_legend;            // the timeline's colour legend (h = 0 when not drawn)
-  int scene_buttons = 0;          // a lesson's back/next buttons drawn (none on a slide)
-  int compare_buttons = 0;        // the comparison's close button drawn (none on a slide)
-  Box status;                     // the status line (h = 0 when not drawn)
+  float lane_digit_px = 0;  // pixel height of a lane number's digit glyph in the views
+  float bank_count_px = 0;  // pixel height of a per-bank count's digit glyph
+  Box caption;              // the lesson's caption (h = 0 without a lesson)
+  Box padding_field;        // the first tile's padding field where drawn whole (browser tests)
+  Box timeline_legend;      // the timeline's colour legend (h = 0 when not drawn)
+  int scene_buttons = 0;    // a lesson's back/next buttons drawn (none on a slide)
+  int compare_buttons = 0;  // the comparison's close button drawn (none on a slide)
+  Box status;               // the status line (h = 0 when not drawn)
   bool timeline_row_cut = false;  // a timeline row is partly in view
   bool tile_header_cut = false;   // a text of the tile view's header runs past its right edge
   bool timeline_current_visible = false;  // the current step and warp's box wholly in view
@@ -197,7 +197,7 @@ struct AppState {
   std::vector<Diagnostic> errors;    // of the last draft analyzed; empty when it analyzed
   Analyzer analyzer;                 // analyzes drafts on a worker (jobs/analyzer.h)
   std::vector<Preset> presets;
-  std::string preset;  // current preset's name, empty when edited
+  std::string preset;                               // current preset's name, empty when edited
   std::optional<std::vector<LessonEntry>> lessons;  // the Lessons menu's, read when first asked
 
   // [SECTION] animation: the frame is a pure function of t (frame.h)

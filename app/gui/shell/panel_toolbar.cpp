@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "platform/theme.h"
 #include "platform/platform.h"
+#include "platform/theme.h"
 #include "shell/panels.h"
 
 namespace bankviz::gui {
@@ -192,8 +192,9 @@ ToolbarAsk draw_toolbar(const ToolbarView& v, Settings& settings, ExportState& e
       ImGui::Separator();
       if (ImGui::Selectable("Open a file...")) ask.open_file = true;
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("A scenario, preset or lesson (.json), or a kernel (.cu), from your disk "
-                          "(or drop it on the page)");
+        ImGui::SetTooltip(
+            "A scenario, preset or lesson (.json), or a kernel (.cu), from your disk "
+            "(or drop it on the page)");
     }
     ImGui::EndCombo();
   }
@@ -204,8 +205,9 @@ ToolbarAsk draw_toolbar(const ToolbarView& v, Settings& settings, ExportState& e
   item(button_w("Lessons"));
   if (ImGui::Button("Lessons")) ImGui::OpenPopup("lessons");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The guided lessons, scene by scene: each asks before it tells (clicker: "
-                      "PageDown or . next, PageUp or B back)");
+    ImGui::SetTooltip(
+        "The guided lessons, scene by scene: each asks before it tells (clicker: "
+        "PageDown or . next, PageUp or B back)");
   flow.done();
   if (ImGui::BeginPopup("lessons")) {
     draw_lessons_menu(v, ask);

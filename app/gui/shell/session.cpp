@@ -9,7 +9,6 @@
 
 #include "platform/gl.h"
 
-
 #include <algorithm>
 #include <cfloat>
 #include <chrono>
@@ -972,8 +971,7 @@ void open_user_file(AppState& s, const std::string& path, double now) {
     return;
   }
   if (ext != ".json") {
-    set_notice(s,
-               shown + ": open a scenario, preset or lesson (.json) or a kernel (.cu)", now, 8,
+    set_notice(s, shown + ": open a scenario, preset or lesson (.json) or a kernel (.cu)", now, 8,
                Notice::Error);
     return;
   }
@@ -1010,7 +1008,8 @@ std::string current_link(const AppState& s, const std::string& size) {
   v.light = s.settings.light;
   const bool unedited = scenario_to_json(s.draft) == s.edit.clean_json;
   std::string unknown;
-  if (s.lesson.file && unedited && !catalog_path("lessons", s.lesson.file->name, &unknown).empty()) {
+  if (s.lesson.file && unedited &&
+      !catalog_path("lessons", s.lesson.file->name, &unknown).empty()) {
     v.lesson = s.lesson.file->name;
     v.scene = s.lesson.scene + 1;
     v.revealed = s.lesson.revealed;

@@ -81,17 +81,17 @@ void read_lesson(const json& j, Settings* s, std::vector<std::string>* problems)
   if (!j.contains("lesson_places")) return;
   const json& places = j["lesson_places"];
   if (!places.is_object()) {
-    problems->push_back("settings: lesson_places is not an object of {\"lesson\": scene}; "
-                        "every lesson opens on its first scene");
+    problems->push_back(
+        "settings: lesson_places is not an object of {\"lesson\": scene}; "
+        "every lesson opens on its first scene");
     return;
   }
   for (const auto& [name, scene] : places.items()) {
     const bool number = scene.is_number_integer() || scene.is_number_unsigned();
     const double d = number ? scene.get<double>() : 0;
     if (!lesson_name_ok(name) || !number || d < 1 || d > kMaxRememberedScene) {
-      problems->push_back("settings: lesson_places[" + json(name).dump(-1, ' ', true) +
-                          "] = " + scene.dump(-1, ' ', true) +
-                          " is not a lesson and a scene from 1 to " +
+      problems->push_back("settings: lesson_places[" + json(name).dump(-1, ' ', true) + "] = " +
+                          scene.dump(-1, ' ', true) + " is not a lesson and a scene from 1 to " +
                           std::to_string(kMaxRememberedScene) + "; left out");
       continue;
     }

@@ -27,7 +27,7 @@ struct Settings {
   // The exports' theme (GIF, sequence, PNG and SVG slides, window PNG, SVG): the window's unless
   // chosen ("export_theme": "app", "light" or "dark").
   enum class ExportTheme { App, Light, Dark } export_theme = ExportTheme::App;
-  std::string preset;        // last preset shown
+  std::string preset;  // last preset shown
   // The lesson the app opens on ("lesson"): the default lesson until the user leaves lessons for
   // a preset or a file ("" then: the last preset opens). A file written before lessons were
   // remembered has no key: the default lesson.

@@ -21,8 +21,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "platform/theme.h"
 #include "platform/platform.h"
+#include "platform/theme.h"
 #include "shell/panels.h"
 #include "shell/session.h"
 
@@ -416,9 +416,8 @@ void toolbar_panel(AppState& s, Rect r) {
 
 // The scenario panel, and what it asked done here (undo, redo, reset, an edit into the history).
 void controls_panel(AppState& s, Rect r) {
-  ScenarioEditor ed{s.draft,  s.edit,          s.advisor.layouts,       s.scenario,
-                    s.errors, ptr(s.analysis), s.palette,               &s.layout.padding_field,
-                    asking(s)};
+  ScenarioEditor ed{s.draft,         s.edit,    s.advisor.layouts,       s.scenario, s.errors,
+                    ptr(s.analysis), s.palette, &s.layout.padding_field, asking(s)};
   ControlsAsk ask = draw_controls(ed, r);
   if (ask.undo) undo_edit(s);
   if (ask.redo) redo_edit(s);

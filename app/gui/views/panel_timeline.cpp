@@ -14,7 +14,8 @@ namespace bankviz::gui {
 namespace {
 
 // The legend of the boxes' colours, on the current line when it fits, else on the next: how far
-// a warp step is from its ideal (core's conflict levels), a sync, no shared access, the current box.
+// a warp step is from its ideal (core's conflict levels), a sync, no shared access, the current
+// box.
 void draw_legend(const Look& look) {
   const Palette& pal = look.palette;
   const float fs = ImGui::GetFontSize();
@@ -242,8 +243,7 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
         ci.fill = sync                  ? col(pal.padding)
                   : res.wavefronts == 0 ? col(pal.background)
                   : conceal             ? col(pal.touched_border)
-                                        : col(conflict_level_color(
-                                              conflict_level(res.wavefronts, res.ideal)));
+                            : col(conflict_level_color(conflict_level(res.wavefronts, res.ideal)));
         if (st == v.frame->step && w == v.frame->warp) {
           ci.edge = col(pal.lit_border);
           ci.edge_px = 2;
