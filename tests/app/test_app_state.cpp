@@ -565,3 +565,17 @@ TEST(Lessons, TheRevealStaysOnTheAskedWarpsAnswer) {
     }
   }
 }
+
+// Issue 31: a lane digit is drawn in ink_on(its chip) (ui.cpp draw_lane_label): at least 4.5:1 on
+// every bank's lit colour, in both themes, at the desk and in presenter mode (white on the
+// yellow chip was 1.18:1).
+TEST(LaneDigits, EveryLaneDigitStandsOutOnItsChipInBothThemes) {
+  for (const Palette& pal : {dark_palette(), light_palette(), high_contrast(dark_palette()),
+                             high_contrast(light_palette())})
+    for (const int banks : {32, 16})
+      for (int b = 0; b < banks; ++b) {
+        const Rgba chip = pal.bank(b, banks, true);
+        EXPECT_GE(contrast_ratio(ink_on(chip), chip), 4.5)
+            << "bank " << b << " of " << banks << (pal.light ? " light" : " dark");
+      }
+}

@@ -1098,6 +1098,11 @@ TEST(HeadlessExport, GifWithStepIsThatStepsWavefrontsOnTheSlideInTheWindowsTheme
   EXPECT_EQ(static_cast<int>(d.frames.size()), a.warps[2][5].result.wavefronts);
   EXPECT_EQ(d.frames.size(), 32u);
   EXPECT_NE(r.out.find("(32 frames)"), std::string::npos) << r.out;
+  // A step plays in at most 10 s (32 beats at 2 a second would take 16 s).
+  int cs = 0;
+  for (int delay : d.delays) cs += delay;
+  EXPECT_LE(cs, 1000);
+  EXPECT_GE(cs, 900);
   // Frame 1 is the PNG slide of that beat: views, verdict, no toolbar, sidebar, source or
   // progress bar (SlideIsTheViewsVerdictAndCaptionWithoutToolbarOrTimeline), in the same theme.
   r = run_render(scene + " --slide --size 1280x720 --screenshot " + png);

@@ -258,6 +258,6 @@ void draw_fitted_text(ImDrawList* dl, ImFont* font, float size, ImVec2 center, f
 // small '+' when several lanes share the cell; all of a grid's labels one size. Records the
 // digits' pixel height in layout.lane_digit_px (the smallest drawn).
 void draw_lane_label(ImDrawList* dl, ImVec2 center, float cell, uint32_t lanes, bool presenter,
-                     const Palette& pal, ScreenLayout& layout);
+                     Rgba chip, ScreenLayout& layout);
 
 }  // namespace bankviz::gui

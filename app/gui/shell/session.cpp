@@ -636,7 +636,10 @@ bool start_export(AppState& s, ExportKind kind, const std::string& path, ExportS
   r.playback = s.playback;
   r.width = width;
   r.height = height;
-  r.delay_cs = gif_delay_cs(s.playback.speed);
+  // A step's GIF plays in at most 10 s, a whole animation in at most 60 s (kMaxExportFrames
+  // frames at the shortest delay, 2 cs, take 40 s).
+  r.delay_cs = gif_delay_cs(s.playback.speed, r.beats.size(),
+                            scope == ExportScope::Step ? kGifStepSeconds : kGifAnimationSeconds);
   r.loop = s.playback.loop || scope == ExportScope::Step;
   r.force = force;
   Palette pal = light ? light_palette() : dark_palette();

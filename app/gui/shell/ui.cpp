@@ -604,7 +604,7 @@ float digit_px(ImFont* font, float size) {
 }
 
 void draw_lane_label(ImDrawList* dl, ImVec2 center, float cell, uint32_t lanes, bool presenter,
-                     const Palette& pal, ScreenLayout& layout) {
+                     Rgba chip, ScreenLayout& layout) {
   if (!lanes) return;
   // Every label of a grid the same size (sized for two digits), so the smallest is as readable
   // as the largest; more than one lane on the cell adds a small '+' in its top-right corner.
@@ -612,13 +612,14 @@ void draw_lane_label(ImDrawList* dl, ImVec2 center, float cell, uint32_t lanes, 
   const float size = lane_label_size("00", cell, presenter);
   const float dpx = digit_px(g_fonts.bold, size);
   layout.lane_digit_px = layout.lane_digit_px > 0 ? std::min(layout.lane_digit_px, dpx) : dpx;
-  const ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);
-  const ImU32 ink = pal.light ? IM_COL32(0, 0, 0, 255) : col(pal.text);
-  draw_fitted_text(dl, g_fonts.bold, size, center, cell - 2, shadow, ink, n);
+  // Black or white, whichever stands out more on the chip: at least 4.5:1 on every bank's colour
+  // in both themes (svg.h ink_on; white on the yellow chip was 1.18:1). No shadow: a halo of the
+  // other colour would blur the digit's edge against the chip.
+  const ImU32 ink = col(ink_on(chip));
+  draw_fitted_text(dl, g_fonts.bold, size, center, cell - 2, 0, ink, n);
   if (__builtin_popcount(lanes) > 1) {
     const float ps = size * 0.6f;
     const ImVec2 q(center.x + cell * 0.5f - ps * 0.62f, center.y - cell * 0.5f - ps * 0.1f);
-    dl->AddText(g_fonts.bold, ps, ImVec2(q.x + 1, q.y + 1), shadow, "+");
     dl->AddText(g_fonts.bold, ps, q, ink, "+");
   }
 }
