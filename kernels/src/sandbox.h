@@ -99,4 +99,9 @@ void close_descriptors_from(int first);
 // seen here and keeps only those limits.
 std::string include_problem(const std::string& source, const std::vector<std::string>& roots);
 
+// Empty unless the source holds a #line directive (or a GNU line marker, `# 12 "f"`): then says
+// which line. The recordings name each access by its line in the file as written; a #line (up to
+// 4000000000) would give lines the file does not have.
+std::string line_directive_problem(const std::string& source);
+
 }  // namespace bankviz
