@@ -12,7 +12,8 @@
 // - nothing printed holds a control byte other than newline and tab (printable.h).
 //
 // Left out, so that fuzzing has no effect outside the process: `run` (compiles and launches
-// CUDA), `export` (writes files), and absolute or parent-relative paths (`/x`, `--file=/x`,
+// CUDA), `export` (writes files), `serve` (takes over the standard streams), `measure` (every
+// preset on the GPU), `--gpu` and `--gpu-command` (start ssh or a shell), and absolute or parent-relative paths (`/x`, `--file=/x`,
 // `-f/x`, `a/../b`): a path the fuzzer makes up is relative and names a file in the directory it
 // runs in (scripts/fuzz.sh runs it in a scratch directory with a scenario and a records file).
 // Presets come from the source tree's assets/ ($BANKVIZ_ASSETS is set to it).
@@ -122,7 +123,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (words.size() > 64) return -1;
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
-    if (w == "run" || w == "export" || leaves_the_directory(w) || known_open_bug(words, i))
+    if (w == "run" || w == "export" || w == "serve" || w == "measure" || w.starts_with("--gpu") ||
+        leaves_the_directory(w) || known_open_bug(words, i))
       return -1;
   }
   std::vector<char*> argv;

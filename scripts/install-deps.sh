@@ -9,9 +9,10 @@ set -euo pipefail
 # help2man: the man pages (from the programs' --help); dpkg-dev: cpack -G DEB's dpkg-shlibdeps.
 # libseccomp-dev: the CPU recording's confinement; libc6-dev (only recommended by gcc, and this
 # installs no recommends) and g++'s libstdc++-12-dev hold the static libc.a and libstdc++.a the
-# recording is linked with.
+# recording is linked with. openssh-client: --gpu HOST; openssh-server: the tests' real ssh round
+# trip (a server of their own on 127.0.0.1, started and stopped by the test).
 pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
-      help2man dpkg-dev libseccomp-dev libc6-dev libstdc++-12-dev)
+      help2man dpkg-dev libseccomp-dev libc6-dev libstdc++-12-dev openssh-client openssh-server)
 for arg in "$@"; do
   case $arg in
     --gui)

@@ -50,6 +50,7 @@ int cli_main(int argc, char** argv) {
       std::cerr.rdbuf(e);
     }
   } restore{cout_buf, cerr_buf};
+  invocation_args().assign(argv + (argc > 0 ? 1 : 0), argv + argc);
   CLI::App app{"bankviz-cli: CUDA shared-memory banks, wavefronts and conflicts, without a window"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");
@@ -67,6 +68,8 @@ int cli_main(int argc, char** argv) {
   add_run_commands(app);
   add_validate_command(app);
   add_profile_command(app);
+  add_serve_command(app);
+  add_measure_command(app);
 #endif
 #ifdef BANKVIZ_CLI_EXPORT
   add_export_command(app);

@@ -75,9 +75,17 @@ std::string dump(const json& j) {
 struct CompareOptions {
   std::string a, b;
   bool json = false, run = false;
+  GpuFlags gpu;
 };
 
 void run_compare(const CompareOptions& o) {
+  // The model alone needs no GPU: only --run goes to --gpu.
+  if (o.run) {
+    std::vector<std::string> files;
+    for (const std::string* v : {&o.a, &o.b})
+      if (names_a_file(*v)) files.push_back(*v);
+    if (run_on_remote_gpu(o.gpu, "compare", files)) return;
+  }
   const auto [sa, sb] = scenario_pair(o.a, o.b);
   const Analysis aa = analyze_or_exit(sa), ab = analyze_or_exit(sb);
   const Comparison c = compare(aa, ab);
@@ -147,10 +155,12 @@ struct SweepOptions {
   ScenarioOptions scenario;
   std::string param;
   bool run = false, csv = false, json = false;
+  GpuFlags gpu;
 };
 
 void run_sweep(const SweepOptions& o) {
   if (o.csv && o.json) throw Exit{kExitUsage, "give --csv or --json, not both"};
+  if (o.run && run_on_remote_gpu(o.gpu, "sweep", {o.scenario.file})) return;
   const SweepParse p = parse_sweep(o.param);
   if (!p.spec) throw Exit{kExitUsage, "--param " + p.error};
   const Scenario base = build_scenario(o.scenario);
@@ -239,6 +249,7 @@ void add_compare_commands(CLI::App& app) {
   cmd->add_option("B", c->b, "the 'after': a preset name or a scenario file")->required();
   cmd->add_flag("--json", c->json, "print the comparison as JSON");
   cmd->add_flag("--run", c->run, "also measure both on the GPU (exposed mode, worst step)");
+  add_gpu_options(*cmd, c->gpu);
   cmd->callback([c] { run_compare(*c); });
 
   auto s = std::make_shared<SweepOptions>();
@@ -253,6 +264,7 @@ void add_compare_commands(CLI::App& app) {
   sw->add_flag("--run", s->run, "also measure each value on the GPU (exposed mode, worst step)");
   sw->add_flag("--csv", s->csv, "comma-separated values");
   sw->add_flag("--json", s->json, "JSON");
+  add_gpu_options(*sw, s->gpu);
   sw->callback([s] { run_sweep(*s); });
 }
 

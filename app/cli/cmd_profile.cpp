@@ -50,6 +50,7 @@ struct ProfileOptions {
   bool record_gpu = false;      // --record-gpu: profile, and record block 0 as the GPU ran it
   long long picture_line = 0;   // --line N (with a recording): line N's recorded picture
   std::string save_recording;   // --save-recording FILE: the recording's text (recording.h)
+  GpuFlags gpu;                 // --gpu HOST, --gpu-command CMD
 };
 
 // --save-recording: the recording in its one text format, for another process (the app).
@@ -579,6 +580,10 @@ void print_gpu_recording(const ProfileRequest& q, const ProfileResult& r, uint32
 }
 
 void run_profile(const ProfileOptions& o) {
+  // The model's following of a line needs no GPU: --model and --scenario-of-line stay here.
+  if (!o.model && o.scenario_line == 0 && run_on_remote_gpu(o.gpu, "profile", {o.file})) return;
+  check_served_input(o.file, "file");
+  if (!o.save_recording.empty()) refuse_when_served("--save-recording");
   ProfileRequest q;
   std::string err;
   auto dims = [&](const std::string& text, const char* flag) {
@@ -719,9 +724,7 @@ void run_profile(const ProfileOptions& o) {
     // is what stops it.
     if (!o.json)
       std::cerr << "bankviz-cli: " << run_status_name(r.status) << ": " << r.message << "\n";
-    std::cout.flush();
-    std::cerr.flush();
-    std::_Exit(kExitFailed);
+    end_process_after_fault(kExitFailed);
   }
   if (r.status != RunStatus::Ok)
     throw Exit{kExitFailed,
@@ -784,6 +787,7 @@ void add_profile_command(CLI::App& app) {
                   "text format) to FILE, which must not exist");
   cmd->add_option("--lines", o->lines, "lines shown in the table, most excess first (0: all)")
       ->check(CLI::Range(0LL, 1000000LL));
+  add_gpu_options(*cmd, o->gpu);
   cmd->callback([o] { run_profile(*o); });
 }
 

@@ -16,6 +16,8 @@
 #include "bankviz/sass.h"
 #include "bankviz/written_steps.h"
 #include "commands.h"
+#include "recorded.h"
+#include "run_json.h"
 #include "common.h"
 
 namespace bankviz::cli {
@@ -42,104 +44,14 @@ struct RunCmdOptions {
   double timeout_ms = 10000;
   bool no_counters = false;
   bool steps = false;
+  bool recorded = false;
+  GpuFlags gpu;
 };
 
 RunMode mode_of(const std::string& text) {
   std::optional<RunMode> m = parse_run_mode(text);
   if (!m) throw Exit{kExitUsage, "--mode " + text + ": expected written or exposed"};
   return *m;
-}
-
-nlohmann::json device_json(const DeviceInfo& d) {
-  return {{"name", d.name},
-          {"sm", d.sm},
-          {"sm_count", d.sm_count},
-          {"clock_mhz", d.clock_khz / 1000.0},
-          {"model_arch", d.model_arch},
-          {"shared_per_block_optin", d.shared_per_block_optin}};
-}
-
-nlohmann::json comparison_json(const CounterComparison& c) {
-  if (!c.read) return nullptr;
-  return {{"hardware_wavefronts", c.hw_wavefronts},
-          {"hardware_instructions", c.hw_instructions},
-          {"model_wavefronts", c.model_wavefronts},
-          {"model_instructions", c.model_instructions},
-          {"agrees", c.agrees()}};
-}
-
-nlohmann::json result_json(const Scenario& s, const RunResult& r) {
-  nlohmann::json j;
-  j["scenario"] = s.name;
-  j["mode"] = run_mode_name(r.mode);
-  j["status"] = run_status_name(r.status);
-  if (!r.message.empty()) j["message"] = r.message;
-  j["scenario_arch"] = r.scenario_arch;
-  if (!r.arch_note.empty()) j["arch_note"] = r.arch_note;
-  if (r.status == RunStatus::Ok) j["explanation"] = explain_result(s, r);
-  if (r.device.present) j["device"] = device_json(r.device);
-  j["compile_ms"] = r.compile_ms;
-  j["cache_hit"] = r.cache_hit;
-  j["run_ms"] = r.run_ms;
-  const Verification& v = r.verification;
-  j["verification"] = {{"status", verify_status_name(v.status)},
-                       {"summary", v.summary},
-                       {"checked", v.checked},
-                       {"unchecked", v.unchecked},
-                       {"mismatches", v.mismatches}};
-  nlohmann::json first = nlohmann::json::array();
-  for (const Mismatch& m : v.first)
-    first.push_back({{"block", m.block},
-                     {"thread", {m.x, m.y, m.z}},
-                     {"expected", m.expected},
-                     {"got", m.got}});
-  j["verification"]["first"] = first;
-  j["races"] = r.races;
-  j["counters"] = {{"status", counter_status_name(r.counters)},
-                   {"ms", r.counters_ms},
-                   {"timing", r.counters_timing}};
-  if (!r.counters_message.empty()) j["counters"]["message"] = r.counters_message;
-  if (r.status == RunStatus::Ok && r.mode == RunMode::Written) {
-    j["written"] = {{"grid", r.written.grid},
-                    {"launches", r.written.launches},
-                    {"us_per_launch", r.written.us_per_launch},
-                    {"us_single", r.written.us_single},
-                    {"hardware", comparison_json(r.written.hw)}};
-  }
-  if (r.status == RunStatus::Ok && r.mode == RunMode::Exposed) {
-    nlohmann::json steps = nlohmann::json::array();
-    for (const StepTiming& t : r.exposed.steps)
-      steps.push_back({{"step", t.step},
-                       {"label", t.label},
-                       {"kind", t.kind},
-                       {"reps", t.reps},
-                       {"instructions_per_block", t.instructions_per_block},
-                       {"ms", t.ms},
-                       {"cycles_per_instruction", t.cycles_per_instruction},
-                       {"model_wavefronts", t.model_wavefronts},
-                       {"predicted_cycles", t.predicted_cycles},
-                       {"prediction", t.prediction},
-                       {"scenario_wavefronts", t.scenario_wavefronts},
-                       {"ratio", t.ratio},
-                       {"bytes_per_clock_per_sm", t.bytes_per_clock_per_sm},
-                       {"grid", t.grid},
-                       {"blocks_per_sm", t.blocks_per_sm},
-                       {"block_threads", t.block_threads},
-                       {"lesson_warps", t.lesson_warps},
-                       {"replicas", t.replicas},
-                       {"baseline_ms", t.baseline_ms},
-                       {"baseline_launch", t.baseline_launch},
-                       {"measured_launch", t.measured_launch},
-                       {"schedulers", t.schedulers},
-                       {"active_warps_per_sm", t.active_warps_per_sm},
-                       {"shared_bound", t.shared_bound},
-                       {"hardware", comparison_json(t.hw)}});
-    j["exposed"] = {{"grid", r.exposed.grid},
-                    {"blocks_per_sm", r.exposed.blocks_per_sm},
-                    {"baseline_ms", r.exposed.baseline_ms},
-                    {"steps", steps}};
-  }
-  return j;
 }
 
 // The model's wavefronts per memory step (all warps of one block), for the written-mode table.
@@ -338,7 +250,46 @@ void written_steps_of(const Scenario& s, const RunResult& r, Runner& runner,
       format_written_steps(steps, s.grid);
 }
 
+// --recorded: the run recorded on a GPU (assets/recorded, `measure`) for exactly this scenario,
+// shown as a live run is, under its label; else that nothing was measured.
+void run_recorded(const RunCmdOptions& o) {
+  if (!o.gpu.host.empty() || !o.gpu.command.empty())
+    throw Exit{kExitUsage, "--recorded shows what was recorded: give it without --gpu"};
+  if (o.steps) throw Exit{kExitUsage, "--steps: not recorded (it profiles the kernel live)"};
+  const Scenario s = build_scenario(o.scenario);
+  const RunMode mode = mode_of(o.mode);
+  const std::optional<RecordedRun> rec = find_recorded_run(shipped_recorded_sets(), s, mode);
+  if (!rec) {
+    if (o.json)
+      std::cout << nlohmann::json{{"scenario", s.name}, {"mode", run_mode_name(mode)},
+                                  {"recorded", nullptr}, {"message", kNotMeasured}}
+                       .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                << "\n";
+    throw Exit{kExitFailed, o.json ? "" : s.name + ": " + kNotMeasured +
+                                              " (no recorded run of exactly this scenario in " +
+                                              run_mode_name(mode) + " mode)"};
+  }
+  if (o.json) {
+    nlohmann::json j = run_result_json(s, rec->result);
+    j["recorded"] = {{"label", rec->label},
+                     {"file", rec->set->path},
+                     {"date", rec->set->date},
+                     {"device", rec->set->device},
+                     {"bankviz", rec->set->bankviz},
+                     {"rules_version", rec->set->rules_version}};
+    if (!rec->note.empty()) j["recorded"]["note"] = rec->note;
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return;
+  }
+  std::cout << "recorded: " << rec->label << " (bankviz " << rec->set->bankviz << ", "
+            << rec->set->path << "); not this machine\n";
+  if (!rec->note.empty()) std::cout << "note: " << rec->note << "\n";
+  print_text(s, rec->result);
+}
+
 void run_run(const RunCmdOptions& o) {
+  if (o.recorded) return run_recorded(o);
+  if (run_on_remote_gpu(o.gpu, "run", {o.scenario.file})) return;
   const Scenario s = build_scenario(o.scenario);
   RunOptions ro;
   ro.mode = mode_of(o.mode);
@@ -361,7 +312,7 @@ void run_run(const RunCmdOptions& o) {
   if (o.steps && r.status == RunStatus::Ok)
     written_steps_of(s, r, runner, compiled, steps_json, steps_text);
   if (o.json) {
-    nlohmann::json j = result_json(s, r);
+    nlohmann::json j = run_result_json(s, r);
     if (ro.mode == RunMode::Written && r.status == RunStatus::Ok) j["as_compiled"] = compiled_json;
     // The kernel's totals as compiled beside the unit's counters (where both were read).
     if (!compiled_totals_json.is_null()) j["as_compiled_totals"] = compiled_totals_json;
@@ -437,6 +388,10 @@ void add_run_commands(CLI::App& app) {
   run->add_flag("--steps", o->steps,
                 "written mode: the kernel's shared instructions per step from the hardware "
                 "(CUPTI's SASS metrics, as profile reads them) beside the model's");
+  run->add_flag("--recorded", o->recorded,
+                "show the run recorded on a GPU for exactly this scenario (assets/recorded, "
+                "bankviz-cli measure) instead of running it");
+  add_gpu_options(*run, o->gpu);
   run->callback([o] { run_run(*o); });
 
   auto so = std::make_shared<ScenarioOptions>();

@@ -351,9 +351,13 @@ struct ValidateOptions {
   bool force = false;
   std::string suite;
   std::string suites_dir;
+  GpuFlags gpu;
 };
 
 void run_validate(const ValidateOptions& o) {
+  if (run_on_remote_gpu(o.gpu, "validate", {})) return;
+  if (!o.report.empty()) refuse_when_served("--report");
+  if (!o.suites_dir.empty()) refuse_when_served("--suites");
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<SuiteSpec> chosen;
   for (const SuiteSpec& s : kSuites)
@@ -404,7 +408,7 @@ void run_validate(const ValidateOptions& o) {
       json_report(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::cout << (o.json ? json : text);
   // Every suite ran: remembered for the app, which labels the rule set "validated on this GPU".
-  if (o.suite.empty() && o.suites_dir.empty()) {
+  if (o.suite.empty() && o.suites_dir.empty() && !serving()) {
     ValidationRecord rec;
     rec.device = r.run.device.name;
     rec.sm = r.run.device.sm;
@@ -453,6 +457,7 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--suites", o->suites_dir,
                   "the directory of the suites (default: the installed data, else the source "
                   "tree's tests/data/hopper)");
+  add_gpu_options(*cmd, o->gpu);
   cmd->callback([o] { run_validate(*o); });
 }
 

@@ -16,5 +16,7 @@ void add_validate_command(CLI::App& app);     // cmd_validate.cpp: validate (nee
 void add_lessons_command(CLI::App& app);      // cmd_lessons.cpp: lessons
 void add_advise_command(CLI::App& app);       // cmd_advise.cpp: advise
 void add_profile_command(CLI::App& app);      // cmd_profile.cpp: profile (needs a GPU)
+void add_serve_command(CLI::App& app);        // cmd_serve.cpp: serve (this GPU to --gpu)
+void add_measure_command(CLI::App& app);      // cmd_measure.cpp: measure (a recorded set)
 
 }  // namespace bankviz::cli

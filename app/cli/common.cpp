@@ -270,6 +270,7 @@ Scenario build_scenario(const ScenarioOptions& o) {
     }
     return std::move(*r.scenario);
   };
+  if (!o.file.empty()) check_served_input(o.file, "--file");
   if (o.file == "-") {
     if (std::string why = standard_input_problem(); !why.empty()) throw Exit{kExitFailed, why};
     TextRead in = read_text_stream(std::cin, kMaxScenarioBytes, "standard input");
@@ -386,15 +387,18 @@ Analysis analyze_or_exit(const Scenario& s) {
   return std::move(*r.analysis);
 }
 
+bool names_a_file(const std::string& what) {
+  std::error_code ec;
+  return what == "-" || fs::exists(what, ec) || what.find('/') != std::string::npos ||
+         (what.size() > 5 && what.ends_with(".json"));
+}
+
 Scenario scenario_named(const std::string& what, const char* side) {
   // An empty name is not "the default preset".
   if (what.empty())
     throw Exit{kExitUsage, std::string(side) + " is empty: give a preset name or a scenario file"};
   ScenarioOptions o;
-  std::error_code ec;
-  const bool file = what == "-" || fs::exists(what, ec) || what.find('/') != std::string::npos ||
-                    (what.size() > 5 && what.ends_with(".json"));
-  (file ? o.file : o.preset) = what;
+  (names_a_file(what) ? o.file : o.preset) = what;
   return build_scenario(o);
 }
 

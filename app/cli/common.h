@@ -71,6 +71,42 @@ Scenario scenario_named(const std::string& what, const char* side);
 // read once: the second read would find it empty).
 std::pair<Scenario, Scenario> scenario_pair(const std::string& a, const std::string& b);
 
+// compare's rule: a scenario file rather than a preset name (-, an existing path, a '/' or .json).
+bool names_a_file(const std::string& what);
+
+// [SECTION] A remote GPU (remote.cpp): --gpu HOST, --gpu-command CMD on every measuring command.
+struct GpuFlags {
+  std::string host;        // --gpu
+  std::string command;     // --gpu-command
+  double timeout_s = 600;  // --gpu-timeout: one request's limit
+};
+void add_gpu_options(CLI::App& cmd, GpuFlags& g);
+// When --gpu or --gpu-command was given: the subcommand as the user typed it (cli_main's
+// arguments, without the GPU flags) is sent to that GPU's `bankviz-cli serve`, with the files
+// `file_values` name (those of its arguments that are files: their text travels, - is standard
+// input), its output printed here and its exit status this command's (Exit thrown when not 0);
+// returns true. False (nothing done) when neither flag was given.
+bool run_on_remote_gpu(const GpuFlags& g, const char* subcommand,
+                       const std::vector<std::string>& file_values);
+// The arguments cli_main was called with (argv[1..]), for run_on_remote_gpu.
+std::vector<std::string>& invocation_args();
+
+// [SECTION] Serving (cmd_serve.cpp): while `bankviz-cli serve` runs a request, the names of the
+// files sent with it (the request's directory is the working directory). A command reads no
+// other file of the server's and writes none.
+void set_served_files(const std::vector<std::string>* names);  // nullptr: not serving
+bool serving();
+// Exit{kExitUsage} when serving and `path` is not one of the files sent (`flag` names the
+// argument in the message).
+void check_served_input(const std::string& path, const char* flag);
+// Exit{kExitUsage} when serving: `flag` writes or reads a file of the server's.
+void refuse_when_served(const char* flag);
+// Called by a command that must end its process after a kernel fault (the Runner is wedged):
+// serve sends its reply first. Then std::_Exit(status).
+[[noreturn]] void end_process_after_fault(int status);
+// serve's hook for end_process_after_fault (nullptr: none).
+void set_before_fault_exit(void (*hook)());
+
 // analyze(s), or Exit{kExitFailed} listing the scenario's evaluation errors.
 Analysis analyze_or_exit(const Scenario& s);
 std::vector<std::string> preset_names();  // sorted stems of assets/presets/*.json

@@ -69,7 +69,13 @@ constexpr std::string_view kReserved[] = {
     "atomicAdd", "memcpy", "uint3", "uint4", "make_uint3", "dim3"};
 
 bool is_reserved(std::string_view name) {
-  return std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved);
+  if (std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved))
+    return true;
+  // The element types and their constructors (a kernel named float2, from the title
+  // "float2: ...", declared a function that hid the type: NVRTC refused the kernel).
+  for (const ElemType& t : elem_types())
+    if (name == t.name || (!t.make.empty() && name == t.make)) return true;
+  return false;
 }
 
 // User text (a scenario's name and title, a step's label) as the inside of one `//` comment line:

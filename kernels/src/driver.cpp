@@ -1,6 +1,8 @@
 // driver.cpp: the CUDA driver API opened at run time, checked calls, owned objects (driver.h).
 #include "driver.h"
 
+#include "bankviz/driver_version.h"
+
 #include <dlfcn.h>
 
 #include <mutex>
@@ -209,3 +211,14 @@ OpenedDevice open_first_device() {
 }
 
 }  // namespace bankviz::detail
+
+namespace bankviz {
+
+int cuda_driver_version() {
+  const detail::Driver& d = detail::driver();
+  int v = 0;
+  if (!d.usable() || d.cuDriverGetVersion_(&v) != CUDA_SUCCESS) return 0;
+  return v;
+}
+
+}  // namespace bankviz

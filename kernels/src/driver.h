@@ -25,6 +25,7 @@ namespace bankviz::detail {
 // (cuMemAlloc -> cuMemAlloc_v2); the table resolves those, as a program linked to libcuda would.
 #define BANKVIZ_DRIVER_FUNCTIONS(X)              \
   X(cuInit)                                      \
+  X(cuDriverGetVersion)                          \
   X(cuGetErrorString)                            \
   X(cuGetErrorName)                              \
   X(cuDeviceGetCount)                            \

@@ -1,6 +1,7 @@
 // runner_without_cuda.cpp: the Runner of a build without the CUDA toolkit (runner.h). It still
 // generates the kernel (so its text is shown) and names the limit no GPU lifts; every run then
 // reports RunStatus::NoCuda as a value, and the model works as ever.
+#include "bankviz/driver_version.h"
 #include "bankviz/experiments.h"
 #include "bankviz/profile.h"
 #include "bankviz/runner.h"
@@ -80,5 +81,7 @@ ExperimentRun run_experiment(const Experiment& e, int timing_runs,
   res.message = "this build of bankviz has no CUDA toolkit: the seeds' experiments need a GPU";
   return res;
 }
+
+int cuda_driver_version() { return 0; }
 
 }  // namespace bankviz

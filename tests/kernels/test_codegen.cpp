@@ -1,10 +1,13 @@
 // The generated CUDA source: what the student reads is what runs.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
 
 #include "bankviz/analysis.h"
 #include "bankviz/codegen.h"
+#include "bankviz/kinds.h"
+#include "bankviz/lesson.h"
 #include "bankviz/runner.h"
 #include "helpers.h"
 
@@ -315,6 +318,42 @@ TEST(Nvrtc, EveryElementTypeCompilesForLoadsAndStores) {
       EXPECT_TRUE(c.ok) << t.name << " (" << run_mode_name(mode) << "): " << c.message;
     }
   }
+}
+
+// A title that names an element type ("float2: 32 lanes read ...", the vector-widths lesson's
+// first scene) named the kernel after it: the function hid the type and NVRTC refused the kernel.
+TEST(Codegen, AKernelIsNeverNamedAfterAType) {
+  Scenario s = preset("row-write-column-read");
+  for (const ElemType& t : elem_types()) {
+    s.title = std::string(t.name) + ": a title";
+    s.name = std::string(t.name);
+    const std::string name = kernel_name_for(s);
+    EXPECT_NE(name, t.name);
+    EXPECT_NE(name, t.make);
+  }
+}
+
+// Every lesson scene's kernel compiles (a scene may embed a scenario no preset has).
+TEST(Nvrtc, EveryLessonSceneCompilesForSm90InBothModes) {
+  if (!built_with_cuda()) GTEST_SKIP() << "built without the CUDA toolkit (no NVRTC)";
+  const std::string dir = std::string(BANKVIZ_SOURCE_DIR) + "/assets/lessons";
+  int scenes = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    LessonLoad l = load_lesson_file(e.path().string());
+    ASSERT_TRUE(l.lesson) << e.path();
+    for (const Scene& scene : l.lesson->scenes) {
+      if (!scene.scenario) continue;
+      ++scenes;
+      for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+        GenerateResult g = generate_kernel(*scene.scenario, mode);
+        if (!g.kernel) continue;  // a scene the runner refuses by name (races, no memory step)
+        CompileCheck c = compile_only(*g.kernel, "sm_90");
+        EXPECT_TRUE(c.ok) << e.path().filename() << " " << scene.scenario->name << " ("
+                          << run_mode_name(mode) << "): " << c.message;
+      }
+    }
+  }
+  EXPECT_GT(scenes, 0);
 }
 
 TEST(Nvrtc, CompileErrorQuotesTheGeneratedLineItPointsAt) {

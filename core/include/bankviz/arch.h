@@ -39,6 +39,12 @@ struct Rule {
 
 inline constexpr int kMaxBanks = 32;
 
+// The version of the model's rules: raised whenever what the model counts changes (a rule set
+// here, serve() in access.h, the instruction a step compiles to, exposed mode's prediction), so
+// that a recorded measurement (app/shared/recorded.h) made with older rules says so.
+// tests/core/test_rules_version.cpp fails when the presets' figures change without it.
+inline constexpr int kModelRulesVersion = 1;
+
 struct Arch {
   std::string_view id;          // command-line / JSON name: "hopper", "kepler8", ...
   std::string_view name;        // display name: "Hopper (sm_90)"

@@ -1,0 +1,211 @@
+// recorded.cpp: recorded measurements, their identity, reading and lookup (recorded.h).
+#include "recorded.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "bankviz/arch.h"
+#include "bankviz/io.h"
+#include "data_dir.h"
+#include "gpu_protocol.h"  // short_gpu_name
+#include "run_json.h"
+
+namespace bankviz {
+
+using nlohmann::json;
+
+std::string scenario_identity(const Scenario& s) {
+  Scenario c = s;
+  c.name = "x";
+  c.title.clear();
+  c.description.clear();
+  c.source.clear();
+  c.open_step = -1;
+  const std::string text = scenario_to_json(c);
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ULL;
+  }
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
+namespace {
+
+std::string key_of(const std::string& id, RunMode mode) {
+  return id + ' ' + run_mode_name(mode);
+}
+
+}  // namespace
+
+std::optional<RecordedSet> parse_recorded_set(std::string_view text, std::string* error) {
+  ParsedLine p = parse_protocol_line(text);  // the depth check, then the parse
+  if (!p.value) {
+    *error = "not a recorded set: " + p.error;
+    return std::nullopt;
+  }
+  const json& j = *p.value;
+  auto str = [&](const json& o, const char* k) {
+    return o.contains(k) && o[k].is_string() ? o[k].get<std::string>() : std::string();
+  };
+  if (str(j, "format") != kRecordedFormat) {
+    *error = std::string("not a recorded set (\"format\" is not \"") + kRecordedFormat + "\")";
+    return std::nullopt;
+  }
+  if (!j.contains("format_version") || !j["format_version"].is_number_integer() ||
+      j["format_version"].get<int64_t>() != kRecordedFormatVersion) {
+    *error = "a recorded set of another format version (this bankviz reads version " +
+             std::to_string(kRecordedFormatVersion) + ")";
+    return std::nullopt;
+  }
+  RecordedSet set;
+  set.bankviz = str(j, "bankviz");
+  set.date = str(j, "date");
+  if (!j.contains("rules_version") || !j["rules_version"].is_number_integer() ||
+      !j.contains("device") || !j["device"].is_object() || set.date.empty() ||
+      !j.contains("runs") || !j["runs"].is_array()) {
+    *error = "a recorded set without its rules_version, device, date or runs";
+    return std::nullopt;
+  }
+  set.rules_version = static_cast<int>(std::clamp<int64_t>(j["rules_version"].get<int64_t>(), 0, 1 << 20));
+  const json& d = j["device"];
+  set.device = str(d, "name");
+  set.sm = str(d, "sm");
+  if (d.contains("sm_count") && d["sm_count"].is_number_integer())
+    set.sm_count = static_cast<int>(std::clamp<int64_t>(d["sm_count"].get<int64_t>(), 0, 1 << 20));
+  if (d.contains("clock_mhz") && d["clock_mhz"].is_number())
+    set.clock_mhz = d["clock_mhz"].get<double>();
+  if (d.contains("driver_cuda") && d["driver_cuda"].is_number_integer())
+    set.driver_cuda = static_cast<int>(std::clamp<int64_t>(d["driver_cuda"].get<int64_t>(), 0, 1 << 30));
+  if (j.contains("complete") && j["complete"].is_boolean()) set.complete = j["complete"].get<bool>();
+  if (set.device.empty()) {
+    *error = "a recorded set that names no device";
+    return std::nullopt;
+  }
+  size_t index = 0;
+  for (const json& r : j["runs"]) {
+    const std::string where = "runs[" + std::to_string(index++) + "]";
+    const std::string id = str(r, "id"), mode = str(r, "mode");
+    const std::optional<RunMode> m = parse_run_mode(mode);
+    if (id.size() != 16 || !m || !r.contains("result")) {
+      *error = where + ": no id of 16 hex digits, mode or result";
+      return std::nullopt;
+    }
+    std::string why;
+    if (!run_result_from_json(r["result"], &why)) {
+      *error = where + ": " + why;
+      return std::nullopt;
+    }
+    set.runs[key_of(id, *m)] = r["result"];
+    set.names[id] = str(r, "name");
+  }
+  if (j.contains("experiments") && j["experiments"].is_array()) set.experiments = j["experiments"];
+  return set;
+}
+
+std::string recorded_set_text(const RecordedSet& set) {
+  json runs = json::array();
+  for (const auto& [key, result] : set.runs) {
+    const std::string id = key.substr(0, key.find(' '));
+    auto name = set.names.find(id);
+    runs.push_back({{"id", id},
+                    {"mode", key.substr(key.find(' ') + 1)},
+                    {"name", name == set.names.end() ? std::string() : name->second},
+                    {"result", result}});
+  }
+  json j{{"format", kRecordedFormat},
+         {"format_version", kRecordedFormatVersion},
+         {"bankviz", set.bankviz},
+         {"rules_version", set.rules_version},
+         {"date", set.date},
+         {"device",
+          {{"name", set.device},
+           {"sm", set.sm},
+           {"sm_count", set.sm_count},
+           {"clock_mhz", set.clock_mhz},
+           {"driver_cuda", set.driver_cuda}}},
+         {"complete", set.complete},
+         {"runs", runs},
+         {"experiments", set.experiments}};
+  // Compact, one run per line: a diff of two sets reads run by run.
+  j["runs"] = json::array();
+  std::string out = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string lines = "\n";
+  for (size_t i = 0; i < runs.size(); ++i)
+    lines += runs[i].dump(-1, ' ', false, json::error_handler_t::replace) +
+             (i + 1 < runs.size() ? ",\n" : "\n");
+  const std::string empty = "\"runs\":[]";
+  if (size_t at = out.find(empty); at != std::string::npos)
+    out.replace(at, empty.size(), "\"runs\":[" + lines + "]");
+  return out + "\n";
+}
+
+std::string recorded_label(const RecordedSet& set) {
+  return "measured on " + short_gpu_name(set.device) + ", recorded " + quoted_excerpt(set.date, 20);
+}
+
+std::string rules_note(const RecordedSet& set) {
+  if (set.rules_version == kModelRulesVersion) return {};
+  if (set.rules_version < kModelRulesVersion)
+    return "recorded with the model's rules version " + std::to_string(set.rules_version) +
+           "; this bankviz's model has changed since (version " +
+           std::to_string(kModelRulesVersion) +
+           "): the recorded figures may not match today's model; measure again "
+           "(bankviz-cli measure --out FILE on a GPU)";
+  return "recorded with the model's rules version " + std::to_string(set.rules_version) +
+         ", newer than this bankviz's (" + std::to_string(kModelRulesVersion) + ")";
+}
+
+std::optional<RecordedRun> find_recorded_run(const std::vector<RecordedSet>& sets,
+                                             const Scenario& s, RunMode mode) {
+  const std::string key = key_of(scenario_identity(s), mode);
+  for (const RecordedSet& set : sets) {
+    auto it = set.runs.find(key);
+    if (it == set.runs.end()) continue;
+    std::string why;
+    std::optional<RunResult> r = run_result_from_json(it->second, &why);
+    if (!r) continue;  // checked when the set was read
+    RecordedRun out;
+    out.result = std::move(*r);
+    out.set = &set;
+    out.label = recorded_label(set);
+    out.note = rules_note(set);
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::vector<RecordedSet> load_recorded_sets(const std::string& dir,
+                                            std::vector<std::string>* problems) {
+  std::vector<RecordedSet> sets;
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (const std::string& f : files) {
+    TextRead in = read_text_file(f, kMaxRecordedBytes);
+    std::string why = in.error;
+    if (in.text) {
+      std::optional<RecordedSet> set = parse_recorded_set(*in.text, &why);
+      if (set) {
+        set->path = f;
+        sets.push_back(std::move(*set));
+        continue;
+      }
+    }
+    if (problems) problems->push_back(f + ": " + why);
+  }
+  return sets;
+}
+
+const std::vector<RecordedSet>& shipped_recorded_sets() {
+  static const std::vector<RecordedSet> sets =
+      load_recorded_sets(assets_dir() + "/recorded", nullptr);
+  return sets;
+}
+
+}  // namespace bankviz

@@ -1,0 +1,79 @@
+// recorded.h: measurements recorded on a GPU (`bankviz-cli measure --out FILE`) and shipped in
+// assets/recorded/, so that a machine without a GPU (a lecture-hall laptop, the browser) shows a
+// measured figure wherever the scenario is exactly one that was measured: `run --recorded`, the
+// app's stage and measurement panel, labelled "measured on H200, recorded 2026-11-29".
+//
+// A scenario's identity is its canonical JSON (scenario_to_json) without the words that do not
+// change the kernel (name, title, description, source, the step it opens on), hashed: an edit
+// that changes any tile, constant, let, step, block or architecture is another scenario.
+//
+// Pure C++ (no process): the browser build reads the sets with it too.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bankviz/codegen.h"
+#include "bankviz/run_types.h"
+#include "bankviz/scenario.h"
+
+namespace bankviz {
+
+inline constexpr const char* kRecordedFormat = "bankviz-recorded";
+inline constexpr int kRecordedFormatVersion = 1;
+inline constexpr int64_t kMaxRecordedBytes = 64LL << 20;
+
+// 16 hex digits: FNV-1a (64 bits) of the scenario's canonical text.
+std::string scenario_identity(const Scenario& s);
+
+struct RecordedSet {
+  std::string path;  // where it was read from (messages)
+  std::string bankviz;
+  int rules_version = 0;  // arch.h kModelRulesVersion when it was measured
+  std::string date;       // "2026-11-29" (UTC)
+  std::string device;     // "NVIDIA H200"
+  std::string sm;
+  int sm_count = 0;
+  double clock_mhz = 0;
+  int driver_cuda = 0;
+  bool complete = true;                      // false: the budget ended before everything ran
+  std::map<std::string, nlohmann::json> runs;  // identity + ' ' + mode -> run_json.h's result
+  std::map<std::string, std::string> names;    // identity -> the name it was measured under
+  nlohmann::json experiments = nlohmann::json::array();  // `experiments --run --json`'s entries
+};
+
+// The text of a set (measure writes it); nullopt with the reason when it is not one (a wrong
+// format or version, a missing field, an entry whose result does not read back).
+std::optional<RecordedSet> parse_recorded_set(std::string_view text, std::string* error);
+std::string recorded_set_text(const RecordedSet& set);
+
+// "measured on H200, recorded 2026-11-29"
+std::string recorded_label(const RecordedSet& set);
+// Empty when the set was measured with this bankviz's rules; else that it is older, in words.
+std::string rules_note(const RecordedSet& set);
+
+struct RecordedRun {
+  RunResult result;  // as the run returned it on the GPU that recorded it
+  const RecordedSet* set = nullptr;
+  std::string label;  // recorded_label()
+  std::string note;   // rules_note()
+};
+// The recorded run of exactly this scenario in this mode, in the first set that has it.
+std::optional<RecordedRun> find_recorded_run(const std::vector<RecordedSet>& sets,
+                                             const Scenario& s, RunMode mode);
+
+// Every *.json of `dir` read as a set, in name order; what could not be read in *problems.
+std::vector<RecordedSet> load_recorded_sets(const std::string& dir,
+                                            std::vector<std::string>* problems);
+// assets/recorded (data_dir.h's assets_dir()), read once.
+const std::vector<RecordedSet>& shipped_recorded_sets();
+
+// What a figure says where nothing was measured and none recorded matches.
+inline constexpr const char* kNotMeasured = "not measured: connect a GPU (--gpu HOST)";
+
+}  // namespace bankviz
