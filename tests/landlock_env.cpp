@@ -3,8 +3,8 @@
 // not in its lsm= list) bankviz refuses to run the host compiler uncontained; the tests then ask
 // for the documented opt-in (BANKVIZ_RECORD_UNCONTAINED=1, which every recording then notes), so
 // what the recording computes is still tested, and say so once. The containment's own tests skip
-// themselves there with the reason (tests/kernels/test_sandbox.cpp `Contain.*`; docs/BAD_INPUTS.md's
-// rows marked "needs Landlock"); the refusal itself is tested everywhere
+// themselves there with the reason (tests/kernels/test_sandbox.cpp `Contain.*`;
+// docs/BAD_INPUTS.md's rows marked "needs Landlock"); the refusal itself is tested everywhere
 // (test_sandbox.cpp `Contain.WithoutLandlockTheCompileIsRefusedInWords`).
 #include <linux/landlock.h>
 #include <sys/syscall.h>
@@ -29,4 +29,6 @@ const bool kNoted = [] {
 }  // namespace
 
 // The tests' view of it: true when this program set BANKVIZ_RECORD_UNCONTAINED itself.
-bool tests_run_uncontained() { return kNoted; }
+bool tests_run_uncontained() {
+  return kNoted;
+}

@@ -127,8 +127,7 @@ const Nvrtc& nvrtc() {
 std::string nvrtc_folder() {
   Dl_info info{};
   if (!nvrtc().nvrtcCompileProgram ||
-      ::dladdr(reinterpret_cast<void*>(nvrtc().nvrtcCompileProgram), &info) == 0 ||
-      !info.dli_fname)
+      ::dladdr(reinterpret_cast<void*>(nvrtc().nvrtcCompileProgram), &info) == 0 || !info.dli_fname)
     return {};
   return std::filesystem::path(info.dli_fname).parent_path().string();
 }
@@ -201,7 +200,8 @@ NvrtcRun nvrtc_run(const KernelSource& k, const std::string& sm) {
   const nvrtcResult r = nvrtc().nvrtcCompileProgram(p.prog, with_cccl ? 5 : 4, opts);
   out.log = program_log(p);
   if (out.log.size() > kLogKept)
-    out.log = "(" + std::to_string(out.log.size() - kLogKept) + " bytes of NVRTC's log before not shown)\n" +
+    out.log = "(" + std::to_string(out.log.size() - kLogKept) +
+              " bytes of NVRTC's log before not shown)\n" +
               out.log.substr(out.log.size() - kLogKept);
   if (r != NVRTC_SUCCESS) {
     out.error =
@@ -261,7 +261,8 @@ rlim_t mapped_bytes() {
                               int fd, pid_t parent, rlim_t memory) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(127);
-  const rlimit zero{0, 0}, cpu{static_cast<rlim_t>(kNvrtcSeconds), static_cast<rlim_t>(kNvrtcSeconds)},
+  const rlimit zero{0, 0},
+      cpu{static_cast<rlim_t>(kNvrtcSeconds), static_cast<rlim_t>(kNvrtcSeconds)},
       mem{memory, memory};
   ::setrlimit(RLIMIT_CORE, &zero);
   ::setrlimit(RLIMIT_FSIZE, &zero);
@@ -363,17 +364,17 @@ NvrtcRun nvrtc_contained(const KernelSource& k, const std::string& sm,
   if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !take(reply, &at, &out.error) ||
       !take(reply, &at, &out.log) || !take(reply, &at, &out.lowered) || !take(reply, &at, &cubin)) {
     out = NvrtcRun{};
-    out.error = "NVRTC's compile of " + k.file_name + " ended " +
-                (WIFSIGNALED(status)
-                     ? "by signal " + std::to_string(WTERMSIG(status)) + " (" +
-                           strsignal(WTERMSIG(status)) +
-                           (WTERMSIG(status) == SIGXCPU ? ": its CPU time ran out" : "") +
-                           (WTERMSIG(status) == SIGABRT || WTERMSIG(status) == SIGSEGV
-                                ? ": out of memory?"
-                                : "") +
-                           ")"
-                     : "with status " + std::to_string(WEXITSTATUS(status))) +
-                limits;
+    out.error =
+        "NVRTC's compile of " + k.file_name + " ended " +
+        (WIFSIGNALED(status)
+             ? "by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                   strsignal(WTERMSIG(status)) +
+                   (WTERMSIG(status) == SIGXCPU ? ": its CPU time ran out" : "") +
+                   (WTERMSIG(status) == SIGABRT || WTERMSIG(status) == SIGSEGV ? ": out of memory?"
+                                                                               : "") +
+                   ")"
+             : "with status " + std::to_string(WEXITSTATUS(status))) +
+        limits;
     return out;
   }
   out.cubin.assign(cubin.begin(), cubin.end());
@@ -404,8 +405,9 @@ CompileOutcome compile(const KernelSource& k, const std::string& sm) {
   const std::string cwd = std::filesystem::current_path(ec).string();
   const std::string folder = std::filesystem::path(k.file_name).parent_path().string();
   if (k.user_source) {
-    if (std::string why = include_problem(k.text, {folder.empty() ? cwd : folder, cwd,
-                                                   cuda_include_dir(), cuda_include_dir() + "/cccl"});
+    if (std::string why = include_problem(
+            k.text,
+            {folder.empty() ? cwd : folder, cwd, cuda_include_dir(), cuda_include_dir() + "/cccl"});
         !why.empty()) {
       out.error = k.file_name + ": " + why;
       return out;
@@ -419,7 +421,7 @@ CompileOutcome compile(const KernelSource& k, const std::string& sm) {
   // The user's source compiles in a process of its own, contained (what a macro-built include
   // opens cannot be seen above); bankviz's own kernels in this one.
   NvrtcRun run = k.user_source ? nvrtc_contained(k, sm, {folder.empty() ? cwd : folder, cwd})
-                         : nvrtc_run(k, sm);
+                               : nvrtc_run(k, sm);
   out.ms = ms_since(t0);
   out.log = std::move(run.log);
   if (!run.error.empty()) {

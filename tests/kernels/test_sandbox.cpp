@@ -6,8 +6,8 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -405,16 +405,17 @@ TEST(Contain, NvrtcReadsOnlyTheSourcesFolderAndCudasHeaders) {
     k.kernel_name = "k";
     return detail::compile(k, "sm_90");
   };
-  const std::string body = "__global__ void k(int* o) { __shared__ int s[32]; s[threadIdx.x] = "
-                           "threadIdx.x; __syncthreads(); o[0] = s[31 - threadIdx.x]; }\n";
+  const std::string body =
+      "__global__ void k(int* o) { __shared__ int s[32]; s[threadIdx.x] = "
+      "threadIdx.x; __syncthreads(); o[0] = s[31 - threadIdx.x]; }\n";
   const detail::CompileOutcome plain = compile_in("#include <cuda_fp16.h>\n" + body);
   if (!plain.compiled && plain.error.find("NVRTC") != std::string::npos &&
       plain.error.find("not installed") != std::string::npos)
     GTEST_SKIP() << plain.error;
   ASSERT_TRUE(plain.compiled) << plain.error;
   const detail::CompileOutcome header =
-      compile_in("#define H(x) #x\n#define HH(x) H(x)\n#include HH(" + (f.src / "header.h").string() +
-                 ")\n#if FROM_HEADER\n" + body + "#endif\n");
+      compile_in("#define H(x) #x\n#define HH(x) H(x)\n#include HH(" +
+                 (f.src / "header.h").string() + ")\n#if FROM_HEADER\n" + body + "#endif\n");
   EXPECT_TRUE(header.compiled) << header.error;
   const std::string fifo = (f.s.dir / "fifo").string(), near = (f.src / "fifo").string();
   for (const std::string& bad :
@@ -454,10 +455,10 @@ TEST(Contain, WithoutLandlockTheCompileIsRefusedInWords) {
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
     if (!enter_seccomp(no_landlock)) ::_exit(3);
-    const RecordResult r =
-        record("__global__ void k(int* d)\n{\n  __shared__ int s[32];\n  s[threadIdx.x] = "
-               "d[threadIdx.x];\n}\n",
-               {std::nullopt});
+    const RecordResult r = record(
+        "__global__ void k(int* d)\n{\n  __shared__ int s[32];\n  s[threadIdx.x] = "
+        "d[threadIdx.x];\n}\n",
+        {std::nullopt});
     const std::string said = r.recording ? std::string("recorded") : r.error;
     if (::write(fds[1], said.data(), said.size()) < 0) ::_exit(4);
     ::_exit(0);
@@ -465,7 +466,8 @@ TEST(Contain, WithoutLandlockTheCompileIsRefusedInWords) {
   ::close(fds[1]);
   std::string said;
   char buf[4096];
-  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) said.append(buf, static_cast<size_t>(n));
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+    said.append(buf, static_cast<size_t>(n));
   ::close(fds[0]);
   int status = 0;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);

@@ -34,9 +34,9 @@ inline constexpr int kExposedLoadBatch = 16;
 
 struct KernelSource {
   RunMode mode = RunMode::Written;
-  std::string text;                  // the whole .cu source
-  std::string kernel_name;           // the __global__ function's C++ name (NVRTC lowers it)
-  std::string file_name;             // "setRowReadCol.cu": what NVRTC messages point into
+  std::string text;         // the whole .cu source
+  std::string kernel_name;  // the __global__ function's C++ name (NVRTC lowers it)
+  std::string file_name;    // "setRowReadCol.cu": what NVRTC messages point into
   // The user's own source (profile, the GPU recording, serve): NVRTC compiles it in a process of
   // its own, contained (compiler.cpp); bankviz's generated kernels set it false.
   bool user_source = true;
