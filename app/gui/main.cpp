@@ -20,6 +20,7 @@
 #include "heap_reuse.h"
 #include "imgui.h"
 #include "jobs/analyzer.h"
+#include "measure/remote_gpu.h"
 #include "platform/cells.h"
 #include "platform/platform.h"
 #include "platform/theme.h"
@@ -81,7 +82,10 @@ int run(int argc, char** argv) {
         return kExitFailed;
       }
   // Timing runs on a worker thread through the kernels runner; no device is reported there.
-  if (o.frames == 0 || !o.screenshot.empty()) s.measure.measurer.set_runner(measure_with_runner);
+  // --gpu or --gpu-command: a GPU elsewhere; else this machine's, and without one the recorded
+  // measurements (measure/remote_gpu.h).
+  if (o.frames == 0 || !o.screenshot.empty())
+    use_gpu(s.measure.measurer, bankviz::GpuTarget{o.gpu, o.gpu_command});
   s.measure.measurer.request(s.scenario);
   // An SVG needs no OpenGL at all.
   if (!o.svg.empty()) {
