@@ -20,7 +20,9 @@
 #include "heap_reuse.h"
 #include "imgui.h"
 #include "jobs/analyzer.h"
-#include "measure/remote_gpu.h"
+#ifndef __EMSCRIPTEN__
+#include "measure/remote_gpu.h"  // a GPU elsewhere: the desktop's (process code)
+#endif
 #include "platform/cells.h"
 #include "platform/platform.h"
 #include "platform/theme.h"
@@ -84,8 +86,13 @@ int run(int argc, char** argv) {
   // Timing runs on a worker thread through the kernels runner; no device is reported there.
   // --gpu or --gpu-command: a GPU elsewhere; else this machine's, and without one the recorded
   // measurements (measure/remote_gpu.h).
-  if (o.frames == 0 || !o.screenshot.empty())
+  if (o.frames == 0 || !o.screenshot.empty()) {
+#ifndef __EMSCRIPTEN__
     use_gpu(s.measure.measurer, bankviz::GpuTarget{o.gpu, o.gpu_command});
+#else
+    s.measure.measurer.set_runner(measure_recorded);  // the browser: the recorded figures
+#endif
+  }
   s.measure.measurer.request(s.scenario);
   // An SVG needs no OpenGL at all.
   if (!o.svg.empty()) {
