@@ -371,8 +371,17 @@ void explain_differences(std::vector<RecordedVsHardware>& rows,
                          const std::vector<RecordedInstruction>& ins, const ProfileRequest& q,
                          const ProfileResult& r, uint64_t blocks) {
   bool any = false;
-  for (const RecordedVsHardware& v : rows)
+  for (RecordedVsHardware& v : rows) {
     any = any || (v.recorded && v.hardware && !v.equal(blocks));
+    // A line the hardware counts shared instructions on where the source makes no access: the
+    // compiler put other lines' accesses there (an if/else's loads and stores merged, code
+    // moved; issue 30: Hillis-Steele's `else` branch on an H200), never silently.
+    if (!v.recorded && v.hardware && v.hardware->executed > 0)
+      v.reason = "the source makes no shared-memory access on this line, the compiled kernel " +
+                 std::to_string(v.hardware->executed) +
+                 " executed instructions: the compiler put accesses of other lines here (their "
+                 "lines count fewer)";
+  }
   if (!any) return;
   KernelSource k;
   k.text = q.source;

@@ -1,16 +1,17 @@
-// bankviz: the desktop app. Reads like Dear ImGui's example_glfw_opengl3/main.cpp: stages, no
-// logic. The model is bankviz_core; each panel lives in its own panel_*.cpp.
-#include <glad/gl.h>
-
-#include <GLFW/glfw3.h>
+// bankviz: the app, on the desktop and in the browser. Reads like Dear ImGui's
+// example_glfw_opengl3/main.cpp: stages, no logic. The model is bankviz_core; each panel lives in
+// its own panel_*.cpp; what differs between the desktop and the browser is the platform layer's
+// (platform/platform.h), which runs the main loop.
+// The GL header first: in a unity build (scripts/sanitize.sh) this file opens the batch, and a
+// later file's GLFW header must not bring in the system's GL before glad's.
+#include "platform/gl.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,14 +45,179 @@ void request_stop(int) {
   g_stop = 1;
 }
 
+// Everything the main loop's frames share. It lives on the heap: in the browser the loop outlives
+// run()'s stack (platform.h run_main_loop).
+struct App {
+  Options o;
+  AppState s;
+  Platform platform;
+  CellRenderer cells;
+  float ui_scale = 1;
+  std::string ini;  // ImGui's layout file, "" when not kept
+  bool keep_layout = false;
+  int code = kExitOk;
+  // The loop's own
+  std::vector<FrameTiming> times;
+  double last = 0;
+  int settle = 3;  // frames ImGui needs after an input (popups open on the next frame)
+  int frames_drawn = 0;
+  double link_checked = -1;
+  std::string link;            // the address bar's fragment, as last shown
+  std::string saved_settings;  // the settings as last kept (the browser keeps them as they change)
+
+  bool frame();
+  int finish();
+  void after_first_frame();
+  void keep_page_current();
+};
+
+// One frame: poll (or wait while idle), new frame, UI, render, swap, the UI's requests. False when
+// the session ends.
+bool App::frame() {
+  if (s.want_quit && !capabilities().exits) {
+    // A page is not quit: Q there says how to leave instead of stopping the page.
+    s.want_quit = false;
+    set_notice(s, "the browser keeps bankviz open: close its tab to leave", ImGui::GetTime(), 6);
+  }
+  if (platform.should_close() || s.want_quit || g_stop) return false;
+  // Nothing moves while paused: sleep until an input event (or a measurement's progress tick)
+  // instead of redrawing 60 times a second. --frames always renders flat out.
+  if (o.frames > 0 || s.playing || settle > 0 || s.exports.job.active()) {
+    platform.poll_events();
+    settle = std::max(0, settle - 1);
+  } else if (platform.wait_events(s.measure.measurer.state() == Measurer::State::Running ||
+                                          analysis_stale(s)
+                                      ? 0.1
+                                      : 0.5)) {
+    settle = 3;
+  }
+  // A file dropped on the window (or picked in the browser) opens where it belongs: a kernel in
+  // the "your kernel" window, a scenario, lesson or recording in the views (session.h).
+  for (const std::string& path : platform.take_dropped()) open_user_file(s, path, ImGui::GetTime());
+  const double now = now_seconds();
+  const double dt = last > 0 ? now - last : 1.0 / 60;
+  last = now;
+  int w = 0, h = 0;
+  platform.framebuffer_size(&w, &h);
+  FrameTiming ft = render_frame(s, platform, cells, w, h, dt);
+  // Timed frames (--frames) run one at a time: wait for the rasterizer, then for the swap.
+  // While an export runs the window's frame is waited for too: its cost sets the export's share.
+  platform.present(o.frames > 0 || s.exports.job.active(), &ft.finish, &ft.swap);
+  const double window_ms = (now_seconds() - now) * 1000;
+  if (o.frames > 0) {
+    ft.total = window_ms;
+    times.push_back(ft);
+  }
+  // A running export renders a few of its frames here: the window's next frame waits for them.
+  const double before_exports = now_seconds();
+  handle_export_jobs(s, platform, cells, ui_scale, window_ms);
+  if (o.frames > 0 && !times.empty()) {
+    const double ms = (now_seconds() - before_exports) * 1000;
+    times.back().exports = ms;
+    times.back().total += ms;
+  }
+  handle_requests(s, platform, cells, ui_scale);
+  // Presenter mode's type follows the window's height (a resize, full screen, a projector).
+  if (s.want_fonts || look_outdated(s, ui_scale, h)) {
+    s.view_px_h = static_cast<float>(h);
+    apply_look(s, ui_scale);
+    s.want_fonts = false;
+  }
+  platform.set_fullscreen(s.fullscreen);
+  if (++frames_drawn == 1) after_first_frame();
+  keep_page_current();
+  if (!o.export_gif.empty() && s.exports.last) return false;
+  if (o.frames > 0 && static_cast<int>(times.size()) >= o.frames && o.export_gif.empty())
+    return false;
+  return true;
+}
+
+// The browser's `&dump-layout`: the first frame's layout, as `--screenshot --dump-layout` writes
+// it, handed to the page (tests compare it with the desktop's at the same size).
+void App::after_first_frame() {
+  if (!o.link_dump_layout) return;
+  int w = 0, h = 0;
+  platform.window_size(&w, &h);
+  std::string json, err;
+  if (!layout_of_first_frame(s, platform, cells, w, h, &json, &err))
+    json = "{\"error\": \"" + bankviz::replace_controls(err, '?') + "\"}";
+  publish_layout(json);
+}
+
+// Twice a second: the address bar links to what is on screen (a link may hold the scenario), and
+// in the browser, which has no "quit", the settings are kept as they change.
+void App::keep_page_current() {
+  const double now = now_seconds();
+  if (now - link_checked < 0.5) return;
+  link_checked = now;
+  const bool sized = !o.link.empty() && o.size_given;
+  std::string fragment =
+      current_link(s, sized ? std::to_string(o.width) + "x" + std::to_string(o.height) : "");
+  if (fragment != link) {
+    link = std::move(fragment);
+    show_link(link);
+  }
+  if (capabilities().exits || o.no_settings || o.frames > 0) return;
+  if (!s.preset.empty()) s.settings.preset = s.preset;
+  std::string json = settings_to_json(s.settings);
+  if (json == saved_settings) return;
+  std::string err;
+  if (save_settings(s.settings, &err))
+    persist_settings(config_dir() + "/settings.json");  // into the browser's storage
+  else
+    set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
+  saved_settings = std::move(json);  // said once, not twice a second
+}
+
+// After the loop: exports, frame times, settings and the window layout. The exit status.
+int App::finish() {
+  int rc = kExitOk;
+  if (!o.export_gif.empty()) {
+    if (!s.exports.last || !s.exports.last->ok) {
+      std::fprintf(stderr, "bankviz: %s\n",
+                   s.exports.last ? s.exports.last->error.c_str() : "the export did not finish");
+      rc = kExitFailed;
+    } else {
+      std::printf("wrote %s in %.2f s\n",
+                  export_saved_text(*s.exports.last, ExportKind::Gif).c_str(),
+                  s.exports.last->seconds);
+    }
+  }
+  if (o.frame_times) {
+    int w = 0, h = 0;
+    platform.framebuffer_size(&w, &h);
+    print_frame_times(times, platform.gl_renderer, w, h);
+    std::printf("cells drawn per frame: %zu\n", cells.cells_last_frame());
+  }
+  // [7] Cleanup: settings and the window layout persist between runs; a failure to save them is
+  // reported and is the exit status.
+  if (!o.no_settings && o.frames == 0 && !remember_session(s, platform)) rc = kExitFailed;
+  if (keep_layout && !save_imgui_ini(ini)) rc = kExitFailed;
+  cells.shutdown();
+  platform.close();
+  ImGui::DestroyContext();
+  return rc;
+}
+
+// The browser cannot exit on a bad link: it opens the default view and says what was wrong.
+// Returns the options to start with, or nullopt with *code to exit with (desktop).
+std::optional<Options> command_line(int argc, char** argv, int* code, std::string* problem) {
+  if (capabilities().exits) return parse_options(argc, argv, code);
+  std::optional<Options> o = parse_options(argc, argv, code, problem);
+  if (o || *code == kExitOk) return o;
+  char name[] = "bankviz";
+  char* none[] = {name, nullptr};
+  return parse_options(1, none, code, problem);
+}
+
 // Exit statuses: 0 done, 1 the work failed (a file that does not load or cannot be written, no
 // way to render), 2 a usage error (options.h). Nothing thrown escapes main.
 int run(int argc, char** argv) {
   // [1] Command line
   int code = 0;
-  std::optional<Options> opts = parse_options(argc, argv, &code);
+  std::string link_problem;
+  std::optional<Options> opts = command_line(argc, argv, &code, &link_problem);
   if (!opts) return code;
-  const Options& o = *opts;
   // A data directory named but missing is a usage error, not a silent fall-back (data_dir.h).
   if (std::string why = bankviz::data_env_problem(); !why.empty()) {
     std::fprintf(stderr, "bankviz: %s\n", why.c_str());
@@ -64,17 +230,42 @@ int run(int argc, char** argv) {
   // with a window, Ctrl+C or SIGTERM ends the session like closing it, and writes complete.
   bankviz::remove_temporary_files_on_signal();
   bankviz::keep_freed_memory_for_reuse();  // app/shared/heap_reuse.h: analyses in a row
-  if (!o.headless() && o.frames == 0) {
+  if (!opts->headless() && opts->frames == 0) {
     std::signal(SIGINT, request_stop);
     std::signal(SIGTERM, request_stop);
   }
 
   // [2] The model: settings, presets, the scenario to show
-  AppState s;
+  auto app = std::make_unique<App>();
+  app->o = std::move(*opts);
   std::string err;
-  if (int rc = setup_state(s, o, &err); rc != kExitOk) {
-    std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-    return rc;
+  if (int rc = setup_state(app->s, app->o, &err); rc != kExitOk) {
+    if (capabilities().exits || rc != kExitUsage) {
+      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+      return rc;
+    }
+    // The browser: a link naming no lesson, scene or preset opens the default view, and says so.
+    link_problem = err;
+    const Options asked = app->o;
+    app = std::make_unique<App>();
+    char name[] = "bankviz";
+    char* none[] = {name, nullptr};
+    app->o = *parse_options(1, none, &code);
+    // How the page is shown stays as the link asked (its size, the test's layout dump).
+    app->o.link_dump_layout = asked.link_dump_layout;
+    app->o.width = asked.width;
+    app->o.height = asked.height;
+    app->o.size_given = asked.size_given;
+    if (int again = setup_state(app->s, app->o, &err); again != kExitOk) {
+      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+      return again;
+    }
+  }
+  const Options& o = app->o;
+  AppState& s = app->s;
+  if (!link_problem.empty()) {
+    std::fprintf(stderr, "bankviz: %s\n", link_problem.c_str());
+    set_notice(app->s, "this link does not open: " + link_problem, 0, 30, Notice::Error);
   }
   // Outputs that cannot be written are refused before any rendering (and again when written).
   for (const std::string* out : {&o.screenshot, &o.gif, &o.dump_layout, &o.export_gif})
@@ -84,13 +275,14 @@ int run(int argc, char** argv) {
         return kExitFailed;
       }
   // Timing runs on a worker thread through the kernels runner; no device is reported there.
-  // --gpu or --gpu-command: a GPU elsewhere; else this machine's, and without one the recorded
-  // measurements (measure/remote_gpu.h).
-  if (o.frames == 0 || !o.screenshot.empty()) {
+  // The browser runs no kernel: the measurement panel says so, and how to measure. On the
+  // desktop --gpu or --gpu-command: a GPU elsewhere; else this machine's, and without one the
+  // recorded measurements (measure/remote_gpu.h).
+  if (!capabilities().processes) {
+    s.measure.measurer.set_unavailable(kBrowserCannotRunKernels);
+  } else if (o.frames == 0 || !o.screenshot.empty()) {
 #ifndef __EMSCRIPTEN__
     use_gpu(s.measure.measurer, bankviz::GpuTarget{o.gpu, o.gpu_command});
-#else
-    s.measure.measurer.set_runner(measure_recorded);  // the browser: the recorded figures
 #endif
   }
   s.measure.measurer.request(s.scenario);
@@ -109,18 +301,17 @@ int run(int argc, char** argv) {
       return kExitOk;
   }
 
-  // [3] OpenGL context: a window when there is a display, else EGL surfaceless (headless only)
-  Platform platform;
+  // [3] OpenGL context: a window when there is one (a display, or the browser's canvas), else
+  // EGL surfaceless (headless only)
+  Platform& platform = app->platform;
   const bool headless = !o.screenshot.empty() || !o.sequence.empty() || !o.gif.empty();
-  const char* display = std::getenv("DISPLAY");
-  bool opened = false;
   std::string window_err;
   // The window opens at the size it had when it was last closed, unless --size says otherwise.
   const bool restore = !o.size_given && !headless && o.frames == 0 && !o.no_settings;
   const int win_w = restore ? s.settings.window_w : o.width;
   const int win_h = restore ? s.settings.window_h : o.height;
-  if (!o.egl && display && *display)
-    opened = platform.open_window(win_w, win_h, !headless, &window_err);
+  bool opened =
+      !o.egl && can_open_window() && platform.open_window(win_w, win_h, !headless, &window_err);
   if (!opened && (headless || o.frames > 0)) opened = platform.open_egl(&err);
   if (!opened) {
     // Without a display and without a headless output nothing was tried: say that, not "".
@@ -140,42 +331,34 @@ int run(int argc, char** argv) {
   ImGui::CreateContext();
   // ImGui's layout file is read and written by us (session.h): bounded, and checked.
   ImGui::GetIO().IniFilename = nullptr;
-  const bool keep_layout = !headless && !o.no_settings && o.frames == 0 && !config_dir().empty();
-  const std::string ini = keep_layout ? config_dir() + "/imgui.ini" : "";
-  load_imgui_ini(s, ini);
+  app->keep_layout = !headless && !o.no_settings && o.frames == 0 && !config_dir().empty();
+  app->ini = app->keep_layout ? config_dir() + "/imgui.ini" : "";
+  load_imgui_ini(s, app->ini);
   if (!platform.start_imgui(&err)) {
     std::fprintf(stderr, "bankviz: %s\n", err.c_str());
     return kExitFailed;
   }
-  float ui_scale = o.scale > 0 ? o.scale : s.settings.ui_scale;
-  if (platform.window && o.scale <= 0) {
-    float sx = 1, sy = 1;
-    glfwGetWindowContentScale(platform.window, &sx, &sy);
-    ui_scale *= sx;
-  }
-  if (platform.window) {
+  app->ui_scale = o.scale > 0 ? o.scale : s.settings.ui_scale;
+  if (platform.has_window() && o.scale <= 0) app->ui_scale *= platform.content_scale();
+  if (platform.has_window()) {
     int fw = 0, fh = 0;
-    glfwGetFramebufferSize(platform.window, &fw, &fh);
+    platform.framebuffer_size(&fw, &fh);
     s.view_px_h = static_cast<float>(fh);
   }
-  apply_look(s, ui_scale);
-  CellRenderer cells;
-  if (!cells.init(bankviz::data_dir() + "/shaders", &err)) {
+  apply_look(s, app->ui_scale);
+  if (!app->cells.init(bankviz::data_dir() + "/shaders", &err)) {
     std::fprintf(stderr, "bankviz: %s\n", err.c_str());
     return kExitFailed;
   }
 
   // [5] Headless runs: render, write, exit
-  if (headless || (o.frames > 0 && !platform.window)) {
-    code = run_headless(s, o, platform, cells);
-    cells.shutdown();
+  if (headless || (o.frames > 0 && !platform.has_window())) {
+    code = run_headless(s, o, platform, app->cells);
+    app->cells.shutdown();
     platform.close();
     ImGui::DestroyContext();
     return code;
   }
-
-  // [6] Main loop: poll (or wait while idle), new frame, UI, render, swap, the UI's requests
-  std::vector<FrameTiming> times;
   if (!o.export_gif.empty()) {
     // As the Export menu's GIF, named: the job runs while the window draws; exit when written.
     s.exports.ask(ExportAsk::Gif);
@@ -185,96 +368,20 @@ int run(int argc, char** argv) {
       s.exports.scope = ExportScope::Animation;  // the menu's "whole animation"
   }
   if (o.frames > 0) s.playing = true;
-  if (o.frames > 0) glfwSwapInterval(0);  // time the frames, not the display's refresh
-  auto last = std::chrono::steady_clock::now();
-  int settle = 3;  // frames ImGui needs after an input (popups open on the next frame)
-  while (!glfwWindowShouldClose(platform.window) && !s.want_quit && !g_stop) {
-    // Nothing moves while paused: sleep until an input event (or a measurement's progress tick)
-    // instead of redrawing 60 times a second. --frames always renders flat out.
-    if (o.frames > 0 || s.playing || settle > 0 || s.exports.job.active()) {
-      glfwPollEvents();
-      settle = std::max(0, settle - 1);
-    } else if (platform.wait_events(s.measure.measurer.state() == Measurer::State::Running ||
-                                            analysis_stale(s)
-                                        ? 0.1
-                                        : 0.5)) {
-      settle = 3;
-    }
-    // A .cu file dropped on the window opens in the "your kernel" window (profile/profiler.h).
-    for (const std::string& path : platform.take_dropped()) {
-      std::string why;
-      if (open_dropped_source(s.profiler, path, &why))
-        set_notice(s,
-                   "opened " + bankviz::replace_controls(s.profiler.form.file, '?') +
-                       " in 'your kernel': pick the kernel and the launch",
-                   ImGui::GetTime(), 6);
-      else
-        set_notice(s, why, ImGui::GetTime(), 8, Notice::Error);
-    }
-    auto now = std::chrono::steady_clock::now();
-    double dt = std::chrono::duration<double>(now - last).count();
-    last = now;
-    int w = 0, h = 0;
-    glfwGetFramebufferSize(platform.window, &w, &h);
-    FrameTiming ft = render_frame(s, platform, cells, w, h, dt);
-    // Timed frames (--frames) run one at a time: wait for the rasterizer, then for the swap.
-    // While an export runs the window's frame is waited for too: its cost sets the export's share.
-    platform.present(o.frames > 0 || s.exports.job.active(), &ft.finish, &ft.swap);
-    const double window_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now).count();
-    if (o.frames > 0) {
-      ft.total =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now).count();
-      times.push_back(ft);
-    }
-    // A running export renders a few of its frames here: the window's next frame waits for them.
-    const auto before_exports = std::chrono::steady_clock::now();
-    handle_export_jobs(s, platform, cells, ui_scale, window_ms);
-    if (o.frames > 0 && !times.empty()) {
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                                  before_exports)
-                            .count();
-      times.back().exports = ms;
-      times.back().total += ms;
-    }
-    handle_requests(s, platform, cells, ui_scale);
-    // Presenter mode's type follows the window's height (a resize, full screen, a projector).
-    if (s.want_fonts || look_outdated(s, ui_scale, h)) {
-      s.view_px_h = static_cast<float>(h);
-      apply_look(s, ui_scale);
-      s.want_fonts = false;
-    }
-    platform.set_fullscreen(s.fullscreen);
-    if (!o.export_gif.empty() && s.exports.last) break;
-    if (o.frames > 0 && static_cast<int>(times.size()) >= o.frames && o.export_gif.empty()) break;
-  }
-  code = kExitOk;
-  if (!o.export_gif.empty()) {
-    if (!s.exports.last || !s.exports.last->ok) {
-      std::fprintf(stderr, "bankviz: %s\n",
-                   s.exports.last ? s.exports.last->error.c_str() : "the export did not finish");
-      code = kExitFailed;
-    } else {
-      std::printf("wrote %s in %.2f s\n",
-                  export_saved_text(*s.exports.last, ExportKind::Gif).c_str(),
-                  s.exports.last->seconds);
-    }
-  }
-  if (o.frame_times) {
-    int w = 0, h = 0;
-    glfwGetFramebufferSize(platform.window, &w, &h);
-    print_frame_times(times, platform.gl_renderer, w, h);
-    std::printf("cells drawn per frame: %zu\n", cells.cells_last_frame());
-  }
+  if (o.frames > 0) platform.set_swap_interval(0);  // time the frames, not the refresh
+  app->saved_settings = settings_to_json(s.settings);
 
-  // [7] Cleanup: settings and the window layout persist between runs; a failure to save them is
-  // reported and is the exit status.
-  if (!o.no_settings && o.frames == 0 && !remember_session(s, platform)) code = kExitFailed;
-  if (keep_layout && !save_imgui_ini(ini)) code = kExitFailed;
-  cells.shutdown();
-  platform.close();
-  ImGui::DestroyContext();
-  return code;
+  // [6] Main loop: the platform calls frame() once per display refresh (the desktop's loop, or
+  // the browser's animation frames); [7] cleanup (App::finish) when it returns false.
+  App* loop = app.release();  // the browser never returns here: the loop owns the app
+  run_main_loop([loop] {
+    if (loop->frame()) return true;
+    loop->code = loop->finish();
+    return false;
+  });
+  const int exit_code = loop->code;
+  delete loop;
+  return exit_code;
 }
 
 // run() with nothing thrown escaping and standard output checked.

@@ -80,6 +80,10 @@ FILE* filtered(int fd) {
 }  // namespace
 
 bool filter_standard_streams() {
+#ifdef __EMSCRIPTEN__
+  // The browser's standard streams are its console, not a terminal: nothing to filter.
+  return true;
+#else
   std::fflush(stdout);
   std::fflush(stderr);
   FILE* out = filtered(STDOUT_FILENO);
@@ -94,6 +98,7 @@ bool filter_standard_streams() {
   stdout = out;
   stderr = err;
   return true;
+#endif
 }
 
 }  // namespace bankviz

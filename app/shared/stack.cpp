@@ -44,6 +44,11 @@ void let_the_main_stack_grow() {
 }  // namespace
 
 int run_with_the_model_stack(int (*program)(int, char**), int argc, char** argv) {
+#ifdef __EMSCRIPTEN__
+  // The browser's page thread owns the canvas and must not block on another thread: the program
+  // runs on it, with the model's stack given at link time (app/web/site.cmake: TOTAL_STACK).
+  return program(argc, argv);
+#endif
   Call c{program, argc, argv, 1};
   pthread_attr_t attr;
   if (model_stack_by_default() && pthread_attr_init(&attr) == 0) {

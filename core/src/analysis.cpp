@@ -13,17 +13,6 @@ namespace bankviz {
 
 // [SECTION] analyze()
 
-namespace {
-
-// The value expression is the constant 1 ("1", "1u", "1U"; spaces around allowed).
-bool is_constant_one(std::string_view v) {
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  return v == "1" || v == "1u" || v == "1U";
-}
-
-}  // namespace
-
 OpSpec compiled_op(const Scenario& s, int step, const Arch& arch) {
   const Step& st = s.steps[static_cast<size_t>(step)];
   const TileDecl* t = s.find_tile(st.tile);
@@ -33,9 +22,15 @@ OpSpec compiled_op(const Scenario& s, int step, const Arch& arch) {
   // merge. Measured on an H100: the histogram's atomic step counts 25.20 wavefronts per block
   // over 1056 blocks, the ATOMS.ADD rule 28.31, this one 25.21. Only Hopper's rules are
   // measured, so only there.
-  if (o.op == Op::Atomic && arch.measured && t && is_constant_one(st.value)) {
+  // The value as the compiler folds it: "(1)", "2 - 1", "0x1", "(int)1", "1ll" and a constant
+  // named ONE are the constant 1 (trace.h folded_constant()), converted to the element's type.
+  if (o.op == Op::Atomic && arch.measured && t) {
     const ElemType& e = t->type();
-    if (e.bytes == 4 && e.lanes == 1 && !e.is_float()) o.op = Op::AtomicInc;
+    if (e.bytes == 4 && e.lanes == 1 && !e.is_float()) {
+      const CType to = e.comp_kind == CompKind::SInt ? CType::Int : CType::UInt;
+      const std::optional<Value> v = folded_constant(s, st.value, to);
+      if (v && v->bits == 1) o.op = Op::AtomicInc;
+    }
   }
   return o;
 }
@@ -266,8 +261,8 @@ AnalysisResult analyze(const Scenario& s, const Arch* arch_override, Trace t, Se
          "races: " + std::to_string(a.hazards.racing_accesses) + " racing lane accesses in all (" +
              counts + "), " + std::to_string(a.hazards.pairs) + " racing step pairs, " +
              std::to_string(a.hazards.examples.size()) + " of them named above" +
-             (a.hazards.unnamed_writers ? "; a slot written by more than 16 steps between two "
-                                          "barriers leaves some pairs unnamed"
+             (a.hazards.unnamed_writers ? " (at least: so many steps write one slot between two "
+                                          "barriers that some pairs are left unnamed)"
                                         : "")});
   }
   out.analysis = std::move(a);

@@ -1343,6 +1343,13 @@ bool mentions_block(const Expr::Node& n) {
   return false;
 }
 
+bool mentions_builtin(const Expr::Node& n) {
+  if (n.kind == Expr::Node::Kind::Builtin) return true;
+  for (const auto& k : n.kids)
+    if (mentions_builtin(*k)) return true;
+  return false;
+}
+
 bool calls(const Expr::Node& n, std::string_view name) {
   if (n.kind == Expr::Node::Kind::Call && n.name == name) return true;
   for (const auto& k : n.kids)
@@ -1393,6 +1400,10 @@ bool Expr::uses_thread_index() const {
 
 bool Expr::uses_block_index() const {
   return root_ && mentions_block(*root_);
+}
+
+bool Expr::uses_builtin() const {
+  return root_ && mentions_builtin(*root_);
 }
 
 bool Expr::uses_function(std::string_view name) const {

@@ -36,10 +36,12 @@ int64_t Hazards::count(HazardKind k) const {
 
 namespace {
 
-// Racing step pairs named, and the scenario steps' writers of one slot in one epoch kept to
-// name them (what bounds the second pass's work per access).
+// Racing step pairs named. Every scenario step writing a slot in an epoch is kept to pair it
+// (exact counts however many write one element); the pairing's work (the writers visited, over
+// every access) is bounded, past which later pairs are left unnamed and `unnamed_writers` says so:
+// only a scenario of thousands of steps writing one element between two barriers reaches it.
 constexpr size_t kMaxExamples = 32;
-constexpr int kMaxWritersPerSlot = 16;
+constexpr int64_t kMaxPairingWork = int64_t{1} << 26;
 
 // The first two accesses of one kind to an element from two different warps (enough to name a
 // partner from another warp for any access).
@@ -67,7 +69,8 @@ struct Cell {
   int32_t epoch = -1;
   uint32_t stores = 0, atomics = 0;  // warp masks in this epoch
   FirstTwo store, atomic;
-  int32_t writers = -1;  // the first of this epoch's writers (the pool's index), -1: none
+  int32_t writers = -1;      // the first of this epoch's writers (the pool's index), -1: none
+  int32_t last_writer = -1;  // the last of them
   int32_t writer_count = 0;
 };
 
@@ -185,17 +188,21 @@ class RaceFinder {
     }
   }
 
-  // This epoch's writers of a slot, as linked lists through one pool, in program order.
+  // This epoch's writers of a slot, as linked lists through one pool, in program order. A
+  // scenario step's executions (its loop's iterations) are consecutive executed steps, so its
+  // writes to a slot meet its entry last in the list; the list is walked only for a step met
+  // again after another (a recording's picture, whose lines interleave), within the work bound.
   void note_writer(Cell& c, int step, StepAccess how, const AccessRef& a) {
-    int32_t last = -1;
-    for (int32_t i = c.writers; i >= 0; i = pool_[static_cast<size_t>(i)].next) {
-      Writer& w = pool_[static_cast<size_t>(i)];
+    const int32_t last = c.last_writer;
+    if (last >= 0) {
+      Writer& w = pool_[static_cast<size_t>(last)];
       if (w.step == step && w.how == how) return w.refs.note(a);
-      last = i;
-    }
-    if (c.writer_count >= kMaxWritersPerSlot) {
-      h_.unnamed_writers = true;
-      return;
+      work_ += c.writer_count;
+      if (work_ <= kMaxPairingWork)
+        for (int32_t i = c.writers; i >= 0; i = pool_[static_cast<size_t>(i)].next) {
+          Writer& o = pool_[static_cast<size_t>(i)];
+          if (o.step == step && o.how == how) return o.refs.note(a);
+        }
     }
     Writer w;
     w.step = step, w.how = how;
@@ -203,6 +210,7 @@ class RaceFinder {
     const int32_t at = static_cast<int32_t>(pool_.size());
     pool_.push_back(w);
     (last < 0 ? c.writers : pool_[static_cast<size_t>(last)].next) = at;
+    c.last_writer = at;
     ++c.writer_count;
   }
 
@@ -295,31 +303,42 @@ class RaceFinder {
     name_pairs(ts, a, element, slot, span, epoch);
   }
 
-  // Every pair an access races in: each other warp's writing step on its slots.
+  // Every pair an access races in: each other warp's writing step on its slots (a step writing
+  // several of an access's slots, a wide access, named once).
   void name_pairs(const TraceStep& ts, const AccessRef& a, int64_t element, int64_t slot,
                   int64_t span, int32_t epoch) {
     const uint32_t others = ~(1u << a.warp);
     const StepAccess how = step_kind_info(ts.info.kind).access;
     const bool plain = how != StepAccess::Add;
-    std::array<std::pair<HazardKind, int>, 2 * kMaxWritersPerSlot> seen;
-    size_t nseen = 0;
+    found_.clear();
     for (int64_t k = 0; k < span; ++k) {
       const Cell& sc = cell(ts.info.tile, slot + k);
       if (sc.epoch != epoch) continue;
       if (((sc.stores | (plain ? sc.atomics : 0u)) & others) == 0) continue;
+      work_ += sc.writer_count;
+      if (work_ > kMaxPairingWork) {
+        h_.unnamed_writers = true;
+        return;
+      }
       for (int32_t i = sc.writers; i >= 0; i = pool_[static_cast<size_t>(i)].next) {
         const Writer& wr = pool_[static_cast<size_t>(i)];
         const AccessRef p = wr.refs.other_than(a.warp);
         if (p.warp < 0 || p.warp == a.warp) continue;
         const std::optional<HazardKind> rk = race_kind(how, a, wr.how, p);
         if (!rk) continue;
-        const std::pair<HazardKind, int> key{*rk, wr.step};
-        const auto seen_end = seen.begin() + static_cast<std::ptrdiff_t>(nseen);
-        if (std::find(seen.begin(), seen_end, key) != seen_end) continue;
-        if (nseen < seen.size()) seen[nseen++] = key;
-        record(*rk, ts, element, a, p);
+        if (span == 1) {  // a slot's writers are distinct steps: each pair once
+          record(*rk, ts, element, a, p);
+          continue;
+        }
+        found_.push_back({{*rk, wr.step}, p});
       }
     }
+    if (found_.empty()) return;
+    std::stable_sort(found_.begin(), found_.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (size_t i = 0; i < found_.size(); ++i)
+      if (i == 0 || found_[i].first != found_[i - 1].first)
+        record(found_[i].first.first, ts, element, a, found_[i].second);
   }
 
   const Scenario& s_;
@@ -328,6 +347,8 @@ class RaceFinder {
   Hazards h_;
   std::vector<std::vector<Cell>> cells_;
   std::vector<Writer> pool_;
+  std::vector<std::pair<std::pair<HazardKind, int>, AccessRef>> found_;  // name_pairs()'s
+  int64_t work_ = 0;  // writers visited by name_pairs(), against kMaxPairingWork
   // Every racing pair (kind, first step, second step) found -> its example, -1 past the list.
   std::map<std::tuple<int, int, int>, int32_t> pairs_;
 };

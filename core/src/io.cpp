@@ -12,7 +12,13 @@
 #include <vector>
 
 #include <fcntl.h>
+#if __has_include(<linux/magic.h>)
 #include <linux/magic.h>
+#define BANKVIZ_KERNEL_FILE_SYSTEMS 1
+#else
+// The browser build (Emscripten): its files are the page's memory; no kernel views to refuse.
+#define BANKVIZ_KERNEL_FILE_SYSTEMS 0
+#endif
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -39,6 +45,10 @@ constexpr size_t kReadChunk = 65536;
 // The kernel's own file systems (/proc, /sys, ...) hold no regular files a program can write as
 // a new file: their "files" are the kernel's views. Their name, or nullptr for any other.
 const char* kernel_file_system(int64_t magic) {
+#if !BANKVIZ_KERNEL_FILE_SYSTEMS
+  (void)magic;
+  return nullptr;
+#else
   switch (magic) {
     case PROC_SUPER_MAGIC:
       return "proc";
@@ -60,6 +70,7 @@ const char* kernel_file_system(int64_t magic) {
     default:
       return nullptr;
   }
+#endif
 }
 
 // [SECTION] Temporary files a signal must not leave behind =======================================
@@ -112,12 +123,22 @@ void forget_temporary(int slot) {
 // Removes the folder `name` in `dir` with the files in it (one level). A process just killed may
 // still finish a call that makes a file: a few tries, 10 ms apart.
 void remove_flat_directory(int dir, const char* name) {
+#ifdef __EMSCRIPTEN__
+  // The browser build starts no process, so it makes no such folder (the CPU recording's).
+  (void)dir;
+  (void)name;
+  return;
+#endif
   for (int attempt = 0; attempt < 20; ++attempt) {
     const int fd = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return;  // gone (or never made)
     alignas(8) char buf[4096];
     for (;;) {
+#ifndef __EMSCRIPTEN__
       const long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
+#else
+      const long n = 0;
+#endif
       if (n <= 0) break;
       for (long at = 0; at < n;) {
         // struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name
@@ -433,8 +454,12 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
     const std::string taken = "cannot write " + q +
                               ": it exists now, made by another program while this one wrote "
                               "it; it is left as it is (--force replaces it)";
+#ifdef RENAME_NOREPLACE
     if (::renameat2(dir, tmp.c_str(), dir, name.c_str(), RENAME_NOREPLACE) == 0) return {};
     int err = errno;
+#else
+    int err = ENOSYS;  // the browser build's libc (musl) has no renameat2: the link below
+#endif
     if (err == EINVAL || err == ENOSYS || err == ENOTSUP) {
       // A file system without RENAME_NOREPLACE: a hard link fails on an existing name too.
       if (::linkat(dir, tmp.c_str(), dir, name.c_str(), 0) == 0) {

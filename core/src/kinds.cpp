@@ -5,6 +5,7 @@
 
 #include "bankviz/kinds.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <utility>
@@ -242,6 +243,23 @@ std::string normalize_spaces(std::string_view s) {
 
 std::span<const ElemType> elem_types() {
   return kElemTypes;
+}
+
+std::string atomic_problem(const ElemType& type) {
+  if (type.atomic) return {};
+  // The types, each once (by its overload type: "unsigned" and "unsigned int" are one).
+  std::vector<std::string_view> names;
+  for (const ElemType& t : kElemTypes)
+    if (t.atomic && std::find(names.begin(), names.end(), t.overload) == names.end())
+      names.push_back(t.overload);
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i)
+    list += std::string(i == 0                  ? ""
+                        : i + 1 == names.size() ? " and "
+                                                : ", ") +
+            std::string(names[i]);
+  return "atomicAdd on " + std::string(type.name) +
+         " in shared memory: the generated kernels support atomics on " + list;
 }
 
 const ElemType* find_elem_type(std::string_view name) {

@@ -267,6 +267,9 @@ void check_instruction(const Scenario& s, const Step& st, const TileDecl* tile,
       out.push_back({path + ".kind", 0,
                      name + " is .sync.aligned: every warp must be full, but the block has " +
                          std::to_string(s.threads()) + " threads (not a multiple of 32)"});
+  } else if (k.access == StepAccess::Add && tile != nullptr && tile->check().empty()) {
+    if (std::string bad = atomic_problem(tile->type()); !bad.empty())
+      out.push_back({path + ".kind", 0, bad});
   } else if (k.variant == StepVariant::CopyBytes) {
     if (std::find(std::begin(kCopySizes), std::end(kCopySizes), st.copy_bytes) ==
         std::end(kCopySizes))

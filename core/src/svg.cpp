@@ -58,6 +58,46 @@ Rgba Palette::bank(int bank, int banks, bool lit) const {
   return lit ? hsl(h, 0.90, odd ? 0.58 : 0.64) : hsl(h, 0.35, odd ? 0.24 : 0.30);
 }
 
+int conflict_level(int wavefronts, int ideal) {
+  if (ideal <= 0) return wavefronts > 0 ? kConflictLevels - 1 : 0;
+  if (wavefronts <= ideal) return 0;
+  if (wavefronts <= 2 * ideal) return 1;
+  if (wavefronts <= 4 * ideal) return 2;
+  return 3;
+}
+
+const char* conflict_level_name(int level) {
+  static const char* const kNames[kConflictLevels] = {"ideal", "2x", "3-4x", "5x+"};
+  return kNames[std::clamp(level, 0, kConflictLevels - 1)];
+}
+
+Rgba conflict_level_color(int level) {
+  // Chosen for the distances under simulated colour-vision deficiencies (svg.h): a lightness
+  // ramp from the pale yellow outwards, hues that differ for trichromats too.
+  static const uint32_t kColours[kConflictLevels] = {0x0a93d3, 0xfdf598, 0xe35e0a, 0x801923};
+  return rgb(kColours[std::clamp(level, 0, kConflictLevels - 1)]);
+}
+
+namespace {
+double linear(uint8_t c) {
+  const double v = c / 255.0;
+  return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+}
+double luminance(Rgba c) {
+  return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
+}
+}  // namespace
+
+double contrast_ratio(Rgba a, Rgba b) {
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+Rgba ink_on(Rgba chip) {
+  const Rgba black{0, 0, 0, 255}, white{255, 255, 255, 255};
+  return contrast_ratio(chip, black) >= contrast_ratio(chip, white) ? black : white;
+}
+
 Palette dark_palette() {
   Palette p;
   p.light = false;

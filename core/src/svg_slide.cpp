@@ -62,27 +62,49 @@ std::string render_slide_svg(const Analysis& a, const Frame& f, const SlideSvgOp
     svg.text(m, y + fs, fit(where, W - 2 * m, fs * 0.9), fs * 0.9, pal.text_dim);
     y += fs * 1.6;
   }
-  // The caption at the bottom, as many lines as it needs (at most a third of the slide).
-  const double cap_size = fs * 1.1, line_h = cap_size * 1.4;
+  // At the bottom, in type a room reads (presenter mode's: the window's height / 40, larger for
+  // the verdict): the verdict, the caption in as many lines as it needs (at most a third of the
+  // slide), and the question with its answer once revealed.
+  const double cap_size = H / 34, line_h = cap_size * 1.35, verdict_size = H / 30;
+  const size_t chars = static_cast<size_t>((W - 2 * m) / (cap_size * 0.56));
   std::vector<std::string> cap =
-      o.caption.empty()
-          ? std::vector<std::string>{}
-          : wrap_words(o.caption, static_cast<size_t>((W - 2 * m) / (cap_size * 0.56)));
+      o.caption.empty() ? std::vector<std::string>{} : wrap_words(o.caption, chars);
   const size_t most_lines = static_cast<size_t>(H / 3 / line_h);
   if (cap.size() > most_lines) {
     cap.resize(most_lines);
     if (!cap.empty()) cap.back() += " ...";
   }
-  const double cap_h = cap.empty() ? 0 : static_cast<double>(cap.size()) * line_h + m;
-  const double box_y = y + m * 0.5, box_h = H - box_y - cap_h - m;
+  std::vector<std::string> ask;
+  if (!o.question.empty())
+    ask = wrap_words("Q: " + o.question + (o.answer.empty() ? "" : "    A: " + o.answer),
+                     static_cast<size_t>((W - 2 * m) / (cap_size * 0.62)));
+  const bool verdict = !o.conceal && f.step >= 0 && !fc.verdict.empty();
+  const double verdict_h = verdict ? verdict_size * 1.5 : 0;
+  const double words_h = static_cast<double>(cap.size() + ask.size()) * line_h;
+  const double bottom_h = verdict_h + words_h + (verdict_h + words_h > 0 ? m : 0);
+  const double box_y = y + m * 0.5, box_h = H - box_y - bottom_h - m;
   const double box_w = (W - 3 * m) / 2;
+  // The views without their own verdict line: the slide's is drawn at the room's size below.
+  FrameCells views = fc;
+  views.verdict.clear();
   if (tile_index < static_cast<int>(a.scenario.tiles.size()) && box_h > 0) {
-    draw_view_in_box(svg, SvgView::Tile, a, fc, tile_index, m, box_y, box_w, box_h);
-    draw_view_in_box(svg, SvgView::Banks, a, fc, tile_index, 2 * m + box_w, box_y, box_w, box_h);
+    draw_view_in_box(svg, SvgView::Tile, a, views, tile_index, m, box_y, box_w, box_h);
+    draw_view_in_box(svg, SvgView::Banks, a, views, tile_index, 2 * m + box_w, box_y, box_w,
+                     box_h);
   }
-  double cy = H - cap_h;
+  double cy = H - bottom_h;
+  if (verdict) {
+    svg.text(m, cy + verdict_size, fit(fc.verdict, W - 2 * m, verdict_size), verdict_size,
+             fc.wavefronts > fc.ideal ? pal.conflict : pal.text, "start", true);
+    cy += verdict_h;
+  }
   for (const std::string& line : cap) {
     svg.text(m, cy + cap_size, line, cap_size, pal.text);
+    cy += line_h;
+  }
+  for (const std::string& line : ask) {
+    svg.text(m, cy + cap_size, line, cap_size, o.answer.empty() ? pal.lit_border : pal.text,
+             "start", true);
     cy += line_h;
   }
   return document(pal, W, H, svg.body.str());

@@ -162,6 +162,31 @@ std::vector<CType> let_types(const Scenario& s) {
   return make_scope(s, s.lets.size(), errors).let_types;
 }
 
+std::optional<Value> folded_constant(const Scenario& s, std::string_view text, CType to) {
+  const ExprParse p = parse_expr(text);
+  if (!p.expr || p.expr->uses_builtin()) return std::nullopt;
+  Env env;
+  for (const Constant& c : s.constants) env.names[c.name] = Value::of(c.type(), c.value);
+  std::vector<std::string> wanted = p.expr->names();
+  bool lets_needed = false;
+  for (const std::string& n : wanted) lets_needed |= env.names.count(n) == 0;
+  if (lets_needed) {
+    // The lets in order, each folded where it can be (a let shadows a constant of its name); a
+    // let that reads a thread's value is left out, and so is any expression naming it.
+    const std::vector<CType> types = let_types(s);
+    for (size_t k = 0; k < types.size(); ++k) {
+      env.names.erase(s.lets[k].name);
+      const ExprParse lp = parse_expr(s.lets[k].expr);
+      if (!lp.expr || lp.expr->uses_builtin()) continue;
+      if (const std::optional<Value> v = lp.expr->eval(env))
+        env.names[s.lets[k].name] = convert(*v, types[k]);
+    }
+  }
+  const std::optional<Value> v = p.expr->eval(env);
+  if (!v) return std::nullopt;
+  return convert(*v, to);
+}
+
 bool uses_block_index(const Scenario& s) {
   auto uses = [](const std::string& text) {
     ExprParse p = parse_expr(text);

@@ -10,8 +10,11 @@
 //   another in CUDA's thread order (x fastest); the lanes of a warp take turns after every shared
 //   access, so a warp's lanes all load before any of them stores, as a warp instruction does.
 // - Kernel parameters: pointers get zeroed buffers, integers the values given.
-// What this header does not provide (warp intrinsics, inline asm, cooperative groups, textures)
-// fails to compile; core's recording.h refuses those kernels first with a message naming them.
+// - Warp intrinsics (shuffles, votes, match, reduce, __syncwarp) as CUDA defines them: the lanes
+//   of the mask meet (bv::collective()); stand-ins for CUDA's headers (cuda_runtime.h, cuda_fp16.h,
+//   cuda_bf16.h, cooperative_groups.h: record_standin_headers()) are written beside the kernel.
+// What this header does not provide (inline asm, textures, grid-wide groups) fails to compile;
+// core's recording.h refuses those kernels first with a message naming them.
 #pragma once
 
 #include <sys/mman.h>
@@ -636,6 +639,145 @@ inline void syncthreads() {
   yield();
 }
 
+// Warp collectives with CUDA's semantics (shuffles, votes, match, reduce, __syncwarp): every
+// lane of `mask` posts its operand and waits; the last to arrive computes each lane's result,
+// which each lane then takes. A lane of the mask that has returned or waits at __syncthreads()
+// never arrives: that is a hang on the GPU, here an error naming the line.
+enum Collective { kShfl, kBallot, kAny, kAll, kMatch, kAdd, kMin, kMax, kAnd, kOr, kXor, kSync };
+struct WarpLanes {
+  bool waiting[32] = {};
+  bool done[32] = {};
+  unsigned long long value[32] = {};
+  int src[32] = {};
+  unsigned long long result[32] = {};
+};
+inline std::vector<WarpLanes> warp_lanes;
+
+inline unsigned long long collective(Collective op, unsigned mask, unsigned long long v, int src,
+                                     unsigned line) {
+  const unsigned w = cur->tid / 32, me = cur->tid % 32;
+  const unsigned n = static_cast<unsigned>(threads.size());
+  const unsigned first = w * 32, lanes = std::min(32u, n - first);
+  if (lanes < 32) mask &= (1u << lanes) - 1u;
+  mask |= 1u << me;
+  if (warp_lanes.size() <= w) warp_lanes.resize(w + 1);
+  WarpLanes& L = warp_lanes[w];
+  L.value[me] = v;
+  L.src[me] = src;
+  L.waiting[me] = true;
+  for (;;) {
+    if (L.done[me]) {
+      L.done[me] = false;
+      return L.result[me];
+    }
+    bool all = true;
+    for (unsigned l = 0; l < 32; ++l) {
+      if (!((mask >> l) & 1u) || L.waiting[l]) continue;
+      all = false;
+      if (threads[first + l].state != kRun) {
+        char m[200];
+        std::snprintf(m, sizeof m,
+                      "line %u: a warp collective (shuffle, vote, __syncwarp) waits for lane %u, "
+                      "which has returned or waits at __syncthreads(): the kernel hangs on the GPU",
+                      line, l);
+        fail(m);
+      }
+    }
+    if (all) {
+      unsigned long long ballot = 0, sum = 0, mn = ~0ull, mx = 0, band = ~0ull, bor = 0, bxor = 0;
+      for (unsigned l = 0; l < 32; ++l)
+        if ((mask >> l) & 1u) {
+          const unsigned long long x = L.value[l];
+          if (x) ballot |= 1ull << l;
+          sum += x, mn = std::min(mn, x), mx = std::max(mx, x), band &= x, bor |= x, bxor ^= x;
+        }
+      for (unsigned l = 0; l < 32; ++l) {
+        if (!((mask >> l) & 1u)) continue;
+        unsigned long long r = 0;
+        switch (op) {
+          case kShfl: {
+            const int s = L.src[l];
+            r = s >= 0 && s < 32 && ((mask >> s) & 1u) ? L.value[s] : L.value[l];
+            break;
+          }
+          case kBallot:
+            r = ballot;
+            break;
+          case kAny:
+            r = ballot != 0;
+            break;
+          case kAll:
+            r = ballot == mask;
+            break;
+          case kMatch:
+            for (unsigned o = 0; o < 32; ++o)
+              if (((mask >> o) & 1u) && L.value[o] == L.value[l]) r |= 1ull << o;
+            break;
+          case kAdd:
+            r = sum;
+            break;
+          case kMin:
+            r = mn;
+            break;
+          case kMax:
+            r = mx;
+            break;
+          case kAnd:
+            r = band;
+            break;
+          case kOr:
+            r = bor;
+            break;
+          case kXor:
+            r = bxor;
+            break;
+          case kSync:
+            break;
+        }
+        L.result[l] = r;
+        L.waiting[l] = false;
+        L.done[l] = true;
+      }
+      continue;
+    }
+    yield();
+  }
+}
+
+template <class T>
+unsigned long long bits_of(T v) {
+  unsigned long long b = 0;
+  std::memcpy(&b, &v, sizeof(T) < 8 ? sizeof(T) : 8);
+  return b;
+}
+template <class T>
+T of_bits(unsigned long long b) {
+  T v;
+  std::memcpy(static_cast<void*>(&v), &b, sizeof(T) < 8 ? sizeof(T) : 8);
+  return v;
+}
+// The source lane of a shuffle within segments of `width` lanes, as CUDA computes it.
+inline int shfl_src(int kind, int arg, int width) {
+  const int me = static_cast<int>(cur->tid % 32);
+  if (width <= 0 || width > 32) width = 32;
+  const int base = me & ~(width - 1), in = me - base;
+  switch (kind) {
+    case 0:
+      return base + (arg & (width - 1));  // __shfl_sync
+    case 1:
+      return in - arg >= 0 ? me - arg : me;  // up
+    case 2:
+      return in + arg < width ? me + arg : me;  // down
+    default:
+      return (in ^ arg) < width ? base + (in ^ arg) : me;  // xor
+  }
+}
+template <class T>
+T shfl(int kind, unsigned mask, T v, int arg, int width, unsigned line) {
+  static_assert(sizeof(T) <= 8, "a shuffle moves at most 8 bytes");
+  return of_bits<T>(collective(kShfl, mask, bits_of(v), shfl_src(kind, arg, width), line));
+}
+
 inline void entry() {
   kernel_call();
   cur->state = kDone;
@@ -832,3 +974,279 @@ inline int __float_as_int(float x) {
   return i;
 }
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+
+// Warp intrinsics (bv::collective()).
+template <class T>
+T __shfl_sync(unsigned m, T v, int src, int width = 32,
+              std::source_location l = std::source_location::current()) {
+  return ::bv::shfl(0, m, v, src, width, l.line());
+}
+template <class T>
+T __shfl_up_sync(unsigned m, T v, unsigned d, int width = 32,
+                 std::source_location l = std::source_location::current()) {
+  return ::bv::shfl(1, m, v, static_cast<int>(d), width, l.line());
+}
+template <class T>
+T __shfl_down_sync(unsigned m, T v, unsigned d, int width = 32,
+                   std::source_location l = std::source_location::current()) {
+  return ::bv::shfl(2, m, v, static_cast<int>(d), width, l.line());
+}
+template <class T>
+T __shfl_xor_sync(unsigned m, T v, int x, int width = 32,
+                  std::source_location l = std::source_location::current()) {
+  return ::bv::shfl(3, m, v, x, width, l.line());
+}
+inline unsigned __ballot_sync(unsigned m, int p,
+                              std::source_location l = std::source_location::current()) {
+  return static_cast<unsigned>(::bv::collective(::bv::kBallot, m, p != 0, 0, l.line()));
+}
+inline int __any_sync(unsigned m, int p, std::source_location l = std::source_location::current()) {
+  return static_cast<int>(::bv::collective(::bv::kAny, m, p != 0, 0, l.line()));
+}
+inline int __all_sync(unsigned m, int p, std::source_location l = std::source_location::current()) {
+  return static_cast<int>(::bv::collective(::bv::kAll, m, p != 0, 0, l.line()));
+}
+inline unsigned __activemask() {
+  // The lanes of the warp that have not returned (the emulation runs a warp's lanes together).
+  const unsigned first = ::bv::cur->tid / 32 * 32;
+  unsigned m = 0;
+  for (unsigned l = 0; l < 32 && first + l < ::bv::threads.size(); ++l)
+    if (::bv::threads[first + l].state != ::bv::kDone) m |= 1u << l;
+  return m;
+}
+inline void __syncwarp(unsigned m = 0xffffffffu,
+                       std::source_location l = std::source_location::current()) {
+  ::bv::collective(::bv::kSync, m, 0, 0, l.line());
+}
+template <class T>
+unsigned __match_any_sync(unsigned m, T v,
+                          std::source_location l = std::source_location::current()) {
+  return static_cast<unsigned>(::bv::collective(::bv::kMatch, m, ::bv::bits_of(v), 0, l.line()));
+}
+
+// cuda_fp16.h and cuda_bf16.h: the 16-bit float types, stored in 2 bytes as on the GPU, computing
+// through float (as CUDA's C++ operators on __half do).
+struct __half {
+  unsigned short bits = 0;
+  __half() = default;
+  __half(float f) {
+    const _Float16 h = static_cast<_Float16>(f);
+    std::memcpy(&bits, &h, 2);
+  }
+  __half(double d) : __half(static_cast<float>(d)) {}
+  __half(int i) : __half(static_cast<float>(i)) {}
+  operator float() const {
+    _Float16 h;
+    std::memcpy(&h, &bits, 2);
+    return static_cast<float>(h);
+  }
+};
+struct __nv_bfloat16 {
+  unsigned short bits = 0;
+  __nv_bfloat16() = default;
+  __nv_bfloat16(float f) {
+    unsigned u;
+    std::memcpy(&u, &f, 4);
+    u += 0x7fffu + ((u >> 16) & 1u);  // round to nearest even
+    bits = static_cast<unsigned short>(u >> 16);
+  }
+  __nv_bfloat16(double d) : __nv_bfloat16(static_cast<float>(d)) {}
+  __nv_bfloat16(int i) : __nv_bfloat16(static_cast<float>(i)) {}
+  operator float() const {
+    const unsigned u = static_cast<unsigned>(bits) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+using half = __half;
+using nv_bfloat16 = __nv_bfloat16;
+struct alignas(4) __half2 {
+  __half x, y;
+};
+using half2 = __half2;
+struct alignas(4) __nv_bfloat162 {
+  __nv_bfloat16 x, y;
+};
+inline __half __float2half(float f) {
+  return __half(f);
+}
+inline __half __float2half_rn(float f) {
+  return __half(f);
+}
+inline float __half2float(__half h) {
+  return h;
+}
+inline __half __int2half_rn(int i) {
+  return __half(static_cast<float>(i));
+}
+inline __half __hadd(__half a, __half b) {
+  return __half(float(a) + float(b));
+}
+inline __half __hsub(__half a, __half b) {
+  return __half(float(a) - float(b));
+}
+inline __half __hmul(__half a, __half b) {
+  return __half(float(a) * float(b));
+}
+inline __half __hfma(__half a, __half b, __half c) {
+  return __half(float(a) * float(b) + float(c));
+}
+inline __half2 __halves2half2(__half a, __half b) {
+  return {a, b};
+}
+inline __half2 __floats2half2_rn(float a, float b) {
+  return {__half(a), __half(b)};
+}
+inline __half2 __float2half2_rn(float a) {
+  return {__half(a), __half(a)};
+}
+inline float __low2float(__half2 h) {
+  return h.x;
+}
+inline float __high2float(__half2 h) {
+  return h.y;
+}
+inline __half2 __hadd2(__half2 a, __half2 b) {
+  return {__hadd(a.x, b.x), __hadd(a.y, b.y)};
+}
+inline __half2 __hmul2(__half2 a, __half2 b) {
+  return {__hmul(a.x, b.x), __hmul(a.y, b.y)};
+}
+inline __nv_bfloat16 __float2bfloat16(float f) {
+  return __nv_bfloat16(f);
+}
+inline float __bfloat162float(__nv_bfloat16 h) {
+  return h;
+}
+
+// cooperative_groups.h: the block and its tiles of 1-32 threads (a tile's sync() and shuffles
+// are its warp's collectives over the tile's lanes).
+namespace cooperative_groups {
+struct thread_block {
+  void sync() const { __syncthreads(); }
+  unsigned thread_rank() const { return ::bv::cur->tid; }
+  unsigned size() const { return blockDim.x * blockDim.y * blockDim.z; }
+  unsigned num_threads() const { return size(); }
+  dim3 group_dim() const { return blockDim; }
+  dim3 dim_threads() const { return blockDim; }
+  uint3 thread_index() const { return threadIdx; }
+  uint3 group_index() const { return blockIdx; }
+};
+inline thread_block this_thread_block() {
+  return {};
+}
+// A grid's group compiles (another kernel of the file may use it); its sync cannot be recorded
+// (core refuses a recorded kernel that names it).
+struct grid_group {
+  void sync() const { ::bv::fail("a grid-wide sync cannot be recorded on the CPU"); }
+  unsigned long long thread_rank() const { return ::bv::cur->tid; }
+  bool is_valid() const { return false; }
+};
+inline grid_group this_grid() {
+  return {};
+}
+template <unsigned N>
+struct thread_block_tile {
+  static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0, "a tile of 1, 2, 4, ... 32 threads");
+  unsigned mask() const {
+    const unsigned lane = ::bv::cur->tid % 32;
+    return N == 32 ? 0xffffffffu : ((1u << N) - 1u) << (lane / N * N);
+  }
+  void sync() const { __syncwarp(mask()); }
+  unsigned thread_rank() const { return ::bv::cur->tid % N; }
+  unsigned size() const { return N; }
+  unsigned num_threads() const { return N; }
+  unsigned meta_group_rank() const { return ::bv::cur->tid / N; }
+  unsigned meta_group_size() const { return (blockDim.x * blockDim.y * blockDim.z + N - 1) / N; }
+  template <class T>
+  T shfl(T v, int src) const {
+    return __shfl_sync(mask(), v, src, N);
+  }
+  template <class T>
+  T shfl_down(T v, unsigned d) const {
+    return __shfl_down_sync(mask(), v, d, N);
+  }
+  template <class T>
+  T shfl_up(T v, unsigned d) const {
+    return __shfl_up_sync(mask(), v, d, N);
+  }
+  template <class T>
+  T shfl_xor(T v, int x) const {
+    return __shfl_xor_sync(mask(), v, x, N);
+  }
+  int any(int p) const { return __any_sync(mask(), p); }
+  int all(int p) const { return __all_sync(mask(), p); }
+  unsigned ballot(int p) const { return __ballot_sync(mask(), p) >> (::bv::cur->tid % 32 / N * N); }
+};
+template <unsigned N, class Parent>
+thread_block_tile<N> tiled_partition(const Parent&) {
+  return {};
+}
+inline void sync(const thread_block& b) {
+  b.sync();
+}
+template <unsigned N>
+void sync(const thread_block_tile<N>& t) {
+  t.sync();
+}
+template <class T>
+struct plus {
+  T operator()(T a, T b) const { return a + b; }
+};
+template <class T>
+struct less {
+  T operator()(T a, T b) const { return a < b ? a : b; }
+};
+template <class T>
+struct greater {
+  T operator()(T a, T b) const { return a < b ? b : a; }
+};
+template <class T>
+struct bit_and {
+  T operator()(T a, T b) const { return a & b; }
+};
+template <class T>
+struct bit_or {
+  T operator()(T a, T b) const { return a | b; }
+};
+template <class T>
+struct bit_xor {
+  T operator()(T a, T b) const { return a ^ b; }
+};
+template <unsigned N, class T, class Op>
+T reduce(const thread_block_tile<N>& t, T v, Op op) {
+  for (unsigned o = N / 2; o > 0; o /= 2) v = op(v, t.shfl_xor(v, static_cast<int>(o)));
+  return v;
+}
+template <unsigned N, class T, class Op>
+T inclusive_scan(const thread_block_tile<N>& t, T v, Op op) {
+  for (unsigned o = 1; o < N; o *= 2) {
+    const T u = t.shfl_up(v, o);
+    if (t.thread_rank() >= o) v = op(v, u);
+  }
+  return v;
+}
+}  // namespace cooperative_groups
+
+#define BV_REDUCE(NAME, OP)                                                                      \
+  inline unsigned NAME(unsigned m, unsigned v,                                                   \
+                       std::source_location l = std::source_location::current()) {               \
+    return static_cast<unsigned>(::bv::collective(OP, m, v, 0, l.line()));                       \
+  }                                                                                              \
+  inline int NAME(unsigned m, int v, std::source_location l = std::source_location::current()) { \
+    return static_cast<int>(::bv::collective(OP, m, static_cast<unsigned>(v), 0, l.line()));     \
+  }
+BV_REDUCE(__reduce_add_sync, ::bv::kAdd)
+BV_REDUCE(__reduce_and_sync, ::bv::kAnd)
+BV_REDUCE(__reduce_or_sync, ::bv::kOr)
+BV_REDUCE(__reduce_xor_sync, ::bv::kXor)
+#undef BV_REDUCE
+inline unsigned __reduce_min_sync(unsigned m, unsigned v,
+                                  std::source_location l = std::source_location::current()) {
+  return static_cast<unsigned>(::bv::collective(::bv::kMin, m, v, 0, l.line()));
+}
+inline unsigned __reduce_max_sync(unsigned m, unsigned v,
+                                  std::source_location l = std::source_location::current()) {
+  return static_cast<unsigned>(::bv::collective(::bv::kMax, m, v, 0, l.line()));
+}

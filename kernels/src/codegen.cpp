@@ -663,11 +663,7 @@ bool Generator::check_tiles_and_steps() {
     if (st.info().access != StepAccess::Add) continue;
     const TileDecl* t = s.find_tile(st.tile);
     const ElemType* ti = t ? &t->type() : nullptr;
-    if (ti && !ti->atomic)
-      fail("steps[" + std::to_string(i) + "].kind",
-           "atomicAdd on " + t->elem +
-               " in shared memory: the generated kernels support atomics "
-               "on int, unsigned int, unsigned long long, float and double");
+    if (ti && !ti->atomic) fail("steps[" + std::to_string(i) + "].kind", atomic_problem(*ti));
   }
   if (mode == RunMode::Exposed && (replicas < 1 || replicas > 32))
     fail("replicas", "an exposed kernel holds 1 to 32 copies of the lesson's warps, got " +

@@ -353,20 +353,36 @@ bool uniform_address(const SassInstruction& in) {
 }
 
 // The compare-and-swap loop: every try is an LDS of the lanes still trying (served as a load) and
-// an ATOMS.CAST.SPIN of 2 wavefronts, 2 instructions; in each bank one lane (the lowest) succeeds
-// per try. A d-way conflict takes d tries: sum over r = d..1 of (r + 2) wavefronts in 2d
-// instructions (H100: 3, 7, 18, 52, 168, 592 for d = 1 .. 32, cycles equal).
+// an ATOMS.CAST.SPIN, 2 instructions; of the lanes on one word one succeeds per try, and in each
+// bank one lane (the lowest) succeeds per try. A d-way conflict takes d tries: sum over r = d..1
+// of (r + 2) wavefronts in 2d instructions (H100: 3, 7, 18, 52, 168, 592 for d = 1 .. 32, cycles
+// equal). A 64-bit one (double, unsigned long long: LDS.64, ATOMS.CAST.SPIN.64) serves each
+// half-warp apart, as 8-byte accesses are: a bank's lanes conflict only within a half-warp, and
+// the ATOMS.CAST.SPIN.64 takes 2 wavefronts per half-warp with a lane still trying (H200, issue
+// 30's s30-atomic-u64 and s30-atomic-double: q[threadIdx.x] 4 instructions / 12 wavefronts for 2
+// warps, q[threadIdx.x * 2] under threadIdx.x < 40 6 / 17).
+int cas_passes(const WarpAccess& acc) {
+  if (acc.width < 8) return 1;
+  return ((acc.mask & 0xffffu) != 0) + ((acc.mask >> 16) != 0);
+}
+
 void cas_loop(const Arch& arch, WarpAccess acc, Cost& c) {
+  const bool wide = acc.width >= 8;
   while (acc.mask) {
     c.instructions += 2;
-    c.wavefronts += serve(arch, Op::Load, acc).wavefronts + 2;
+    c.wavefronts += serve(arch, Op::Load, acc).wavefronts + 2 * cas_passes(acc);
     uint32_t won = 0;
-    uint64_t banks = 0;
+    uint64_t banks[2] = {0, 0};
+    std::vector<uint32_t> words;
     for (uint32_t rest = acc.mask; rest; rest &= rest - 1) {
       const int lane = std::countr_zero(rest);
-      const int bank = arch.bank_of(acc.addr[static_cast<size_t>(lane)]);
-      if ((banks >> bank) & 1u) continue;
-      banks |= uint64_t{1} << bank;
+      const uint32_t at = acc.addr[static_cast<size_t>(lane)];
+      const int half = wide ? lane / 16 : 0;
+      const int bank = arch.bank_of(at);
+      if ((banks[half] >> bank) & 1u) continue;
+      if (std::find(words.begin(), words.end(), at) != words.end()) continue;
+      banks[half] |= uint64_t{1} << bank;
+      words.push_back(at);
       won |= 1u << lane;
     }
     acc.mask &= ~won;
@@ -381,7 +397,8 @@ void cas_loop(const Arch& arch, WarpAccess acc, Cost& c) {
 // lanes on the words it uses there, and the loop ends when every bank is done:
 //   tries <= max over banks b of (n_w(b) + sum over other warps v, words x of w in b, of n_v(x)).
 // Each try is 2 instructions and its LDS (at most the whole warp's access, served as a store:
-// 4-byte words, no fewer than any subset of the lanes) plus 2 wavefronts.
+// 4-byte words, no fewer than any subset of the lanes) plus 2 wavefronts (a 64-bit loop: its
+// banks per half-warp, 2 wavefronts per half-warp: cas_loop()).
 void cas_loop_bound(const Arch& arch, const std::vector<WarpStep>& warps, size_t w, Cost& c) {
   std::map<uint32_t, int> others;  // word address -> the other warps' lanes on it
   for (size_t v = 0; v < warps.size(); ++v)
@@ -389,21 +406,30 @@ void cas_loop_bound(const Arch& arch, const std::vector<WarpStep>& warps, size_t
       for (uint32_t rest = warps[v].access.mask; rest; rest &= rest - 1)
         ++others[warps[v].access.addr[static_cast<size_t>(std::countr_zero(rest))]];
   const WarpAccess& acc = warps[w].access;
-  std::map<int, int> per_bank;       // bank -> lanes of w + others' lanes on w's words
-  std::map<uint32_t, bool> counted;  // w's words whose others are already added
+  // (half-warp of a 64-bit loop,) bank -> lanes of w + others' lanes on w's words there; and
+  // per word the lanes of w and of the others on it (one lane of a word succeeds per try).
+  std::map<int, int> per_bank;
+  std::map<uint32_t, int> per_word;
+  std::map<std::pair<uint32_t, int>, bool> counted;  // (word, key) whose others are added
+  const bool wide = acc.width >= 8;
   for (uint32_t rest = acc.mask; rest; rest &= rest - 1) {
-    const uint32_t at = acc.addr[static_cast<size_t>(std::countr_zero(rest))];
-    int& n = per_bank[arch.bank_of(at)];
+    const int lane = std::countr_zero(rest);
+    const uint32_t at = acc.addr[static_cast<size_t>(lane)];
+    const int key = arch.bank_of(at) + (wide && lane >= 16 ? 64 : 0);
+    int& n = per_bank[key];
     ++n;
-    if (!counted[at]) {
-      counted[at] = true;
-      if (const auto o = others.find(at); o != others.end()) n += o->second;
+    const auto o = others.find(at);
+    if (int& words = per_word[at]; words++ == 0 && o != others.end()) words += o->second;
+    if (!counted[{at, key}]) {
+      counted[{at, key}] = true;
+      if (o != others.end()) n += o->second;
     }
   }
   int64_t tries = 0;
   for (const auto& [bank, n] : per_bank) tries = std::max<int64_t>(tries, n);
+  for (const auto& [word, n] : per_word) tries = std::max<int64_t>(tries, n);
   c.instructions += 2 * tries;
-  c.wavefronts += tries * (serve(arch, Op::Store, acc).wavefronts + 2);
+  c.wavefronts += tries * (serve(arch, Op::Store, acc).wavefronts + 2 * cas_passes(acc));
 }
 
 // One execution (or the first member of a wider instruction's group) served: every warp of the
@@ -411,6 +437,14 @@ void cas_loop_bound(const Arch& arch, const std::vector<WarpStep>& warps, size_t
 Cost serve_execution(const Analysis& src, int exec, const OpSpec& op, int width, bool all_warps,
                      Form form = Form::Plain) {
   Cost c;
+  // An execution no lane of the block makes issues nothing as the hardware counts it: a
+  // predicated instruction whose predicate no lane of any warp passes counted 0 on an H200
+  // (s30-guard-none: four guards no thread passes, @P LDS/STS, 0 where every warp was counted
+  // 2), while with one warp's lanes passing every warp counts it (s30-guard-some-warps: 4 of 4).
+  const auto& ws_all = src.warps[static_cast<size_t>(exec)];
+  if (std::none_of(ws_all.begin(), ws_all.end(),
+                   [](const WarpStep& ws) { return ws.access.mask != 0; }))
+    return c;
   for (const WarpStep& ws : src.warps[static_cast<size_t>(exec)]) {
     WarpAccess acc = ws.access;
     if (acc.mask == 0) {
@@ -447,6 +481,57 @@ bool uniform(const Analysis& a, const std::vector<int>& execs) {
         if (ws.access.addr[static_cast<size_t>(std::countr_zero(rest))] != first) return false;
     }
   return true;
+}
+
+// The immediate offset of an instruction's address operand ("[R29+0x8]" -> 8, "[R4]" -> 0,
+// "[R4+-0x10]" -> -16).
+int64_t address_offset(const SassInstruction& in) {
+  const size_t open = in.operands.find('[');
+  const size_t close = in.operands.find(']', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos) return 0;
+  const std::string_view addr = std::string_view(in.operands).substr(open + 1, close - open - 1);
+  const size_t plus = addr.rfind('+');
+  if (plus == std::string_view::npos) return 0;
+  std::string_view v = addr.substr(plus + 1);
+  bool negative = false;
+  if (!v.empty() && v.front() == '-') negative = true, v.remove_prefix(1);
+  if (v.substr(0, 2) != "0x") return 0;
+  int64_t x = 0;
+  for (char ch : v.substr(2)) {
+    const int d = ch >= '0' && ch <= '9'   ? ch - '0'
+                  : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                  : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                           : -1;
+    if (d < 0 || x > (int64_t{1} << 40)) return 0;
+    x = x * 16 + d;
+  }
+  return negative ? -x : x;
+}
+
+// A loop's executions covered by instructions of different widths (three ints per thread: one
+// LDS.64 and one LDS): per instruction, in the order of their address offsets, how many
+// consecutive executions it covers; empty where the widths do not add up to the executions.
+std::vector<std::pair<const SassInstruction*, int>> mixed_widths(
+    const std::vector<const SassInstruction*>& mine, int w, size_t executions) {
+  std::vector<std::pair<const SassInstruction*, int>> out;
+  if (w <= 0 || mine.empty() || executions < 2 || mine.size() >= executions) return out;
+  size_t total = 0;
+  bool wider = false;
+  for (const SassInstruction* in : mine) {
+    const int width = in->width();
+    if (width < w || width % w != 0) return {};
+    wider |= width > w;
+    total += static_cast<size_t>(width / w);
+    out.emplace_back(in, width / w);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+    return address_offset(*x.first) < address_offset(*y.first);
+  });
+  // The last may read past the loop's last element (three ints of a 16-byte row in one LDS.128:
+  // s30-merged-loops step 4 on an H200, 1 instruction a warp and 4 wavefronts).
+  if (!wider || total < executions || total - static_cast<size_t>(out.back().second) >= executions)
+    return {};
+  return out;
 }
 
 // Why a step as compiled differs from it as written, in words (empty where nothing is said).
@@ -642,6 +727,40 @@ std::string contended_range(const Analysis& a, const std::vector<int>& ex, Compi
          "between its load and its compare-and-swap)";
 }
 
+// The reason's clauses beyond reason_of's: instructions of mixed widths, executions counted on
+// another step's lines, loads the compiler issued once, a contended CAS loop, and ptxas's pads.
+// Sets c.reason when the compiler's counts differ from the model as written (or pads sit beside).
+void finish_reason(CompiledStep& c, std::string why, const Analysis& a, const std::vector<int>& ex,
+                   const std::vector<std::pair<const SassInstruction*, int>>& mixed, size_t written,
+                   size_t reused, int served_by, Form form, int64_t pads, size_t own_instructions) {
+  if (!mixed.empty()) {
+    std::string ops;
+    for (const auto& [in, covers] : mixed)
+      ops += (ops.empty() ? "" : ", ") + in->opcode + " (" + std::to_string(covers) + ")";
+    why = std::to_string(ex.size()) + " executions in " + std::to_string(mixed.size()) +
+          " instructions of different widths: " + ops + (why.empty() ? "" : "; " + why);
+  }
+  if (const size_t moved = written - ex.size() - reused; moved > 0)
+    why += (why.empty() ? "" : "; ") + std::string("step ") + std::to_string(served_by) +
+           "'s lines hold the instructions of " + std::to_string(moved) +
+           " of its executions (counted there, as the hardware counts them)";
+  if (reused > 0)
+    why += (why.empty() ? "" : "; ") + std::to_string(reused) +
+           " executions at the addresses of another: the compiler loaded the value once";
+  if (form == Form::CasLoop && warps_share_addresses(a, ex)) why += contended_range(a, ex, c);
+  if (c.instructions != c.written_instructions || c.wavefronts != c.written_wavefronts)
+    c.reason = why.empty() ? "the compiler's instructions differ" : why;
+  c.cas_loop = form == Form::CasLoop;
+  // Every warp issuing the step's instructions issues its pads too (they sit beside them).
+  if (pads > 0) {
+    c.pad_instructions = c.instructions * pads / static_cast<int64_t>(own_instructions);
+    c.reason += std::string(c.reason.empty() ? "" : "; ") + std::to_string(pads) +
+                " @!PT LDS RZ, [RZ] beside it (ptxas's pads, never executed): " +
+                std::to_string(c.pad_instructions) +
+                " warp instructions the L1 unit counts as shared loads, 0 wavefronts";
+  }
+}
+
 }  // namespace
 
 std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
@@ -730,6 +849,11 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
           mine.size() == 1 && mine[0]->opcode.rfind("ATOMS", 0) == 0 && uniform(a, ex))
         form = Form::Elected;
     }
+    // A loop's neighbouring accesses merged into instructions of different widths.
+    const std::vector<std::pair<const SassInstruction*, int>> mixed =
+        plain && group == 1 && members.empty()
+            ? mixed_widths(mine, w, ex.size())
+            : std::vector<std::pair<const SassInstruction*, int>>{};
     size_t reused = 0;  // loop-invariant loads the compiler issued once
     if (op.op == Op::Load && group == 1 && members.empty() && mine.size() < ex.size()) {
       std::vector<int> d = distinct_executions(a, ex);
@@ -751,9 +875,17 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
       idle += cost.idle_warps;
       invalid |= cost.invalid;
     };
-    for (size_t x = 0; x < ex.size(); x += static_cast<size_t>(group))
-      add(serve_execution(src, ex[x], op, members.empty() && group == 1 ? w : width, all_warps,
-                          form));
+    if (!mixed.empty()) {
+      size_t x = 0;
+      for (const auto& [in, covers] : mixed) {
+        add(serve_execution(src, ex[x], op, in->width(), all_warps, form));
+        x += static_cast<size_t>(covers);
+      }
+    } else {
+      for (size_t x = 0; x < ex.size(); x += static_cast<size_t>(group))
+        add(serve_execution(src, ex[x], op, members.empty() && group == 1 ? w : width, all_warps,
+                            form));
+    }
     for (int e : lent[static_cast<size_t>(i)]) {
       const OpSpec oop = a.step_op(e);
       const bool ospec =
@@ -763,26 +895,9 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     }
     std::string why = reason_of(form, group, ex.size(), mine, i, members, c, invalid, predicated,
                                 idle, serves[static_cast<size_t>(i)], speculated);
-    if (const size_t moved = written[static_cast<size_t>(i)].size() - ex.size() - reused; moved > 0)
-      why += (why.empty() ? "" : "; ") + std::string("step ") +
-             std::to_string(served_by[static_cast<size_t>(i)]) +
-             "'s lines hold the instructions of " + std::to_string(moved) +
-             " of its executions (counted there, as the hardware counts them)";
-    if (reused > 0)
-      why += (why.empty() ? "" : "; ") + std::to_string(reused) +
-             " executions at the addresses of another: the compiler loaded the value once";
-    if (form == Form::CasLoop && warps_share_addresses(a, ex)) why += contended_range(a, ex, c);
-    if (c.instructions != c.written_instructions || c.wavefronts != c.written_wavefronts)
-      c.reason = why.empty() ? "the compiler's instructions differ" : why;
-    c.cas_loop = form == Form::CasLoop;
-    // Every warp issuing the step's instructions issues its pads too (they sit beside them).
-    if (const int64_t p = pads[static_cast<size_t>(i)]; p > 0) {
-      c.pad_instructions = c.instructions * p / static_cast<int64_t>(mine.size());
-      c.reason += std::string(c.reason.empty() ? "" : "; ") + std::to_string(p) +
-                  " @!PT LDS RZ, [RZ] beside it (ptxas's pads, never executed): " +
-                  std::to_string(c.pad_instructions) +
-                  " warp instructions the L1 unit counts as shared loads, 0 wavefronts";
-    }
+    finish_reason(c, std::move(why), a, ex, mixed, written[static_cast<size_t>(i)].size(), reused,
+                  served_by[static_cast<size_t>(i)], form, pads[static_cast<size_t>(i)],
+                  mine.size());
     out.push_back(std::move(c));
   }
   return out;

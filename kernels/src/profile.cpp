@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -44,7 +47,37 @@ std::string quoted(std::string_view s) {
 
 // The line table names the file as NVRTC was given it, joined to the directory it ran in:
 // "/home/u/src/k.cu" for "src/k.cu".
-bool same_file(const std::string& table, const std::string& given) {
+namespace {
+
+// A path without its "." parts and with "x/.." taken out, as written (no file system).
+std::string lexically_normal(const std::string& path) {
+  std::vector<std::string> parts;
+  const bool absolute = !path.empty() && path.front() == '/';
+  size_t at = 0;
+  while (at <= path.size()) {
+    const size_t slash = std::min(path.find('/', at), path.size());
+    const std::string part = path.substr(at, slash - at);
+    if (part == "..") {
+      if (!parts.empty() && parts.back() != "..")
+        parts.pop_back();
+      else if (!absolute)
+        parts.push_back(part);
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    at = slash + 1;
+  }
+  std::string out = absolute ? "/" : "";
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + parts[i];
+  return out;
+}
+
+}  // namespace
+
+bool same_file(const std::string& table_name, const std::string& given_name) {
+  if (table_name == given_name) return true;
+  // "./k.cu" and "dir/../k.cu" name k.cu: compared as written without the dots (lexically).
+  const std::string table = lexically_normal(table_name), given = lexically_normal(given_name);
   if (table == given) return true;
   auto ends_with = [](const std::string& s, const std::string& tail) {
     return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0 &&
@@ -137,11 +170,18 @@ std::optional<KernelArg> parse_kernel_arg(std::string_view text, std::string* er
   if (type == "long") return int_value(int64_t{}, KernelArg::Kind::Long);
   if (type == "ulong") return int_value(uint64_t{}, KernelArg::Kind::Ulong);
   if (type == "float" || type == "double") {
-    double v = 0;
-    const char* b = value.data();
-    const char* e = b + value.size();
-    auto [p, ec] = std::from_chars(b, e, v);
-    if (value.empty() || ec != std::errc() || p != e || !std::isfinite(v))
+    // strtod, not from_chars: the browser build's libc++ has no floating-point from_chars. The
+    // C locale is the program's (neither program calls setlocale), so '.' is the point.
+    const std::string text(value);
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text.c_str(), &end);
+    // What from_chars refuses too: a leading space or '+', hex, inf and nan.
+    const bool spaced = !text.empty() && (std::isspace(static_cast<unsigned char>(text.front())) ||
+                                          text.front() == '+');
+    const bool hex_or_word = text.find_first_of("xXnNiI") != std::string::npos;
+    if (text.empty() || spaced || hex_or_word || errno == ERANGE ||
+        end != text.c_str() + text.size() || !std::isfinite(v))
       return fail("not a finite number (1.5, -2, 3e-4)");
     if (type == "float") {
       if (std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))

@@ -349,6 +349,13 @@ std::string seconds(double s) {
   return b;
 }
 
+// CUDA's headers a kernel includes, each a stand-in written beside the kernel (bankviz_record.h
+// emulates what the CPU recording needs of them: vector types, fp16/bf16, cooperative groups).
+constexpr const char* kStandinHeaders[] = {
+    "cuda_runtime.h",       "cuda_runtime_api.h",      "cuda.h",      "device_launch_parameters.h",
+    "device_functions.h",   "vector_types.h",          "cuda_fp16.h", "cuda_bf16.h",
+    "cooperative_groups.h", "sm_20_atomic_functions.h"};
+
 // Empty when written, else why not (a full disk, the file-size limit).
 std::string write_file(const std::string& path, const std::string& text) {
   errno = 0;
@@ -392,8 +399,12 @@ std::string compile_recording(const std::string& cxx, const RecordRequest& q,
   std::vector<std::string> argv = {cxx, "-std=c++20", "-O1", "-w", "-fno-strict-aliasing"};
   argv.insert(argv.end(), std::begin(kCompileBounds), std::end(kCompileBounds));
   // Linked statically: no dynamic loader, which would have to open files, runs under the filter.
-  for (const std::string& a : {std::string("-static"), std::string("-I"), dir, std::string("-o"),
-                               exe, dir + "/kernel.cpp"})
+  // The stand-ins of CUDA's headers first (-I), then the kernel's own folder for `#include "x.h"`
+  // (the file is compiled from `dir`; its folder is one the containment lets it read).
+  const std::string own = std::filesystem::absolute(folder, ec).string();
+  for (const std::string& a :
+       {std::string("-static"), std::string("-I"), dir, std::string("-iquote"), ec ? folder : own,
+        std::string("-o"), exe, dir + "/kernel.cpp"})
     argv.push_back(a);
   const double limit = std::max(q.timeout_s, 60.0);
   const Ran cc = run(argv, limit, size_t{1} << 20,
@@ -548,6 +559,14 @@ RecordResult record_on_cpu(const RecordRequest& q) {
   TempDir dir;
   std::string written = dir.problem;
   if (written.empty()) written = write_file(dir.path + "/bankviz_record.h", record_header());
+  // CUDA's headers, whose content the emulation header holds: found before the system's.
+  // Flat files only: the signal handler removes the directory's files, not folders (io.h).
+  for (const char* h : kStandinHeaders) {
+    if (!written.empty()) break;
+    written = write_file(dir.path + "/" + h,
+                         "// bankviz's stand-in: bankviz_record.h holds what the CPU recording "
+                         "emulates of it\n#pragma once\n#include \"bankviz_record.h\"\n");
+  }
   if (written.empty()) written = write_file(dir.path + "/kernel.cpp", text);
   if (!written.empty()) {
     out.error = "cannot write the recording's files: " + written;

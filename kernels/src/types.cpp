@@ -5,8 +5,21 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 namespace bankviz::detail {
+
+namespace {
+// std::bit_cast, which the browser build's libc++ (Emscripten 3.1.6) lacks: the same bits.
+template <class To, class From>
+To bits_of(const From& from) {
+  static_assert(sizeof(To) == sizeof(From));
+  To to;
+  std::memcpy(&to, &from, sizeof to);
+  return to;
+}
+}  // namespace
+
 
 namespace {
 
@@ -53,9 +66,9 @@ uint64_t component_bits(const ElemType& t, Value v) {
       if (t.comp_bytes() == 8) return v.bits;
       return v.bits & ((uint64_t{1} << (8 * t.comp_bytes())) - 1);
     case K::F32:
-      return std::bit_cast<uint32_t>(huge ? static_cast<float>(v.bits) : static_cast<float>(value));
+      return bits_of<uint32_t>(huge ? static_cast<float>(v.bits) : static_cast<float>(value));
     case K::F64:
-      return std::bit_cast<uint64_t>(huge ? static_cast<double>(v.bits)
+      return bits_of<uint64_t>(huge ? static_cast<double>(v.bits)
                                           : static_cast<double>(value));
     case K::F16:
       return int_to_small_float(v, 10, 5);
@@ -83,9 +96,9 @@ double component_value(const ElemType& t, uint64_t bits) {
     case K::UInt:
       return static_cast<double>(bits);
     case K::F32:
-      return std::bit_cast<float>(static_cast<uint32_t>(bits));
+      return bits_of<float>(static_cast<uint32_t>(bits));
     case K::F64:
-      return std::bit_cast<double>(bits);
+      return bits_of<double>(bits);
     case K::F16:
     case K::BF16:
       break;

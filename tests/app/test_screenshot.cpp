@@ -783,6 +783,7 @@ struct LessonScene {
   bool conflict = false;  // the asked warp's request conflicts (its answer is above the ideal)
   std::string label;      // the asked step's label
   std::string label_tx;   // the same with threadIdx.x spelled tx (timeline_label.h)
+  std::string words;      // the answer as the room hears it: "32", "yes"
 };
 
 // gtest names a parameter by this, not by its bytes.
@@ -819,7 +820,8 @@ std::vector<LessonScene> question_scenes() {
           label_tx.replace(p, 11, std::string("t") + d);
       out.push_back({l.lesson->name, static_cast<int>(i) + 1, answer,
                      scene.question->quantity == bankviz::Quantity::Wavefronts && answer > ideal,
-                     label, label_tx});
+                     label, label_tx,
+                     bankviz::answer_words(scene.question->quantity, answer)});
     }
   }
   return out;
@@ -898,7 +900,7 @@ TEST_P(AskBeforeTelling, NothingOnScreenAnswersTheQuestionUntilItsReveal) {
     ASSERT_EQ(after.rc, 0) << where << "\n" << after.log;
     EXPECT_FALSE(after.layout["asking"].get<bool>()) << where;
     const std::string told = joined(after.layout["texts"]);
-    EXPECT_NE(told.find("A: " + std::to_string(q.answer) + " (the model)"), std::string::npos)
+    EXPECT_NE(told.find("A: " + q.words + " (the model)"), std::string::npos)
         << where << "\n"
         << told;
     EXPECT_NE(telling_text(after.layout["texts"]), "") << where << "\n" << told;

@@ -125,6 +125,40 @@ TEST(SvgSlide, LandscapeViewBoxIsSixteenByNineAndHoldsTheCaption) {
   EXPECT_GT(ph, pw);
 }
 
+// The font-size of the <text> holding `needle`, -1 without one.
+double font_size_of(const std::string& svg, const std::string& needle) {
+  const size_t at = svg.find(needle);
+  if (at == std::string::npos) return -1;
+  const size_t fs = svg.rfind("font-size=\"", at);
+  return fs == std::string::npos ? -1 : std::stod(svg.substr(fs + 11));
+}
+
+TEST(SvgSlide, TheQuestionThenItsAnswerAndTheVerdictInTypeARoomReads) {
+  Analysis a = lesson("row-write-column-read");
+  Playback p;
+  const Frame f = frame_at(a, time_of(a, p, 2, 0, 0), p);
+  SlideSvgOptions o;
+  o.width = 1920;  // a 1080 px slide
+  o.caption = "The transpose: the load walks a column.";
+  o.question = "How many wavefronts does the column load need?";
+  o.conceal = true;
+  const std::string before = render_slide_svg(a, f, o);
+  EXPECT_NE(before.find("Q: How many wavefronts does the column load need?"),
+            std::string::npos)
+      << before;
+  EXPECT_EQ(before.find("A: "), std::string::npos);
+  EXPECT_EQ(before.find("32-way"), std::string::npos);
+  o.conceal = false;
+  o.answer = "32 (the model)";
+  const std::string after = render_slide_svg(a, f, o);
+  EXPECT_NE(after.find("A: 32 (the model)"), std::string::npos) << after;
+  // Presenter type: the verdict at least 24 px on the 1080 px slide, the words at least 27.
+  EXPECT_GE(font_size_of(after, "32-way"), 24.0);
+  EXPECT_GE(font_size_of(after, "The transpose"), 27.0);
+  EXPECT_GE(font_size_of(after, "A: 32"), 27.0);
+  EXPECT_EQ(count(after, "32-way"), 1);  // once, not also small inside the bank view
+}
+
 TEST(SvgSlide, ALongCaptionWrapsInsideTheSlide) {
   Analysis a = lesson("row-write-column-read");
   SlideSvgOptions o;

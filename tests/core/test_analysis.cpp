@@ -323,7 +323,7 @@ TEST(Analysis, AddingTheConstantOneIsAtomsPopcIncOnHopperOnly) {
   s.tiles[0].elem = "unsigned int";
   EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::AtomicInc);
   // Other values, element types and architectures: ATOMS.ADD's rule.
-  for (const char* v : {"2", "threadIdx.x", "1 + 0", "-1", "11"}) {
+  for (const char* v : {"2", "threadIdx.x", "-1", "11", "threadIdx.x - threadIdx.x + 1"}) {
     s.steps[0].value = v;
     EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::Atomic) << v;
   }
@@ -337,6 +337,28 @@ TEST(Analysis, AddingTheConstantOneIsAtomsPopcIncOnHopperOnly) {
   s.tiles[0].elem = "int";
   EXPECT_EQ(compiled_op(s, 0, *find_arch("maxwell")).op, Op::Atomic);
   EXPECT_EQ(run(s, find_arch("maxwell")).step_wavefronts(0), 32);
+}
+
+TEST(Analysis, AnAtomicsValueIsFoldedAsTheCompilerFoldsIt) {
+  // The compiler sees the constant 1 however it is spelled (issue 30: "(1)", "2 - 1", "0x1",
+  // "(int)1", "1ll" measured 2 wavefronts on an H200 where ATOMS.ADD's rule gave 16).
+  Scenario s = make(32, 1, {atomic_add("tile[0][0]", "1")});
+  s.constants.push_back({"ONE", 1});
+  s.constants.push_back({"TWO", 2});
+  s.lets.push_back({"one", "TWO - ONE"});
+  s.lets.push_back({"mine", "threadIdx.x / 64 + 1"});  // 1 for every lane, but a thread's value
+  const Arch& hopper = *find_arch("hopper");
+  for (const char* v : {"(1)", "2 - 1", "0x1", "(int)1", "1ll", "1 + 0", "ONE", "TWO - 1", "one",
+                        "(unsigned char)257", "4294967297ll", "TWO > ONE", "0b1"}) {
+    s.steps[0].value = v;
+    EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::AtomicInc) << v;
+    EXPECT_EQ(run(s, &hopper).step_wavefronts(0), 1) << v;
+  }
+  for (const char* v : {"(2)", "TWO", "mine", "one + threadIdx.x", "blockDim.x / blockDim.x",
+                        "1 / 0", "ONE << 32", "nothing"}) {
+    s.steps[0].value = v;
+    EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::Atomic) << v;
+  }
 }
 
 TEST(Analysis, AtomicIncrementsOfDistinctWordsInOneBankStillConflict) {

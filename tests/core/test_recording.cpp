@@ -411,13 +411,15 @@ TEST(RecordingSource, WhatCannotBeRecordedIsNamed) {
     EXPECT_TRUE(out.empty());
     return why;
   };
-  EXPECT_NE(
-      why_of("  int v = __shfl_sync(~0u, 1, 0);").find("__shfl_sync (line 3), a warp intrinsic"),
-      std::string::npos);
+  // Warp intrinsics and cooperative groups run on the CPU (issue 30); barriers with a result
+  // and a grid's group do not.
+  EXPECT_NE(why_of("  int v = __syncthreads_or(1);")
+                .find("__syncthreads_or (line 3), a barrier with a result"),
+            std::string::npos);
   EXPECT_NE(why_of("  asm(\"nop;\");").find("inline asm (line 3)"), std::string::npos);
-  EXPECT_NE(
-      why_of("  auto g = cooperative_groups::this_thread_block();").find("cooperative groups"),
-      std::string::npos);
+  EXPECT_NE(why_of("  auto g = cooperative_groups::this_grid();")
+                .find("cooperative-groups this_grid (line 3)"),
+            std::string::npos);
   // A pointer no declaration makes a proxy of (`int *q; q = s;`, two declarators), and `*p`.
   EXPECT_NE(why_of("  int *q;\n  q = s; q[1] = 0;")
                 .find("line 4 uses the __shared__ array s other than by subscript"),
@@ -651,8 +653,12 @@ TEST(RecordingSource, MembersTemplatesAndCooperativeGroups) {
           .empty());
   EXPECT_NE(why.find("cooperative-groups this_grid"), std::string::npos) << why;
   why.clear();
-  EXPECT_TRUE(recording_source(cg(""), "k", "k.cu", &why).empty());
-  EXPECT_NE(why.find("cooperative groups (line 2), which the CPU recording cannot run"),
+  // The CPU recording runs cooperative groups' block and tiles (issue 30: its header's stand-in),
+  // not a grid's.
+  EXPECT_FALSE(recording_source(cg(""), "k", "k.cu", &why).empty()) << why;
+  EXPECT_FALSE(recording_source(cg("  tile.sync();"), "k", "k.cu", &why).empty()) << why;
+  EXPECT_TRUE(recording_source(cg("  cg::this_grid().sync();"), "k", "k.cu", &why).empty());
+  EXPECT_NE(why.find("cooperative-groups this_grid (line 6), a barrier the CPU recording"),
             std::string::npos)
       << why;
 }

@@ -81,6 +81,32 @@ TEST(Diagnostic, FormatNamesPathAndColumn) {
   EXPECT_EQ((Diagnostic{"", 0, "plain"}.format()), "plain");
 }
 
+TEST(Check, AnAtomicOnATypeWithoutAtomicAddIsRefusedAsSourceAndRunRefuseIt) {
+  // analyze used to give figures for atomics on char, short, half, bf16, long long, float2 and
+  // int4 that the generated kernel cannot hold (issue 30): kinds.h's `atomic` column decides.
+  int refused = 0, accepted = 0;
+  for (const ElemType& t : elem_types()) {
+    Scenario s;
+    s.tiles[0].elem = std::string(t.name);
+    s.tiles[0].dims = {64};
+    s.block[0] = 64, s.block[1] = 1;
+    Step st = step(StepKind::Atomic, "tile[threadIdx.x]");
+    st.value = "1";
+    s.steps = {st};
+    bool named = false;
+    for (const Diagnostic& d : check(s))
+      named |= d.path == "steps[0].kind" &&
+               d.message.find("atomicAdd on " + std::string(t.name)) != std::string::npos;
+    EXPECT_EQ(named, !t.atomic) << t.name;
+    (t.atomic ? accepted : refused) += 1;
+  }
+  EXPECT_EQ(accepted, 6);  // int, unsigned, unsigned int, float, unsigned long long, double
+  EXPECT_GT(refused, 20);
+  EXPECT_EQ(atomic_problem(*find_elem_type("char")),
+            "atomicAdd on char in shared memory: the generated kernels support atomics on int, "
+            "unsigned int, float, unsigned long long and double");
+}
+
 TEST(Check, ValidScenarioHasNoDiagnostics) {
   EXPECT_TRUE(check(transpose_scenario()).empty());
 }

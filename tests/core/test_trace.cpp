@@ -308,6 +308,29 @@ TEST(Hazards, ALoadRacingWithSeveralStoresOfOneIntervalNamesEach) {
   EXPECT_EQ(h.examples[2].second.step, 3);
 }
 
+TEST(Hazards, RacingPairsAreCountedExactlyHoweverManyStepsWriteOneElement) {
+  // Two warps store the same 32 words in each of 20 steps, then warp 0 reads them: every pair of
+  // stores races (write after write: 20 * 19 / 2 between steps and 20 of a step with itself) and
+  // the load reads after each of the 20 (its own warp's stores do not race, warp 1's do). Only 16
+  // writers of one element used to be kept: 136 + 16 pairs were counted.
+  std::vector<Step> steps;
+  for (int i = 0; i < 20; ++i) steps.push_back(step(StepKind::Store, "tile[threadIdx.x % 32]"));
+  steps.push_back(guarded(StepKind::Load, "tile[threadIdx.x]", "threadIdx.x < 32"));
+  Scenario s = make(64, 64, steps);
+  AnalysisResult r = analyze(s);
+  ASSERT_TRUE(r.analysis);
+  const Hazards& h = r.analysis->hazards;
+  EXPECT_FALSE(h.unnamed_writers);
+  EXPECT_EQ(h.pairs, 20 * 19 / 2 + 20 + 20);
+  EXPECT_EQ(h.examples.size(), 32u);
+  // 40 steps writing one element: still exact (820 + 40 pairs).
+  for (int i = 0; i < 20; ++i)
+    s.steps.insert(s.steps.begin(), step(StepKind::Store, "tile[threadIdx.x % 32]"));
+  const Hazards more = analyze(s).analysis->hazards;
+  EXPECT_FALSE(more.unnamed_writers);
+  EXPECT_EQ(more.pairs, 40 * 39 / 2 + 40 + 40);
+}
+
 // [SECTION] relayout(): one tile's geometry changed, the trace re-placed =========================
 
 namespace {

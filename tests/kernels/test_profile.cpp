@@ -19,6 +19,17 @@ using test::runner;
 
 // [SECTION] The launch a user asks for ==========================================================
 
+TEST(ProfileLines, TheLineTablesFileIsTheGivenFileHoweverItIsSpelled) {
+  // Issue 30: `profile ./k.cu` on an H200 gave no recorded line its hardware figures: NVRTC's
+  // line table names the file absolute, and "./" did not end it.
+  EXPECT_TRUE(same_file("/work/main/.dev/truth/truth30/people30.cu", "./truth30/people30.cu"));
+  EXPECT_TRUE(same_file("/w/k.cu", "./k.cu"));
+  EXPECT_TRUE(same_file("/w/d/k.cu", "d/../d/k.cu"));
+  EXPECT_TRUE(same_file("/w/d/k.cu", "k.cu"));
+  EXPECT_FALSE(same_file("/w/d/mk.cu", "k.cu"));
+  EXPECT_FALSE(same_file("/w/d/k.cu", "./e/k.cu"));
+}
+
 TEST(ProfileArgs, ExtentsAreOneToThreeWholeNumbersJoinedByX) {
   std::string err;
   auto d = parse_dim3("32x8", &err);

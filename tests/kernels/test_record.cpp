@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -67,6 +68,115 @@ Recorded record(const std::string& source, const std::string& kernel, int64_t bx
                     "recording cannot run here";                                                 \
   if (const SandboxFilter f = recording_filter(); !f.problem.empty())                            \
   GTEST_SKIP() << "the CPU recording refuses to run unconfined here: " << f.problem
+
+TEST(Record, WarpIntrinsicsRunWithCudasSemantics) {
+  NEED_COMPILER();
+  // Issue 30: shuffles, votes, match, reduce and __syncwarp run on the CPU as CUDA defines them,
+  // so what a kernel computes with them (here the addresses of shared stores) is as on the GPU.
+  // 64 threads; each stores at the address its warp's collectives give it.
+  const std::string src =
+      "#include <cuda_runtime.h>\n"                                             // 1
+      "__global__ void k() {\n"                                                 // 2
+      "  __shared__ int s[1024];\n"                                             // 3
+      "  int lane = threadIdx.x % 32, v = lane;\n"                              // 4
+      "  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(~0u, v, o);\n"  // 5
+      "  if (lane == 0) s[v] = 1;\n"                                            // 6: s[496]
+      "  int up = __shfl_up_sync(~0u, lane, 3);\n"                              // 7
+      "  s[up] = 2;\n"                                                          // 8
+      "  unsigned b = __ballot_sync(~0u, lane % 4 == 0);\n"                     // 9
+      "  s[__popc(b) + 512] = 3;\n"                                             // 10: s[520]
+      "  int x = __shfl_xor_sync(~0u, lane, 1, 8);\n"                           // 11
+      "  __syncwarp();\n"                                                       // 12
+      "  s[x * 2 + 600] = 4;\n"                                                 // 13
+      "  unsigned m = __match_any_sync(~0u, lane / 8);\n"                       // 14
+      "  s[__popc(m) + 700] = 5;\n"                                             // 15
+      "  s[__reduce_add_sync(~0u, 1u) + 800 + __any_sync(~0u, lane == 31) + __all_sync(~0u, lane < "
+      "31)] = 6;\n"  // 16
+      "}\n";
+  const RecordRequest q = [&] {
+    RecordRequest r;
+    r.source = src;
+    r.file_name = "k.cu";
+    r.kernel = "k";
+    r.block[0] = 64;
+    return r;
+  }();
+  const RecordResult r = record_on_cpu(q);
+  ASSERT_TRUE(r.recording) << r.error;
+  // line -> element index stored, by thread (the lanes of a warp leave a collective in any order)
+  std::map<uint32_t, std::vector<uint32_t>> words;
+  std::map<uint32_t, std::vector<uint32_t>> by_thread;
+  for (const RecordedAccess& a : r.recording->accesses)
+    if (a.kind == RecordedKind::Store) by_thread[a.line].push_back(a.thread);
+  for (const RecordedAccess& a : r.recording->accesses) {
+    if (a.kind != RecordedKind::Store) continue;
+    std::vector<uint32_t>& w = words[a.line];
+    const std::vector<uint32_t>& t = by_thread[a.line];
+    const size_t rank = static_cast<size_t>(
+        std::count_if(t.begin(), t.end(), [&](uint32_t x) { return x < a.thread; }));
+    if (w.size() < t.size()) w.resize(t.size());
+    w[rank] = a.address / 4;
+  }
+  ASSERT_EQ(words[6].size(), 2u);
+  EXPECT_EQ(words[6][0], 496u);  // 0 + 1 + ... + 31, the down-shuffle's sum in lane 0
+  EXPECT_EQ(words[6][1], 496u);
+  ASSERT_EQ(words[8].size(), 64u);
+  for (size_t t = 0; t < 64; ++t) EXPECT_EQ(words[8][t], t % 32 < 3 ? t % 32 : t % 32 - 3) << t;
+  for (uint32_t w : words[10]) EXPECT_EQ(w, 520u);
+  ASSERT_EQ(words[13].size(), 64u);
+  for (size_t t = 0; t < 64; ++t) EXPECT_EQ(words[13][t], ((t % 32) ^ 1u) * 2 + 600) << t;
+  for (uint32_t w : words[15]) EXPECT_EQ(w, 708u);
+  for (uint32_t w : words[16]) EXPECT_EQ(w, 833u);  // 32 + 800 + 1 + 0
+  EXPECT_EQ(words[16].size(), 64u);
+}
+
+TEST(Record, CudasHeadersAHeaderBesideTheKernelHalfAndCooperativeGroupsCompile) {
+  NEED_COMPILER();
+  // Issue 30: ordinary CUDA includes its headers; a header beside the kernel is found in the
+  // kernel's folder; __half and cooperative groups' tiles run.
+  const std::string dir = ::testing::TempDir() + "bankviz-record-own-header";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream h(dir + "/tile_size.h");
+    h << "#pragma once\n#define TILE 32\n";
+  }
+  const std::string src =
+      "#include <cuda_runtime.h>\n"                                           // 1
+      "#include <cuda_fp16.h>\n"                                              // 2
+      "#include <cooperative_groups.h>\n"                                     // 3
+      "#include \"tile_size.h\"\n"                                            // 4
+      "namespace cg = cooperative_groups;\n"                                  // 5
+      "__global__ void k(float* out) {\n"                                     // 6
+      "  __shared__ __half h[TILE][TILE + 2];\n"                              // 7
+      "  cg::thread_block block = cg::this_thread_block();\n"                 // 8
+      "  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"  // 9
+      "  h[threadIdx.y][threadIdx.x] = __float2half(1.0f);\n"                 // 10
+      "  block.sync();\n"                                                     // 11
+      "  float v = __half2float(h[threadIdx.x][threadIdx.y]);\n"              // 12
+      "  v = cg::reduce(warp, v, cg::plus<float>());\n"                       // 13
+      "  if (warp.thread_rank() == 0) out[threadIdx.y] = v;\n"                // 14
+      "}\n";
+  RecordRequest q;
+  q.source = src;
+  q.file_name = dir + "/k.cu";
+  q.kernel = "k";
+  q.block[0] = 32;
+  q.block[1] = 4;
+  const RecordResult r = record_on_cpu(q);
+  ASSERT_TRUE(r.recording) << r.error;
+  std::string why;
+  const auto ins = recorded_instructions(*r.recording, default_arch(), &why);
+  ASSERT_TRUE(ins) << why;
+  std::map<uint32_t, RecordedLine> lines;
+  for (const RecordedLine& l : recorded_lines(*ins)) lines[l.line] = l;
+  // 2-byte elements, rows of 68 bytes: the store by rows is 1 wavefront a warp, the column
+  // read (lanes 68 bytes apart: 17 words, odd) conflict-free too.
+  EXPECT_EQ(lines.at(10).requests, 4);
+  EXPECT_EQ(lines.at(10).wavefronts, 4);
+  EXPECT_EQ(lines.at(12).requests, 4);
+  EXPECT_EQ(r.recording->phases, 2u);
+  std::filesystem::remove_all(dir);
+}
 
 TEST(Record, TheSeedsDataLayoutKernelsAsTheH100CountsThem) {
   NEED_COMPILER();
@@ -584,9 +694,17 @@ TEST(Record, ErrorsAreNamedAndLimitsHold) {
   EXPECT_NE(r.error.find("does not compile for the CPU recording"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("k.cu:3"), std::string::npos) << r.error;
   EXPECT_EQ(r.error.find("bankviz-record-"), std::string::npos) << r.error;
-  // A warp intrinsic is refused before anything is compiled.
-  r = record("__global__ void k() {\n  int v = __shfl_down_sync(~0u, 1, 1);\n}\n", "k", 32);
-  EXPECT_NE(r.error.find("warp intrinsic"), std::string::npos) << r.error;
+  // A barrier with a result is refused before anything is compiled.
+  r = record("__global__ void k() {\n  int v = __syncthreads_count(1);\n}\n", "k", 32);
+  EXPECT_NE(r.error.find("__syncthreads_count (line 2), a barrier with a result"),
+            std::string::npos)
+      << r.error;
+  // A shuffle with a lane of its mask that never arrives hangs on the GPU: said, with the line.
+  r = record(
+      "__global__ void k() {\n  __shared__ int s[32];\n  if (threadIdx.x < 16)\n"
+      "    s[0] = __shfl_sync(0xffffffffu, 1, 0);\n}\n",
+      "k", 32);
+  EXPECT_NE(r.error.find("line 4: a warp collective"), std::string::npos) << r.error;
   // A block CUDA cannot launch.
   r = record("__global__ void k() {}\n", "k", 2048);
   EXPECT_NE(r.error.find("1 to 1024 threads"), std::string::npos) << r.error;

@@ -206,6 +206,13 @@ ControlsAsk draw_controls(ScenarioEditor& s, Rect r) {
     ImGui::SetNextItemWidth(w);
     if (!t.cute) {
       e.text(input_i64("padding", &t.pad, 0, 64), tp + ".pad");
+      // Where it landed, when whole in view (--dump-layout's padding_field: a test clicks it).
+      const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+      const ImVec2 clip_lo = ImGui::GetWindowPos();
+      const ImVec2 clip_hi(clip_lo.x + ImGui::GetWindowWidth(),
+                           clip_lo.y + ImGui::GetWindowHeight());
+      if (s.padding_field && s.padding_field->w == 0 && lo.y >= clip_lo.y && hi.y <= clip_hi.y)
+        *s.padding_field = {lo.x, lo.y, hi.x - lo.x, hi.y - lo.y};
       control_tip(
           "Unused elements added to each row (tile[32][32 + pad]): a row then starts pad words "
           "further along the banks, which spreads a column over different banks");

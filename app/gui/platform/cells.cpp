@@ -1,13 +1,14 @@
 // cells.cpp: the cell-grid renderer (see cells.h).
 #include "platform/cells.h"
 
-#include <glad/gl.h>
+#include "platform/gl.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
 #include "bankviz/io.h"
+#include "platform/platform.h"
 
 namespace bankviz::gui {
 
@@ -21,7 +22,8 @@ bool read_file(const std::string& path, std::string* out, std::string* error) {
     *error = "cannot read the shader " + r.error;
     return false;
   }
-  *out = std::move(*r.text);
+  // One text per shader in shaders/; the platform gives it its version line (GLSL ES in WebGL2).
+  *out = shader_source(*r.text);
   return true;
 }
 

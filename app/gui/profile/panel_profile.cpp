@@ -9,6 +9,7 @@
 #include "shell/panels.h"
 // after imgui.h (via panels.h): it needs IMGUI_API
 #include "imgui_stdlib.h"
+#include "platform/platform.h"
 #include "platform/theme.h"
 #include "profile/profiler.h"
 
@@ -80,7 +81,12 @@ void form(ProfilerState& p, const Palette& pal, bool running) {
   control_tip(
       "Seconds one launch may take; past it the profile is stopped (its process ends, so the "
       "GPU is free again)");
-  if (running) {
+  if (!capabilities().processes) {
+    // The browser compiles and runs nothing: one line, with the way to get it.
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", kBrowserCannotCompile);
+    ImGui::PopTextWrapPos();
+  } else if (running) {
     if (ImGui::Button("Cancel")) p.cancel = true;
     control_tip("Stop the profile: its bankviz-cli process is ended, and the GPU with it");
     ImGui::SameLine();

@@ -78,7 +78,11 @@ bool select_preset(AppState& s, const std::string& name, std::string* error, boo
 
 bool load_draft_file(AppState& s, const std::string& path, const std::string& what,
                      std::string* error, bool wait) {
-  ScenarioLoad load = load_scenario_file(path);
+  return load_draft(s, load_scenario_file(path), what, error, wait);
+}
+
+bool load_draft(AppState& s, ScenarioLoad load, const std::string& what, std::string* error,
+                bool wait) {
   if (!load.scenario) {
     *error = what + ":";
     for (const Diagnostic& d : load.errors) *error += "\n  " + d.format();

@@ -69,6 +69,7 @@ struct ScreenLayout {
   float lane_digit_px = 0;        // pixel height of a lane number's digit glyph in the views
   float bank_count_px = 0;        // pixel height of a per-bank count's digit glyph
   Box caption;                    // the lesson's caption (h = 0 without a lesson)
+  Box padding_field;              // the first tile's padding field where drawn whole (browser tests)
   Box timeline_legend;            // the timeline's colour legend (h = 0 when not drawn)
   int scene_buttons = 0;          // a lesson's back/next buttons drawn (none on a slide)
   int compare_buttons = 0;        // the comparison's close button drawn (none on a slide)
@@ -150,7 +151,8 @@ struct StatusState {
 
 // What the UI asked to export this frame (keys S/E, the Export menu, --export-gif); main's loop
 // handles them after the UI pass (session.cpp handle_requests, handle_export_jobs).
-enum class ExportAsk { Screenshot, Svg, Sequence, Gif, SlidePng, SlideSvg };
+// Link: "Copy link" (the link to this view, link.h, on the clipboard).
+enum class ExportAsk { Screenshot, Svg, Sequence, Gif, SlidePng, SlideSvg, Link };
 
 // Exports: the running GIF or sequence job and the Export menu's choices.
 struct ExportState {
@@ -251,6 +253,9 @@ void set_draft(AppState& s, const Scenario& draft, bool wait = true);
 // `what` when the file does not load or (wait) its scenario does not analyze.
 bool load_draft_file(AppState& s, const std::string& path, const std::string& what,
                      std::string* error, bool wait = true);
+// The same for a scenario already read (a link's #scenario=, a file the browser was given).
+bool load_draft(AppState& s, ScenarioLoad load, const std::string& what, std::string* error,
+                bool wait = true);
 // Re-analyzes the current draft after an edit through the controls (waits kEditWaitSeconds).
 void reanalyze(AppState& s, bool wait = false);
 // Takes the analyzer's outcome when it is ready: a new analysis replaces the old one, errors and

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "bankviz/io.h"
+#include "shell/link.h"
 
 namespace bankviz::gui {
 
@@ -38,16 +39,59 @@ bool parse_size(const std::string& text, int* w, int* h) {
   return number(s, s + x, w) && number(s + x + 1, s + text.size(), h);
 }
 
+// Where usage errors go: standard error, or the caller's string (parse_options' `message`).
+thread_local std::string* t_message = nullptr;
+
 std::optional<Options> usage(int* exit_code, const std::string& message) {
-  std::fprintf(stderr, "bankviz: %s\nRun with --help for more information.\n", message.c_str());
+  if (t_message)
+    *t_message = message;
+  else
+    std::fprintf(stderr, "bankviz: %s\nRun with --help for more information.\n", message.c_str());
   *exit_code = kExitUsage;
   return std::nullopt;
 }
 
+// `--link FRAGMENT` (or --link=FRAGMENT) replaced by the flags the link stands for (link.h), so
+// that both are checked by the same code below. False with *error on a link that does not parse.
+bool expand_link(std::vector<std::string>* args, Options* o, std::string* error) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args->size(); ++i) {
+    const std::string& a = (*args)[i];
+    std::string fragment;
+    if (i > 0 && a == "--link" && i + 1 < args->size()) {
+      fragment = (*args)[++i];
+    } else if (i > 0 && a.rfind("--link=", 0) == 0) {
+      fragment = a.substr(7);
+    } else {
+      out.push_back(a);
+      continue;
+    }
+    if (!o->link.empty()) {
+      *error = "give one link";
+      return false;
+    }
+    std::optional<LinkRequest> r = parse_link(fragment, error);
+    if (!r) return false;
+    o->link = fragment.empty() ? "#" : fragment;
+    o->scenario_text = std::move(r->scenario_json);
+    o->link_dump_layout = r->dump_layout;
+    out.insert(out.end(), r->args.begin(), r->args.end());
+  }
+  *args = std::move(out);
+  return true;
+}
+
 }  // namespace
 
-std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
+std::optional<Options> parse_options(int argc, char** argv, int* exit_code,
+                                     std::string* message) {
+  struct Sink {
+    explicit Sink(std::string* m) { t_message = m; }
+    ~Sink() { t_message = nullptr; }
+  } sink(message);
   Options o;
+  std::vector<std::string> words(argv, argv + argc);
+  if (std::string why; !expand_link(&words, &o, &why)) return usage(exit_code, "--link: " + why);
   CLI::App app{"bankviz: see CUDA shared-memory bank conflicts, warp by warp"};
   // An empty value ("--preset ''") is a usage error, never "flag not given".
   const CLI::Validator non_empty(
@@ -143,15 +187,26 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
       "--kernel-window", o.kernel_window,
       "with --kernel-file: keep the 'your kernel' window open over the views (also in a "
       "--screenshot), its source list at --line");
+  // Never seen by CLI11 with a value (expand_link() replaced it): listed for --help.
+  std::string link_help;
+  app.add_option("--link", link_help,
+                 "open what a browser link opens: '#lesson=NAME&scene=N&reveal', '#preset=NAME', "
+                 "'#scenario=BASE64URL', with '&presenter', '&theme=light', '&size=WxH'");
   try {
-    app.parse(argc, argv);
+    // As parse(argc, argv) does: the program's name, then the words in reverse order.
+    if (!words.empty()) app.name(words.front());
+    std::vector<std::string> reversed(words.rbegin(), words.rend() - (words.empty() ? 0 : 1));
+    app.parse(reversed);
   } catch (const CLI::ParseError& e) {
     // --help exits 0; every other parse problem is a usage error. CLI11's message quotes the
     // user's words: printed through stdout/stderr, which the app filters (printable_output.h).
     std::ostringstream out, err;
     *exit_code = app.exit(e, out, err) == 0 ? kExitOk : kExitUsage;
     std::fputs(out.str().c_str(), stdout);
-    std::fputs(err.str().c_str(), stderr);
+    if (message && *exit_code != kExitOk)
+      *message = err.str();
+    else
+      std::fputs(err.str().c_str(), stderr);
     return std::nullopt;
   }
   if (!theme.empty()) o.theme = theme;
@@ -183,8 +238,12 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     if (!path->empty())
       if (std::string why = bankviz::extension_problem(*path, format); !why.empty())
         return usage(exit_code, why);
-  if (!o.preset.empty() + !o.scenario.empty() + !o.lesson.empty() + !o.compare.empty() > 1)
-    return usage(exit_code, "give one of --preset, --scenario, --lesson and --compare");
+  if (!o.preset.empty() + !o.scenario.empty() + !o.lesson.empty() + !o.compare.empty() +
+          !o.scenario_text.empty() >
+      1)
+    return usage(exit_code,
+                 o.link.empty() ? "give one of --preset, --scenario, --lesson and --compare"
+                                : "a link opens one of lesson, preset and scenario");
   if (o.reveal && o.lesson.empty()) return usage(exit_code, "--reveal answers a --lesson's scene");
   if (scene->count() > 0 && o.lesson.empty())
     return usage(exit_code, "--scene picks a scene of a --lesson");

@@ -7,6 +7,7 @@
 //           [--screenshot out.png [--force]] [--svg out.svg] [--sequence DIR] [--gif out.gif]
 //           [--whole-animation]
 //           [--frames N --frame-times] [--size 1600x1000] [--step I --warp W --wavefront K]
+//           [--link '#lesson=NAME&scene=N...']   (the browser's links: link.h)
 #pragma once
 
 #include <optional>
@@ -25,6 +26,9 @@ using bankviz::kExitUsage;
 struct Options {
   std::string preset;                // preset name (assets/presets/NAME.json)
   std::string scenario;              // a scenario JSON file
+  std::string scenario_text;         // a scenario's JSON from a link (#scenario=, link.h)
+  std::string link;                  // --link: the fragment it came from
+  bool link_dump_layout = false;     // the link's &dump-layout (the browser page writes it)
   std::string lesson;                // lesson name (assets/lessons/NAME.json)
   int scene = 1;                     // with --lesson: the scene to open (1-based)
   bool reveal = false;               // with --lesson: its question answered (after the reveal)
@@ -71,7 +75,9 @@ struct Options {
   }
 };
 
-// Parses argv. Returns nullopt after printing help (*exit_code 0) or a usage error (2).
-std::optional<Options> parse_options(int argc, char** argv, int* exit_code);
+// Parses argv. Returns nullopt after printing help (*exit_code 0) or a usage error (2). With
+// `message`, a usage error's text goes there instead of standard error (the browser shows it).
+std::optional<Options> parse_options(int argc, char** argv, int* exit_code,
+                                     std::string* message = nullptr);
 
 }  // namespace bankviz::gui

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "platform/theme.h"
+#include "platform/platform.h"
 #include "shell/panels.h"
 
 namespace bankviz::gui {
@@ -106,6 +107,10 @@ void draw_export_menu(const ToolbarView& v, Settings& settings, ExportState& exp
     if (ImGui::Selectable("SVG of tile + banks (E)")) exports.ask(ExportAsk::Svg);
     tip("The tile and bank views as a portrait vector page");
   }
+  ImGui::Separator();
+  if (ImGui::Selectable("Copy link")) exports.ask(ExportAsk::Link);
+  tip("A link that opens this view (lesson scene, preset or scenario, presenter mode, theme) in "
+      "the browser build, or with bankviz --link");
   ImGui::EndPopup();
 }
 
@@ -143,6 +148,14 @@ ToolbarAsk draw_toolbar(const ToolbarView& v, Settings& settings, ExportState& e
       if (ImGui::Selectable(p.name.c_str(), p.name == v.preset)) ask.preset = p.name;
       // What the preset shows, in its own words (its file's title).
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preset_title(p).c_str());
+    }
+    // Where the platform has a file picker (the browser): a file from the user's disk.
+    if (capabilities().file_picker) {
+      ImGui::Separator();
+      if (ImGui::Selectable("Open a file...")) ask.open_file = true;
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A scenario, preset or lesson (.json), or a kernel (.cu), from your disk "
+                          "(or drop it on the page)");
     }
     ImGui::EndCombo();
   }

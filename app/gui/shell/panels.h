@@ -97,6 +97,7 @@ struct ToolbarAsk {
   double speed_was = 0;  // > 0: the speed changed from this (keep the beat on screen)
   bool fonts = false;    // theme or presenter mode changed: rebuild the fonts
   bool help = false, sweep = false, experiments = false;  // toggle that window
+  bool open_file = false;  // the platform's file picker (platform.h pick_file)
   CompareMenuAsk compare;
   float height = 0;  // the toolbar's height this frame (its rows wrap)
 };
@@ -118,6 +119,7 @@ struct ScenarioEditor {
   const std::vector<Diagnostic>& errors;
   const Analysis* analysis = nullptr;
   const Palette& palette;
+  Box* padding_field = nullptr;  // where the first tile's padding field was drawn (ScreenLayout)
 };
 // What the scenario panel asked: undo, redo, reset, or an edit made to the draft (`before`: the
 // draft as it was, for the history; `field`: the field typed in, coalesced; `end_field`: a field

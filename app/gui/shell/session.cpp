@@ -7,9 +7,8 @@
 // [SECTION] Headless
 #include "shell/session.h"
 
-#include <glad/gl.h>
+#include "platform/gl.h"
 
-#include <GLFW/glfw3.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -23,6 +22,7 @@
 
 #include "backends/imgui_impl_opengl3.h"
 #include "bankviz/io.h"
+#include "bankviz/printable.h"
 #include "bankviz/svg.h"
 #include "catalog.h"
 #include "data_dir.h"
@@ -31,6 +31,7 @@
 #include "platform/capture.h"
 #include "platform/theme.h"
 #include "shell/frame_guard.h"
+#include "shell/link.h"
 #include "shell/panels.h"
 
 namespace bankviz::gui {
@@ -77,6 +78,10 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
     if (int rc = setup_compare(s, o.compare[0], o.compare[1], error); rc != kExitOk) return rc;
   } else if (!o.scenario.empty()) {
     if (!load_draft_file(s, o.scenario, o.scenario, error)) return kExitFailed;
+  } else if (!o.scenario_text.empty()) {
+    // A link's scenario: a bad one is the link's fault, a usage error like a bad flag.
+    if (!load_draft(s, scenario_from_json(o.scenario_text), "the link's scenario", error))
+      return kExitUsage;
   } else if (!o.preset.empty()) {
     // A name given on the command line that names no preset is a usage error, as in bankviz-cli.
     if (!has_preset(s, o.preset)) {
@@ -159,7 +164,7 @@ FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int widt
   };
   FrameTiming ft;
   auto t0 = clock::now();
-  p.new_frame(width, height, dt);
+  p.new_frame(width, height, dt, input);
   // An export's frame: the mouse is nowhere (no hover, no tooltip in the file). Buttons and keys
   // are left alone: the window's own frame has already seen them.
   if (!input) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
@@ -734,13 +739,33 @@ double export_budget_ms(double window_ms) {
   return std::clamp(window_ms * kExportShare, kExportMinMs, kExportMaxMs);
 }
 
+namespace {
+
+// An export's outcome: where files land in place (the desktop) the notice names the file; in the
+// browser the file is handed over as a download (platform.h deliver_file) and leaves the page.
+void finish_export(AppState& s, bool ok, const std::string& path, const std::string& saved,
+                   const std::string& error, double now) {
+  if (ok && !capabilities().files_in_place) {
+    deliver_file(path);
+    set_notice(s, "downloaded " + fs::path(path).filename().string(), now);
+    return;
+  }
+  report_export(s, ok, saved, error, now);
+}
+
+}  // namespace
+
 void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_scale,
                         double window_ms) {
   const double now = ImGui::GetTime();
   // A running GIF or sequence: a few of its frames, then the window's next frame.
   if (std::optional<ExportResult> r =
           pump_export(s, p, cells, ui_scale, export_budget_ms(window_ms))) {
-    report_export(s, r->ok, export_saved_text(*r, s.exports.job.request().kind), r->error, now);
+    const ExportKind kind = s.exports.job.request().kind;
+    if (kind == ExportKind::Gif)
+      finish_export(s, r->ok, r->path, export_saved_text(*r, kind), r->error, now);
+    else
+      report_export(s, r->ok, export_saved_text(*r, kind), r->error, now);
     s.exports.last = r;
   }
   const bool light = export_light(s.settings);
@@ -762,7 +787,7 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
       err = "export failed: " + current_exception_text();
     }
     s.slide = false;
-    report_export(s, ok, absolute_text(path), err, now);
+    finish_export(s, ok, path, absolute_text(path), err, now);
   }
   if (s.exports.take(ExportAsk::SlideSvg)) {
     // The landscape 16:9 SVG slide: tile left, banks right, the lesson's caption under them.
@@ -774,11 +799,19 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
     } catch (...) {
       err = "export failed: " + current_exception_text();
     }
-    report_export(s, ok, absolute_text(path), err, now);
+    finish_export(s, ok, path, absolute_text(path), err, now);
   }
   // A GIF or a sequence starts a job; its frames are rendered over the next UI frames.
   auto start = [&](ExportKind kind, std::string path, const char* stem, const char* ext) {
     std::string err;
+    if (kind == ExportKind::Sequence && !capabilities().files_in_place) {
+      // A folder of PNG files is one download each: the browser gives the animation as a GIF.
+      report_export(s, false, "",
+                    "a PNG sequence is a folder of files, which a browser cannot save: export the "
+                    "animation as a GIF",
+                    now);
+      return;
+    }
     if (path.empty()) path = next_free_name("", stem, ext);
     if (path.empty()) err = std::string("no free file name for ") + stem + "-NNNN." + ext;
     try {
@@ -797,6 +830,13 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
       s.exports.last = failed;
     }
   };
+  if (s.exports.take(ExportAsk::Link)) {
+    const std::string link = link_for(current_link(s));
+    if (copy_to_clipboard(link))
+      set_notice(s, "copied the link: " + bankviz::replace_controls(link, '?'), now, 6);
+    else
+      set_notice(s, "no clipboard here; the link: " + link, now, 12);
+  }
   if (s.exports.take(ExportAsk::Sequence)) start(ExportKind::Sequence, "", "bankviz-frames", "d");
   if (s.exports.take(ExportAsk::Gif)) start(ExportKind::Gif, s.exports.gif_path, "bankviz", "gif");
   s.exports.gif_path.clear();  // --export-gif names the first GIF only
@@ -805,7 +845,7 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale) {
   if (!s.exports.wants(ExportAsk::Screenshot) && !s.exports.wants(ExportAsk::Svg)) return;
   int lw = 1600, lh = 1000;
-  if (p.window) glfwGetWindowSize(p.window, &lw, &lh);
+  if (p.has_window()) p.window_size(&lw, &lh);
   double now = ImGui::GetTime();
   bool light = export_light(s.settings);
   float scale = static_cast<float>(s.settings.export_scale);
@@ -824,7 +864,7 @@ void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_sca
     // app started from a menu is rarely obvious).
     std::error_code ec;
     const fs::path full = path.empty() ? fs::path() : fs::absolute(path, ec);
-    report_export(s, ok, saved_prefix + (ec ? path : full.string()), err, now);
+    finish_export(s, ok, path, saved_prefix + (ec ? path : full.string()), err, now);
   };
   if (s.exports.take(ExportAsk::Screenshot))
     attempt("bankviz", "png", "", [&](const std::string& path, std::string* err) {
@@ -838,8 +878,9 @@ void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_sca
     });
 }
 
-bool write_layout(const AppState& s, const std::string& path, float scale, bool force,
-                  std::string* error) {
+namespace {
+
+nlohmann::json layout_json(const AppState& s, float scale) {
   auto grid = [](const GridLayout& g) {
     return nlohmann::json{{"x", g.x},       {"y", g.y},       {"cell", g.cell},
                           {"rows", g.rows}, {"cols", g.cols}, {"first_line", g.first_line}};
@@ -865,6 +906,7 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
       {"lane_digit_px", l.lane_digit_px},
       {"bank_count_px", l.bank_count_px},
       {"caption", box(l.caption)},
+      {"padding_field", box(l.padding_field)},
       {"timeline_legend", box(l.timeline_legend)},
       {"scene_buttons", l.scene_buttons},
       {"compare_buttons", l.compare_buttons},
@@ -895,7 +937,87 @@ bool write_layout(const AppState& s, const std::string& path, float scale, bool 
         {"b_frame",
          {{"step", c.b_frame.step}, {"warp", c.b_frame.warp}, {"wavefront", c.b_frame.wavefront}}}};
   }
-  return write_text(path, j.dump(2) + "\n", force, error);
+  return j;
+}
+
+}  // namespace
+
+bool write_layout(const AppState& s, const std::string& path, float scale, bool force,
+                  std::string* error) {
+  return write_text(path, layout_json(s, scale).dump(2) + "\n", force, error);
+}
+
+bool layout_of_first_frame(AppState& s, Platform& p, CellRenderer& cells, int w, int h,
+                           std::string* json, std::string* error) {
+  // As run_headless()'s --screenshot: the analysis waited for, the frame drawn offscreen with
+  // the exports' theme and its texts captured, so the JSON is the desktop's at the same size.
+  s.analyzer.wait(1e9);
+  poll_analysis(s);
+  capture_texts(true);
+  const bool ok = offscreen(s, p, cells, w, h, 1.0f, export_light(s.settings), 0, error,
+                            [](auto render, int, int) {
+                              render();
+                              return true;
+                            });
+  if (ok) *json = layout_json(s, 1.0f).dump(2) + "\n";
+  capture_texts(false);
+  return ok;
+}
+
+void open_user_file(AppState& s, const std::string& path, double now) {
+  const std::string shown = bankviz::replace_controls(path.substr(path.rfind('/') + 1), '?');
+  std::string why;
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".cu" || ext == ".cuh") {
+    // A kernel: the "your kernel" window (profile/profiler.h).
+    if (open_dropped_source(s.profiler, path, &why))
+      set_notice(s, "opened " + shown + " in 'your kernel': pick the kernel and the launch", now,
+                 6);
+    else
+      set_notice(s, why, now, 8, Notice::Error);
+    return;
+  }
+  if (ext != ".json") {
+    set_notice(s,
+               shown + ": open a scenario, preset or lesson (.json) or a kernel (.cu)", now, 8,
+               Notice::Error);
+    return;
+  }
+  // A lesson has scenes; anything else is read as a scenario (a preset is one), and a file that
+  // is neither says why as a scenario file would.
+  const TextRead r = read_text_file(path, kMaxScenarioBytes);
+  if (!r.text) {
+    set_notice(s, "cannot open " + r.error, now, 8, Notice::Error);
+    return;
+  }
+  const bool lesson = r.text->find("\"scenes\"") != std::string::npos;
+  const bool ok = lesson ? open_lesson(s, path, assets_dir() + "/presets", 0, &why)
+                         : load_draft(s, scenario_from_json(*r.text), shown, &why, false);
+  if (ok) {
+    if (!lesson) s.lesson = LessonState{};  // a scenario closes the lesson it replaces
+    set_notice(s, "opened " + shown, now, 4);
+  } else {
+    set_notice(s, why, now, 10, Notice::Error);
+  }
+}
+
+std::string current_link(const AppState& s, const std::string& size) {
+  LinkView v;
+  v.size = size;
+  v.presenter = s.settings.presenter;
+  v.light = s.settings.light;
+  const bool unedited = scenario_to_json(s.draft) == s.edit.clean_json;
+  std::string unknown;
+  if (s.lesson.file && unedited && !catalog_path("lessons", s.lesson.file->name, &unknown).empty()) {
+    v.lesson = s.lesson.file->name;
+    v.scene = s.lesson.scene + 1;
+    v.revealed = s.lesson.revealed;
+  } else if (!s.preset.empty()) {
+    v.preset = s.preset;
+  } else {
+    v.scenario = &s.draft;
+  }
+  return make_link(v);
 }
 
 // [SECTION] Headless

@@ -149,5 +149,20 @@ void print_frame_times(const std::vector<FrameTiming>& t, const std::string& ren
 // Writes where the views drew their grids (for screenshot tests).
 bool write_layout(const AppState& s, const std::string& path, float scale, bool force,
                   std::string* error);
+// The same JSON for a frame drawn now at w x h (scale 1), as --screenshot --dump-layout would
+// write it: the browser's &dump-layout (link.h).
+bool layout_of_first_frame(AppState& s, Platform& p, CellRenderer& cells, int w, int h,
+                           std::string* json, std::string* error);
+
+// A file the user gave (dropped on the window, or picked in the browser), opened where it
+// belongs: a kernel (.cu) in the "your kernel" window, a lesson (its scenes) from its first
+// scene, any other .json as a scenario (a preset is one). What happened is the status line's
+// notice; nothing is lost (the draft it replaces is undoable).
+void open_user_file(AppState& s, const std::string& path, double now);
+
+// The link (link.h) to what is on screen: an unedited lesson scene of the catalog's, else the
+// unedited preset, else the scenario itself; presenter mode and a light theme.
+// `size`: the size the opening link fixed ("1280x720"), kept in the link; "" for none.
+std::string current_link(const AppState& s, const std::string& size = {});
 
 }  // namespace bankviz::gui

@@ -22,6 +22,7 @@
 #include <fstream>
 
 #include "platform/theme.h"
+#include "platform/platform.h"
 #include "shell/panels.h"
 #include "shell/session.h"
 
@@ -390,6 +391,7 @@ void toolbar_panel(AppState& s, Rect r) {
   if (ask.speed_was > 0) s.t *= ask.speed_was / s.settings.speed;  // the same beat
   if (ask.fonts) s.want_fonts = true;
   if (ask.help) s.show_help = !s.show_help;
+  if (ask.open_file) pick_file();
   if (ask.sweep) s.sweep.open = !s.sweep.open;
   if (ask.experiments) s.experiments.open = !s.experiments.open;
   if (ask.compare.open) {
@@ -403,7 +405,7 @@ void toolbar_panel(AppState& s, Rect r) {
 // The scenario panel, and what it asked done here (undo, redo, reset, an edit into the history).
 void controls_panel(AppState& s, Rect r) {
   ScenarioEditor ed{s.draft,  s.edit,          s.advisor.layouts, s.scenario,
-                    s.errors, ptr(s.analysis), s.palette};
+                    s.errors, ptr(s.analysis), s.palette,        &s.layout.padding_field};
   ControlsAsk ask = draw_controls(ed, r);
   if (ask.undo) undo_edit(s);
   if (ask.redo) redo_edit(s);

@@ -14,7 +14,7 @@ namespace bankviz::gui {
 namespace {
 
 // The legend of the boxes' colours, on the current line when it fits, else on the next: how far
-// a warp step is from its ideal (degree_color), a sync, no shared access, the current box.
+// a warp step is from its ideal (core's conflict levels), a sync, no shared access, the current box.
 void draw_legend(const Look& look) {
   const Palette& pal = look.palette;
   const float fs = ImGui::GetFontSize();
@@ -24,23 +24,21 @@ void draw_legend(const Look& look) {
     const char* tip;
     bool outline = false;
   };
-  const Item items[] = {
-      {degree_color(pal, 1, 1), "ideal",
-       "As few wavefronts as the request needs: no bank conflict"},
-      {degree_color(pal, 2, 1), "2x",
-       "Twice the ideal wavefronts: a 2-way conflict (or worse in "
-       "part of the request)"},
-      {degree_color(pal, 4, 1), "4x", "Four times the ideal wavefronts"},
-      {degree_color(pal, 8, 1), "8x+",
-       "Eight times the ideal or more: the red end (32x is a "
-       "32-way conflict)"},
-      {col(pal.padding), "sync", "__syncthreads(): no shared-memory access"},
-      {col(pal.background), "no access", "This warp has no active lane in this step"},
-      {col(pal.background), "now",
-       "The box outlined in white (black in the light theme): the "
-       "step and warp the views show",
-       true},
-  };
+  // The conflict levels (core svg.h: apart for every viewer), then what is not a level.
+  static const char* const kTips[kConflictLevels] = {
+      "As few wavefronts as the request needs: no bank conflict",
+      "Up to twice the ideal wavefronts: a 2-way conflict (or one in part of the request)",
+      "Three to four times the ideal wavefronts",
+      "Five times the ideal or more (32x is a 32-way conflict)"};
+  std::vector<Item> items;
+  for (int level = 0; level < kConflictLevels; ++level)
+    items.push_back({col(conflict_level_color(level)), conflict_level_name(level), kTips[level]});
+  items.push_back({col(pal.padding), "sync", "__syncthreads(): no shared-memory access"});
+  items.push_back({col(pal.background), "no access", "This warp has no active lane in this step"});
+  items.push_back({col(pal.background), "now",
+                   "The box outlined in white (black in the light theme): the step and warp the "
+                   "views show",
+                   true});
   const float sw = fs * 0.9f, gap = ImGui::GetStyle().ItemSpacing.x;
   float w = ImGui::CalcTextSize("colour:").x + gap;
   for (const Item& it : items) w += sw + gap * 0.5f + ImGui::CalcTextSize(it.label).x + gap;
@@ -77,6 +75,11 @@ int presenter_rows(const ViewSide& v) {
   const int warps = v.analysis ? v.analysis->warp_count() : 1;
   const int want = ImGui::GetIO().DisplaySize.y >= ImGui::GetFontSize() * 39 ? 2 : 1;
   return std::max(1, std::min(warps, want));
+}
+
+// The desk's smallest row: its number still readable.
+float number_row_h() {
+  return std::ceil(ImGui::GetFontSize() * 0.8f);
 }
 
 float presenter_row_h() {
@@ -185,9 +188,10 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
       std::clamp((avail.x - label_w) / std::max(1, steps), fs * (pres ? 6.0f : 3.5f), fs * 12);
   // Presenter mode shows a few whole rows tall enough to read and scrolls to the current warp;
   // the desk fits every warp it can.
+  // the desk fits every warp it can, each row tall enough for its boxes' numbers (more scroll).
   float row_h = pres ? presenter_row_h()
-                     : std::clamp(std::floor((avail.y - label_row_h()) / std::max(1, warps)), 2.0f,
-                                  fs * 1.35f);
+                     : std::clamp(std::floor((avail.y - label_row_h()) / std::max(1, warps)),
+                                  number_row_h(), fs * 1.35f);
   if (pres) {
     // Whole rows only: the strip holds an integral number of them under the labels.
     const int fit = std::max(1, static_cast<int>((avail.y - label_row_h()) / row_h));
@@ -197,8 +201,8 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
   ImGui::BeginChild("tl", avail, false,
                     look.settings.presenter ? ImGuiWindowFlags_NoScrollbar
                                             : ImGuiWindowFlags_HorizontalScrollbar);
-  if (pres && v.frame->warp >= 0) {
-    // The current warp's row in view, scrolled by whole rows.
+  if ((pres || v.playing) && v.frame->warp >= 0) {
+    // The current warp's row in view, scrolled by whole rows (at the desk while it plays).
     const int shown = std::max(1, static_cast<int>((avail.y - label_row_h()) / row_h + 0.01f));
     const int top = static_cast<int>(ImGui::GetScrollY() / row_h + 0.5f);
     if (v.frame->warp < top || v.frame->warp >= top + shown)
@@ -229,7 +233,8 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
         ci.fill = sync                  ? col(pal.padding)
                   : res.wavefronts == 0 ? col(pal.background)
                   : conceal             ? col(pal.touched_border)
-                                        : degree_color(pal, res.wavefronts, res.ideal);
+                                        : col(conflict_level_color(
+                                              conflict_level(res.wavefronts, res.ideal)));
         if (st == v.frame->step && w == v.frame->warp) {
           ci.edge = col(pal.lit_border);
           ci.edge_px = 2;
@@ -278,20 +283,25 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
               ImVec2(lx, std::max(g0.y, g0.y + w * row_h + (row_h - fs) / 2)),
               w == v.frame->warp ? col(pal.text) : col(pal.text_dim), n);
   }
-  if (row_h >= fs * 0.9f && !conceal)
+  // Every box its number (a cue that is not colour), in the ink that contrasts most with it.
+  if (!conceal) {
+    ImFont* font = ImGui::GetFont();
+    const float size = std::min(fs, row_h - 1);
     for (int st = 0; st < steps && st < static_cast<int>(a.warps.size()); ++st) {
       if (a.steps[st].kind == StepKind::Sync) continue;
       for (int w = 0; w < warps && w < static_cast<int>(a.warps[st].size()); ++w) {
         const AccessResult& res = a.warps[st][w].result;
         if (res.wavefronts == 0) continue;
-        std::string n = std::to_string(res.wavefronts);
-        ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+        const std::string n = std::to_string(res.wavefronts);
+        const ImVec2 sz = font->CalcTextSizeA(size, 1e9f, 0, n.c_str());
+        const Rgba chip = conflict_level_color(conflict_level(res.wavefronts, res.ideal));
         draw_text(
-            dl, ImGui::GetFont(), fs,
+            dl, font, size,
             ImVec2(g0.x + (st + 0.5f) * col_w - sz.x / 2, g0.y + w * row_h + (row_h - sz.y) / 2),
-            pal.light ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255), n);
+            col(ink_on(chip)), n);
       }
     }
+  }
   dl->PopClipRect();
   {
     // What a room sees of the timeline: the panel and the rows in view.

@@ -80,8 +80,8 @@ struct AnalysisResult {
 };
 
 // The instruction step `step` of s compiles to on `arch` (Step::op, and what the compiler makes
-// of it where that changes the banks' work): atomicAdd of the constant 1 to a 32-bit integer
-// tile is ATOMS.POPC.INC (Op::AtomicInc) on Hopper, measured; elsewhere an atomic is Op::Atomic.
+// of it where that changes the banks' work): atomicAdd of the constant 1 (folded_constant()) to a
+// 32-bit integer tile is ATOMS.POPC.INC (Op::AtomicInc) on Hopper; elsewhere it is Op::Atomic.
 OpSpec compiled_op(const Scenario& s, int step, const Arch& arch);
 
 // Analyzes under the scenario's own arch (or `arch` when given). Out-of-bounds accesses are

@@ -142,6 +142,7 @@ class Expr {
   std::vector<std::string> names() const;  // identifiers used (not threadIdx etc.)
   bool uses_thread_index() const;          // mentions threadIdx (or a name we cannot see into)
   bool uses_block_index() const;           // mentions blockIdx or gridDim (or a name)
+  bool uses_builtin() const;  // mentions threadIdx, blockDim, blockIdx, gridDim or warpSize
   bool uses_function(std::string_view name) const;  // calls min, max, abs or hash by that name
 
   struct Node;

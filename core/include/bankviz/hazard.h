@@ -48,8 +48,9 @@ struct Hazards {
   // the first 32 in the order found (`pairs` counts them all).
   std::vector<Hazard> examples;
   int64_t pairs = 0;
-  // A slot written by more than 16 scenario steps between two barriers: its later writers race as
-  // counted, but their pairs may not be named.
+  // The pairing's work bound was reached (thousands of scenario steps writing one slot between
+  // two barriers): every racing lane is flagged and counted, but later pairs are not named and
+  // `pairs` is a lower bound. Below it, `pairs` is exact however many steps write one slot.
   bool unnamed_writers = false;
   int64_t count(HazardKind k) const;
   int64_t counts[4] = {0, 0, 0, 0};  // racing lanes per kind, by the kind they were found as

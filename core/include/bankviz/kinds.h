@@ -127,6 +127,11 @@ struct ElemType {
   bool sign_extends() const { return lanes == 1 && comp_kind == CompKind::SInt && bytes < 4; }
 };
 std::span<const ElemType> elem_types();
+// Why an atomicAdd on a shared array of `type` cannot be a step ("" where it can): the table's
+// `atomic` column, the one list that check() (so analyze), the kernel generator (source, run) and
+// the messages read: "atomicAdd on char in shared memory: the generated kernels support atomics
+// on int, unsigned int, unsigned long long, float and double".
+std::string atomic_problem(const ElemType& type);
 const ElemType* find_elem_type(std::string_view name);  // accepts "char", "int4", "double", ...
 // A type's spelling with its spaces normalized: "unsigned   int " -> "unsigned int".
 std::string normalize_spaces(std::string_view s);

@@ -32,6 +32,24 @@ Palette light_palette();
 // Presenter mode: stronger contrast on top of either theme.
 Palette high_contrast(Palette p);
 
+// [SECTION] Conflict levels: how far a request is from its ideal, for everyone
+//
+// Four levels the timeline's boxes, their legend and the slides share: ideal, up to 2x, up to 4x,
+// more. The colours stay apart for every viewer: neighbouring levels differ by at least 20 (CIE
+// Delta E 1976 and 2000) under simulated protanopia, deuteranopia and tritanopia (Machado 2009,
+// tests/core/test_colours.cpp), mostly by lightness (blue, pale yellow, orange, dark red), and a
+// box carries its number too, so that nothing rests on hue alone.
+inline constexpr int kConflictLevels = 4;
+// 0: wavefronts <= ideal; 1: up to twice; 2: up to four times; 3: more (a request without an
+// ideal, wavefronts > 0, is 3).
+int conflict_level(int wavefronts, int ideal);
+const char* conflict_level_name(int level);  // "ideal", "2x", "3-4x", "5x+"
+Rgba conflict_level_color(int level);        // one set for both themes
+// WCAG 2's contrast ratio of two colours (1 to 21), and the ink (black or white) with the larger
+// one on `chip`: every level's number is at least 4.5:1 on its box.
+double contrast_ratio(Rgba a, Rgba b);
+Rgba ink_on(Rgba chip);
+
 // [SECTION] The frame as one 16:9 slide (svg_slide.cpp)
 //
 //   +---------------------------------------------------------------+
@@ -44,6 +62,11 @@ struct SlideSvgOptions {
   bool light = true;    // light slide theme (false: dark)
   double width = 1600;  // SVG user units; the height is width * 9 / 16
   std::string caption;  // a lesson's caption under the views, wrapped (empty: none)
+  // A lesson's question under the caption ("Q: ..."), and once revealed its answer beside it
+  // ("A: 32 (the model)"); empty: none. The verdict and these are in presenter-sized type (the
+  // verdict at H / 30: 36 px on a 1080 px slide), not scaled with the views.
+  std::string question;
+  std::string answer;
   // A lesson's question is open: the request drawn whole with nothing counted or judged
   // (frame.h conceal_answer): no wavefront counter, per-bank counts, conflict colours or verdict.
   bool conceal = false;

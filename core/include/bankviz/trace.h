@@ -103,6 +103,13 @@ bool relayout_warp(const Scenario& changed, int tile, const TileDecl& traced, co
 // whose expression does not bind, so the result may be shorter than s.lets.
 std::vector<CType> let_types(const Scenario& s);
 
+// `text` as the compiler folds it: an expression of literals, the scenario's constants (the
+// kernel's #defines) and lets that are themselves such expressions, with C's casts, promotions
+// and operators ("(1)", "2 - 1", "0x1", "(int)1", "1ll", "ONE" are each the constant 1), converted
+// to `to`. nullopt where it reads a built-in variable (threadIdx, blockDim, ...), a loop variable
+// or a let that does, or does not evaluate (undefined behaviour, a name that does not bind).
+std::optional<Value> folded_constant(const Scenario& s, std::string_view text, CType to);
+
 // The most expression-node evaluations one trace may take: lets once per thread, plus every
 // executed step's guard, subscripts and value (and the lets it reads) once per thread. A scenario
 // asking for more is refused before evaluating anything.

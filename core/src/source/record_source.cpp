@@ -114,10 +114,11 @@ std::string unrecordable(const std::vector<RawTok>& t, RecordTarget target,
     if (w == "asm" || w == "__asm__" || w == "__asm")
       return "the kernel holds inline asm" + at + ", whose shared-memory accesses " + who +
              " cannot see";
-    if (warp_intrinsic(w) && (!gpu || w.rfind("__syncthreads_", 0) == 0))
-      return "the kernel uses " + w + at +
-             (gpu ? ", a barrier with a result, which " + who + " does not count"
-                  : ", a warp intrinsic, which " + who + " cannot run");
+    // The CPU recording's header runs the warp intrinsics as CUDA defines them (the lanes of
+    // the mask meet); the barriers with a result are counted by neither recording.
+    if (warp_intrinsic(w) && w.rfind("__syncthreads_", 0) == 0)
+      return "the kernel uses " + w + at + ", a barrier with a result, which " + who +
+             " does not count";
     // On the GPU cooperative groups run as written (tiles, their shuffles); a block's barrier
     // through them (`block.sync()`, `cg::sync(block)`, `cg::this_thread_block().sync()`) is
     // counted as __syncthreads() is (the header counts cooperative groups' `__barrier_sync(0)`),
@@ -125,12 +126,11 @@ std::string unrecordable(const std::vector<RawTok>& t, RecordTarget target,
     // a cluster's.
     const bool cg_split = w.rfind("barrier_", 0) == 0 && k > 0 &&
                           (t[k - 1].text == "." || t[k - 1].text == "::" || t[k - 1].text == ">");
-    if (gpu && (cg_split || w == "this_grid" || w == "grid_group" || w == "this_multi_grid" ||
-                w == "this_cluster" || w == "cluster_group"))
+    if ((cg_split || w == "this_grid" || w == "grid_group" || w == "this_multi_grid" ||
+         w == "this_cluster" || w == "cluster_group") &&
+        (gpu || !elsewhere))
       return "the kernel uses a cooperative-groups " + (cg_split ? w + "()" : w) + at +
              ", a barrier " + who + " does not count (a block's sync() and __syncthreads() are)";
-    if (!gpu && (w == "cooperative_groups" || w == "this_thread_block" || w == "grid_group"))
-      return "the kernel uses cooperative groups" + at + ", which " + who + " cannot run";
     if (w.rfind("tex1D", 0) == 0 || w.rfind("tex2D", 0) == 0 || w.rfind("tex3D", 0) == 0 ||
         w.rfind("surf", 0) == 0 || w == "texture")
       return "the kernel uses " + w + at +

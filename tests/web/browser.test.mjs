@@ -1,0 +1,233 @@
+// The browser build in a real browser: Debian's chromium (headless, SwiftShader's WebGL2) driven
+// by puppeteer-core against the site served on 127.0.0.1 (tests/web/run.sh). Each test opens the
+// page from a link, as a student would, and reads what the app says of itself: the address bar
+// (the app keeps it a link to the view), the first frame's layout JSON (&dump-layout), the
+// canvas's pixels and the files it hands over as downloads.
+//
+// usage: node tests/web/browser.test.mjs http://127.0.0.1:PORT/
+import {execFileSync} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer from 'puppeteer-core';
+
+const base = process.argv[2];
+if (!base) {
+  console.error('usage: node browser.test.mjs URL');
+  process.exit(2);
+}
+const chromium = process.env.BANKVIZ_CHROMIUM || '/usr/bin/chromium';
+const desktop = process.env.BANKVIZ_DESKTOP || '';
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bankviz-web-'));
+
+// Each page gets a browser of its own (a fresh profile: no settings from another test).
+const launch = () => puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+         '--disable-background-networking', '--disable-component-update', '--disable-sync',
+         '--no-first-run'],
+});
+
+let failures = 0;
+async function test(name, body) {
+  const t0 = Date.now();
+  try {
+    await body();
+    console.log(`[ OK ] ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failures++;
+    console.log(`[FAIL] ${name}: ${e && e.stack ? e.stack : e}`);
+  }
+}
+function check(ok, what) {
+  if (!ok) throw new Error(what);
+}
+
+// A fresh page in a browser of its own at width x height, opened on
+// `fragment`; console errors are collected.
+async function open(fragment, width = 1280, height = 720) {
+  const browser = await launch();
+  const page = (await browser.pages())[0] || (await browser.newPage());
+  page.errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.setViewport({width, height});
+  await page.goto(base + fragment, {waitUntil: 'load'});
+  page.closeAll = () => browser.close();
+  return page;
+}
+
+async function layoutOf(page, timeout = 30000) {
+  await page.waitForSelector('#bankviz-layout', {timeout});
+  return JSON.parse(await page.$eval('#bankviz-layout', (e) => e.textContent));
+}
+
+// Waits until the app has written a fragment that `ok` accepts; returns it.
+async function hashWhere(page, ok, what, timeout = 20000) {
+  const until = Date.now() + timeout;
+  let h = '';
+  while (Date.now() < until) {
+    h = await page.evaluate(() => location.hash);
+    if (ok(h)) return h;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what}: the address bar says '${h.slice(0, 200)}'`);
+}
+
+// The page's screenshot as PNG bytes: a blank or failed canvas (one colour) compresses to a few
+// KB, a drawn frame (text, two grids of cells) to well over 30 KB.
+async function screenshotBytes(page) {
+  return (await page.screenshot({type: 'png'})).length;
+}
+
+// A quick tap, shorter than a frame under SwiftShader: the app queues key events, so no press is
+// lost at any frame rate (platform_glfw.cpp).
+async function press(page, key) {
+  await page.keyboard.press(key, {delay: 10});
+  await new Promise((r) => setTimeout(r, 150));
+}
+
+function desktopLayout(args) {
+  const out = path.join(tmp, 'desktop.json');
+  execFileSync(desktop, [...args, '--screenshot', path.join(tmp, 'desktop.png'), '--dump-layout',
+                         out, '--force'], {stdio: 'pipe'});
+  return JSON.parse(fs.readFileSync(out, 'utf8'));
+}
+
+// Paths where two layouts differ (at most `limit`).
+function differences(a, b, where = '', out = [], limit = 12) {
+  if (out.length >= limit) return out;
+  if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b) || a === null || b === null ||
+      typeof a !== 'object') {
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      out.push(`${where}: browser ${JSON.stringify(a)?.slice(0, 80)} desktop ${
+        JSON.stringify(b)?.slice(0, 80)}`);
+    return out;
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) differences(a[k], b[k], `${where}/${k}`, out, limit);
+  return out;
+}
+
+await test('the default view draws, and its layout equals the desktop app\'s at 1280x720',
+           async () => {
+  const page = await open('#size=1280x720&dump-layout');
+  const layout = await layoutOf(page);
+  check(layout.tile && layout.tile.rows > 0 && layout.banks.cols === 32,
+        `no tile or bank grid in the layout: ${JSON.stringify(layout.tile)}`);
+  const shot = await screenshotBytes(page);
+  check(shot > 30000, `the canvas is (nearly) blank (its PNG: ${shot} bytes)`);
+  check(page.errors.length === 0, `console errors: ${page.errors.join(' | ')}`);
+  if (!desktop || !fs.existsSync(desktop)) {
+    console.log(`       (the desktop comparison skipped: no desktop app at '${desktop}')`);
+  } else {
+    // The one line that differs by design: what the measurement panel says of the GPU (the
+    // browser runs no kernel; a desktop without a GPU says why it has none).
+    const measured = (t) => t.includes('real kernels need an NVIDIA GPU') ||
+                            t.includes('timing unavailable') || t.includes('no CUDA');
+    const desk = desktopLayout(['--size', '1280x720']);
+    layout.texts = layout.texts.filter((t) => !measured(t));
+    desk.texts = desk.texts.filter((t) => !measured(t));
+    const diff = differences(layout, desk);
+    check(diff.length === 0, `layouts differ:\n         ${diff.join('\n         ')}`);
+  }
+  await page.closeAll();
+});
+
+await test('a lesson link opens its scene, and the clicker keys reveal and advance', async () => {
+  // Scene 1 asks a question (how many wavefronts one warp's row load needs).
+  const page = await open('#lesson=data-layout&scene=1&size=1280x720');
+  await hashWhere(page, (h) => h.startsWith('#lesson=data-layout&scene=1') && !h.includes('reveal'),
+                  'the scene as opened');
+  await new Promise((r) => setTimeout(r, 5000));
+  await page.mouse.click(900, 400);  // the presenter's first click lands on the page (the banks)
+  await press(page, 'PageDown');  // asked: the first press reveals the answer
+  await hashWhere(page, (h) => h.includes('scene=1&reveal'), 'revealed by PageDown');
+  await press(page, 'PageDown');  // answered: the next press goes to the next scene
+  await hashWhere(page, (h) => h.includes('scene=2') && !h.includes('reveal'), 'the next scene');
+  await press(page, 'PageUp');
+  await hashWhere(page, (h) => h.includes('scene=1'), 'back with PageUp');
+  check(page.errors.length === 0, `console errors: ${page.errors.join(' | ')}`);
+  await page.closeAll();
+});
+
+await test('an edit changes the picture and the link', async () => {
+  const page = await open('#preset=row-write-column-read&size=1280x1000&dump-layout', 1280, 1000);
+  const layout = await layoutOf(page);
+  const f = layout.padding_field;
+  check(f && f.w > 0, `the padding field is not in view: ${JSON.stringify(f)}`);
+  await hashWhere(page, (h) => h === '#preset=row-write-column-read&size=1280x1000',
+                  'the preset as opened');
+  const before = await page.screenshot({encoding: 'base64'});
+  // Into the number, select it, type 1, Enter: tile[32][32] becomes tile[32][33].
+  await page.mouse.click(f.x + 12, f.y + f.h / 2);
+  await page.keyboard.down('Control');
+  await page.keyboard.press('KeyA');
+  await page.keyboard.up('Control');
+  await page.keyboard.type('1');
+  await page.keyboard.press('Enter');
+  const h = await hashWhere(page, (x) => x.startsWith('#scenario='), 'an edited scenario\'s link');
+  const json = JSON.parse(Buffer.from(h.slice('#scenario='.length).split('&')[0], 'base64url')
+                              .toString('utf8'));
+  check(json.tiles && json.tiles[0].pad === 1, `the link's scenario: ${JSON.stringify(json.tiles)}`);
+  await new Promise((r) => setTimeout(r, 1500));
+  const after = await page.screenshot({encoding: 'base64'});
+  check(before !== after, 'the picture did not change');
+  await page.closeAll();
+});
+
+await test('exports become downloads: a PNG (S) and an SVG (E)', async () => {
+  const page = await open('#preset=row-write-column-read&size=1280x720');
+  await hashWhere(page, (h) => h.startsWith('#preset='), 'the preset as opened');
+  const dir = fs.mkdtempSync(path.join(tmp, 'downloads-'));
+  const cdp = await page.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', {behavior: 'allow', downloadPath: dir});
+  await new Promise((r) => setTimeout(r, 5000));
+  await page.mouse.click(900, 400);
+  await press(page, 'KeyS');
+  await press(page, 'KeyE');
+  const until = Date.now() + 20000;
+  let files = [];
+  while (Date.now() < until) {
+    files = fs.readdirSync(dir).filter((n) => !n.endsWith('.crdownload'));
+    if (files.some((n) => n.endsWith('.png')) && files.some((n) => n.endsWith('.svg'))) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const png = files.find((n) => n.endsWith('.png'));
+  const svg = files.find((n) => n.endsWith('.svg'));
+  check(png && svg, `downloads: ${JSON.stringify(files)}`);
+  const p = fs.readFileSync(path.join(dir, png));
+  check(p.length > 1000 && p.subarray(1, 4).toString() === 'PNG', `${png} is not a PNG`);
+  const s = fs.readFileSync(path.join(dir, svg), 'utf8');
+  check(s.includes('<svg') && s.trimEnd().endsWith('</svg>'), `${svg} is not a whole SVG`);
+  await page.closeAll();
+});
+
+await test('a #scenario= link opens that scenario', async () => {
+  const preset = JSON.parse(fs.readFileSync(
+      path.join(process.env.BANKVIZ_DATA_DIR || '.', 'assets/presets/row-write-column-read.json'),
+      'utf8'));
+  preset.description = 'Opened from a link by the browser test';
+  const fragment = 'scenario=' + Buffer.from(JSON.stringify(preset)).toString('base64url');
+  const page = await open('#' + fragment + '&dump-layout');
+  const layout = await layoutOf(page);
+  check(layout.texts.some((t) => t.includes('Opened from a link by the browser test')),
+        'the scenario\'s description is not on screen');
+  check(layout.tile.rows > 0, 'no tile drawn');
+  await page.closeAll();
+});
+
+await test('a broken link says so over the default view', async () => {
+  const page = await open('#lesson=no-such-lesson&dump-layout');
+  const layout = await layoutOf(page);
+  check(layout.texts.some((t) => t.includes('this link does not open')),
+        `no message: ${layout.texts.filter((t) => t.length < 200).slice(0, 8).join(' | ')}`);
+  check(layout.texts.some((t) => t.includes('no-such-lesson')), 'the message does not name it');
+  check(layout.tile.rows > 0, 'the default view is not drawn');
+  await page.closeAll();
+});
+
+fs.rmSync(tmp, {recursive: true, force: true});
+console.log(failures ? `${failures} browser test(s) failed` : 'every browser test passed');
+process.exit(failures ? 1 : 0);
