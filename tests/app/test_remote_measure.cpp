@@ -14,13 +14,14 @@
 #include "measure/remote_gpu.h"
 #include "recorded.h"
 #include "run_json.h"
+#include "shell/settings.h"
 
 namespace bankviz::gui {
 namespace {
 
 Scenario preset(const char* name) {
-  ScenarioLoad l = load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" +
-                                      name + ".json");
+  ScenarioLoad l =
+      load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
   EXPECT_TRUE(l.scenario);
   return *l.scenario;
 }
@@ -119,8 +120,7 @@ TEST(RecordedMeasure, LabelledWhereRecordedElseNotMeasured) {
   const Measurement r = measure(m, s);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.recorded, "measured on H200, recorded 2026-11-29");
-  EXPECT_NE(stage_line(r, 2).find("measured on H200, recorded 2026-11-29: 32."),
-            std::string::npos)
+  EXPECT_NE(stage_line(r, 2).find("measured on H200, recorded 2026-11-29: 32."), std::string::npos)
       << stage_line(r, 2);
   EXPECT_FALSE(r.counters.empty());  // the presets were recorded with their counters
   Scenario edited = s;
@@ -129,6 +129,84 @@ TEST(RecordedMeasure, LabelledWhereRecordedElseNotMeasured) {
   EXPECT_FALSE(none.ok);
   EXPECT_EQ(none.error, kNotMeasured);
   EXPECT_NE(m.state(), Measurer::State::Unavailable);  // the next edit is looked up again
+}
+
+// The GPU menu's choices (use_gpu_setting): one that cannot be used is refused with the reason
+// and the Measurer keeps measuring where it did; nothing of a refused host is run.
+TEST(GpuSetting, RefusedChoicesSayWhyAndLeaveTheMeasurerAsItWas) {
+  namespace fs = std::filesystem;
+  Measurer m;
+  use_recorded(m);
+  const std::string before = m.source();
+  EXPECT_EQ(before, "the recorded figures only");
+  const fs::path touched = fs::temp_directory_path() / ("bankviz-gs-" + std::to_string(getpid()));
+  struct Case {
+    Settings::GpuSource source;
+    std::string host, command;
+    const char* says;
+  };
+  using G = Settings::GpuSource;
+  for (const Case& c : {
+           Case{G::Ssh, "-oProxyCommand=touch " + touched.string(), "", "cannot start with '-'"},
+           Case{G::Ssh, "", "", "give an ssh destination"},
+           Case{G::Ssh, "gpu1 rm", "", "has no spaces"},
+           Case{G::Command, "", "", "give a command"},
+           Case{G::Command, "", "  \t ", "the command is blank"},
+       }) {
+    const std::string why = use_gpu_setting(m, c.source, c.host, c.command);
+    EXPECT_NE(why.find(c.says), std::string::npos) << why;
+    EXPECT_EQ(m.source(), before) << c.says;
+  }
+  const Measurement r = measure(m, preset("row-write-column-read"));
+  EXPECT_EQ(r.recorded, "measured on H200, recorded 2026-11-29") << r.error;
+  EXPECT_FALSE(fs::exists(touched));
+}
+
+// "Recorded figures only": the shipped set's figure even where this machine has a GPU, and the
+// menu says which sets.
+TEST(GpuSetting, RecordedOnlyShowsTheShippedSetsFigures) {
+  Measurer m;
+  ASSERT_EQ(use_gpu_setting(m, Settings::GpuSource::Recorded, "", ""), "");
+  const Measurement r = measure(m, preset("row-write-column-read"));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.recorded, "measured on H200, recorded 2026-11-29");
+  EXPECT_EQ(m.source(), "the recorded figures only (measured on H200, recorded 2026-11-29)");
+}
+
+// This machine's GPU: without one, the menu and the panel say that the figures are recorded
+// ones, and an edit nobody recorded is "not measured", the Measurer still available.
+TEST(GpuSetting, ThisMachineWithoutAGpuSaysTheFiguresAreRecorded) {
+  Measurer m;
+  ASSERT_EQ(use_gpu_setting(m, Settings::GpuSource::Here, "", ""), "");
+  EXPECT_EQ(m.source(), "this machine's GPU");
+  const Scenario s = preset("row-write-column-read");
+  const Measurement r = measure(m, s);
+  if (r.ok && r.recorded.empty()) GTEST_SKIP() << "this machine has a GPU: " << r.device;
+  EXPECT_EQ(r.recorded, "measured on H200, recorded 2026-11-29") << r.error;
+  EXPECT_EQ(m.source(),
+            "none on this machine: the recorded figures (measured on H200, recorded 2026-11-29)");
+  Scenario edited = s;
+  edited.tiles[0].pad = 40;
+  const Measurement none = measure(m, edited);
+  EXPECT_EQ(none.error, kNotMeasured);
+  EXPECT_NE(m.state(), Measurer::State::Unavailable);
+}
+
+// A command chosen in the menu: `bankviz-cli serve` itself; the source names it (with its GPU,
+// or that it has none).
+TEST(GpuSetting, ACommandChosenMeasuresThroughIt) {
+  Measurer m;
+  const std::string cmd = std::string("'") + BANKVIZ_CLI + "' serve";
+  ASSERT_EQ(use_gpu_setting(m, Settings::GpuSource::Command, "", cmd), "");
+  const Measurement r = measure(m, preset("row-write-column-read"));
+  const std::string src = m.source();
+  if (r.ok) {
+    EXPECT_NE(src.find(" on the GPU command '"), std::string::npos) << src;  // "H200 on ..."
+    EXPECT_NE(r.remote.find("on the GPU command"), std::string::npos) << r.remote;
+  } else {
+    EXPECT_EQ(src.find("the GPU command '"), 0u) << src;
+    EXPECT_NE(src.find("' has no usable GPU: "), std::string::npos) << src;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // remote_gpu.cpp: RemoteGpu and its runner (remote_gpu.h).
 #include "measure/remote_gpu.h"
 
+#include "data_dir.h"
+#include "recorded.h"
 #include "remote_run.h"
 
 namespace bankviz::gui {
@@ -55,7 +57,9 @@ std::string RemoteGpu::status() const {
   return status_;
 }
 
-bool RemoteGpu::lost() const { return state() == State::Lost; }
+bool RemoteGpu::lost() const {
+  return state() == State::Lost;
+}
 
 std::function<Measurement(const Scenario&, const MeasureCall&)> remote_runner(
     std::shared_ptr<RemoteGpu> gpu) {
@@ -79,15 +83,91 @@ std::function<Measurement(const Scenario&, const MeasureCall&)> remote_runner(
   };
 }
 
+namespace {
+
+// What a runner without a GPU elsewhere found, for source() on the UI thread: the worker fills
+// it in (the recorded sets are read there, never on the UI thread).
+struct Found {
+  std::mutex mu;
+  std::string text;
+  void set(std::string s) {
+    std::lock_guard<std::mutex> lock(mu);
+    text = std::move(s);
+  }
+  std::string get() {
+    std::lock_guard<std::mutex> lock(mu);
+    return text;
+  }
+};
+
+// Where the recorded figures come from, or that there are none.
+std::string recorded_sets_words() {
+  const std::vector<RecordedSet>& sets = shipped_recorded_sets();
+  if (sets.empty())
+    return "no recorded measurements in " + assets_dir() +
+           "/recorded: connect a GPU (the GPU menu, --gpu HOST)";
+  std::string words;
+  for (const RecordedSet& set : sets) words += (words.empty() ? "" : "; ") + recorded_label(set);
+  return words;
+}
+
+}  // namespace
+
 void use_gpu(Measurer& m, const GpuTarget& target) {
   if (target.empty()) {
-    m.set_runner(measure_here_or_recorded);
-    m.set_source({});
+    auto found = std::make_shared<Found>();
+    found->set("this machine's GPU");
+    m.set_runner([found](const Scenario& s, const MeasureCall& call) {
+      Measurement r = measure_here_or_recorded(s, call);
+      if (r.recorded.empty() && r.error != kNotMeasured) return r;  // this machine's GPU
+      found->set("none on this machine: the recorded figures (" + recorded_sets_words() + ")");
+      return r;
+    });
+    m.set_source([found] { return found->get(); });
     return;
   }
   auto gpu = std::make_shared<RemoteGpu>(target);
   m.set_runner(remote_runner(gpu));
   m.set_source([gpu] { return gpu->status(); });
+}
+
+void use_recorded(Measurer& m) {
+  auto found = std::make_shared<Found>();
+  found->set("the recorded figures only");
+  m.set_runner([found](const Scenario& s, const MeasureCall& call) {
+    found->set("the recorded figures only (" + recorded_sets_words() + ")");
+    return measure_recorded(s, call);
+  });
+  m.set_source([found] { return found->get(); });
+}
+
+std::string use_gpu_setting(Measurer& m, Settings::GpuSource source, const std::string& host,
+                            const std::string& command, bool recorded_without_gpu) {
+  GpuTarget t;
+  switch (source) {
+    case Settings::GpuSource::Here:
+      if (recorded_without_gpu) {
+        use_gpu(m, t);
+      } else {
+        m.set_runner(measure_with_runner);
+        m.set_source({});
+      }
+      return {};
+    case Settings::GpuSource::Recorded:
+      use_recorded(m);
+      return {};
+    case Settings::GpuSource::Ssh:
+      if (host.empty()) return "the GPU menu: give an ssh destination (user@host)";
+      t.host = host;
+      break;
+    case Settings::GpuSource::Command:
+      if (command.empty()) return "the GPU menu: give a command (bankviz-cli serve)";
+      t.command = command;
+      break;
+  }
+  if (std::string why = t.problem(); !why.empty()) return why;
+  use_gpu(m, t);
+  return {};
 }
 
 }  // namespace bankviz::gui

@@ -10,6 +10,7 @@
 
 #include "gpu_client.h"
 #include "measure/measure.h"
+#include "shell/settings.h"
 
 namespace bankviz::gui {
 
@@ -46,7 +47,17 @@ std::function<Measurement(const Scenario&, const MeasureCall&)> remote_runner(
 
 // The app's measurements: through `target` when it names a GPU elsewhere (--gpu, --gpu-command,
 // the GPU setting), else this machine's GPU and, without one, the recorded sets; the Measurer's
-// source() says which ("H200 on gpu1", "recorded measurements (no GPU here)").
+// source() says which ("H200 on gpu1", "this machine's GPU", "none on this machine: ...").
 void use_gpu(Measurer& m, const GpuTarget& target);
+
+// The recorded sets alone (the GPU setting "recorded"), even where this machine has a GPU.
+void use_recorded(Measurer& m);
+
+// The GPU setting (settings.h: the toolbar's GPU menu): this machine's GPU (without one the
+// recorded sets, unless !recorded_without_gpu), ssh to `host`, `command`, or the recorded sets.
+// Empty when the Measurer now measures there; else why not (a host that starts with '-' or
+// holds a space, a blank command), the Measurer left as it was.
+std::string use_gpu_setting(Measurer& m, Settings::GpuSource source, const std::string& host,
+                            const std::string& command, bool recorded_without_gpu = true);
 
 }  // namespace bankviz::gui

@@ -159,10 +159,12 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code,
   app.add_flag("--no-settings", o.no_settings, "do not read or write the settings file");
   app.add_option("--gpu", o.gpu,
                  "measure on the GPU of this ssh destination (user@host, a Host of "
-                 "~/.ssh/config): `ssh HOST bankviz-cli serve` in batch mode");
+                 "~/.ssh/config): `ssh HOST bankviz-cli serve` in batch mode")
+      ->check(non_empty);
   app.add_option("--gpu-command", o.gpu_command,
                  "measure through this shell command speaking bankviz's protocol "
-                 "(`bankviz-cli serve`, `srun ... bankviz-cli serve`)");
+                 "(`bankviz-cli serve`, `srun ... bankviz-cli serve`)")
+      ->check(non_empty);
   app.add_flag("--egl", o.egl, "render headless through EGL even when a display exists");
   app.add_option("--kernel-file", o.kernel_file,
                  "a .cu file for the 'your kernel' window: profile it (with --kernel, --line) and "

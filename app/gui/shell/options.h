@@ -53,7 +53,7 @@ struct Options {
   // Measure on a GPU elsewhere (README "Measure on a remote GPU"): an ssh destination, or a
   // command speaking bankviz's protocol (measure/remote_gpu.h).
   std::string gpu, gpu_command;
-  bool egl = false;                        // force the EGL surfaceless path even with a display
+  bool egl = false;  // force the EGL surfaceless path even with a display
   // --kernel-file FILE.cu --kernel NAME --line N [--block B] [--args "..."] [--shared N]
   // [--record-cpu]: the "your kernel" window run on that launch (Profile, block (0,0,0) recorded
   // on the GPU; or Record on the CPU) and line N opened as the window's "open" does.

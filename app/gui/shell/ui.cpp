@@ -370,9 +370,16 @@ namespace {
 
 // The toolbar, and what was asked of it done here.
 void toolbar_panel(AppState& s, Rect r) {
-  const ToolbarView v{s.presets,  s.preset,       toolbar_scenario_name(s),
-                      s.playing,  s.compare.open, ptr(s.analysis),
-                      s.playback, s.frame};
+  const ToolbarView v{s.presets,
+                      s.preset,
+                      toolbar_scenario_name(s),
+                      s.playing,
+                      s.compare.open,
+                      ptr(s.analysis),
+                      s.playback,
+                      s.frame,
+                      &s.measure.gpu_menu,
+                      s.measure.measurer.source()};
   const ToolbarAsk ask = draw_toolbar(v, s.settings, s.exports, s.layout, r);
   s.toolbar_h = ask.height;
   if (ask.preset) {
@@ -400,6 +407,7 @@ void toolbar_panel(AppState& s, Rect r) {
       set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
   }
   if (ask.compare.close) close_compare(s);
+  if (ask.use_gpu) use_gpu_menu(s);
 }
 
 // The scenario panel, and what it asked done here (undo, redo, reset, an edit into the history).
