@@ -6,7 +6,8 @@ _bankviz_cli() {
   _init_completion || return
 
   local commands="analyze wavefronts presets archs compare sweep advise experiments lessons run
-    source validate profile export"
+    source validate profile serve measure export"
+  local gpu="--gpu --gpu-command --gpu-timeout"
   local scenario="--file -f --preset -p --arch --elem --dims --pad --dynamic --swizzle --layout
     --block --define --let --step"
 
@@ -17,7 +18,7 @@ _bankviz_cli() {
     --arch)
       COMPREPLY=($(compgen -W "$("$1" archs 2>/dev/null | cut -f1 | grep -v '^ ')" -- "$cur"))
       return ;;
-    --file | -f | --svg | --report | --suites)
+    --file | -f | --svg | --report | --suites | --out | --resume)
       _filedir
       return ;;
     --elem)
@@ -48,15 +49,15 @@ _bankviz_cli() {
   local flags="--help"
   case $sub in
     analyze) flags+=" $scenario --json --no-pictures --show-step --warp --wavefront" ;;
-    run) flags+=" $scenario --json --mode --timing-runs --launches --reps --timeout-ms --no-counters
-      --steps" ;;
+    run) flags+=" $scenario $gpu --json --mode --timing-runs --launches --reps --timeout-ms
+      --no-counters --steps --recorded" ;;
     source) flags+=" $scenario --mode --cubin --force" ;;
     export) flags+=" $scenario --svg --force --dark --view --show-step --warp --wavefront --cell
       --compare --slide --width" ;;
     advise) flags+=" $scenario --json" ;;
-    sweep) flags+=" $scenario --param --run --csv --json" ;;
+    sweep) flags+=" $scenario $gpu --param --run --csv --json" ;;
     compare)
-      flags+=" --json --run"
+      flags+=" $gpu --json --run"
       [[ $cur != -* ]] && { COMPREPLY=($(compgen -W "$("$1" presets 2>/dev/null)" -- "$cur")); _filedir json; return; } ;;
     lessons)
       flags+=" --file --json --check"
@@ -64,13 +65,14 @@ _bankviz_cli() {
     wavefronts)
       flags+=" --arch"
       [[ $cur != -* ]] && { _filedir; return; } ;;
-    validate) flags+=" --json --report --force --suite --suites" ;;
+    validate) flags+=" $gpu --json --report --force --suite --suites" ;;
     profile)
-      flags+=" --kernel --grid --block --arg --shared --timeout --scenario-of-line --lines --json
+      flags+=" $gpu --kernel --grid --block --arg --shared --timeout --scenario-of-line --lines --json
         --no-counters --model --record --record-gpu --line
         --save-recording"
       [[ $cur != -* ]] && { _filedir cu; return; } ;;
-    experiments) flags+=" --runs --json" ;;
+    experiments) flags+=" $gpu --runs --json" ;;
+    measure) flags+=" $gpu --out --force --budget-s --preset --no-sweeps --resume" ;;
   esac
   COMPREPLY=($(compgen -W "$flags" -- "$cur"))
 } && complete -F _bankviz_cli bankviz-cli

@@ -256,6 +256,12 @@ void print_line_picture(const Recording& r, const std::vector<RecordedInstructio
   for (const Issue& is : a->issues) std::cout << is.message << "\n";
 }
 
+std::vector<SassInstruction> file_sass(const ProfileRequest& q, const std::string& sm,
+                                       std::string* why);
+std::optional<std::vector<LineAsCompiled>> lines_as_compiled(
+    const Recording& r, const std::vector<SassInstruction>& sass, const ProfileRequest& q,
+    std::string* why);
+
 // --record: one block recorded on the CPU (kernels/record.h), its lines served by the model.
 void run_record(const ProfileOptions& o, const ProfileRequest& q) {
   RecordRequest r;
@@ -283,7 +289,19 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
                        o.json);
     return;
   }
-  const std::vector<RecordedLine> lines = recorded_lines(*ins);
+  std::vector<RecordedLine> lines = recorded_lines(*ins);
+  // The lines as compiled: NVRTC's instructions for the GPU the rules are of (sm_90 for Hopper;
+  // no GPU needed), each line's recorded accesses served by them.
+  const std::string sm = "sm_" + std::string(default_arch().sm.substr(0, 1)) +
+                         std::string(default_arch().sm.size() > 2 ? default_arch().sm.substr(2, 1)
+                                                                  : std::string_view("0"));
+  std::string no_sass, no_compiled;
+  const std::vector<SassInstruction> sass = file_sass(q, sm, &no_sass);
+  const auto compiled = lines_as_compiled(*rec.recording, sass, q, &no_compiled);
+  const std::string not_compiled = no_sass.empty() ? no_compiled : no_sass;
+  std::map<uint32_t, const LineAsCompiled*> compiled_of;
+  if (compiled)
+    for (const LineAsCompiled& c : *compiled) compiled_of[c.line] = &c;
   if (o.json) {
     nlohmann::json j;
     j["file"] = q.file_name;
@@ -292,16 +310,45 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
     j["figures"] = "model";
     j["made_by"] = "cpu recording";
     j["accesses"] = rec.recording->accesses.size();
+    if (compiled)
+      j["as_compiled"] = "the lines' accesses served by the instructions NVRTC makes for " + sm;
+    else
+      j["as_compiled_why"] = not_compiled;
     j["lines"] = nlohmann::json::array();
-    for (const RecordedLine& l : lines)
-      j["lines"].push_back({{"line", l.line},
-                            {"ops", l.ops},
-                            {"requests", l.requests},
-                            {"wavefronts", l.wavefronts},
-                            {"ideal", l.ideal},
-                            {"wavefronts_per_request", l.per_request()}});
+    for (const RecordedLine& l : lines) {
+      nlohmann::json row = {{"line", l.line},         {"ops", l.ops},
+                            {"requests", l.requests}, {"wavefronts", l.wavefronts},
+                            {"ideal", l.ideal},       {"wavefronts_per_request", l.per_request()}};
+      // The figures as compiled where they differ from the source's accesses: the line's own
+      // figures become them, the source's kept beside ("as_written").
+      const auto c = compiled_of.find(l.line);
+      if (c != compiled_of.end() && !c->second->how.empty()) {
+        row["as_written"] = {{"requests", l.requests}, {"wavefronts", l.wavefronts}};
+        row["requests"] = c->second->requests;
+        row["wavefronts"] = c->second->wavefronts;
+        row["ideal"] = c->second->ideal;
+        row["how"] = c->second->how;
+        if (c->second->max_wavefronts > 0)
+          row["reason"] = "a range, not one figure: " + c->second->how;
+      } else if (!compiled) {
+        row["reason"] = "the source's accesses, not the compiled instructions (" + not_compiled +
+                        "): the compiler may merge, move or keep some in registers";
+      }
+      j["lines"].push_back(row);
+    }
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
+  }
+  if (!compiled)
+    std::cout << "(as the source makes the accesses, not as compiled: " << not_compiled << ")\n";
+  for (RecordedLine& l : lines) {
+    const auto c = compiled_of.find(l.line);
+    if (c == compiled_of.end() || c->second->how.empty()) continue;
+    std::cout << "line " << l.line << " as compiled: " << c->second->how << " (the source's "
+              << l.requests << " requests, " << l.wavefronts << " wavefronts)\n";
+    l.requests = c->second->requests;
+    l.wavefronts = c->second->wavefronts;
+    l.ideal = c->second->ideal;
   }
   std::cout << q.kernel << " (" << o.file.substr(o.file.find_last_of('/') + 1)
             << "): the MODEL's figures, not measured: one block of " << q.block.x << 'x'
@@ -325,15 +372,25 @@ struct RecordedVsHardware {
   uint32_t line = 0;
   const RecordedLine* recorded = nullptr;
   const ProfileLine* hardware = nullptr;
+  // The line as compiled (record.h recorded_lines_as_compiled()), where the SASS is at hand: its
+  // recorded accesses served by the instructions the compiler emitted for it.
+  const LineAsCompiled* compiled = nullptr;
   std::string reason;  // where the two differ: what the compiler made of the line
   bool equal(uint64_t blocks) const {
-    return recorded && hardware &&
-           static_cast<uint64_t>(recorded->wavefronts) * blocks ==
-               static_cast<uint64_t>(hardware->wavefronts);
+    if (!recorded) return false;
+    // Every access of the line in another line's instruction: the hardware counts none here.
+    if (!hardware) return compiled && compiled->requests == 0;
+    if (compiled && compiled->max_wavefronts > 0) return false;  // a range, not one figure
+    const int64_t w = compiled ? compiled->wavefronts : recorded->wavefronts;
+    return static_cast<uint64_t>(w) * blocks == static_cast<uint64_t>(hardware->wavefronts);
   }
   // Equal wavefronts, more executed: instructions issued with no active lane.
   int64_t idle_issues(uint64_t blocks) const {
-    const int64_t made = recorded ? recorded->requests * static_cast<int64_t>(blocks) : 0;
+    if (!hardware) return 0;
+    const int64_t made = (compiled   ? compiled->requests
+                          : recorded ? recorded->requests
+                                     : 0) *
+                         static_cast<int64_t>(blocks);
     return equal(blocks) && hardware->executed > made ? hardware->executed - made : 0;
   }
 };
@@ -347,13 +404,17 @@ std::string hardware_differs(const RecordedVsHardware& v) {
   return v.reason;
 }
 
-std::vector<RecordedVsHardware> recorded_vs_hardware(const std::vector<RecordedLine>& rec,
-                                                     const ProfileResult& r) {
+std::vector<RecordedVsHardware> recorded_vs_hardware(
+    const std::vector<RecordedLine>& rec, const ProfileResult& r,
+    const std::optional<std::vector<LineAsCompiled>>& compiled) {
   std::map<uint32_t, RecordedVsHardware> by_line;
   for (const RecordedLine& l : rec) {
     by_line[l.line].line = l.line;
     by_line[l.line].recorded = &l;
   }
+  if (compiled)
+    for (const LineAsCompiled& c : *compiled)
+      if (by_line.count(c.line)) by_line[c.line].compiled = &c;
   for (const ProfileLine& l : r.lines)
     if (l.in_file) {
       by_line[l.line].line = l.line;
@@ -364,34 +425,19 @@ std::vector<RecordedVsHardware> recorded_vs_hardware(const std::vector<RecordedL
   return out;
 }
 
-// The reason for each line whose recording and hardware differ, from the profiled kernel's SASS
-// (compiled again by NVRTC, a cache hit, and disassembled by the toolkit's nvdisasm); nothing
-// when none differs. Where the listing cannot be had, the reason says why.
-void explain_differences(std::vector<RecordedVsHardware>& rows,
-                         const std::vector<RecordedInstruction>& ins, const ProfileRequest& q,
-                         const ProfileResult& r, uint64_t blocks) {
-  bool any = false;
-  for (RecordedVsHardware& v : rows) {
-    any = any || (v.recorded && v.hardware && !v.equal(blocks));
-    // A line the hardware counts shared instructions on where the source makes no access: the
-    // compiler put other lines' accesses there (an if/else's loads and stores merged, code
-    // moved; issue 30: Hillis-Steele's `else` branch on an H200), never silently.
-    if (!v.recorded && v.hardware && v.hardware->executed > 0)
-      v.reason = "the source makes no shared-memory access on this line, the compiled kernel " +
-                 std::to_string(v.hardware->executed) +
-                 " executed instructions: the compiler put accesses of other lines here (their "
-                 "lines count fewer)";
-  }
-  if (!any) return;
+// The profiled file's shared-memory instructions as NVRTC compiles the kernel for `sm` (after a
+// profile, a cache hit), disassembled by the toolkit's nvdisasm (no GPU needed); empty with *why
+// where the listing cannot be had.
+std::vector<SassInstruction> file_sass(const ProfileRequest& q, const std::string& sm,
+                                       std::string* why) {
   KernelSource k;
   k.text = q.source;
   k.kernel_name = q.kernel;
   k.file_name = q.file_name;
-  std::string why;
   std::vector<SassInstruction> sass;
-  const std::vector<char> cubin = compiled_cubin(k, r.device.sm, &why);
+  const std::vector<char> cubin = compiled_cubin(k, sm, why);
   if (!cubin.empty()) {
-    const std::string listing = disassemble(cubin, &why);
+    const std::string listing = disassemble(cubin, why);
     if (!listing.empty()) sass = parse_nvdisasm(listing);
   }
   std::vector<SassInstruction> own;  // the profiled file's lines only
@@ -400,18 +446,57 @@ void explain_differences(std::vector<RecordedVsHardware>& rows,
     if (!i.own_file.empty() && !same_file(i.own_file, q.file_name)) i.own_line = 0;  // a header's
     if (at_call || i.own_line != 0) own.push_back(std::move(i));
   }
+  if (own.empty() && why->empty())
+    *why = "the compiled kernel has no instruction on " + q.file_name;
+  return own;
+}
+
+// The recording's lines as the kernel compiled for `sm` runs them (record.h
+// recorded_lines_as_compiled()); nullopt with *why where the SASS cannot be had. Volatile code
+// keeps every load (the compiler must issue each).
+std::optional<std::vector<LineAsCompiled>> lines_as_compiled(
+    const Recording& r, const std::vector<SassInstruction>& sass, const ProfileRequest& q,
+    std::string* why) {
+  if (sass.empty()) return std::nullopt;
+  return recorded_lines_as_compiled(r, sass, default_arch(),
+                                    q.source.find("volatile") == std::string::npos, why);
+}
+
+// The reason for each line whose recording (as compiled) and hardware differ, from the profiled
+// kernel's SASS (`sass`; `no_sass` why there is none).
+void explain_differences(std::vector<RecordedVsHardware>& rows,
+                         const std::vector<RecordedInstruction>& ins,
+                         const std::vector<SassInstruction>& sass, const std::string& no_sass,
+                         uint64_t blocks) {
+  for (RecordedVsHardware& v : rows) {
+    // A line the hardware counts shared instructions on where the source makes no access: the
+    // compiler put other lines' accesses there (an if/else's loads and stores merged, code
+    // moved; issue 30: Hillis-Steele's `else` branch on an H200), never silently.
+    if (!v.recorded && v.hardware && v.hardware->executed > 0)
+      v.reason = "the source makes no shared-memory access on this line, the compiled kernel " +
+                 std::to_string(v.hardware->executed) +
+                 " executed instructions: the compiler put accesses of other lines here (their "
+                 "lines count fewer)";
+    if (v.recorded && !v.hardware && !v.equal(blocks))
+      v.reason =
+          "the GPU ran no shared-memory instruction for this line: the compiler kept its "
+          "values in registers or put its accesses on another line";
+  }
   for (RecordedVsHardware& v : rows) {
     if (!v.recorded || !v.hardware || v.equal(blocks)) continue;
     int widest = 0;
     for (const RecordedInstruction& i : ins)
       if (i.line == v.line) widest = std::max(widest, i.width);
     v.reason = sass.empty()
-                   ? "the compiled kernel's SASS is not at hand: " + why
+                   ? "the compiled kernel's SASS is not at hand: " + no_sass
                    : recorded_line_reason(v.line, widest,
                                           v.recorded->requests * static_cast<int64_t>(blocks),
-                                          v.hardware->executed, own,
+                                          v.hardware->executed, sass,
                                           v.recorded->wavefronts * static_cast<int64_t>(blocks),
                                           v.hardware->wavefronts);
+    if (v.compiled && (!v.compiled->how.empty() || v.compiled->max_wavefronts > 0))
+      v.reason += "; as compiled " + std::to_string(v.compiled->requests) + " requests and " +
+                  std::to_string(v.compiled->wavefronts) + " wavefronts: " + v.compiled->how;
   }
 }
 
@@ -437,7 +522,11 @@ std::string format_recorded_vs_hardware(const std::vector<RecordedVsHardware>& r
                   h ? std::to_string(h->wavefronts).c_str() : "-",
                   h ? fixed(h->per_request(), 2).c_str() : "-", verdict);
     out += buf;
-    if (!v.reason.empty()) out += "          why: " + v.reason + "\n";
+    if (!v.reason.empty())
+      out += "          why: " + v.reason + "\n";
+    else if (v.compiled && !v.compiled->how.empty())
+      out += "          as compiled (" + std::to_string(v.compiled->requests) + " requests, " +
+             std::to_string(v.compiled->wavefronts) + " wavefronts): " + v.compiled->how + "\n";
     if (const int64_t idle = v.idle_issues(blocks); idle > 0)
       out += "          (the hardware also issued " + std::to_string(idle) +
              " of the line's instructions on warps with no active lane: predicated, 0 "
@@ -518,8 +607,12 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
         const std::vector<RecordedLine> rl = recorded_lines(*ins);
         const uint64_t blocks = q.grid.product();
         json rows = json::array();
-        std::vector<RecordedVsHardware> table = recorded_vs_hardware(rl, r);
-        explain_differences(table, *ins, q, r, blocks);
+        std::string no_sass, no_compiled;
+        const std::vector<SassInstruction> sass = file_sass(q, r.device.sm, &no_sass);
+        const auto compiled = lines_as_compiled(*r.recording, sass, q, &no_compiled);
+        if (!compiled) rec["as_compiled_why"] = no_sass.empty() ? no_compiled : no_sass;
+        std::vector<RecordedVsHardware> table = recorded_vs_hardware(rl, r, compiled);
+        explain_differences(table, *ins, sass, no_sass, blocks);
         const std::vector<TileDecl> declared = declared_arrays(q);
         std::string differs;  // of --line N's line
         for (const RecordedVsHardware& v : table) {
@@ -534,6 +627,14 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
             row["hardware"] = {{"executed", v.hardware->executed},
                                {"wavefronts", v.hardware->wavefronts},
                                {"ideal", v.hardware->ideal}};
+          if (v.compiled)
+            row["compiled"] = {{"requests", v.compiled->requests},
+                               {"wavefronts", v.compiled->wavefronts},
+                               {"ideal", v.compiled->ideal},
+                               {"how", v.compiled->how}};
+          if (v.compiled && v.compiled->max_wavefronts > 0)
+            row["compiled"]["most"] = {{"requests", v.compiled->max_requests},
+                                       {"wavefronts", v.compiled->max_wavefronts}};
           row["equal"] = v.equal(blocks);
           if (!v.reason.empty()) row["reason"] = v.reason;
           if (v.idle_issues(blocks) > 0) row["idle_issues"] = v.idle_issues(blocks);
@@ -574,8 +675,14 @@ void print_gpu_recording(const ProfileRequest& q, const ProfileResult& r, uint32
                                   std::to_string(blocks) + " blocks)")
             << ":\n";
   const std::vector<RecordedLine> lines = recorded_lines(*ins);
-  std::vector<RecordedVsHardware> table = recorded_vs_hardware(lines, r);
-  explain_differences(table, *ins, q, r, blocks);
+  std::string no_sass, no_compiled;
+  const std::vector<SassInstruction> sass = file_sass(q, r.device.sm, &no_sass);
+  const auto compiled = lines_as_compiled(*r.recording, sass, q, &no_compiled);
+  if (!compiled)
+    std::cout << "(the lines as compiled are not at hand: "
+              << (no_sass.empty() ? no_compiled : no_sass) << ")\n";
+  std::vector<RecordedVsHardware> table = recorded_vs_hardware(lines, r, compiled);
+  explain_differences(table, *ins, sass, no_sass, blocks);
   std::cout << format_recorded_vs_hardware(table, blocks);
   if (picture_line == 0) return;
   std::string differs;

@@ -68,18 +68,29 @@ SourceScenario build_scenario(const Followed& f, std::string_view source, uint32
   s.name = "line-" + std::to_string(line);
   s.title = file_name + " line " + std::to_string(line) + ": " + trimmed_line(source, line);
   for (int d = 0; d < 3; ++d) s.block[d] = launch.block[d];
-  // The arrays the line uses, in declaration order, each after the one before (aligned).
+  // The arrays the line uses, where the compiled kernel puts them (measured on an H200,
+  // tools/truth30/dynbase*.cu): the static arrays in declaration order, each after the one before
+  // (aligned to its element or __align__), whether or not this line uses them; every extern array
+  // at one place after them, the static end rounded up to 16 bytes (extern arrays alias).
   s.tiles.clear();
   int64_t base = 0;
   bool dynamic = false;
+  std::map<std::string, int64_t> placed;
+  for (const std::string& name : f.array_order) {
+    const TileDecl& d = f.arrays.at(name).decl;
+    if (d.dynamic) continue;
+    const int64_t al = std::max<int64_t>(d.elem_bytes(), f.arrays.at(name).align);
+    base = (base + al - 1) / al * al;
+    placed[name] = base;
+    base += d.bytes();
+  }
+  const int64_t extern_base = (base + 15) / 16 * 16;
   for (const std::string& name : f.array_order) {
     if (!f.used_tiles.count(name)) continue;
     TileDecl d = f.arrays.at(name).decl;
     dynamic = dynamic || d.dynamic;
-    const int64_t al = std::max<int64_t>(d.elem_bytes(), f.arrays.at(name).align);
-    base = (base + al - 1) / al * al;
-    d.base = base;
-    base += d.bytes();
+    const int64_t al = std::max<int64_t>({d.elem_bytes(), f.arrays.at(name).align, 16});
+    d.base = d.dynamic ? (extern_base + al - 1) / al * al : placed.at(name);
     s.tiles.push_back(d);
   }
   s.steps = f.steps;
@@ -109,8 +120,10 @@ SourceScenario build_scenario(const Followed& f, std::string_view source, uint32
                   (accesses == 1 ? " shared access" : " shared accesses") +
                   " (every time the line executes, in order), the integer locals as lets, "
                   "per-thread conditions as guards.";
-  if (s.tiles.size() > 1)
-    s.description += " The arrays are placed one after another in declaration order.";
+  if (s.tiles.size() > 1 || dynamic)
+    s.description +=
+        " The arrays are placed as the compiler places them: the static ones one after another in "
+        "declaration order, an extern one after them at a multiple of 16 bytes.";
   if (dynamic)
     s.description += " The extern array's size is the launch's dynamic shared memory (" +
                      std::to_string(launch.dynamic_shared) + " bytes).";

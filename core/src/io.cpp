@@ -468,6 +468,20 @@ std::string write_file_atomic(const std::string& path, std::string_view bytes, b
       }
       err = errno;
     }
+#ifdef __EMSCRIPTEN__
+    // The browser's in-memory file system has neither (linkat: EMLINK). Only this page writes
+    // there, and no two of its threads write one name: the name checked free, then the rename.
+    if (err == EMLINK || err == EPERM || err == ENOSYS || err == ENOTSUP) {
+      struct stat st {};
+      if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        err = EEXIST;
+      } else if (::renameat(dir, tmp.c_str(), dir, name.c_str()) == 0) {
+        return {};
+      } else {
+        err = errno;
+      }
+    }
+#endif
     ::unlinkat(dir, tmp.c_str(), 0);
     return err == EEXIST ? taken : failed(err);
   }

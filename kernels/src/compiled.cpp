@@ -1006,4 +1006,29 @@ AsCompiled as_compiled(const Scenario& s, const Arch* arch) {
   return r;
 }
 
+CasLoopCost cas_loop_cost(const Arch& arch, const std::vector<WarpAccess>& warps) {
+  std::vector<WarpStep> steps(warps.size());
+  for (size_t w = 0; w < warps.size(); ++w) steps[w].access = warps[w];
+  Cost alone, most;
+  std::map<uint32_t, size_t> first_warp;
+  bool shared = false;
+  for (size_t w = 0; w < warps.size(); ++w) {
+    if (!warps[w].mask) continue;
+    cas_loop(arch, warps[w], alone);
+    for (uint32_t rest = warps[w].mask; rest; rest &= rest - 1) {
+      const auto [it, fresh] =
+          first_warp.emplace(warps[w].addr[static_cast<size_t>(std::countr_zero(rest))], w);
+      shared = shared || (!fresh && it->second != w);
+    }
+  }
+  CasLoopCost c{alone.instructions, alone.wavefronts, 0, 0};
+  if (shared) {
+    for (size_t w = 0; w < warps.size(); ++w)
+      if (warps[w].mask) cas_loop_bound(arch, steps, w, most);
+    c.max_instructions = most.instructions;
+    c.max_wavefronts = most.wavefronts;
+  }
+  return c;
+}
+
 }  // namespace bankviz

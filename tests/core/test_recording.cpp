@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "bankviz/analysis.h"
@@ -46,6 +47,56 @@ TEST(Recording, AColumnReadIsThirtyTwoWavefrontsPerWarpAndARowReadOne) {
   ASSERT_EQ(l.size(), 1u);
   EXPECT_EQ(l[0].ops, "st");
   EXPECT_EQ(l[0].wavefronts, 2);
+}
+
+// The recording as compiled (issue 30): a thread's neighbouring bytes in the line's wider
+// instruction, a neighbouring line's accesses in the instruction of the line holding it, repeated
+// loads kept in a register; what cannot be one wider instruction stays as recorded.
+TEST(Recording, AsCompiledNeighbouringBytesAreOneWiderInstructionAndRepeatedLoadsOne) {
+  std::string text = "block 64 1 1\narray t 3 0 16384\n";
+  auto add = [&](int t, int line, char kind, int addr) {
+    text += std::to_string(t) + " " + std::to_string(line) + " " + kind + " 4 " +
+            std::to_string(addr) + " 0\n";
+  };
+  for (int t = 0; t < 64; ++t) {
+    for (int k = 0; k < 4; ++k) add(t, 10, 'S', t * 16 + k * 4);  // an unrolled run: one STS.128
+    add(t, 11, 'S', 4096 + t * 8);                                // with line 12: one STS.64
+    add(t, 12, 'S', 4096 + t * 8 + 4);
+    add(t, 13, 'L', 8192 + t * 12);  // 12-byte rows: not aligned to 8, stays 4 bytes
+    add(t, 13, 'L', 8192 + t * 12 + 4);
+    add(t, 14, 'L', 4 * t);  // loaded twice: once
+    add(t, 14, 'L', 4 * t);
+  }
+  text += "end " + std::to_string(64 * 10) + "\n";
+  std::string why;
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  const std::vector<LineCompiledForm> forms = {{10, 0, 16}, {12, 0, 8}, {13, 8, 0}, {14, 4, 0}};
+  const CompiledRecording c = recording_as_compiled(*r, forms, true);
+  const auto ins = recorded_instructions(c.recording, default_arch(), &why);
+  ASSERT_TRUE(ins) << why;
+  std::map<uint32_t, RecordedLine> by;
+  for (const RecordedLine& l : recorded_lines(*ins)) by[l.line] = l;
+  // 16 bytes a lane, 64 threads: 2 instructions, 4 wavefronts each (as recorded 8 and 8).
+  EXPECT_EQ(by[10].requests, 2);
+  EXPECT_EQ(by[10].wavefronts, 8);
+  EXPECT_EQ(by.count(11), 0u);  // in line 12's STS.64
+  EXPECT_EQ(by[12].requests, 2);
+  EXPECT_EQ(by[12].wavefronts, 4);
+  EXPECT_EQ(by[13].requests, 4);  // t*12 is not 8-aligned for odd t: as recorded
+  EXPECT_EQ(by[14].requests, 2);
+  EXPECT_NE(c.how.at(10).find("256 accesses in 16-byte instructions"), std::string::npos)
+      << c.how.at(10);
+  EXPECT_NE(c.how.at(11).find("on line 12"), std::string::npos) << c.how.at(11);
+  EXPECT_NE(c.how.at(14).find("kept the value in a register"), std::string::npos);
+  EXPECT_EQ(c.how.count(13), 0u);
+  // Volatile code: every load issued.
+  const CompiledRecording v = recording_as_compiled(*r, forms, false);
+  EXPECT_EQ(v.how.count(14), 0u);
+  // No SASS widths (none wider than the source's): nothing merges.
+  const CompiledRecording n = recording_as_compiled(*r, {}, false);
+  EXPECT_TRUE(n.how.empty());
+  EXPECT_EQ(n.recording.accesses.size(), r->accesses.size());
 }
 
 TEST(Recording, EachExecutionOfALineIsAnInstructionAndSyncsSeparateThem) {
@@ -609,10 +660,29 @@ TEST(RecordingSource, MembersTemplatesAndCooperativeGroups) {
             std::string::npos)
       << why;
   why.clear();
-  EXPECT_TRUE(recording_source(templ, "k<32>", "k.cu", &why).empty());
-  EXPECT_NE(why.find("a template's instance, which the CPU recording does not instantiate"),
-            std::string::npos)
-      << why;
+  // Another kernel of the file neither refuses nor breaks the CPU recording: its body is not
+  // compiled there (the lines stay); on the GPU it is compiled as written.
+  const std::string two =
+      "__global__ void other(int4 *o) {\n"
+      "  __shared__ int s[512];\n"
+      "  reinterpret_cast<int4*>(s)[threadIdx.x] = o[0];\n"
+      "  asm volatile(\"\");\n"
+      "}\n"
+      "__global__ void mine(float *o) {\n"
+      "  __shared__ float t[64];\n"
+      "  t[threadIdx.x] = 1;\n"
+      "}\n";
+  const std::string cpu_two = recording_source(two, "mine", "k.cu", &why);
+  EXPECT_FALSE(cpu_two.empty()) << why;
+  EXPECT_EQ(cpu_two.find("reinterpret_cast"), std::string::npos) << cpu_two;
+  EXPECT_NE(cpu_two.find("__global__ void other(int4 *o) {"), std::string::npos) << cpu_two;
+  EXPECT_TRUE(recording_source(two, "other", "k.cu", &why).empty());
+  EXPECT_NE(why.find("inline asm"), std::string::npos) << why;
+  // The CPU recording's driver calls the instance: k<32>(...) instantiates it.
+  const std::string cpu = recording_source(templ, "k<32>", "k.cu", &why);
+  EXPECT_NE(cpu.find("k<32>(::bv::Arg{0})"), std::string::npos) << why << cpu;
+  EXPECT_TRUE(recording_source(templ, "k", "k.cu", &why).empty());
+  EXPECT_NE(why.find("is a template (line 1): name its instance"), std::string::npos) << why;
   why.clear();
   EXPECT_TRUE(recording_source(templ, "k<32>(); system", "k.cu", &why, RecordTarget::Gpu).empty());
   EXPECT_NE(why.find("is not a kernel's name"), std::string::npos) << why;

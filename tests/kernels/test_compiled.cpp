@@ -17,6 +17,7 @@
 
 #include "bankviz/arch.h"
 #include "bankviz/compiled.h"
+#include "bankviz/record.h"
 #include "helpers.h"
 #include "plan.h"
 
@@ -497,3 +498,50 @@ TEST(Compiled, ScenariosWrittenBeforeMeasuringEqualTheH200StepByStepOrGiveTheirR
       total, equal, in_range);
   EXPECT_EQ(equal + in_range, total);
 }
+
+namespace bankviz {
+
+// A user's recorded line served by the instructions the compiler emitted for it (issue 30): an
+// unrolled run in one STS.128 (fewer requests, the hardware's wavefronts), a float atomicAdd's
+// compare-and-swap loop (2 instructions a try), warps contending on the same words said as a
+// range, not one figure.
+TEST(RecordedAsCompiled, WiderInstructionsAndCompareAndSwapLoopsServeTheRecordedAddresses) {
+  std::string text = "block 64 1 1\narray s 3 0 8192\n";
+  for (int t = 0; t < 64; ++t)
+    for (int k = 0; k < 4; ++k)
+      text += std::to_string(t) + " 10 S 4 " + std::to_string(t * 16 + k * 4) + " 0\n";
+  for (int t = 0; t < 64; ++t)  // every lane of both warps on word t % 2
+    text += std::to_string(t) + " 12 A 4 " + std::to_string(4096 + (t % 2) * 4) + " 7\n";
+  for (int t = 0; t < 32; ++t)  // one warp, 8 words: not contended
+    text += std::to_string(t) + " 13 A 4 " + std::to_string(6144 + (t % 8) * 4) + " 7\n";
+  text += "end " + std::to_string(64 * 4 + 64 + 32) + "\n";
+  std::string why;
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  const std::vector<SassInstruction> sass = parse_nvdisasm(
+      "\t//## File \"k.cu\", line 10\n"
+      "        /*0000*/                   STS.128 [R2], R4 ;\n"
+      "\t//## File \"k.cu\", line 12\n"
+      "        /*0010*/                   LDS R3, [R7] ;\n"
+      "        /*0020*/                   ATOMS.CAST.SPIN P0, [R7], R2, R3 ;\n"
+      "\t//## File \"k.cu\", line 13\n"
+      "        /*0030*/                   LDS R3, [R8] ;\n"
+      "        /*0040*/                   ATOMS.CAST.SPIN P0, [R8], R2, R3 ;\n");
+  const auto lines = recorded_lines_as_compiled(*r, sass, default_arch(), true, &why);
+  ASSERT_TRUE(lines) << why;
+  std::map<uint32_t, LineAsCompiled> by;
+  for (const LineAsCompiled& l : *lines) by[l.line] = l;
+  EXPECT_EQ(by[10].requests, 2);  // one STS.128 a warp, as recorded 8
+  EXPECT_EQ(by[10].wavefronts, 8);
+  EXPECT_NE(by[10].how.find("16-byte instructions"), std::string::npos) << by[10].how;
+  // Line 13: 4 lanes a word, one per try: 4 tries of LDS + ATOMS.CAST.SPIN, exact.
+  EXPECT_EQ(by[13].requests, 8);
+  EXPECT_EQ(by[13].max_wavefronts, 0);
+  EXPECT_NE(by[13].how.find("compare-and-swap loop"), std::string::npos) << by[13].how;
+  // Line 12: each warp alone 16 tries a word (32 instructions), the most more: a range.
+  EXPECT_EQ(by[12].requests, 64);
+  EXPECT_GT(by[12].max_requests, by[12].requests);
+  EXPECT_NE(by[12].how.find("as the warps interleave"), std::string::npos) << by[12].how;
+}
+
+}  // namespace bankviz

@@ -30,6 +30,7 @@ const launch = () => puppeteer.launch({
 });
 
 let failures = 0;
+const browsers = new Set();  // those a test opened: closed when it ends, passed or failed
 async function test(name, body) {
   const t0 = Date.now();
   try {
@@ -38,6 +39,11 @@ async function test(name, body) {
   } catch (e) {
     failures++;
     console.log(`[FAIL] ${name}: ${e && e.stack ? e.stack : e}`);
+  } finally {
+    // A failed check leaves its page open: its browser (SwiftShader drawing on the CPU) would
+    // slow every later test and outlive this script.
+    for (const b of browsers) await b.close().catch(() => {});
+    browsers.clear();
   }
 }
 function check(ok, what) {
@@ -46,16 +52,38 @@ function check(ok, what) {
 
 // A fresh page in a browser of its own at width x height, opened on
 // `fragment`; console errors are collected.
-async function open(fragment, width = 1280, height = 720) {
+async function open(fragment, width = 1280, height = 720, prepare = null) {
   const browser = await launch();
+  browsers.add(browser);
   const page = (await browser.pages())[0] || (await browser.newPage());
+  if (prepare) await prepare(page);
   page.errors = [];
   page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
   page.on('pageerror', (e) => page.errors.push(String(e)));
   await page.setViewport({width, height});
   await page.goto(base + fragment, {waitUntil: 'load'});
-  page.closeAll = () => browser.close();
+  page.closeAll = () => { browsers.delete(browser); return browser.close(); };
   return page;
+}
+
+// Waits until the app has drawn `frames` frames (platform_web.cpp counts them): keys pressed
+// before the app has a window have no one to go to (the page is still loading it).
+async function drawn(page, frames = 3, timeout = 30000) {
+  await page.waitForFunction((n) => window.Module && window.Module.bankvizFrames >= n,
+                             {timeout, polling: 50}, frames);
+}
+
+// Counts the files the page hands over (each a click on a download link), so that a test sees an
+// export delivered twice.
+async function countDownloads(page) {
+  await page.evaluateOnNewDocument(() => {
+    window.bankvizDownloads = [];
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function () {
+      if (this.download) window.bankvizDownloads.push(this.download);
+      return click.call(this);
+    };
+  });
 }
 
 async function layoutOf(page, timeout = 30000) {
@@ -140,7 +168,7 @@ await test('a lesson link opens its scene, and the clicker keys reveal and advan
   const page = await open('#lesson=data-layout&scene=1&size=1280x720');
   await hashWhere(page, (h) => h.startsWith('#lesson=data-layout&scene=1') && !h.includes('reveal'),
                   'the scene as opened');
-  await new Promise((r) => setTimeout(r, 5000));
+  await drawn(page);
   await page.mouse.click(900, 400);  // the presenter's first click lands on the page (the banks)
   await press(page, 'PageDown');  // asked: the first press reveals the answer
   await hashWhere(page, (h) => h.includes('scene=1&reveal'), 'revealed by PageDown');
@@ -177,13 +205,13 @@ await test('an edit changes the picture and the link', async () => {
   await page.closeAll();
 });
 
-await test('exports become downloads: a PNG (S) and an SVG (E)', async () => {
-  const page = await open('#preset=row-write-column-read&size=1280x720');
+await test('exports become downloads: a PNG (S) and an SVG (E), each once', async () => {
+  const page = await open('#preset=row-write-column-read&size=1280x720', 1280, 720, countDownloads);
   await hashWhere(page, (h) => h.startsWith('#preset='), 'the preset as opened');
   const dir = fs.mkdtempSync(path.join(tmp, 'downloads-'));
   const cdp = await page.createCDPSession();
   await cdp.send('Browser.setDownloadBehavior', {behavior: 'allow', downloadPath: dir});
-  await new Promise((r) => setTimeout(r, 5000));
+  await drawn(page);
   await page.mouse.click(900, 400);
   await press(page, 'KeyS');
   await press(page, 'KeyE');
@@ -201,6 +229,10 @@ await test('exports become downloads: a PNG (S) and an SVG (E)', async () => {
   check(p.length > 1000 && p.subarray(1, 4).toString() === 'PNG', `${png} is not a PNG`);
   const s = fs.readFileSync(path.join(dir, svg), 'utf8');
   check(s.includes('<svg') && s.trimEnd().endsWith('</svg>'), `${svg} is not a whole SVG`);
+  await new Promise((r) => setTimeout(r, 1500));  // a second delivery would come by now
+  const handed = await page.evaluate(() => window.bankvizDownloads);
+  check(handed.length === 2, `two presses, ${handed.length} downloads: ${JSON.stringify(handed)}`);
+  check(page.errors.length === 0, `console errors: ${page.errors.join(' | ')}`);
   await page.closeAll();
 });
 

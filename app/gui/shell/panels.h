@@ -219,7 +219,7 @@ SweepAsk draw_sweep(SweepState& w, const Measurer& measurer, const Palette& pal)
 void draw_experiments(ExperimentsState& x, const Measurer& measurer, const Palette& pal);
 
 // The whole window: layout, panels, keyboard shortcuts (ui.cpp).
-void draw_ui(AppState& s, CellRenderer& cells);
+void draw_ui(AppState& s, CellRenderer& cells, bool input = true);
 
 // [SECTION] helpers shared by panels (ui.cpp)
 // --dump-layout's record of the texts a frame draws (ImGui's log per panel, plus draw_text()):

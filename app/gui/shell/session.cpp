@@ -175,7 +175,7 @@ FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int widt
   cells.new_frame(col(s.palette.panel));
   try {
     update_frame(s, dt);
-    draw_ui(s, cells);
+    draw_ui(s, cells, input);
   } catch (...) {
     // A panel or the model threw half way (out of memory, ...): close what the frame left open,
     // say what happened, and keep the state; the next frame draws it again.

@@ -458,13 +458,15 @@ static void draw_slide(AppState& s, CellRenderer& cells) {
   }
 }
 
-void draw_ui(AppState& s, CellRenderer& cells) {
+void draw_ui(AppState& s, CellRenderer& cells, bool input) {
   start_frame_log();  // the texts of this frame only
   if (s.slide) {
     draw_slide(s, cells);
     return stop_log();
   }
-  shortcuts(s);
+  // An export's frame acts on no key: the window's frame already has. (Its clock may not have
+  // moved, as in a browser, where a key still down would read as pressed again: S exported twice.)
+  if (input) shortcuts(s);
   s.hover = {};
   ImGuiIO& io = ImGui::GetIO();
   const float W = io.DisplaySize.x, H = io.DisplaySize.y;

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -82,15 +83,15 @@ enum class RecordTarget { Cpu, Gpu };
 // each declarator's real storage renamed bv_shared_N (N from 0, in source order) beside the
 // proxy, and nothing appended (the kernel is launched as profiled). Empty with *why when the
 // kernel cannot be recorded: inline asm, cooperative groups (on the GPU: a barrier through them
-// other than a block's or a tile's sync()), textures or surfaces, a template kernel, a __shared__
-// array used other than by subscript or through a pointer it does not follow (`*p`, a pointer no
-// declaration makes a proxy), no such kernel; on the CPU also warp intrinsics, on the GPU a
-// barrier with a result (__syncthreads_count) or a __shared__ outside a function. Pointers into
-// shared memory: a local `T *p = INIT;` naming a shared array or such a pointer, and a
-// __device__ helper's pointer parameter such an argument is passed to, are declared as the
-// headers' ::bv::Ptr<T> (its cast `::bv::ptr_cast<U>(X)`, its value `::bv::declared(INIT, ...)`).
-// *declared (if given) gets the declarators in that order, then the pointers (their own number:
-// an array carved by a cast is named by its pointer): name, line, extern.
+// other than a block's or a tile's sync()), textures or surfaces, a template kernel named without
+// its instance, a __shared__ array used other than by subscript or through a pointer it does not
+// follow (`*p`, a pointer no declaration makes a proxy), no such kernel; on the CPU also warp
+// intrinsics, on the GPU a barrier with a result (__syncthreads_count) or a __shared__ outside a
+// function. Pointers into shared memory: a local `T *p = INIT;` naming a shared array or such a
+// pointer, and a __device__ helper's pointer parameter such an argument is passed to, are declared
+// as the headers' ::bv::Ptr<T> (its cast `::bv::ptr_cast<U>(X)`, its value `::bv::declared(INIT,
+// ...)`). *declared (if given) gets the declarators in that order, then the pointers (their own
+// number: an array carved by a cast is named by its pointer): name, line, extern.
 std::string recording_source(std::string_view source, const std::string& kernel,
                              const std::string& file_name, std::string* why,
                              RecordTarget target = RecordTarget::Cpu,
@@ -98,7 +99,7 @@ std::string recording_source(std::string_view source, const std::string& kernel,
 
 // Where `kernel` names a template __global__ function of `source` without its instance: "the
 // kernel K is a template (line N): name its instance, --kernel 'K<...>'" (the GPU recording's and
-// the profile's words; `target` Cpu: that the CPU recording does not instantiate it); else empty.
+// the profile's words, whichever records it); else empty.
 std::string template_without_instance(std::string_view source, const std::string& kernel,
                                       RecordTarget target = RecordTarget::Gpu);
 
@@ -131,6 +132,33 @@ struct RecordedInstruction {
 std::optional<std::vector<RecordedInstruction>> recorded_instructions(const Recording& r,
                                                                       const Arch& arch,
                                                                       std::string* why);
+
+// What the compiler made of a line, read off its SASS (kernels/compiled.h parse_nvdisasm()):
+// the bytes per lane of the widest shared load and store instruction on it (0: none).
+struct LineCompiledForm {
+  uint32_t line = 0;
+  int load_width = 0, store_width = 0;
+};
+
+// The recording as the compiled kernel makes its accesses (issue 30: a user's line pictured as
+// compiled), the addresses unchanged:
+//   wider   a thread's consecutive loads (stores) of one array in a phase, each the next bytes,
+//           become one access as wide as the widest instruction of the line that holds them
+//           (aligned to it, a power of two): an unrolled loop's four floats one STS.128;
+//           neighbouring lines' accesses go with the line holding the instruction where their
+//           own line has none of that direction (`t[2*i] = a; t[2*i+1] = b;` one STS.64)
+//   reused  with `reuse_loads`: a thread's load of the address and width it already loaded on
+//           that line in the phase, with no store or atomic of its own to that array between
+//           (and no atomic of any kind), is left out: the compiler keeps the value in a register
+//           (not for volatile code, whose every read is issued: the caller says)
+// `how[line]` says in words what changed on a line; absent where nothing did.
+struct CompiledRecording {
+  Recording recording;
+  std::map<uint32_t, std::string> how;
+};
+CompiledRecording recording_as_compiled(const Recording& r,
+                                        const std::vector<LineCompiledForm>& forms,
+                                        bool reuse_loads);
 
 // Per source line, as the hardware's per-line counters name them: requests (warp instructions
 // issued), wavefronts and ideal wavefronts, and the kinds seen ("ld,st").

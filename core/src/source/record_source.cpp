@@ -711,16 +711,14 @@ Pointers pointer_declarations(const std::vector<RawTok>& t, const Scopes& arrays
 // The template<...> heading `fn` (a __global__ within 3 lines of its brace), named: "the kernel K
 // is a template (line N): ..."; empty if it is none.
 std::string template_line(const std::vector<RawTok>& t, const cuda_source::Function& fn,
-                          const std::string& kernel, RecordTarget target) {
+                          const std::string& kernel, RecordTarget) {
   for (size_t k = 0; k + 1 < t.size(); ++k)
     if (t[k].text == "template" && t[k + 1].text == "<") {
       for (size_t q = k + 1; q < t.size() && q < k + 64; ++q)
         if (t[q].text == "__global__" && t[q].line <= fn.first && fn.first - t[q].line < 3)
           return "the kernel " + kernel.substr(0, 64) + " is a template (line " +
-                 std::to_string(t[k].line) +
-                 (target == RecordTarget::Gpu
-                      ? "): name its instance, --kernel '" + kernel.substr(0, 64) + "<...>'"
-                      : "), which the CPU recording does not instantiate");
+                 std::to_string(t[k].line) + "): name its instance, --kernel '" +
+                 kernel.substr(0, 64) + "<...>'";
     }
   return {};
 }
@@ -774,8 +772,12 @@ bool shared_declarations(std::string_view source, const std::vector<RawTok>& t,
              "rewrite";
       return false;
     }
-    Decl d = rewrite(source, t, k, target, next, why);
-    if (!why->empty()) return false;
+    std::string bad;  // rewrite()'s refusal (*why may hold an earlier call's words)
+    Decl d = rewrite(source, t, k, target, next, &bad);
+    if (!bad.empty()) {
+      *why = bad;
+      return false;
+    }
     if (*next > 256) {
       *why = "more than 256 __shared__ declarators, more than the GPU recording names";
       return false;
@@ -794,6 +796,39 @@ bool shared_declarations(std::string_view source, const std::vector<RawTok>& t,
 
 // The CPU recording's driver after the user's source: the kernel called with one ::bv::Arg per
 // parameter, for the block and the arguments main() is given.
+// The source with the other __global__ functions' bodies blanked (the lines between their
+// braces, preprocessor lines kept, every line kept): the CPU recording compiles and runs the one
+// kernel it records, so what another kernel of the file does (a cast of a shared array, inline
+// asm, an intrinsic) neither refuses nor breaks it. A kernel calls no other kernel.
+std::string without_other_kernels(std::string_view source, const std::string& name) {
+  cuda_source::Prepared p;
+  try {
+    p = cuda_source::prepare(source);
+  } catch (const cuda_source::SourceError&) {
+    return std::string(source);  // recording_source() says why
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> blank;
+  for (const cuda_source::Function& f : p.fns)
+    if (f.global && f.name != name && f.last > f.first + 1)
+      blank.push_back({f.first + 1, f.last - 1});
+  std::string out(source);
+  uint32_t line = 1;
+  for (size_t b = 0; b < out.size();) {
+    size_t e = out.find('\n', b);
+    if (e == std::string::npos) e = out.size();
+    const size_t text = out.find_first_not_of(" \t", b);
+    const bool directive = text < e && out[text] == '#';
+    const bool continued = e > b && out[e - 1] == '\\';
+    bool inside = false;
+    for (const auto& [first, last] : blank) inside = inside || (first <= line && line <= last);
+    if (inside && !directive && !continued)
+      for (size_t i = b; i < e; ++i) out[i] = ' ';
+    b = e + 1;
+    ++line;
+  }
+  return out;
+}
+
 std::string cpu_driver(const std::string& kernel, size_t params) {
   std::string out =
       std::string("\n#line 1 \"bankviz-record-driver\"\nstatic void bv_call() {\n  ") + kernel +
@@ -824,20 +859,17 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     *why = file_name + " is larger than 1 MB";
     return {};
   }
-  // The kernel's name goes into the driver's code (CPU) or NVRTC's name expression (GPU): a
-  // C++ name, or ns::name, or on the GPU a template's instance (from_source.h).
+  // The kernel's name goes into the driver's code (CPU: the call instantiates a template's
+  // instance) or NVRTC's name expression (GPU): a C++ name, or ns::name, or a template's instance
+  // whose arguments are integer literals and names alone (from_source.h kernel_function_name()).
   bool instance = false;
   const std::string name = kernel_function_name(kernel, &instance);
   if (name.empty()) {
     *why = '\'' + kernel.substr(0, 64) + "' is not a kernel's name";
     return {};
   }
-  if (instance && target != RecordTarget::Gpu) {
-    *why = "the kernel " + kernel.substr(0, 64) +
-           " is a template's instance, which the CPU recording does not instantiate (the GPU "
-           "recording does)";
-    return {};
-  }
+  const std::string own = target == RecordTarget::Cpu ? without_other_kernels(source, name) : "";
+  if (target == RecordTarget::Cpu) source = own;
   // The file's name goes into a #line directive: quotes, backslashes and control bytes left out.
   std::string shown;
   for (const char c : file_name.substr(0, 200))
@@ -868,7 +900,7 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     *why = u;
     return {};
   }
-  if (target != RecordTarget::Gpu || !instance)
+  if (!instance)
     if (std::string u = template_line(t, *fn, kernel, target); !u.empty()) {
       *why = u;
       return {};

@@ -65,6 +65,15 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text);
 // cannot run.
 std::string disassemble(const std::vector<char>& cubin, std::string* why);
 
+// A compare-and-swap loop (a float's atomicAdd: LDS + ATOMS.CAST.SPIN) over one execution's
+// warps (their accesses): instructions and wavefronts with each warp alone, and where warps
+// update the same addresses the most any interleaving takes (max_*; 0 where exact). The rules
+// compiled_steps() serves a CAS loop step with (compiled.cpp cas_loop(), cas_loop_bound()).
+struct CasLoopCost {
+  int64_t instructions = 0, wavefronts = 0, max_instructions = 0, max_wavefronts = 0;
+};
+CasLoopCost cas_loop_cost(const Arch& arch, const std::vector<WarpAccess>& warps);
+
 // One scenario memory step as compiled, per lesson block.
 struct CompiledStep {
   int step = -1;

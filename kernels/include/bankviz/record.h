@@ -32,7 +32,7 @@ struct RecordRequest {
 
 struct RecordResult {
   std::optional<Recording> recording;
-  std::string error;  // why there is none: a refusal, the compiler's messages, a crash, a limit
+  std::string error;   // why there is none: a refusal, the compiler's messages, a crash, a limit
   std::string notice;  // what the user must know even when recorded (a compile not contained)
 };
 
@@ -65,6 +65,23 @@ std::string recorded_line_reason(uint32_t line, int widest, int64_t recorded_req
 // kernels/record/bankviz_record_gpu.h, as built into the library, and the text NVRTC compiles:
 // that header, then core's recording_source() for the GPU. Empty with *why when the kernel
 // cannot be recorded; *declared (if given) gets the __shared__ declarators in order.
+// A recorded line as the compiled kernel runs it (issue 30: the picture as compiled): the
+// recording's accesses served by the instructions the compiler emitted for the line (its SASS,
+// `sass`: the profiled file's instructions, parse_nvdisasm()): neighbouring accesses in its wider
+// instructions and loads kept in registers (core's recording_as_compiled(); `reuse_loads` false
+// for volatile code), a float atomicAdd's compare-and-swap loop (cas_loop_cost()). Every line of
+// the recording, in line order; `how` says what differs from the source's accesses (empty where
+// nothing does); max_* the most a contended CAS loop can take (0 where exact).
+struct LineAsCompiled {
+  uint32_t line = 0;
+  int64_t requests = 0, wavefronts = 0, ideal = 0;
+  int64_t max_requests = 0, max_wavefronts = 0;
+  std::string how;
+};
+std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
+    const Recording& r, const std::vector<SassInstruction>& sass, const Arch& arch,
+    bool reuse_loads, std::string* why);
+
 const std::string& record_gpu_header();
 std::string gpu_recording_text(const std::string& source, const std::string& kernel,
                                const std::string& file_name, std::string* why,

@@ -1,0 +1,96 @@
+// record_compiled.cpp: a recorded line served by the instructions the compiler emitted for it
+// (record.h recorded_lines_as_compiled()).
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bankviz/compiled.h"
+#include "bankviz/record.h"
+
+namespace bankviz {
+
+namespace {
+
+// The line an instruction is counted on: its own (an inlined helper's, where the recording
+// names the access too), else its call site's.
+uint32_t counted_line(const SassInstruction& i) {
+  return i.own_line != 0 ? i.own_line : i.line;
+}
+
+bool is_load(const std::string& op) {
+  return op.rfind("LDS", 0) == 0 && op.rfind("LDSM", 0) != 0;
+}
+bool is_store(const std::string& op) {
+  return op.rfind("STS", 0) == 0 && op.rfind("STSM", 0) != 0;
+}
+
+}  // namespace
+
+std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
+    const Recording& r, const std::vector<SassInstruction>& sass, const Arch& arch,
+    bool reuse_loads, std::string* why) {
+  std::map<uint32_t, LineCompiledForm> forms;
+  std::set<uint32_t> cas_lines;  // a compare-and-swap loop's ATOMS.CAST on the line
+  for (const SassInstruction& i : sass) {
+    if (!i.shared() || i.never_executes() || counted_line(i) == 0) continue;
+    LineCompiledForm& f = forms[counted_line(i)];
+    f.line = counted_line(i);
+    if (is_load(i.opcode)) f.load_width = std::max(f.load_width, i.width());
+    if (is_store(i.opcode)) f.store_width = std::max(f.store_width, i.width());
+    if (i.opcode.rfind("ATOMS.CAST", 0) == 0) cas_lines.insert(f.line);
+  }
+  std::vector<LineCompiledForm> list;
+  for (const auto& [line, f] : forms) list.push_back(f);
+  const CompiledRecording cr = recording_as_compiled(r, list, reuse_loads);
+  const auto ins = recorded_instructions(cr.recording, arch, why);
+  if (!ins) return std::nullopt;
+  std::map<uint32_t, LineAsCompiled> out;
+  for (const RecordedAccess& a : r.accesses) out[a.line].line = a.line;
+  std::set<uint32_t> contended;
+  for (const RecordedInstruction& in : *ins) {
+    LineAsCompiled& l = out[in.line];
+    l.line = in.line;
+    const bool atomic_add = in.kind == RecordedKind::AtomicAdd || in.kind == RecordedKind::Atomic;
+    if (atomic_add && cas_lines.count(in.line)) {
+      std::vector<WarpAccess> warps;
+      for (const RecordedWarp& w : in.warps) warps.push_back(w.access);
+      const CasLoopCost c = cas_loop_cost(arch, warps);
+      l.requests += c.instructions;
+      l.wavefronts += c.wavefronts;
+      l.ideal += c.instructions;
+      l.max_requests += c.max_instructions ? c.max_instructions : c.instructions;
+      l.max_wavefronts += c.max_instructions ? c.max_wavefronts : c.wavefronts;
+      if (c.max_instructions) contended.insert(in.line);
+      continue;
+    }
+    for (const RecordedWarp& w : in.warps) {
+      ++l.requests, ++l.max_requests;
+      l.wavefronts += w.served.wavefronts;
+      l.max_wavefronts += w.served.wavefronts;
+      l.ideal += w.served.ideal;
+    }
+  }
+  std::vector<LineAsCompiled> lines;
+  for (auto& [line, l] : out) {
+    if (const auto h = cr.how.find(line); h != cr.how.end()) l.how = h->second;
+    if (cas_lines.count(line))
+      l.how += (l.how.empty() ? "" : "; ") +
+               std::string(
+                   "a compare-and-swap loop (LDS, ATOMS.CAST.SPIN): one lane per bank and "
+                   "word succeeds per try, 2 instructions a try");
+    if (contended.count(line)) {
+      l.how += "; other warps update the same words: between " + std::to_string(l.requests) +
+               " / " + std::to_string(l.wavefronts) + " (each warp alone) and " +
+               std::to_string(l.max_requests) + " / " + std::to_string(l.max_wavefronts) +
+               " instructions / wavefronts, as the warps interleave";
+    } else {
+      l.max_requests = l.max_wavefronts = 0;
+    }
+    lines.push_back(std::move(l));
+  }
+  return lines;
+}
+
+}  // namespace bankviz
