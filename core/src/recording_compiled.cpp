@@ -47,10 +47,11 @@ std::vector<size_t> next_bytes_chain(const Recording& r, const std::vector<size_
   return chain;
 }
 
-// (line, kind) of an access whose chain the compiler cannot have merged: the line's wider
-// instruction was there, but this thread's bytes are not aligned to it. ptxas merges only what
-// it proves aligned for every thread, so nothing of that line is merged.
-using LineKind = std::pair<uint32_t, int>;
+// (line, kind, array, subscript) of an access whose chain the compiler cannot have merged: the
+// line's wider instruction was there, but this thread's bytes are not aligned to it. ptxas
+// merges only what it proves aligned for every thread, so nothing of that subscript is merged
+// (another subscript of the line may be: `c[i % 4] * x[(t + i) % 128]`, c's four in one LDS.128).
+using LineKind = std::tuple<uint32_t, int, int32_t, uint32_t>;
 
 // Merges one thread's chains into wider accesses; counts per line what moved where. Lines in
 // `unaligned` stay as recorded; a line found so is added to it.
@@ -69,15 +70,16 @@ void widen_thread(Recording& r, const std::vector<size_t>& mine,
     for (size_t q : chain)
       if (int w = form_width(forms, r.accesses[mine[q]].line, a.kind); w > wide)
         wide = w, target = r.accesses[mine[q]].line;
-    // Every other line of the chain has no instruction of this direction: its accesses are in
-    // the target's instruction.
+    // Every other line of the chain has no instruction of this direction as wide: its accesses
+    // here are in the target's instruction (an unrolled loop's first iteration, whose two loads
+    // are neighbours, in one LDS.128 on the first one's line, the others LDS.64 on their own).
     size_t usable = 0;
     while (usable < chain.size()) {
       const uint32_t l = r.accesses[mine[chain[usable]]].line;
-      if (l != target && form_width(forms, l, a.kind) != 0) break;
+      if (l != target && form_width(forms, l, a.kind) >= wide) break;
       ++usable;
     }
-    const LineKind key{target, static_cast<int>(a.kind)};
+    const LineKind key{target, static_cast<int>(a.kind), a.array, a.site};
     if (unaligned.count(key)) continue;
     size_t m = 1;
     while (m * 2 <= usable && static_cast<int>(m * 2 * a.width) <= wide &&

@@ -53,7 +53,7 @@ TEST(Recording, AColumnReadIsThirtyTwoWavefrontsPerWarpAndARowReadOne) {
 // instruction, a neighbouring line's accesses in the instruction of the line holding it, repeated
 // loads kept in a register; what cannot be one wider instruction stays as recorded.
 TEST(Recording, AsCompiledNeighbouringBytesAreOneWiderInstructionAndRepeatedLoadsOne) {
-  std::string text = "block 64 1 1\narray t 3 0 16384\n";
+  std::string text = "block 64 1 1\narray t 3 0 16384\narray c 4 16384 16\narray x 5 16400 1024\n";
   auto add = [&](int t, int line, char kind, int addr) {
     text += std::to_string(t) + " " + std::to_string(line) + " " + kind + " 4 " +
             std::to_string(addr) + " 0\n";
@@ -66,12 +66,25 @@ TEST(Recording, AsCompiledNeighbouringBytesAreOneWiderInstructionAndRepeatedLoad
     add(t, 13, 'L', 8192 + t * 12 + 4);
     add(t, 14, 'L', 4 * t);  // loaded twice: once
     add(t, 14, 'L', 4 * t);
+    // An unrolled loop's first iteration: its two 8-byte loads neighbours, one LDS.128 on line
+    // 20's; line 21 has LDS.64 of its own (the other iterations).
+    for (int line : {20, 21})
+      text += std::to_string(t) + " " + std::to_string(line) + " L 8 " +
+              std::to_string(12288 + t * 16 + (line - 20) * 8) + " 0\n";
   }
-  text += "end " + std::to_string(64 * 10) + "\n";
+  // One line, two subscripts: c[i % 4] (the same 16 bytes for every thread: one LDS.128, loaded
+  // once) and x[t + i] (aligned for a quarter of the threads: as recorded).
+  for (int t = 0; t < 64; ++t)
+    for (int i = 0; i < 8; ++i) {
+      text += std::to_string(t) + " 30 L 4 " + std::to_string(16384 + 4 * (i % 4)) + " 0 1\n";
+      text += std::to_string(t) + " 30 L 4 " + std::to_string(16400 + 4 * (t + i)) + " 0 2\n";
+    }
+  text += "end " + std::to_string(64 * 12 + 64 * 16) + "\n";
   std::string why;
   const auto r = parse_recording(text, &why);
   ASSERT_TRUE(r) << why;
-  const std::vector<LineCompiledForm> forms = {{10, 0, 16}, {12, 0, 8}, {13, 8, 0}, {14, 4, 0}};
+  const std::vector<LineCompiledForm> forms = {{10, 0, 16}, {12, 0, 8}, {13, 8, 0}, {14, 4, 0},
+                                               {20, 16, 0}, {21, 8, 0}, {30, 16, 0}};
   const CompiledRecording c = recording_as_compiled(*r, forms, true);
   const auto ins = recorded_instructions(c.recording, default_arch(), &why);
   ASSERT_TRUE(ins) << why;
@@ -85,6 +98,9 @@ TEST(Recording, AsCompiledNeighbouringBytesAreOneWiderInstructionAndRepeatedLoad
   EXPECT_EQ(by[12].wavefronts, 4);
   EXPECT_EQ(by[13].requests, 4);  // t*12 is not 8-aligned for odd t: as recorded
   EXPECT_EQ(by[14].requests, 2);
+  EXPECT_EQ(by[20].requests, 2);
+  EXPECT_EQ(by.count(21), 0u);
+  EXPECT_EQ(by[30].requests, 2 * (1 + 8));  // a warp: c's one LDS.128, x's eight loads
   EXPECT_NE(c.how.at(10).find("256 accesses in 16-byte instructions"), std::string::npos)
       << c.how.at(10);
   EXPECT_NE(c.how.at(11).find("on line 12"), std::string::npos) << c.how.at(11);
@@ -672,6 +688,9 @@ TEST(RecordingSource, MembersTemplatesAndCooperativeGroups) {
       "  __shared__ float t[64];\n"
       "  t[threadIdx.x] = 1;\n"
       "}\n";
+  // A kernel after a template whose body is left out is no template.
+  const std::string after = templ + "template __global__ void k<8>(float *);\n" + two;
+  EXPECT_FALSE(recording_source(after, "mine", "k.cu", &why).empty()) << why;
   const std::string cpu_two = recording_source(two, "mine", "k.cu", &why);
   EXPECT_FALSE(cpu_two.empty()) << why;
   EXPECT_EQ(cpu_two.find("reinterpret_cast"), std::string::npos) << cpu_two;

@@ -10,15 +10,16 @@ CLI=$D/bankviz-cli
 SCEN=${SCEN:-$D/scen30}   # the scenarios (tests/data/scen30, tests/data/fresh30/scen)
 KERN=${KERN:-$D/truth30}  # the kernels and their cases.txt (tests/data/truth30, tests/data/fresh30)
 PROBE=${PROBE:-$D/dynbase.cu}
+ONLY=${ONLY:-all}          # "kernels": the kernels alone (no probe, no scenarios)
 export LD_LIBRARY_PATH=$D:${LD_LIBRARY_PATH:-}
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p $OUT/w $OUT/e $OUT/sass $OUT/k
 { nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv; date -u; } > $OUT/device.txt 2>&1
 cat $OUT/device.txt
-nvcc -arch=sm_90 -o /tmp/dynbase $PROBE > $OUT/dynbase.txt 2>&1 && /tmp/dynbase >> $OUT/dynbase.txt 2>&1
+[ $ONLY = kernels ] || { nvcc -arch=sm_90 -o /tmp/dynbase $PROBE > $OUT/dynbase.txt 2>&1 && /tmp/dynbase >> $OUT/dynbase.txt 2>&1; }; touch $OUT/dynbase.txt
 cat $OUT/dynbase.txt
 T0=$(date +%s)
-for f in $SCEN/*.json; do
+for f in $( [ $ONLY = kernels ] || ls $SCEN/*.json); do
   n=$(basename $f .json)
   rm -f /tmp/$n.cubin; $CLI source --file $f --cubin /tmp/$n.cubin --force > /dev/null 2> $OUT/sass/$n.err && nvdisasm -gi -c /tmp/$n.cubin > $OUT/sass/$n.sass 2>> $OUT/sass/$n.err
   timeout 45 $CLI run --mode written --steps --json --file $f > $OUT/w/$n.json 2> $OUT/w/$n.err
@@ -31,7 +32,7 @@ grep -v '^#' $KERN/cases.txt | while read tag file kernel block shared args; do
   timeout 45 $CLI profile $KERN/$file --kernel "$kernel" --grid 1 --block $block --shared $shared "${a[@]}" --record --json > $OUT/k/$k.cpu.json 2> $OUT/k/$k.cpu.err
   echo "$kernel profiled $(( $(date +%s) - T0 ))s"
 done
-for f in $SCEN/*.json; do
+for f in $( [ $ONLY = kernels ] || ls $SCEN/*.json); do
   n=$(basename $f .json)
   timeout 45 $CLI run --mode exposed --json --file $f > $OUT/e/$n.json 2> $OUT/e/$n.err
   echo "$n exposed rc=$? $(( $(date +%s) - T0 ))s"

@@ -714,11 +714,14 @@ std::string template_line(const std::vector<RawTok>& t, const cuda_source::Funct
                           const std::string& kernel, RecordTarget) {
   for (size_t k = 0; k + 1 < t.size(); ++k)
     if (t[k].text == "template" && t[k + 1].text == "<") {
-      for (size_t q = k + 1; q < t.size() && q < k + 64; ++q)
+      // The heading's declaration: up to its first `;`, `{` or `}` (not a later function's).
+      for (size_t q = k + 1; q < t.size() && q < k + 64; ++q) {
+        if (t[q].text == ";" || t[q].text == "{" || t[q].text == "}") break;
         if (t[q].text == "__global__" && t[q].line <= fn.first && fn.first - t[q].line < 3)
           return "the kernel " + kernel.substr(0, 64) + " is a template (line " +
                  std::to_string(t[k].line) + "): name its instance, --kernel '" +
                  kernel.substr(0, 64) + "<...>'";
+      }
     }
   return {};
 }
