@@ -158,7 +158,7 @@ void App::keep_page_current() {
     show_link(link);
   }
   if (capabilities().exits || o.no_settings || o.frames > 0) return;
-  if (!s.preset.empty()) s.settings.preset = s.preset;
+  keep_place(s);
   std::string json = settings_to_json(s.settings);
   if (json == saved_settings) return;
   std::string err;

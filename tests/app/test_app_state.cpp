@@ -8,9 +8,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <new>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -399,4 +402,180 @@ TEST(Clicker, ALessonThatDisagreesWithTheModelIsRefusedWithThePath) {
   EXPECT_NE(err.find("scenes[0].question.answer: 2 disagrees with the model"), std::string::npos)
       << err;
   EXPECT_FALSE(s.lesson.file);
+}
+
+// [SECTION] Issue 31: a lesson from the first click, its place remembered
+
+namespace {
+
+// A config directory of the test's own (settings.json in it), removed at the end.
+struct ConfigDir {
+  std::string path = testing::TempDir() + "bankviz-config-" + std::to_string(::getpid());
+  std::string old;
+  bool had = false;
+  ConfigDir() {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+    if (const char* v = std::getenv("XDG_CONFIG_HOME")) {
+      had = true;
+      old = v;
+    }
+    ::setenv("XDG_CONFIG_HOME", path.c_str(), 1);
+  }
+  ~ConfigDir() {
+    if (had)
+      ::setenv("XDG_CONFIG_HOME", old.c_str(), 1);
+    else
+      ::unsetenv("XDG_CONFIG_HOME");
+    std::filesystem::remove_all(path);
+  }
+};
+
+// What a plain start (`bankviz`, the desktop entry, the browser's page without a link) opens.
+// As setup_state does with no --lesson, --preset or file: the settings read, the first view.
+std::unique_ptr<AppState> start() {
+  auto s = std::make_unique<AppState>();
+  std::vector<std::string> problems;
+  s->settings = load_settings(&problems);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  load_presets(*s, kAssets + "/presets");
+  std::string err;
+  EXPECT_TRUE(open_first_view(*s, &err)) << err;
+  return s;
+}
+
+}  // namespace
+
+TEST(Lessons, AFirstStartOpensTheDefaultLessonsFirstSceneAsking) {
+  const ConfigDir config;  // no settings file: a first start
+  auto s = start();
+  ASSERT_TRUE(s->lesson.file);
+  EXPECT_EQ(s->lesson.catalog, "data-layout");
+  EXPECT_EQ(s->lesson.scene, 0);
+  EXPECT_TRUE(asking(*s));  // its question, not a red verdict
+  EXPECT_EQ(s->preset, "row-write-row-read");
+}
+
+TEST(Lessons, ThePlaceInALessonIsRememberedAndAPresetLeavesTheLesson) {
+  const ConfigDir config;
+  {
+    auto s = start();
+    clicker(*s, 1);  // the answer
+    clicker(*s, 1);  // scene 2
+    clicker(*s, 1);
+    clicker(*s, 1);  // scene 3
+    s->analyzer.wait(1e9);
+    ASSERT_EQ(s->lesson.scene, 2);
+    keep_place(*s);
+    std::string err;
+    ASSERT_TRUE(save_settings(s->settings, &err)) << err;
+  }
+  {
+    auto s = start();  // where the room left it
+    ASSERT_TRUE(s->lesson.file);
+    EXPECT_EQ(s->lesson.scene, 2);
+    EXPECT_FALSE(s->lesson.revealed);
+    // Another lesson from the menu, then back: each lesson keeps its own place.
+    std::string err;
+    ASSERT_TRUE(open_catalog_lesson(*s, "histogram", 1, &err)) << err;
+    EXPECT_EQ(s->settings.lesson_places.at("histogram"), 2);
+    ASSERT_TRUE(open_catalog_lesson(*s, "data-layout", -1, &err)) << err;
+    EXPECT_EQ(s->lesson.scene, 2);
+    // A preset from the preset menu closes the lesson (no caption over another picture).
+    ASSERT_TRUE(choose_preset(*s, "reverse-static", &err, true)) << err;
+    EXPECT_FALSE(s->lesson.file);
+    EXPECT_FALSE(asking(*s));
+    keep_place(*s);
+    ASSERT_TRUE(save_settings(s->settings, &err)) << err;
+  }
+  {
+    auto s = start();  // left for a preset: that preset, the lessons' places kept
+    EXPECT_FALSE(s->lesson.file);
+    EXPECT_EQ(s->preset, "reverse-static");
+    EXPECT_EQ(s->settings.lesson_places.at("data-layout"), 3);
+  }
+}
+
+TEST(Lessons, ARememberedLessonThatIsGoneSaysSoAndOpensAPreset) {
+  const ConfigDir config;
+  std::filesystem::create_directories(config.path + "/bankviz");
+  std::ofstream(config.path + "/bankviz/settings.json")
+      << R"({"lesson": "no-such-lesson", "lesson_places": {"data-layout": 99}})";
+  auto s = start();
+  EXPECT_FALSE(s->lesson.file);
+  EXPECT_FALSE(s->preset.empty());
+  EXPECT_NE(s->status.text.find("no-such-lesson"), std::string::npos) << s->status.text;
+  // A place past the lesson's end opens its first scene.
+  std::string err;
+  ASSERT_TRUE(open_catalog_lesson(*s, "data-layout", -1, &err)) << err;
+  EXPECT_EQ(s->lesson.scene, 0);
+}
+
+TEST(Lessons, TheMenuListsEveryLessonAndItsScenes) {
+  AppState s;
+  const std::vector<LessonEntry>& menu = lesson_catalog(s);
+  ASSERT_GE(menu.size(), 9u);
+  for (const LessonEntry& e : menu) {
+    EXPECT_TRUE(e.ok) << e.name << ": " << e.title;
+    EXPECT_FALSE(e.title.empty()) << e.name;
+    EXPECT_GE(e.scenes.size(), 3u) << e.name;
+    for (const std::string& t : e.scenes) EXPECT_FALSE(t.empty()) << e.name;
+  }
+  EXPECT_TRUE(std::any_of(menu.begin(), menu.end(),
+                          [](const LessonEntry& e) { return e.name == "data-layout"; }));
+}
+
+// The reveal plays the asked warp's answer and stays on it: no other warp's count under "A: 4"
+// (histogram scene 1 ran on to a 3-way warp about 12 s after its reveal).
+TEST(Lessons, TheRevealStaysOnTheAskedWarpsAnswer) {
+  for (const auto& [lesson, scene] : std::vector<std::pair<std::string, int>>{
+           {"histogram", 0}, {"data-layout", 2}, {"dot-product", 1}}) {
+    for (const bool loop : {true, false}) {
+      AppState s;
+      s.settings.loop = loop;
+      std::string err;
+      ASSERT_TRUE(open_catalog_lesson(s, lesson, scene, &err)) << err;
+      ASSERT_TRUE(s.lesson.file->scenes[static_cast<size_t>(scene)].question) << lesson;
+      reveal_answer(s);
+      ASSERT_TRUE(s.playing) << lesson;
+      const int step = s.lesson.step, warp = s.lesson.warp;
+      ASSERT_GE(step, 0);
+      std::set<int> seen;
+      for (int i = 0; i < 600; ++i) {  // a minute at 10 frames a second
+        update_frame(s, 0.1);
+        ASSERT_EQ(s.frame.step, step) << lesson << " scene " << scene + 1 << " at " << i * 0.1;
+        ASSERT_EQ(s.frame.warp, warp) << lesson << " scene " << scene + 1 << " at " << i * 0.1;
+        seen.insert(s.frame.wavefront);
+      }
+      // Every wavefront of the answer was played.
+      EXPECT_EQ(static_cast<int>(seen.size()), s.frame.wavefronts) << lesson;
+      EXPECT_EQ(s.playing, loop) << lesson;
+      // Moved by hand to another warp, playing goes on as ever.
+      if (s.analysis->warp_count() > 1) {
+        const int other = warp == 0 ? 1 : 0;
+        ASSERT_TRUE(seek(s, step, other, 0));
+        s.playing = true;
+        bool left = false;
+        for (int i = 0; i < 600 && !left; ++i) {
+          update_frame(s, 0.1);
+          left = s.frame.step != step || s.frame.warp != other;
+        }
+        EXPECT_TRUE(left || !s.playing) << lesson;
+      }
+    }
+  }
+}
+
+// Issue 31: a lane digit is drawn in ink_on(its chip) (ui.cpp draw_lane_label): at least 4.5:1 on
+// every bank's lit colour, in both themes, at the desk and in presenter mode (white on the
+// yellow chip was 1.18:1).
+TEST(LaneDigits, EveryLaneDigitStandsOutOnItsChipInBothThemes) {
+  for (const Palette& pal : {dark_palette(), light_palette(), high_contrast(dark_palette()),
+                             high_contrast(light_palette())})
+    for (const int banks : {32, 16})
+      for (int b = 0; b < banks; ++b) {
+        const Rgba chip = pal.bank(b, banks, true);
+        EXPECT_GE(contrast_ratio(ink_on(chip), chip), 4.5)
+            << "bank " << b << " of " << banks << (pal.light ? " light" : " dark");
+      }
 }

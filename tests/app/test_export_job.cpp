@@ -136,6 +136,18 @@ TEST(ExportBeats, AWholeAnimationPastTheLimitIsRefusedWithTheStepStillExportable
   EXPECT_FALSE(export_beats(a, p, f, ExportScope::Step, &why).empty());
 }
 
+// Issue 31: a step's GIF plays in at most 10 s, a whole animation in at most 60 s.
+TEST(ExportBeats, AGifStepPlaysInTenSecondsAndAWholeAnimationInAMinute) {
+  EXPECT_EQ(gif_delay_cs(2.0), 50);                      // the speed alone: half a second a beat
+  EXPECT_EQ(gif_delay_cs(2.0, 8, kGifStepSeconds), 50);  // 4 s: as played
+  EXPECT_LE(gif_delay_cs(2.0, 32, kGifStepSeconds) * 32, 1000);
+  EXPECT_GT(gif_delay_cs(2.0, 32, kGifStepSeconds) * 32, 900);  // no shorter than needed
+  EXPECT_LE(gif_delay_cs(2.0, 1056, kGifAnimationSeconds) * 1056, 6000);
+  EXPECT_LE(gif_delay_cs(0.1, kMaxExportFrames, kGifAnimationSeconds) * kMaxExportFrames, 6000);
+  EXPECT_EQ(gif_delay_cs(60.0, 4000, kGifAnimationSeconds), 2);  // never under 2 (browsers)
+  EXPECT_EQ(gif_delay_cs(0.0), 100);
+}
+
 TEST(ExportBeats, NoCurrentStepIsAReasonNotAnEmptyFile) {
   const Analysis a = preset("row-write-column-read");
   std::string why;

@@ -850,8 +850,7 @@ std::vector<LessonScene> question_scenes() {
           label_tx.replace(p, 11, std::string("t") + d);
       out.push_back({l.lesson->name, static_cast<int>(i) + 1, answer,
                      scene.question->quantity == bankviz::Quantity::Wavefronts && answer > ideal,
-                     label, label_tx,
-                     bankviz::answer_words(scene.question->quantity, answer)});
+                     label, label_tx, bankviz::answer_words(scene.question->quantity, answer)});
     }
   }
   return out;
@@ -881,6 +880,15 @@ std::string telling_text(const nlohmann::json& texts) {
 
 int conflict_pixels(const Shot& s) {
   const Rgba red = high_contrast(dark_palette()).conflict;
+  int n = 0;
+  for (int y = 0; y < s.img.h; y += 1)
+    for (int x = 0; x < s.img.w; x += 1) n += near(s.img.at(x, y), red, 6);
+  return n;
+}
+
+// The desk layout's conflict colour (the presenter's is high_contrast's).
+int desk_conflict_pixels(const Shot& s) {
+  const Rgba red = dark_palette().conflict;
   int n = 0;
   for (int y = 0; y < s.img.h; y += 1)
     for (int x = 0; x < s.img.w; x += 1) n += near(s.img.at(x, y), red, 6);
@@ -930,9 +938,8 @@ TEST_P(AskBeforeTelling, NothingOnScreenAnswersTheQuestionUntilItsReveal) {
     ASSERT_EQ(after.rc, 0) << where << "\n" << after.log;
     EXPECT_FALSE(after.layout["asking"].get<bool>()) << where;
     const std::string told = joined(after.layout["texts"]);
-    EXPECT_NE(told.find("A: " + q.words + " (the model)"), std::string::npos)
-        << where << "\n"
-        << told;
+    EXPECT_NE(told.find("A: " + q.words + " (the model)"), std::string::npos) << where << "\n"
+                                                                              << told;
     EXPECT_NE(telling_text(after.layout["texts"]), "") << where << "\n" << told;
     // Nothing moves on the reveal: the pictures and the timeline's rows keep their place.
     EXPECT_EQ(after.layout["tile"], before.layout["tile"]) << where;
@@ -944,6 +951,66 @@ TEST_P(AskBeforeTelling, NothingOnScreenAnswersTheQuestionUntilItsReveal) {
     if (q.conflict) {
       EXPECT_GT(conflict_pixels(after), 0) << where << ": no conflict colour";
     }
+  }
+}
+
+// Issue 31: the desk layout (presenter mode off: the sidebar, its description, the scrubber) asks
+// before it tells too, and tells after the reveal.
+class AskBeforeTellingAtTheDesk : public ::testing::TestWithParam<LessonScene> {};
+
+INSTANTIATE_TEST_SUITE_P(AtTheDesk, AskBeforeTellingAtTheDesk,
+                         ::testing::ValuesIn(question_scenes()),
+                         [](const ::testing::TestParamInfo<LessonScene>& i) {
+                           std::string n =
+                               i.param.lesson + "_scene" + std::to_string(i.param.scene);
+                           for (char& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
+
+TEST_P(AskBeforeTellingAtTheDesk, NothingInTheDeskLayoutAnswersTheQuestionUntilItsReveal) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  const LessonScene& q = GetParam();
+  const std::string args =
+      "--lesson " + q.lesson + " --scene " + std::to_string(q.scene) + " --size 1600x1000";
+  const std::string where = q.lesson + " scene " + std::to_string(q.scene) + " (desk)";
+  Shot before = screenshot("desk-ask-" + q.lesson + std::to_string(q.scene), args);
+  ASSERT_EQ(before.rc, 0) << where << "\n" << before.log;
+  EXPECT_TRUE(before.layout["asking"].get<bool>()) << where;
+  const auto& texts = before.layout["texts"];
+  ASSERT_GT(texts.size(), 3u) << where;
+  EXPECT_EQ(telling_text(texts), "") << where << " tells before the reveal:\n" << joined(texts);
+  EXPECT_NE(joined(texts).find("Q: "), std::string::npos) << where << "\n" << joined(texts);
+  EXPECT_NE(joined(texts).find("description follows the answer"), std::string::npos)
+      << where << "\n"
+      << joined(texts);
+  EXPECT_EQ(desk_conflict_pixels(before), 0) << where << ": conflict colour before the reveal";
+  Shot after = screenshot("desk-told-" + q.lesson + std::to_string(q.scene), args + " --reveal");
+  ASSERT_EQ(after.rc, 0) << where << "\n" << after.log;
+  EXPECT_FALSE(after.layout["asking"].get<bool>()) << where;
+  const std::string told = joined(after.layout["texts"]);
+  EXPECT_NE(told.find("A: " + q.words + " (the model)"), std::string::npos) << where << "\n"
+                                                                            << told;
+  EXPECT_NE(telling_text(after.layout["texts"]), "") << where << "\n" << told;
+  if (q.conflict) {
+    EXPECT_GT(desk_conflict_pixels(after), 0) << where << ": no conflict colour";
+  }
+}
+
+// Issue 31: a plain start (the desktop entry, scripts/run.sh, the browser without a link) opens
+// the default lesson's first scene, asking its question; not a preset's red verdict.
+TEST(FirstClick, APlainStartOpensTheDefaultLessonsFirstSceneAsking) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  for (const std::string& args : {std::string("--size 1280x720"), std::string("--presenter")}) {
+    Shot s = screenshot("first-click", args);
+    ASSERT_EQ(s.rc, 0) << s.log;
+    EXPECT_EQ(s.layout["lesson"], "data-layout") << args;
+    EXPECT_EQ(s.layout["scene"], 1) << args;
+    EXPECT_TRUE(s.layout["asking"].get<bool>()) << args;
+    EXPECT_NE(joined(s.layout["texts"]).find("Q: How many wavefronts"), std::string::npos)
+        << args << "\n"
+        << joined(s.layout["texts"]);
+    EXPECT_EQ(telling_text(s.layout["texts"]), "") << args;
   }
 }
 
@@ -1061,6 +1128,11 @@ TEST(HeadlessExport, GifWithStepIsThatStepsWavefrontsOnTheSlideInTheWindowsTheme
   EXPECT_EQ(static_cast<int>(d.frames.size()), a.warps[2][5].result.wavefronts);
   EXPECT_EQ(d.frames.size(), 32u);
   EXPECT_NE(r.out.find("(32 frames)"), std::string::npos) << r.out;
+  // A step plays in at most 10 s (32 beats at 2 a second would take 16 s).
+  int cs = 0;
+  for (int delay : d.delays) cs += delay;
+  EXPECT_LE(cs, 1000);
+  EXPECT_GE(cs, 900);
   // Frame 1 is the PNG slide of that beat: views, verdict, no toolbar, sidebar, source or
   // progress bar (SlideIsTheViewsVerdictAndCaptionWithoutToolbarOrTimeline), in the same theme.
   r = run_render(scene + " --slide --size 1280x720 --screenshot " + png);

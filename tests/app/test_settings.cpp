@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <map>
 
 #include "export/gif.h"
 #include "platform/capture.h"
@@ -76,6 +77,50 @@ TEST(Settings, GpuSourceRoundTripsAndBadOnesFallBackToThisMachine) {
   EXPECT_TRUE(s.gpu_host.empty());
   ASSERT_EQ(problems.size(), 2u);
   EXPECT_NE(problems[0].find("at most 1024 characters"), std::string::npos) << problems[0];
+}
+
+// Issue 31: a first start opens the default lesson; the lesson and each lesson's place are kept.
+TEST(Settings, TheLessonAndItsPlaceAreRemembered) {
+  std::vector<std::string> problems;
+  EXPECT_EQ(Settings{}.lesson, "data-layout");
+  // A file from before lessons were remembered: the default lesson.
+  EXPECT_EQ(settings_from_json(R"({"preset": "reverse-static"})", &problems).lesson, "data-layout");
+  Settings s;
+  s.lesson = "histogram";
+  s.lesson_places = {{"histogram", 3}, {"swizzles", 5}};
+  Settings back = settings_from_json(settings_to_json(s), &problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(back.lesson, "histogram");
+  EXPECT_EQ(back.lesson_places, s.lesson_places);
+  // Left for a preset: "" is kept as a choice, not replaced by the default.
+  s.lesson = "";
+  EXPECT_EQ(settings_from_json(settings_to_json(s), &problems).lesson, "");
+  EXPECT_TRUE(problems.empty());
+}
+
+TEST(Settings, BadLessonPlacesAreReportedAndLeftOut) {
+  std::vector<std::string> problems;
+  Settings s = settings_from_json(
+      R"({"lesson": "../etc/passwd", "lesson_places": {"histogram": 2, "swizzles": 0,
+          "a/b": 3, "ldmatrix": 2.5, "x": "4", "tiled-matmul": 1e12, "dot-product": 4}})",
+      &problems);
+  EXPECT_EQ(s.lesson, "data-layout");  // not a name: the default
+  EXPECT_EQ(s.lesson_places, (std::map<std::string, int>{{"dot-product", 4}, {"histogram", 2}}));
+  ASSERT_EQ(problems.size(), 6u);
+  EXPECT_NE(problems[0].find("lesson = \"../etc/passwd\""), std::string::npos) << problems[0];
+  problems.clear();
+  s = settings_from_json(R"({"lesson": 7, "lesson_places": [1, 2]})", &problems);
+  EXPECT_EQ(s.lesson, "data-layout");
+  EXPECT_TRUE(s.lesson_places.empty());
+  EXPECT_EQ(problems.size(), 2u);
+  // Bounded: a file with thousands of places keeps kMaxLessonPlaces and says so.
+  std::string many = R"({"lesson_places": {)";
+  for (int i = 0; i < 1000; ++i)
+    many += (i ? "," : "") + std::string("\"l") + std::to_string(i) + "\": 1";
+  problems.clear();
+  s = settings_from_json(many + "}}", &problems);
+  EXPECT_EQ(s.lesson_places.size(), kMaxLessonPlaces);
+  ASSERT_EQ(problems.size(), 1u);
 }
 
 TEST(Settings, ExportsFollowTheWindowsThemeUnlessOneIsChosen) {

@@ -150,9 +150,12 @@ ControlsAsk draw_controls(ScenarioEditor& s, Rect r) {
   const float w = ImGui::GetContentRegionAvail().x * 0.5f;
   draw_edit_bar(s, ask);
 
+  // The scenario's description tells its point ("... 32 wavefronts where 1 would do"): while a
+  // lesson's question is open it waits for the answer.
   if (!s.scenario.description.empty() && s.draft.name == s.scenario.name) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", s.scenario.description.c_str());
+    ImGui::TextDisabled("%s", s.conceal ? "(the scenario's description follows the answer)"
+                                        : s.scenario.description.c_str());
     ImGui::PopTextWrapPos();
   }
 
@@ -172,7 +175,13 @@ ControlsAsk draw_controls(ScenarioEditor& s, Rect r) {
   control_tip(
       "The GPU generation whose bank rules serve the accesses: bank count and width, how a warp's "
       "request is split (cc 1.x half-warps), Kepler's 4- or 8-byte banks");
-  if (cur) arch_rules_label(*cur, s.palette);
+  if (cur) {
+    // Red is the conflicts' colour: while a lesson's question is open the rules' provenance
+    // ("2 of 4 rules extrapolated") is said in the dim text colour, not red.
+    Palette quiet = s.palette;
+    if (s.conceal) quiet.conflict = quiet.text_dim;
+    arch_rules_label(*cur, quiet);
+  }
   show_error(s, "arch");
 
   // Tiles

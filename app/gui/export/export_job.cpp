@@ -59,10 +59,13 @@ std::vector<int> export_beats(const Analysis& a, const Playback& p, const Frame&
   return out;
 }
 
-int gif_delay_cs(double speed) {
+int gif_delay_cs(double speed, size_t frames, double most_s) {
   // GIF delays are in hundredths of a second; browsers treat less than 2 as 10.
   const double s = speed > 0 ? speed : 1.0;
-  return std::clamp(static_cast<int>(std::lround(100.0 / s)), 2, 65535);
+  int cs = std::clamp(static_cast<int>(std::lround(100.0 / s)), 2, 65535);
+  if (frames > 0 && most_s > 0)
+    cs = std::min(cs, static_cast<int>(std::floor(most_s * 100.0 / static_cast<double>(frames))));
+  return std::max(cs, 2);
 }
 
 std::string sequence_frame_name(int i) {

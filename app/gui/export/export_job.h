@@ -44,8 +44,13 @@ inline constexpr int kMaxExportFrames = 2000;
 std::vector<int> export_beats(const Analysis& a, const Playback& p, const Frame& current,
                               ExportScope scope, std::string* why);
 
-// A GIF frame's delay for this speed (beats per second), in hundredths of a second.
-int gif_delay_cs(double speed);
+// A GIF frame's delay for this speed (beats per second), in hundredths of a second, shortened
+// so that `frames` frames play in at most `most_s` seconds (a step's GIF in kGifStepSeconds, a
+// whole animation in kGifAnimationSeconds: a 1056-beat animation at 2 beats a second would
+// otherwise play 8.8 minutes); never under 2 (browsers play less as 10).
+int gif_delay_cs(double speed, size_t frames = 0, double most_s = 0);
+inline constexpr double kGifStepSeconds = 10;
+inline constexpr double kGifAnimationSeconds = 60;
 
 // "frame-0001.png": the name of a sequence's frame i (from 0).
 std::string sequence_frame_name(int i);

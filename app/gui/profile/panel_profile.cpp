@@ -389,6 +389,8 @@ ProfileAsk draw_profile(ProfilerState& p, const Palette& pal) {
 // analyzes from its trace: the analyzer learns pictures (profiler.h analyze_draft_or_picture).
 void open_profile_ask(AppState& s, const ProfileAsk& ask, double now) {
   if (!ask.open) return;
+  // A kernel's line is not a lesson scene: the lesson's caption and question go with it.
+  close_lesson(s);
   s.analyzer.set_function(analyze_draft_or_picture);
   s.open_pending = true;
   set_draft(s, *ask.open, false);

@@ -6,6 +6,7 @@
 
 #include "bankviz/lesson.h"
 #include "catalog.h"
+#include "data_dir.h"
 #include "imgui.h"
 
 namespace bankviz::gui {
@@ -195,13 +196,49 @@ bool analysis_stale(const AppState& s) {
   return s.analyzer.busy();
 }
 
+namespace {
+
+// The beats of a revealed question's answer: the asked warp's wavefronts of the asked step
+// (first, n). False when no answer is revealed or it has no beats.
+bool answer_beats(const AppState& s, int* first, int* n) {
+  if (!s.analysis || !s.lesson.file || !s.lesson.revealed || s.lesson.step < 0 || s.lesson.warp < 0)
+    return false;
+  const double t0 = time_of(*s.analysis, s.playback, s.lesson.step, s.lesson.warp, 0);
+  if (t0 < 0) return false;
+  const Frame f = frame_at(*s.analysis, t0, s.playback);
+  *first = f.beat;
+  *n = f.wavefronts;
+  return f.beat >= 0 && f.wavefronts > 0;
+}
+
+// The reveal stays on the answer: playing on from the asked warp's wavefronts goes back to
+// their first (with loop; else it stops on the last), never on into another warp or step that
+// would contradict the answer under it. A beat the presenter moved to by hand is not held.
+void advance_time(AppState& s, double dt) {
+  int first = 0, n = 0;
+  const bool held = s.analysis && answer_beats(s, &first, &n);
+  const int before = held ? frame_at(*s.analysis, s.t, s.playback).beat : -1;
+  s.t += dt;
+  if (!held || before < first || before >= first + n) return;
+  const int now = frame_at(*s.analysis, s.t, s.playback).beat;
+  if (now >= first && now < first + n) return;
+  if (s.playback.loop) {
+    s.t = beat_time(first, s.playback);
+  } else {
+    s.t = beat_time(first + n - 1, s.playback);
+    s.playing = false;
+  }
+}
+
+}  // namespace
+
 void update_frame(AppState& s, double dt) {
   poll_analysis(s);
   s.playback.speed = s.settings.speed;
   s.playback.loop = s.settings.loop;
   // Ask before telling: the beats would count the asked warp's wavefronts aloud.
   if (asking(s)) s.playing = false;
-  if (s.playing) s.t += dt;
+  if (s.playing) advance_time(s, dt);
   if (!s.analysis) {
     s.frame = {};
     s.cells = {};
@@ -283,6 +320,88 @@ bool open_lesson(AppState& s, const std::string& path, const std::string& preset
   return go_to_scene(s, first, error);
 }
 
+int remembered_scene(const Settings& settings, const std::string& name, size_t scenes) {
+  const auto it = settings.lesson_places.find(name);
+  if (it == settings.lesson_places.end() || it->second < 1 ||
+      static_cast<size_t>(it->second) > scenes)
+    return 0;
+  return it->second - 1;
+}
+
+bool open_catalog_lesson(AppState& s, const std::string& name, int first, std::string* error) {
+  const std::string path = catalog_path("lessons", name, error);
+  if (path.empty()) return false;
+  if (first < 0) {
+    const LessonLoad l = load_lesson_file(path);
+    first = l.lesson ? remembered_scene(s.settings, name, l.lesson->scenes.size()) : 0;
+  }
+  // The lesson replaced (if open_lesson fails) stays as it was, catalog name and all.
+  const std::string before = s.lesson.catalog;
+  s.lesson.catalog = name;
+  if (open_lesson(s, path, assets_dir() + "/presets", first, error)) return true;
+  s.lesson.catalog = before;
+  return false;
+}
+
+const std::vector<LessonEntry>& lesson_catalog(AppState& s) {
+  if (s.lessons) return *s.lessons;
+  s.lessons.emplace();
+  for (const std::string& name : catalog_names("lessons")) {
+    LessonEntry e;
+    e.name = name;
+    std::string why;
+    const LessonLoad l = load_lesson_file(catalog_path("lessons", name, &why));
+    if (l.lesson) {
+      e.ok = true;
+      e.title = l.lesson->title;
+      for (const Scene& sc : l.lesson->scenes)
+        e.scenes.push_back(!sc.title.empty() ? sc.title : sc.preset);
+    } else {
+      e.title = "does not load: " + (l.errors.empty() ? why : l.errors.front().format());
+    }
+    s.lessons->push_back(std::move(e));
+  }
+  return *s.lessons;
+}
+
+bool open_first_view(AppState& s, std::string* error) {
+  // The lesson the settings name (a first start: the default lesson) where the room left it.
+  if (!s.settings.lesson.empty()) {
+    std::string err;
+    if (open_catalog_lesson(s, s.settings.lesson, -1, &err)) return true;
+    set_notice(s, "lesson '" + s.settings.lesson + "': " + err, 0, 10, Notice::Error);
+    close_lesson(s);
+  }
+  // Left for a preset when last closed (settings: lesson ""): that preset.
+  const std::string name = !s.settings.preset.empty() ? s.settings.preset : "row-write-column-read";
+  std::string err;
+  if (select_preset(s, name, &err)) return true;
+  // A stale preset in the settings: say so and fall back to the first preset.
+  set_notice(s, err, 0, 10, Notice::Error);
+  if (s.presets.empty() || !select_preset(s, s.presets.front().name, &err)) {
+    *error = "no usable preset in " + assets_dir() + "/presets: " + err;
+    return false;
+  }
+  return true;
+}
+
+void keep_place(AppState& s) {
+  if (!s.preset.empty()) s.settings.preset = s.preset;
+  s.settings.lesson = s.lesson.file ? s.lesson.catalog : "";
+}
+
+void close_lesson(AppState& s) {
+  s.lesson = LessonState{};
+  s.settings.lesson.clear();
+}
+
+bool choose_preset(AppState& s, const std::string& name, std::string* error, bool wait) {
+  if (!select_preset(s, name, error, wait)) return false;
+  close_lesson(s);
+  s.settings.preset = name;
+  return true;
+}
+
 bool go_to_scene(AppState& s, int i, std::string* error, bool wait) {
   const Scene& scene = s.lesson.file->scenes[i];
   ScenarioLoad load = scene_scenario(scene, s.lesson.presets_dir);
@@ -304,6 +423,12 @@ bool go_to_scene(AppState& s, int i, std::string* error, bool wait) {
   // scene's scenario would sit under this scene's caption).
   s.edit.history.clear();
   s.edit.loaded_preset = scene.preset;
+  // The place in a catalog lesson: the next start and the Lessons menu take it up here.
+  if (const std::string& name = s.lesson.catalog; !name.empty()) {
+    s.settings.lesson = name;
+    if (s.settings.lesson_places.size() < kMaxLessonPlaces || s.settings.lesson_places.count(name))
+      s.settings.lesson_places[name] = i + 1;
+  }
   return true;
 }
 

@@ -66,14 +66,14 @@ struct ScreenLayout {
   Box timeline;       // the timeline panel
   Box timeline_rows;  // its visible warp rows
   int timeline_rows_visible = 0;
-  float lane_digit_px = 0;        // pixel height of a lane number's digit glyph in the views
-  float bank_count_px = 0;        // pixel height of a per-bank count's digit glyph
-  Box caption;                    // the lesson's caption (h = 0 without a lesson)
-  Box padding_field;              // the first tile's padding field where drawn whole (browser tests)
-  Box timeline_legend;            // the timeline's colour legend (h = 0 when not drawn)
-  int scene_buttons = 0;          // a lesson's back/next buttons drawn (none on a slide)
-  int compare_buttons = 0;        // the comparison's close button drawn (none on a slide)
-  Box status;                     // the status line (h = 0 when not drawn)
+  float lane_digit_px = 0;  // pixel height of a lane number's digit glyph in the views
+  float bank_count_px = 0;  // pixel height of a per-bank count's digit glyph
+  Box caption;              // the lesson's caption (h = 0 without a lesson)
+  Box padding_field;        // the first tile's padding field where drawn whole (browser tests)
+  Box timeline_legend;      // the timeline's colour legend (h = 0 when not drawn)
+  int scene_buttons = 0;    // a lesson's back/next buttons drawn (none on a slide)
+  int compare_buttons = 0;  // the comparison's close button drawn (none on a slide)
+  Box status;               // the status line (h = 0 when not drawn)
   bool timeline_row_cut = false;  // a timeline row is partly in view
   bool tile_header_cut = false;   // a text of the tile view's header runs past its right edge
   bool timeline_current_visible = false;  // the current step and warp's box wholly in view
@@ -131,6 +131,17 @@ struct LessonState {
   int warp = -1;               // the warp its question is about (lesson.h scene_warp)
   std::string presets_dir;     // where its scenes' presets are
   bool caption_full = false;   // presenter mode: the whole caption, else two lines (key C)
+  // The catalog's name when the lesson came from assets/lessons (the Lessons menu, --lesson, a
+  // link): its place is remembered in the settings. Empty for a lesson file of the user's.
+  std::string catalog;
+};
+
+// One lesson of the catalog as the Lessons menu lists it: its name, title and scenes' titles.
+struct LessonEntry {
+  std::string name;
+  std::string title;                // the lesson's title, else why it does not load
+  std::vector<std::string> scenes;  // each scene's title (else its preset's name)
+  bool ok = false;                  // the file loads
 };
 
 // The GPU's measurement (measure.h) and what `bankviz-cli validate` found on this machine
@@ -196,7 +207,8 @@ struct AppState {
   std::vector<Diagnostic> errors;    // of the last draft analyzed; empty when it analyzed
   Analyzer analyzer;                 // analyzes drafts on a worker (jobs/analyzer.h)
   std::vector<Preset> presets;
-  std::string preset;  // current preset's name, empty when edited
+  std::string preset;                               // current preset's name, empty when edited
+  std::optional<std::vector<LessonEntry>> lessons;  // the Lessons menu's, read when first asked
 
   // [SECTION] animation: the frame is a pure function of t (frame.h)
   Playback playback;
@@ -291,6 +303,28 @@ void clicker(AppState& s, int dir);
 // opens scene `first`. False with a message naming the file and the problem's path.
 bool open_lesson(AppState& s, const std::string& path, const std::string& presets_dir, int first,
                  std::string* error);
+// Opens the catalog's lesson `name` (assets/lessons) on scene `first` (0-based), or with first < 0
+// where the settings remember the room left it (its first scene when they do not). Its place is
+// kept in s.settings from then on (lesson_places, lesson).
+bool open_catalog_lesson(AppState& s, const std::string& name, int first, std::string* error);
+// The 0-based scene the settings remember for lesson `name` of `scenes` scenes (0 when none, or
+// when the remembered one is past the lesson's end).
+int remembered_scene(const Settings& settings, const std::string& name, size_t scenes);
+// The Lessons menu's entries (the catalog's lessons, each file read once).
+const std::vector<LessonEntry>& lesson_catalog(AppState& s);
+// What a start with nothing named opens (`bankviz`, the desktop entry, the browser's page
+// without a link): the lesson the settings name (a first start: kDefaultLesson's first scene)
+// where the room left it; else (the user left lessons, or it does not open: said in the notice)
+// the last preset, else the first. False with *error when no preset opens either.
+bool open_first_view(AppState& s, std::string* error);
+// What the next start opens, into the settings: the last preset, and the catalog lesson on
+// screen ("" when none is: the next start opens that preset).
+void keep_place(AppState& s);
+// Leaves the lesson (its caption, its clicker): a preset or a file is shown instead. The next
+// start opens the preset (settings: lesson "").
+void close_lesson(AppState& s);
+// The preset menu's choice: the lesson closes and the preset opens (wait: as in set_draft).
+bool choose_preset(AppState& s, const std::string& name, std::string* error, bool wait = false);
 // Opens scene i of the open lesson (its scenario, on its step, the question not yet answered).
 bool go_to_scene(AppState& s, int i, std::string* error, bool wait = true);
 // Jumps to a (step, warp, wavefront) beat; false when there is no such beat.

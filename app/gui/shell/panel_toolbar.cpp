@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "platform/theme.h"
 #include "platform/platform.h"
+#include "platform/theme.h"
 #include "shell/panels.h"
 
 namespace bankviz::gui {
@@ -114,6 +114,44 @@ void draw_export_menu(const ToolbarView& v, Settings& settings, ExportState& exp
   ImGui::EndPopup();
 }
 
+// The Lessons menu: each lesson of the catalog, a submenu of its scenes; the one on screen and
+// its scene ticked, and where each lesson was left ("continue at scene 4").
+void draw_lessons_menu(const ToolbarView& v, ToolbarAsk& ask) {
+  if (v.lessons.empty()) ImGui::TextDisabled("no lessons in the assets folder");
+  for (const LessonEntry& e : v.lessons) {
+    const bool here = e.name == v.lesson;
+    if (!e.ok) {
+      ImGui::TextDisabled("%s", e.name.c_str());
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", e.title.c_str());
+      continue;
+    }
+    const std::string label = (here ? "* " : "") + e.name;
+    if (!ImGui::BeginMenu(label.c_str())) {
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.title.c_str());
+      continue;
+    }
+    ImGui::TextDisabled("%s", e.title.c_str());
+    const auto left = v.places.find(e.name);
+    const int at = left != v.places.end() && left->second >= 1 &&
+                           left->second <= static_cast<int>(e.scenes.size())
+                       ? left->second - 1
+                       : 0;
+    if (at > 0 && !here) {
+      const std::string cont = "Continue at scene " + std::to_string(at + 1);
+      if (ImGui::MenuItem(cont.c_str())) ask.lesson = {e.name, at};
+    }
+    ImGui::Separator();
+    for (size_t i = 0; i < e.scenes.size(); ++i) {
+      const std::string scene = std::to_string(i + 1) + ". " + e.scenes[i];
+      const bool current = here && static_cast<int>(i) == v.scene;
+      if (ImGui::MenuItem(scene.c_str(), nullptr, current))
+        ask.lesson = {e.name, static_cast<int>(i)};
+    }
+    ImGui::EndMenu();
+  }
+}
+
 }  // namespace
 
 ToolbarAsk draw_toolbar(const ToolbarView& v, Settings& settings, ExportState& exports,
@@ -154,14 +192,27 @@ ToolbarAsk draw_toolbar(const ToolbarView& v, Settings& settings, ExportState& e
       ImGui::Separator();
       if (ImGui::Selectable("Open a file...")) ask.open_file = true;
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("A scenario, preset or lesson (.json), or a kernel (.cu), from your disk "
-                          "(or drop it on the page)");
+        ImGui::SetTooltip(
+            "A scenario, preset or lesson (.json), or a kernel (.cu), from your disk "
+            "(or drop it on the page)");
     }
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The seeds' examples: each opens on the step it is about");
   flow.done();
+  // Lessons: each of the catalog's, by scene; the place in each is remembered (settings.h).
+  item(button_w("Lessons"));
+  if (ImGui::Button("Lessons")) ImGui::OpenPopup("lessons");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "The guided lessons, scene by scene: each asks before it tells (clicker: "
+        "PageDown or . next, PageUp or B back)");
+  flow.done();
+  if (ImGui::BeginPopup("lessons")) {
+    draw_lessons_menu(v, ask);
+    ImGui::EndPopup();
+  }
   item(fs * 4);
   if (ImGui::Button(v.playing ? "Pause" : "Play", ImVec2(fs * 4, 0))) ask.play = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play or pause the animation (Space)");

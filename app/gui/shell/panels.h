@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include "imgui.h"
 #include "platform/cells.h"
@@ -93,11 +94,19 @@ struct ToolbarView {
   const Analysis* analysis = nullptr;  // the export menu's frame counts, the Compare choices
   const Playback& playback;
   const Frame& frame;
+  // The Lessons menu: the catalog's lessons, the one on screen ("" none) and its scene
+  // (0-based), and the place the settings remember in each.
+  const std::vector<LessonEntry>& lessons;
+  std::string lesson;
+  int scene = -1;
+  const std::map<std::string, int>& places;
   GpuMenu* gpu_menu = nullptr;  // the GPU menu's choice, edited in place
   std::string gpu_source;       // where the figures come from now (Measurer::source())
 };
 struct ToolbarAsk {
   std::optional<std::string> preset;
+  // A lesson from the Lessons menu: its name and scene (0-based; -1: where it was left).
+  std::optional<std::pair<std::string, int>> lesson;
   bool play = false;  // toggle play/pause
   std::optional<std::pair<StepUnit, int>> jump;
   double speed_was = 0;  // > 0: the speed changed from this (keep the beat on screen)
@@ -127,6 +136,7 @@ struct ScenarioEditor {
   const Analysis* analysis = nullptr;
   const Palette& palette;
   Box* padding_field = nullptr;  // where the first tile's padding field was drawn (ScreenLayout)
+  bool conceal = false;          // a lesson's question is open: the description waits for it
 };
 // What the scenario panel asked: undo, redo, reset, or an edit made to the draft (`before`: the
 // draft as it was, for the history; `field`: the field typed in, coalesced; `end_field`: a field
@@ -255,6 +265,6 @@ void draw_fitted_text(ImDrawList* dl, ImFont* font, float size, ImVec2 center, f
 // small '+' when several lanes share the cell; all of a grid's labels one size. Records the
 // digits' pixel height in layout.lane_digit_px (the smallest drawn).
 void draw_lane_label(ImDrawList* dl, ImVec2 center, float cell, uint32_t lanes, bool presenter,
-                     const Palette& pal, ScreenLayout& layout);
+                     Rgba chip, ScreenLayout& layout);
 
 }  // namespace bankviz::gui

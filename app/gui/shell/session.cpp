@@ -9,7 +9,6 @@
 
 #include "platform/gl.h"
 
-
 #include <algorithm>
 #include <cfloat>
 #include <chrono>
@@ -71,7 +70,7 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
                std::to_string(l.lesson->scenes.size()) + " scenes";
       return kExitUsage;
     }
-    if (!open_lesson(s, path, assets_dir() + "/presets", o.scene - 1, error)) return kExitFailed;
+    if (!open_catalog_lesson(s, o.lesson, o.scene - 1, error)) return kExitFailed;
     if (o.reveal) {
       reveal_answer(s);
       s.playing = false;  // a still picture of the answer's first wavefront
@@ -92,17 +91,8 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
       return kExitUsage;
     }
     if (!select_preset(s, o.preset, error)) return kExitFailed;
-  } else {
-    std::string name = !s.settings.preset.empty() ? s.settings.preset : "row-write-column-read";
-    std::string err;
-    if (!select_preset(s, name, &err)) {
-      // A stale preset in the settings: say so and fall back to the first preset.
-      set_notice(s, err, 0, 10, Notice::Error);
-      if (s.presets.empty() || !select_preset(s, s.presets.front().name, &err)) {
-        *error = "no usable preset in " + assets_dir() + "/presets: " + err;
-        return kExitFailed;
-      }
-    }
+  } else if (!open_first_view(s, error)) {
+    return kExitFailed;
   }
   if (!o.sweep.empty() && !open_sweep(s, o.sweep, error)) return kExitUsage;
   // --kernel-file: the "your kernel" window's run, and the line opened as it recorded it (the
@@ -649,7 +639,10 @@ bool start_export(AppState& s, ExportKind kind, const std::string& path, ExportS
   r.playback = s.playback;
   r.width = width;
   r.height = height;
-  r.delay_cs = gif_delay_cs(s.playback.speed);
+  // A step's GIF plays in at most 10 s, a whole animation in at most 60 s (kMaxExportFrames
+  // frames at the shortest delay, 2 cs, take 40 s).
+  r.delay_cs = gif_delay_cs(s.playback.speed, r.beats.size(),
+                            scope == ExportScope::Step ? kGifStepSeconds : kGifAnimationSeconds);
   r.loop = s.playback.loop || scope == ExportScope::Step;
   r.force = force;
   Palette pal = light ? light_palette() : dark_palette();
@@ -919,6 +912,9 @@ nlohmann::json layout_json(const AppState& s, float scale) {
       // What a room can read in the frame: every text the panels drew, line by line.
       {"texts", captured_texts()},
       {"asking", asking(s)},
+      // The lesson on screen ("" without one) and its scene, 1-based (0 without one).
+      {"lesson", s.lesson.file ? s.lesson.file->name : ""},
+      {"scene", s.lesson.file ? s.lesson.scene + 1 : 0},
       {"toolbar_scenario", toolbar_scenario_name(s)}};
   if (s.profiler.open)  // the "your kernel" window's source list as last drawn
     j["kernel_window"] = {
@@ -981,8 +977,7 @@ void open_user_file(AppState& s, const std::string& path, double now) {
     return;
   }
   if (ext != ".json") {
-    set_notice(s,
-               shown + ": open a scenario, preset or lesson (.json) or a kernel (.cu)", now, 8,
+    set_notice(s, shown + ": open a scenario, preset or lesson (.json) or a kernel (.cu)", now, 8,
                Notice::Error);
     return;
   }
@@ -994,12 +989,20 @@ void open_user_file(AppState& s, const std::string& path, double now) {
     return;
   }
   const bool lesson = r.text->find("\"scenes\"") != std::string::npos;
+  // A lesson of the user's is not the catalog's: its scenes are not remembered as the catalog
+  // lesson's place (a failed open leaves the lesson on screen as it was).
+  const std::string catalog = s.lesson.catalog;
+  if (lesson) s.lesson.catalog.clear();
   const bool ok = lesson ? open_lesson(s, path, assets_dir() + "/presets", 0, &why)
                          : load_draft(s, scenario_from_json(*r.text), shown, &why, false);
   if (ok) {
-    if (!lesson) s.lesson = LessonState{};  // a scenario closes the lesson it replaces
+    if (!lesson)
+      close_lesson(s);  // a scenario closes the lesson it replaces
+    else
+      s.settings.lesson.clear();  // a start opens the catalog's lessons, not this file
     set_notice(s, "opened " + shown, now, 4);
   } else {
+    s.lesson.catalog = catalog;
     set_notice(s, why, now, 10, Notice::Error);
   }
 }
@@ -1011,7 +1014,8 @@ std::string current_link(const AppState& s, const std::string& size) {
   v.light = s.settings.light;
   const bool unedited = scenario_to_json(s.draft) == s.edit.clean_json;
   std::string unknown;
-  if (s.lesson.file && unedited && !catalog_path("lessons", s.lesson.file->name, &unknown).empty()) {
+  if (s.lesson.file && unedited &&
+      !catalog_path("lessons", s.lesson.file->name, &unknown).empty()) {
     v.lesson = s.lesson.file->name;
     v.scene = s.lesson.scene + 1;
     v.revealed = s.lesson.revealed;
@@ -1174,7 +1178,7 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
 }
 
 bool remember_session(AppState& s, const Platform& p) {
-  if (!s.preset.empty()) s.settings.preset = s.preset;
+  keep_place(s);
   p.windowed_size(&s.settings.window_w, &s.settings.window_h);  // also when closed full screen
   s.settings.window_w = std::clamp(s.settings.window_w, 640, 8192);
   s.settings.window_h = std::clamp(s.settings.window_h, 400, 8192);

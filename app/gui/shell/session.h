@@ -29,8 +29,8 @@ void apply_look(AppState& s, float scale);
 // again, with s.view_px_h = px_h).
 bool look_outdated(const AppState& s, float scale, int px_h);
 
-// On exit: the last preset and the windowed size go into the settings file. False (the reason on
-// stderr) when it cannot be written.
+// On exit: keep_place (app_state.h) and the windowed size go into the settings file. False (the
+// reason on stderr) when it cannot be written.
 bool remember_session(AppState& s, const Platform& p);
 
 // Dear ImGui's layout file (imgui.ini beside the settings), read and written by us instead of

@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -97,6 +98,54 @@ void read_gpu(const json& j, Settings& s, std::vector<std::string>* problems) {
   }
 }
 
+// A lesson name as the catalog names them: a file stem of letters, digits, '-', '_' and '.'
+// (never a path, never empty).
+bool lesson_name_ok(const std::string& n) {
+  if (n.empty() || n.size() > 100 || n.front() == '.') return false;
+  for (char c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+      return false;
+  return true;
+}
+
+// "lesson" (a name, or "" for none) and "lesson_places" ({name: scene}); a bad entry is
+// reported and left out, the rest kept.
+void read_lesson(const json& j, Settings* s, std::vector<std::string>* problems) {
+  if (j.contains("lesson")) {
+    const json& v = j["lesson"];
+    if (v.is_string() && (v.get<std::string>().empty() || lesson_name_ok(v.get<std::string>()))) {
+      s->lesson = v.get<std::string>();
+    } else {
+      problems->push_back("settings: lesson = " + v.dump(-1, ' ', true) +
+                          " is not a lesson's name; using \"" + s->lesson + "\"");
+    }
+  }
+  if (!j.contains("lesson_places")) return;
+  const json& places = j["lesson_places"];
+  if (!places.is_object()) {
+    problems->push_back(
+        "settings: lesson_places is not an object of {\"lesson\": scene}; "
+        "every lesson opens on its first scene");
+    return;
+  }
+  for (const auto& [name, scene] : places.items()) {
+    const bool number = scene.is_number_integer() || scene.is_number_unsigned();
+    const double d = number ? scene.get<double>() : 0;
+    if (!lesson_name_ok(name) || !number || d < 1 || d > kMaxRememberedScene) {
+      problems->push_back("settings: lesson_places[" + json(name).dump(-1, ' ', true) + "] = " +
+                          scene.dump(-1, ' ', true) + " is not a lesson and a scene from 1 to " +
+                          std::to_string(kMaxRememberedScene) + "; left out");
+      continue;
+    }
+    if (s->lesson_places.size() >= kMaxLessonPlaces) {
+      problems->push_back("settings: lesson_places holds more than " +
+                          std::to_string(kMaxLessonPlaces) + " lessons; the rest are left out");
+      break;
+    }
+    s->lesson_places[name] = static_cast<int>(d);
+  }
+}
+
 }  // namespace
 
 const char* gpu_source_name(Settings::GpuSource g) {
@@ -156,6 +205,7 @@ Settings settings_from_json(const std::string& text, std::vector<std::string>* p
     if (!light) s.export_theme = Settings::ExportTheme::Dark;
   }
   read(j, "preset", &s.preset, problems);
+  read_lesson(j, &s, problems);
   read(j, "show_source", &s.show_source, problems);
   read(j, "show_measure", &s.show_measure, problems);
   read(j, "views_only", &s.views_only, problems);
@@ -176,6 +226,8 @@ std::string settings_to_json(const Settings& s) {
                              : s.export_theme == Settings::ExportTheme::Dark ? "dark"
                                                                              : "app"},
             {"preset", s.preset},
+            {"lesson", s.lesson},
+            {"lesson_places", s.lesson_places},
             {"show_source", s.show_source},
             {"show_measure", s.show_measure},
             {"views_only", s.views_only},

@@ -4,10 +4,18 @@
 // a missing or unreadable file means defaults. Nothing here can stop the app from starting.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace bankviz::gui {
+
+// The lesson a first start opens on (assets/lessons/NAME.json): the data-layout seed's, whose
+// first scene asks how many wavefronts a warp's row read needs.
+inline constexpr const char* kDefaultLesson = "data-layout";
+// The most lesson places kept (names that are file stems, scenes 1 .. kMaxRememberedScene).
+inline constexpr size_t kMaxLessonPlaces = 256;
+inline constexpr int kMaxRememberedScene = 10000;
 
 struct Settings {
   bool light = false;      // light theme (default dark)
@@ -19,7 +27,14 @@ struct Settings {
   // The exports' theme (GIF, sequence, PNG and SVG slides, window PNG, SVG): the window's unless
   // chosen ("export_theme": "app", "light" or "dark").
   enum class ExportTheme { App, Light, Dark } export_theme = ExportTheme::App;
-  std::string preset;        // last preset shown
+  std::string preset;  // last preset shown
+  // The lesson the app opens on ("lesson"): the default lesson until the user leaves lessons for
+  // a preset or a file ("" then: the last preset opens). A file written before lessons were
+  // remembered has no key: the default lesson.
+  std::string lesson = kDefaultLesson;
+  // The place in each lesson ("lesson_places": {"histogram": 3}): the 1-based scene last shown,
+  // where the Lessons menu and the next start take it up again. At most kMaxLessonPlaces.
+  std::map<std::string, int> lesson_places;
   bool show_source = true;   // kernel source panel visible
   bool show_measure = true;  // measurement panel visible
   bool views_only = false;   // sidebar hidden: the tile, bank and timeline views fill the window

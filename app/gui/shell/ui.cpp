@@ -21,8 +21,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "platform/theme.h"
 #include "platform/platform.h"
+#include "platform/theme.h"
 #include "shell/panels.h"
 #include "shell/session.h"
 
@@ -378,16 +378,23 @@ void toolbar_panel(AppState& s, Rect r) {
                       ptr(s.analysis),
                       s.playback,
                       s.frame,
+                      lesson_catalog(s),
+                      s.lesson.file ? s.lesson.catalog : "",
+                      s.lesson.scene,
+                      s.settings.lesson_places,
                       &s.measure.gpu_menu,
                       s.measure.measurer.source()};
   const ToolbarAsk ask = draw_toolbar(v, s.settings, s.exports, s.layout, r);
   s.toolbar_h = ask.height;
   if (ask.preset) {
     std::string err;
-    if (select_preset(s, *ask.preset, &err, false))
-      s.settings.preset = *ask.preset;
-    else
+    if (!choose_preset(s, *ask.preset, &err))
       set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
+  }
+  if (ask.lesson) {
+    std::string err;
+    if (!open_catalog_lesson(s, ask.lesson->first, ask.lesson->second, &err))
+      set_notice(s, err, ImGui::GetTime(), 10, Notice::Error);
   }
   if (ask.play) s.playing = !s.playing;
   if (ask.jump && s.analysis) {
@@ -412,8 +419,8 @@ void toolbar_panel(AppState& s, Rect r) {
 
 // The scenario panel, and what it asked done here (undo, redo, reset, an edit into the history).
 void controls_panel(AppState& s, Rect r) {
-  ScenarioEditor ed{s.draft,  s.edit,          s.advisor.layouts, s.scenario,
-                    s.errors, ptr(s.analysis), s.palette,        &s.layout.padding_field};
+  ScenarioEditor ed{s.draft,         s.edit,    s.advisor.layouts,       s.scenario, s.errors,
+                    ptr(s.analysis), s.palette, &s.layout.padding_field, asking(s)};
   ControlsAsk ask = draw_controls(ed, r);
   if (ask.undo) undo_edit(s);
   if (ask.redo) redo_edit(s);
@@ -533,8 +540,19 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
     if (meas_h > 0)
       draw_measurement(s.measure, ptr(s.analysis), asking(s), s.palette,
                        {{0, y0 + ctl_h}, {side, meas_h}});
-    if (src_h > 0)
-      draw_source(s.scenario, s.version, {{0, y0 + ctl_h + meas_h}, {side, src_h}}, opened_line(s));
+    if (src_h > 0) {
+      // Ask before telling: the kernel's header comment names the scenario's title and
+      // description ("... the column read is a 32-way conflict"). While the question is open the
+      // source is generated without them (under a version of its own: its cache is per version).
+      Scenario untitled;
+      if (asking(s)) {
+        untitled = s.scenario;
+        untitled.title.clear();
+        untitled.description.clear();
+      }
+      draw_source(asking(s) ? untitled : s.scenario, asking(s) ? -2 - s.version : s.version,
+                  {{0, y0 + ctl_h + meas_h}, {side, src_h}}, opened_line(s));
+    }
   }
   // Before and after (compare.h): both sides share the views' rectangle; B follows A's playhead.
   update_compare(s);
@@ -589,7 +607,7 @@ float digit_px(ImFont* font, float size) {
 }
 
 void draw_lane_label(ImDrawList* dl, ImVec2 center, float cell, uint32_t lanes, bool presenter,
-                     const Palette& pal, ScreenLayout& layout) {
+                     Rgba chip, ScreenLayout& layout) {
   if (!lanes) return;
   // Every label of a grid the same size (sized for two digits), so the smallest is as readable
   // as the largest; more than one lane on the cell adds a small '+' in its top-right corner.
@@ -597,13 +615,14 @@ void draw_lane_label(ImDrawList* dl, ImVec2 center, float cell, uint32_t lanes, 
   const float size = lane_label_size("00", cell, presenter);
   const float dpx = digit_px(g_fonts.bold, size);
   layout.lane_digit_px = layout.lane_digit_px > 0 ? std::min(layout.lane_digit_px, dpx) : dpx;
-  const ImU32 shadow = pal.light ? IM_COL32(255, 255, 255, 200) : IM_COL32(0, 0, 0, 200);
-  const ImU32 ink = pal.light ? IM_COL32(0, 0, 0, 255) : col(pal.text);
-  draw_fitted_text(dl, g_fonts.bold, size, center, cell - 2, shadow, ink, n);
+  // Black or white, whichever stands out more on the chip: at least 4.5:1 on every bank's colour
+  // in both themes (svg.h ink_on; white on the yellow chip was 1.18:1). No shadow: a halo of the
+  // other colour would blur the digit's edge against the chip.
+  const ImU32 ink = col(ink_on(chip));
+  draw_fitted_text(dl, g_fonts.bold, size, center, cell - 2, 0, ink, n);
   if (__builtin_popcount(lanes) > 1) {
     const float ps = size * 0.6f;
     const ImVec2 q(center.x + cell * 0.5f - ps * 0.62f, center.y - cell * 0.5f - ps * 0.1f);
-    dl->AddText(g_fonts.bold, ps, ImVec2(q.x + 1, q.y + 1), shadow, "+");
     dl->AddText(g_fonts.bold, ps, q, ink, "+");
   }
 }

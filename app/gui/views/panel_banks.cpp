@@ -316,7 +316,8 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
       if (!w->in_wavefront || word < wm.first_word) continue;
       const float line = static_cast<float>(arch.line_of_word(word) - first_line);
       draw_lane_label(dl, ImVec2(grid0.x + (w->bank + 0.5f) * cell, grid0.y + (line + 0.5f) * cell),
-                      cell, w->lanes, look.settings.presenter, pal, look.layout);
+                      cell, w->lanes, look.settings.presenter, pal.bank(w->bank, banks, true),
+                      look.layout);
     }
   if (v.playing)
     for (auto& [word, w] : lit)

@@ -201,8 +201,10 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
       if (!info.second) continue;
       int64_t row, c;
       grid_cell(t, e, &row, &c);
+      const int bank = arch.bank_of(static_cast<uint32_t>(t.byte_offset(e)));
       draw_lane_label(dl, ImVec2(grid0.x + (c + 0.5f) * cell, grid0.y + (row + 0.5f) * cell), cell,
-                      info.first, look.settings.presenter, pal, look.layout);
+                      info.first, look.settings.presenter, pal.bank(bank, arch.banks, true),
+                      look.layout);
     }
 
   // Follow the animation: keep the first lit element in view while playing.

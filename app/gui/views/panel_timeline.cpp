@@ -14,7 +14,8 @@ namespace bankviz::gui {
 namespace {
 
 // The legend of the boxes' colours, on the current line when it fits, else on the next: how far
-// a warp step is from its ideal (core's conflict levels), a sync, no shared access, the current box.
+// a warp step is from its ideal (core's conflict levels), a sync, no shared access, the current
+// box.
 void draw_legend(const Look& look) {
   const Palette& pal = look.palette;
   const float fs = ImGui::GetFontSize();
@@ -166,12 +167,21 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
   } else {
     int beats = v.frame->beats;
     int beat = std::max(0, v.frame->beat);
-    ImGui::SetNextItemWidth(-fs * 16);
-    if (beats > 0 && ImGui::SliderInt("##scrub", &beat, 0, beats - 1, "beat %d")) {
-      ask.beat = beat;
+    if (conceal) {
+      // Ask before telling: the knob's place among the beats (one per wavefront) would say how
+      // many wavefronts the asked warp needs. In its place until the answer, a still bar.
+      ImGui::BeginDisabled();
+      ImGui::Button("scrubber: after the answer (PageDown)",
+                    ImVec2(ImGui::GetContentRegionAvail().x - fs * 16, 0));
+      ImGui::EndDisabled();
+    } else {
+      ImGui::SetNextItemWidth(-fs * 16);
+      if (beats > 0 && ImGui::SliderInt("##scrub", &beat, 0, beats - 1, "beat %d")) {
+        ask.beat = beat;
+      }
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Drag through the animation: one beat is one wavefront of one warp");
     }
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Drag through the animation: one beat is one wavefront of one warp");
     if (!conceal) {
       ImGui::SameLine();
       ImGui::Text("total %d wavefronts, ideal %d", a.total_wavefronts(), a.total_ideal());
@@ -233,8 +243,7 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
         ci.fill = sync                  ? col(pal.padding)
                   : res.wavefronts == 0 ? col(pal.background)
                   : conceal             ? col(pal.touched_border)
-                                        : col(conflict_level_color(
-                                              conflict_level(res.wavefronts, res.ideal)));
+                            : col(conflict_level_color(conflict_level(res.wavefronts, res.ideal)));
         if (st == v.frame->step && w == v.frame->warp) {
           ci.edge = col(pal.lit_border);
           ci.edge_px = 2;
