@@ -1573,8 +1573,24 @@ constexpr std::string_view kOtherReservedWords[] = {
     "typeid",   "wchar_t",       "xor",         "xor_eq",
     "import",   "module",        "NULL",        "main"};
 
+// CUDA's own type names (the vector types char1 ... double4, dim3, half, bfloat16): a constant or
+// tile named float2 would be a declaration of that type's name in the generated kernel, which
+// does not compile.
+bool is_cuda_type_name(std::string_view name) {
+  for (std::string_view t : {"dim3", "half", "half2", "nv_bfloat16", "nv_bfloat162", "cudaStream_t",
+                             "cudaError_t", "uint", "ushort", "ulong", "uchar"})
+    if (name == t) return true;
+  if (name.size() < 2 || name.back() < '1' || name.back() > '4') return false;
+  const std::string_view base = name.substr(0, name.size() - 1);
+  for (std::string_view b : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
+                             "longlong", "ulonglong", "float", "double"})
+    if (base == b) return true;
+  return false;
+}
+
 bool is_valid_name(std::string_view name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  if (is_cuda_type_name(name)) return false;
   for (char c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   if (is_keyword(name) || is_int_type_word(name) || is_float_type_word(name)) return false;

@@ -25,6 +25,21 @@ std::pair<int, int> line_column(std::string_view text, size_t byte) {
 
 std::optional<Json> parse_strict_json(std::string_view json_text, const char* what,
                                       std::vector<Diagnostic>& errors) {
+  // The parser reads a NUL byte as the end of the text (a file cut short without a word) and
+  // UTF-16 as nonsense at its first byte: both are said as what they are.
+  if (json_text.starts_with("\xff\xfe") || json_text.starts_with("\xfe\xff")) {
+    errors.push_back({"", 0,
+                      "the file is UTF-16 (it starts with a byte-order mark): save it as UTF-8, "
+                      "the encoding JSON files are read in"});
+    return std::nullopt;
+  }
+  if (const size_t nul = json_text.find('\0'); nul != std::string_view::npos) {
+    auto [line, col] = line_column(json_text, nul + 1);
+    errors.push_back({"line " + std::to_string(line), col,
+                      "a NUL byte: a JSON file is text (UTF-16 without a byte-order mark? save "
+                      "it as UTF-8)"});
+    return std::nullopt;
+  }
   try {
     JsonGuard guard(what);
     return Json::parse(json_text.begin(), json_text.end(), std::ref(guard));

@@ -205,8 +205,8 @@ void check_names(const Scenario& s, std::vector<Diagnostic>& out) {
       out.push_back({path, 0,
                      "'" + n +
                          "' is not a valid name (a C identifier, not a C++ keyword, "
-                         "a name reserved to the compiler like __x or _X, or a built-in like "
-                         "threadIdx)"});
+                         "a name reserved to the compiler like __x or _X, a built-in like "
+                         "threadIdx, or a CUDA type like float2)"});
     } else if (tiles.count(n) != 0) {
       out.push_back({path, 0, tile_name(n)});
     } else if (!seen.insert(n).second) {
@@ -220,8 +220,8 @@ void check_names(const Scenario& s, std::vector<Diagnostic>& out) {
       out.push_back({path + ".name", 0,
                      "'" + let.name +
                          "' is not a valid name (a C identifier, not a C++ keyword, "
-                         "a name reserved to the compiler like __x or _X, or a built-in like "
-                         "threadIdx)"});
+                         "a name reserved to the compiler like __x or _X, a built-in like "
+                         "threadIdx, or a CUDA type like float2)"});
     } else if (tiles.count(let.name) != 0) {
       out.push_back({path + ".name", 0, tile_name(let.name)});
     } else if (!seen.insert(let.name).second) {

@@ -722,6 +722,7 @@ void Generator::start() {
   k.mode = mode;
   k.kernel_name = kernel_name_for(s) + (exposed ? "_exposed" : "");
   k.file_name = k.kernel_name + ".cu";
+  k.user_source = false;  // bankviz's own text: no user text becomes code
   k.static_shared_bytes = static_bytes;
   k.dynamic_shared_bytes = dynamic_bytes;
   if (exposed) {

@@ -5,11 +5,23 @@
 
 #include <cuda.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <nvrtc.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 
 #include "sandbox.h"
@@ -111,6 +123,18 @@ const Nvrtc& nvrtc() {
   return n;
 }
 
+// The folder NVRTC's library was loaded from (its builtins library lies beside it), or "".
+std::string nvrtc_folder() {
+  Dl_info info{};
+  if (!nvrtc().nvrtcCompileProgram ||
+      ::dladdr(reinterpret_cast<void*>(nvrtc().nvrtcCompileProgram), &info) == 0 || !info.dli_fname)
+    return {};
+  return std::filesystem::path(info.dli_fname).parent_path().string();
+}
+
+// The contained compile's exit status when its process could not enter its confinement.
+constexpr int kNvrtcUnconfined = 86;
+
 // One NVRTC program, destroyed on every path; each call's result checked.
 struct Program {
   nvrtcProgram prog = nullptr;
@@ -143,43 +167,18 @@ std::string program_log(Program& p) {
   return log;
 }
 
-}  // namespace
+// What one NVRTC compile gave: the cubin and the kernel's lowered name, or the error.
+struct NvrtcRun {
+  std::string error;  // "NVRTC: ..." with the source's line quoted; empty when compiled
+  std::string log, lowered;
+  std::vector<char> cubin;
+};
 
-std::string cache_key(const std::string& sm, const KernelSource& k) {
-  return sm + "\n" + k.text;
-}
+// NVRTC's log kept to its end: a source made of errors cannot make a message of megabytes.
+constexpr size_t kLogKept = 64 * 1024;
 
-CompileOutcome compile(const KernelSource& k, const std::string& sm) {
-  CompileOutcome out;
-  const std::string key = cache_key(sm, k);
-  {
-    std::lock_guard<std::mutex> lock(g_cubins_mutex);
-    if (const auto* hit = g_cubins.find(key)) {
-      out.compiled = *hit;
-      out.cache_hit = true;
-      out.log = (*hit)->log;
-      return out;
-    }
-  }
-  // NVRTC opens what an #include names (the source's folder, the working directory, the -I
-  // folders): a device, FIFO, folder or /proc file is refused before it reads one (sandbox.h).
-  {
-    std::error_code ec;
-    const std::string cwd = std::filesystem::current_path(ec).string();
-    const std::string folder = std::filesystem::path(k.file_name).parent_path().string();
-    if (std::string why = include_problem(
-            k.text,
-            {folder.empty() ? cwd : folder, cwd, cuda_include_dir(), cuda_include_dir() + "/cccl"});
-        !why.empty()) {
-      out.error = k.file_name + ": " + why;
-      return out;
-    }
-  }
-  if (!nvrtc().error.empty()) {
-    out.error = nvrtc().error;
-    return out;
-  }
-  const auto t0 = std::chrono::steady_clock::now();
+NvrtcRun nvrtc_run(const KernelSource& k, const std::string& sm) {
+  NvrtcRun out;
   Program p;
   if (!p.check(nvrtc().nvrtcCreateProgram(&p.prog, k.text.c_str(), k.file_name.c_str(), 0, nullptr,
                                           nullptr),
@@ -200,27 +199,238 @@ CompileOutcome compile(const KernelSource& k, const std::string& sm) {
                         include_cccl.c_str()};
   const nvrtcResult r = nvrtc().nvrtcCompileProgram(p.prog, with_cccl ? 5 : 4, opts);
   out.log = program_log(p);
+  if (out.log.size() > kLogKept)
+    out.log = "(" + std::to_string(out.log.size() - kLogKept) +
+              " bytes of NVRTC's log before not shown)\n" +
+              out.log.substr(out.log.size() - kLogKept);
   if (r != NVRTC_SUCCESS) {
     out.error =
         std::string("NVRTC: ") + nvrtc().nvrtcGetErrorString(r) + "\n" + explain_log(out.log, k);
-    out.ms = ms_since(t0);
     return out;
   }
-  auto c = std::make_shared<Compiled>();
   size_t size = 0;
   const char* lowered = nullptr;
   if (p.check(nvrtc().nvrtcGetCUBINSize(p.prog, &size), "nvrtcGetCUBINSize")) {
-    c->cubin.resize(size);
-    if (p.check(nvrtc().nvrtcGetCUBIN(p.prog, c->cubin.data()), "nvrtcGetCUBIN"))
+    out.cubin.resize(size);
+    if (p.check(nvrtc().nvrtcGetCUBIN(p.prog, out.cubin.data()), "nvrtcGetCUBIN"))
       p.check(nvrtc().nvrtcGetLoweredName(p.prog, k.kernel_name.c_str(), &lowered),
               "nvrtcGetLoweredName");
   }
-  out.ms = ms_since(t0);
   if (p.failed != NVRTC_SUCCESS) {
     out.error = p.error();
+    out.cubin.clear();
     return out;
   }
-  c->lowered = lowered ? lowered : k.kernel_name;
+  out.lowered = lowered ? lowered : k.kernel_name;
+  return out;
+}
+
+// The contained compile's time limit and the most its process may send back.
+constexpr double kNvrtcSeconds = 60;
+constexpr size_t kNvrtcReplyBytes = size_t{256} << 20;
+constexpr rlim_t kNvrtcMemoryBytes = rlim_t{4} << 30;  // more than this process has mapped
+
+void put(std::string& to, const void* data, size_t n) {
+  const uint64_t size = n;
+  to.append(reinterpret_cast<const char*>(&size), sizeof size);
+  to.append(static_cast<const char*>(data), n);
+}
+
+bool take(const std::string& from, size_t* at, std::string* out) {
+  uint64_t size = 0;
+  if (from.size() - *at < sizeof size) return false;
+  std::memcpy(&size, from.data() + *at, sizeof size);
+  *at += sizeof size;
+  if (from.size() - *at < size) return false;
+  out->assign(from, *at, size);
+  *at += size;
+  return true;
+}
+
+// This process's mapped bytes (/proc/self/statm's first field), so the compile's process may map
+// kNvrtcMemoryBytes more than it inherits (a CUDA context maps much).
+rlim_t mapped_bytes() {
+  std::ifstream in("/proc/self/statm");
+  unsigned long long pages = 0;
+  in >> pages;
+  return static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// The child's side: limits, confinement, the compile, its result written to `fd`.
+[[noreturn]] void nvrtc_child(const KernelSource& k, const std::string& sm, const Confinement& c,
+                              int fd, pid_t parent, rlim_t memory) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);
+  const rlimit zero{0, 0},
+      cpu{static_cast<rlim_t>(kNvrtcSeconds), static_cast<rlim_t>(kNvrtcSeconds)},
+      mem{memory, memory};
+  ::setrlimit(RLIMIT_CORE, &zero);
+  ::setrlimit(RLIMIT_FSIZE, &zero);
+  ::setrlimit(RLIMIT_CPU, &cpu);
+  ::setrlimit(RLIMIT_AS, &mem);
+  if (!enter_landlock(c) || !enter_seccomp(c.seccomp)) ::_exit(kNvrtcUnconfined);
+  const NvrtcRun r = nvrtc_run(k, sm);
+  std::string reply;
+  put(reply, r.error.data(), r.error.size());
+  put(reply, r.log.data(), r.log.size());
+  put(reply, r.lowered.data(), r.lowered.size());
+  put(reply, r.cubin.data(), r.cubin.size());
+  for (size_t at = 0; at < reply.size();) {
+    const ssize_t n = ::write(fd, reply.data() + at, reply.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) ::_exit(1);
+    at += static_cast<size_t>(n);
+  }
+  ::_exit(0);
+}
+
+// The user's source compiled by NVRTC in a forked process of its own: Landlock lets it read only
+// the system's and CUDA's headers and libraries and the files of `sources` (sandbox.h
+// nvrtc_confinement()), its seccomp filter refuses sockets; 60 s of CPU and of wall time, 4 GB
+// more memory than this process has mapped, no file written. A compile that blocks (an include
+// of a FIFO built by macros, where Landlock is missing) is killed at the limit.
+NvrtcRun nvrtc_contained(const KernelSource& k, const std::string& sm,
+                         const std::vector<std::string>& sources) {
+  NvrtcRun out;
+  const std::string toolkit_lib = nvrtc_folder();
+  const Confinement c = nvrtc_confinement(
+      {std::filesystem::path(cuda_include_dir()).parent_path().string(), toolkit_lib}, sources);
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    out.error = std::string("NVRTC's process: pipe: ") + std::strerror(errno);
+    return out;
+  }
+  const rlim_t memory = mapped_bytes() + kNvrtcMemoryBytes;
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    out.error = std::string("NVRTC's process: fork: ") + std::strerror(errno);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return out;
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    nvrtc_child(k, sm, c, fds[1], parent, memory);
+  }
+  ::close(fds[1]);
+  std::string reply;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(kNvrtcSeconds);
+  bool timed_out = false, too_much = false;
+  for (char buf[65536];;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
+    const ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (reply.size() + static_cast<size_t>(n) > kNvrtcReplyBytes) {
+      too_much = true;
+      break;
+    }
+    reply.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  if (timed_out || too_much) ::kill(pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  const std::string limits = " (NVRTC runs in a process of its own, with 60 s and " +
+                             std::to_string(kNvrtcMemoryBytes >> 30) + " GB)";
+  if (timed_out) {
+    out.error = "NVRTC did not finish compiling " + k.file_name + " in 60 s" + limits;
+    return out;
+  }
+  if (too_much) {
+    out.error = "NVRTC's output for " + k.file_name + " passed " +
+                std::to_string(kNvrtcReplyBytes >> 20) + " MB" + limits;
+    return out;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kNvrtcUnconfined) {
+    out.error = "cannot contain NVRTC's compile of " + k.file_name +
+                " (Landlock or the seccomp filter refused in its process): not compiled";
+    return out;
+  }
+  size_t at = 0;
+  std::string cubin;
+  if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !take(reply, &at, &out.error) ||
+      !take(reply, &at, &out.log) || !take(reply, &at, &out.lowered) || !take(reply, &at, &cubin)) {
+    out = NvrtcRun{};
+    out.error =
+        "NVRTC's compile of " + k.file_name + " ended " +
+        (WIFSIGNALED(status)
+             ? "by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                   strsignal(WTERMSIG(status)) +
+                   (WTERMSIG(status) == SIGXCPU ? ": its CPU time ran out" : "") +
+                   (WTERMSIG(status) == SIGABRT || WTERMSIG(status) == SIGSEGV ? ": out of memory?"
+                                                                               : "") +
+                   ")"
+             : "with status " + std::to_string(WEXITSTATUS(status))) +
+        limits;
+    return out;
+  }
+  out.cubin.assign(cubin.begin(), cubin.end());
+  return out;
+}
+
+}  // namespace
+
+std::string cache_key(const std::string& sm, const KernelSource& k) {
+  return sm + "\n" + k.text;
+}
+
+CompileOutcome compile(const KernelSource& k, const std::string& sm) {
+  CompileOutcome out;
+  const std::string key = cache_key(sm, k);
+  {
+    std::lock_guard<std::mutex> lock(g_cubins_mutex);
+    if (const auto* hit = g_cubins.find(key)) {
+      out.compiled = *hit;
+      out.cache_hit = true;
+      out.log = (*hit)->log;
+      return out;
+    }
+  }
+  // NVRTC opens what an #include names (the source's folder, the working directory, the -I
+  // folders): a device, FIFO, folder or /proc file is refused before it reads one (sandbox.h).
+  std::error_code ec;
+  const std::string cwd = std::filesystem::current_path(ec).string();
+  const std::string folder = std::filesystem::path(k.file_name).parent_path().string();
+  if (k.user_source) {
+    if (std::string why = include_problem(
+            k.text,
+            {folder.empty() ? cwd : folder, cwd, cuda_include_dir(), cuda_include_dir() + "/cccl"});
+        !why.empty()) {
+      out.error = k.file_name + ": " + why;
+      return out;
+    }
+  }
+  if (!nvrtc().error.empty()) {
+    out.error = nvrtc().error;
+    return out;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  // The user's source compiles in a process of its own, contained (what a macro-built include
+  // opens cannot be seen above); bankviz's own kernels in this one.
+  NvrtcRun run = k.user_source ? nvrtc_contained(k, sm, {folder.empty() ? cwd : folder, cwd})
+                               : nvrtc_run(k, sm);
+  out.ms = ms_since(t0);
+  out.log = std::move(run.log);
+  if (!run.error.empty()) {
+    out.error = std::move(run.error);
+    return out;
+  }
+  auto c = std::make_shared<Compiled>();
+  c->cubin = std::move(run.cubin);
+  c->lowered = std::move(run.lowered);
   c->log = out.log;
   out.compiled = c;
   const size_t bytes = key.size() + c->cubin.size() + c->lowered.size() + c->log.size();

@@ -244,6 +244,35 @@ Confinement compile_confinement(const std::string& cxx, const std::vector<std::s
   return c;
 }
 
+Confinement nvrtc_confinement(const std::vector<std::string>& toolkit,
+                              const std::vector<std::string>& sources) {
+  Confinement c;
+#if BANKVIZ_HAVE_SECCOMP
+  c.seccomp = compile_filter(&c.problem);
+#endif
+  std::string why;
+  c.abi = landlock_abi(&why);
+  if (c.abi == 0) {
+    c.problem = why;
+    return c;
+  }
+  c.landlock = make_ruleset(c.abi, &c.problem);
+  if (c.landlock < 0) return c;
+  // The system's headers and libraries, NVRTC's own (its builtins library, loaded at the first
+  // compile) and CUDA's headers: read and list. Nothing may be written anywhere.
+  for (const char* p : {"/usr", "/lib", "/lib64", "/lib32", "/libx32"}) allow(c.landlock, p, kRead);
+  allow(c.landlock, "/etc/ld.so.cache", kReadFile);
+  for (const std::string& t : toolkit) {
+    std::error_code ec;
+    const std::filesystem::path real = std::filesystem::canonical(t, ec);
+    if (!ec) allow(c.landlock, real.string(), kRead);
+  }
+  int budget = kMaxSourceFiles;
+  for (const std::string& s : sources)
+    if (!s.empty()) allow_files_under(c.landlock, s, kSourceDepth, &budget);
+  return c;
+}
+
 Confinement run_confinement(const std::string& exe, const SandboxFilter& filter) {
   Confinement c;
   c.seccomp = filter.program;

@@ -154,6 +154,7 @@ struct Bench {
     k.text = source;
     k.kernel_name = name;
     k.file_name = name + ".cu";
+    k.user_source = false;  // the experiments' own kernels
     const CompileOutcome c = compile(k, dev.info.sm);
     if (!c.compiled) {
       res.status = RunStatus::CompileError;

@@ -51,6 +51,7 @@ void load_probes(Probes& p, const DeviceInfo& dev, int smem) {
     KernelSource k;
     k.text = probe_family_source(family, &k.kernel_name);
     k.file_name = "bankviz_probe.cu";
+    k.user_source = false;
     const CompileOutcome c = compile(k, dev.sm);
     p.compile_ms += c.ms;
     if (!c.compiled) {

@@ -505,6 +505,10 @@ std::string recorded_line_reason(uint32_t line, int widest, int64_t recorded_req
 std::string gpu_recording_text(const std::string& source, const std::string& kernel,
                                const std::string& file_name, std::string* why,
                                std::vector<RecordedArray>* declared) {
+  if (std::string p = line_directive_problem(source); !p.empty()) {
+    *why = file_name + ": " + p;
+    return {};
+  }
   const std::string text =
       recording_source(source, kernel, file_name, why, RecordTarget::Gpu, declared);
   return text.empty() ? text : record_gpu_header() + '\n' + text;
@@ -520,6 +524,10 @@ RecordResult record_on_cpu(const RecordRequest& q) {
   if (q.dynamic_shared < 0 || q.dynamic_shared > int64_t{kMaxSharedBytes}) {
     out.error =
         "the dynamic shared memory must be 0 to " + std::to_string(kMaxSharedBytes) + " bytes";
+    return out;
+  }
+  if (std::string p = line_directive_problem(q.source); !p.empty()) {
+    out.error = q.file_name + ": " + p;
     return out;
   }
   std::string why;
@@ -601,6 +609,12 @@ RecordResult record_on_cpu(const RecordRequest& q) {
                           " (a temporary directory on a noexec mount? set TMPDIR)"
                     : run_problem(r);
     return out;
+  }
+  // What the recording noted beside it (a barrier the whole block does not reach), as it said it.
+  for (size_t at = r.err.find("bankviz-record-note: "); at != std::string::npos;
+       at = r.err.find("bankviz-record-note: ", at + 1)) {
+    const size_t from = at + 21, end = r.err.find('\n', from);
+    out.notice += (out.notice.empty() ? "" : "\n") + r.err.substr(from, end - from);
   }
   out.recording = parse_recording(r.out, &why);
   if (!out.recording) out.error = why;

@@ -227,6 +227,33 @@ std::string include_problem(const std::string& source, const std::vector<std::st
   return {};
 }
 
+std::string line_directive_problem(const std::string& source) {
+  const std::vector<std::string> lines = logical_lines(source);
+  for (size_t n = 0; n < lines.size(); ++n) {
+    const std::string& l = lines[n];
+    size_t i = l.find_first_not_of(" \t\f\v\r");
+    if (i == std::string::npos) continue;
+    if (l[i] == '#')
+      ++i;
+    else if (l.compare(i, 2, "%:") == 0)
+      i += 2;
+    else
+      continue;
+    i = l.find_first_not_of(" \t\f\v\r", i);
+    if (i == std::string::npos) continue;
+    const bool directive =
+        std::isdigit(static_cast<unsigned char>(l[i])) ||
+        (l.compare(i, 4, "line") == 0 &&
+         (i + 4 == l.size() ||
+          !(std::isalnum(static_cast<unsigned char>(l[i + 4])) || l[i + 4] == '_')));
+    if (directive)
+      return "line " + std::to_string(n + 1) +
+             ": a #line directive renumbers the file's lines, and the recording names each "
+             "access by its line in the file as it is: remove it to record this kernel";
+  }
+  return {};
+}
+
 bool enter_sandbox(const SandboxFilter& filter) {
   return !filter.program.empty() && enter_seccomp(filter.program);
 }

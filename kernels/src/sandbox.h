@@ -74,6 +74,15 @@ struct Confinement {
 Confinement compile_confinement(const std::string& cxx, const std::vector<std::string>& sources,
                                 const std::string& scratch);
 
+// NVRTC's (the GPU recording's and profile's compile of the user's source, compiler.cpp, in a
+// forked process of its own): read and list /usr, /lib*, /etc/ld.so.cache and the `toolkit`
+// folders (CUDA's headers, NVRTC's libraries); read each regular file under `sources` as the
+// compile's rules do; write nothing, open no device, FIFO or /proc file; the compile's seccomp
+// filter (no socket). problem is set when Landlock is missing (the seccomp filter is still there
+// when libseccomp is).
+Confinement nvrtc_confinement(const std::vector<std::string>& toolkit,
+                              const std::vector<std::string>& sources);
+
 // The run's: the seccomp allow-list (problem set without it), and Landlock where the kernel has
 // it, allowing only `exe`.
 Confinement run_confinement(const std::string& exe, const SandboxFilter& filter);
@@ -98,5 +107,10 @@ void close_descriptors_from(int first);
 // forever, on a FIFO nobody writes); an include computed by a macro (#include NAME) cannot be
 // seen here and keeps only those limits.
 std::string include_problem(const std::string& source, const std::vector<std::string>& roots);
+
+// Empty unless the source holds a #line directive (or a GNU line marker, `# 12 "f"`): then says
+// which line. The recordings name each access by its line in the file as written; a #line (up to
+// 4000000000) would give lines the file does not have.
+std::string line_directive_problem(const std::string& source);
 
 }  // namespace bankviz

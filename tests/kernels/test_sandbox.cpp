@@ -3,13 +3,17 @@
 // not a regular file is refused before any compiler reads it (the host compiler's and NVRTC's).
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstddef>
 
 #include <filesystem>
 #include <fstream>
@@ -383,6 +387,97 @@ TEST(Contain, AFifoOrDeviceNamedByAMacroOrPragmaEndsTheCompileAtOnce) {
       EXPECT_EQ(r.error.find("did not finish"), std::string::npos) << r.error;
     }
   }
+}
+
+#if BANKVIZ_HAVE_CUDA
+// NVRTC's include look-ups (the GPU recording's and profile's compile of the user's file) under
+// the same rules: a macro-built include of a FIFO, of /dev/zero or of a file outside the source's
+// folder fails at once, in NVRTC's process; a header of the source's folder and CUDA's own are
+// read; bankviz's generated kernels compile in this process as before.
+TEST(Contain, NvrtcReadsOnlyTheSourcesFolderAndCudasHeaders) {
+  std::string why;
+  if (landlock_abi(&why) == 0) GTEST_SKIP() << "no Landlock here: " << why;
+  CompileFolders f;
+  const auto compile_in = [&](const std::string& text) {
+    KernelSource k;
+    k.text = text;
+    k.file_name = (f.src / "k.cu").string();
+    k.kernel_name = "k";
+    return detail::compile(k, "sm_90");
+  };
+  const std::string body =
+      "__global__ void k(int* o) { __shared__ int s[32]; s[threadIdx.x] = "
+      "threadIdx.x; __syncthreads(); o[0] = s[31 - threadIdx.x]; }\n";
+  const detail::CompileOutcome plain = compile_in("#include <cuda_fp16.h>\n" + body);
+  if (!plain.compiled && plain.error.find("NVRTC") != std::string::npos &&
+      plain.error.find("not installed") != std::string::npos)
+    GTEST_SKIP() << plain.error;
+  ASSERT_TRUE(plain.compiled) << plain.error;
+  const detail::CompileOutcome header =
+      compile_in("#define H(x) #x\n#define HH(x) H(x)\n#include HH(" +
+                 (f.src / "header.h").string() + ")\n#if FROM_HEADER\n" + body + "#endif\n");
+  EXPECT_TRUE(header.compiled) << header.error;
+  const std::string fifo = (f.s.dir / "fifo").string(), near = (f.src / "fifo").string();
+  for (const std::string& bad :
+       {"#define S(x) #x\n#define P(x) S(x)\n#include P(" + fifo + ")\n",
+        "#define S(x) #x\n#define P(x) S(x)\n#include P(" + near + ")\n",
+        std::string("#define Z(a, b) a##b\n#define N(x) #x\n#define M(x) N(x)\n#include "
+                    "M(/dev/Z(ze, ro))\n"),
+        "#define S(x) #x\n#define P(x) S(x)\n#include P(" + f.secret.string() + ")\n",
+        "#if __has_include(\"" + fifo + "\")\n#error found\n#endif\n#include \"" +
+            f.secret.string() + "\"\n"}) {
+    const auto start = std::chrono::steady_clock::now();
+    const detail::CompileOutcome c = compile_in(bad + body);
+    EXPECT_LT(seconds_since(start), 15.0) << bad;
+    EXPECT_FALSE(c.compiled) << bad;
+    EXPECT_EQ(c.error.find("TOP-SECRET"), std::string::npos) << c.error;
+    EXPECT_EQ(c.log.find("TOP-SECRET"), std::string::npos) << c.log;
+    EXPECT_EQ(c.error.find("did not finish"), std::string::npos) << c.error;
+  }
+}
+#endif
+
+// Where this Linux has no Landlock (a container's system-call filter refuses it), the compile is
+// refused in words, with the way to compile anyway: tried here in a child process whose own
+// seccomp filter makes landlock_create_ruleset fail with ENOSYS, as a kernel without it does.
+TEST(Contain, WithoutLandlockTheCompileIsRefusedInWords) {
+  if (record_compiler().empty()) GTEST_SKIP() << "no host C++ compiler: no CPU recording here";
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    ::unsetenv("BANKVIZ_RECORD_UNCONTAINED");
+    const std::vector<sock_filter> no_landlock = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_landlock_create_ruleset, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
+    if (!enter_seccomp(no_landlock)) ::_exit(3);
+    const RecordResult r = record(
+        "__global__ void k(int* d)\n{\n  __shared__ int s[32];\n  s[threadIdx.x] = "
+        "d[threadIdx.x];\n}\n",
+        {std::nullopt});
+    const std::string said = r.recording ? std::string("recorded") : r.error;
+    if (::write(fds[1], said.data(), said.size()) < 0) ::_exit(4);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string said;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+    said.append(buf, static_cast<size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_NE(said.find("cannot contain the host compiler (this Linux kernel has no Landlock"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("not compiled (BANKVIZ_RECORD_UNCONTAINED=1 compiles it without containment"),
+            std::string::npos)
+      << said;
 }
 
 TEST(Contain, ConstexprAndTemplateBombsStopWithinSeconds) {

@@ -211,7 +211,8 @@ SubscriptParse parse_subscripts(std::string_view text, std::string_view array_na
 
 // Valid C identifier, not a C++ keyword or alternative token (and, or, ...), not `defined`, not
 // reserved to the implementation (a double underscore anywhere, or _ and a capital first:
-// __LINE__, __syncthreads), not a builtin (threadIdx, blockDim, ...).
+// __LINE__, __syncthreads), not a builtin (threadIdx, blockDim, ...), not a CUDA type (float2,
+// int4, dim3, half: is_cuda_type_name() in expr.cpp).
 bool is_valid_name(std::string_view name);
 
 }  // namespace bankviz

@@ -34,9 +34,12 @@ inline constexpr int kExposedLoadBatch = 16;
 
 struct KernelSource {
   RunMode mode = RunMode::Written;
-  std::string text;                  // the whole .cu source
-  std::string kernel_name;           // the __global__ function's C++ name (NVRTC lowers it)
-  std::string file_name;             // "setRowReadCol.cu": what NVRTC messages point into
+  std::string text;         // the whole .cu source
+  std::string kernel_name;  // the __global__ function's C++ name (NVRTC lowers it)
+  std::string file_name;    // "setRowReadCol.cu": what NVRTC messages point into
+  // The user's own source (profile, the GPU recording, serve): NVRTC compiles it in a process of
+  // its own, contained (compiler.cpp); bankviz's generated kernels set it false.
+  bool user_source = true;
   int64_t static_shared_bytes = 0;   // sum of the static __shared__ tiles
   int64_t dynamic_shared_bytes = 0;  // the extern __shared__ tile (launch argument)
   // Exposed mode: copies of the masked warps per launched block (REPLICAS in the source). Each
