@@ -21,6 +21,9 @@
 #include "heap_reuse.h"
 #include "imgui.h"
 #include "jobs/analyzer.h"
+#ifndef __EMSCRIPTEN__
+#include "gpu_client.h"  // --gpu and --gpu-command checked at the start: the desktop's
+#endif
 #include "platform/cells.h"
 #include "platform/platform.h"
 #include "platform/theme.h"
@@ -220,6 +223,14 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "bankviz: %s\n", why.c_str());
     return kExitUsage;
   }
+#ifndef __EMSCRIPTEN__
+  // A GPU elsewhere that cannot be one (a host starting with '-' or holding a space, a blank
+  // command) is a usage error here, as in bankviz-cli, not a failed connection later.
+  if (std::string why = bankviz::GpuTarget{opts->gpu, opts->gpu_command}.problem(); !why.empty()) {
+    std::fprintf(stderr, "bankviz: %s\n", why.c_str());
+    return kExitUsage;
+  }
+#endif
   // A write past the file-size limit (--gif, --svg, a screenshot) fails with a message and
   // leaves no temporary file, instead of SIGXFSZ ending the app (io.h).
   bankviz::ignore_file_size_signal();
@@ -272,11 +283,9 @@ int run(int argc, char** argv) {
         return kExitFailed;
       }
   // Timing runs on a worker thread through the kernels runner; no device is reported there.
-  // The browser runs no kernel: the measurement panel says so, and how to measure.
-  if (!capabilities().processes)
-    s.measure.measurer.set_unavailable(kBrowserCannotRunKernels);
-  else if (o.frames == 0 || !o.screenshot.empty())
-    s.measure.measurer.set_runner(measure_with_runner);
+  // The browser runs no kernel: the measurement panel says so, and how to measure. On the
+  // desktop --gpu or --gpu-command, else the GPU setting (session.h start_gpu).
+  start_gpu(s, o);
   s.measure.measurer.request(s.scenario);
   // An SVG needs no OpenGL at all.
   if (!o.svg.empty()) {

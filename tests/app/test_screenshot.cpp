@@ -371,6 +371,30 @@ TEST(Screenshot, ExportGifRunsInTheBackgroundAndHoldsTheCurrentStepAtSlideSize) 
   std::filesystem::remove(log);
 }
 
+#ifdef BANKVIZ_CLI
+// The app measures through --gpu-command (here `bankviz-cli serve` itself): the measurement
+// panel names the GPU there and the figure is its; without a GPU there it says so, in words.
+TEST(Screenshot, MeasuresThroughAGpuCommand) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  const std::string cmd = std::string("'") + BANKVIZ_CLI + "' serve";
+  Shot s =
+      screenshot("gpu-command", "--preset row-write-column-read --gpu-command \"" + cmd + "\"");
+  ASSERT_EQ(s.rc, 0) << s.log;
+  std::string texts;
+  for (const auto& t : s.layout["texts"]) texts += t.get<std::string>() + "\n";
+  if (s.log.find("\nmeasured on ") != std::string::npos) {
+    EXPECT_NE(s.log.find("measured on NVIDIA "), std::string::npos) << s.log;
+    EXPECT_NE(texts.find(" on the GPU command '"), std::string::npos) << texts;
+  } else {
+    EXPECT_NE(s.log.find("no measurement: no CUDA device: the model still works, timing "
+                         "unavailable (the GPU command '"),
+              std::string::npos)
+        << s.log;
+    EXPECT_NE(texts.find("' has no usable GPU: "), std::string::npos) << texts;
+  }
+}
+#endif
+
 TEST(Screenshot, RefusesToOverwriteAnExistingFile) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
   std::string png = ::testing::TempDir() + "keep.png";
@@ -565,6 +589,12 @@ TEST(AppExit, UsageErrorsExitTwoAndFailedWorkExitsOne) {
       {"--slide --frames 3", 2, "--slide works with --screenshot or --svg"},
       {"--export-gif " + (dir / "x.gif").string() + " --svg " + svg, 2, "--export-gif runs in"},
       {"--export-gif ''", 2, "--export-gif"},
+      {"--gpu '' --svg " + svg, 2, "--gpu"},
+      {"--gpu-command '' --svg " + svg, 2, "--gpu-command"},
+      {"--gpu=-oProxyCommand=x --svg " + svg, 2, "a host cannot start with '-'"},
+      {"--gpu 'gpu1 rm' --svg " + svg, 2, "an ssh destination has no spaces"},
+      {"--gpu-command ' ' --svg " + svg, 2, "the command is blank"},
+      {"--gpu gpu1 --gpu-command x --svg " + svg, 2, "not both"},
       {"--help", 0, "--screenshot"},
       {"--version", 0, "bankviz 0."},
   };

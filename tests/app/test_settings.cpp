@@ -33,6 +33,52 @@ TEST(Settings, RoundTripsThroughJson) {
   EXPECT_EQ(back.preset, s.preset);
 }
 
+// The GPU setting (the toolbar's GPU menu): each source with its host or command round-trips;
+// a source without what it needs, an unknown source or a host that is not a short string is
+// reported and this machine's GPU used.
+TEST(Settings, GpuSourceRoundTripsAndBadOnesFallBackToThisMachine) {
+  using G = Settings::GpuSource;
+  for (G g : {G::Here, G::Ssh, G::Command, G::Recorded}) {
+    Settings s;
+    s.gpu_source = g;
+    s.gpu_host = "student@gpu1";
+    s.gpu_command = "srun -p gpu bankviz-cli serve";
+    std::vector<std::string> problems;
+    const Settings back = settings_from_json(settings_to_json(s), &problems);
+    EXPECT_TRUE(problems.empty()) << problems.front();
+    EXPECT_EQ(back.gpu_source, g) << gpu_source_name(g);
+    EXPECT_EQ(back.gpu_host, s.gpu_host);
+    EXPECT_EQ(back.gpu_command, s.gpu_command);
+  }
+  struct Case {
+    const char* json;
+    const char* says;
+  };
+  for (const Case& c : {
+           Case{R"({"gpu": {"source": "cloud"}})", "gpu.source = \"cloud\" is not"},
+           Case{R"({"gpu": {"source": 3}})", "gpu.source = 3 is not"},
+           Case{R"({"gpu": {"source": "ssh"}})", "without its host"},
+           Case{R"({"gpu": {"source": "ssh", "host": ""}})", "without its host"},
+           Case{R"({"gpu": {"source": "command"}})", "without its command"},
+           Case{R"({"gpu": {"source": "ssh", "host": 7}})", "gpu.host is not a string"},
+           Case{R"({"gpu": "gpu1"})", "gpu = \"gpu1\" is not an object"},
+       }) {
+    std::vector<std::string> problems;
+    const Settings s = settings_from_json(c.json, &problems);
+    EXPECT_EQ(s.gpu_source, G::Here) << c.json;
+    ASSERT_FALSE(problems.empty()) << c.json;
+    EXPECT_NE(problems.front().find(c.says), std::string::npos) << problems.front();
+  }
+  std::vector<std::string> problems;
+  const std::string long_host(kMaxGpuHostChars + 1, 'h');
+  const Settings s =
+      settings_from_json(R"({"gpu": {"source": "ssh", "host": ")" + long_host + "\"}}", &problems);
+  EXPECT_EQ(s.gpu_source, G::Here);
+  EXPECT_TRUE(s.gpu_host.empty());
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_NE(problems[0].find("at most 1024 characters"), std::string::npos) << problems[0];
+}
+
 // Issue 31: a first start opens the default lesson; the lesson and each lesson's place are kept.
 TEST(Settings, TheLessonAndItsPlaceAreRemembered) {
   std::vector<std::string> problems;

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "gpu_protocol.h"  // short_gpu_name
+
 namespace bankviz::gui {
 
 Measurer::Measurer()
@@ -29,6 +31,20 @@ void Measurer::set_runner(RunFn fn) {
 
 void Measurer::set_runner(std::function<Measurement(const Scenario&)> fn) {
   set_runner([fn = std::move(fn)](const Scenario& s, const MeasureCall&) { return fn(s); });
+}
+
+void Measurer::set_source(std::function<std::string()> source) {
+  std::lock_guard<std::mutex> lock(mu_);
+  source_ = std::move(source);
+}
+
+std::string Measurer::source() const {
+  std::function<std::string()> f;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    f = source_;
+  }
+  return f ? f() : std::string();
 }
 
 void Measurer::set_unavailable(std::string reason) {
@@ -101,13 +117,14 @@ std::string stage_line(const Measurement& m, int step) {
   for (const Measurement::StepFigure& f : m.steps) {
     if (f.step != step || f.cycles <= 0) continue;
     // "NVIDIA H100 80GB HBM3" -> "H100": what a room calls the card.
-    std::string card = m.device_name;
-    if (card.rfind("NVIDIA ", 0) == 0) card = card.substr(7);
-    if (size_t sp = card.find(' '); sp != std::string::npos) card.resize(sp);
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "measured on %s: %.2f cycles per instruction, model %.4g",
-                  card.empty() ? "the GPU" : card.c_str(), f.cycles, f.model);
-    return buf;
+    const std::string card = short_gpu_name(m.device_name);
+    // A recorded figure says where and when: "measured on H200, recorded 2026-11-29: ...".
+    const std::string where = m.recorded.empty() ? "measured on " + card : m.recorded;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s: %.2f cycles per instruction, model %.4g", where.c_str(),
+                  f.cycles, f.model);
+    // The connection to the GPU elsewhere was lost: the last figure, marked.
+    return m.stale.empty() ? std::string(buf) : std::string(buf) + " (stale: GPU connection lost)";
   }
   return {};
 }
@@ -120,6 +137,7 @@ std::string stage_line(const Measurement& m, int step) {
 
 #include "bankviz/compiled.h"
 #include "bankviz/runner.h"
+#include "recorded.h"
 
 namespace bankviz::gui {
 
@@ -152,31 +170,10 @@ void as_compiled_rows(const Scenario& s, const DeviceInfo& dev, Measurement& m) 
 
 }  // namespace
 
-Measurement measure_with_runner(const Scenario& s, const MeasureCall& call) {
-  // One Runner for the worker thread's life: it owns the CUDA context and the module cache.
-  thread_local Runner runner;
-  Measurement m;
-  std::string reason;
-  DeviceInfo dev = runner.device(&reason);
-  if (!dev.present) {
-    m.error = "no CUDA device: the model still works, timing unavailable (" + reason + ")";
-    m.no_device = true;
-    return m;
-  }
-  m.device = dev.name + " (" + dev.sm + ", " + std::to_string(dev.sm_count) + " SMs)";
-  m.device_name = dev.name;
-  m.sm = dev.sm;
-  m.model_arch = dev.model_arch;
-  // The figure first: exposed timing without the counters' launches (0.05-0.8 s on an H100 for
-  // the seeds' scenarios, against 0.8-3 s for the whole measurement: BENCHMARKS.md).
-  RunOptions o;
-  o.mode = RunMode::Exposed;
-  o.counters = false;
-  RunResult fig = runner.run(s, o);
-  if (fig.status != RunStatus::Ok) {
-    m.error = std::string(run_status_name(fig.status)) + ": " + fig.message;
-    return m;
-  }
+namespace {
+
+// The exposed figure of `fig` into m (the stage's figure and the panel's lines).
+void figure_of(const RunResult& fig, Measurement& m) {
   m.ok = true;
   m.mode = "exposed";
   double cycles = 0, model = 0;
@@ -199,22 +196,19 @@ Measurement measure_with_runner(const Scenario& s, const MeasureCall& call) {
   m.partial = true;
   if (!fig.arch_note.empty()) m.lines.push_back(fig.arch_note);
   if (!fig.verification.summary.empty()) m.lines.push_back(fig.verification.summary);
-  if (call.figure_only) return m;
-  if (call.figure) call.figure(m);
-  // The rest: the GPU's counters (exposed steps once more, read, not re-timed: the figure above
-  // stays), the lesson's launch, the compiled kernel.
-  o.counters = true;
-  o.timing_runs = 1;
-  RunResult ex = runner.run(s, o);
-  std::string counters_failed;
-  if (ex.status != RunStatus::Ok) {  // the figure stands; no counters, and why
-    counters_failed =
-        "the counters' run failed: " + std::string(run_status_name(ex.status)) + ": " + ex.message;
-    ex = fig;
-  }
-  o.mode = RunMode::Written;
-  o.timing_runs = RunOptions{}.timing_runs;
-  RunResult wr = runner.run(s, o);
+}
+
+void device_of(const DeviceInfo& dev, Measurement& m) {
+  m.device = dev.name + " (" + dev.sm + ", " + std::to_string(dev.sm_count) + " SMs)";
+  m.device_name = dev.name;
+  m.sm = dev.sm;
+  m.model_arch = dev.model_arch;
+}
+
+// The rest after the figure: the counters of `ex` (the exposed run with them, or the figure's
+// run when that failed: `counters_failed` says why), the lesson's launch `wr`, the compiled kernel.
+void rest_of(const Scenario& s, const RunResult& fig, const RunResult& ex, const RunResult& wr,
+             const std::string& counters_failed, bool compiled, Measurement& m) {
   m.partial = false;
   m.mode = "exposed + as written";
   if (wr.status == RunStatus::Ok) m.microseconds = wr.written.us_per_launch;
@@ -230,7 +224,96 @@ Measurement measure_with_runner(const Scenario& s, const MeasureCall& call) {
   if (ex.counters != CounterStatus::Ok && ex.counters != CounterStatus::Off)
     m.counters_problem = ex.counters_message;
   if (!counters_failed.empty()) m.counters_problem = counters_failed;
-  if (wr.status == RunStatus::Ok) as_compiled_rows(s, dev, m);
+  if (compiled && wr.status == RunStatus::Ok) as_compiled_rows(s, fig.device, m);
+}
+
+// This machine's GPU: one Runner for the worker thread's life (the CUDA context, the modules).
+class LocalGpu : public RunBackend {
+ public:
+  DeviceInfo device(std::string* reason) override { return runner_.device(reason); }
+  RunResult run(const Scenario& s, const RunOptions& o) override { return runner_.run(s, o); }
+
+ private:
+  Runner runner_;
+};
+
+}  // namespace
+
+Measurement measure_on(RunBackend& gpu, const Scenario& s, const MeasureCall& call) {
+  Measurement m;
+  std::string reason;
+  DeviceInfo dev = gpu.device(&reason);
+  if (!dev.present) {
+    m.error = "no CUDA device: the model still works, timing unavailable (" + reason + ")";
+    m.no_device = true;
+    return m;
+  }
+  device_of(dev, m);
+  // The figure first: exposed timing without the counters' launches (0.05-0.8 s on an H100 for
+  // the seeds' scenarios, against 0.8-3 s for the whole measurement: BENCHMARKS.md).
+  RunOptions o;
+  o.mode = RunMode::Exposed;
+  o.counters = false;
+  RunResult fig = gpu.run(s, o);
+  if (fig.status != RunStatus::Ok) {
+    m.error = std::string(run_status_name(fig.status)) + ": " + fig.message;
+    return m;
+  }
+  if (fig.device.present) device_of(fig.device, m);
+  figure_of(fig, m);
+  if (call.figure_only) return m;
+  if (call.figure) call.figure(m);
+  // The rest: the GPU's counters (exposed steps once more, read, not re-timed: the figure above
+  // stays), the lesson's launch, the compiled kernel.
+  o.counters = true;
+  o.timing_runs = 1;
+  RunResult ex = gpu.run(s, o);
+  std::string counters_failed;
+  if (ex.status != RunStatus::Ok) {  // the figure stands; no counters, and why
+    counters_failed =
+        "the counters' run failed: " + std::string(run_status_name(ex.status)) + ": " + ex.message;
+    ex = fig;
+  }
+  o.mode = RunMode::Written;
+  o.timing_runs = RunOptions{}.timing_runs;
+  const RunResult wr = gpu.run(s, o);
+  rest_of(s, fig, ex, wr, counters_failed, true, m);
+  return m;
+}
+
+Measurement measure_with_runner(const Scenario& s, const MeasureCall& call) {
+  thread_local LocalGpu gpu;
+  return measure_on(gpu, s, call);
+}
+
+Measurement measure_here_or_recorded(const Scenario& s, const MeasureCall& call) {
+  thread_local bool no_gpu_here = false;
+  if (!no_gpu_here) {
+    Measurement m = measure_with_runner(s, call);
+    if (!m.no_device) return m;
+    no_gpu_here = true;
+  }
+  return measure_recorded(s, call);
+}
+
+Measurement measure_recorded(const Scenario& s, const MeasureCall& call) {
+  Measurement m;
+  const std::vector<RecordedSet>& sets = shipped_recorded_sets();
+  const std::optional<RecordedRun> ex = find_recorded_run(sets, s, RunMode::Exposed);
+  if (!ex) {
+    m.error = kNotMeasured;
+    return m;
+  }
+  device_of(ex->result.device, m);
+  m.recorded = ex->label;
+  m.recorded_note = ex->note;
+  figure_of(ex->result, m);
+  if (call.figure_only) return m;
+  const std::optional<RecordedRun> wr = find_recorded_run(sets, s, RunMode::Written);
+  RunResult written;
+  if (wr) written = wr->result;
+  // Recorded sets hold the runs, not the cubin: the compiled kernel is not shown.
+  rest_of(s, ex->result, ex->result, written, "", false, m);
   return m;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bankviz/counters.h"
+#include "bankviz/run_types.h"
 #include "bankviz/scenario.h"
 #include "jobs/latest_job.h"
 
@@ -67,6 +68,14 @@ struct Measurement {
   // come with the whole measurement. A figure-only request (a comparison's sides, a sweep's points)
   // ends here.
   bool partial = false;
+  // Where the figures come from when not this machine's GPU: "measured on H200, recorded
+  // 2026-11-29" (a recorded set, recorded.h; `recorded_note` says when its rules are older) or
+  // "H200 on gpu1" (a GPU elsewhere, gpu_client.h).
+  std::string recorded, recorded_note;
+  std::string remote;
+  // The connection to the GPU elsewhere was lost: this is the last figure measured, kept and
+  // marked stale ("stale: the connection to gpu1 was lost ...").
+  std::string stale;
 };
 
 // What a measurement is asked for: `figure_only` stops after the exposed timing (the comparison's
@@ -80,6 +89,29 @@ struct MeasureCall {
 // Scenario::steps): "measured on H100: 32.83 cycles per instruction, model 32". Empty when `m`
 // has no figure for that step.
 std::string stage_line(const Measurement& m, int step);
+
+// Where a measurement's runs are made: this machine's GPU (the kernels library's Runner), one
+// elsewhere (RemoteGpu, remote_gpu.h) or none.
+class RunBackend {
+ public:
+  virtual ~RunBackend() = default;
+  // The GPU, or present=false with the reason.
+  virtual DeviceInfo device(std::string* reason) = 0;
+  virtual RunResult run(const Scenario& s, const RunOptions& o) = 0;
+};
+
+// A measurement made through `gpu`: the exposed figure first (to call.figure), then unless
+// call.figure_only the counters, the lesson's launch and the compiled kernel.
+Measurement measure_on(RunBackend& gpu, const Scenario& s, const MeasureCall& call);
+
+// A measurement from the recorded sets (recorded.h) where exactly this scenario was recorded,
+// labelled (Measurement::recorded); else ok=false with "not measured: connect a GPU (--gpu
+// HOST)" (not no_device: the next edit is looked up again).
+Measurement measure_recorded(const Scenario& s, const MeasureCall& call);
+
+// This machine's GPU (measure_with_runner) while it has one; without one, the recorded sets
+// (measure_recorded): the app's runner when no GPU elsewhere is set.
+Measurement measure_here_or_recorded(const Scenario& s, const MeasureCall& call);
 
 // The kernels library's Runner on this thread's behalf: the exposed timing without counters first
 // (the figure, handed to call.figure), then unless call.figure_only the counters, the lesson's
@@ -102,6 +134,10 @@ class Measurer {
   // is a runner that hands over no figure first.
   void set_runner(RunFn fn);
   void set_runner(std::function<Measurement(const Scenario&)> fn);
+  // Where the figures come from, in words, asked by the panels each frame ("H200 on gpu1",
+  // "connecting to gpu1", "recorded on H200"); empty: this machine's GPU.
+  void set_source(std::function<std::string()> source);
+  std::string source() const;
   // No GPU: the panels show `reason`, requests are ignored.
   void set_unavailable(std::string reason);
   // Queues the scenario; a newer request replaces a queued one. No-op when unavailable.
@@ -125,6 +161,7 @@ class Measurer {
   bool unavailable_ = true;
   std::string reason_ = "no CUDA device: the model still works, timing unavailable";
   std::vector<Measurement> history_;
+  std::function<std::string()> source_;
   // Last, so it is destroyed first: its destructor waits for a running measurement, whose
   // finished() still uses the members above.
   struct Request {

@@ -111,6 +111,9 @@ void draw_measurement(const MeasureState& ms, const Analysis* analysis, bool ask
                 static_cast<int>(a.arch->name.size()), a.arch->name.data());
     if (a.arch->has(Provenance::Extrapolated)) arch_rules_label(*a.arch, pal);
   }
+  // Where the figures come from when not this machine's GPU: "GPU: H200 on gpu1", "connecting".
+  if (const std::string src = ms.measurer.source(); !src.empty())
+    ImGui::TextWrapped("GPU: %s", src.c_str());
   Measurer::State st = ms.measurer.state();
   if (st == Measurer::State::Unavailable) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, pal.light ? ImVec4(1.0f, 0.95f, 0.80f, 1)
@@ -133,9 +136,20 @@ void draw_measurement(const MeasureState& ms, const Analysis* analysis, bool ask
       ImGui::TextWrapped("%.2f cycles  vs  model %.2f", m->cycles_per_instruction, m->predicted);
       ImGui::PopFont();
       ImGui::TextWrapped("%s", m->device.c_str());
-      // This GPU's rule set, and what validate found on this GPU (validation.h).
-      const std::string v = validation_label(ms.validation, m->device_name, m->sm, m->model_arch);
-      if (!v.empty()) {
+      // A recorded figure says so (and when its rules are older); a figure kept after the
+      // connection to the GPU was lost is marked stale.
+      if (!m->recorded.empty()) ImGui::TextWrapped("%s (not this machine)", m->recorded.c_str());
+      if (!m->recorded_note.empty())
+        ImGui::TextColored(colv(pal.conflict), "%s", m->recorded_note.c_str());
+      if (!m->stale.empty())
+        ImGui::TextColored(colv(pal.conflict), "stale: the last figure measured; %s",
+                           m->stale.c_str());
+      // This GPU's rule set, and what validate found on this GPU (validation.h): for this
+      // machine's GPU only (validate's record is this machine's).
+      const bool here = m->recorded.empty() && m->remote.empty();
+      const std::string v =
+          here ? validation_label(ms.validation, m->device_name, m->sm, m->model_arch) : "";
+      if (here && !v.empty()) {
         const bool agrees = ms.validation && ms.validation->agrees;
         const std::string text = m->model_arch + " rules: " + v;
         if (agrees) {
@@ -147,7 +161,7 @@ void draw_measurement(const MeasureState& ms, const Analysis* analysis, bool ask
           ImGui::SetTooltip(
               "bankviz-cli validate ran every measured suite on this GPU through its "
               "own counters (CUPTI) and compared each count with the model");
-      } else if (!m->model_arch.empty()) {
+      } else if (here && !m->model_arch.empty()) {
         ImGui::TextDisabled("%s rules: not validated on this GPU yet (bankviz-cli validate)",
                             m->model_arch.c_str());
       }

@@ -147,9 +147,19 @@ struct LessonEntry {
 // The GPU's measurement (measure.h) and what `bankviz-cli validate` found on this machine
 // (validation.h), read at start-up: the measurement panel labels this GPU's rule set "validated on
 // this GPU" when it agreed.
+// The toolbar's GPU menu (measure/panel_gpu.cpp): the choice being edited, used with "Use" (then
+// saved with the settings), and why the last choice was refused.
+struct GpuMenu {
+  Settings::GpuSource source = Settings::GpuSource::Here;
+  std::string host, command;
+  std::string problem;
+  bool session_only = false;  // --gpu or --gpu-command chose for this session
+};
+
 struct MeasureState {
   Measurer measurer;
   std::optional<ValidationRecord> validation;
+  GpuMenu gpu_menu;
 };
 
 // The one-line status (panel_status.cpp): a saved file (Info) or a problem (Error, in the conflict

@@ -157,6 +157,14 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code,
       app.add_option("--wavefront", o.wavefront, "with --step: wavefront to show (0-based)")
           ->check(CLI::Range(0, INT_MAX));
   app.add_flag("--no-settings", o.no_settings, "do not read or write the settings file");
+  app.add_option("--gpu", o.gpu,
+                 "measure on the GPU of this ssh destination (user@host, a Host of "
+                 "~/.ssh/config): `ssh HOST bankviz-cli serve` in batch mode")
+      ->check(non_empty);
+  app.add_option("--gpu-command", o.gpu_command,
+                 "measure through this shell command speaking bankviz's protocol "
+                 "(`bankviz-cli serve`, `srun ... bankviz-cli serve`)")
+      ->check(non_empty);
   app.add_flag("--egl", o.egl, "render headless through EGL even when a display exists");
   app.add_option("--kernel-file", o.kernel_file,
                  "a .cu file for the 'your kernel' window: profile it (with --kernel, --line) and "
@@ -254,6 +262,8 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code,
     return usage(exit_code, "--kernel-file needs --kernel and --line");
   if (!o.dump_layout.empty() && o.screenshot.empty())
     return usage(exit_code, "--dump-layout works with --screenshot");
+  if (!o.gpu.empty() && !o.gpu_command.empty())
+    return usage(exit_code, "give --gpu HOST or --gpu-command CMD, not both");
   if (o.whole_animation && o.gif.empty() && o.sequence.empty() && o.export_gif.empty())
     return usage(exit_code, "--whole-animation works with --gif, --sequence or --export-gif");
   if (o.slide && o.screenshot.empty() && o.svg.empty())

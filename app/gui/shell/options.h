@@ -50,7 +50,10 @@ struct Options {
   bool views_only = false;                 // start with the sidebar hidden
   int step = -1, warp = 0, wavefront = 0;  // show this beat (step = executed step index)
   bool no_settings = false;                // ignore and do not write the settings file
-  bool egl = false;                        // force the EGL surfaceless path even with a display
+  // Measure on a GPU elsewhere (README "Measure on a remote GPU"): an ssh destination, or a
+  // command speaking bankviz's protocol (measure/remote_gpu.h).
+  std::string gpu, gpu_command;
+  bool egl = false;  // force the EGL surfaceless path even with a display
   // --kernel-file FILE.cu --kernel NAME --line N [--block B] [--args "..."] [--shared N]
   // [--record-cpu]: the "your kernel" window run on that launch (Profile, block (0,0,0) recorded
   // on the GPU; or Record on the CPU) and line N opened as the window's "open" does.

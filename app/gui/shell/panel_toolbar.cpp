@@ -301,6 +301,16 @@ ToolbarAsk draw_toolbar(const ToolbarView& v, Settings& settings, ExportState& e
           "with a GPU the measured one");
     flow.done();
   }
+  // Where the measured figures come from: this machine, a GPU over ssh, a command, recorded.
+  if (!compact && v.gpu_menu) {
+    item(button_w("GPU"));
+    if (ImGui::Button("GPU")) ImGui::OpenPopup("gpu");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Measured figures from: %s",
+                        v.gpu_source.empty() ? "this machine's GPU" : v.gpu_source.c_str());
+    ask.use_gpu = draw_gpu_menu(*v.gpu_menu, v.gpu_source);
+    flow.done();
+  }
   item(button_w("Export"));
   if (ImGui::Button("Export")) ImGui::OpenPopup("export");
   if (ImGui::IsItemHovered())

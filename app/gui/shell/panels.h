@@ -77,6 +77,10 @@ struct CompareMenuAsk {
 };
 CompareMenuAsk draw_compare_menu(const std::vector<CompareChoice>& choices,
                                  const std::vector<Preset>& presets, bool comparing);
+// The toolbar's GPU popup (measure/panel_gpu.cpp): where the figures come from now (`source`),
+// and the choice of this machine's GPU, one over ssh, a command or the recorded figures, edited
+// in `menu`; true when "Use" was pressed. In the browser it says that no kernel runs there.
+bool draw_gpu_menu(GpuMenu& menu, const std::string& source);
 
 // The toolbar (panel_toolbar.cpp) over what it shows; it edits the settings (speed, loop, theme,
 // presenter, views only) and the Export menu's choices itself, and returns the rest for the caller
@@ -96,6 +100,8 @@ struct ToolbarView {
   std::string lesson;
   int scene = -1;
   const std::map<std::string, int>& places;
+  GpuMenu* gpu_menu = nullptr;  // the GPU menu's choice, edited in place
+  std::string gpu_source;       // where the figures come from now (Measurer::source())
 };
 struct ToolbarAsk {
   std::optional<std::string> preset;
@@ -107,6 +113,7 @@ struct ToolbarAsk {
   bool fonts = false;    // theme or presenter mode changed: rebuild the fonts
   bool help = false, sweep = false, experiments = false;  // toggle that window
   bool open_file = false;  // the platform's file picker (platform.h pick_file)
+  bool use_gpu = false;    // the GPU menu's "Use": measure where gpu_menu says
   CompareMenuAsk compare;
   float height = 0;  // the toolbar's height this frame (its rows wrap)
 };

@@ -32,6 +32,9 @@
 #include "shell/frame_guard.h"
 #include "shell/link.h"
 #include "shell/panels.h"
+#ifndef __EMSCRIPTEN__
+#include "measure/remote_gpu.h"  // a GPU elsewhere: the desktop's (process code)
+#endif
 
 namespace bankviz::gui {
 
@@ -1219,6 +1222,54 @@ bool save_imgui_ini(const std::string& path) {
     return false;
   }
   return true;
+}
+
+// [SECTION] Where the measured figures come from (the GPU menu, --gpu, --gpu-command)
+
+void start_gpu(AppState& s, const Options& o) {
+  Measurer& m = s.measure.measurer;
+  if (!capabilities().processes) return m.set_unavailable(kBrowserCannotRunKernels);
+  if (o.frames != 0 && o.screenshot.empty()) return;  // a headless render measures nothing
+#ifndef __EMSCRIPTEN__
+  GpuMenu& g = s.measure.gpu_menu;
+  g.session_only = !o.gpu.empty() || !o.gpu_command.empty();
+  if (g.session_only) {
+    g.source = o.gpu.empty() ? Settings::GpuSource::Command : Settings::GpuSource::Ssh;
+    g.host = o.gpu;
+    g.command = o.gpu_command;
+  } else {
+    g.source = s.settings.gpu_source;
+    g.host = s.settings.gpu_host;
+    g.command = s.settings.gpu_command;
+  }
+  // Headless pictures (--screenshot, --gif, --sequence) show this machine's GPU alone, no
+  // recorded figure: the stage of a machine without one, the same in each of them.
+  const bool window = !o.headless();
+  g.problem = use_gpu_setting(m, g.source, g.host, g.command, window);
+  if (g.problem.empty()) return;
+  // A saved setting that cannot be used (the flags were checked at the start): said, and this
+  // machine's GPU used instead.
+  set_notice(s, "the GPU setting: " + g.problem + "; measuring on this machine", 0, 30,
+             Notice::Error);
+  std::fprintf(stderr, "bankviz: the GPU setting: %s; measuring on this machine\n",
+               g.problem.c_str());
+  use_gpu_setting(m, Settings::GpuSource::Here, "", "", window);
+#endif
+}
+
+void use_gpu_menu(AppState& s) {
+#ifndef __EMSCRIPTEN__
+  GpuMenu& g = s.measure.gpu_menu;
+  g.problem = use_gpu_setting(s.measure.measurer, g.source, g.host, g.command);
+  if (!g.problem.empty()) return;
+  g.session_only = false;
+  s.settings.gpu_source = g.source;
+  s.settings.gpu_host = g.host;
+  s.settings.gpu_command = g.command;
+  s.measure.measurer.request(s.scenario);
+#else
+  (void)s;
+#endif
 }
 
 }  // namespace bankviz::gui

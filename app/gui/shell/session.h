@@ -142,6 +142,16 @@ void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_sca
 // --screenshot / --sequence / --frames without a window: returns the exit code.
 int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells);
 
+// Where the measured figures come from at the start (the window and --screenshot; other headless
+// renders measure nothing): --gpu / --gpu-command for this session, else the GPU setting. The
+// recorded figures stand in for a missing GPU in the window only: headless pictures without
+// --gpu show this machine's GPU alone (a recorded line on stage costs the 4K presenter layout
+// its 28 px lane digits, OnStage.LegibleFromTheBackRowAt3840x2160). The browser runs no kernel.
+void start_gpu(AppState& s, const Options& o);
+// The GPU menu's "Use" (s.measure.gpu_menu): measure there from now on and keep it in the
+// settings, or say in the menu why not.
+void use_gpu_menu(AppState& s);
+
 // Prints frame-time statistics (--frame-times): total per frame, and the mean of each part.
 void print_frame_times(const std::vector<FrameTiming>& t, const std::string& renderer, int w,
                        int h);

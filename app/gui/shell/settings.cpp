@@ -56,6 +56,48 @@ void read(const json& j, const char* key, T* out, std::vector<std::string>* prob
   }
 }
 
+// "gpu": {"source": "here" | "ssh" | "command" | "recorded", "host": "...", "command": "..."}.
+// A source that needs a host or command it lacks is reported and this machine's GPU used.
+void read_gpu(const json& j, Settings& s, std::vector<std::string>* problems) {
+  if (!j.contains("gpu")) return;
+  const json& g = j["gpu"];
+  if (!g.is_object()) {
+    problems->push_back("settings: gpu = " + g.dump() +
+                        " is not an object; measuring on this machine's GPU");
+    return;
+  }
+  for (const char* key : {"host", "command"}) {
+    if (!g.contains(key)) continue;
+    const size_t most = std::string(key) == "host" ? kMaxGpuHostChars : kMaxGpuCommandChars;
+    if (!g[key].is_string() || g[key].get<std::string>().size() > most) {
+      problems->push_back(std::string("settings: gpu.") + key + " is not a string of at most " +
+                          std::to_string(most) + " characters; left out");
+      continue;
+    }
+    (std::string(key) == "host" ? s.gpu_host : s.gpu_command) = g[key].get<std::string>();
+  }
+  if (!g.contains("source")) return;
+  using G = Settings::GpuSource;
+  const json& src = g["source"];
+  bool named = false;
+  for (G k : {G::Here, G::Ssh, G::Command, G::Recorded})
+    if (src.is_string() && src.get<std::string>() == gpu_source_name(k)) {
+      s.gpu_source = k;
+      named = true;
+    }
+  if (!named)
+    problems->push_back("settings: gpu.source = " + src.dump() +
+                        " is not \"here\", \"ssh\", \"command\" or \"recorded\"; measuring on "
+                        "this machine's GPU");
+  if ((s.gpu_source == G::Ssh && s.gpu_host.empty()) ||
+      (s.gpu_source == G::Command && s.gpu_command.empty())) {
+    problems->push_back(std::string("settings: gpu.source = \"") + gpu_source_name(s.gpu_source) +
+                        "\" without its " + (s.gpu_source == G::Ssh ? "host" : "command") +
+                        "; measuring on this machine's GPU");
+    s.gpu_source = G::Here;
+  }
+}
+
 // A lesson name as the catalog names them: a file stem of letters, digits, '-', '_' and '.'
 // (never a path, never empty).
 bool lesson_name_ok(const std::string& n) {
@@ -106,6 +148,20 @@ void read_lesson(const json& j, Settings* s, std::vector<std::string>* problems)
 
 }  // namespace
 
+const char* gpu_source_name(Settings::GpuSource g) {
+  switch (g) {
+    case Settings::GpuSource::Ssh:
+      return "ssh";
+    case Settings::GpuSource::Command:
+      return "command";
+    case Settings::GpuSource::Recorded:
+      return "recorded";
+    case Settings::GpuSource::Here:
+      break;
+  }
+  return "here";
+}
+
 Settings settings_from_json(const std::string& text, std::vector<std::string>* problems) {
   Settings s;
   json j = json::parse(text, nullptr, false);
@@ -155,6 +211,7 @@ Settings settings_from_json(const std::string& text, std::vector<std::string>* p
   read(j, "views_only", &s.views_only, problems);
   read(j, "window_w", &s.window_w, problems, 640, 8192);
   read(j, "window_h", &s.window_h, problems, 400, 8192);
+  read_gpu(j, s, problems);
   return s;
 }
 
@@ -175,7 +232,11 @@ std::string settings_to_json(const Settings& s) {
             {"show_measure", s.show_measure},
             {"views_only", s.views_only},
             {"window_w", s.window_w},
-            {"window_h", s.window_h}};
+            {"window_h", s.window_h},
+            {"gpu",
+             {{"source", gpu_source_name(s.gpu_source)},
+              {"host", s.gpu_host},
+              {"command", s.gpu_command}}}};
   return j.dump(2) + "\n";
 }
 

@@ -40,7 +40,19 @@ struct Settings {
   bool views_only = false;   // sidebar hidden: the tile, bank and timeline views fill the window
   int window_w = 1600;       // window size in screen coordinates, 640 .. 8192 x 400 .. 8192
   int window_h = 1000;
+  // Where the measured figures come from (the toolbar's GPU menu; "gpu" in the file): this
+  // machine's GPU (and the recorded figures without one), a GPU over ssh (gpu_host), a command
+  // speaking bankviz's protocol (gpu_command) or the recorded figures only. --gpu and
+  // --gpu-command choose for one session without changing it.
+  enum class GpuSource { Here, Ssh, Command, Recorded } gpu_source = GpuSource::Here;
+  std::string gpu_host, gpu_command;
 };
+
+// "here", "ssh", "command", "recorded": the settings file's words for a GpuSource.
+const char* gpu_source_name(Settings::GpuSource g);
+
+// The longest gpu_host and gpu_command kept from the settings file (bankviz-cli's limits).
+inline constexpr size_t kMaxGpuHostChars = 1024, kMaxGpuCommandChars = 8192;
 
 // Whether exports draw in the light theme: the window's theme unless the user chose one for them.
 // Every export asks this, so a GIF, a PNG slide and an SVG of one session agree.

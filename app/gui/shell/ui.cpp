@@ -381,7 +381,9 @@ void toolbar_panel(AppState& s, Rect r) {
                       lesson_catalog(s),
                       s.lesson.file ? s.lesson.catalog : "",
                       s.lesson.scene,
-                      s.settings.lesson_places};
+                      s.settings.lesson_places,
+                      &s.measure.gpu_menu,
+                      s.measure.measurer.source()};
   const ToolbarAsk ask = draw_toolbar(v, s.settings, s.exports, s.layout, r);
   s.toolbar_h = ask.height;
   if (ask.preset) {
@@ -412,6 +414,7 @@ void toolbar_panel(AppState& s, Rect r) {
       set_notice(s, err, ImGui::GetTime(), 8, Notice::Error);
   }
   if (ask.compare.close) close_compare(s);
+  if (ask.use_gpu) use_gpu_menu(s);
 }
 
 // The scenario panel, and what it asked done here (undo, redo, reset, an edit into the history).

@@ -1,0 +1,173 @@
+// remote_gpu.cpp: RemoteGpu and its runner (remote_gpu.h).
+#include "measure/remote_gpu.h"
+
+#include "data_dir.h"
+#include "recorded.h"
+#include "remote_run.h"
+
+namespace bankviz::gui {
+
+RemoteGpu::RemoteGpu(GpuTarget target) : target_(target), client_(std::move(target)) {
+  status_ = "connecting to " + target_.where();
+}
+
+void RemoteGpu::set(State s, std::string text) {
+  std::lock_guard<std::mutex> lock(mu_);
+  state_ = s;
+  status_ = std::move(text);
+}
+
+DeviceInfo RemoteGpu::device(std::string* reason) {
+  DeviceInfo d;
+  if (!client_.connected()) {
+    set(State::Connecting, "connecting to " + target_.where());
+    if (std::string why = client_.connect(); !why.empty()) {
+      set(State::Failed, why);
+      if (reason) *reason = why;
+      return d;
+    }
+  }
+  if (std::string why = client_.require_gpu(); !why.empty()) {
+    set(State::NoGpu, why);
+    if (reason) *reason = why;
+    return d;
+  }
+  const GpuDevice& g = client_.greeting().device;
+  d.present = true;
+  d.name = g.name;
+  d.sm = g.sm;
+  set(State::Connected, short_gpu_name(g.name) + " on " + target_.where());
+  return d;
+}
+
+RunResult RemoteGpu::run(const Scenario& s, const RunOptions& o) {
+  bool dropped = false;
+  RunResult r = run_remote(client_, s, o, &dropped);
+  if (dropped) set(State::Lost, "lost: " + r.message);
+  return r;
+}
+
+RemoteGpu::State RemoteGpu::state() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return state_;
+}
+
+std::string RemoteGpu::status() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return status_;
+}
+
+bool RemoteGpu::lost() const {
+  return state() == State::Lost;
+}
+
+std::function<Measurement(const Scenario&, const MeasureCall&)> remote_runner(
+    std::shared_ptr<RemoteGpu> gpu) {
+  auto last = std::make_shared<std::optional<Measurement>>();
+  return [gpu, last](const Scenario& s, const MeasureCall& call) {
+    Measurement m = measure_on(*gpu, s, call);
+    if (m.ok) {
+      m.remote = gpu->status();
+      *last = m;
+      return m;
+    }
+    const RemoteGpu::State st = gpu->state();
+    // Not reaching the GPU is not "no GPU": the next edit tries again.
+    if (st == RemoteGpu::State::Failed || st == RemoteGpu::State::Lost) m.no_device = false;
+    if (st == RemoteGpu::State::Lost && *last) {
+      Measurement stale = **last;
+      stale.stale = gpu->status();
+      return stale;
+    }
+    return m;
+  };
+}
+
+namespace {
+
+// What a runner without a GPU elsewhere found, for source() on the UI thread: the worker fills
+// it in (the recorded sets are read there, never on the UI thread).
+struct Found {
+  std::mutex mu;
+  std::string text;
+  void set(std::string s) {
+    std::lock_guard<std::mutex> lock(mu);
+    text = std::move(s);
+  }
+  std::string get() {
+    std::lock_guard<std::mutex> lock(mu);
+    return text;
+  }
+};
+
+// Where the recorded figures come from, or that there are none.
+std::string recorded_sets_words() {
+  const std::vector<RecordedSet>& sets = shipped_recorded_sets();
+  if (sets.empty())
+    return "no recorded measurements in " + assets_dir() +
+           "/recorded: connect a GPU (the GPU menu, --gpu HOST)";
+  std::string words;
+  for (const RecordedSet& set : sets) words += (words.empty() ? "" : "; ") + recorded_label(set);
+  return words;
+}
+
+}  // namespace
+
+void use_gpu(Measurer& m, const GpuTarget& target) {
+  if (target.empty()) {
+    auto found = std::make_shared<Found>();
+    found->set("this machine's GPU");
+    m.set_runner([found](const Scenario& s, const MeasureCall& call) {
+      Measurement r = measure_here_or_recorded(s, call);
+      if (r.recorded.empty() && r.error != kNotMeasured) return r;  // this machine's GPU
+      found->set("none on this machine: the recorded figures (" + recorded_sets_words() + ")");
+      return r;
+    });
+    m.set_source([found] { return found->get(); });
+    return;
+  }
+  auto gpu = std::make_shared<RemoteGpu>(target);
+  m.set_runner(remote_runner(gpu));
+  m.set_source([gpu] { return gpu->status(); });
+}
+
+void use_recorded(Measurer& m) {
+  auto found = std::make_shared<Found>();
+  found->set("the recorded figures only");
+  m.set_runner([found](const Scenario& s, const MeasureCall& call) {
+    found->set("the recorded figures only (" + recorded_sets_words() + ")");
+    return measure_recorded(s, call);
+  });
+  m.set_source([found] { return found->get(); });
+}
+
+std::string use_gpu_setting(Measurer& m, Settings::GpuSource source, const std::string& host,
+                            const std::string& command, bool recorded_without_gpu) {
+  GpuTarget t;
+  switch (source) {
+    case Settings::GpuSource::Here:
+      if (recorded_without_gpu) {
+        use_gpu(m, t);
+      } else {
+        m.set_runner(measure_with_runner);
+        m.set_source({});
+      }
+      return {};
+    case Settings::GpuSource::Recorded:
+      use_recorded(m);
+      return {};
+    case Settings::GpuSource::Ssh:
+      if (host.empty()) return "the GPU menu: give an ssh destination (user@host)";
+      t.host = host;
+      break;
+    case Settings::GpuSource::Command:
+      if (command.empty()) return "the GPU menu: give a command (bankviz-cli serve)";
+      t.command = command;
+      break;
+  }
+  if (std::string why = t.problem(); !why.empty()) return why;
+  use_gpu(m, t);
+  return {};
+}
+
+}  // namespace bankviz::gui
