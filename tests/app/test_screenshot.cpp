@@ -164,14 +164,24 @@ bool inside(const Box& b, int w, int h) {
 
 // Rows of the cell at (line, bank) of the bank view whose interior holds pixels of the lane
 // number's ink: the number's drawn height in pixels. The ink is the app's for the cell's chip
-// (svg.h ink_on: black or white, whichever stands out more), read from the chip's own pixels
-// just inside the cell's border, where no digit is drawn.
+// (svg.h ink_on: black or white, whichever stands out more on the chip's colour).
 int digit_rows(const Shot& s, int line, int bank) {
   const auto& b = s.layout["banks"];
   const double x = b["x"], y = b["y"], cell = b["cell"];
   const double x0 = x + bank * cell, y0 = y + line * cell;
   const double edge = std::max(2.0, cell * 0.16) + 1;
-  const Rgba text = ink_on(s.img.at(x0 + edge, y0 + edge));
+  std::map<uint32_t, int> seen;  // the chip: the interior's most common colour (the digit is thin)
+  for (double dy = edge; dy < cell - edge; dy += 1)
+    for (double dx = edge; dx < cell - edge; dx += 1) {
+      const Rgba c = s.img.at(x0 + dx, y0 + dy);
+      ++seen[static_cast<uint32_t>(c.r) << 16 | static_cast<uint32_t>(c.g) << 8 | c.b];
+    }
+  uint32_t chip = 0;
+  int most = 0;
+  for (const auto& [c, n] : seen)
+    if (n > most) most = n, chip = c;
+  const Rgba text = ink_on(Rgba{static_cast<uint8_t>(chip >> 16), static_cast<uint8_t>(chip >> 8),
+                                static_cast<uint8_t>(chip), 255});
   int first = -1, last = -1;
   for (double dy = edge; dy < cell - edge; dy += 1)
     for (double dx = edge; dx < cell - edge; dx += 1)
