@@ -11,8 +11,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bench_presets PRESETS_DIR [REPEATS]\n");
     return 2;
   }
-  std::printf("%s\n",
-              bankviz::preset_analysis_times_json(argv[1], argc > 2 ? std::atoi(argv[2]) : 5)
-                  .c_str());
+  std::printf(
+      "%s\n",
+      bankviz::preset_analysis_times_json(argv[1], argc > 2 ? std::atoi(argv[2]) : 5).c_str());
   return 0;
 }

@@ -40,8 +40,8 @@ TEST(Link, Base64UrlRoundTripsEveryByte) {
 TEST(Link, LessonSceneRevealPresenterAndSizeBecomeFlags) {
   int code = -1;
   std::string message;
-  auto o = parse_link_flags("#lesson=data-layout&scene=3&reveal&presenter&size=1280x720&theme=light",
-                            &code, &message);
+  auto o = parse_link_flags(
+      "#lesson=data-layout&scene=3&reveal&presenter&size=1280x720&theme=light", &code, &message);
   ASSERT_TRUE(o) << message;
   EXPECT_EQ(o->lesson, "data-layout");
   EXPECT_EQ(o->scene, 3);

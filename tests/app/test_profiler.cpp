@@ -130,10 +130,11 @@ TEST(Subprocess, TheChildsTemporaryFolderIsRemovedWithWhatItLeftThere) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     cancel = true;
   });
-  const ProcessResult r = run_process(
-      {"/bin/sh", "-c", "echo $TMPDIR; mkdir $TMPDIR/bankviz-record-x; touch $TMPDIR/left; "
-                        "trap '' TERM; sleep 60"},
-      60, 1 << 20, &cancel);
+  const ProcessResult r =
+      run_process({"/bin/sh", "-c",
+                   "echo $TMPDIR; mkdir $TMPDIR/bankviz-record-x; touch $TMPDIR/left; "
+                   "trap '' TERM; sleep 60"},
+                  60, 1 << 20, &cancel);
   t.join();
   const std::string dir = r.out.substr(0, r.out.find('\n'));
   EXPECT_NE(dir.find("/bankviz-app-"), std::string::npos) << r.out;

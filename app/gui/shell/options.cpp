@@ -83,8 +83,7 @@ bool expand_link(std::vector<std::string>* args, Options* o, std::string* error)
 
 }  // namespace
 
-std::optional<Options> parse_options(int argc, char** argv, int* exit_code,
-                                     std::string* message) {
+std::optional<Options> parse_options(int argc, char** argv, int* exit_code, std::string* message) {
   struct Sink {
     explicit Sink(std::string* m) { t_message = m; }
     ~Sink() { t_message = nullptr; }
@@ -243,8 +242,8 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code,
   if (!o.preset.empty() + !o.scenario.empty() + !o.lesson.empty() + !o.compare.empty() +
           !o.scenario_text.empty() >
       1)
-    return usage(exit_code,
-                 o.link.empty() ? "give one of --preset, --scenario, --lesson and --compare"
+    return usage(exit_code, o.link.empty()
+                                ? "give one of --preset, --scenario, --lesson and --compare"
                                 : "a link opens one of lesson, preset and scenario");
   if (o.reveal && o.lesson.empty()) return usage(exit_code, "--reveal answers a --lesson's scene");
   if (scene->count() > 0 && o.lesson.empty())

@@ -918,10 +918,14 @@ nlohmann::json layout_json(const AppState& s, float scale) {
       {"toolbar_scenario", toolbar_scenario_name(s)}};
   if (s.profiler.open)  // the "your kernel" window's source list as last drawn
     j["kernel_window"] = {
-        {"shown_line", s.profiler.shown_line},       {"highlighted", s.profiler.highlighted},
-        {"visible_first", s.profiler.visible_first}, {"visible_last", s.profiler.visible_last},
-        {"rows_left", s.profiler.rows_left},         {"rows_right", s.profiler.rows_right},
-        {"row_texts", nlohmann::json::array()},      {"open", s.profiler.open},
+        {"shown_line", s.profiler.shown_line},
+        {"highlighted", s.profiler.highlighted},
+        {"visible_first", s.profiler.visible_first},
+        {"visible_last", s.profiler.visible_last},
+        {"rows_left", s.profiler.rows_left},
+        {"rows_right", s.profiler.rows_right},
+        {"row_texts", nlohmann::json::array()},
+        {"open", s.profiler.open},
         {"outcome_lines", s.profiler.outcome ? s.profiler.outcome->lines.size() : 0}};
   if (s.profiler.open)
     for (const auto& r : s.profiler.row_texts)
