@@ -23,7 +23,10 @@ jobs=${BANKVIZ_JOBS:-$(nproc)}
 # desktop uses, a server (python3) and, for --test, Debian's chromium and npm.
 pkgs=(emscripten nodejs python3 nlohmann-json3-dev libcli11-dev libstb-dev fonts-dejavu-core
       fonts-jetbrains-mono dpkg-dev xz-utils ninja-build cmake)
-[[ $mode == test ]] && pkgs+=(chromium npm)
+# npm: Debian's package only where no npm is on PATH; an image whose node comes from elsewhere
+# (NodeSource's nodejs bundles npm) conflicts with Debian's npm, and apt refuses the pair.
+[[ $mode == test ]] && pkgs+=(chromium)
+[[ $mode == test ]] && ! command -v npm >/dev/null && pkgs+=(npm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
