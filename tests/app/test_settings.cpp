@@ -389,3 +389,53 @@ TEST(ExportFiles, ExistingFilesAreKeptWithoutForceAndReplacedWholeWithIt) {
   EXPECT_EQ(files, 1);  // no temporary file left
   fs::remove_all(dir);
 }
+
+TEST(SettingsFile, AValueNestedTooDeepIsReportedAndTheFileKeptAside) {
+  // 300,000 levels: printing it in a message (or destroying it) recursed that deep and every
+  // start of the app crashed. Now: one message, the defaults, and the user's file kept whole.
+  ConfigHome home("deep");
+  const std::string deep = "{\"theme\": \"light\", \"speed\": " + std::string(300000, '[') +
+                           std::string(300000, ']') + "}";
+  std::ofstream(home.file()) << deep;
+  std::vector<std::string> problems;
+  const Settings s = load_settings(&problems);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("nested deeper than 32 levels"), std::string::npos) << problems[0];
+  const std::string aside = home.file().string() + ".bad";
+  EXPECT_NE(problems[0].find("kept as " + aside), std::string::npos) << problems[0];
+  EXPECT_FALSE(s.light);  // the defaults, not half of the file
+  std::ifstream in(aside);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), deep);
+  // 32 levels are read (the value is reported as the wrong type); brackets inside strings count
+  // for nothing.
+  problems.clear();
+  const Settings ok = settings_from_json(
+      "{\"theme\": \"light\", \"preset\": \"[[[[\", \"speed\": " + std::string(31, '[') +
+          std::string(31, ']') + "}",
+      &problems);
+  EXPECT_TRUE(ok.light);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("speed"), std::string::npos) << problems[0];
+}
+
+TEST(Settings, LongValuesAreQuotedByTheirStartAndLength) {
+  // A 900 KB theme string was quoted whole in the message.
+  std::vector<std::string> problems;
+  const std::string big(900000, 'x');
+  const Settings s = settings_from_json(
+      "{\"theme\": \"" + big + "\", \"preset\": \"" + big + "\", \"gpu\": [\"" + big + "\"]}",
+      &problems);
+  ASSERT_EQ(problems.size(), 3u);
+  for (const std::string& p : problems) {
+    EXPECT_LT(p.size(), 300u) << p.substr(0, 300);
+    EXPECT_NE(p.find("characters)"), std::string::npos) << p.substr(0, 300);
+  }
+  EXPECT_NE(problems[0].find("theme = \"xxx"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[0].find("(900002 characters)"), std::string::npos) << problems[0];
+  EXPECT_TRUE(s.preset.empty());  // a preset name no file can have is left out
+  // Control characters are escaped, never sent to the terminal.
+  problems.clear();
+  settings_from_json("{\"theme\": \"\\u001b[2J\"}", &problems);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].find('\x1b'), std::string::npos) << problems[0];
+}
