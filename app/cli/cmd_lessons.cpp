@@ -159,12 +159,10 @@ void show_lesson(const Lesson& l, bool json) {
     if (!scene.reveal.empty())
       std::cout << "   with the answer: " << *fill_scene_text(scene.reveal, a, step) << "\n";
     if (scene.question)
-      std::cout << "   Q: " << scene.question->ask
-                << "\n   A: "
+      std::cout << "   Q: " << scene.question->ask << "\n   A: "
                 << answer_words(scene.question->quantity,
                                 model_answer(a, scene.question->quantity, step))
-                << " ("
-                << quantity_name(scene.question->quantity) << ")\n";
+                << " (" << quantity_name(scene.question->quantity) << ")\n";
   }
   if (json) {
     nlohmann::ordered_json j = {{"name", l.name},

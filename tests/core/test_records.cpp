@@ -59,7 +59,10 @@ TEST(Records, FieldsAreSeparatedByAnyWhiteSpaceAsTheCLocaleHasIt) {
   EXPECT_EQ(name, "col");
   EXPECT_EQ(a.width, 8);
   EXPECT_EQ(a.addr[1], 8u);
-  EXPECT_EQ(parse_record("a\xc2\xa0" "4 0x1" + addresses(4), name, a),
+  EXPECT_EQ(parse_record("a\xc2\xa0"
+                         "4 0x1" +
+                             addresses(4),
+                         name, a),
             "expected 35 fields (NAME WIDTH MASK and 32 addresses), found 34");
   EXPECT_EQ(parse_record(std::string("a 4\0 0x1", 9) + addresses(4), name, a).find("width"), 0u);
 }
