@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "export/gif.h"
 #include "platform/capture.h"
 #include "shell/settings.h"
+#include "stb_image.h"
 
 using namespace bankviz::gui;
 
@@ -438,4 +440,28 @@ TEST(Settings, LongValuesAreQuotedByTheirStartAndLength) {
   settings_from_json("{\"theme\": \"\\u001b[2J\"}", &problems);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].find('\x1b'), std::string::npos) << problems[0];
+}
+
+TEST(ExportFiles, APngDecodesToTheSamePixels) {
+  // Rows unfiltered (capture.cpp): flat areas, edges, gradients and alpha all come back exact.
+  const int w = 97, h = 31;
+  std::vector<uint8_t> px(static_cast<size_t>(w) * h * 4);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      uint8_t* p = &px[(static_cast<size_t>(y) * w + x) * 4];
+      p[0] = static_cast<uint8_t>(x < 40 ? 30 : x * 7 + y);
+      p[1] = static_cast<uint8_t>(y * 8);
+      p[2] = static_cast<uint8_t>((x ^ y) * 3);
+      p[3] = static_cast<uint8_t>(255 - x);
+    }
+  const std::string png = png_bytes(w, h, px);
+  ASSERT_FALSE(png.empty());
+  int dw = 0, dh = 0, n = 0;
+  uint8_t* back = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(png.data()),
+                                        static_cast<int>(png.size()), &dw, &dh, &n, 4);
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(dw, w);
+  EXPECT_EQ(dh, h);
+  EXPECT_TRUE(std::equal(px.begin(), px.end(), back));
+  stbi_image_free(back);
 }
