@@ -155,6 +155,8 @@ TEST(Options, GoodFlagsParse) {
   // Outputs of different names, a sequence's folder beside a PNG.
   p = parse({"--screenshot", "x.png", "--sequence", "x", "--gif", "x.gif", "--svg", "x.svg"});
   ASSERT_TRUE(p.options);
+  p = parse({"--sequence", "d", "--screenshot", "d/shot.png", "--gif", "d/frame-1.gif"});
+  ASSERT_TRUE(p.options);  // beside the frames, under names no frame has
 }
 
 // Each refusal says why, in words that name the flags.
@@ -169,7 +171,7 @@ TEST(Options, ExportsOfOneNameOrTooManyPixelsAreRefusedInWords) {
        "--screenshot and --sequence name the same file ('x.png')"},
       {{"--screenshot", "./d/../x.png", "--sequence", "x.png"}, "name the same file"},
       {{"--sequence", "frames", "--screenshot", "frames/frame-0001.png"},
-       "--screenshot and --sequence name the same folder"},
+       "--screenshot 'frames/frame-0001.png' is one of --sequence's frames"},
       {{"--gif", "a.gif", "--export-gif", "a.gif"}, "--gif and --export-gif name the same file"},
       // 8192x8192 took 35 s and 1.4 GB for one PNG; a sequence writes hundreds of frames.
       {{"--screenshot", "a.png", "--size", "8192x8192"},

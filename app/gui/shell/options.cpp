@@ -6,6 +6,7 @@
 #include "shell/options.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -61,13 +62,23 @@ std::string same_outputs_problem(const Options& o) {
     for (size_t j = i + 1; j < std::size(outs); ++j) {
       if (outs[j].second->empty()) continue;
       const fs::path b = where(*outs[j].second);
-      // a file among the sequence's frames
-      const bool inside = (std::string(outs[i].first) == "--sequence" && b.parent_path() == a) ||
-                          (std::string(outs[j].first) == "--sequence" && a.parent_path() == b);
-      if (a == b || inside)
-        return std::string(outs[i].first) + " and " + outs[j].first + " name the same " +
-               (inside ? "folder" : "file") + " ('" + *outs[j].second +
-               "'): give each output a name of its own";
+      // a file named as one of the sequence's frames, in its folder
+      auto frame_in = [](const fs::path& file, const fs::path& dir) {
+        const std::string n = file.filename().string();
+        return file.parent_path() == dir && n.size() >= 14 && n.rfind("frame-", 0) == 0 &&
+               n.ends_with(".png") &&
+               std::all_of(n.begin() + 6, n.end() - 4, [](char c) { return c >= '0' && c <= '9'; });
+      };
+      const bool seq_i = std::string(outs[i].first) == "--sequence";
+      const bool seq_j = std::string(outs[j].first) == "--sequence";
+      if (a == b)
+        return std::string(outs[i].first) + " and " + outs[j].first + " name the same file ('" +
+               *outs[j].second + "'): give each output a name of its own";
+      if ((seq_i && frame_in(b, a)) || (seq_j && frame_in(a, b))) {
+        const auto& file = seq_i ? outs[j] : outs[i];
+        return std::string(file.first) + " '" + *file.second +
+               "' is one of --sequence's frames: give each output a name of its own";
+      }
     }
   }
   return {};
