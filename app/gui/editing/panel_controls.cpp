@@ -152,11 +152,17 @@ ControlsAsk draw_controls(ScenarioEditor& s, Rect r) {
 
   // The scenario's description tells its point ("... 32 wavefronts where 1 would do"): while a
   // lesson's question is open it waits for the answer.
+  // Its room is kept while it waits, so that nothing below moves when the answer brings it.
   if (!s.scenario.description.empty() && s.draft.name == s.scenario.name) {
+    const ImVec2 at = ImGui::GetCursorPos();
+    const float wrap = ImGui::GetContentRegionAvail().x;
+    const float room = ImGui::CalcTextSize(s.scenario.description.c_str(), nullptr, false, wrap).y;
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", s.conceal ? "(the scenario's description follows the answer)"
                                         : s.scenario.description.c_str());
     ImGui::PopTextWrapPos();
+    ImGui::SetCursorPosY(
+        std::max(ImGui::GetCursorPosY(), at.y + room + ImGui::GetStyle().ItemSpacing.y));
   }
 
   // Architecture

@@ -68,6 +68,11 @@ struct ScreenLayout {
   int timeline_rows_visible = 0;
   float lane_digit_px = 0;  // pixel height of a lane number's digit glyph in the views
   float bank_count_px = 0;  // pixel height of a per-bank count's digit glyph
+  Box bank_counts;          // the per-bank counts' row (under the bank grid)
+  // Presenter mode's lane strip under the views (views/panel_lanes.cpp): its digits' pixel
+  // height (0 without the strip) and where its chips are.
+  float lane_label_px = 0;
+  Box lane_strip;
   Box caption;              // the lesson's caption (h = 0 without a lesson)
   Box padding_field;        // the first tile's padding field where drawn whole (browser tests)
   Box timeline_legend;      // the timeline's colour legend (h = 0 when not drawn)

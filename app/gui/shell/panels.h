@@ -152,6 +152,11 @@ ControlsAsk draw_controls(ScenarioEditor& s, Rect r);
 // with the look; both write where the pointer is into `hover` (the tooltip reads it).
 void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells, Rect r);
 void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells, Rect r);
+// Presenter mode's lane strip (views/panel_lanes.cpp), under the views across their width: bank by
+// bank, the lane each serves in the current wavefront, in type at least 2.5% of the window's
+// height `window_h`; empty while a question is open. Its height (0 outside presenter mode).
+float lane_strip_height(const ViewSide& v, const Look& look, float window_h);
+void draw_lane_strip(const ViewSide& v, const Look& look, Rect r);
 // The warp timeline of the main side; in presenter mode with the verdict strip on top (when
 // v.verdict: the verdict, or while a question is open the step it asks about; `gpu` keeps a line
 // for the measured figure). What the user asked of the playhead is returned for the caller to do: a

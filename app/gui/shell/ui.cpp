@@ -514,7 +514,10 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
   const bool gpu = s.measure.measurer.state() != Measurer::State::Unavailable;
   const float tl_h =
       pres ? presenter_timeline_height(main_view(s), gpu, w, h) : std::floor(h * 0.20f);
-  const float views_h = h - tl_h;
+  // Presenter mode's lane strip between the views and the timeline (one bank view: not while
+  // comparing).
+  const float lanes_h = s.compare.open ? 0 : lane_strip_height(main_view(s), lk, H);
+  const float views_h = h - tl_h - lanes_h;
   // Presenter mode splits the width so that the tile's columns and the banks get cells of one
   // size (each view's labels counted); the desk view halves it.
   float tile_w = std::floor(w * 0.5f);
@@ -565,7 +568,9 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
     draw_tile_view(mv, lk, s.hover, cells, {{x0, y0}, {tile_w, views_h}});
     draw_bank_view(mv, lk, s.hover, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
   }
-  const TimelineAsk scrub = draw_timeline(mv, gpu, lk, cells, {{x0, y0 + views_h}, {w, tl_h}});
+  if (lanes_h > 0) draw_lane_strip(mv, lk, {{x0, y0 + views_h}, {w, lanes_h}});
+  const TimelineAsk scrub =
+      draw_timeline(mv, gpu, lk, cells, {{x0, y0 + views_h + lanes_h}, {w, tl_h}});
   if (scrub.beat >= 0) {
     s.t = beat_time(scrub.beat, s.playback);
     update_frame(s, 0);
