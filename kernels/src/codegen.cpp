@@ -58,13 +58,16 @@ namespace {
 
 // [SECTION] Names ================================================================================
 
-// Names the generated code defines itself; a constant or let with one of these names would break
-// it (a #define x would even break threadIdx.x).
+// The members of CUDA's vector types (threadIdx.x, v.w): harmless as a tile's or let's name (a
+// local of the kernel), but a constant is a #define, and `#define x 4` breaks threadIdx.x.
+constexpr std::string_view kMembers[] = {"x", "y", "z", "w"};
+
+// Names the generated code defines itself; a constant, let or tile with one of these names would
+// break it.
 constexpr std::string_view kReserved[] = {
-    "x", "y", "z", "w", "bits", "hash", "ld_volatile", "st_volatile", "ld_volatile_bits", "min",
-    "max", "abs", "out", "measure", "reps", "half", "half2", "warps", "lesson_thread",
-    "lesson_warp", "lesson_tid", "replica_warp", "replica", "REPLICAS", "in", "b16_sum", "s16_sum",
-    "b16_bits", "addr", "at", "z",
+    "bits", "hash", "ld_volatile", "st_volatile", "ld_volatile_bits", "min", "max", "abs", "out",
+    "measure", "reps", "half", "half2", "warps", "lesson_thread", "lesson_warp", "lesson_tid",
+    "replica_warp", "replica", "REPLICAS", "in", "b16_sum", "s16_sum", "b16_bits", "addr", "at",
     // CUDA names the generated statements call or declare
     "atomicAdd", "memcpy", "uint3", "uint4", "make_uint3", "dim3"};
 
@@ -221,8 +224,6 @@ std::string bits_overload(const ElemType& t) {
   return "__device__ unsigned int bits(" + c + " v) { " + body + " }\n";
 }
 
-const char* kMembers[] = {"x", "y", "z", "w"};
-
 // ldmatrix/stmatrix (scenario.h): a 32-bit register holds two 16-bit elements. b16_sum adds
 // both halves to the checksum as a load of each would (bits() of a half or bfloat16 is its
 // 16 bits; an unsigned short adds itself; s16_sum: a short, sign-extended); b16_bits gives the
@@ -241,6 +242,7 @@ const char* kMatrixSource =
 // one, though a let or tile of such a name (a local of the kernel) is harmless. Read from the
 // helpers' text itself, comments and string literals left out, so the list cannot fall behind it.
 bool breaks_as_macro(std::string_view name) {
+  if (std::find(std::begin(kMembers), std::end(kMembers), name) != std::end(kMembers)) return true;
   static const std::set<std::string, std::less<>> words = [] {
     std::set<std::string, std::less<>> w = {"v", "b"};  // bits() and b16_bits()'s parameter
     for (std::string_view text : {kHashSource, kVolatileSource, kMatrixSource}) {
@@ -307,7 +309,7 @@ constexpr int kLoadBatch = kExposedLoadBatch;
 std::string vector_bits_overload(const ElemType& t, const std::string& ctype) {
   std::string sum;
   for (int i = 0; i < t.lanes; ++i)
-    sum += std::string(i ? " + " : "") + "bits(v." + kMembers[i] + ")";
+    sum += std::string(i ? " + " : "") + "bits(v." + std::string(kMembers[i]) + ")";
   return "__device__ unsigned int bits(" + ctype + " v) { return " + sum + "; }\n";
 }
 
@@ -367,7 +369,7 @@ std::string normalized_elem(const TileDecl& t) {
 }
 
 struct Names {
-  std::string tid, sum, rep;
+  std::string tid, sum, rep, zero;
 };
 
 // The swizzle function's call: on the address it also takes the tile, whose shared-memory
@@ -714,7 +716,7 @@ bool Generator::scan() {
     layout_fn[i] = pick(s.tiles[i].name + "_layout", taken);
     taken.insert(layout_fn[i]);
   }
-  names = Names{pick("tid", taken), pick("sum", taken), pick("rep", taken)};
+  names = Names{pick("tid", taken), pick("sum", taken), pick("rep", taken), pick("z", taken)};
   return true;
 }
 
@@ -941,8 +943,8 @@ void Generator::emit_kernel_head() {
          "tile, so");
     e.ln(1,
          "// replicas never read or overwrite each other's elements (no race between them); "
-         "the #define");
-    e.ln(1, "// makes the lesson's tile name this warp's copy, so the accesses read as written.");
+         "a reference");
+    e.ln(1, "// of the lesson's tile name is this warp's copy, so the accesses read as written.");
     e.ln(1, "const unsigned int replica = ::threadIdx.x / 32 / __popc(warps);");
     for (size_t i = 0; i < s.tiles.size(); ++i) {
       const TileDecl& t = s.tiles[i];
@@ -952,11 +954,11 @@ void Generator::emit_kernel_head() {
         e.ln(1, "extern __shared__ __align__(" + std::to_string(address_period_bytes(t)) + ") " +
                     elem + " " + copies[i] + "[];  // REPLICAS copies, " + std::to_string(stride) +
                     " elements (a multiple of 128 bytes) apart");
-        e.ln(0, "#define " + t.name + " (" + copies[i] + " + replica * " + std::to_string(stride) +
-                    ")");
+        e.ln(1, elem + "* const " + t.name + " = " + copies[i] + " + replica * " +
+                    std::to_string(stride) + ";");
       } else {
         e.ln(1, "__shared__ " + structs[i] + " " + copies[i] + "[REPLICAS];");
-        e.ln(0, "#define " + t.name + " " + copies[i] + "[replica].v");
+        e.ln(1, "auto& " + t.name + " = " + copies[i] + "[replica].v;");
       }
     }
     e.ln(1,
@@ -1209,7 +1211,8 @@ void Generator::emit_measured_batch(size_t i, const Step& st, const StepText& t)
   // Measured cp.async: kLoadBatch copies in flight, then one wait for all of them.
   std::vector<std::string> body{wide.front()};
   if (st.kind == StepKind::LdMatrix)
-    body.push_back("const unsigned int at = addr + (unsigned int)" + names.rep + " * z;");
+    body.push_back("const unsigned int at = addr + (unsigned int)" + names.rep + " * " +
+                   names.zero + ";");
   std::string total;
   for (int b = 0; b < kLoadBatch; ++b) {
     if (st.kind == StepKind::CpAsync) {
@@ -1224,7 +1227,8 @@ void Generator::emit_measured_batch(size_t i, const Step& st, const StepText& t)
       total += std::string(total.empty() ? "" : " + ") + regs.back();
     }
     body.push_back(decl + ";");
-    body.push_back(matrix_asm(st, regs, b == 0 ? "at" : "at + " + std::to_string(b) + " * z"));
+    body.push_back(
+        matrix_asm(st, regs, b == 0 ? "at" : "at + " + std::to_string(b) + " * " + names.zero));
   }
   if (st.kind == StepKind::CpAsync)
     body.push_back(wide[2]);
@@ -1232,8 +1236,9 @@ void Generator::emit_measured_batch(size_t i, const Step& st, const StepText& t)
     body.push_back(names.sum + " += " + total + ";");
   emit_batched(i, st, body, stmt,
                st.kind == StepKind::LdMatrix
-                   ? "const unsigned int z = (unsigned int)reps >> 30 << 4;  // 0: reps <= 2^24 "
-                     "(the runner's limit)"
+                   ? "const unsigned int " + names.zero +
+                         " = (unsigned int)reps >> 30 << 4;  // 0: reps <= 2^24 (the runner's "
+                         "limit)"
                    : "");
 }
 
@@ -1242,7 +1247,6 @@ void Generator::finish() {
   if (exposed) {
     e.ln(1, "out[::blockIdx.x * ::blockDim.x + ::threadIdx.x] = " + names.sum +
                 ";  // one output per lane that ran");
-    for (const TileDecl& t : s.tiles) e.ln(0, "#undef " + t.name);
   } else
     e.ln(1, "out[blockIdx.x * (blockDim.x * blockDim.y * blockDim.z) + " + names.tid +
                 "] = " + names.sum + ";");

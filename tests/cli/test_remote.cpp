@@ -570,7 +570,8 @@ TEST(Recorded, FindsExactlyTheScenarioAndSaysWhenItsRulesAreOlder) {
     EXPECT_FALSE(parse_recorded_set(bad, &error)) << bad;
 }
 
-// The shipped sets read, and each names its device, date and the rules it was measured with.
+// The shipped sets read, each names its device, date and the rules it was measured with, and
+// each is complete (a set cut short by --budget-s is finished with measure --resume first).
 TEST(Recorded, ShippedSetsRead) {
   std::vector<std::string> problems;
   const auto sets =
@@ -580,7 +581,9 @@ TEST(Recorded, ShippedSetsRead) {
     EXPECT_FALSE(set.device.empty());
     EXPECT_GT(set.rules_version, 0);
     EXPECT_FALSE(set.runs.empty()) << set.path;
+    EXPECT_TRUE(set.complete) << set.path << ": measure --resume it on the GPU it was made on";
   }
+  EXPECT_FALSE(sets.empty());
 }
 
 }  // namespace

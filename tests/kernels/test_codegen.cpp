@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 #include "bankviz/analysis.h"
@@ -175,7 +176,7 @@ TEST(Codegen, ExposedKernelPlaysTheLessonsThreadsSoAccessesReadAsInTheLesson) {
 }
 
 TEST(Codegen, ExposedReplicasEachGetTheirOwnTileCopyAt128ByteStrides) {
-  // Static tile: a struct of 128-byte alignment per copy, REPLICAS of them, and a #define that
+  // Static tile: a struct of 128-byte alignment per copy, REPLICAS of them, and a reference that
   // makes the lesson's name this warp's copy so the index expressions read as written.
   GenerateResult g = generate_kernel(preset("dot-product-reduction"), RunMode::Exposed, 2);
   ASSERT_TRUE(g.kernel);
@@ -183,7 +184,7 @@ TEST(Codegen, ExposedReplicasEachGetTheirOwnTileCopyAt128ByteStrides) {
   EXPECT_TRUE(contains(src, "#define REPLICAS 2"));
   EXPECT_TRUE(contains(src, "struct alignas(128) CacheCopy { float v[256]; };"));
   EXPECT_TRUE(contains(src, "__shared__ CacheCopy cache_copies[REPLICAS];"));
-  EXPECT_TRUE(contains(src, "#define cache cache_copies[replica].v"));
+  EXPECT_TRUE(contains(src, "auto& cache = cache_copies[replica].v;"));
   EXPECT_TRUE(contains(src, "const unsigned int replica = ::threadIdx.x / 32 / __popc(warps);"));
   EXPECT_TRUE(contains(src, "ld_volatile(cache[cacheIndex + 128])")) << src;
   EXPECT_EQ(g.kernel->replicas, 2);
@@ -206,7 +207,9 @@ TEST(Codegen, ExposedReplicasEachGetTheirOwnTileCopyAt128ByteStrides) {
   ASSERT_TRUE(dg.kernel) << dg.errors[0].format();
   EXPECT_TRUE(contains(dg.kernel->text, "extern __shared__ __align__(128) int tile_copies[];"))
       << dg.kernel->text;
-  EXPECT_TRUE(contains(dg.kernel->text, "#define tile (tile_copies + replica * 1056)"));
+  EXPECT_TRUE(contains(dg.kernel->text, "int* const tile = tile_copies + replica * 1056;"))
+      << dg.kernel->text;
+  EXPECT_FALSE(contains(dg.kernel->text, "#define tile"));
   EXPECT_EQ(dg.kernel->dynamic_shared_bytes, 2 * 4224);
   // Written mode is the lesson's kernel whatever the replicas.
   EXPECT_EQ(source_of(preset("dot-product-reduction")),
@@ -237,6 +240,49 @@ TEST(Codegen, ConstantNamedXWouldBreakThreadIdxAndIsRefused) {
   GenerateResult g = generate_kernel(s, RunMode::Written);
   ASSERT_FALSE(g.kernel);
   EXPECT_EQ(g.errors[0].path, "constants[2].name");
+}
+
+// A tile or let named like a vector member (x, y, z, w) is legal CUDA: the generated kernel
+// declares it as the user did and never as a #define (which would break threadIdx.x); the
+// ldmatrix step's own zero takes another name.
+static Scenario renamed_tile(const std::string& preset_name, const std::string& name) {
+  Scenario s = preset(preset_name);
+  const std::string old = s.tiles[0].name;
+  s.tiles[0].name = name;
+  for (Step& st : s.steps) {
+    if (st.tile == old) st.tile = name;
+    for (size_t at = st.index.find(old + "["); at != std::string::npos;
+         at = st.index.find(old + "[", at + name.size()))
+      st.index.replace(at, old.size(), name);
+  }
+  return s;
+}
+
+TEST(Codegen, TilesNamedLikeVectorMembersAreDeclaredAsWritten) {
+  for (const std::string name : {"x", "y", "z", "w"}) {
+    for (const std::string p : {"row-write-column-read-padded", "ldmatrix-x4-swizzle-3-3-3"}) {
+      const Scenario s = renamed_tile(p, name);
+      for (RunMode mode : {RunMode::Written, RunMode::Exposed}) {
+        GenerateResult g = generate_kernel(s, mode, 2);
+        ASSERT_TRUE(g.kernel) << p << " " << name << ": " << g.errors[0].format();
+        EXPECT_FALSE(contains(g.kernel->text, "#define " + name)) << g.kernel->text;
+        EXPECT_TRUE(std::regex_search(g.kernel->text, std::regex("[^A-Za-z0-9_]" + name + "\\[")))
+            << g.kernel->text;
+        if (!built_with_cuda()) continue;
+        CompileCheck c = compile_only(*g.kernel, "sm_90");
+        EXPECT_TRUE(c.ok) << p << " " << name << " (" << run_mode_name(mode) << "): " << c.message;
+      }
+    }
+  }
+  Scenario l = preset("ldmatrix-x4-swizzle-3-3-3");
+  l.lets.push_back({"z", "threadIdx.x"});
+  GenerateResult g = generate_kernel(l, RunMode::Exposed);
+  ASSERT_TRUE(g.kernel) << g.errors[0].format();
+  EXPECT_TRUE(contains(g.kernel->text, "const unsigned int z_ = (unsigned int)reps >> 30"))
+      << g.kernel->text;
+  if (built_with_cuda()) {
+    EXPECT_TRUE(compile_only(*g.kernel, "sm_90").ok);
+  }
 }
 
 TEST(Codegen, UserNamesDoNotCollideWithGeneratedLocals) {
