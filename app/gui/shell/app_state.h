@@ -18,6 +18,7 @@
 #include "compare/compare.h"
 #include "export/export_job.h"
 #include "jobs/analyzer.h"
+#include "lesson/author.h"
 #include "measure/measure.h"
 #include "profile/profiler.h"
 #include "shell/settings.h"
@@ -229,6 +230,7 @@ struct AppState {
   // [SECTION] the features, each in its own state (and folder)
   EditState edit;                // editing/
   LessonState lesson;            // lesson/
+  AuthorState author;            // lesson/author.h: the "Write a lesson" window
   MeasureState measure;          // measure/
   CompareState compare;          // compare/: before and after
   SweepState sweep;              // compare/: the sweep window

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "data_dir.h"
 #include "platform/platform.h"
 #include "platform/theme.h"
 #include "shell/panels.h"
@@ -408,6 +409,7 @@ void toolbar_panel(AppState& s, Rect r) {
   if (ask.open_file) pick_file();
   if (ask.sweep) s.sweep.open = !s.sweep.open;
   if (ask.experiments) s.experiments.open = !s.experiments.open;
+  if (ask.author) s.author.open = !s.author.open;
   if (ask.compare.open) {
     std::string err;
     if (!open_compare(s, *ask.compare.open, &err))
@@ -427,6 +429,23 @@ void controls_panel(AppState& s, Rect r) {
   if (ask.reset) reset_draft(s);
   if (ask.before) apply_edit(s, *ask.before, ask.field);
   if (ask.end_field) s.edit.history.end_field();
+}
+
+// The "Write a lesson" window, and what it asked done here: the view on screen added as a scene,
+// the lesson saved (checked as `lessons --check` checks it, captions fitted in this type).
+void author_panel(AppState& s) {
+  const AuthorAsk ask = draw_author(s.author, ptr(s.analysis), s.frame.step, asking(s), s.palette);
+  if (ask.add) {
+    std::string why;
+    if (!s.analysis) {
+      s.author.note = "the scenario on screen does not analyze: nothing to add";
+    } else if (add_scene(s.author, *s.analysis, s.frame.step, &why)) {
+      s.author.note = "added scene " + std::to_string(s.author.lesson.scenes.size());
+    } else {
+      s.author.note = why;
+    }
+  }
+  if (ask.save) save_lesson(s.author, assets_dir() + "/presets", ask.force, bold_widths());
 }
 
 }  // namespace
@@ -602,6 +621,7 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
       break;
   }
   draw_experiments(s.experiments, s.measure.measurer, s.palette);
+  author_panel(s);
   stop_log();
 }
 
