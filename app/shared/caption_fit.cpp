@@ -133,12 +133,22 @@ std::vector<Diagnostic> check_caption_fit(const Lesson& lesson, const std::strin
                                           const std::function<TextWidth(float px)>& width_at) {
   std::vector<Diagnostic> out;
   const int count = static_cast<int>(lesson.scenes.size());
+  // Consecutive scenes often show one scenario at different steps: analyzed once for the run.
+  std::string last_key;
+  AnalysisResult r;
   for (int i = 0; i < count; ++i) {
     const Scene& scene = lesson.scenes[static_cast<size_t>(i)];
     const ScenarioLoad sl = scene_scenario(scene, presets_dir);
     if (!sl.scenario) continue;
-    const AnalysisResult r = analyze(*sl.scenario);
+    Scenario unopened = *sl.scenario;
+    unopened.open_step = -1;
+    const std::string key = scenario_to_json(unopened);
+    if (key != last_key || !r.analysis) {
+      r = analyze(*sl.scenario);
+      last_key = key;
+    }
     if (!r.analysis) continue;
+    r.analysis->scenario.open_step = sl.scenario->open_step;  // the scene's own opening
     const int step = scene_step(*r.analysis, scene);
     if (step < 0) continue;
     const int64_t answer =
