@@ -245,11 +245,18 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
   // Presenter mode draws the verdict in its own strip under both views (draw_verdict). The desk
   // keeps two lines of the big type for it whether or not there is one (a question keeps it back
   // until its answer): the grid above does not change size when the answer comes.
-  const float verdict_h =
-      look.settings.presenter || !v.verdict
-          ? 0
-          : std::max(verdict_text_height(v, avail.x),
-                     g_fonts.big->FontSize * 2 + ImGui::GetStyle().ItemSpacing.y);
+  float verdict_h = look.settings.presenter || !v.verdict
+                        ? 0
+                        : std::max(verdict_text_height(v, avail.x),
+                                   g_fonts.big->FontSize * 2 + ImGui::GetStyle().ItemSpacing.y);
+  // While a question keeps it back, at least the room its answer's verdict will take (a long
+  // one wraps onto a third line in a narrow panel).
+  if (verdict_h > 0 && v.conceal && v.frame) {
+    const std::string told = frame_cells(*v.analysis, *v.frame).verdict;
+    verdict_h =
+        std::max(verdict_h,
+                 g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, avail.x, told.c_str()).y);
+  }
   const float footer = counts.height + ImGui::GetStyle().ItemSpacing.y * 2 + verdict_h;
   float cell = std::floor(std::min((avail.x - label_w - 6) / banks,
                                    (avail.y - footer - fs * 1.3f) / static_cast<float>(lines)));
