@@ -276,7 +276,8 @@ int run(int argc, char** argv) {
     set_notice(app->s, "this link does not open: " + link_problem, 0, 30, Notice::Error);
   }
   // Outputs that cannot be written are refused before any rendering (and again when written).
-  for (const std::string* out : {&o.screenshot, &o.gif, &o.dump_layout, &o.export_gif})
+  for (const std::string* out : {&o.screenshot, &o.gif, &o.dump_layout, &o.export_gif,
+                                 &o.answer_screenshot, &o.answer_dump_layout})
     if (!out->empty())
       if (std::string why = bankviz::output_problem(*out, o.force); !why.empty()) {
         std::fprintf(stderr, "bankviz: %s\n", why.c_str());

@@ -55,6 +55,18 @@ struct Shot {
   int rc = -1;
 };
 
+// The PNG and the layout JSON an app run wrote, into S.
+void read_shot(Shot& s, const std::string& png, const std::string& json) {
+  int n = 0;
+  uint8_t* data = stbi_load(png.c_str(), &s.img.w, &s.img.h, &n, 4);
+  if (data) {
+    s.img.px.assign(data, data + static_cast<size_t>(s.img.w) * s.img.h * 4);
+    stbi_image_free(data);
+  }
+  std::ifstream in(json);
+  s.layout = nlohmann::json::parse(in, nullptr, false);
+}
+
 Shot screenshot(const std::string& name, const std::string& args) {
   Shot s;
   std::string dir = bankviz::test::scratch_dir();
@@ -66,16 +78,24 @@ Shot screenshot(const std::string& name, const std::string& args) {
   s.rc = std::system(cmd.c_str());
   std::ifstream lg(dir + "shot-" + name + ".log");
   s.log.assign(std::istreambuf_iterator<char>(lg), {});
-  if (s.rc != 0) return s;
-  int n = 0;
-  uint8_t* data = stbi_load(png.c_str(), &s.img.w, &s.img.h, &n, 4);
-  if (data) {
-    s.img.px.assign(data, data + static_cast<size_t>(s.img.w) * s.img.h * 4);
-    stbi_image_free(data);
-  }
-  std::ifstream in(json);
-  s.layout = nlohmann::json::parse(in, nullptr, false);
+  if (s.rc == 0) read_shot(s, png, json);
   return s;
+}
+
+// A lesson's scene as asked, then answered by the clicker's reveal in the same run of the app
+// (--answer-screenshot): the two frames the room sees, one app start instead of two.
+std::pair<Shot, Shot> asked_then_told(const std::string& name, const std::string& args) {
+  const std::string dir = bankviz::test::scratch_dir();
+  const std::string png = dir + "shot-" + name + "-told.png",
+                    json = dir + "shot-" + name + "-told.json";
+  std::filesystem::remove(png);
+  std::pair<Shot, Shot> both;
+  both.first =
+      screenshot(name, args + " --answer-screenshot " + png + " --answer-dump-layout " + json);
+  both.second.rc = both.first.rc;
+  both.second.log = both.first.log;
+  if (both.first.rc == 0) read_shot(both.second, png, json);
+  return both;
 }
 
 bool have_xvfb() {
@@ -1010,7 +1030,7 @@ TEST_P(AskBeforeTelling, NothingOnScreenAnswersTheQuestionUntilItsReveal) {
   const std::string where =
       q.lesson + " scene " + std::to_string(q.scene) + " at " + size_arg(size);
   const std::string tag = q.lesson + std::to_string(q.scene) + "-" + size_arg(size);
-  Shot before = screenshot("ask-" + tag, args);
+  const auto [before, after] = asked_then_told("ask-" + tag, args);
   ASSERT_EQ(before.rc, 0) << where << "\n" << before.log;
   ASSERT_EQ(before.img.w, size.w) << where;
   EXPECT_TRUE(before.layout["asking"].get<bool>()) << where;
@@ -1027,8 +1047,7 @@ TEST_P(AskBeforeTelling, NothingOnScreenAnswersTheQuestionUntilItsReveal) {
   // The caption and the question whole (lessons --check fits them to these sizes).
   EXPECT_EQ(cut_text(texts), "") << where;
 
-  Shot after = screenshot("told-" + tag, args + " --reveal");
-  ASSERT_EQ(after.rc, 0) << where << "\n" << after.log;
+  ASSERT_FALSE(after.img.px.empty()) << where << ": no answer screenshot\n" << after.log;
   EXPECT_FALSE(after.layout["asking"].get<bool>()) << where;
   const std::string told = joined(after.layout["texts"]);
   EXPECT_NE(told.find("A: " + q.words + " (the model)"), std::string::npos) << where << "\n"
@@ -1065,7 +1084,7 @@ TEST_P(AskBeforeTellingAtTheDesk, NothingInTheDeskLayoutAnswersTheQuestionUntilI
   const std::string where =
       q.lesson + " scene " + std::to_string(q.scene) + " (desk, " + size_arg(size) + ")";
   const std::string tag = q.lesson + std::to_string(q.scene) + "-" + size_arg(size);
-  Shot before = screenshot("desk-ask-" + tag, args);
+  const auto [before, after] = asked_then_told("desk-ask-" + tag, args);
   ASSERT_EQ(before.rc, 0) << where << "\n" << before.log;
   ASSERT_EQ(before.img.w, size.w) << where;
   EXPECT_TRUE(before.layout["asking"].get<bool>()) << where;
@@ -1077,8 +1096,7 @@ TEST_P(AskBeforeTellingAtTheDesk, NothingInTheDeskLayoutAnswersTheQuestionUntilI
       << where << "\n"
       << joined(texts);
   EXPECT_EQ(desk_conflict_pixels(before), 0) << where << ": conflict colour before the reveal";
-  Shot after = screenshot("desk-told-" + tag, args + " --reveal");
-  ASSERT_EQ(after.rc, 0) << where << "\n" << after.log;
+  ASSERT_FALSE(after.img.px.empty()) << where << ": no answer screenshot\n" << after.log;
   EXPECT_FALSE(after.layout["asking"].get<bool>()) << where;
   const std::string told = joined(after.layout["texts"]);
   EXPECT_NE(told.find("A: " + q.words + " (the model)"), std::string::npos) << where << "\n"
@@ -1093,6 +1111,27 @@ TEST_P(AskBeforeTellingAtTheDesk, NothingInTheDeskLayoutAnswersTheQuestionUntilI
                        {"tile", "banks", "timeline_rows", "timeline_rows_visible",
                         "timeline_legend", "padding_field", "timeline_row_cut", "bank_counts"});
   expect_counts_under_the_banks(after, where);
+}
+
+// --answer-screenshot reveals as the clicker does, in the same run: its frame is the one a start
+// with --reveal draws (the matrices above rely on it), and the question's frame is unchanged.
+TEST(AnswerScreenshot, TheClickersRevealDrawsWhatRevealDraws) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
+  const std::string args = "--lesson data-layout --scene 3 --presenter --size 1280x720";
+  const auto [asked, told] = asked_then_told("answer-clicker", args);
+  ASSERT_EQ(asked.rc, 0) << asked.log;
+  const Shot question = screenshot("answer-question", args);
+  const Shot revealed = screenshot("answer-reveal", args + " --reveal");
+  ASSERT_EQ(question.rc, 0) << question.log;
+  ASSERT_EQ(revealed.rc, 0) << revealed.log;
+  EXPECT_TRUE(asked.layout["asking"].get<bool>());
+  EXPECT_FALSE(told.layout["asking"].get<bool>());
+  EXPECT_EQ(asked.layout, question.layout);
+  EXPECT_EQ(told.layout, revealed.layout);
+  ASSERT_FALSE(told.img.px.empty());
+  EXPECT_TRUE(asked.img.px == question.img.px) << "the question's frame differs";
+  EXPECT_TRUE(told.img.px == revealed.img.px) << "the clicker's reveal differs from --reveal";
+  EXPECT_FALSE(asked.img.px == told.img.px) << "the reveal changed nothing";
 }
 
 // Issue 31: a plain start (the desktop entry, scripts/run.sh, the browser without a link) opens

@@ -47,9 +47,14 @@ std::string export_sizes_problem(const Options& o, const std::string& size) {
 // `--screenshot x.png --sequence x.png` would write a PNG where the sequence's folder goes.
 std::string same_outputs_problem(const Options& o) {
   const std::pair<const char*, const std::string*> outs[] = {
-      {"--screenshot", &o.screenshot}, {"--svg", &o.svg},
-      {"--sequence", &o.sequence},     {"--gif", &o.gif},
-      {"--export-gif", &o.export_gif}, {"--dump-layout", &o.dump_layout}};
+      {"--screenshot", &o.screenshot},
+      {"--svg", &o.svg},
+      {"--sequence", &o.sequence},
+      {"--gif", &o.gif},
+      {"--export-gif", &o.export_gif},
+      {"--dump-layout", &o.dump_layout},
+      {"--answer-screenshot", &o.answer_screenshot},
+      {"--answer-dump-layout", &o.answer_dump_layout}};
   namespace fs = std::filesystem;
   auto where = [](const std::string& p) {
     std::error_code ec;
@@ -181,6 +186,13 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code, std:
   app.add_flag("--views-only", o.views_only, "hide the sidebar: the views fill the window (key V)");
   CLI::Option* scale = app.add_option("--scale", o.scale, "UI / export scale, 0.5 to 4");
   app.add_option("--screenshot", o.screenshot, "render, write this PNG and exit")->check(non_empty);
+  app.add_option("--answer-screenshot", o.answer_screenshot,
+                 "with --lesson and --screenshot: then reveal the scene's answer as the clicker "
+                 "does and write this PNG too (the question's slide and its answer's)")
+      ->check(non_empty);
+  app.add_option("--answer-dump-layout", o.answer_dump_layout,
+                 "with --answer-screenshot: the revealed frame's layout (JSON), as --dump-layout")
+      ->check(non_empty);
   app.add_option("--svg", o.svg, "write an SVG of the tile and bank views and exit")
       ->check(non_empty);
   app.add_option("--sequence", o.sequence,
@@ -288,11 +300,10 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code, std:
   if (std::string why = same_outputs_problem(o); !why.empty()) return usage(exit_code, why);
   // A name whose extension says another format (`--screenshot x.svg`) is a usage error that
   // names the right one, as bankviz-cli export's --svg does (io.h).
-  const std::pair<const std::string*, std::string_view> formats[] = {{&o.screenshot, "png"},
-                                                                     {&o.svg, "svg"},
-                                                                     {&o.gif, "gif"},
-                                                                     {&o.export_gif, "gif"},
-                                                                     {&o.dump_layout, "json"}};
+  const std::pair<const std::string*, std::string_view> formats[] = {
+      {&o.screenshot, "png"},         {&o.svg, "svg"},          {&o.gif, "gif"},
+      {&o.export_gif, "gif"},         {&o.dump_layout, "json"}, {&o.answer_screenshot, "png"},
+      {&o.answer_dump_layout, "json"}};
   for (const auto& [path, format] : formats)
     if (!path->empty())
       if (std::string why = bankviz::extension_problem(*path, format); !why.empty())
@@ -319,6 +330,12 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code, std:
     return usage(exit_code, "--kernel-file needs --kernel and --line");
   if (!o.dump_layout.empty() && o.screenshot.empty())
     return usage(exit_code, "--dump-layout works with --screenshot");
+  if (!o.answer_screenshot.empty() && (o.lesson.empty() || o.screenshot.empty() || o.reveal))
+    return usage(exit_code,
+                 "--answer-screenshot works with --lesson and --screenshot (the scene as asked, "
+                 "then answered), not with --reveal");
+  if (!o.answer_dump_layout.empty() && o.answer_screenshot.empty())
+    return usage(exit_code, "--answer-dump-layout works with --answer-screenshot");
   if (!o.gpu.empty() && !o.gpu_command.empty())
     return usage(exit_code, "give --gpu HOST or --gpu-command CMD, not both");
   if (o.whole_animation && o.gif.empty() && o.sequence.empty() && o.export_gif.empty())

@@ -5,6 +5,7 @@
 //           [--presenter] [--views-only]
 //           [--scale S]
 //           [--screenshot out.png [--force]] [--svg out.svg] [--sequence DIR] [--gif out.gif]
+//           [--answer-screenshot answer.png]   (with --lesson: then the scene revealed)
 //           [--whole-animation]
 //           [--frames N --frame-times] [--size 1600x1000] [--step I --warp W --wavefront K]
 //           [--link '#lesson=NAME&scene=N...']   (the browser's links: link.h)
@@ -36,12 +37,16 @@ struct Options {
   std::string sweep;                 // --sweep pad=0..32: open the sweep window on this sweep
   std::optional<std::string> theme;  // "light" / "dark"; overrides settings
   bool presenter = false;
-  float scale = 0;                         // 0 = settings; 0.5..4 (screenshots: 1 when 0)
-  std::string screenshot;                  // render, write this PNG, exit
-  std::string svg;                         // write this SVG of the tile and bank views, exit
-  std::string sequence;                    // write one PNG per beat into this directory, exit
-  std::string gif;                         // write the animation as an animated GIF, exit
-  std::string dump_layout;                 // write where the grids were drawn (JSON), for tests
+  float scale = 0;          // 0 = settings; 0.5..4 (screenshots: 1 when 0)
+  std::string screenshot;   // render, write this PNG, exit
+  std::string svg;          // write this SVG of the tile and bank views, exit
+  std::string sequence;     // write one PNG per beat into this directory, exit
+  std::string gif;          // write the animation as an animated GIF, exit
+  std::string dump_layout;  // write where the grids were drawn (JSON), for tests
+  // With --lesson and --screenshot: then the answer revealed as the clicker reveals it, in the
+  // same run (the question's slide and its answer's), and that frame's layout.
+  std::string answer_screenshot;
+  std::string answer_dump_layout;
   bool force = false;                      // overwrite existing output files
   int frames = 0;                          // render N frames then exit
   bool frame_times = false;                // print frame-time statistics (an export's, with --gif)

@@ -1086,6 +1086,28 @@ void print_frame_times(const std::vector<FrameTiming>& t, const std::string& ren
                 sum_parts.exports / n);
 }
 
+namespace {
+
+// One PNG of the window as it stands (--screenshot, --answer-screenshot) and, when LAYOUT is
+// given, where its grids and texts were drawn (--dump-layout).
+bool write_screenshot(AppState& s, const Options& o, Platform& p, CellRenderer& cells, float scale,
+                      bool light, const std::string& png, const std::string& layout,
+                      std::string* err) {
+  s.slide = o.slide;  // the Export menu's PNG slide, at --size
+  capture_texts(!layout.empty());
+  const bool shot = export_png(s, p, cells, o.width, o.height, scale, light, png, o.force, err);
+  s.slide = false;
+  if (shot)
+    std::printf("wrote %s (%dx%d, %s%s)\n", png.c_str(), static_cast<int>(o.width * scale),
+                static_cast<int>(o.height * scale), p.gl_renderer.c_str(),
+                p.egl_platform.empty() ? "" : (", EGL " + p.egl_platform).c_str());
+  const bool dumped = !shot || layout.empty() || write_layout(s, layout, scale, o.force, err);
+  capture_texts(false);
+  return shot && dumped;
+}
+
+}  // namespace
+
 int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells) {
   float scale = o.scale > 0 ? o.scale : 1.0f;
   const bool light = export_light(s.settings);  // --theme, else the app's default
@@ -1106,18 +1128,10 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
         update_compare(s);
       }
     }
-    s.slide = o.slide;  // the Export menu's PNG slide, at --size
-    capture_texts(!o.dump_layout.empty());
-    const bool shot =
-        export_png(s, p, cells, o.width, o.height, scale, light, o.screenshot, o.force, &err);
-    s.slide = false;
-    if (!shot) {
+    if (!write_screenshot(s, o, p, cells, scale, light, o.screenshot, o.dump_layout, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return kExitFailed;
     }
-    std::printf("wrote %s (%dx%d, %s%s)\n", o.screenshot.c_str(), static_cast<int>(o.width * scale),
-                static_cast<int>(o.height * scale), p.gl_renderer.c_str(),
-                p.egl_platform.empty() ? "" : (", EGL " + p.egl_platform).c_str());
     // What the measurement panel shows: a GPU's timing, or why there is none.
     if (auto m = s.measure.measurer.last(); m && m->ok && m->partial) {
       // A figure alone (a comparison's side): exposed mode, no launch of the lesson's.
@@ -1130,12 +1144,16 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
       std::printf("no measurement: %s\n",
                   m ? m->error.c_str() : s.measure.measurer.reason().c_str());
     }
-    const bool dumped =
-        o.dump_layout.empty() || write_layout(s, o.dump_layout, scale, o.force, &err);
-    capture_texts(false);
-    if (!dumped) {
-      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return kExitFailed;
+    // --answer-screenshot: the clicker's reveal, held on the answer's first wavefront as
+    // --reveal holds it, in the same run: what moves (nothing should) is what the room sees move.
+    if (!o.answer_screenshot.empty()) {
+      reveal_answer(s);
+      s.playing = false;
+      if (!write_screenshot(s, o, p, cells, scale, light, o.answer_screenshot, o.answer_dump_layout,
+                            &err)) {
+        std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+        return kExitFailed;
+      }
     }
   }
   // --sequence and --gif: the views-only 16:9 slide the Export menu renders (1280x720 unless
