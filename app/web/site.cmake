@@ -24,6 +24,9 @@ target_link_options(bankviz PRIVATE
   # The model's workers (LatestJob, advise's and sweep's pools) are Web Workers started with the
   # page, so that a thread the UI starts and waits for never waits for the page's event loop.
   -sPTHREAD_POOL_SIZE=12
+  # ...loaded beside main(), not before it: the first frame waits for no worker (its analysis
+  # runs on the page's thread: latest_job.h run_here); by the first edit they are there.
+  -sPTHREAD_POOL_DELAY_LOAD=1
   # The model's stack (app/shared/stack.h: an index nested 200 deep) on the page's thread, and
   # room for each worker's.
   -sTOTAL_STACK=16MB -sDEFAULT_PTHREAD_STACK_SIZE=4MB

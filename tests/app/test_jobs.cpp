@@ -2,6 +2,7 @@
 // request wins, nothing thrown escapes, a measurement that failed does not switch the GPU off.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -110,6 +111,51 @@ TEST(LatestJob, AnExceptionBecomesTheFailResultAndTheWorkerGoesOn) {
   job.request(2);
   ASSERT_TRUE(job.wait(30));
   EXPECT_EQ(job.take()->result, "fine");
+}
+
+// run_here: the request runs on the calling thread (the browser's start-up: no worker to wait
+// for), supersedes one still queued, and is published as the worker publishes its results.
+TEST(LatestJob, RunHereRunsOnTheCallingThreadAndSupersedesTheQueuedRequest) {
+  Gate gate;
+  std::mutex ran_m;
+  std::vector<std::pair<int, std::thread::id>> ran;
+  std::vector<uint64_t> done_ids;
+  LatestJob<int, int> job(
+      [&](const int& x) {
+        if (x == 1) gate.wait();
+        if (x == 4) throw std::runtime_error("broken");
+        std::lock_guard<std::mutex> lock(ran_m);
+        ran.emplace_back(x, std::this_thread::get_id());
+        return x * 10;
+      },
+      [](const std::string&) { return -1; });
+  job.on_done([&](uint64_t id, const int&) {
+    std::lock_guard<std::mutex> lock(ran_m);
+    done_ids.push_back(id);
+  });
+  job.request(1);
+  wait_until([&] { return gate.started == 1; });
+  job.request(2);                  // queued behind the running 1
+  EXPECT_EQ(job.run_here(3), 3u);  // runs now, here; 2 never runs
+  EXPECT_FALSE(job.busy());        // 3 answers the newest request
+  auto d = job.take();
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->id, 3u);
+  EXPECT_EQ(d->result, 30);
+  gate.release();                  // 1 ends, superseded: never taken
+  EXPECT_EQ(job.run_here(4), 4u);  // what it throws becomes the fail result
+  EXPECT_EQ(job.take()->result, -1);
+  job.request(5);  // the worker goes on after run_here
+  ASSERT_TRUE(job.wait(30));
+  EXPECT_EQ(job.take()->result, 50);
+  std::lock_guard<std::mutex> lock(ran_m);
+  ASSERT_EQ(ran.size(), 3u);
+  EXPECT_EQ(ran[0].first, 3);
+  EXPECT_EQ(ran[0].second, std::this_thread::get_id());
+  EXPECT_EQ(ran[1].first, 1);
+  EXPECT_NE(ran[1].second, std::this_thread::get_id());
+  EXPECT_EQ(ran[2].first, 5);
+  EXPECT_EQ(std::count(done_ids.begin(), done_ids.end(), 3u), 1);
 }
 
 TEST(LatestJob, WithoutKeepLastNothingIsHeldAfterTheTake) {

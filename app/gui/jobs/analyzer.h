@@ -43,6 +43,8 @@ class Analyzer {
   void set_function(Fn fn) { job_.set_function(std::move(fn)); }
   // Queues the draft (a queued, not yet started one is replaced) and returns the request's id.
   uint64_t request(const Scenario& s) { return job_.request(s); }
+  // The draft analysed now, on the calling thread (latest_job.h run_here: start-up, no worker).
+  uint64_t run_here(const Scenario& s) { return job_.run_here(s); }
   // The outcome of the newest request, once, when it is done; older outcomes are never returned.
   std::optional<AnalysisOutcome> take();
   // True while the newest request's outcome is not ready.

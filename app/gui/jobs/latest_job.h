@@ -102,6 +102,40 @@ class LatestJob {
     return id;
   }
 
+  // request() and wait() without the worker: runs the request on the calling thread and
+  // publishes its result as the worker would (take(), last(), on_done). Start-up analyses run so
+  // (shell reanalyze with wait): in the browser a thread the page's main thread blocks on may
+  // never start, because a Web Worker starts through that thread's event loop; so the page's
+  // first frame needs no worker (PTHREAD_POOL_DELAY_LOAD, app/web/site.cmake).
+  uint64_t run_here(const Request& r) {
+    Fn fn;
+    FailFn fail;
+    DoneFn done;
+    uint64_t id = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      id = ++latest_;
+      queued_.reset();  // a request still queued is superseded by this one
+      fresh_.reset();
+      requested_at_ = steady_seconds();
+      fn = fn_;
+      fail = fail_;
+      done = on_done_;
+    }
+    const double t0 = steady_seconds();
+    Done d{id, 0, run_guarded(fn, fail, r)};
+    d.seconds = steady_seconds() - t0;
+    if (done) done(id, d.result);
+    std::lock_guard<std::mutex> lock(mu_);
+    if (keep_last_) last_ = d;
+    if (id == latest_) {  // else a request made meanwhile (another thread) superseded it
+      fresh_ = std::move(d);
+      finished_ = id;
+      done_cv_.notify_all();
+    }
+    return id;
+  }
+
   // Called by the running function (on the worker) with an early result, a measurement's figure
   // before its counters: last() and current() show it until the function's own result replaces
   // it; take(), busy() and wait() still wait for the function. Ignored when the run is superseded.

@@ -112,8 +112,12 @@ void set_draft(AppState& s, const Scenario& draft, bool wait) {
 }
 
 void reanalyze(AppState& s, bool wait) {
-  s.analyzer.request(s.draft);
-  s.analyzer.wait(wait ? 1e9 : kEditWaitSeconds);
+  if (wait) {
+    s.analyzer.run_here(s.draft);  // no worker to wait for (latest_job.h: the browser's start-up)
+  } else {
+    s.analyzer.request(s.draft);
+    s.analyzer.wait(kEditWaitSeconds);
+  }
   update_frame(s, 0);
 }
 
