@@ -493,4 +493,16 @@ TEST(ExportFiles, APngDecodesToTheSamePixels) {
   EXPECT_EQ(dh, h);
   EXPECT_TRUE(std::equal(px.begin(), px.end(), back));
   stbi_image_free(back);
+  // An opaque picture (every frame the app draws) is written without its alpha channel (IHDR's
+  // colour type 2, RGB) and reads back with alpha 255 everywhere.
+  for (size_t i = 3; i < px.size(); i += 4) px[i] = 255;
+  const std::string rgb = png_bytes(w, h, px);
+  ASSERT_GT(rgb.size(), 26u);
+  EXPECT_EQ(rgb[25], 2) << "colour type";
+  back = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(rgb.data()),
+                               static_cast<int>(rgb.size()), &dw, &dh, &n, 4);
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(n, 3);
+  EXPECT_TRUE(std::equal(px.begin(), px.end(), back));
+  stbi_image_free(back);
 }
