@@ -17,6 +17,7 @@
 
 #include "bankviz/io.h"
 #include "bankviz/printable.h"
+#include "bankviz/threads.h"
 #include "data_dir.h"
 #include "heap_reuse.h"
 #include "imgui.h"
@@ -243,7 +244,9 @@ int run(int argc, char** argv) {
     std::signal(SIGTERM, request_stop);
   }
 
-  // [2] The model: settings, presets, the scenario to show
+  // [2] The model: settings, presets, the scenario to show. The browser's page thread does
+  // core's shared work alone (a lesson's check at its opening): no helper it would wait for.
+  bankviz::set_work_alone_on_this_thread(!capabilities().ui_may_wait_for_threads);
   auto app = std::make_unique<App>();
   app->o = std::move(*opts);
   std::string err;

@@ -131,6 +131,9 @@ struct Capabilities {
   bool files_in_place;  // exports land on disk where named (else: downloads)
   bool exits;           // a usage error ends the program (a page shows it over the default view)
   bool file_picker;     // pick_file() asks the user for a file
+  // The UI's thread may start a thread and wait for it (the browser's page thread may not: a
+  // Web Worker starts through its event loop; core's bankviz/threads.h).
+  bool ui_may_wait_for_threads;
 };
 
 // Asks the user for a file (the browser's picker); it arrives through Platform::take_dropped().

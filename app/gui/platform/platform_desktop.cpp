@@ -222,7 +222,7 @@ bool layout_asked() {
 }
 
 const Capabilities& capabilities() {
-  static const Capabilities c{"desktop", true, true, true, false};
+  static const Capabilities c{"desktop", true, true, true, false, true};
   return c;
 }
 

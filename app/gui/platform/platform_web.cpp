@@ -215,7 +215,7 @@ bool layout_asked() {
 }
 
 const Capabilities& capabilities() {
-  static const Capabilities c{"browser", false, false, false, true};
+  static const Capabilities c{"browser", false, false, false, true, false};
   return c;
 }
 

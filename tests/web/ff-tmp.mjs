@@ -1,0 +1,55 @@
+// The browser build's budgets (BENCHMARKS.md, "The browser"), measured in Debian's chromium with
+// SwiftShader: the site's size (and gzipped), the first frame after loading from a local server,
+// frames per second at 1920x1080 in presenter mode while the animation plays, and every preset's
+// analysis in the page against the same code run natively (build/bench/bench_presets).
+//
+// usage: node tests/web/bench.mjs http://127.0.0.1:PORT/ SITE_DIR [NATIVE_JSON]
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import puppeteer from 'puppeteer-core';
+
+const [base, site, nativeFile] = process.argv.slice(2);
+if (!base || !site) {
+  console.error('usage: node bench.mjs URL SITE_DIR [NATIVE_JSON]');
+  process.exit(2);
+}
+const browser = await puppeteer.launch({
+  executablePath: process.env.BANKVIZ_CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+         '--disable-background-networking', '--disable-component-update', '--disable-sync',
+         '--no-first-run', '--window-size=1920,1080'],
+});
+const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+
+// [1] Size
+let bytes = 0, gz = 0;
+for (const f of fs.readdirSync(site)) {
+  const data = fs.readFileSync(path.join(site, f));
+  bytes += data.length;
+  gz += zlib.gzipSync(data, {level: 9}).length;
+}
+console.log(`site: ${(bytes / 1e6).toFixed(2)} MB, gzipped ${(gz / 1e6).toFixed(2)} MB`);
+
+async function page(fragment, w, h) {
+  const context = await browser.createBrowserContext();
+  const p = await context.newPage();
+  await p.setViewport({width: w, height: h});
+  await p.goto(base + fragment, {waitUntil: 'load'});
+  await p.waitForFunction(() => window.Module && window.Module.bankvizFrames > 0,
+                          {timeout: 60000, polling: 20});
+  p.done = () => context.close();
+  return p;
+}
+// [2] First frame: performance.now() at the first frame shown, from the navigation's start.
+const firsts = [];
+for (let i = 0; i < 5; ++i) {
+  const p = await page('#lesson=data-layout&scene=1&size=1280x720', 1280, 720);
+  firsts.push(await p.evaluate(() => window.Module.bankvizFirstFrameMs));
+  await p.done();
+}
+console.log(`first frame: median ${median(firsts).toFixed(0)} ms (runs: ${
+  firsts.map((x) => x.toFixed(0)).join(', ')})`);
+
+await browser.close();
