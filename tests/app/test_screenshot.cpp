@@ -111,6 +111,21 @@ TEST(Screenshot, ColumnReadLightsBankZeroAndOutlinesTheConflict) {
   for (int line : {0, 1, 7, 31}) EXPECT_TRUE(near(border(line, 0), pal.conflict)) << line;
   // Line 5's word is waiting for a later wavefront: outlined, not lit.
   EXPECT_TRUE(near(centre(5, 0), pal.bank(0, 32, false))) << show(centre(5, 0));
+  // Inside each conflict outline a ring of the background, then the bank's colour: the outline
+  // stands apart for every viewer whatever the bank's hue (tests/core/test_colours.cpp). Read
+  // from the outline's left edge inwards, on the word's middle row.
+  for (int line : {1, 5, 31}) {
+    std::string seen;
+    for (double dx = 0.5; dx < cell / 2; dx += 1) {
+      const Rgba c = s.img.at(x + dx, y + (line + 0.5) * cell);
+      const char k = near(c, pal.conflict)             ? 'C'
+                     : near(c, pal.background)         ? 'B'
+                     : near(c, pal.bank(0, 32, false)) ? 'F'
+                                                       : '?';
+      if (seen.empty() || seen.back() != k) seen += k;
+    }
+    EXPECT_NE(seen.find("CBF"), std::string::npos) << "line " << line << ": " << seen;
+  }
   // Bank 1 is untouched by this load: its own colour, no red.
   EXPECT_TRUE(near(centre(0, 1), pal.bank(1, 32, false))) << show(centre(0, 1));
   EXPECT_FALSE(near(border(0, 1), pal.conflict));
