@@ -196,9 +196,11 @@ TEST(Serve, EveryRequestAnswersAsTheCommandLine) {
     std::vector<std::string> args;
     std::string local;
   } cases[] = {
-      {"compare", {"row-write-column-read", "row-write-column-read-padded", "--json"},
+      {"compare",
+       {"row-write-column-read", "row-write-column-read-padded", "--json"},
        "compare row-write-column-read row-write-column-read-padded --json"},
-      {"sweep", {"--preset", "row-write-column-read", "--param", "pad=0..2"},
+      {"sweep",
+       {"--preset", "row-write-column-read", "--param", "pad=0..2"},
        "sweep --preset row-write-column-read --param pad=0..2"},
       {"experiments", {"--json"}, "experiments --json"},
       {"run", {"--preset", "no-such-preset"}, "run --preset no-such-preset"},
@@ -246,11 +248,11 @@ TEST(Serve, EveryRequestAnswersAsTheCommandLine) {
 TEST(Serve, ReadsOnlyTheFilesSentAndWritesNone) {
   GpuClient c(served());
   ASSERT_EQ(c.connect(), "");
-  const std::string scenario = test::slurp(std::string(BANKVIZ_SOURCE_DIR) +
-                                           "/assets/presets/row-write-column-read.json");
+  const std::string scenario =
+      test::slurp(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/row-write-column-read.json");
   // A file sent is read (the sweep of it equals the preset's sweep).
-  GpuClient::Outcome sent = c.request("sweep", {"--file", "s.json", "--param", "pad=0..1"},
-                                      {{"s.json", scenario}});
+  GpuClient::Outcome sent =
+      c.request("sweep", {"--file", "s.json", "--param", "pad=0..1"}, {{"s.json", scenario}});
   ASSERT_TRUE(sent.reply) << sent.error;
   EXPECT_EQ(sent.reply->exit, 0) << sent.reply->err;
   EXPECT_NE(sent.reply->out.find("value"), std::string::npos);
@@ -349,12 +351,13 @@ TEST(Remote, RequestThatIsNeverAnsweredTimesOut) {
 
 TEST(Remote, MalformedReplyIsAnErrorNotACrash) {
   for (const char* reply : {"garbage", "{\"id\":1}", "{\"id\":9,\"ok\":true}", "[[[[[[", "{}"}) {
-    GpuClient c(fake(greeting_line(), std::string("read l; printf '%s\\n' '") + reply +
-                                          "'; cat >/dev/null"));
+    GpuClient c(fake(greeting_line(),
+                     std::string("read l; printf '%s\\n' '") + reply + "'; cat >/dev/null"));
     ASSERT_EQ(c.connect(), "");
     GpuClient::Outcome o = c.request("run", {}, {});
     EXPECT_FALSE(o.reply) << reply;
-    EXPECT_NE(o.error.find("sent a malformed reply"), std::string::npos) << reply << ": " << o.error;
+    EXPECT_NE(o.error.find("sent a malformed reply"), std::string::npos)
+        << reply << ": " << o.error;
     EXPECT_FALSE(c.connected());
   }
 }
@@ -401,8 +404,8 @@ std::string fake_script(const std::string& name, const std::vector<std::string>&
 TEST(RemoteCli, NoGpuThereIsAClearFailure) {
   const test::Result local = cli("run --preset row-write-column-read --mode exposed");
   if (local.status == 0) GTEST_SKIP() << "this machine has a GPU: see GpuCommandEqualsLocal";
-  const test::Result r = cli("run --preset row-write-column-read --gpu-command \"'" + kCli +
-                             "' serve\"");
+  const test::Result r =
+      cli("run --preset row-write-column-read --gpu-command \"'" + kCli + "' serve\"");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("has no usable GPU"), std::string::npos) << r.err;
 }
@@ -449,9 +452,10 @@ TEST(RemoteCli, FilesTravelAndGpuFlagsStayHome) {
   fs::create_directories(dir);
   std::ofstream(dir / "mine.json") << "{\"marker\": 42}";
   const std::string script = (dir / "echo.sh").string();
-  std::ofstream(script) << "printf '%s\\n' '" << greeting_line()
-                        << "'\nread -r l\nprintf '%s' \"$l\" > '" << (dir / "got").string()
-                        << "'\nprintf '{\"id\":1,\"ok\":true,\"exit\":0,\"stdout\":\"\",\"stderr\":\"\"}\\n'\n";
+  std::ofstream(script)
+      << "printf '%s\\n' '" << greeting_line() << "'\nread -r l\nprintf '%s' \"$l\" > '"
+      << (dir / "got").string()
+      << "'\nprintf '{\"id\":1,\"ok\":true,\"exit\":0,\"stdout\":\"\",\"stderr\":\"\"}\\n'\n";
   const test::Result r = cli("run --file '" + (dir / "mine.json").string() +
                              "' --mode exposed --gpu-command 'sh " + script + "' --gpu-timeout 9");
   EXPECT_EQ(r.status, 0) << r.err;
@@ -519,8 +523,8 @@ TEST(RunJson, RoundTripsWhatTheTablesShow) {
 }
 
 Scenario preset(const char* name) {
-  ScenarioLoad l = load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" +
-                                      name + ".json");
+  ScenarioLoad l =
+      load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
   EXPECT_TRUE(l.scenario);
   return *l.scenario;
 }
