@@ -625,6 +625,37 @@ TEST(RecordingSource, PointersIntoSharedMemoryAreProxiesByTheirDeclarations) {
       << cpu;
 }
 
+// A cast of a shared pointer inside an expression (not a declaration's initializer) becomes the
+// headers' proxy of the new type too; a `*` before it reads element 0 on its line. A product is
+// no dereference, and a cast of something not in shared memory stays as written.
+TEST(RecordingSource, ExpressionCastsOfSharedPointersAreProxies) {
+  const std::string src =
+      "__global__ void k(float *o, float *g) {\n"
+      "  __shared__ float tile[8][36];\n"
+      "  __shared__ int s[64];\n"
+      "  float4 v = reinterpret_cast<float4*>(&tile[1][4])[0];\n"
+      "  int2 w = *(int2*)&s[2];\n"
+      "  o[0] = v.x + w.y + 2 * *(int*)&s[3] + ((float2*)tile[2])[1].x + *(float*)g;\n"
+      "  float4 *p = reinterpret_cast<float4*>(&tile[0][0]);\n"
+      "  o[1] = p[1].y;\n"
+      "}\n";
+  std::string why;
+  const std::string out = recording_source(src, "k", "k.cu", &why, RecordTarget::Gpu);
+  ASSERT_FALSE(out.empty()) << why;
+  for (const char* want :
+       {"  float4 v = ::bv::ptr_cast<float4>(&tile.bv_site(1u)[1][4])[0];\n",
+        "  int2 w = ::bv::ptr_cast<int2>(&s.bv_site(2u)[2])[0];\n",
+        "2 * ::bv::ptr_cast<int>(&s.bv_site(3u)[3])[0]",
+        "(::bv::ptr_cast<float2>(tile.bv_site(4u)[2]))[1].bv_member(&float2::x)",
+        " + *(float*)g;\n",
+        "::bv::Ptr<float4> p = ::bv::declared(::bv::ptr_cast<float4>(&tile.bv_site(5u)[0][0])"})
+    EXPECT_NE(out.find(want), std::string::npos) << want << "\n" << out;
+  EXPECT_EQ(lines_in(out), lines_in(src) + 1);
+  const std::string cpu = recording_source(src, "k", "k.cu", &why);
+  EXPECT_NE(cpu.find("  int2 w = ::bv::ptr_cast<int2>(&s.bv_site(2u)[2])[0];\n"), std::string::npos)
+      << cpu;
+}
+
 // What people write that the recording follows: a member of a shared struct or vector element
 // (p[t].x) is an access of its own bytes; a template's instance is recorded on the GPU (the CPU
 // refuses it by name); cooperative groups run on the GPU unless a barrier goes through them; a

@@ -570,6 +570,11 @@ bool export_png(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, f
     *error = why;
     return false;
   }
+  const auto px = [&](int l) { return static_cast<int64_t>(static_cast<float>(l) * scale); };
+  if (std::string why = export_size_problem(px(lw), px(lh), false); !why.empty()) {
+    *error = "cannot write '" + path + "': " + why;
+    return false;
+  }
   return offscreen(s, p, cells, lw, lh, scale, light, 0, error, [&](auto render, int w, int h) {
     return write_png(path, w, h, render(), force, error);
   });
@@ -629,6 +634,10 @@ bool start_export(AppState& s, ExportKind kind, const std::string& path, ExportS
   }
   if (!s.analysis) {
     *error = "nothing to export: the scenario does not analyze";
+    return false;
+  }
+  if (std::string why = export_size_problem(width, height, true); !why.empty()) {
+    *error = "cannot write '" + path + "': " + why;
     return false;
   }
   update_frame(s, 0);
