@@ -5,7 +5,9 @@
 //   bankviz-cli lessons --file PATH [--json]     a lesson file of your own, the same way
 //   bankviz-cli lessons --check [NAME | --file PATH]
 //                                                every lesson (or one) checked: answers, figures
-//                                                in the texts, nothing told before it is asked
+//                                                in the texts, nothing told before it is asked,
+//                                                every caption whole in presenter mode
+//                                                (caption_fit.h) at the sizes a class uses
 //
 // A lesson whose file does not load, or whose scene does not analyze or whose answer disagrees
 // with the model, fails (exit 1) with the path of the problem.
@@ -18,6 +20,8 @@
 
 #include "bankviz/lesson.h"
 #include "bankviz/trace.h"
+#include "caption_fit.h"
+#include "caption_font.h"
 #include "catalog.h"
 #include "commands.h"
 #include "common.h"
@@ -189,10 +193,16 @@ void check_lessons(const LessonsOptions& o) {
   }
   size_t bad = 0, scenes = 0;
   std::string report;
+  // The captions are fitted to the presenter's strip in its own type (caption_fit.h); without
+  // the font that is said, and the rest is still checked.
+  std::string no_font;
+  const auto widths = caption_font_widths(&no_font);
   for (const std::string& path : paths) {
     LessonLoad load = load_lesson_file(path);
     std::vector<Diagnostic> errors = load.errors;
     if (load.lesson) errors = check_lesson(*load.lesson, presets_dir());
+    if (load.lesson && errors.empty() && widths)
+      errors = check_caption_fit(*load.lesson, presets_dir(), widths);
     const std::string name = load.lesson ? load.lesson->name : path;
     if (errors.empty()) {
       scenes += load.lesson->scenes.size();
@@ -202,10 +212,13 @@ void check_lessons(const LessonsOptions& o) {
       report += (report.empty() ? "" : "\n") + problems("lesson '" + name + "'", errors);
     }
   }
+  if (!widths) std::cout << "captions not fitted: " << no_font << "\n";
   if (bad > 0) throw Exit{kExitFailed, report};
   std::cout << paths.size() << (paths.size() == 1 ? " lesson, " : " lessons, ") << scenes
             << " scenes: every answer is the model's, every figure filled from it, none told "
-               "before it is asked\n";
+               "before it is asked"
+            << (widths ? ", every caption whole in presenter mode from 1024x768 to 3840x2160" : "")
+            << "\n";
 }
 
 }  // namespace
@@ -219,7 +232,8 @@ void add_lessons_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print JSON");
   cmd->add_flag("--check", o->check,
                 "check every lesson (or the one named): answers, figures, nothing told before "
-                "it is asked; exit 1 with the problems");
+                "it is asked, captions whole in presenter mode from 1024x768 to 3840x2160; exit 1 "
+                "with the problems");
   cmd->callback([o, cmd] {
     const bool file = cmd->count("--file") > 0;
     if (file && o->file.empty()) throw Exit{kExitUsage, "--file: give a lesson file's path"};

@@ -487,13 +487,14 @@ TEST(RecordingSource, WhatCannotBeRecordedIsNamed) {
   EXPECT_NE(why_of("  auto g = cooperative_groups::this_grid();")
                 .find("cooperative-groups this_grid (line 3)"),
             std::string::npos);
-  // A pointer no declaration makes a proxy of (`int *q; q = s;`, two declarators), and `*p`.
+  // A pointer no declaration makes a proxy of (`int *q; q = s;`, two declarators), and `*p++`
+  // (a plain `*p` is p[0]: RecordingSource.PointersIntoSharedMemoryAreProxiesByTheirDeclarations).
   EXPECT_NE(why_of("  int *q;\n  q = s; q[1] = 0;")
                 .find("line 4 uses the __shared__ array s other than by subscript"),
             std::string::npos);
   EXPECT_NE(why_of("  int *q = s, *r = s + 1;").find("line 3 uses the __shared__ array s other"),
             std::string::npos);
-  EXPECT_NE(why_of("  int *q = s + 2;\n  *q = 1;")
+  EXPECT_NE(why_of("  int *q = s + 2;\n  *q++ = 1;")
                 .find("line 4 dereferences the pointer q into shared memory (*q), which the CPU "
                       "recording does not follow: write q[0]"),
             std::string::npos);
@@ -597,7 +598,7 @@ TEST(RecordingSource, PointersIntoSharedMemoryAreProxiesByTheirDeclarations) {
       "  int *b = (int *)&a[64];\n"
       "  const float *c = a + 1;\n"
       "  warpReduce(a, threadIdx.x);\n"
-      "  o[0] = plain(o, 1) + b[0] + c[threadIdx.x];\n"
+      "  o[0] = plain(o, 1) + b[0] + c[threadIdx.x] + 2 * *c;\n"
       "}\n";
   std::string why;
   std::vector<RecordedArray> declared;
@@ -610,7 +611,8 @@ TEST(RecordingSource, PointersIntoSharedMemoryAreProxiesByTheirDeclarations) {
         "  ::bv::Ptr<float> a = ::bv::declared(::bv::ptr_cast<float>(smem), 1u);\n",
         "  ::bv::Ptr<int> b = ::bv::declared(::bv::ptr_cast<int>(&a.bv_site(3u)[64]), 2u);\n",
         "  ::bv::Ptr<const float> c = ::bv::declared(a + 1, 3u);\n",
-        "  warpReduce(a, threadIdx.x);\n", "b.bv_site(4u)[0] + c.bv_site(5u)[threadIdx.x];\n"})
+        "  warpReduce(a, threadIdx.x);\n",
+        "b.bv_site(4u)[0] + c.bv_site(5u)[threadIdx.x] + 2 * c[0];\n"})
     EXPECT_NE(out.find(want), std::string::npos) << want << "\n" << out;
   EXPECT_EQ(lines_in(out), lines_in(src) + 1);
   ASSERT_EQ(declared.size(), 4u);

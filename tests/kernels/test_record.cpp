@@ -556,10 +556,18 @@ TEST(Record, APointersUseTheRecordingCannotFollowIsNamed) {
   auto kernel = [](const std::string& body) {
     return "__global__ void k(float *o) {\n  __shared__ float s[64];\n" + body + "\n}\n";
   };
-  Recorded r = record(kernel("  float *p = s + 1;\n  *p = 2;"), "k", 64);
+  Recorded r = record(kernel("  float *p = s + 1;\n  *p++ = 2;"), "k", 64);
   EXPECT_NE(r.error.find("line 4 dereferences the pointer p into shared memory (*p)"),
             std::string::npos)
       << r.error;
+  // `*p` alone is p[0]: the element on its line (lanes 1..32 of s, one wavefront a warp, and
+  // `2 * *p` a product of that element).
+  r = record(kernel("  float *p = s + 1 + threadIdx.x % 32;\n  *p = 2;\n  o[0] = 2 * *p;"), "k",
+             64);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.lines.count(4) && r.lines.count(5));
+  EXPECT_EQ(r.lines.at(4).requests, 2);
+  EXPECT_EQ(r.lines.at(5).requests, 2);
   r = record(kernel("  float *q;\n  q = s;\n  q[0] = 1;"), "k", 64);
   EXPECT_NE(r.error.find("line 4 uses the __shared__ array s other than by subscript"),
             std::string::npos)
@@ -816,6 +824,8 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
         // Shared memory through pointers: a helper's volatile parameter, carved arrays, a
         // tile's row; cooperative groups' block and tile barriers.
         "reduceUnrolledHelper", "carvedExtern", "tileRowPointer", "carvedCasts", "groupBarriers"}},
+      // Vector casts inside expressions and a plain `*p` (issue 30, round 3).
+      {"casts.cu", {"vectorCasts"}},
   };
   int compiled = 0;
   for (const auto& [file, kernels] : files) {
@@ -836,7 +846,7 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
       ++compiled;
     }
   }
-  EXPECT_EQ(compiled, 52);
+  EXPECT_EQ(compiled, 53);
   // Inline asm: named; the line keeps the hardware's figures only.
   std::string why;
   // A template without its instance named: the GPU recording asks for it.

@@ -273,7 +273,7 @@ bool is_name(const std::string& w) {
 // own to record.
 std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays, const Scopes& pointers,
                         const std::vector<std::pair<size_t, size_t>>& allowed,
-                        const std::string& who) {
+                        const std::set<size_t>& derefs, const std::string& who) {
   auto inside = [&](size_t k) {
     for (const auto& [b, e] : allowed)
       if (b <= k && k < e) return true;
@@ -287,7 +287,8 @@ std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays, cons
     if (p != pointers.end() && in_scope(*p, k)) {
       const std::string before = k > 0 ? t[k - 1].text : ";";
       const std::string before2 = k > 1 ? t[k - 2].text : ";";
-      const bool deref = before == "*" && !is_name(before2) && before2 != ")" && before2 != "]";
+      const bool deref = before == "*" && !is_name(before2) && before2 != ")" && before2 != "]" &&
+                         !derefs.count(k);
       const bool arrow = k + 2 < t.size() && t[k + 1].text == "-" && t[k + 2].text == ">";
       if (deref || arrow)
         return at + " dereferences the pointer " + t[k].text + " into shared memory (" +
@@ -401,6 +402,7 @@ struct PointerEdit {
 struct Pointers {
   Scopes names;                                    // the proxies, where they are in scope
   std::vector<std::pair<size_t, size_t>> allowed;  // tokens where a shared array may decay
+  std::set<size_t> derefs;                         // proxies' `*p` written `p[0]` (their name)
   std::vector<PointerEdit> edits;
 };
 
@@ -467,6 +469,7 @@ class PointerRewriter {
       changed |= proxy_local_declarations();
     }
     expression_casts();
+    dereferences();
     return std::move(out_);
   }
 
@@ -721,10 +724,31 @@ class PointerRewriter {
     const std::string& b = t[k - 1].text;
     for (const char* w : {"return", "case", "sizeof", "else", "do"})
       if (b == w) return true;
-    const bool operand_end = is_name(b) || b == ")" || b == "]" ||
-                             std::isdigit(static_cast<unsigned char>(b[0])) || b[0] == '\'' ||
-                             b[0] == '"' || b == "++" || b == "--";
+    const bool operand_end =
+        is_name(b) || b == ")" || b == "]" || std::isdigit(static_cast<unsigned char>(b[0])) ||
+        b[0] == '\'' || b[0] == '"' || ((b == "+" || b == "-") && k >= 2 && t[k - 2].text == b);
     return !operand_end;
+  }
+
+  // `*p` of a proxy p (not `*p++`, `*p[i]`, `*p.x`, `*p->x`, a call): written `p[0]`, its element
+  // on this line, as the proxy's subscript makes it.
+  void dereferences() {
+    const std::vector<RawTok>& t = t_;
+    for (size_t k = 1; k < t.size(); ++k) {
+      if (!is_name(t[k].text) || !unary_star(k - 1) || is_skipped(k)) continue;
+      auto p = out_.names.find(t[k].text);
+      if (p == out_.names.end() || !in_scope(*p, k)) continue;
+      if (k + 1 < t.size()) {
+        const std::string& a = t[k + 1].text;
+        const std::string a2 = k + 2 < t.size() ? t[k + 2].text : "";
+        if (a == "[" || a == "(" || a == "." || a == "::" || ((a == "+" || a == "-") && a2 == a) ||
+            (a == "-" && a2 == ">"))
+          continue;
+      }
+      out_.derefs.insert(k);
+      out_.edits.push_back({t[k - 1].b, t[k - 1].e, ""});
+      out_.edits.push_back({t[k].e, t[k].e, "[0]"});
+    }
   }
 
   // A cast inside an expression of a pointer into shared memory to another element type
@@ -1024,7 +1048,7 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     return {};
   }
   if (std::string u =
-          pointer_use(t, arrays, ptrs.names, ptrs.allowed,
+          pointer_use(t, arrays, ptrs.names, ptrs.allowed, ptrs.derefs,
                       target == RecordTarget::Gpu ? "the GPU recording" : "the CPU recording");
       !u.empty()) {
     *why = u;
