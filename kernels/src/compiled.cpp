@@ -762,8 +762,9 @@ void finish_reason(CompiledStep& c, std::string why, const Analysis& a, const st
   }
 }
 
-// A cp.async's global passes were measured on an H100 only: where one pass (what an H200
-// counted) gives another count, the reason says so (copy_passes_caveat()).
+// A cp.async's sources in several global passes: the L1's counter counts them (the rule), CUPTI's
+// per-instruction counter one pass (measured on an H200); where the two differ, the reason says
+// so (copy_passes_caveat()) and later_passes holds the difference.
 void add_copy_caveat(const Analysis& a, const std::vector<int>& ex, CompiledStep& c) {
   int passes = 0;
   int64_t rule = 0, one = 0;
@@ -774,8 +775,10 @@ void add_copy_caveat(const Analysis& a, const std::vector<int>& ex, CompiledStep
         rule += ws.result.wavefronts;
         one += copy_wavefronts_one_pass(*a.arch, ws.access);
       }
-  if (std::string h200 = copy_passes_caveat(passes, rule, one); !h200.empty())
-    c.reason += (c.reason.empty() ? "" : "; ") + h200;
+  if (std::string two = copy_passes_caveat(passes, rule, one); !two.empty()) {
+    c.reason += (c.reason.empty() ? "" : "; ") + two;
+    c.later_passes = rule - one;
+  }
 }
 
 }  // namespace
@@ -949,6 +952,7 @@ std::vector<CompiledStep> compiled_launch(const Scenario& s, const Arch* arch,
         c.instructions *= times, c.wavefronts *= times, c.pad_instructions *= times;
         c.max_instructions *= times, c.max_wavefronts *= times;
         c.written_instructions *= times, c.written_wavefronts *= times;
+        c.later_passes *= times;
       }
       continue;
     }
@@ -964,18 +968,19 @@ std::vector<CompiledStep> compiled_launch(const Scenario& s, const Arch* arch,
       }
       c.instructions += one[i].instructions, c.wavefronts += one[i].wavefronts;
       c.pad_instructions += one[i].pad_instructions;
+      c.later_passes += one[i].later_passes;
       c.written_instructions += one[i].written_instructions;
       c.written_wavefronts += one[i].written_wavefronts;
       if (c.reason.empty()) c.reason = one[i].reason;  // the first block that says why
       c.cas_loop |= one[i].cas_loop;
     }
   }
-  // A step as compiled as written says nothing, but what an H200 counts for its cp.async sources
-  // (copy_passes_caveat()), which differs from the figures themselves.
+  // A step as compiled as written says nothing, but what the per-instruction counter counts for
+  // its cp.async sources (copy_passes_caveat()), which differs from the figures themselves.
   for (CompiledStep& c : sum)
     if (!c.differs()) {
-      const size_t h200 = c.reason.find(kCopyCaveatStart);
-      c.reason = h200 == std::string::npos ? std::string() : c.reason.substr(h200);
+      const size_t two = c.reason.find(kCopyCaveatStart);
+      c.reason = two == std::string::npos ? std::string() : c.reason.substr(two);
     }
   return sum;
 }

@@ -18,6 +18,7 @@
 #include "bankviz/arch.h"
 #include "bankviz/compiled.h"
 #include "bankviz/record.h"
+#include "bankviz/written_steps.h"
 #include "helpers.h"
 #include "plan.h"
 
@@ -499,12 +500,13 @@ TEST(Compiled, ScenariosWrittenBeforeMeasuringEqualTheH200StepByStepOrGiveTheirR
   EXPECT_EQ(equal + in_range, total);
 }
 
-// A cp.async whose sources the H100's L1 set hash splits into several global passes: an H200
-// counted one pass (tests/data/fresh30/measured-h200.txt, f30-cpasync-rows step 1: 2
-// instructions and 8 wavefronts where the rule gives 23). The compiled step keeps the H100's
-// figures and says what one pass gives, which is what the H200 counted; step 0, bound by its one
-// source bank either way, says nothing of it.
-TEST(Compiled, ACpAsyncWhoseGlobalPassesAnH200CountsOtherwiseSaysSo) {
+// A cp.async whose sources the L1 set hash splits into several global passes: the L1's counter
+// counts them (the rule: 23 wavefronts), CUPTI's per-instruction counter one pass (an H200's
+// written kernel, tests/data/fresh30/measured-h200.txt, f30-cpasync-rows step 1: 2 instructions
+// and 8 wavefronts; tests/data/hopper/counters-h200.txt has both counters on one launch). The
+// compiled step keeps the rule's figures, says what the per-instruction counter gives, and the
+// per-step rows compare with that; step 0, bound by its one source bank either way, says nothing.
+TEST(Compiled, ACpAsyncInSeveralGlobalPassesSaysWhatEachCounterCounts) {
   const ScenarioLoad load = load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) +
                                                "/tests/data/fresh30/scen/f30-cpasync-rows.json");
   ASSERT_TRUE(load.scenario);
@@ -532,11 +534,18 @@ TEST(Compiled, ACpAsyncWhoseGlobalPassesAnH200CountsOtherwiseSaysSo) {
   };
   EXPECT_EQ(step(1).instructions, 2);
   EXPECT_EQ(step(1).wavefronts, 23);
-  EXPECT_NE(step(1).reason.find("an H200 counted one pass for such sources"), std::string::npos)
+  EXPECT_EQ(step(1).per_instruction_wavefronts(), 8);
+  EXPECT_NE(step(1).reason.find("per-instruction counter"), std::string::npos) << step(1).reason;
+  EXPECT_NE(step(1).reason.find("counts one pass for them: 8 here"), std::string::npos)
       << step(1).reason;
-  EXPECT_NE(step(1).reason.find("which gives 8 here"), std::string::npos) << step(1).reason;
   EXPECT_EQ(step(0).wavefronts, 64);
-  EXPECT_EQ(step(0).reason.find("H200"), std::string::npos) << step(0).reason;
+  EXPECT_EQ(step(0).per_instruction_wavefronts(), 64);
+  EXPECT_EQ(step(0).reason.find("per-instruction"), std::string::npos) << step(0).reason;
+  // The written kernel's per-step row takes the per-instruction figure.
+  std::vector<WrittenStep> rows(1);
+  rows[0].step = 1;
+  attach_compiled(rows, c);
+  EXPECT_EQ(rows[0].compiled_wavefronts, 8);
 }
 
 namespace bankviz {

@@ -100,6 +100,11 @@ struct CompiledStep {
   // any interleaving can take (cas_loop_bound() in compiled.cpp says why); 0 where exact.
   int64_t max_instructions = 0, max_wavefronts = 0;
   bool bounded() const { return max_instructions > 0; }
+  // A cp.async whose sources take several global passes: the wavefronts of the passes after the
+  // first, which the L1's counter counts (`wavefronts`) and CUPTI's per-instruction counter does
+  // not (copy_h200.h); 0 elsewhere. The per-step rows compare with per_instruction_wavefronts().
+  int64_t later_passes = 0;
+  int64_t per_instruction_wavefronts() const { return wavefronts - later_passes; }
 };
 
 // Every memory step of `a` (one block of s) as the SASS says the compiler made it. `sass` is
