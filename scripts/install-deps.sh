@@ -12,11 +12,12 @@ set -euo pipefail
 # recording is linked with. openssh-client: --gpu HOST; openssh-server: the tests' real ssh round
 # trip (a server of their own on 127.0.0.1, started and stopped by the test).
 pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
-      help2man dpkg-dev libseccomp-dev libc6-dev libstdc++-12-dev openssh-client openssh-server)
+      help2man dpkg-dev libseccomp-dev libc6-dev libstdc++-12-dev openssh-client openssh-server
+      libcpp-httplib-dev)
 for arg in "$@"; do
   case $arg in
     --gui)
-      pkgs+=(libimgui-dev libglfw3-dev python3-glad libstb-dev libgl-dev libegl-dev
+      pkgs+=(libimgui-dev libglfw3-dev python3-glad libstb-dev libpng-dev libgl-dev libegl-dev
              xvfb xauth mesa-utils libgl1-mesa-dri fonts-dejavu-core fonts-jetbrains-mono
              desktop-file-utils appstream) ;;
     --fuzz) pkgs+=(clang libclang-rt-14-dev) ;;

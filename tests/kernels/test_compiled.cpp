@@ -593,4 +593,69 @@ TEST(RecordedAsCompiled, WiderInstructionsAndCompareAndSwapLoopsServeTheRecorded
   EXPECT_NE(by[12].how.find("as the warps interleave"), std::string::npos) << by[12].how;
 }
 
+// What the SASS alone says where a user's line cannot run as recorded (issue 30: the CPU
+// recording is never silently different): a struct copy of which the compiler loads two of the
+// three members (fewer instructions, none in a loop, than a warp's accesses), a line with no
+// shared instruction (its value kept in a register), a loop's load (no claim), and the kernel's
+// instruction on a line where the source makes no access (a row of its own; another function's
+// is not the kernel's).
+TEST(RecordedAsCompiled, TheListingSaysWhereALineCannotRunAsRecorded) {
+  std::string text = "block 32 1 1\narray s 0 0 4096\n";
+  int n = 0;
+  for (int t = 0; t < 32; ++t, n += 6) {
+    for (int k = 0; k < 3; ++k)
+      text += std::to_string(t) + " 20 L 4 " + std::to_string(t * 12 + k * 4) + " 0\n";
+    text += std::to_string(t) + " 22 L 4 " + std::to_string(1024 + t * 4) + " 0\n";
+    for (int k = 0; k < 2; ++k)
+      text += std::to_string(t) + " 24 L 4 " + std::to_string(2048 + k * 128 + t * 4) + " 0\n";
+  }
+  text += "end " + std::to_string(n) + "\n";
+  std::string why;
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  const std::vector<SassInstruction> sass = parse_nvdisasm(
+      ".text._Z1kPf:\n"
+      "\t//## File \"k.cu\", line 20\n"
+      "        /*0000*/                   LDS R3, [R2] ;\n"
+      "        /*0010*/                   LDS R4, [R2+0x8] ;\n"
+      ".L_x_0:\n"
+      "\t//## File \"k.cu\", line 24\n"
+      "        /*0020*/                   LDS R5, [R6] ;\n"
+      "        /*0030*/               @P0 BRA `(.L_x_0) ;\n"
+      "\t//## File \"k.cu\", line 26\n"
+      "        /*0040*/                   LDS R7, [R6] ;\n"
+      "        /*0050*/                   EXIT ;\n"
+      ".text._Z5otherv:\n"
+      "\t//## File \"k.cu\", line 30\n"
+      "        /*0000*/                   LDS R7, [R6] ;\n");
+  ASSERT_EQ(sass.size(), 7u);
+  EXPECT_FALSE(sass[1].in_loop);
+  EXPECT_TRUE(sass[2].in_loop);
+  EXPECT_TRUE(sass[3].in_loop);
+  EXPECT_FALSE(sass[4].in_loop);
+  EXPECT_EQ(sass[0].function, "_Z1kPf");
+  EXPECT_EQ(sass[6].function, "_Z5otherv");
+  const auto lines = recorded_lines_as_compiled(*r, sass, default_arch(), true, &why, "_Z1kPf");
+  ASSERT_TRUE(lines) << why;
+  std::map<uint32_t, LineAsCompiled> by;
+  for (const LineAsCompiled& l : *lines) by[l.line] = l;
+  EXPECT_NE(by[20].differs.find("2 shared instructions (LDS) on this line, none in a loop"),
+            std::string::npos)
+      << by[20].differs;
+  EXPECT_NE(by[20].differs.find("where the source makes 3 accesses"), std::string::npos);
+  EXPECT_NE(by[22].differs.find("no shared-memory instruction on this line"), std::string::npos)
+      << by[22].differs;
+  EXPECT_EQ(by[24].differs, "");
+  ASSERT_TRUE(by.count(26));
+  EXPECT_EQ(by[26].requests, 0);
+  EXPECT_NE(by[26].differs.find("the source makes no shared-memory access on this line"),
+            std::string::npos)
+      << by[26].differs;
+  EXPECT_FALSE(by.count(30));
+  // Without the kernel's name no line of its own is added.
+  const auto plain = recorded_lines_as_compiled(*r, sass, default_arch(), true, &why);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->size(), 3u);
+}
+
 }  // namespace bankviz

@@ -46,6 +46,9 @@ struct SassInstruction {
   uint32_t own_line = 0;      // (the first of "inlined at"), where the hardware counts it;
                               // file/line where nothing is inlined
   bool under_branch = false;  // inside a conditional forward branch (some warps jump over it)
+  bool in_loop = false;       // between a backward branch's target and the branch: a loop's
+                              // body, which a warp may issue many times
+  std::string function;       // the kernel or function it belongs to: its mangled name
   bool shared() const;        // LDS, STS, ATOMS, LDSM, STSM, LDGSTS
   // Under @!PT (never true): ptxas's pad, `@!PT LDS RZ, [RZ]`, three before each LDGSTS on sm_90.
   // Every warp that reaches it issues it and no lane executes it: the L1 unit's instruction
