@@ -626,7 +626,8 @@ bool export_slide_svg(const AppState& s, bool light, double width, const std::st
       s.lesson.scene < static_cast<int>(s.lesson.file->scenes.size()))
     o.caption = scene_caption(s.lesson.file->scenes[static_cast<size_t>(s.lesson.scene)],
                               *s.analysis, s.lesson.step, s.lesson.revealed);
-  o.conceal = asking(s);  // a question's slide keeps its answer back too
+  o.conceal = asking(s);            // a question's slide keeps its answer back too
+  o.measured = main_stage_line(s);  // the figure on stage (empty while asking)
   return write_text(path, render_slide_svg(*s.analysis, s.frame, o), force, error);
 }
 
@@ -1119,7 +1120,11 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
                 static_cast<int>(o.height * scale), p.gl_renderer.c_str(),
                 p.egl_platform.empty() ? "" : (", EGL " + p.egl_platform).c_str());
     // What the measurement panel shows: a GPU's timing, or why there is none.
-    if (auto m = s.measure.measurer.last(); m && m->ok && m->partial) {
+    if (auto m = s.measure.measurer.last(); m && m->ok && !m->recorded.empty()) {
+      // A recorded figure (no GPU here): where and when it was measured.
+      std::printf("recorded figure (%s): %.2f cycles/instr (exposed)\n", m->recorded.c_str(),
+                  m->cycles_per_instruction);
+    } else if (m && m->ok && m->partial) {
       // A figure alone (a comparison's side): exposed mode, no launch of the lesson's.
       std::printf("measured on %s: %.2f cycles/instr (exposed)\n", m->device.c_str(),
                   m->cycles_per_instruction);
@@ -1253,7 +1258,10 @@ bool save_imgui_ini(const std::string& path) {
 
 void start_gpu(AppState& s, const Options& o) {
   Measurer& m = s.measure.measurer;
-  if (!capabilities().processes) return m.set_unavailable(kBrowserCannotRunKernels);
+  // The browser runs no kernel: the recorded figures where exactly the scenario was recorded
+  // (assets/recorded where the page has them; else it says none could be loaded).
+  if (!capabilities().processes)
+    return use_recorded(m, "no GPU in a browser: the recorded figures");
   if (o.frames != 0 && o.screenshot.empty()) return;  // a headless render measures nothing
 #ifndef __EMSCRIPTEN__
   GpuMenu& g = s.measure.gpu_menu;
@@ -1268,7 +1276,10 @@ void start_gpu(AppState& s, const Options& o) {
     g.command = s.settings.gpu_command;
   }
   // Headless pictures (--screenshot, --gif, --sequence) show this machine's GPU alone, no
-  // recorded figure: the stage of a machine without one, the same in each of them.
+  // recorded figure: the stage of a machine without one, the same in each of them. (With the
+  // figure's line under the verdict, presenter mode at 3840x2160 draws lane digits of 27.9 px,
+  // under the room's 28: OnStage.LegibleFromTheBackRowAt3840x2160. bankviz-cli export --slide
+  // and --compare show the recorded figure.)
   const bool window = !o.headless();
   g.problem = use_gpu_setting(m, g.source, g.host, g.command, window);
   if (g.problem.empty()) return;
