@@ -21,6 +21,9 @@ _bankviz_cli() {
     --file | -f | --svg | --report | --suites | --out | --resume)
       _filedir
       return ;;
+    --site)
+      _filedir -d
+      return ;;
     --elem)
       COMPREPLY=($(compgen -W "char short int long long float double half bfloat16 int2 int4
         float2 float4 double2" -- "$cur"))
@@ -73,6 +76,7 @@ _bankviz_cli() {
       [[ $cur != -* ]] && { _filedir cu; return; } ;;
     experiments) flags+=" $gpu --runs --json" ;;
     measure) flags+=" $gpu --out --force --budget-s --preset --no-sweeps --resume" ;;
+    serve) flags+=" --http --site --token --allow-profile --max-waiting" ;;
   esac
   COMPREPLY=($(compgen -W "$flags" -- "$cur"))
 } && complete -F _bankviz_cli bankviz-cli

@@ -12,7 +12,8 @@ set -euo pipefail
 # recording is linked with. openssh-client: --gpu HOST; openssh-server: the tests' real ssh round
 # trip (a server of their own on 127.0.0.1, started and stopped by the test).
 pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
-      help2man dpkg-dev libseccomp-dev libc6-dev libstdc++-12-dev openssh-client openssh-server)
+      help2man dpkg-dev libseccomp-dev libc6-dev libstdc++-12-dev openssh-client openssh-server
+      libcpp-httplib-dev)
 for arg in "$@"; do
   case $arg in
     --gui)

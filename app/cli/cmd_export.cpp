@@ -2,6 +2,8 @@
 // bank views of one frame as SVG, the same picture the desktop app draws (core/svg.h); with
 // --slide the frame as the 16:9 slide, and with --compare A B both scenarios on one 16:9 slide
 // (their views, verdicts and the ratio B / A), B on the beat that follows A's (follow_playhead).
+// Where exactly the scenario was recorded on a GPU (assets/recorded, recorded.h), a slide shows
+// the recorded figure as the app's stage does, labelled ("measured on H200, recorded ...").
 #include <iostream>
 #include <memory>
 
@@ -11,6 +13,7 @@
 #include "bankviz/svg.h"
 #include "commands.h"
 #include "common.h"
+#include "recorded.h"
 
 namespace bankviz::cli {
 namespace {
@@ -61,6 +64,7 @@ std::string render(const ExportOptions& o) {
     CompareSlideOptions co;
     co.light = !o.dark;
     co.width = o.width;
+    recorded_compare_figures(shipped_recorded_sets(), sa, sb, co);
     return render_compare_svg(a, fa, b, follow_playhead(b, fa, p), co);
   }
   const Analysis a = analyze_or_exit(build_scenario(o.scenario));
@@ -69,6 +73,9 @@ std::string render(const ExportOptions& o) {
     SlideSvgOptions so;
     so.light = !o.dark;
     so.width = o.width;
+    if (f.step >= 0)
+      so.measured = recorded_step_words(shipped_recorded_sets(), a.scenario,
+                                        a.steps[static_cast<size_t>(f.step)].step);
     return render_slide_svg(a, f, so);
   }
   SvgOptions so;

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "bankviz/driver_version.h"
@@ -23,6 +24,7 @@
 #include "commands.h"
 #include "common.h"
 #include "gpu_protocol.h"
+#include "serve_http.h"
 
 namespace bankviz::cli {
 namespace {
@@ -38,8 +40,7 @@ std::ostringstream* g_captured_out = nullptr;
 std::ostringstream* g_captured_err = nullptr;
 
 bool send_line(const nlohmann::json& j) {
-  const std::string line =
-      j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   size_t done = 0;
   while (done < line.size()) {
     const ssize_t n = ::write(g_out, line.data() + done, line.size() - done);
@@ -166,8 +167,8 @@ void run_serve() {
   g_out = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
   const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (g_in < 0 || g_out < 0 || null < 0 || ::dup2(null, 0) < 0 || ::dup2(2, 1) < 0)
-    throw Exit{kExitFailed, std::string("serve: cannot set up its descriptors: ") +
-                                std::strerror(errno)};
+    throw Exit{kExitFailed,
+               std::string("serve: cannot set up its descriptors: ") + std::strerror(errno)};
   ::close(null);
   set_before_fault_exit(&reply_before_fault_exit);
   // One Runner for the process: the device's context stays open between requests (the
@@ -186,8 +187,10 @@ void run_serve() {
       int64_t id = 0;
       std::optional<Request> q = parse_request(line, &error, &id);
       r.id = id;
-      if (!q) r.error = error;
-      else r = serve_one(*q);
+      if (!q)
+        r.error = error;
+      else
+        r = serve_one(*q);
     }
     if (!send_line(reply_json(r))) return;
   }
@@ -199,8 +202,40 @@ void add_serve_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "serve",
       "serve this machine's GPU to `--gpu HOST` and `--gpu-command CMD` (JSON lines on "
-      "standard input and output: run, compare, sweep, validate, experiments, profile)");
-  cmd->callback([] { run_serve(); });
+      "standard input and output: run, compare, sweep, validate, experiments, profile), or with "
+      "--http to a browser");
+  auto o = std::make_shared<ServeHttpOptions>();
+  cmd->add_option("--http", o->listen,
+                  "[ADDR:]PORT: serve the browser site and the protocol over HTTP instead "
+                  "(127.0.0.1 unless ADDR is given; it prints a link with a random token, "
+                  "refused without it)");
+  cmd->add_option("--site", o->site, "with --http: the browser site's folder (build-web/site)")
+      ->check(non_empty_path());
+  cmd->add_option("--token", o->token,
+                  "with --http: this token instead of a random one (at least 16 letters and "
+                  "digits)");
+  cmd->add_flag("--allow-profile", o->allow_profile,
+                "with --http: let a page profile a kernel file it sends (its code runs on this "
+                "GPU); off by default");
+  cmd->add_option("--max-waiting", o->max_waiting,
+                  "with --http: requests that may wait for the GPU beyond the one running "
+                  "(default 4; more are answered 'busy')")
+      ->check(CLI::Range(0, 64));
+  cmd->callback([o] {
+    if (o->listen.empty()) {
+      if (!o->site.empty() || !o->token.empty() || o->allow_profile)
+        throw Exit{kExitUsage, "--site, --token and --allow-profile go with --http"};
+      return run_serve();
+    }
+    if (!o->token.empty() &&
+        (o->token.size() < 16 || o->token.size() > 128 ||
+         o->token.find_first_not_of(
+             "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") !=
+             std::string::npos))
+      throw Exit{kExitUsage, "--token: 16 to 128 letters and digits"};
+    if (serving()) throw Exit{kExitUsage, "serve is not served"};
+    run_serve_http(*o);
+  });
 }
 
 }  // namespace bankviz::cli

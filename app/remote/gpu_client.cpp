@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -27,7 +27,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr size_t kStderrTail = 16 << 10;
 
-bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+bool contains(const std::string& s, const char* what) {
+  return s.find(what) != std::string::npos;
+}
 
 // The last non-empty line of a process's standard error, as a message may quote it.
 std::string last_line(const std::string& err) {
@@ -43,7 +45,8 @@ std::string last_line(const std::string& err) {
 // write() all of `bytes` to a non-blocking pipe within `timeout_s`, with SIGPIPE blocked on this
 // thread (a remote gone is EPIPE, a message, never the signal that would end the program); a
 // pending SIGPIPE is taken back. Empty on success, else "closed" or "timeout".
-std::string write_all(int fd, const std::string& bytes, double timeout_s) {
+// `wake`: a descriptor that becomes readable when the write must stop ("cancelled").
+std::string write_all(int fd, const std::string& bytes, double timeout_s, int wake) {
   sigset_t pipe_set, old;
   sigemptyset(&pipe_set);
   sigaddset(&pipe_set, SIGPIPE);
@@ -65,8 +68,12 @@ std::string write_all(int fd, const std::string& bytes, double timeout_s) {
         why = "timeout";
         break;
       }
-      pollfd p{fd, POLLOUT, 0};
-      ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 1000)));
+      pollfd p[2] = {{fd, POLLOUT, 0}, {wake, POLLIN, 0}};
+      ::poll(p, wake >= 0 ? 2 : 1, static_cast<int>(std::min<int64_t>(left, 1000)));
+      if (wake >= 0 && (p[1].revents & POLLIN)) {
+        why = "cancelled";
+        break;
+      }
       continue;
     }
     why = "closed";
@@ -162,8 +169,8 @@ std::string explain_remote_end(const GpuTarget& t, int exit_code, int signal,
                      " /path/to/bankviz-cli serve\"" + quote
                : where + " was not found" + quote;
   if (contains(err, "serve") && (contains(err, "not expected") || contains(err, "xtras")))
-    return where + " runs a bankviz-cli without `serve` (an older bankviz): " + install +
-           " there" + quote;
+    return where + " runs a bankviz-cli without `serve` (an older bankviz): " + install + " there" +
+           quote;
   if (signal != 0)
     return where + " ended by signal " + std::to_string(signal) + " before it greeted" + quote;
   if (exit_code == 0)
@@ -172,9 +179,23 @@ std::string explain_remote_end(const GpuTarget& t, int exit_code, int signal,
   return where + " ended with status " + std::to_string(exit_code) + " before it greeted" + quote;
 }
 
-GpuClient::GpuClient(GpuTarget target) : target_(std::move(target)) {}
+GpuClient::GpuClient(GpuTarget target) : target_(std::move(target)) {
+  if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) wake_[0] = wake_[1] = -1;
+}
 
-GpuClient::~GpuClient() { close(); }
+GpuClient::~GpuClient() {
+  close();
+  for (int fd : wake_)
+    if (fd >= 0) ::close(fd);
+}
+
+void GpuClient::cancel() {
+  cancelled_.store(true);
+  if (wake_[1] >= 0) {
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t n = ::write(wake_[1], &byte, 1);  // full: already woken
+  }
+}
 
 std::string GpuClient::require_gpu() const {
   if (greeting_.device.present) return {};
@@ -187,12 +208,12 @@ void GpuClient::close() {
   if (pid_ <= 0) return;
   if (in_ >= 0) ::close(in_);
   in_ = -1;
-  // A serve whose input ends exits at once; give it a moment, then end its group.
+  // A serve whose input ends exits at once; give it a moment, then end its group (cancelled:
+  // no moment, the caller may be the app's UI).
   int status = 0;
-  const auto until = Clock::now() + std::chrono::milliseconds(300);
+  const auto until = Clock::now() + std::chrono::milliseconds(cancelled_.load() ? 0 : 300);
   pid_t got = 0;
-  while ((got = ::waitpid(pid_, &status, WNOHANG)) == 0 && Clock::now() < until)
-    ::usleep(5000);
+  while ((got = ::waitpid(pid_, &status, WNOHANG)) == 0 && Clock::now() < until) ::usleep(5000);
   if (got == 0) {
     ::kill(-pid_, SIGKILL);
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
@@ -221,8 +242,7 @@ void GpuClient::drain_stderr() {
       return;
     }
     stderr_tail_.append(buf, static_cast<size_t>(n));
-    if (stderr_tail_.size() > kStderrTail)
-      stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
+    if (stderr_tail_.size() > kStderrTail) stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
   }
 }
 
@@ -238,13 +258,18 @@ std::string GpuClient::read_line(double timeout_s, int64_t max_bytes, std::strin
       return {};
     }
     if (static_cast<int64_t>(buffered_.size()) > max_bytes) return "too long";
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return "timeout";
-    pollfd fds[2] = {{out_, POLLIN, 0}, {err_, POLLIN, 0}};
-    const int n = ::poll(fds, err_ >= 0 ? 2 : 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    if (cancelled_.load()) return "cancelled";
+    // The remote's output, the wake-up of cancel(), its standard error (when still open).
+    pollfd fds[3] = {{out_, POLLIN, 0}, {wake_[0], POLLIN, 0}, {err_, POLLIN, 0}};
+    const int n =
+        ::poll(fds, err_ >= 0 ? 3 : 2, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
     if (n < 0 && errno != EINTR) return std::string("poll: ") + std::strerror(errno);
     if (n <= 0) continue;
-    if (err_ >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) drain_stderr();
+    if (fds[1].revents & POLLIN) return "cancelled";
+    if (err_ >= 0 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR))) drain_stderr();
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       const ssize_t got = ::read(out_, buf, sizeof buf);
       if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) return "closed";
@@ -289,6 +314,7 @@ std::string GpuClient::ended_message(const char* when) {
 std::string GpuClient::connect() {
   close();
   stderr_tail_.clear();
+  if (cancelled_.load()) return kCancelled;
   if (std::string why = target_.problem(); !why.empty()) return why;
   if (target_.empty()) return "no GPU target (--gpu HOST or --gpu-command CMD)";
   int in[2], out[2], err[2];
@@ -317,8 +343,8 @@ std::string GpuClient::connect() {
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &pipe_only);
   posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   const std::vector<std::string> argv = target_argv(target_);
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -331,7 +357,8 @@ std::string GpuClient::connect() {
   if (rc != 0) {
     for (int fd : {in[1], out[0], err[0]}) ::close(fd);
     return "cannot run " + argv[0] + " for " + target_.where() + ": " + std::strerror(rc) +
-           (!target_.host.empty() ? " (install the OpenSSH client: apt install openssh-client)" : "");
+           (!target_.host.empty() ? " (install the OpenSSH client: apt install openssh-client)"
+                                  : "");
   }
   pid_ = pid;
   in_ = in[1];
@@ -340,6 +367,10 @@ std::string GpuClient::connect() {
   err_ = err[0];
   std::string line;
   const std::string why = read_line(target_.connect_timeout_s, 1 << 20, line);
+  if (why == "cancelled") {
+    close();
+    return kCancelled;
+  }
   if (why == "closed") return ended_message("greeting");
   if (!why.empty()) {
     drain_stderr();
@@ -366,8 +397,7 @@ std::string GpuClient::connect() {
   return {};
 }
 
-GpuClient::Outcome GpuClient::request(const std::string& kind,
-                                      const std::vector<std::string>& args,
+GpuClient::Outcome GpuClient::request(const std::string& kind, const std::vector<std::string>& args,
                                       const std::map<std::string, std::string>& files) {
   Outcome o;
   Request r;
@@ -391,18 +421,29 @@ GpuClient::Outcome GpuClient::request(const std::string& kind,
     }
     // A connection that dropped while idle shows as a closed pipe or an exited process: open it
     // again once.
-    if (std::string sent = write_all(in_, bytes, target_.request_timeout_s); !sent.empty()) {
+    if (std::string sent = write_all(in_, bytes, target_.request_timeout_s, wake_[0]);
+        !sent.empty()) {
       close();
+      if (sent == "cancelled") {
+        o.error = kCancelled;
+        return o;
+      }
       if (sent == "closed" && attempt == 0) continue;
-      o.error = "cannot send the request to " + target_.where() +
-                (sent == "closed" ? ": the connection closed"
-                                  : ": it read nothing for " +
-                                        std::to_string(static_cast<int>(target_.request_timeout_s)) +
-                                        " s; the connection was closed");
+      o.error =
+          "cannot send the request to " + target_.where() +
+          (sent == "closed" ? ": the connection closed"
+                            : ": it read nothing for " +
+                                  std::to_string(static_cast<int>(target_.request_timeout_s)) +
+                                  " s; the connection was closed");
       return o;
     }
     std::string line;
     const std::string why = read_line(target_.request_timeout_s, kMaxReplyLine, line);
+    if (why == "cancelled") {
+      close();
+      o.error = kCancelled;
+      return o;
+    }
     if (why == "closed") {
       o.error = ended_message("request");
       return o;

@@ -9,6 +9,7 @@
 // app/shared/gpu_protocol.h, which needs no process.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -74,6 +75,14 @@ class GpuClient {
   // Ends the remote: its input closed, a moment to exit, then its process group killed.
   void close();
 
+  // From any thread: the connect or request waiting now (and every later one) ends at once with
+  // kCancelled, and the remote is ended. What the app's GPU menu calls when the user switches
+  // away from a GPU that does not answer, and the app when it quits: nothing waits for the
+  // request's deadline.
+  void cancel();
+  bool cancelled() const { return cancelled_.load(); }
+  static constexpr const char* kCancelled = "cancelled: another GPU was chosen";
+
  private:
   std::string read_line(double timeout_s, int64_t max_bytes, std::string& line);
   std::string ended_message(const char* when);
@@ -87,6 +96,8 @@ class GpuClient {
   std::string stderr_tail_;            // the last 16 KiB of its standard error
   int64_t next_id_ = 1;
   int exit_code_ = -1, signal_ = 0;
+  std::atomic<bool> cancelled_{false};
+  int wake_[2] = {-1, -1};  // cancel() writes a byte: the poll of a wait wakes
 };
 
 }  // namespace bankviz

@@ -47,7 +47,7 @@ std::optional<RecordedSet> parse_recorded_set(std::string_view text, std::string
     *error = "not a recorded set: " + p.error;
     return std::nullopt;
   }
-  const json& j = *p.value;
+  json& j = *p.value;
   auto str = [&](const json& o, const char* k) {
     return o.contains(k) && o[k].is_string() ? o[k].get<std::string>() : std::string();
   };
@@ -70,7 +70,8 @@ std::optional<RecordedSet> parse_recorded_set(std::string_view text, std::string
     *error = "a recorded set without its rules_version, device, date or runs";
     return std::nullopt;
   }
-  set.rules_version = static_cast<int>(std::clamp<int64_t>(j["rules_version"].get<int64_t>(), 0, 1 << 20));
+  set.rules_version =
+      static_cast<int>(std::clamp<int64_t>(j["rules_version"].get<int64_t>(), 0, 1 << 20));
   const json& d = j["device"];
   set.device = str(d, "name");
   set.sm = str(d, "sm");
@@ -79,14 +80,16 @@ std::optional<RecordedSet> parse_recorded_set(std::string_view text, std::string
   if (d.contains("clock_mhz") && d["clock_mhz"].is_number())
     set.clock_mhz = d["clock_mhz"].get<double>();
   if (d.contains("driver_cuda") && d["driver_cuda"].is_number_integer())
-    set.driver_cuda = static_cast<int>(std::clamp<int64_t>(d["driver_cuda"].get<int64_t>(), 0, 1 << 30));
-  if (j.contains("complete") && j["complete"].is_boolean()) set.complete = j["complete"].get<bool>();
+    set.driver_cuda =
+        static_cast<int>(std::clamp<int64_t>(d["driver_cuda"].get<int64_t>(), 0, 1 << 30));
+  if (j.contains("complete") && j["complete"].is_boolean())
+    set.complete = j["complete"].get<bool>();
   if (set.device.empty()) {
     *error = "a recorded set that names no device";
     return std::nullopt;
   }
   size_t index = 0;
-  for (const json& r : j["runs"]) {
+  for (json& r : j["runs"]) {
     const std::string where = "runs[" + std::to_string(index++) + "]";
     const std::string id = str(r, "id"), mode = str(r, "mode");
     const std::optional<RunMode> m = parse_run_mode(mode);
@@ -99,10 +102,11 @@ std::optional<RecordedSet> parse_recorded_set(std::string_view text, std::string
       *error = where + ": " + why;
       return std::nullopt;
     }
-    set.runs[key_of(id, *m)] = r["result"];
+    set.runs[key_of(id, *m)] = std::move(r["result"]);  // the tree moved, not copied
     set.names[id] = str(r, "name");
   }
-  if (j.contains("experiments") && j["experiments"].is_array()) set.experiments = j["experiments"];
+  if (j.contains("experiments") && j["experiments"].is_array())
+    set.experiments = std::move(j["experiments"]);
   return set;
 }
 
@@ -176,6 +180,45 @@ std::optional<RecordedRun> find_recorded_run(const std::vector<RecordedSet>& set
     return out;
   }
   return std::nullopt;
+}
+
+std::string figure_words(const std::string& where, double cycles, double model) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, ": %.2f cycles per instruction, model %.4g", cycles, model);
+  return where + buf;
+}
+
+std::string side_figure_words(double cycles, const std::string& device,
+                              const std::string& recorded) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.2f cycles/instr", cycles);
+  return std::string(buf) + (recorded.empty() ? " on " + device : ", " + recorded);
+}
+
+double exposed_cycles(const RunResult& r) {
+  double cycles = 0;
+  for (const StepTiming& st : r.exposed.steps) cycles += st.cycles_per_instruction;
+  return cycles;
+}
+
+std::string recorded_step_words(const std::vector<RecordedSet>& sets, const Scenario& s, int step) {
+  const std::optional<RecordedRun> run = find_recorded_run(sets, s, RunMode::Exposed);
+  if (!run) return {};
+  for (const StepTiming& st : run->result.exposed.steps)
+    if (st.step == step && st.cycles_per_instruction > 0)
+      return figure_words(run->label, st.cycles_per_instruction, st.scenario_wavefronts);
+  return {};
+}
+
+void recorded_compare_figures(const std::vector<RecordedSet>& sets, const Scenario& a,
+                              const Scenario& b, CompareSlideOptions& co) {
+  const std::optional<RecordedRun> ra = find_recorded_run(sets, a, RunMode::Exposed);
+  const std::optional<RecordedRun> rb = find_recorded_run(sets, b, RunMode::Exposed);
+  const double ca = ra ? exposed_cycles(ra->result) : 0, cb = rb ? exposed_cycles(rb->result) : 0;
+  if (ca <= 0 || cb <= 0) return;
+  co.measured_a = side_figure_words(ca, ra->result.device.name, ra->label);
+  co.measured_b = side_figure_words(cb, rb->result.device.name, rb->label);
+  co.measured_ratio = ratio_words(cb / ca);
 }
 
 std::vector<RecordedSet> load_recorded_sets(const std::string& dir,

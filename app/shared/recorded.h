@@ -21,6 +21,7 @@
 #include "bankviz/codegen.h"
 #include "bankviz/run_types.h"
 #include "bankviz/scenario.h"
+#include "bankviz/svg.h"
 
 namespace bankviz {
 
@@ -41,7 +42,7 @@ struct RecordedSet {
   int sm_count = 0;
   double clock_mhz = 0;
   int driver_cuda = 0;
-  bool complete = true;                      // false: the budget ended before everything ran
+  bool complete = true;                        // false: the budget ended before everything ran
   std::map<std::string, nlohmann::json> runs;  // identity + ' ' + mode -> run_json.h's result
   std::map<std::string, std::string> names;    // identity -> the name it was measured under
   nlohmann::json experiments = nlohmann::json::array();  // `experiments --run --json`'s entries
@@ -73,7 +74,32 @@ std::vector<RecordedSet> load_recorded_sets(const std::string& dir,
 // assets/recorded (data_dir.h's assets_dir()), read once.
 const std::vector<RecordedSet>& shipped_recorded_sets();
 
+// A measured figure as the stage says it: "WHERE: 32.02 cycles per instruction, model 32", WHERE
+// "measured on H200" (a live GPU) or recorded_label() ("measured on H200, recorded 2026-11-29").
+std::string figure_words(const std::string& where, double cycles, double model);
+// One side of a comparison's figure: "32.02 cycles/instr on NVIDIA H200 (sm_90, 132 SMs)", or
+// with a recorded label "32.02 cycles/instr, measured on H200, recorded 2026-11-29".
+std::string side_figure_words(double cycles, const std::string& device,
+                              const std::string& recorded);
+// A run's exposed figure: the sum over its steps of cycles per instruction (the app's
+// Measurement::cycles_per_instruction), 0 when it has none.
+double exposed_cycles(const RunResult& r);
+// The recorded exposed figure of exactly `s` at scenario step `step` (an index into
+// Scenario::steps) as figure_words() says it, labelled; empty when none was recorded. What the
+// headless pictures of a machine without a GPU show (bankviz-cli export --slide).
+std::string recorded_step_words(const std::vector<RecordedSet>& sets, const Scenario& s, int step);
+// Both sides' recorded exposed figures and their ratio on a comparison slide (svg.h), as the
+// app's comparison shows measured ones, where exactly both were recorded; else `co` unchanged
+// (bankviz-cli export --compare).
+void recorded_compare_figures(const std::vector<RecordedSet>& sets, const Scenario& a,
+                              const Scenario& b, CompareSlideOptions& co);
+
 // What a figure says where nothing was measured and none recorded matches.
+#ifdef __EMSCRIPTEN__
+inline constexpr const char* kNotMeasured =
+    "not measured: nobody recorded exactly this scenario on a GPU, and a browser runs no kernel";
+#else
 inline constexpr const char* kNotMeasured = "not measured: connect a GPU (--gpu HOST)";
+#endif
 
 }  // namespace bankviz

@@ -2,11 +2,13 @@
 #include "run_json.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "bankviz/codegen.h"
 #include "bankviz/counters.h"
 #include "bankviz/reference.h"
+#include "gpu_protocol.h"
 
 namespace bankviz {
 
@@ -212,8 +214,10 @@ std::optional<RunResult> run_result_from_json(const json& j, std::string* error)
   rd.str(j, "mode", mode, "run");
   rd.str(j, "status", status, "run");
   if (rd.error.empty()) {
-    if (std::optional<RunMode> m = parse_run_mode(mode)) r.mode = *m;
-    else rd.error = "run.mode: '" + mode + "' is not written or exposed";
+    if (std::optional<RunMode> m = parse_run_mode(mode))
+      r.mode = *m;
+    else
+      rd.error = "run.mode: '" + mode + "' is not written or exposed";
   }
   if (rd.error.empty() && !enum_named(status, RunStatus::Timeout, run_status_name, r.status))
     rd.error = "run.status: '" + status + "' is no run status";
@@ -260,7 +264,8 @@ std::optional<RunResult> run_result_from_json(const json& j, std::string* error)
         if (r.verification.first.size() >= 64) break;
         Mismatch x;
         rd.num(m, "block", x.block, "run.verification.first");
-        if (m.contains("thread_index")) rd.num(m, "thread_index", x.thread, "run.verification.first");
+        if (m.contains("thread_index"))
+          rd.num(m, "thread_index", x.thread, "run.verification.first");
         rd.num(m, "expected", x.expected, "run.verification.first");
         rd.num(m, "got", x.got, "run.verification.first");
         if (const json* t = rd.at(m, "thread", "run.verification.first");
@@ -343,6 +348,62 @@ std::optional<RunResult> run_result_from_json(const json& j, std::string* error)
     return std::nullopt;
   }
   return r;
+}
+
+namespace {
+
+std::string number17(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+
+}  // namespace
+
+Request run_request(const Scenario& s, const RunOptions& o) {
+  Request q;
+  q.request = "run";
+  q.args = {"--file",
+            "scenario.json",
+            "--mode",
+            run_mode_name(o.mode),
+            "--json",
+            "--timing-runs",
+            std::to_string(o.timing_runs),
+            "--launches",
+            std::to_string(o.written_launches),
+            "--timeout-ms",
+            number17(o.timeout_ms)};
+  if (o.reps > 0) q.args.insert(q.args.end(), {"--reps", std::to_string(o.reps)});
+  if (!o.counters) q.args.push_back("--no-counters");
+  q.files = {{"scenario.json", scenario_to_json(s)}};
+  return q;
+}
+
+RunResult run_from_reply(const Scenario& s, const RunOptions& o, const Reply* reply,
+                         const std::string& transport, const std::string& where, bool* lost) {
+  RunResult failed;
+  failed.mode = o.mode;
+  failed.scenario_arch = s.arch;
+  failed.status = RunStatus::NoCuda;
+  if (lost) *lost = reply == nullptr;
+  if (!reply) {
+    failed.message = transport;
+    return failed;
+  }
+  if (!reply->ok) {
+    failed.message = where + " refused the run: " + reply->error;
+    return failed;
+  }
+  ParsedLine p = parse_protocol_line(reply->out);
+  std::string why = p.error;
+  if (p.value) {
+    std::optional<RunResult> r = run_result_from_json(*p.value, &why);
+    if (r) return *r;
+  }
+  // No result (a usage error there): its own words.
+  failed.message = where + ": " + quoted_excerpt(reply->err.empty() ? why : reply->err, 400);
+  return failed;
 }
 
 }  // namespace bankviz

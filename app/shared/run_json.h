@@ -22,4 +22,16 @@ nlohmann::json run_result_json(const Scenario& s, const RunResult& r);
 // field, an unknown status or mode). Numbers out of their field's range are refused.
 std::optional<RunResult> run_result_from_json(const nlohmann::json& j, std::string* error);
 
+// A run on a GPU elsewhere, whatever carries it (a process's pipes: remote_run.h; the browser's
+// HTTP to `serve --http`): the request (`run --file scenario.json --json` with the options), and
+// the RunResult read back from what came back. `reply` empty: nothing came back (`transport`
+// says why; *lost is set); a refusal or a run that printed no result is a NoCuda result in words,
+// `where` naming the server.
+struct Request;
+struct Reply;
+Request run_request(const Scenario& s, const RunOptions& o);
+RunResult run_from_reply(const Scenario& s, const RunOptions& o, const Reply* reply,
+                         const std::string& transport, const std::string& where,
+                         bool* lost = nullptr);
+
 }  // namespace bankviz

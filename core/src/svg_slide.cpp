@@ -80,7 +80,8 @@ std::string render_slide_svg(const Analysis& a, const Frame& f, const SlideSvgOp
                      static_cast<size_t>((W - 2 * m) / (cap_size * 0.62)));
   const bool verdict = !o.conceal && f.step >= 0 && !fc.verdict.empty();
   const double verdict_h = verdict ? verdict_size * 1.5 : 0;
-  const double words_h = static_cast<double>(cap.size() + ask.size()) * line_h;
+  const bool measured = !o.conceal && f.step >= 0 && !o.measured.empty();
+  const double words_h = static_cast<double>(cap.size() + ask.size() + (measured ? 1 : 0)) * line_h;
   const double bottom_h = verdict_h + words_h + (verdict_h + words_h > 0 ? m : 0);
   const double box_y = y + m * 0.5, box_h = H - box_y - bottom_h - m;
   const double box_w = (W - 3 * m) / 2;
@@ -89,14 +90,17 @@ std::string render_slide_svg(const Analysis& a, const Frame& f, const SlideSvgOp
   views.verdict.clear();
   if (tile_index < static_cast<int>(a.scenario.tiles.size()) && box_h > 0) {
     draw_view_in_box(svg, SvgView::Tile, a, views, tile_index, m, box_y, box_w, box_h);
-    draw_view_in_box(svg, SvgView::Banks, a, views, tile_index, 2 * m + box_w, box_y, box_w,
-                     box_h);
+    draw_view_in_box(svg, SvgView::Banks, a, views, tile_index, 2 * m + box_w, box_y, box_w, box_h);
   }
   double cy = H - bottom_h;
   if (verdict) {
     svg.text(m, cy + verdict_size, fit(fc.verdict, W - 2 * m, verdict_size), verdict_size,
              fc.wavefronts > fc.ideal ? pal.conflict : pal.text, "start", true);
     cy += verdict_h;
+  }
+  if (measured) {
+    svg.text(m, cy + cap_size, fit(o.measured, W - 2 * m, cap_size), cap_size, pal.text);
+    cy += line_h;
   }
   for (const std::string& line : cap) {
     svg.text(m, cy + cap_size, line, cap_size, pal.text);

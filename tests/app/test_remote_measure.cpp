@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 
 #include "bankviz/scenario.h"
 #include "gpu_protocol.h"
@@ -207,6 +209,57 @@ TEST(GpuSetting, ACommandChosenMeasuresThroughIt) {
     EXPECT_EQ(src.find("the GPU command '"), 0u) << src;
     EXPECT_NE(src.find("' has no usable GPU: "), std::string::npos) << src;
   }
+}
+
+// A GPU that greets and then never answers a request: choosing another source in the GPU menu
+// ends the hung request at once (the new source's figure comes within seconds, not at the
+// request's 600 s deadline, and the switch itself does not wait), and a Measurer that ends while
+// such a request hangs (the app quitting) ends at once too.
+TEST(GpuSetting, SwitchingAwayFromAHungGpuWaitsForNothing) {
+  namespace fs = std::filesystem;
+  using Clock = std::chrono::steady_clock;
+  Greeting g;
+  g.protocol_version = kProtocolVersion;
+  g.bankviz = BANKVIZ_VERSION;
+  g.device.present = true;
+  g.device.name = "NVIDIA H200";
+  g.device.sm = "sm_90";
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-hung-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path script = dir / "hung.sh";
+  std::ofstream(script) << "cat <<'EOF'\n" << greeting_json(g).dump() << "\nEOF\nexec sleep 600\n";
+  const std::string cmd = "sh '" + script.string() + "'";
+  const Scenario s = preset("row-write-column-read");
+  auto hang = [&](Measurer& m) {
+    ASSERT_EQ(use_gpu_setting(m, Settings::GpuSource::Command, "", cmd), "");
+    m.request(s);
+    const auto until = Clock::now() + std::chrono::seconds(20);
+    while (m.source().rfind("H200 on ", 0) != 0 && Clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_EQ(m.source().rfind("H200 on ", 0), 0u) << m.source();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the request is sent
+    EXPECT_EQ(m.state(), Measurer::State::Running);
+  };
+  {
+    Measurer m;
+    hang(m);
+    const auto t0 = Clock::now();
+    ASSERT_EQ(use_gpu_setting(m, Settings::GpuSource::Recorded, "", ""), "");
+    EXPECT_LT(Clock::now() - t0, std::chrono::milliseconds(500));  // the UI's thread
+    m.request(s);
+    m.wait(30);
+    EXPECT_NE(m.state(), Measurer::State::Running);
+    EXPECT_LT(Clock::now() - t0, std::chrono::seconds(30));
+    auto r = m.current();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->recorded, "measured on H200, recorded 2026-11-29") << r->error;
+  }
+  auto m = std::make_unique<Measurer>();
+  hang(*m);
+  const auto t0 = Clock::now();
+  m.reset();  // the app ends while the request hangs
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(2));
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -666,6 +666,35 @@ TEST(Export, WritesAnSvgAndNeverReplacesAFileItShouldNot) {
   fs::remove_all(dir);
 }
 
+// A slide of a scenario recorded on a GPU (assets/recorded) shows the recorded figure, labelled
+// with the GPU and the date, as the app's stage does; an edit nobody recorded shows none; a
+// comparison of two recorded scenarios shows both figures and their ratio.
+TEST(Export, ASlideShowsTheRecordedFigureWhereOneWasRecorded) {
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-exrec-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string svg = (dir / "slide.svg").string();
+  Result r = cli("export --preset row-write-column-read --slide --svg '" + svg + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The worst step, drawn by default: the column read, 32 wavefronts per request.
+  EXPECT_NE(slurp(svg).find("measured on H200, recorded 2026-11-29: 3"), std::string::npos);
+  EXPECT_NE(slurp(svg).find(" cycles per instruction, model 32<"), std::string::npos);
+  r = cli("export --preset row-write-column-read --pad 40 --slide --force --svg '" + svg + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(svg).find("measured on"), std::string::npos);
+  r = cli("export --compare row-write-column-read row-write-column-read-padded --force --svg '" +
+          svg + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string both = slurp(svg);
+  size_t sides = 0;
+  for (size_t at = both.find("cycles/instr, measured on H200, recorded 2026-11-29");
+       at != std::string::npos; at = both.find("cycles/instr, measured on H200", at + 1))
+    ++sides;
+  EXPECT_EQ(sides, 2u) << both;
+  EXPECT_NE(both.find("measured, cycles per instruction: B / A = 0.0"), std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST(Compare, PrintsBothAndTheRatioInTextAndJson) {
   Result r = cli("compare row-write-column-read row-write-column-read-padded");
   EXPECT_EQ(r.status, 0) << r.err;

@@ -15,6 +15,7 @@
 #include "bankviz/lesson.h"
 #include "bankviz/svg.h"
 #include "data_dir.h"
+#include "recorded.h"  // side_figure_words
 #include "shell/app_state.h"
 #include "shell/options.h"
 
@@ -189,11 +190,9 @@ std::string compare_slide_svg(const AppState& s, bool light, double width) {
   CompareSlideOptions o;
   o.light = light;
   o.width = width;
+  // A recorded figure says where and when it was measured (recorded.h side_figure_words).
   auto cycles = [](const Measurement& m) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%.2f cycles/instr on %s", m.cycles_per_instruction,
-                  m.device.c_str());
-    return std::string(buf);
+    return side_figure_words(m.cycles_per_instruction, m.device, m.recorded);
   };
   if (measured_ok(c.measured_a) && measured_ok(c.measured_b)) {
     o.measured_a = cycles(*c.measured_a);

@@ -179,9 +179,12 @@ CompareAsk draw_ratio(CompareState& c, const ViewSide& a, const Measurer& measur
     if (size_t sp = card.find(' '); sp != std::string::npos) card.resize(sp);
     const double ca = step_cycles(c.measured_a, *a.analysis, cmp.a.worst_step);
     const double cb = c.b_analysis ? step_cycles(c.measured_b, *c.b_analysis, cmp.b.worst_step) : 0;
+    // A recorded figure says where and when ("measured on H200, recorded 2026-11-29").
+    const std::string where =
+        c.measured_a->recorded.empty() ? "measured on " + card : c.measured_a->recorded;
     if (ca > 0 && cb > 0)
-      head = "measured on " + card + ": worst step's cycles per instruction, " +
-             ratio_words(cb / ca) + ";  model " + ratio_words(cmp.per_request_ratio);
+      head = where + ": worst step's cycles per instruction, " + ratio_words(cb / ca) +
+             ";  model " + ratio_words(cmp.per_request_ratio);
   }
   // Wrapped short of the Close button, which stands at the right of the first line.
   const float close_w = look.slide ? 0

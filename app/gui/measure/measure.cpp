@@ -3,8 +3,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 
 #include "gpu_protocol.h"  // short_gpu_name
+#include "recorded.h"      // figure_words
 
 namespace bankviz::gui {
 
@@ -18,7 +20,27 @@ Measurer::Measurer()
   job_.on_done([this](uint64_t, const Measurement& m) { finished(m); });
 }
 
+Measurer::~Measurer() {
+  cancel_running();
+}  // then job_'s end waits for no hung request
+
+void Measurer::cancel_running() {
+  std::function<void()> cancel;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    cancel = std::move(cancel_);
+    cancel_ = nullptr;
+  }
+  if (cancel) cancel();
+}
+
+void Measurer::set_cancel(std::function<void()> cancel) {
+  std::lock_guard<std::mutex> lock(mu_);
+  cancel_ = std::move(cancel);
+}
+
 void Measurer::set_runner(RunFn fn) {
+  cancel_running();
   job_.set_function([this, fn = std::move(fn)](const Request& r) {
     MeasureCall call;
     call.figure_only = r.figure_only;
@@ -48,6 +70,7 @@ std::string Measurer::source() const {
 }
 
 void Measurer::set_unavailable(std::string reason) {
+  cancel_running();
   std::lock_guard<std::mutex> lock(mu_);
   unavailable_ = true;
   reason_ = std::move(reason);
@@ -120,11 +143,9 @@ std::string stage_line(const Measurement& m, int step) {
     const std::string card = short_gpu_name(m.device_name);
     // A recorded figure says where and when: "measured on H200, recorded 2026-11-29: ...".
     const std::string where = m.recorded.empty() ? "measured on " + card : m.recorded;
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "%s: %.2f cycles per instruction, model %.4g", where.c_str(),
-                  f.cycles, f.model);
+    const std::string buf = figure_words(where, f.cycles, f.model);
     // The connection to the GPU elsewhere was lost: the last figure, marked.
-    return m.stale.empty() ? std::string(buf) : std::string(buf) + " (stale: GPU connection lost)";
+    return m.stale.empty() ? buf : buf + " (stale: GPU connection lost)";
   }
   return {};
 }
@@ -137,6 +158,7 @@ std::string stage_line(const Measurement& m, int step) {
 
 #include "bankviz/compiled.h"
 #include "bankviz/runner.h"
+#include "data_dir.h"
 #include "recorded.h"
 
 namespace bankviz::gui {
@@ -294,6 +316,32 @@ Measurement measure_here_or_recorded(const Scenario& s, const MeasureCall& call)
     no_gpu_here = true;
   }
   return measure_recorded(s, call);
+}
+
+std::string recorded_sets_words() {
+  const std::vector<RecordedSet>& sets = shipped_recorded_sets();
+#ifdef __EMSCRIPTEN__
+  if (sets.empty())
+    return "none could be loaded with this page: the model's figures only (the desktop app "
+           "measures on a GPU)";
+#else
+  if (sets.empty())
+    return "no recorded measurements in " + assets_dir() +
+           "/recorded: connect a GPU (the GPU menu, --gpu HOST)";
+#endif
+  std::string words;
+  for (const RecordedSet& set : sets) words += (words.empty() ? "" : "; ") + recorded_label(set);
+  return words;
+}
+
+void use_recorded(Measurer& m, const std::string& what) {
+  auto found = std::make_shared<FoundSource>();
+  found->set(what);
+  m.set_runner([found, what](const Scenario& s, const MeasureCall& call) {
+    found->set(what + " (" + recorded_sets_words() + ")");
+    return measure_recorded(s, call);
+  });
+  m.set_source([found] { return found->get(); });
 }
 
 Measurement measure_recorded(const Scenario& s, const MeasureCall& call) {

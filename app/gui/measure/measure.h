@@ -119,6 +119,27 @@ Measurement measure_here_or_recorded(const Scenario& s, const MeasureCall& call)
 // no device.
 Measurement measure_with_runner(const Scenario& s, const MeasureCall& call);
 
+// Where a runner's figures come from, in words, for Measurer::source() on the UI thread: the
+// worker fills it in (the recorded sets are read there, never on the UI thread).
+struct FoundSource {
+  void set(std::string s) {
+    std::lock_guard<std::mutex> lock(mu);
+    text = std::move(s);
+  }
+  std::string get() {
+    std::lock_guard<std::mutex> lock(mu);
+    return text;
+  }
+
+ private:
+  std::mutex mu;
+  std::string text;
+};
+
+// The recorded sets' labels ("measured on H200, recorded 2026-11-29"), or that there are none
+// and what to do.
+std::string recorded_sets_words();
+
 // The GPU measurement as a LatestJob (jobs/latest_job.h): the newest scenario asked for is
 // measured, and the panels read the state, the last measurement and the history.
 class Measurer {
@@ -129,6 +150,9 @@ class Measurer {
   enum class State { Idle, Running, Done, Unavailable };
 
   Measurer();
+  ~Measurer();
+  Measurer(const Measurer&) = delete;
+  Measurer& operator=(const Measurer&) = delete;
 
   // A runner (the kernels library's, or a test's): measurements can be asked for. The second form
   // is a runner that hands over no figure first.
@@ -140,6 +164,11 @@ class Measurer {
   std::string source() const;
   // No GPU: the panels show `reason`, requests are ignored.
   void set_unavailable(std::string reason);
+  // How to end the current runner's run in flight at once (a GPU elsewhere that does not
+  // answer: RemoteGpu::cancel). Called, from the calling thread, when the runner is replaced
+  // (set_runner, set_unavailable) and when the Measurer ends, so that neither waits for a hung
+  // request's deadline; a runner set after this has none until it sets its own.
+  void set_cancel(std::function<void()> cancel);
   // Queues the scenario; a newer request replaces a queued one. No-op when unavailable.
   // figure_only: the exposed timing only (MeasureCall).
   void request(const Scenario& s, bool figure_only = false);
@@ -157,11 +186,13 @@ class Measurer {
 
  private:
   void finished(const Measurement& m);  // on the worker: history, availability
+  void cancel_running();                // the replaced runner's cancel, if any
   mutable std::mutex mu_;               // guards what follows, up to job_
   bool unavailable_ = true;
   std::string reason_ = "no CUDA device: the model still works, timing unavailable";
   std::vector<Measurement> history_;
   std::function<std::string()> source_;
+  std::function<void()> cancel_;
   // Last, so it is destroyed first: its destructor waits for a running measurement, whose
   // finished() still uses the members above.
   struct Request {
@@ -170,5 +201,10 @@ class Measurer {
   };
   LatestJob<Request, Measurement> job_;
 };
+
+// The recorded sets alone: the GPU setting "recorded" (`what`: "the recorded figures only"),
+// and the browser, which runs no kernel ("no GPU in a browser: the recorded figures"). The
+// source says which sets, or that there are none.
+void use_recorded(Measurer& m, const std::string& what = "the recorded figures only");
 
 }  // namespace bankviz::gui

@@ -14,6 +14,7 @@ bool draw_gpu_menu(GpuMenu& menu, const std::string& source) {
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
   if (!capabilities().processes) {
     ImGui::TextWrapped("%s", kBrowserCannotRunKernels);
+    ImGui::TextWrapped("Now: %s", source.c_str());  // the recorded figures, or that none loaded
     ImGui::PopTextWrapPos();
     ImGui::EndPopup();
     return false;

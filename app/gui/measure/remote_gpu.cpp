@@ -83,39 +83,9 @@ std::function<Measurement(const Scenario&, const MeasureCall&)> remote_runner(
   };
 }
 
-namespace {
-
-// What a runner without a GPU elsewhere found, for source() on the UI thread: the worker fills
-// it in (the recorded sets are read there, never on the UI thread).
-struct Found {
-  std::mutex mu;
-  std::string text;
-  void set(std::string s) {
-    std::lock_guard<std::mutex> lock(mu);
-    text = std::move(s);
-  }
-  std::string get() {
-    std::lock_guard<std::mutex> lock(mu);
-    return text;
-  }
-};
-
-// Where the recorded figures come from, or that there are none.
-std::string recorded_sets_words() {
-  const std::vector<RecordedSet>& sets = shipped_recorded_sets();
-  if (sets.empty())
-    return "no recorded measurements in " + assets_dir() +
-           "/recorded: connect a GPU (the GPU menu, --gpu HOST)";
-  std::string words;
-  for (const RecordedSet& set : sets) words += (words.empty() ? "" : "; ") + recorded_label(set);
-  return words;
-}
-
-}  // namespace
-
 void use_gpu(Measurer& m, const GpuTarget& target) {
   if (target.empty()) {
-    auto found = std::make_shared<Found>();
+    auto found = std::make_shared<FoundSource>();
     found->set("this machine's GPU");
     m.set_runner([found](const Scenario& s, const MeasureCall& call) {
       Measurement r = measure_here_or_recorded(s, call);
@@ -129,16 +99,9 @@ void use_gpu(Measurer& m, const GpuTarget& target) {
   auto gpu = std::make_shared<RemoteGpu>(target);
   m.set_runner(remote_runner(gpu));
   m.set_source([gpu] { return gpu->status(); });
-}
-
-void use_recorded(Measurer& m) {
-  auto found = std::make_shared<Found>();
-  found->set("the recorded figures only");
-  m.set_runner([found](const Scenario& s, const MeasureCall& call) {
-    found->set("the recorded figures only (" + recorded_sets_words() + ")");
-    return measure_recorded(s, call);
-  });
-  m.set_source([found] { return found->get(); });
+  // A request that hangs there ends when another GPU is chosen or the app ends, not at its
+  // deadline (the worker is then free for the next runner at once).
+  m.set_cancel([gpu] { gpu->cancel(); });
 }
 
 std::string use_gpu_setting(Measurer& m, Settings::GpuSource source, const std::string& host,

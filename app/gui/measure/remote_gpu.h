@@ -27,6 +27,9 @@ class RemoteGpu : public RunBackend {
   std::string status() const;
   // The last run failed because the connection did (not the kernel).
   bool lost() const;
+  // From any thread: the request in flight ends now and none is made again (GpuClient::cancel):
+  // the GPU menu's switch away from this GPU, and the app's end.
+  void cancel() { client_.cancel(); }
   const GpuTarget& target() const { return target_; }
 
  private:
@@ -49,9 +52,6 @@ std::function<Measurement(const Scenario&, const MeasureCall&)> remote_runner(
 // the GPU setting), else this machine's GPU and, without one, the recorded sets; the Measurer's
 // source() says which ("H200 on gpu1", "this machine's GPU", "none on this machine: ...").
 void use_gpu(Measurer& m, const GpuTarget& target);
-
-// The recorded sets alone (the GPU setting "recorded"), even where this machine has a GPU.
-void use_recorded(Measurer& m);
 
 // The GPU setting (settings.h: the toolbar's GPU menu): this machine's GPU (without one the
 // recorded sets, unless !recorded_without_gpu), ssh to `host`, `command`, or the recorded sets.

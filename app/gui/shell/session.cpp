@@ -527,13 +527,21 @@ class ExportFrameState {
         only_warp_(s.playback.only_warp),
         light_(s.settings.light),
         palette_(s.palette),
-        style_(ImGui::GetStyle()) {
+        style_(ImGui::GetStyle()),
+        default_font_(ImGui::GetIO().FontDefault) {
     s.slide = r.slide;
     s.playing = false;
     s.settings.speed = r.playback.speed;
     s.settings.loop = r.playback.loop;
     s.playback.only_warp = r.playback.only_warp;
-    if (r.light != s.settings.light) {
+    // A slide's frames in presenter type for the slide's height, as --gif's and a PNG slide's
+    // (pump_export put that set in the atlas): the window's own type was the desk's.
+    swapped_ = r.slide && g_slide_fonts.ui && g_slide_fonts.ui != g_fonts.ui;
+    if (swapped_) {
+      std::swap(g_fonts, g_slide_fonts);
+      ImGui::GetIO().FontDefault = g_fonts.ui;
+    }
+    if (r.light != s.settings.light || swapped_) {
       s.settings.light = r.light;
       s.palette = r.light ? light_palette() : dark_palette();
       if (s.settings.presenter) s.palette = high_contrast(s.palette);
@@ -542,6 +550,8 @@ class ExportFrameState {
     }
   }
   ~ExportFrameState() {
+    if (swapped_) std::swap(g_fonts, g_slide_fonts);
+    ImGui::GetIO().FontDefault = default_font_;
     s_.t = t_;
     s_.playing = playing_;
     s_.slide = slide_;
@@ -566,6 +576,8 @@ class ExportFrameState {
   bool light_;
   Palette palette_;
   ImGuiStyle style_;
+  ImFont* default_font_;
+  bool swapped_ = false;
 };
 
 }  // namespace
@@ -626,7 +638,8 @@ bool export_slide_svg(const AppState& s, bool light, double width, const std::st
       s.lesson.scene < static_cast<int>(s.lesson.file->scenes.size()))
     o.caption = scene_caption(s.lesson.file->scenes[static_cast<size_t>(s.lesson.scene)],
                               *s.analysis, s.lesson.step, s.lesson.revealed);
-  o.conceal = asking(s);  // a question's slide keeps its answer back too
+  o.conceal = asking(s);            // a question's slide keeps its answer back too
+  o.measured = main_stage_line(s);  // the figure on stage (empty while asking)
   return write_text(path, render_slide_svg(*s.analysis, s.frame, o), force, error);
 }
 
@@ -698,6 +711,10 @@ std::optional<ExportResult> pump_export(AppState& s, Platform& p, CellRenderer& 
     Offscreen& fbo = target.fbo;
     std::string err;
     if (job.progress().rendered == 0) target.canvas.reset();  // a new job: its first frame whole
+    // A slide's type (ExportFrameState): in the atlas once, between the window's frames.
+    if (const float px = font_px(ui_scale, true, static_cast<float>(r.height));
+        r.slide && (!g_slide_fonts.ui || std::abs(g_slide_fonts.size - px) > 0.5f))
+      load_fonts(g_fonts.size, px);
     if (!fbo.ensure(r.width, r.height, &err)) {
       job.cancel(err);
     } else {
@@ -1133,7 +1150,11 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
       return kExitFailed;
     }
     // What the measurement panel shows: a GPU's timing, or why there is none.
-    if (auto m = s.measure.measurer.last(); m && m->ok && m->partial) {
+    if (auto m = s.measure.measurer.last(); m && m->ok && !m->recorded.empty()) {
+      // A recorded figure (no GPU here): where and when it was measured.
+      std::printf("recorded figure (%s): %.2f cycles/instr (exposed)\n", m->recorded.c_str(),
+                  m->cycles_per_instruction);
+    } else if (m && m->ok && m->partial) {
       // A figure alone (a comparison's side): exposed mode, no launch of the lesson's.
       std::printf("measured on %s: %.2f cycles/instr (exposed)\n", m->device.c_str(),
                   m->cycles_per_instruction);
@@ -1271,7 +1292,10 @@ bool save_imgui_ini(const std::string& path) {
 
 void start_gpu(AppState& s, const Options& o) {
   Measurer& m = s.measure.measurer;
-  if (!capabilities().processes) return m.set_unavailable(kBrowserCannotRunKernels);
+  // The browser runs no kernel: the recorded figures where exactly the scenario was recorded
+  // (assets/recorded where the page has them; else it says none could be loaded).
+  if (!capabilities().processes)
+    return use_recorded(m, "no GPU in a browser: the recorded figures");
   if (o.frames != 0 && o.screenshot.empty()) return;  // a headless render measures nothing
 #ifndef __EMSCRIPTEN__
   GpuMenu& g = s.measure.gpu_menu;
@@ -1286,7 +1310,10 @@ void start_gpu(AppState& s, const Options& o) {
     g.command = s.settings.gpu_command;
   }
   // Headless pictures (--screenshot, --gif, --sequence) show this machine's GPU alone, no
-  // recorded figure: the stage of a machine without one, the same in each of them.
+  // recorded figure: the stage of a machine without one, the same in each of them. (With the
+  // figure's line under the verdict, presenter mode at 3840x2160 draws lane digits of 27.9 px,
+  // under the room's 28: OnStage.LegibleFromTheBackRowAt3840x2160. bankviz-cli export --slide
+  // and --compare show the recorded figure.)
   const bool window = !o.headless();
   g.problem = use_gpu_setting(m, g.source, g.host, g.command, window);
   if (g.problem.empty()) return;

@@ -56,7 +56,7 @@ Rgba ink_on(Rgba chip);
 //   | title; step | warp, wavefront | architecture                  |
 //   |   [tile view]                    [bank view, per-bank passes, |
 //   |                                   the verdict]                 |
-//   | the lesson's caption                                          |
+//   | the measured figure; the lesson's caption                     |
 //   +---------------------------------------------------------------+
 struct SlideSvgOptions {
   bool light = true;    // light slide theme (false: dark)
@@ -70,6 +70,10 @@ struct SlideSvgOptions {
   // A lesson's question is open: the request drawn whole with nothing counted or judged
   // (frame.h conceal_answer): no wavefront counter, per-bank counts, conflict colours or verdict.
   bool conceal = false;
+  // The measured figure of the frame's step under the verdict, as the stage shows it ("measured
+  // on H200, recorded 2026-11-29: 32.02 cycles per instruction, model 32"); empty: none. Not
+  // drawn while `conceal`.
+  std::string measured;
 };
 // The frame's tile view (left) and bank view (right) fitted into a landscape 16:9 slide.
 std::string render_slide_svg(const Analysis& a, const Frame& f, const SlideSvgOptions& o = {});

@@ -1,0 +1,188 @@
+// test_serve_http.cpp: `bankviz-cli serve --http` (issue 33) as a browser's page meets it, with
+// Debian's cpp-httplib client: the link with its token, calls refused without it or from a page
+// of another site, malformed and oversized requests answered with errors, `profile` refused
+// unless allowed, a measuring request answered as `serve` answers it (without a GPU: that there
+// is none), and the site served cross-origin isolated.
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "gpu_protocol.h"
+
+namespace bankviz {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A server of the test's own on 127.0.0.1 (any free port), ended with the test.
+struct Server {
+  FILE* pipe = nullptr;
+  pid_t pid = -1;
+  int port = 0;
+  std::string link, token;
+
+  explicit Server(const std::string& args) {
+    // The shell says its pid, then becomes the server, whose first line is the link.
+    const std::string cmd = "sh -c 'echo $$; exec \"$0\" serve --http 127.0.0.1:0 \"$@\"' '" +
+                            std::string(BANKVIZ_CLI) + "' " + args + " 2>/dev/null";
+    pipe = ::popen(cmd.c_str(), "r");
+    if (!pipe) return;
+    char line[512];
+    if (std::fgets(line, sizeof line, pipe)) pid = std::stoi(line);
+    if (std::fgets(line, sizeof line, pipe)) link = line;
+    std::smatch m;
+    static const std::regex kLink(R"(open http://127\.0\.0\.1:([0-9]+)/#token=([0-9A-Za-z]+))");
+    if (std::regex_search(link, m, kLink)) {
+      port = std::stoi(m[1]);
+      token = m[2];
+    }
+  }
+  ~Server() {
+    if (pid > 0) ::kill(pid, SIGTERM);
+    if (pipe) ::pclose(pipe);
+  }
+  httplib::Client client() const {
+    httplib::Client c("127.0.0.1", port);
+    c.set_read_timeout(120, 0);
+    return c;
+  }
+  httplib::Headers auth(const std::string& t) const { return {{"Authorization", "token " + t}}; }
+};
+
+std::string field(const std::string& body, const char* key) {
+  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
+TEST(ServeHttp, TheLinkCarriesARandomTokenAndCallsWithoutItAreRefused) {
+  Server s("");
+  ASSERT_GT(s.port, 0) << "no link: " << s.link;
+  EXPECT_EQ(s.token.size(), 48u) << s.link;  // 24 random bytes
+  Server other("");
+  EXPECT_NE(other.token, s.token);
+  httplib::Client c = s.client();
+  auto r = c.Get("/api/hello");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  EXPECT_NE(field(r->body, "error").find("no token, or a wrong one"), std::string::npos) << r->body;
+  r = c.Get("/api/hello", s.auth(other.token));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  r = c.Post("/api/request", R"({"id":1,"request":"run","args":[]})", "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  // With the token: the greeting of the GPU server behind it.
+  r = c.Get("/api/hello", s.auth(s.token));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  std::string error;
+  auto g = parse_greeting(r->body, &error);
+  ASSERT_TRUE(g) << error << ": " << r->body;
+  EXPECT_EQ(g->bankviz, BANKVIZ_VERSION);
+  EXPECT_TRUE(g->device.present || !g->device.reason.empty());
+}
+
+TEST(ServeHttp, AnotherSitesPageIsRefusedAndBadRequestsGetErrors) {
+  const std::string token = "abcdefghijklmnop0123";
+  Server s("--token " + token);
+  ASSERT_GT(s.port, 0) << s.link;
+  EXPECT_EQ(s.token, token);
+  httplib::Client c = s.client();
+  httplib::Headers h = s.auth(token);
+  h.emplace("Origin", "http://evil.example");
+  const std::string run =
+      R"({"id":7,"request":"run","args":["--preset","row-write-column-read","--mode","exposed","--json"]})";
+  auto r = c.Post("/api/request", h, run, "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  EXPECT_NE(field(r->body, "error").find("a page of another site"), std::string::npos) << r->body;
+  // Malformed, a command that is not served, a file name that is a path: errors in words.
+  for (const auto& [body, says] : std::vector<std::pair<std::string, std::string>>{
+           {"{", "JSON"},
+           {R"({"id":2,"request":"analyze","args":[]})", "analyze"},
+           {R"({"id":3,"request":"run","args":[],"files":{"../x":"y"}})", "../x"},
+           {"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "deep"}}) {
+    r = c.Post("/api/request", s.auth(token), body, "application/json");
+    ASSERT_TRUE(r) << body;
+    EXPECT_EQ(r->status, 400) << body;
+    EXPECT_NE(r->body.find(says), std::string::npos) << body << " -> " << r->body;
+  }
+  // A user's kernel file is not profiled unless the server allows it.
+  r = c.Post(
+      "/api/request", s.auth(token),
+      R"({"id":4,"request":"profile","args":["k.cu"],"files":{"k.cu":"__global__ void k(){}"}})",
+      "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  EXPECT_NE(r->body.find("--allow-profile"), std::string::npos) << r->body;
+  // A request larger than 1 MB is refused before it is read whole.
+  r = c.Post("/api/request", s.auth(token), std::string(2 << 20, ' '), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 413);
+  // This server's own page (its Origin) measures: the reply of `serve`, as --gpu-command gets it.
+  httplib::Headers own = s.auth(token);
+  own.emplace("Origin", "http://127.0.0.1:" + std::to_string(s.port));
+  r = c.Post("/api/request", own, run, "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  std::string error;
+  auto reply = parse_reply(r->body, 7, &error);
+  ASSERT_TRUE(reply) << error << ": " << r->body;
+  EXPECT_TRUE(reply->ok);
+  if (reply->exit == 0) {
+    EXPECT_NE(reply->out.find("\"cycles_per_instruction\""), std::string::npos) << reply->out;
+  } else {
+    EXPECT_NE((reply->out + reply->err).find("no CUDA"), std::string::npos)  // no GPU: said
+        << reply->out << reply->err;
+  }
+}
+
+TEST(ServeHttp, ServesTheSiteCrossOriginIsolated) {
+  const fs::path site = fs::temp_directory_path() / ("bankviz-site-" + std::to_string(::getpid()));
+  fs::create_directories(site);
+  std::ofstream(site / "index.html") << "<!doctype html><title>the site</title>";
+  Server s("--site '" + site.string() + "'");
+  ASSERT_GT(s.port, 0) << s.link;
+  httplib::Client c = s.client();
+  auto r = c.Get("/");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_NE(r->body.find("the site"), std::string::npos);
+  EXPECT_EQ(r->get_header_value("Cross-Origin-Opener-Policy"), "same-origin");
+  EXPECT_EQ(r->get_header_value("Cross-Origin-Embedder-Policy"), "require-corp");
+  r = c.Get("/../../etc/passwd");
+  ASSERT_TRUE(r);
+  EXPECT_NE(r->status, 200);
+  EXPECT_EQ(r->body.find("root:"), std::string::npos);
+  fs::remove_all(site);
+}
+
+TEST(ServeHttp, BadFlagsAreRefusedInWords) {
+  for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
+           {"serve --http 127.0.0.1:99999", "no port"},
+           {"serve --http 'a b:80'", "no address"},
+           {"serve --http 8080 --token short", "16 to 128"},
+           {"serve --token abcdefghijklmnopq", "go with --http"},
+       }) {
+    const std::string cmd = "'" + std::string(BANKVIZ_CLI) + "' " + args + " 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    ASSERT_TRUE(p);
+    std::string out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    const int status = ::pclose(p);
+    EXPECT_EQ(WEXITSTATUS(status), 2) << args << ": " << out;
+    EXPECT_NE(out.find(says), std::string::npos) << args << ": " << out;
+  }
+}
+
+}  // namespace
+}  // namespace bankviz
