@@ -5,7 +5,9 @@
 //   bankviz-cli lessons --file PATH [--json]     a lesson file of your own, the same way
 //   bankviz-cli lessons --check [NAME | --file PATH]
 //                                                every lesson (or one) checked: answers, figures
-//                                                in the texts, nothing told before it is asked
+//                                                in the texts, nothing told before it is asked,
+//                                                every caption whole in presenter mode
+//                                                (caption_fit.h) at the sizes a class uses
 //
 // A lesson whose file does not load, or whose scene does not analyze or whose answer disagrees
 // with the model, fails (exit 1) with the path of the problem.
@@ -14,8 +16,12 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "bankviz/lesson.h"
+#include "bankviz/trace.h"
+#include "caption_fit.h"
+#include "caption_font.h"
 #include "catalog.h"
 #include "commands.h"
 #include "common.h"
@@ -86,6 +92,21 @@ void list_lessons(const LessonsOptions& o) {
   if (o.json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
+// The scenario analyzed for its counts (analysis.h ServeDetail::CountsOnly); exits when it does
+// not analyze.
+Analysis counts_or_exit(const Scenario& s) {
+  TraceResult t = trace(s);
+  AnalysisResult r;
+  if (t.trace)
+    r = analyze(s, nullptr, std::move(*t.trace), ServeDetail::CountsOnly);
+  else
+    r.errors = std::move(t.errors);
+  if (r.analysis) return std::move(*r.analysis);
+  std::string msg = "cannot analyze '" + s.name + "':";
+  for (const Diagnostic& d : r.errors) msg += "\n  " + d.format();
+  throw Exit{kExitFailed, msg};
+}
+
 // Prints the scenes with the model's answers; throws when the lesson and the model disagree.
 void show_lesson(const Lesson& l, bool json) {
   const std::vector<Diagnostic> errors = check_lesson(l, presets_dir());
@@ -94,11 +115,23 @@ void show_lesson(const Lesson& l, bool json) {
   if (!json)
     std::cout << l.name << ": " << l.title << " (about " << lesson_minutes(l) << " minutes)\n"
               << l.description << "\n";
+  // Consecutive scenes often show one scenario opened at different steps: analyzed once, the
+  // counts only, as check_lesson() does (every figure a scene states is a count). Each scene
+  // analyzed whole made a 45-scene lesson of one 1024-thread scenario take 8 times its check.
+  std::string shown_key;
+  std::optional<Analysis> shown;
   for (size_t i = 0; i < l.scenes.size(); ++i) {
     const Scene& scene = l.scenes[i];
     // check_lesson() loaded and analyzed every scene: these cannot fail now.
     const Scenario s = *scene_scenario(scene, presets_dir()).scenario;
-    const Analysis a = analyze_or_exit(s);
+    Scenario unopened = s;
+    unopened.open_step = -1;
+    if (std::string key = scenario_to_json(unopened); !shown || key != shown_key) {
+      shown = counts_or_exit(s);
+      shown_key = std::move(key);
+    }
+    shown->scenario.open_step = s.open_step;
+    const Analysis& a = *shown;
     const int step = scene_step(a, scene);
     const std::string title = scene.title.empty() ? s.title : scene.title;
     const std::string from = scene.preset.empty() ? "(embedded) " + s.name : scene.preset;
@@ -130,12 +163,10 @@ void show_lesson(const Lesson& l, bool json) {
     if (!scene.reveal.empty())
       std::cout << "   with the answer: " << *fill_scene_text(scene.reveal, a, step) << "\n";
     if (scene.question)
-      std::cout << "   Q: " << scene.question->ask
-                << "\n   A: "
+      std::cout << "   Q: " << scene.question->ask << "\n   A: "
                 << answer_words(scene.question->quantity,
                                 model_answer(a, scene.question->quantity, step))
-                << " ("
-                << quantity_name(scene.question->quantity) << ")\n";
+                << " (" << quantity_name(scene.question->quantity) << ")\n";
   }
   if (json) {
     nlohmann::ordered_json j = {{"name", l.name},
@@ -162,10 +193,16 @@ void check_lessons(const LessonsOptions& o) {
   }
   size_t bad = 0, scenes = 0;
   std::string report;
+  // The captions are fitted to the presenter's strip in its own type (caption_fit.h); without
+  // the font that is said, and the rest is still checked.
+  std::string no_font;
+  const auto widths = caption_font_widths(&no_font);
   for (const std::string& path : paths) {
     LessonLoad load = load_lesson_file(path);
     std::vector<Diagnostic> errors = load.errors;
     if (load.lesson) errors = check_lesson(*load.lesson, presets_dir());
+    if (load.lesson && errors.empty() && widths)
+      errors = check_caption_fit(*load.lesson, presets_dir(), widths);
     const std::string name = load.lesson ? load.lesson->name : path;
     if (errors.empty()) {
       scenes += load.lesson->scenes.size();
@@ -175,10 +212,13 @@ void check_lessons(const LessonsOptions& o) {
       report += (report.empty() ? "" : "\n") + problems("lesson '" + name + "'", errors);
     }
   }
+  if (!widths) std::cout << "captions not fitted: " << no_font << "\n";
   if (bad > 0) throw Exit{kExitFailed, report};
   std::cout << paths.size() << (paths.size() == 1 ? " lesson, " : " lessons, ") << scenes
             << " scenes: every answer is the model's, every figure filled from it, none told "
-               "before it is asked\n";
+               "before it is asked"
+            << (widths ? ", every caption whole in presenter mode from 1024x768 to 3840x2160" : "")
+            << "\n";
 }
 
 }  // namespace
@@ -192,7 +232,8 @@ void add_lessons_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print JSON");
   cmd->add_flag("--check", o->check,
                 "check every lesson (or the one named): answers, figures, nothing told before "
-                "it is asked; exit 1 with the problems");
+                "it is asked, captions whole in presenter mode from 1024x768 to 3840x2160; exit 1 "
+                "with the problems");
   cmd->callback([o, cmd] {
     const bool file = cmd->count("--file") > 0;
     if (file && o->file.empty()) throw Exit{kExitUsage, "--file: give a lesson file's path"};

@@ -24,6 +24,7 @@
 // The per-bank record (passes, conflicting banks) is taken from the same slots that set the
 // wavefront count, so the views can never tell a different story from the verdict.
 #include "bankviz/access.h"
+#include "bankviz/copy_h200.h"
 
 #include <algorithm>
 #include <bit>
@@ -368,6 +369,15 @@ int copy_source_set(uint32_t source) {
   return set;
 }
 
+std::string copy_passes_caveat(int passes, int64_t wavefronts, int64_t one_pass) {
+  if (passes <= 1 || wavefronts == one_pass) return {};
+  return kCopyCaveatStart + std::to_string(passes) +
+         " global passes by the L1 set hash measured on an H100 (" + std::to_string(wavefronts) +
+         " wavefronts); an H200 counted one pass for such sources (32 lines 144 bytes apart: 4 "
+         "wavefronts a warp where the H100's rule gives 11.5), which gives " +
+         std::to_string(one_pass) + " here: on an H200 expect that";
+}
+
 int copy_global_passes(const WarpAccess& a) {
   uint32_t passes[kWarpSize] = {};
   return copy_passes(a, passes);
@@ -443,6 +453,16 @@ void run_copy(const Arch& arch, const WarpAccess& a, AccessResult& r) {
       if (const uint32_t lanes = passes[p] & group_bits)
         serve_copy_group<kDetail>(arch, a, lanes, r);
     }
+}
+
+int copy_one_pass(const Arch& arch, const WarpAccess& a) {
+  AccessResult r;
+  const int g = group_lanes(arch, Op::CpAsync, a);
+  for (int start = 0; start < kWarpSize; start += g) {
+    const uint32_t group_bits = g == 32 ? 0xFFFFFFFFu : ((1u << g) - 1u) << start;
+    if (const uint32_t lanes = a.mask & group_bits) serve_copy_group<false>(arch, a, lanes, r);
+  }
+  return r.wavefronts;
 }
 
 // [SECTION] cc 1.x: one broadcast word per pass, 32-bit requests
@@ -617,6 +637,10 @@ int count_wavefronts(const Arch& arch, Op op, const WarpAccess& access) {
 
 AccessResult count_access(const Arch& arch, Op op, const WarpAccess& access) {
   return run<false>(arch, op, access);
+}
+
+int copy_wavefronts_one_pass(const Arch& arch, const WarpAccess& access) {
+  return copy_one_pass(arch, access);
 }
 
 }  // namespace bankviz

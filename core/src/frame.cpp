@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "bankviz/copy_h200.h"
 #include "bankviz/text.h"
 
 namespace bankviz {
@@ -218,6 +219,10 @@ FrameCells frame_cells(const Analysis& a, const Frame& f) {
                        : std::string(
                              "; it reaches 2 MiB or beyond, where the L1's set hash was not "
                              "measured: the hardware may count more or fewer)");
+    if (std::string h200 = copy_passes_caveat(copy_global_passes(ws.access), r.wavefronts,
+                                              copy_wavefronts_one_pass(*a.arch, ws.access));
+        !h200.empty())
+      out.verdict += "; " + h200;
   }
   uint32_t current = 0;
   if (f.wavefront >= 0 && f.wavefront < static_cast<int>(r.detail.size()))

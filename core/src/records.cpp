@@ -4,7 +4,6 @@
 #include <cctype>
 #include <charconv>
 #include <istream>
-#include <sstream>
 #include <vector>
 
 namespace bankviz {
@@ -55,10 +54,23 @@ bool is_record_line(std::string_view line) {
 
 namespace {
 
+// The words of a line, split at white space as `>>` splits them in the C locale (space, \t, \n,
+// \v, \f, \r), without a stream: a stream's locale lookups were half of the time a 1,000,000-line
+// file took.
 std::vector<std::string> fields(const std::string& line) {
-  std::istringstream in(line);
   std::vector<std::string> f;
-  for (std::string tok; in >> tok;) f.push_back(tok);
+  f.reserve(67);  // NAME OP MASK, 32 addresses, 32 sources
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  for (size_t i = 0; i < line.size();) {
+    if (space(line[i])) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < line.size() && !space(line[end])) ++end;
+    f.emplace_back(line, i, end - i);
+    i = end;
+  }
   return f;
 }
 

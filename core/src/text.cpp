@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 
+#include "bankviz/copy_h200.h"
 #include "scenario_json.h"
 
 namespace bankviz {
@@ -253,10 +254,19 @@ std::string render_table(const Analysis& a) {
   // step's figures assume, said where the user sees them (docs/CPASYNC_SOURCE.md).
   std::string given, assumed, spread;
   std::vector<bool> inexact(a.scenario.steps.size(), false);  // a warp's source beyond 2 MiB
+  std::vector<int> passes(a.scenario.steps.size(), 0);        // the most global passes
+  std::vector<int64_t> rule(passes.size(), 0), one(passes.size(), 0);  // their wavefronts
   for (size_t e = 0; e < a.steps.size(); ++e)
     if (a.steps[e].kind == StepKind::CpAsync)
-      for (const WarpStep& ws : a.warps[e])
-        if (!copy_source_exact(ws.access)) inexact[static_cast<size_t>(a.steps[e].step)] = true;
+      for (const WarpStep& ws : a.warps[e]) {
+        const size_t i = static_cast<size_t>(a.steps[e].step);
+        if (!copy_source_exact(ws.access)) inexact[i] = true;
+        if (!ws.access.mask) continue;
+        passes[i] = std::max(passes[i], copy_global_passes(ws.access));
+        rule[i] += ws.result.wavefronts;
+        one[i] += copy_wavefronts_one_pass(*a.arch, ws.access);
+      }
+  std::string several;
   for (size_t i = 0; i < a.scenario.steps.size(); ++i) {
     const Step& st = a.scenario.steps[i];
     if (st.kind != StepKind::CpAsync) continue;
@@ -266,6 +276,8 @@ std::string render_table(const Analysis& a) {
     list += name;
     if (!st.source.empty()) list += std::string(" from chunk ") + st.source;
     if (inexact[i]) spread += (spread.empty() ? std::string() : std::string("; ")) + name;
+    if (std::string h200 = copy_passes_caveat(passes[i], rule[i], one[i]); !h200.empty())
+      several += (several.empty() ? std::string() : std::string("; ")) + name + ": " + h200;
   }
   if (!assumed.empty())
     o << "cp.async source: coalesced, assumed (lane i copies the i-th chunk of one contiguous\n"
@@ -276,6 +288,7 @@ std::string render_table(const Analysis& a) {
     o << "cp.async source beyond 2 MiB: the L1's set hash there was not measured, so the\n"
          "hardware may count more or fewer wavefronts than these: "
       << spread << "\n";
+  if (!several.empty()) o << "cp.async global passes: " << several << "\n";
   if (!a.issues.empty()) {
     o << "\nissues:\n";
     for (const Issue& is : a.issues) o << "  - " << is.message << "\n";

@@ -238,6 +238,17 @@ class Ref {
   void emit_object(unsigned line, char kind, const V* v) const {
     constexpr size_t w = sizeof(T), a = alignof(T) < 16 ? alignof(T) : 16;
     if (w == 1 || w == 2 || w == 4 || w == 8 || w == 16) {
+      // A wider element through a cast pointer (`*(float4*)&s[i]`) must lie on a multiple of
+      // its alignment, as CUDA requires of every shared-memory access: the GPU faults otherwise
+      // ("misaligned address"), so the recording stops there too.
+      if (addr_ % (a < w ? a : w) != 0) {
+        char m[256];
+        std::snprintf(m, sizeof m,
+                      "line %u: thread %u accesses %zu bytes at byte %zu of shared memory, not a "
+                      "multiple of %zu: a misaligned address, which faults on the GPU",
+                      line, cur->tid, w, addr_, a < w ? a : w);
+        fail(m);
+      }
       emit(line, kind, w, addr_, v, array_, site_);
       return;
     }

@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "bankviz/access.h"
+#include "bankviz/copy_h200.h"
 #include "bankviz/profile.h"  // same_file()
 #include "bankviz/sass.h"
 #include "plan.h"  // kMaxLaunchModelThreads
@@ -761,6 +762,22 @@ void finish_reason(CompiledStep& c, std::string why, const Analysis& a, const st
   }
 }
 
+// A cp.async's global passes were measured on an H100 only: where one pass (what an H200
+// counted) gives another count, the reason says so (copy_passes_caveat()).
+void add_copy_caveat(const Analysis& a, const std::vector<int>& ex, CompiledStep& c) {
+  int passes = 0;
+  int64_t rule = 0, one = 0;
+  for (int e : ex)
+    for (const WarpStep& ws : a.warps[static_cast<size_t>(e)])
+      if (ws.access.mask) {
+        passes = std::max(passes, copy_global_passes(ws.access));
+        rule += ws.result.wavefronts;
+        one += copy_wavefronts_one_pass(*a.arch, ws.access);
+      }
+  if (std::string h200 = copy_passes_caveat(passes, rule, one); !h200.empty())
+    c.reason += (c.reason.empty() ? "" : "; ") + h200;
+}
+
 }  // namespace
 
 std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
@@ -898,6 +915,7 @@ std::vector<CompiledStep> compiled_steps(const Scenario& s, const Analysis& a,
     finish_reason(c, std::move(why), a, ex, mixed, written[static_cast<size_t>(i)].size(), reused,
                   served_by[static_cast<size_t>(i)], form, pads[static_cast<size_t>(i)],
                   mine.size());
+    if (op.op == Op::CpAsync) add_copy_caveat(a, ex, c);
     out.push_back(std::move(c));
   }
   return out;
@@ -952,8 +970,13 @@ std::vector<CompiledStep> compiled_launch(const Scenario& s, const Arch* arch,
       c.cas_loop |= one[i].cas_loop;
     }
   }
+  // A step as compiled as written says nothing, but what an H200 counts for its cp.async sources
+  // (copy_passes_caveat()), which differs from the figures themselves.
   for (CompiledStep& c : sum)
-    if (!c.differs()) c.reason.clear();
+    if (!c.differs()) {
+      const size_t h200 = c.reason.find(kCopyCaveatStart);
+      c.reason = h200 == std::string::npos ? std::string() : c.reason.substr(h200);
+    }
   return sum;
 }
 

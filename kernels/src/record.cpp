@@ -268,6 +268,17 @@ std::string said_reason(const std::string& err) {
                     end == std::string::npos ? std::string::npos : end - at - mark.size());
 }
 
+// Whether this process runs under a seccomp filter of its own (a container's, systemd's): such a
+// filter may end the recording with SIGSYS before the recording's own filter traps the call and
+// names it (a kill outranks a trap), so which call it was is then not known.
+bool under_outer_seccomp() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("Seccomp:", 0) == 0) return line.find('2') != std::string::npos;
+  return false;
+}
+
 // Why the kernel's process ended before the block did, from what it said on stderr and its signal
 // or exit status (a refused call makes a library abort, whose abort() the filter then turns into
 // SIGSEGV: the words decide first). Each reason ends with the kernel's last lines of error output.
@@ -291,9 +302,13 @@ std::string run_problem(const Ran& r) {
       : r.signal == SIGXFSZ ? "it wrote a file (a kernel writes only shared memory and its buffers)"
       : r.signal == SIGABRT ? "it aborted (a failed assert, or an exception nothing caught)"
       : r.signal == SIGKILL ? "it was killed (out of memory?)"
-      : r.signal == SIGSYS  ? "a system call the recording refuses"
-      : r.signal            ? "an access out of its buffers (pointer arguments are 64 MB of zeros)?"
-                            : "";
+      : r.signal == SIGSYS && under_outer_seccomp()
+          ? "a system call that the seccomp filter bankviz-cli itself runs under (a container's "
+            "or a service's, not the recording's) refuses by ending the process; which call is "
+            "not known"
+      : r.signal == SIGSYS ? "a system call the recording refuses"
+      : r.signal           ? "an access out of its buffers (pointer arguments are 64 MB of zeros)?"
+                           : "";
   std::string out = r.signal ? "the kernel crashed on the CPU (signal " + std::to_string(r.signal) +
                                    ", " + strsignal(r.signal) + "): " + why
                     : r.exit_code == 0

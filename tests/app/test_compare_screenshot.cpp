@@ -11,6 +11,8 @@
 #include <regex>
 #include <string>
 
+#include "scratch_dir.h"
+
 namespace {
 
 struct AppRun {
@@ -27,7 +29,7 @@ std::string slurp(const std::string& path) {
 // Runs the app (under xvfb-run when `xvfb`), returning its exit status and output.
 AppRun app(const std::string& name, const std::string& args, bool xvfb) {
   AppRun r;
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = bankviz::test::scratch_dir();
   const std::string log = dir + "compare-" + name + ".log";
   std::string cmd = xvfb ? std::string(XVFB_RUN) + " -a -s \"-screen 0 1920x1080x24\" " : "";
   cmd += std::string(BANKVIZ_APP) + " --no-settings " + args + " > " + log + " 2>&1";
@@ -38,7 +40,7 @@ AppRun app(const std::string& name, const std::string& args, bool xvfb) {
 }
 
 AppRun shot(const std::string& name, const std::string& args) {
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = bankviz::test::scratch_dir();
   const std::string png = dir + "compare-" + name + ".png",
                     json = dir + "compare-" + name + ".json";
   AppRun r = app(name, args + " --screenshot " + png + " --dump-layout " + json + " --force", true);
@@ -153,7 +155,7 @@ TEST(CompareScreenshot, TheSlideShowsBothSidesWithoutTheWindowsButtons) {
 }
 
 TEST(CompareSlide, TheAppWritesTheComparisonAsASixteenByNineSvg) {
-  const std::string svg = ::testing::TempDir() + "compare-slide.svg";
+  const std::string svg = bankviz::test::scratch_dir() + "compare-slide.svg";
   std::filesystem::remove(svg);
   AppRun r = app("svg", "--compare row-write-column-read row-write-column-read-padded --svg " + svg,
                  false);
@@ -176,7 +178,7 @@ TEST(CompareSlide, TheAppWritesTheComparisonAsASixteenByNineSvg) {
 TEST(CompareSlide, TheAppsSlideSvgOfAComparisonCarriesBothSides) {
   // --svg --slide (the Export menu's "SVG slide") wrote only A (issue 18); now both sides, at the
   // slide's width.
-  const std::string svg = ::testing::TempDir() + "compare-slide-both.svg";
+  const std::string svg = bankviz::test::scratch_dir() + "compare-slide-both.svg";
   std::filesystem::remove(svg);
   AppRun r = app("svg-slide",
                  "--compare row-write-column-read row-write-column-read-padded --slide --size "
@@ -207,7 +209,7 @@ TEST(CompareUsage, BadCompareAndSweepFlagsAreUsageErrors) {
 }
 
 TEST(CompareSlide, BothSidesOfTheSlideShowTheStepGivenWithStep) {
-  const std::string svg = ::testing::TempDir() + "compare-slide-step0.svg";
+  const std::string svg = bankviz::test::scratch_dir() + "compare-slide-step0.svg";
   std::filesystem::remove(svg);
   AppRun r = app(
       "svg-step0",

@@ -8,6 +8,7 @@
 
 #include "export/gif.h"
 #include "gif_decode.h"
+#include "scratch_dir.h"
 
 using namespace bankviz;
 using namespace bankviz::gui;
@@ -113,7 +114,7 @@ TEST(Gif, PaletteStartsWithTheThemeAndKeepsTheMostFrequentOthers) {
 }
 
 TEST(Gif, WriteBinaryNeverOverwritesSilently) {
-  std::string path = ::testing::TempDir() + "keep.gif";
+  std::string path = bankviz::test::scratch_dir() + "keep.gif";
   std::ofstream(path) << "keep";
   std::string err;
   EXPECT_FALSE(write_binary(path, {1, 2, 3}, false, &err));
@@ -123,6 +124,6 @@ TEST(Gif, WriteBinaryNeverOverwritesSilently) {
   EXPECT_EQ(got, "keep");
   EXPECT_TRUE(write_binary(path, {1, 2, 3}, true, &err)) << err;
   EXPECT_EQ(std::filesystem::file_size(path), 3u);
-  EXPECT_FALSE(write_binary(::testing::TempDir() + "no/such/dir/x.gif", {1}, false, &err));
+  EXPECT_FALSE(write_binary(bankviz::test::scratch_dir() + "no/such/dir/x.gif", {1}, false, &err));
   EXPECT_NE(err.find("does not exist"), std::string::npos) << err;
 }

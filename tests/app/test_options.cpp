@@ -144,10 +144,55 @@ TEST(Options, GoodFlagsParse) {
   ASSERT_TRUE(p.options);
   EXPECT_EQ(p.options->frames, 120);
   EXPECT_FLOAT_EQ(p.options->scale, 4.0f);
-  // A GIF up to 4K UHD a frame; larger sizes are for --screenshot and --sequence (above).
+  // A GIF or a sequence up to 4K UHD a frame, a PNG up to 8K UHD (--size times --scale).
   p = parse({"--gif", "a.gif", "--size", "3840x2160"});
   ASSERT_TRUE(p.options);
   EXPECT_EQ(p.options->width, 3840);
+  p = parse({"--sequence", "frames", "--scale", "3"});  // 3840x2160, the slide's 1280x720 x 3
+  ASSERT_TRUE(p.options);
+  p = parse({"--screenshot", "a.png", "--size", "1920x1080", "--scale", "4"});  // 7680x4320
+  ASSERT_TRUE(p.options);
+  // Outputs of different names, a sequence's folder beside a PNG.
+  p = parse({"--screenshot", "x.png", "--sequence", "x", "--gif", "x.gif", "--svg", "x.svg"});
+  ASSERT_TRUE(p.options);
+  p = parse({"--sequence", "d", "--screenshot", "d/shot.png", "--gif", "d/frame-1.gif"});
+  ASSERT_TRUE(p.options);  // beside the frames, under names no frame has
+}
+
+// Each refusal says why, in words that name the flags.
+TEST(Options, ExportsOfOneNameOrTooManyPixelsAreRefusedInWords) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* says;
+  };
+  const std::vector<Case> cases = {
+      // The same output twice: the PNG and the sequence's folder would overwrite each other.
+      {{"--screenshot", "x.png", "--sequence", "x.png"},
+       "--screenshot and --sequence name the same file ('x.png')"},
+      {{"--screenshot", "./d/../x.png", "--sequence", "x.png"}, "name the same file"},
+      {{"--sequence", "frames", "--screenshot", "frames/frame-0001.png"},
+       "--screenshot 'frames/frame-0001.png' is one of --sequence's frames"},
+      {{"--gif", "a.gif", "--export-gif", "a.gif"}, "--gif and --export-gif name the same file"},
+      // 8192x8192 took 35 s and 1.4 GB for one PNG; a sequence writes hundreds of frames.
+      {{"--screenshot", "a.png", "--size", "8192x8192"},
+       "--screenshot at --size 8192x8192: an image of 8192x8192 pixels is larger than an export "
+       "may be: at most 33177600 pixels (7680x4320)"},
+      {{"--screenshot", "a.png", "--scale", "4", "--size", "2000x1080"}, "8000x4320 pixels"},
+      {{"--sequence", "d", "--size", "8192x8192"},
+       "--sequence at --size 8192x8192: frames of 8192x8192 pixels are larger than an export may "
+       "be: at most 8294400 pixels (3840x2160 a frame)"},
+      {{"--gif", "a.gif", "--scale", "4"}, "--gif: frames of 5120x2880 pixels"},
+  };
+  for (const Case& c : cases) {
+    std::string line;
+    for (const std::string& a : c.args) line += " '" + a + "'";
+    testing::internal::CaptureStderr();
+    const Parsed p = parse(c.args);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_FALSE(p.options) << line;
+    EXPECT_EQ(p.code, kExitUsage) << line;
+    EXPECT_NE(err.find(c.says), std::string::npos) << line << ": " << err;
+  }
 }
 
 TEST(Options, HelpExitsZero) {

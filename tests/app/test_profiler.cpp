@@ -15,6 +15,7 @@
 #include "bankviz/analysis.h"
 #include "profile/profiler.h"
 #include "profile/subprocess.h"
+#include "scratch_dir.h"
 
 namespace bankviz::gui {
 namespace {
@@ -576,7 +577,7 @@ TEST(Profiler, ADroppedCuFileOpensTheWindowWithItsKernels) {
   EXPECT_TRUE(q.form.file.empty());
   EXPECT_FALSE(open_dropped_source(q, "/nonexistent/dir/k.cu", &why));
   EXPECT_FALSE(why.empty());
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = bankviz::test::scratch_dir();
   std::ofstream(dir + "/nokernel.cu") << "__device__ int f() { return 1; }\n";
   EXPECT_FALSE(open_dropped_source(q, dir + "/nokernel.cu", &why));
   EXPECT_NE(why.find("has no __global__ function"), std::string::npos) << why;
@@ -606,7 +607,7 @@ TEST(Profiler, ASavedRecordingOpensInTheWindowWithItsLinesAndPictures) {
   for (int t = 0; t < 64; ++t)
     text += std::to_string(t) + " 7 L 4 " + std::to_string((t % 32) * 128) + " 0 0\n";
   text += "end 128\n";
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = bankviz::test::scratch_dir();
   const std::string path = dir + "/column.rec";
   std::ofstream(path) << text;
   ProfilerState p;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "export/gif.h"
 #include "platform/capture.h"
 #include "shell/settings.h"
+#include "stb_image.h"
 
 using namespace bankviz::gui;
 
@@ -388,4 +390,78 @@ TEST(ExportFiles, ExistingFilesAreKeptWithoutForceAndReplacedWholeWithIt) {
   }
   EXPECT_EQ(files, 1);  // no temporary file left
   fs::remove_all(dir);
+}
+
+TEST(SettingsFile, AValueNestedTooDeepIsReportedAndTheFileKeptAside) {
+  // 300,000 levels: printing it in a message (or destroying it) recursed that deep and every
+  // start of the app crashed. Now: one message, the defaults, and the user's file kept whole.
+  ConfigHome home("deep");
+  const std::string deep = "{\"theme\": \"light\", \"speed\": " + std::string(300000, '[') +
+                           std::string(300000, ']') + "}";
+  std::ofstream(home.file()) << deep;
+  std::vector<std::string> problems;
+  const Settings s = load_settings(&problems);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("nested deeper than 32 levels"), std::string::npos) << problems[0];
+  const std::string aside = home.file().string() + ".bad";
+  EXPECT_NE(problems[0].find("kept as " + aside), std::string::npos) << problems[0];
+  EXPECT_FALSE(s.light);  // the defaults, not half of the file
+  std::ifstream in(aside);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), deep);
+  // 32 levels are read (the value is reported as the wrong type); brackets inside strings count
+  // for nothing.
+  problems.clear();
+  const Settings ok = settings_from_json(
+      "{\"theme\": \"light\", \"preset\": \"[[[[\", \"speed\": " + std::string(31, '[') +
+          std::string(31, ']') + "}",
+      &problems);
+  EXPECT_TRUE(ok.light);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("speed"), std::string::npos) << problems[0];
+}
+
+TEST(Settings, LongValuesAreQuotedByTheirStartAndLength) {
+  // A 900 KB theme string was quoted whole in the message.
+  std::vector<std::string> problems;
+  const std::string big(900000, 'x');
+  const Settings s = settings_from_json(
+      "{\"theme\": \"" + big + "\", \"preset\": \"" + big + "\", \"gpu\": [\"" + big + "\"]}",
+      &problems);
+  ASSERT_EQ(problems.size(), 3u);
+  for (const std::string& p : problems) {
+    EXPECT_LT(p.size(), 300u) << p.substr(0, 300);
+    EXPECT_NE(p.find("characters)"), std::string::npos) << p.substr(0, 300);
+  }
+  EXPECT_NE(problems[0].find("theme = \"xxx"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[0].find("(900002 characters)"), std::string::npos) << problems[0];
+  EXPECT_TRUE(s.preset.empty());  // a preset name no file can have is left out
+  // Control characters are escaped, never sent to the terminal.
+  problems.clear();
+  settings_from_json("{\"theme\": \"\\u001b[2J\"}", &problems);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].find('\x1b'), std::string::npos) << problems[0];
+}
+
+TEST(ExportFiles, APngDecodesToTheSamePixels) {
+  // Rows unfiltered (capture.cpp): flat areas, edges, gradients and alpha all come back exact.
+  const int w = 97, h = 31;
+  std::vector<uint8_t> px(static_cast<size_t>(w) * h * 4);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      uint8_t* p = &px[(static_cast<size_t>(y) * w + x) * 4];
+      p[0] = static_cast<uint8_t>(x < 40 ? 30 : x * 7 + y);
+      p[1] = static_cast<uint8_t>(y * 8);
+      p[2] = static_cast<uint8_t>((x ^ y) * 3);
+      p[3] = static_cast<uint8_t>(255 - x);
+    }
+  const std::string png = png_bytes(w, h, px);
+  ASSERT_FALSE(png.empty());
+  int dw = 0, dh = 0, n = 0;
+  uint8_t* back = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(png.data()),
+                                        static_cast<int>(png.size()), &dw, &dh, &n, 4);
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(dw, w);
+  EXPECT_EQ(dh, h);
+  EXPECT_TRUE(std::equal(px.begin(), px.end(), back));
+  stbi_image_free(back);
 }

@@ -11,6 +11,7 @@
 #include "../core/helpers.h"
 #include "bankviz/svg.h"
 #include "bankviz/text.h"
+#include "scratch_dir.h"
 
 using namespace bankviz;
 
@@ -143,8 +144,7 @@ TEST(SvgSlide, TheQuestionThenItsAnswerAndTheVerdictInTypeARoomReads) {
   o.question = "How many wavefronts does the column load need?";
   o.conceal = true;
   const std::string before = render_slide_svg(a, f, o);
-  EXPECT_NE(before.find("Q: How many wavefronts does the column load need?"),
-            std::string::npos)
+  EXPECT_NE(before.find("Q: How many wavefronts does the column load need?"), std::string::npos)
       << before;
   EXPECT_EQ(before.find("A: "), std::string::npos);
   EXPECT_EQ(before.find("32-way"), std::string::npos);
@@ -195,7 +195,7 @@ TEST_P(CliGolden, ExportMatchesGolden) {
   std::string name = GetParam();
   std::string golden = std::string(BANKVIZ_TEST_DATA) + "/golden/" + name + ".svg";
   ASSERT_TRUE(std::filesystem::exists(golden)) << golden;
-  std::string out = ::testing::TempDir() + "golden-" + name + ".svg";
+  std::string out = bankviz::test::scratch_dir() + "golden-" + name + ".svg";
   std::filesystem::remove(out);
   int rc = -1;
   std::string log =
@@ -209,7 +209,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, CliGolden,
                                            "kepler-filter-float2-8byte"));
 
 TEST(CliExport, RefusesToOverwriteWithoutForce) {
-  std::string out = ::testing::TempDir() + "exists.svg";
+  std::string out = bankviz::test::scratch_dir() + "exists.svg";
   std::ofstream(out) << "keep me";
   int rc = 0;
   std::string log = run(std::string(BANKVIZ_CLI) + " export --svg " + out, &rc);

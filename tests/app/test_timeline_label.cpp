@@ -47,6 +47,8 @@ TEST(TimelineLabel, TheLoopValueIsKeptWholeBeforeTheRest) {
   EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 16), "load (i=128)");
   EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 6), "i=128");
   EXPECT_EQ(fit("load cache[threadIdx.x + i] (i=128)", 4), "128");
+  // A long loop variable goes by its initial before the bare value (a room reads "3" as a count).
+  EXPECT_EQ(fit("load As[dotIdx][0] (dotIdx=3)", 4), "d=3");
 }
 
 TEST(TimelineLabel, ASubscriptLosesItsSpacesBeforeAnyOfIt) {

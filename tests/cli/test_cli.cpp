@@ -833,6 +833,39 @@ TEST(Lessons, CheckRefusesTextsThatTellTheAnswerEarlyOrWriteFiguresAsDigits) {
   fs::remove(f);
 }
 
+// Issue 31: every caption whole in presenter mode at the sizes a class uses (caption_fit.h): what
+// to say in two lines, the question with its answer in one, in the presenter's own type.
+TEST(Lessons, CheckRefusesACaptionThePresentersStripWouldCut) {
+  const fs::path f =
+      fs::temp_directory_path() / ("lesson-fit-" + std::to_string(::getpid()) + ".json");
+  auto check = [&](const std::string& caption, const std::string& ask) {
+    std::ofstream(f) << R"({"scenes": [{"preset": "row-write-column-read", "caption": ")" +
+                            caption + R"(", "question": {"ask": ")" + ask +
+                            R"(", "quantity": "wavefronts", "answer": 32}}]})";
+    return cli("lessons --check --file '" + f.string() + "'");
+  };
+  const std::string sentence = "The transpose reads a column of the tile where it wrote a row. ";
+  Result r = check(sentence, "How many wavefronts?");
+  if (r.out.find("captions not fitted:") != std::string::npos)
+    GTEST_SKIP() << "no presenter font here: " << r.out;
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("every caption whole in presenter mode"), std::string::npos) << r.out;
+  // Three sentences do not fit two lines at 1024x768 (about 125 characters of bold 20 px type).
+  r = check(sentence + sentence + sentence, "How many wavefronts?");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.err.find("scenes[0].caption: does not fit 2 lines of presenter type at 1024x768"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("take out about"), std::string::npos) << r.err;
+  // The question has one line: with its answer ("A: 32 (the model)") it must fit it.
+  r = check(sentence, sentence + sentence);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.err.find("scenes[0].question.ask: does not fit 1 line of presenter type at 1024x768"),
+            std::string::npos)
+      << r.err;
+  fs::remove(f);
+}
+
 // [SECTION] CuTe layouts and the advisor
 
 TEST(Layout, FlagLaysTheTileOutAndAnalyzePrintsItInBothSwizzleUnits) {

@@ -487,13 +487,14 @@ TEST(RecordingSource, WhatCannotBeRecordedIsNamed) {
   EXPECT_NE(why_of("  auto g = cooperative_groups::this_grid();")
                 .find("cooperative-groups this_grid (line 3)"),
             std::string::npos);
-  // A pointer no declaration makes a proxy of (`int *q; q = s;`, two declarators), and `*p`.
+  // A pointer no declaration makes a proxy of (`int *q; q = s;`, two declarators), and `*p++`
+  // (a plain `*p` is p[0]: RecordingSource.PointersIntoSharedMemoryAreProxiesByTheirDeclarations).
   EXPECT_NE(why_of("  int *q;\n  q = s; q[1] = 0;")
                 .find("line 4 uses the __shared__ array s other than by subscript"),
             std::string::npos);
   EXPECT_NE(why_of("  int *q = s, *r = s + 1;").find("line 3 uses the __shared__ array s other"),
             std::string::npos);
-  EXPECT_NE(why_of("  int *q = s + 2;\n  *q = 1;")
+  EXPECT_NE(why_of("  int *q = s + 2;\n  *q++ = 1;")
                 .find("line 4 dereferences the pointer q into shared memory (*q), which the CPU "
                       "recording does not follow: write q[0]"),
             std::string::npos);
@@ -597,7 +598,7 @@ TEST(RecordingSource, PointersIntoSharedMemoryAreProxiesByTheirDeclarations) {
       "  int *b = (int *)&a[64];\n"
       "  const float *c = a + 1;\n"
       "  warpReduce(a, threadIdx.x);\n"
-      "  o[0] = plain(o, 1) + b[0] + c[threadIdx.x];\n"
+      "  o[0] = plain(o, 1) + b[0] + c[threadIdx.x] + 2 * *c;\n"
       "}\n";
   std::string why;
   std::vector<RecordedArray> declared;
@@ -610,7 +611,8 @@ TEST(RecordingSource, PointersIntoSharedMemoryAreProxiesByTheirDeclarations) {
         "  ::bv::Ptr<float> a = ::bv::declared(::bv::ptr_cast<float>(smem), 1u);\n",
         "  ::bv::Ptr<int> b = ::bv::declared(::bv::ptr_cast<int>(&a.bv_site(3u)[64]), 2u);\n",
         "  ::bv::Ptr<const float> c = ::bv::declared(a + 1, 3u);\n",
-        "  warpReduce(a, threadIdx.x);\n", "b.bv_site(4u)[0] + c.bv_site(5u)[threadIdx.x];\n"})
+        "  warpReduce(a, threadIdx.x);\n",
+        "b.bv_site(4u)[0] + c.bv_site(5u)[threadIdx.x] + 2 * c[0];\n"})
     EXPECT_NE(out.find(want), std::string::npos) << want << "\n" << out;
   EXPECT_EQ(lines_in(out), lines_in(src) + 1);
   ASSERT_EQ(declared.size(), 4u);
@@ -622,6 +624,37 @@ TEST(RecordingSource, PointersIntoSharedMemoryAreProxiesByTheirDeclarations) {
   EXPECT_NE(cpu.find("  ::bv::Ptr<int> b = ::bv::declared(::bv::ptr_cast<int>(&a.bv_site(3u)[64]), "
                      "\"b\", 8u);\n"),
             std::string::npos)
+      << cpu;
+}
+
+// A cast of a shared pointer inside an expression (not a declaration's initializer) becomes the
+// headers' proxy of the new type too; a `*` before it reads element 0 on its line. A product is
+// no dereference, and a cast of something not in shared memory stays as written.
+TEST(RecordingSource, ExpressionCastsOfSharedPointersAreProxies) {
+  const std::string src =
+      "__global__ void k(float *o, float *g) {\n"
+      "  __shared__ float tile[8][36];\n"
+      "  __shared__ int s[64];\n"
+      "  float4 v = reinterpret_cast<float4*>(&tile[1][4])[0];\n"
+      "  int2 w = *(int2*)&s[2];\n"
+      "  o[0] = v.x + w.y + 2 * *(int*)&s[3] + ((float2*)tile[2])[1].x + *(float*)g;\n"
+      "  float4 *p = reinterpret_cast<float4*>(&tile[0][0]);\n"
+      "  o[1] = p[1].y;\n"
+      "}\n";
+  std::string why;
+  const std::string out = recording_source(src, "k", "k.cu", &why, RecordTarget::Gpu);
+  ASSERT_FALSE(out.empty()) << why;
+  for (const char* want :
+       {"  float4 v = ::bv::ptr_cast<float4>(&tile.bv_site(1u)[1][4])[0];\n",
+        "  int2 w = ::bv::ptr_cast<int2>(&s.bv_site(2u)[2])[0];\n",
+        "2 * ::bv::ptr_cast<int>(&s.bv_site(3u)[3])[0]",
+        "(::bv::ptr_cast<float2>(tile.bv_site(4u)[2]))[1].bv_member(&float2::x)",
+        " + *(float*)g;\n",
+        "::bv::Ptr<float4> p = ::bv::declared(::bv::ptr_cast<float4>(&tile.bv_site(5u)[0][0])"})
+    EXPECT_NE(out.find(want), std::string::npos) << want << "\n" << out;
+  EXPECT_EQ(lines_in(out), lines_in(src) + 1);
+  const std::string cpu = recording_source(src, "k", "k.cu", &why);
+  EXPECT_NE(cpu.find("  int2 w = ::bv::ptr_cast<int2>(&s.bv_site(2u)[2])[0];\n"), std::string::npos)
       << cpu;
 }
 

@@ -48,6 +48,25 @@ TEST(Records, AGoodLineFillsTheAccess) {
   EXPECT_EQ(a.addr[16], 0u);  // inactive lanes' addresses are not stored
 }
 
+TEST(Records, FieldsAreSeparatedByAnyWhiteSpaceAsTheCLocaleHasIt) {
+  // Tabs, \v, \f, \r and runs of them separate fields; other bytes (a non-breaking space, NUL)
+  // belong to the field.
+  std::string name;
+  WarpAccess a;
+  std::string line = "\t col\v8 \f 0x3";
+  for (int l = 0; l < 32; ++l) line += (l % 2 ? "\t\t" : " \r") + std::to_string(l * 8);
+  ASSERT_EQ(parse_record(line + " \r", name, a), "");
+  EXPECT_EQ(name, "col");
+  EXPECT_EQ(a.width, 8);
+  EXPECT_EQ(a.addr[1], 8u);
+  EXPECT_EQ(parse_record("a\xc2\xa0"
+                         "4 0x1" +
+                             addresses(4),
+                         name, a),
+            "expected 35 fields (NAME WIDTH MASK and 32 addresses), found 34");
+  EXPECT_EQ(parse_record(std::string("a 4\0 0x1", 9) + addresses(4), name, a).find("width"), 0u);
+}
+
 TEST(Records, EachBadFieldHasItsMessage) {
   const auto error = [](const std::string& line) {
     std::string name;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bankviz/copy_h200.h"
 #include "bankviz/frame.h"
 #include "bankviz/text.h"
 #include "helpers.h"
@@ -444,4 +445,41 @@ TEST(RenderTable, CpAsyncSaysWhichGlobalSourceItsFiguresAssume) {
   const std::string j = analysis_to_json(a);
   EXPECT_EQ(j.find("\"source_exact\": false"), std::string::npos);
   EXPECT_NE(j.find("\"source_exact\": true"), std::string::npos);
+}
+
+// The H100's set hash splits sources beyond one 512-byte block into global passes; an H200
+// counted one pass for them (tests/data/fresh30/scen/f30-cpasync-rows, step 1: 2 instructions
+// and 8 wavefronts where the rule gives 23). Where the two differ the figures say so and give the
+// one-pass count; where they agree (sources bound by one source bank) nothing is added.
+TEST(RenderTable, CpAsyncSayWhatAnH200CountsWhereTheGlobalPassesMatter) {
+  Scenario s = transpose();
+  s.block[0] = 64, s.block[1] = 1;
+  Step far4, far16;
+  ASSERT_TRUE(parse_step_op("cp.async.4", far4));
+  ASSERT_TRUE(parse_step_op("cp.async.16", far16));
+  s.tiles[0].elem = "float";
+  s.tiles[0].dims = {2048};
+  s.tiles[0].pad = 0;
+  far4.index = "tile[threadIdx.x * 2]";
+  far4.source = "threadIdx.x * 36";  // 144 bytes apart: 32 lines
+  far16.index = "tile[threadIdx.x * 4 + 512]";
+  far16.source = "threadIdx.x * 16";  // 256 bytes apart: one source bank for every lane
+  s.steps = {far4, far16};
+  const Analysis a = run(s);
+  const std::string t = render_table(a);
+  EXPECT_GT(copy_global_passes(a.warps[0][0].access), 1);
+  EXPECT_GT(copy_global_passes(a.warps[1][0].access), 1);
+  EXPECT_EQ(copy_wavefronts_one_pass(*a.arch, a.warps[0][0].access), 4);
+  EXPECT_NE(t.find("cp.async global passes: cp.async.4 tile[threadIdx.x * 2]: its sources take"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("which gives 8 here: on an H200 expect that"), std::string::npos) << t;
+  EXPECT_EQ(t.find("cp.async.16 tile[threadIdx.x * 4 + 512]: its sources"), std::string::npos) << t;
+  Frame f;
+  f.warp = 0;
+  f.step = 0;
+  EXPECT_NE(frame_cells(a, f).verdict.find("an H200 counted one pass"), std::string::npos)
+      << frame_cells(a, f).verdict;
+  f.step = 1;
+  EXPECT_EQ(frame_cells(a, f).verdict.find("H200"), std::string::npos) << frame_cells(a, f).verdict;
 }

@@ -499,6 +499,46 @@ TEST(Compiled, ScenariosWrittenBeforeMeasuringEqualTheH200StepByStepOrGiveTheirR
   EXPECT_EQ(equal + in_range, total);
 }
 
+// A cp.async whose sources the H100's L1 set hash splits into several global passes: an H200
+// counted one pass (tests/data/fresh30/measured-h200.txt, f30-cpasync-rows step 1: 2
+// instructions and 8 wavefronts where the rule gives 23). The compiled step keeps the H100's
+// figures and says what one pass gives, which is what the H200 counted; step 0, bound by its one
+// source bank either way, says nothing of it.
+TEST(Compiled, ACpAsyncWhoseGlobalPassesAnH200CountsOtherwiseSaysSo) {
+  const ScenarioLoad load = load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) +
+                                               "/tests/data/fresh30/scen/f30-cpasync-rows.json");
+  ASSERT_TRUE(load.scenario);
+  const Scenario& s = *load.scenario;
+  const GenerateResult g = generate_kernel(s, RunMode::Written);
+  ASSERT_TRUE(g.kernel);
+  std::string listing;
+  uint32_t pc = 0x100;
+  for (const auto& [step, op] : std::vector<std::pair<int, std::string>>{
+           {0, "LDGSTS.E.128"}, {1, "LDGSTS.E"}, {3, "LDS.128"}, {4, "LDS"}}) {
+    listing += "\t//## File \"" + g.kernel->file_name + "\", line " +
+               std::to_string(g.kernel->step_line[static_cast<size_t>(step)]) + "\n";
+    char ins[160];
+    std::snprintf(ins, sizeof ins, "        /*%04x*/ %s R5, [R2+0x%x] ;\n", pc, op.c_str(),
+                  pc - 0x100);
+    listing += ins;
+    pc += 0x10;
+  }
+  std::string why;
+  const std::vector<CompiledStep> c =
+      compiled_launch(s, find_arch("hopper"), *g.kernel, parse_nvdisasm(listing), s.grid, &why);
+  ASSERT_FALSE(c.empty()) << why;
+  auto step = [&](int i) {
+    return *std::find_if(c.begin(), c.end(), [&](const CompiledStep& x) { return x.step == i; });
+  };
+  EXPECT_EQ(step(1).instructions, 2);
+  EXPECT_EQ(step(1).wavefronts, 23);
+  EXPECT_NE(step(1).reason.find("an H200 counted one pass for such sources"), std::string::npos)
+      << step(1).reason;
+  EXPECT_NE(step(1).reason.find("which gives 8 here"), std::string::npos) << step(1).reason;
+  EXPECT_EQ(step(0).wavefronts, 64);
+  EXPECT_EQ(step(0).reason.find("H200"), std::string::npos) << step(0).reason;
+}
+
 namespace bankviz {
 
 // A user's recorded line served by the instructions the compiler emitted for it (issue 30): an

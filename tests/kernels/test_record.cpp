@@ -556,10 +556,18 @@ TEST(Record, APointersUseTheRecordingCannotFollowIsNamed) {
   auto kernel = [](const std::string& body) {
     return "__global__ void k(float *o) {\n  __shared__ float s[64];\n" + body + "\n}\n";
   };
-  Recorded r = record(kernel("  float *p = s + 1;\n  *p = 2;"), "k", 64);
+  Recorded r = record(kernel("  float *p = s + 1;\n  *p++ = 2;"), "k", 64);
   EXPECT_NE(r.error.find("line 4 dereferences the pointer p into shared memory (*p)"),
             std::string::npos)
       << r.error;
+  // `*p` alone is p[0]: the element on its line (lanes 1..32 of s, one wavefront a warp, and
+  // `2 * *p` a product of that element).
+  r = record(kernel("  float *p = s + 1 + threadIdx.x % 32;\n  *p = 2;\n  o[0] = 2 * *p;"), "k",
+             64);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.lines.count(4) && r.lines.count(5));
+  EXPECT_EQ(r.lines.at(4).requests, 2);
+  EXPECT_EQ(r.lines.at(5).requests, 2);
   r = record(kernel("  float *q;\n  q = s;\n  q[0] = 1;"), "k", 64);
   EXPECT_NE(r.error.find("line 4 uses the __shared__ array s other than by subscript"),
             std::string::npos)
@@ -567,6 +575,70 @@ TEST(Record, APointersUseTheRecordingCannotFollowIsNamed) {
   r = record(kernel("  float *p = &s[32];\n  p[threadIdx.x] = 1;"), "k", 64);
   EXPECT_NE(r.error.find("line 4: thread 32 indexes s through a pointer"), std::string::npos)
       << r.error;
+}
+
+// A cast of a pointer into shared memory to a vector type inside an expression means what it
+// means in CUDA C: each thread accesses the vector's bytes in one access (LDS.128, LDS.64), as an
+// array of that type would; a `*` before the cast reads its element on that line; an address not
+// a multiple of the vector's alignment stops the recording with its line (the GPU faults there).
+TEST(Record, AVectorCastInAnExpressionIsOneAccessOfItsWidth) {
+  NEED_COMPILER();
+  const std::string src =
+      "__global__ void cast(float *out) {\n"  // 1
+      "  __shared__ float tile[32][36];\n"
+      "  __shared__ int s[256];\n"
+      "  int r = threadIdx.x / 8, c = (threadIdx.x % 8) * 4;\n"
+      "  tile[r][c] = threadIdx.x;\n"
+      "  s[threadIdx.x] = threadIdx.x;\n"
+      "  __syncthreads();\n"
+      "  float4 v = reinterpret_cast<float4*>(&tile[r][c])[0];\n"             // 8
+      "  int2 w = *(int2*)&s[2 * (threadIdx.x % 64)];\n"                      // 9
+      "  out[threadIdx.x] = v.x + v.w + w.x + 2 * *(int*)&s[threadIdx.x];\n"  // 10
+      "  out[threadIdx.x] += reinterpret_cast<float2*>(tile[r])[c / 2].y;\n"  // 11
+      "}\n"
+      "__global__ void typed(float *out) {\n"  // 13
+      "  __shared__ float4 tile[32][9];\n"
+      "  __shared__ int2 s[128];\n"
+      "  int r = threadIdx.x / 8, c = threadIdx.x % 8;\n"
+      "  tile[r][c].x = threadIdx.x;\n"
+      "  s[threadIdx.x / 2].x = threadIdx.x;\n"
+      "  __syncthreads();\n"
+      "  float4 v = tile[r][c];\n"         // 20
+      "  int2 w = s[threadIdx.x % 64];\n"  // 21
+      "  out[threadIdx.x] = v.x + v.w + w.x;\n"
+      "}\n"
+      "__global__ void odd(float *out) {\n"  // 24
+      "  __shared__ float tile[64];\n"
+      "  tile[threadIdx.x] = 1;\n"
+      "  __syncthreads();\n"
+      "  float4 v = *reinterpret_cast<float4*>(&tile[threadIdx.x % 8 + 1]);\n"  // 28
+      "  out[threadIdx.x] = v.x;\n"
+      "}\n";
+  const Recorded cast = record(src, "cast", 128), typed = record(src, "typed", 128);
+  ASSERT_TRUE(cast.error.empty()) << cast.error;
+  ASSERT_TRUE(typed.error.empty()) << typed.error;
+  for (const auto& [lc, lt] : std::vector<std::pair<uint32_t, uint32_t>>{{8, 20}, {9, 21}}) {
+    ASSERT_TRUE(cast.lines.count(lc) && typed.lines.count(lt)) << lc;
+    const RecordedLine &a = cast.lines.at(lc), &b = typed.lines.at(lt);
+    EXPECT_EQ(a.requests, b.requests) << lc;
+    EXPECT_EQ(a.wavefronts, b.wavefronts) << lc;
+    EXPECT_EQ(a.ideal, b.ideal) << lc;
+  }
+  // 16 bytes a thread, rows of 144 bytes: 4 wavefronts a request, conflict-free; 8 bytes: 2.
+  EXPECT_EQ(cast.lines.at(8).wavefronts, 4 * 4);
+  EXPECT_EQ(cast.lines.at(9).wavefronts, 4 * 2);
+  // `2 * *(int*)&s[t]`: a product of the element read on line 10, one wavefront a request.
+  ASSERT_TRUE(cast.lines.count(10));
+  EXPECT_EQ(cast.lines.at(10).wavefronts, 4);
+  // One member of a float2 element: the 4 bytes of .y alone, word 36 r + 4 j + 1 for row r and
+  // thread j of its 8: bank 4 (r + j) + 1 mod 32, 4 of a warp's 32 lanes on each: 4-way.
+  ASSERT_TRUE(cast.lines.count(11));
+  EXPECT_EQ(cast.lines.at(11).wavefronts, 4 * 4);
+  const Recorded odd = record(src, "odd", 32);
+  EXPECT_NE(odd.error.find("line 28: thread 0 accesses 16 bytes at byte 4 of shared memory, not a "
+                           "multiple of 16: a misaligned address"),
+            std::string::npos)
+      << odd.error;
 }
 
 // atomicCAS on the CPU: recorded as its own kind, atomicExch as another atomic.
@@ -752,6 +824,8 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
         // Shared memory through pointers: a helper's volatile parameter, carved arrays, a
         // tile's row; cooperative groups' block and tile barriers.
         "reduceUnrolledHelper", "carvedExtern", "tileRowPointer", "carvedCasts", "groupBarriers"}},
+      // Vector casts inside expressions and a plain `*p` (issue 30, round 3).
+      {"casts.cu", {"vectorCasts"}},
   };
   int compiled = 0;
   for (const auto& [file, kernels] : files) {
@@ -772,7 +846,7 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
       ++compiled;
     }
   }
-  EXPECT_EQ(compiled, 52);
+  EXPECT_EQ(compiled, 53);
   // Inline asm: named; the line keeps the hardware's figures only.
   std::string why;
   // A template without its instance named: the GPU recording asks for it.

@@ -78,13 +78,16 @@ console.log(`first frame: median ${median(firsts).toFixed(0)} ms (runs: ${
   await p.done();
   const native = nativeFile ? JSON.parse(fs.readFileSync(nativeFile, 'utf8')) : {};
   let worst = 0, worstName = '', n = 0;
+  const over = [];
   for (const [name, ms] of Object.entries(web)) {
     if (!(name in native)) continue;
     ++n;
     // Below 0.05 ms natively a ratio is timer noise: compare against 0.05 ms.
     const ratio = ms / Math.max(native[name], 0.05);
     if (ratio > worst) { worst = ratio; worstName = name; }
+    if (ratio > 3) over.push(`${name} ${ratio.toFixed(1)}x (${ms.toFixed(2)} vs ${native[name].toFixed(2)} ms)`);
   }
+  if (n) console.log(`presets over 3x: ${over.length} of ${n}${over.length ? ': ' + over.join(', ') : ''}`);
   const total = Object.values(web).reduce((a, b) => a + b, 0);
   const totalNative = Object.keys(web).filter((k) => k in native).reduce((a, k) => a + native[k], 0);
   console.log(`presets: ${Object.keys(web).length} analyzed in the page, ${total.toFixed(1)} ms in all` +

@@ -152,11 +152,17 @@ ControlsAsk draw_controls(ScenarioEditor& s, Rect r) {
 
   // The scenario's description tells its point ("... 32 wavefronts where 1 would do"): while a
   // lesson's question is open it waits for the answer.
+  // Its room is kept while it waits, so that nothing below moves when the answer brings it.
   if (!s.scenario.description.empty() && s.draft.name == s.scenario.name) {
+    const ImVec2 at = ImGui::GetCursorPos();
+    const float wrap = ImGui::GetContentRegionAvail().x;
+    const float room = ImGui::CalcTextSize(s.scenario.description.c_str(), nullptr, false, wrap).y;
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", s.conceal ? "(the scenario's description follows the answer)"
                                         : s.scenario.description.c_str());
     ImGui::PopTextWrapPos();
+    ImGui::SetCursorPosY(
+        std::max(ImGui::GetCursorPosY(), at.y + room + ImGui::GetStyle().ItemSpacing.y));
   }
 
   // Architecture
@@ -270,12 +276,25 @@ ControlsAsk draw_controls(ScenarioEditor& s, Rect r) {
       ImGui::TextWrapped("%s", x.format().c_str());
       ImGui::PopStyleColor();
     }
-  if (s.analysis)
+  // The model's findings (races, out-of-bounds lanes) can be a lesson question's answer ("does
+  // the read-out race?"): while one is open they wait for it, in a room of their size, so that
+  // nothing below moves when they come.
+  if (s.analysis && s.conceal && !s.analysis->issues.empty()) {
+    const float wrap = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.y;
+    float room = -gap;
+    for (size_t i = 0; i < s.analysis->issues.size() && i < 4; ++i)
+      room +=
+          ImGui::CalcTextSize(s.analysis->issues[i].message.c_str(), nullptr, false, wrap).y + gap;
+    const float at = ImGui::GetCursorPosY();
+    ImGui::TextDisabled("(the model's findings follow the answer)");
+    ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), at + room + gap));
+  } else if (s.analysis) {
     for (size_t i = 0; i < s.analysis->issues.size() && i < 4; ++i) {
       ImGui::PushStyleColor(ImGuiCol_Text, colv(s.palette.conflict));
       ImGui::TextWrapped("%s", s.analysis->issues[i].message.c_str());
       ImGui::PopStyleColor();
     }
+  }
 
   // The architecture, tile and block fields are numbers and combos: each change its own entry,
   // except typing into one field (coalesced by FieldEdits under its path).

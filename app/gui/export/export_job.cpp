@@ -59,6 +59,15 @@ std::vector<int> export_beats(const Analysis& a, const Playback& p, const Frame&
   return out;
 }
 
+std::string export_size_problem(int64_t w, int64_t h, bool frames) {
+  const int64_t most = frames ? kMaxFramePixels : kMaxImagePixels;
+  if (w > 0 && h > 0 && w <= most && h <= most / w) return {};
+  return std::string(frames ? "frames of " : "an image of ") + std::to_string(w) + "x" +
+         std::to_string(h) + " pixels " + (frames ? "are" : "is") +
+         " larger than an export may be: at most " + std::to_string(most) + " pixels (" +
+         (frames ? "3840x2160" : "7680x4320") + (frames ? " a frame)" : ")");
+}
+
 int gif_delay_cs(double speed, size_t frames, double most_s) {
   // GIF delays are in hundredths of a second; browsers treat less than 2 as 10.
   const double s = speed > 0 ? speed : 1.0;

@@ -38,6 +38,20 @@ enum class ExportScope { Step, Animation };
 // The most frames one export renders (a whole animation of a large block is refused).
 inline constexpr int kMaxExportFrames = 2000;
 
+// The slide's size (16:9) unless asked for another: the Export menu's 1280x720, headless --gif
+// and --sequence without --size.
+inline constexpr int kSlideWidth = 1280, kSlideHeight = 720;
+
+// The largest image an export renders, in pixels (--size times --scale, or the window times the
+// export scale): a PNG 8K UHD, 7680x4320 (8192x8192 took 35 s and 1.4 GB under llvmpipe); a frame
+// of a GIF or a PNG sequence 4K UHD, 3840x2160, the largest screen or projector it serves.
+inline constexpr int64_t kMaxImagePixels = int64_t{7680} * 4320;
+inline constexpr int64_t kMaxFramePixels = int64_t{3840} * 2160;
+// "" when an image (frames false) or every frame (true) of w x h pixels is within those limits,
+// else why, in words: "an image of 8192x8192 pixels is larger than an export may be: at most
+// 33177600 pixels (7680x4320)".
+std::string export_size_problem(int64_t w, int64_t h, bool frames);
+
 // The beats (frame.h) an export of `scope` renders, in order: for Step the beats of the current
 // frame's step and warp, for Animation every beat. Empty with a reason when there is nothing to
 // export or more than kMaxExportFrames beats.

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "caption_fit.h"
 #include "platform/theme.h"
 #include "shell/panels.h"
 
@@ -23,6 +24,7 @@ struct Strip {
   const Analysis* analysis;
   const std::string& title;
   const Look& look;
+  bool revealed;  // l.revealed, or the other state (the strip's room is the larger of the two)
 };
 
 std::string heading(const Strip& s) {
@@ -37,55 +39,44 @@ std::string heading(const Strip& s) {
 std::string caption_text(const Strip& s) {
   const Scene& scene = s.l.file->scenes[s.l.scene];
   if (!s.analysis) return scene.caption;
-  return scene_caption(scene, *s.analysis, s.l.step, s.l.revealed);
+  return scene_caption(scene, *s.analysis, s.l.step, s.revealed);
 }
 
 std::string question_line(const Strip& s) {
-  const Scene& scene = s.l.file->scenes[s.l.scene];
-  if (!scene.question) return {};
-  std::string q = "Q: " + scene.question->ask;
-  if (s.l.revealed)
-    q += "    A: " + answer_words(scene.question->quantity, s.l.answer) + " (the model)";
-  return q;
+  return question_strip_text(s.l.file->scenes[s.l.scene], s.l.answer, s.revealed);
 }
 
-// Presenter mode says it in two lines (key C: all of it): the scene's number and what to say
-// (the caption; after the answer, the reveal), then the question and its answer.
+// Presenter mode says it in a few lines (key C: all of it): the scene's number and what to say
+// (the caption; after the answer, the reveal) in at most two, then the question and its answer
+// in one (caption_fit.h).
 bool compact(const Strip& s) {
   return s.look.settings.presenter && !s.l.caption_full;
 }
 
-std::string compact_first_line(const Strip& s) {
-  const Scene& scene = s.l.file->scenes[s.l.scene];
-  std::string text = scene.caption;
-  if (s.analysis) {
-    const bool told = s.l.revealed || !scene.question;
-    text = told && !scene.reveal.empty()
-               ? fill_scene_text(scene.reveal, *s.analysis, s.l.step).value_or(scene.reveal)
-               : fill_scene_text(scene.caption, *s.analysis, s.l.step).value_or(scene.caption);
-  }
-  return std::to_string(s.l.scene + 1) + "/" + std::to_string(s.l.file->scenes.size()) + "  " +
-         text;
+// What to say, in at most two lines beside the buttons (caption_fit.h: `lessons --check` makes
+// sure a lesson's texts fit them at the sizes a class uses; a longer text ends "... (C)").
+WrappedText compact_caption(const Strip& s, float strip_width) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  ImFont* bold = g_fonts.bold;
+  const auto width = [bold](std::string_view t) {
+    return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, t.data(), t.data() + t.size()).x;
+  };
+  const CaptionRoom room =
+      presenter_caption_room(strip_width - st.WindowPadding.x * 2, ImGui::GetFontSize());
+  const std::string text =
+      caption_strip_text(s.l.file->scenes[s.l.scene], s.analysis, s.l.step, s.l.scene,
+                         static_cast<int>(s.l.file->scenes.size()), s.revealed);
+  return wrap_caption(text, room, kCaptionLines, width);
 }
 
-// `text` cut to `width` pixels of `font` with "..." (and a hint that C shows it all).
-std::string elide(ImFont* font, const std::string& text, float width) {
-  auto w = [&](const std::string& t) {
-    return font->CalcTextSizeA(font->FontSize, 1e9f, 0, t.c_str()).x;
+// The question (and its answer) in one line of the whole width.
+std::string compact_question(const Strip& s, float width) {
+  ImFont* bold = g_fonts.bold;
+  const auto measure = [bold](std::string_view t) {
+    return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, t.data(), t.data() + t.size()).x;
   };
-  if (w(text) <= width) return text;
-  const std::string more = " ... (C)";
-  size_t lo = 0, hi = text.size();
-  while (lo < hi) {  // the longest prefix that fits with the hint
-    const size_t mid = (lo + hi + 1) / 2;
-    if (w(text.substr(0, mid) + more) <= width) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;  // whole UTF-8
-  return text.substr(0, lo) + more;
+  const WrappedText w = wrap_caption(question_line(s), {width, width}, kQuestionLines, measure);
+  return w.lines.empty() ? std::string() : w.lines.front();
 }
 
 // Back and next (what the clicker keys do), on the right of the heading's line.
@@ -114,20 +105,22 @@ int draw_scene_buttons(const Strip& s, Rect r, float bw) {
 
 }  // namespace
 
-float lesson_height(const LessonState& l, const Analysis* analysis, const std::string& title,
-                    const Look& look, float width) {
-  const Strip s{l, analysis, title, look};
-  if (!s.l.file || s.l.scene < 0) return 0;
+namespace {
+
+// The strip's height for one state of the scene (before or after its answer).
+float strip_height(const Strip& s, float width) {
   const ImGuiStyle& st = ImGui::GetStyle();
+  const Scene& scene = s.l.file->scenes[s.l.scene];
   if (compact(s) && !s.look.slide) {
-    const Scene& scene = s.l.file->scenes[s.l.scene];
-    // The buttons are flat (no frame padding) so that the two lines are two lines of type.
+    // The buttons are flat (no frame padding) so that the lines are lines of type.
     const float line = std::max(ImGui::GetFontSize(), g_fonts.bold->FontSize);
+    const float lines =
+        static_cast<float>(std::max<size_t>(1, compact_caption(s, width).lines.size()));
     return std::ceil(st.WindowPadding.y * 2 + line +
+                     (lines - 1) * (g_fonts.bold->FontSize + st.ItemSpacing.y) +
                      (scene.question ? st.ItemSpacing.y + g_fonts.bold->FontSize : 0));
   }
   const float wrap = width - st.WindowPadding.x * 2;
-  const Scene& scene = s.l.file->scenes[s.l.scene];
   float h = st.WindowPadding.y * 2;
   h += g_fonts.bold->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, wrap, heading(s).c_str()).y;
   h += ImGui::GetFrameHeight() - ImGui::GetFontSize();  // the buttons beside the heading
@@ -140,9 +133,21 @@ float lesson_height(const LessonState& l, const Analysis* analysis, const std::s
   return std::ceil(h);
 }
 
+}  // namespace
+
+float lesson_height(const LessonState& l, const Analysis* analysis, const std::string& title,
+                    const Look& look, float width) {
+  if (!l.file || l.scene < 0) return 0;
+  // The larger of before and after the answer: nothing under the strip moves when it comes.
+  const Strip before{l, analysis, title, look, false}, after{l, analysis, title, look, true};
+  const bool asks = l.file->scenes[l.scene].question.has_value();
+  return asks ? std::max(strip_height(before, width), strip_height(after, width))
+              : strip_height(after, width);
+}
+
 int draw_lesson(const LessonState& l, const Analysis* analysis, const std::string& title,
                 const Look& look, Rect r) {
-  const Strip s{l, analysis, title, look};
+  const Strip s{l, analysis, title, look, l.revealed};
   if (!s.l.file || s.l.scene < 0) return 0;
   int move = 0;
   if (!begin_panel("##lesson", r, false)) {
@@ -156,19 +161,25 @@ int draw_lesson(const LessonState& l, const Analysis* analysis, const std::strin
   const float bw = fs * 4.5f;
   const float right = r.pos.x + r.size.x - ImGui::GetStyle().WindowPadding.x;
   if (compact(s) && !s.look.slide) {
-    // Two lines for a room: what to say, then the question (and its answer once revealed).
+    // For a room: what to say in at most two lines beside the buttons, then the question (and
+    // its answer once revealed).
     ImGui::PushFont(g_fonts.bold);
-    const float room = right - top.x - bw * 2 - fs;
-    ImGui::TextUnformatted(elide(g_fonts.bold, compact_first_line(s), room).c_str());
+    const WrappedText said = compact_caption(s, r.size.x);
+    for (size_t i = 0; i < said.lines.size(); ++i) {
+      ImGui::TextUnformatted(said.lines[i].c_str());
+      if (i > 0) continue;
+      ImGui::PopFont();
+      ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
+      move = draw_scene_buttons(s, r, bw);
+      ImGui::PopStyleVar();
+      ImGui::PushFont(g_fonts.bold);
+    }
     ImGui::PopFont();
-    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
-    move = draw_scene_buttons(s, r, bw);
-    ImGui::PopStyleVar();
     if (scene.question) {
       ImGui::PushFont(g_fonts.bold);
       ImGui::PushStyleColor(ImGuiCol_Text,
                             colv(s.l.revealed ? s.look.palette.text : s.look.palette.lit_border));
-      ImGui::TextUnformatted(elide(g_fonts.bold, question_line(s), right - top.x).c_str());
+      ImGui::TextUnformatted(compact_question(s, right - top.x).c_str());
       ImGui::PopStyleColor();
       ImGui::PopFont();
     }

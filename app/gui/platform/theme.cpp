@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backends/imgui_impl_opengl3.h"
+#include "caption_fit.h"
 
 namespace bankviz::gui {
 
@@ -15,7 +16,7 @@ Fonts g_fonts;
 
 float font_px(float scale, bool presenter, float window_px_h) {
   if (!presenter) return 17.0f * scale;
-  return std::max(20.0f * scale, std::floor(window_px_h / 40.0f));
+  return presenter_type_px(scale, window_px_h);  // caption_fit.h: `lessons --check` fits to it
 }
 
 // The first of `paths` that exists; $BANKVIZ_FONT_DIR/<file name> first (a machine without the

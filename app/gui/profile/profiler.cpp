@@ -239,23 +239,23 @@ std::optional<SourceLaunch> form_launch(const ProfileForm& f) {
 
 }  // namespace
 
-std::string RecordedRun::origin(bool full) const {
+std::string KernelRecording::origin(bool full) const {
   if (saved)
     return full ? "from a saved recording: figures are the model's" : "from a saved recording";
   if (gpu) return full ? "recorded on the GPU (block (0,0,0) as it ran)" : "recorded on the GPU";
   return full ? "recorded on the CPU: figures are the model's" : "recorded on the CPU";
 }
 
-bool RecordedRun::has_line(uint32_t line) const {
+bool KernelRecording::has_line(uint32_t line) const {
   return std::any_of(instructions.begin(), instructions.end(),
                      [&](const RecordedInstruction& i) { return i.line == line; });
 }
 
-std::shared_ptr<const RecordedRun> read_recorded_run(const std::string& text,
-                                                     const std::string& source,
-                                                     const ProfileForm& f, bool gpu,
-                                                     std::string* why) {
-  auto run = std::make_shared<RecordedRun>();
+std::shared_ptr<const KernelRecording> read_recorded_run(const std::string& text,
+                                                         const std::string& source,
+                                                         const ProfileForm& f, bool gpu,
+                                                         std::string* why) {
+  auto run = std::make_shared<KernelRecording>();
   std::optional<Recording> r = parse_recording(text, why);
   if (!r) return nullptr;
   auto ins = recorded_instructions(*r, default_arch(), why);
@@ -272,7 +272,7 @@ std::shared_ptr<const RecordedRun> read_recorded_run(const std::string& text,
   return run;
 }
 
-std::optional<RecordedPicture> recorded_line_picture(const RecordedRun& run, uint32_t line,
+std::optional<RecordedPicture> recorded_line_picture(const KernelRecording& run, uint32_t line,
                                                      std::string* why) {
   std::optional<RecordedPicture> p =
       recorded_picture(run.recording, run.instructions, run.declared, line, default_arch(), why);
@@ -447,7 +447,7 @@ bool open_saved_recording(ProfilerState& p, const std::string& path, std::string
            "(bankviz-cli profile --save-recording)";
     return false;
   }
-  auto run = std::make_shared<RecordedRun>();
+  auto run = std::make_shared<KernelRecording>();
   std::optional<Recording> r = parse_recording(*rec.text, why);
   std::optional<std::vector<RecordedInstruction>> ins;
   if (r) ins = recorded_instructions(*r, default_arch(), why);

@@ -59,7 +59,7 @@ struct ProfilerState;
 // A recording bankviz-cli made (--record on the CPU, --record-gpu on the GPU) and wrote for the
 // app (--save-recording), read back and served (recording.h): its lines open as pictures of what
 // the kernel did (recorded_picture()), not of the followed model's scenario.
-struct RecordedRun {
+struct KernelRecording {
   Recording recording;
   std::vector<RecordedInstruction> instructions;
   std::vector<TileDecl> declared;  // the kernel's __shared__ declarations (from_source.h)
@@ -84,15 +84,15 @@ bool looks_like_recording(std::string_view text);
 
 // The recording's text as bankviz-cli wrote it, parsed and checked (recording.h), with the
 // declarations of the form's kernel in `source`; nullptr with *why.
-std::shared_ptr<const RecordedRun> read_recorded_run(const std::string& text,
-                                                     const std::string& source,
-                                                     const ProfileForm& f, bool gpu,
-                                                     std::string* why);
+std::shared_ptr<const KernelRecording> read_recorded_run(const std::string& text,
+                                                         const std::string& source,
+                                                         const ProfileForm& f, bool gpu,
+                                                         std::string* why);
 
 // Line `line` of a recorded run as a picture, its title and description saying how it was
 // recorded ("recorded on the CPU: figures are the model's" / "recorded on the GPU"); nullopt
 // with *why.
-std::optional<RecordedPicture> recorded_line_picture(const RecordedRun& run, uint32_t line,
+std::optional<RecordedPicture> recorded_line_picture(const KernelRecording& run, uint32_t line,
                                                      std::string* why);
 
 // The analysis of a draft that is a recorded picture: the window keeps the last pictures it
@@ -115,7 +115,7 @@ struct ProfileOutcome {
   std::string recording_note;  // --record-gpu: what was recorded, or why the kernel could not be
   std::vector<std::string> source;  // the file's lines, for the window (read by the app)
   // The recording itself (--record, --record-gpu), whose lines open as pictures; or why not.
-  std::shared_ptr<const RecordedRun> recorded;
+  std::shared_ptr<const KernelRecording> recorded;
   std::string recorded_why;
   double seconds = 0;  // the whole profile, process included
 };

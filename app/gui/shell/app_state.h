@@ -18,6 +18,7 @@
 #include "compare/compare.h"
 #include "export/export_job.h"
 #include "jobs/analyzer.h"
+#include "lesson/author.h"
 #include "measure/measure.h"
 #include "profile/profiler.h"
 #include "shell/settings.h"
@@ -68,6 +69,11 @@ struct ScreenLayout {
   int timeline_rows_visible = 0;
   float lane_digit_px = 0;  // pixel height of a lane number's digit glyph in the views
   float bank_count_px = 0;  // pixel height of a per-bank count's digit glyph
+  Box bank_counts;          // the per-bank counts' row (under the bank grid)
+  // Presenter mode's lane strip under the views (views/panel_lanes.cpp): its digits' pixel
+  // height (0 without the strip) and where its chips are.
+  float lane_label_px = 0;
+  Box lane_strip;
   Box caption;              // the lesson's caption (h = 0 without a lesson)
   Box padding_field;        // the first tile's padding field where drawn whole (browser tests)
   Box timeline_legend;      // the timeline's colour legend (h = 0 when not drawn)
@@ -224,6 +230,7 @@ struct AppState {
   // [SECTION] the features, each in its own state (and folder)
   EditState edit;                // editing/
   LessonState lesson;            // lesson/
+  AuthorState author;            // lesson/author.h: the "Write a lesson" window
   MeasureState measure;          // measure/
   CompareState compare;          // compare/: before and after
   SweepState sweep;              // compare/: the sweep window

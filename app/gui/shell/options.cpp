@@ -6,24 +6,83 @@
 #include "shell/options.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 #include <string_view>
 #include <utility>
 
 #include "bankviz/io.h"
+#include "export/export_job.h"
 #include "shell/link.h"
 
 namespace bankviz::gui {
 
 namespace {
 
-// The largest frame --gif writes: 4K UHD, 3840x2160.
-constexpr int64_t kMaxGifPixels = int64_t{3840} * 2160;
+// "" when the images the flags ask for are within export_job.h's limits (--size, else the
+// window's 1600x1000 for --screenshot and the slide's 1280x720 for --gif and --sequence, times
+// --scale), else why.
+std::string export_sizes_problem(const Options& o, const std::string& size) {
+  const float scale = o.scale > 0 ? o.scale : 1.0f;
+  const auto px = [&](int l) { return static_cast<int64_t>(static_cast<float>(l) * scale); };
+  const std::string at = o.size_given ? " at --size " + size : std::string();
+  if (!o.screenshot.empty())
+    if (std::string why = export_size_problem(px(o.width), px(o.height), false); !why.empty())
+      return "--screenshot" + at + ": " + why + "; a smaller --size or --scale";
+  const int fw = o.size_given ? o.width : kSlideWidth, fh = o.size_given ? o.height : kSlideHeight;
+  for (const auto& [flag, path] : {std::pair{"--gif", &o.gif}, {"--sequence", &o.sequence}})
+    if (!path->empty())
+      if (std::string why = export_size_problem(px(fw), px(fh), true); !why.empty())
+        return flag + at + ": " + why + "; a smaller --size or --scale";
+  return {};
+}
+
+// "" when every output the flags name is a path of its own, else which two name the same one:
+// `--screenshot x.png --sequence x.png` would write a PNG where the sequence's folder goes.
+std::string same_outputs_problem(const Options& o) {
+  const std::pair<const char*, const std::string*> outs[] = {
+      {"--screenshot", &o.screenshot}, {"--svg", &o.svg},
+      {"--sequence", &o.sequence},     {"--gif", &o.gif},
+      {"--export-gif", &o.export_gif}, {"--dump-layout", &o.dump_layout}};
+  namespace fs = std::filesystem;
+  auto where = [](const std::string& p) {
+    std::error_code ec;
+    const fs::path w = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    return ec ? fs::path(p).lexically_normal() : w;
+  };
+  for (size_t i = 0; i < std::size(outs); ++i) {
+    if (outs[i].second->empty()) continue;
+    const fs::path a = where(*outs[i].second);
+    for (size_t j = i + 1; j < std::size(outs); ++j) {
+      if (outs[j].second->empty()) continue;
+      const fs::path b = where(*outs[j].second);
+      // a file named as one of the sequence's frames, in its folder
+      auto frame_in = [](const fs::path& file, const fs::path& dir) {
+        const std::string n = file.filename().string();
+        return file.parent_path() == dir && n.size() >= 14 && n.rfind("frame-", 0) == 0 &&
+               n.ends_with(".png") &&
+               std::all_of(n.begin() + 6, n.end() - 4, [](char c) { return c >= '0' && c <= '9'; });
+      };
+      const bool seq_i = std::string(outs[i].first) == "--sequence";
+      const bool seq_j = std::string(outs[j].first) == "--sequence";
+      if (a == b)
+        return std::string(outs[i].first) + " and " + outs[j].first + " name the same file ('" +
+               *outs[j].second + "'): give each output a name of its own";
+      if ((seq_i && frame_in(b, a)) || (seq_j && frame_in(a, b))) {
+        const auto& file = seq_i ? outs[j] : outs[i];
+        return std::string(file.first) + " '" + *file.second +
+               "' is one of --sequence's frames: give each output a name of its own";
+      }
+    }
+  }
+  return {};
+}
 
 // "1600x1000" -> true with both extents; anything else (signs, spaces, trailing text, overflow)
 // -> false.
@@ -222,12 +281,11 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code, std:
     o.height = h;
     o.size_given = true;
   }
-  // A GIF holds every frame whole (no compression across frames worth the name): at 8192x8192 an
-  // animation ran for minutes at 1.3 GB. 4K UHD is the largest projector or screen it serves.
-  if (!o.gif.empty() && o.size_given && int64_t{o.width} * o.height > kMaxGifPixels)
-    return usage(exit_code, "--gif at --size " + size +
-                                ": at most 3840x2160 pixels a frame (8294400); take --sequence for "
-                                "PNG frames of a larger size");
+  // The images' sizes, --size times --scale (export_job.h): a GIF holds every frame whole (at
+  // 8192x8192 an animation ran for minutes at 1.3 GB), a sequence writes hundreds of them, a PNG
+  // of 8192x8192 took 35 s and 1.4 GB.
+  if (std::string why = export_sizes_problem(o, size); !why.empty()) return usage(exit_code, why);
+  if (std::string why = same_outputs_problem(o); !why.empty()) return usage(exit_code, why);
   // A name whose extension says another format (`--screenshot x.svg`) is a usage error that
   // names the right one, as bankviz-cli export's --svg does (io.h).
   const std::pair<const std::string*, std::string_view> formats[] = {{&o.screenshot, "png"},

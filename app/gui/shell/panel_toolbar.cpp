@@ -150,6 +150,12 @@ void draw_lessons_menu(const ToolbarView& v, ToolbarAsk& ask) {
     }
     ImGui::EndMenu();
   }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Write a lesson...")) ask.author = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Add views as scenes (caption, question, the model's answer), reorder them and save a "
+        "lesson file that bankviz-cli lessons --check accepts");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include "caption_fit.h"
 #include "imgui.h"
 #include "platform/cells.h"
 
@@ -112,6 +113,7 @@ struct ToolbarAsk {
   double speed_was = 0;  // > 0: the speed changed from this (keep the beat on screen)
   bool fonts = false;    // theme or presenter mode changed: rebuild the fonts
   bool help = false, sweep = false, experiments = false;  // toggle that window
+  bool author = false;     // toggle the "Write a lesson" window (the Lessons menu)
   bool open_file = false;  // the platform's file picker (platform.h pick_file)
   bool use_gpu = false;    // the GPU menu's "Use": measure where gpu_menu says
   CompareMenuAsk compare;
@@ -119,6 +121,18 @@ struct ToolbarAsk {
 };
 ToolbarAsk draw_toolbar(const ToolbarView& v, Settings& settings, ExportState& exports,
                         ScreenLayout& layout, Rect r);
+// The "Write a lesson" window (lesson/panel_author.cpp): the lesson being written and the form for
+// the next scene, edited in place; the scenes' order and removal are done here. `step`: the
+// executed step on screen; `conceal`: a question is open (the model's answer is not shown).
+// Returns what was asked: add the view on screen, save (force: replace the file).
+struct AuthorAsk {
+  bool add = false, save = false, force = false;
+};
+AuthorAsk draw_author(AuthorState& a, const Analysis* analysis, int step, bool conceal,
+                      const Palette& pal);
+// Widths in the bold type at px, as the app draws presenter mode's caption strip (the font loaded
+// now, scaled): for the caption fit check of a lesson saved from the app.
+std::function<TextWidth(float px)> bold_widths();
 // The status line (panel_status.cpp): "edited, not saved", an export's progress and Cancel, the
 // last notice, in one fixed strip, so that nothing moves under the mouse when they come and go.
 void draw_status(StatusState& st, ExportJob& job, bool unsaved, const Look& look, Rect r);
@@ -152,6 +166,11 @@ ControlsAsk draw_controls(ScenarioEditor& s, Rect r);
 // with the look; both write where the pointer is into `hover` (the tooltip reads it).
 void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells, Rect r);
 void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cells, Rect r);
+// Presenter mode's lane strip (views/panel_lanes.cpp), under the views across their width: bank by
+// bank, the lane each serves in the current wavefront, in type at least 2.5% of the window's
+// height `window_h`; empty while a question is open. Its height (0 outside presenter mode).
+float lane_strip_height(const ViewSide& v, const Look& look, float window_h);
+void draw_lane_strip(const ViewSide& v, const Look& look, Rect r);
 // The warp timeline of the main side; in presenter mode with the verdict strip on top (when
 // v.verdict: the verdict, or while a question is open the step it asks about; `gpu` keeps a line
 // for the measured figure). What the user asked of the playhead is returned for the caller to do: a

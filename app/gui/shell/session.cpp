@@ -136,8 +136,10 @@ int setup_state(AppState& s, const Options& o, std::string* error) {
 void apply_look(AppState& s, float scale) {
   s.palette = s.settings.light ? light_palette() : dark_palette();
   if (s.settings.presenter) s.palette = high_contrast(s.palette);
-  // Presenter mode sizes its type for the window's height; the style grows with it.
-  const float px = font_px(scale, s.settings.presenter, s.view_px_h);
+  // Presenter mode sizes its type for the window's height; the style grows with it. A slide is
+  // for a projector: presenter mode's type for its height in either mode (its colours and
+  // layout stay the mode's).
+  const float px = font_px(scale, s.settings.presenter || s.slide, s.view_px_h);
   apply_style(s.palette, scale * px / font_px(scale, s.settings.presenter), s.settings.presenter);
   load_fonts(px);
 }
@@ -485,7 +487,12 @@ bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, fl
   fbo.destroy();
   s.settings.light = old_light;
   s.view_px_h = old_h;
-  if (restore_scale > 0) apply_look(s, restore_scale);
+  if (restore_scale > 0) {
+    const bool slide = s.slide;
+    s.slide = false;  // the window's own type again (a slide's is presenter mode's)
+    apply_look(s, restore_scale);
+    s.slide = slide;
+  }
   return ok;
 }
 
@@ -570,6 +577,11 @@ bool export_png(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, f
     *error = why;
     return false;
   }
+  const auto px = [&](int l) { return static_cast<int64_t>(static_cast<float>(l) * scale); };
+  if (std::string why = export_size_problem(px(lw), px(lh), false); !why.empty()) {
+    *error = "cannot write '" + path + "': " + why;
+    return false;
+  }
   return offscreen(s, p, cells, lw, lh, scale, light, 0, error, [&](auto render, int w, int h) {
     return write_png(path, w, h, render(), force, error);
   });
@@ -629,6 +641,10 @@ bool start_export(AppState& s, ExportKind kind, const std::string& path, ExportS
   }
   if (!s.analysis) {
     *error = "nothing to export: the scenario does not analyze";
+    return false;
+  }
+  if (std::string why = export_size_problem(width, height, true); !why.empty()) {
+    *error = "cannot write '" + path + "': " + why;
     return false;
   }
   update_frame(s, 0);
@@ -902,6 +918,9 @@ nlohmann::json layout_json(const AppState& s, float scale) {
       {"status", box(l.status)},
       {"lane_digit_px", l.lane_digit_px},
       {"bank_count_px", l.bank_count_px},
+      {"bank_counts", box(l.bank_counts)},
+      {"lane_label_px", l.lane_label_px},
+      {"lane_strip", box(l.lane_strip)},
       {"caption", box(l.caption)},
       {"padding_field", box(l.padding_field)},
       {"timeline_legend", box(l.timeline_legend)},
@@ -1132,7 +1151,9 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
               lh = o.size_given ? o.height : kSlideHeight;
     const int w = static_cast<int>(lw * scale), h = static_cast<int>(lh * scale);
     s.view_px_h = static_cast<float>(h);
+    s.slide = true;  // the job's frames are slides: presenter type (apply_look)
     apply_look(s, scale);
+    s.slide = false;
     const ExportScope scope =
         o.whole_animation || o.step < 0 ? ExportScope::Animation : ExportScope::Step;
     if (!start_export(s, kind, path, scope, true, light, w, h, o.force, &err)) {

@@ -106,9 +106,7 @@ bool export_svg(const AppState& s, bool light, const std::string& path, bool for
 bool export_slide_svg(const AppState& s, bool light, double width, const std::string& path,
                       bool force, std::string* error);
 
-// The slide's size (16:9) unless asked for another: the Export menu's 1280x720, headless --gif
-// and --sequence without --size.
-inline constexpr int kSlideWidth = 1280, kSlideHeight = 720;
+// The slide's size, kSlideWidth x kSlideHeight: export_job.h.
 
 // Starts a GIF or PNG-sequence export job (export_job.h) of `scope`, width x height pixels, the
 // views-only slide or the window's layout. False with the reason (another export running, no

@@ -24,6 +24,39 @@ std::string config_dir() {
 
 namespace {
 
+// A value as a message quotes it: JSON, ASCII only (no terminal control gets through), and at most
+// kMaxShownChars of it (a 900 KB theme string is named by its start and its length).
+constexpr size_t kMaxShownChars = 80;
+std::string shown(const json& v) {
+  std::string s = v.dump(-1, ' ', true);
+  if (s.size() <= kMaxShownChars) return s;
+  return s.substr(0, kMaxShownChars - 20) + "... (" + std::to_string(s.size()) + " characters)";
+}
+
+// The deepest nesting of arrays and objects in a JSON text, strings skipped. Checked before the
+// parse: printing or destroying a value nested 300,000 deep recurses as deep, and the stack ends.
+size_t json_depth(const std::string& t) {
+  size_t depth = 0, most = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      most = std::max(most, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return most;
+}
+
 template <typename T>
 void read(const json& j, const char* key, T* out, std::vector<std::string>* problems, T lo = T{},
           T hi = T{}) {
@@ -31,8 +64,8 @@ void read(const json& j, const char* key, T* out, std::vector<std::string>* prob
   const json& v = j[key];
   const T def = *out;
   auto wrong_type = [&] {
-    problems->push_back(std::string("settings: ") + key + " = " + v.dump() +
-                        " has the wrong type; using " + json(def).dump());
+    problems->push_back(std::string("settings: ") + key + " = " + shown(v) +
+                        " has the wrong type; using " + shown(json(def)));
   };
   if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
     // Checked as a double before any conversion: 1e300 must not become a float infinity or a
@@ -41,9 +74,9 @@ void read(const json& j, const char* key, T* out, std::vector<std::string>* prob
     const double d = v.get<double>();
     if (std::is_integral_v<T> && v.is_number_float() && d != std::floor(d)) return wrong_type();
     if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi))) {  // NaN fails too
-      problems->push_back(std::string("settings: ") + key + " = " + v.dump() +
+      problems->push_back(std::string("settings: ") + key + " = " + shown(v) +
                           " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                          "]; using " + json(def).dump());
+                          "]; using " + shown(json(def)));
       return;
     }
     *out = static_cast<T>(d);
@@ -62,7 +95,7 @@ void read_gpu(const json& j, Settings& s, std::vector<std::string>* problems) {
   if (!j.contains("gpu")) return;
   const json& g = j["gpu"];
   if (!g.is_object()) {
-    problems->push_back("settings: gpu = " + g.dump() +
+    problems->push_back("settings: gpu = " + shown(g) +
                         " is not an object; measuring on this machine's GPU");
     return;
   }
@@ -86,7 +119,7 @@ void read_gpu(const json& j, Settings& s, std::vector<std::string>* problems) {
       named = true;
     }
   if (!named)
-    problems->push_back("settings: gpu.source = " + src.dump() +
+    problems->push_back("settings: gpu.source = " + shown(src) +
                         " is not \"here\", \"ssh\", \"command\" or \"recorded\"; measuring on "
                         "this machine's GPU");
   if ((s.gpu_source == G::Ssh && s.gpu_host.empty()) ||
@@ -96,6 +129,14 @@ void read_gpu(const json& j, Settings& s, std::vector<std::string>* problems) {
                         "; measuring on this machine's GPU");
     s.gpu_source = G::Here;
   }
+}
+
+// A preset's name: a file stem (at most 255 bytes, no '/', no control character), or "" for none.
+bool preset_name_ok(const std::string& n) {
+  if (n.size() > 255) return false;
+  for (char c : n)
+    if (c == '/' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+  return true;
 }
 
 // A lesson name as the catalog names them: a file stem of letters, digits, '-', '_' and '.'
@@ -116,8 +157,8 @@ void read_lesson(const json& j, Settings* s, std::vector<std::string>* problems)
     if (v.is_string() && (v.get<std::string>().empty() || lesson_name_ok(v.get<std::string>()))) {
       s->lesson = v.get<std::string>();
     } else {
-      problems->push_back("settings: lesson = " + v.dump(-1, ' ', true) +
-                          " is not a lesson's name; using \"" + s->lesson + "\"");
+      problems->push_back("settings: lesson = " + shown(v) + " is not a lesson's name; using \"" +
+                          s->lesson + "\"");
     }
   }
   if (!j.contains("lesson_places")) return;
@@ -132,8 +173,8 @@ void read_lesson(const json& j, Settings* s, std::vector<std::string>* problems)
     const bool number = scene.is_number_integer() || scene.is_number_unsigned();
     const double d = number ? scene.get<double>() : 0;
     if (!lesson_name_ok(name) || !number || d < 1 || d > kMaxRememberedScene) {
-      problems->push_back("settings: lesson_places[" + json(name).dump(-1, ' ', true) + "] = " +
-                          scene.dump(-1, ' ', true) + " is not a lesson and a scene from 1 to " +
+      problems->push_back("settings: lesson_places[" + shown(json(name)) + "] = " + shown(scene) +
+                          " is not a lesson and a scene from 1 to " +
                           std::to_string(kMaxRememberedScene) + "; left out");
       continue;
     }
@@ -164,6 +205,11 @@ const char* gpu_source_name(Settings::GpuSource g) {
 
 Settings settings_from_json(const std::string& text, std::vector<std::string>* problems) {
   Settings s;
+  if (json_depth(text) > kMaxSettingsDepth) {
+    problems->push_back("settings: values nested deeper than " + std::to_string(kMaxSettingsDepth) +
+                        " levels; using the defaults");
+    return s;
+  }
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     problems->push_back("settings: not a JSON object; using defaults");
@@ -175,7 +221,7 @@ Settings settings_from_json(const std::string& text, std::vector<std::string>* p
     } else if (j["theme"] == "dark") {
       s.light = false;
     } else {
-      problems->push_back("settings: theme = " + j["theme"].dump() +
+      problems->push_back("settings: theme = " + shown(j["theme"]) +
                           " is not \"light\" or \"dark\"; using \"dark\"");
     }
   }
@@ -193,7 +239,7 @@ Settings settings_from_json(const std::string& text, std::vector<std::string>* p
     } else if (t == "dark") {
       s.export_theme = Settings::ExportTheme::Dark;
     } else {
-      problems->push_back("settings: export_theme = " + t.dump() +
+      problems->push_back("settings: export_theme = " + shown(t) +
                           " is not \"app\", \"light\" or \"dark\"; using \"app\" (the "
                           "window's theme)");
     }
@@ -205,6 +251,11 @@ Settings settings_from_json(const std::string& text, std::vector<std::string>* p
     if (!light) s.export_theme = Settings::ExportTheme::Dark;
   }
   read(j, "preset", &s.preset, problems);
+  if (!preset_name_ok(s.preset)) {
+    problems->push_back("settings: preset = " + shown(json(s.preset)) +
+                        " is not a preset's name; left out");
+    s.preset.clear();
+  }
   read_lesson(j, &s, problems);
   read(j, "show_source", &s.show_source, problems);
   read(j, "show_measure", &s.show_measure, problems);
@@ -267,11 +318,15 @@ Settings load_settings(std::vector<std::string>* problems) {
   }
   std::vector<std::string> found;
   Settings out = settings_from_json(*text.text, &found);
-  // A file that is not JSON (a typo in a hand edit) would be replaced whole by the defaults when
-  // the app saves at its end, and every value the user wrote in it lost: it is moved aside first,
-  // under a name no other file has (link() never replaces one), and the message says where.
-  const json j = json::parse(*text.text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
+  // A file that is not JSON (a typo in a hand edit), or nested too deep, would be replaced whole by
+  // the defaults when the app saves at its end, and every value the user wrote in it lost: it is
+  // moved aside first, under a name no other file has (link() never replaces one), and the message
+  // says where.
+  const bool unusable = json_depth(*text.text) > kMaxSettingsDepth || [&] {
+    const json j = json::parse(*text.text, nullptr, false);
+    return j.is_discarded() || !j.is_object();
+  }();
+  if (unusable) {
     for (int n = 0; n < 100; ++n) {
       const std::string aside = path + ".bad" + (n == 0 ? std::string() : "." + std::to_string(n));
       if (::link(path.c_str(), aside.c_str()) == 0) {

@@ -60,6 +60,9 @@ bool export_light(const Settings& s);
 
 // The most bytes read from the settings file (and ImGui's layout file beside it).
 inline constexpr long long kMaxSettingsBytes = 1 << 20;
+// The deepest nesting of arrays and objects read (the file itself needs 2): a deeper file is
+// reported, kept aside (settings.json.bad) and the defaults used.
+inline constexpr size_t kMaxSettingsDepth = 32;
 
 // $XDG_CONFIG_HOME/bankviz (or ~/.config/bankviz); empty when neither is set.
 std::string config_dir();

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "data_dir.h"
 #include "platform/platform.h"
 #include "platform/theme.h"
 #include "shell/panels.h"
@@ -408,6 +409,7 @@ void toolbar_panel(AppState& s, Rect r) {
   if (ask.open_file) pick_file();
   if (ask.sweep) s.sweep.open = !s.sweep.open;
   if (ask.experiments) s.experiments.open = !s.experiments.open;
+  if (ask.author) s.author.open = !s.author.open;
   if (ask.compare.open) {
     std::string err;
     if (!open_compare(s, *ask.compare.open, &err))
@@ -427,6 +429,23 @@ void controls_panel(AppState& s, Rect r) {
   if (ask.reset) reset_draft(s);
   if (ask.before) apply_edit(s, *ask.before, ask.field);
   if (ask.end_field) s.edit.history.end_field();
+}
+
+// The "Write a lesson" window, and what it asked done here: the view on screen added as a scene,
+// the lesson saved (checked as `lessons --check` checks it, captions fitted in this type).
+void author_panel(AppState& s) {
+  const AuthorAsk ask = draw_author(s.author, ptr(s.analysis), s.frame.step, asking(s), s.palette);
+  if (ask.add) {
+    std::string why;
+    if (!s.analysis) {
+      s.author.note = "the scenario on screen does not analyze: nothing to add";
+    } else if (add_scene(s.author, *s.analysis, s.frame.step, &why)) {
+      s.author.note = "added scene " + std::to_string(s.author.lesson.scenes.size());
+    } else {
+      s.author.note = why;
+    }
+  }
+  if (ask.save) save_lesson(s.author, assets_dir() + "/presets", ask.force, bold_widths());
 }
 
 }  // namespace
@@ -514,7 +533,10 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
   const bool gpu = s.measure.measurer.state() != Measurer::State::Unavailable;
   const float tl_h =
       pres ? presenter_timeline_height(main_view(s), gpu, w, h) : std::floor(h * 0.20f);
-  const float views_h = h - tl_h;
+  // Presenter mode's lane strip between the views and the timeline (one bank view: not while
+  // comparing).
+  const float lanes_h = s.compare.open ? 0 : lane_strip_height(main_view(s), lk, H);
+  const float views_h = h - tl_h - lanes_h;
   // Presenter mode splits the width so that the tile's columns and the banks get cells of one
   // size (each view's labels counted); the desk view halves it.
   float tile_w = std::floor(w * 0.5f);
@@ -565,7 +587,9 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
     draw_tile_view(mv, lk, s.hover, cells, {{x0, y0}, {tile_w, views_h}});
     draw_bank_view(mv, lk, s.hover, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
   }
-  const TimelineAsk scrub = draw_timeline(mv, gpu, lk, cells, {{x0, y0 + views_h}, {w, tl_h}});
+  if (lanes_h > 0) draw_lane_strip(mv, lk, {{x0, y0 + views_h}, {w, lanes_h}});
+  const TimelineAsk scrub =
+      draw_timeline(mv, gpu, lk, cells, {{x0, y0 + views_h + lanes_h}, {w, tl_h}});
   if (scrub.beat >= 0) {
     s.t = beat_time(scrub.beat, s.playback);
     update_frame(s, 0);
@@ -597,6 +621,7 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
       break;
   }
   draw_experiments(s.experiments, s.measure.measurer, s.palette);
+  author_panel(s);
   stop_log();
 }
 

@@ -242,15 +242,31 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
   // that neither is cut off (the verdict wraps in a narrow window).
   const CountRow counts =
       count_row(look, v, avail.x - label_w - 6, cell_guess(avail, banks, lines));
-  // Presenter mode draws the verdict in its own strip under both views (draw_verdict).
-  const float verdict_h =
-      look.settings.presenter || !v.verdict ? 0 : verdict_text_height(v, avail.x);
+  // Presenter mode draws the verdict in its own strip under both views (draw_verdict). The desk
+  // keeps two lines of the big type for it whether or not there is one (a question keeps it back
+  // until its answer): the grid above does not change size when the answer comes.
+  float verdict_h = look.settings.presenter || !v.verdict
+                        ? 0
+                        : std::max(verdict_text_height(v, avail.x),
+                                   g_fonts.big->FontSize * 2 + ImGui::GetStyle().ItemSpacing.y);
+  // While a question keeps it back, at least the room its answer's verdict will take (a long
+  // one wraps onto a third line in a narrow panel).
+  if (verdict_h > 0 && v.conceal && v.frame) {
+    const std::string told = frame_cells(*v.analysis, *v.frame).verdict;
+    verdict_h =
+        std::max(verdict_h,
+                 g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, avail.x, told.c_str()).y);
+  }
   const float footer = counts.height + ImGui::GetStyle().ItemSpacing.y * 2 + verdict_h;
   float cell = std::floor(std::min((avail.x - label_w - 6) / banks,
                                    (avail.y - footer - fs * 1.3f) / static_cast<float>(lines)));
   cell = std::clamp(cell, 4.0f, fs * 2.6f);
 
-  ImGui::BeginChild("bank_grid", ImVec2(avail.x, avail.y - footer), false);
+  // The grid's own height where it fits (else the room, scrolled): the per-bank counts come
+  // right under its last line, beside their banks, not at the panel's foot under a short tile.
+  const float grid_h =
+      std::min(avail.y - footer, std::ceil(fs * 1.3f + cell * static_cast<float>(lines) + 2));
+  ImGui::BeginChild("bank_grid", ImVec2(avail.x, grid_h), false);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 grid0(origin.x + label_w + 6, origin.y + fs * 1.3f);
@@ -374,8 +390,10 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
       ImGui::LogText("\n%s\n", t.c_str());  // what --dump-layout's texts record
     }
   }
-  // The counts' type, also while a question keeps them back (its row is there, empty).
+  // The counts' type and row, also while a question keeps them back (its row is there, empty).
   if (counts.size > 0) look.layout.bank_count_px = digit_px(g_fonts.ui, counts.size);
+  if (v.bank_grid == GridId::Banks)
+    look.layout.bank_counts = {x0, p0.y, cell * static_cast<float>(banks), counts.height};
   if (ImGui::IsMouseHoveringRect(p0, ImVec2(p0.x + avail.x, p0.y + counts.height)))
     ImGui::SetTooltip(
         "Passes each bank makes for this warp's %s: one per wavefront it serves; red where the "

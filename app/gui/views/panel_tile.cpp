@@ -109,10 +109,15 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
       ImGui::PopFont();
     }
     if (where) {
+      // At the desk the counter goes beside the step's label where its longest form fits (two
+      // digits a wavefront figure), else under it, from a question to its answer alike: the grid
+      // below stays put when the wavefront counter comes with the answer.
+      char longest[96];
+      std::snprintf(longest, sizeof longest, "warp %d of %d   wavefront 88 of 88", warp, warps);
       if (look.settings.presenter)
         ImGui::SameLine(0, gap * 2);
       else
-        same_line_if(where);
+        same_line_if(longest);
       ImGui::TextUnformatted(where);
       if (ImGui::GetItemRectMax().x > right + 0.5f) look.layout.tile_header_cut = true;
     }

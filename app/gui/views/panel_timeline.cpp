@@ -2,6 +2,7 @@
 // wavefronts that warp needed for that step; a scrubber over all beats of the animation.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,14 @@ float verdict_room(const ViewSide& v, bool gpu, float width) {
   const ImGuiStyle& st = ImGui::GetStyle();
   float room = g_fonts.big->FontSize * 1.2f;
   if (gpu) room += st.ItemSpacing.y + g_fonts.bold->FontSize * 1.2f;
+  // While a question keeps the verdict back, the room its answer's verdict will take (a long one
+  // wraps in a narrow window): the strip is as tall before the reveal as after.
+  if (v.conceal && v.analysis && v.frame) {
+    const std::string told = frame_cells(*v.analysis, *v.frame).verdict;
+    const float wrap = width - st.WindowPadding.x * 2;
+    room = std::max(room,
+                    g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, wrap, told.c_str()).y);
+  }
   return std::max(room, verdict_height(v, width) - st.WindowPadding.y * 2);
 }
 
@@ -182,11 +191,18 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Drag through the animation: one beat is one wavefront of one warp");
     }
-    if (!conceal) {
-      ImGui::SameLine();
-      ImGui::Text("total %d wavefronts, ideal %d", a.total_wavefronts(), a.total_ideal());
-      draw_legend(look);
+    // The totals wait for the answer too, in a room of their size; the legend (the colours'
+    // key, no figure) stays: the rows below keep their place when the answer comes.
+    ImGui::SameLine();
+    char total[96];
+    std::snprintf(total, sizeof total, "total %d wavefronts, ideal %d", a.total_wavefronts(),
+                  a.total_ideal());
+    if (conceal) {
+      ImGui::Dummy(ImGui::CalcTextSize(total));
+    } else {
+      ImGui::TextUnformatted(total);
     }
+    draw_legend(look);
   }
 
   const bool pres = look.settings.presenter;

@@ -126,6 +126,11 @@ std::string fit_step_label(const std::string& label, float width,
                             : tail.size() > 3 ? tail.substr(2, tail.size() - 3)
                                               : std::string();
   if (!value.empty() && fits(value)) return value;
+  // A long loop variable by its initial ("dotIdx=3" as "d=3") before the bare value, which a
+  // room could read as a count.
+  if (size_t eq = value.find('=');
+      eq != std::string::npos && eq > 1 && fits(value.substr(0, 1) + value.substr(eq)))
+    return value.substr(0, 1) + value.substr(eq);
   if (size_t eq = value.find('='); eq != std::string::npos && fits(value.substr(eq + 1)))
     return value.substr(eq + 1);
   return fits("~") ? "~" : "";

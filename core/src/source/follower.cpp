@@ -612,8 +612,13 @@ class Follower {
   }
 
   void escape(uint32_t line, const std::string& name) {
-    refuse_all("line " + std::to_string(line) + " takes the address of " + name +
-               ": accesses through a pointer are not followed");
+    const std::string why = "line " + std::to_string(line) + " takes the address of " + name +
+                            ": accesses through a pointer are not followed";
+    refuse_all(why);
+    // The line itself (`*(int2*)&s[i]`, `reinterpret_cast<float4*>(&tile[r][c])[0]`) makes no
+    // access the follower sees: say why here, not that it does not execute.
+    if (line == target_ && refusal.empty())
+      refusal = why + " (profile --record or --record-gpu records them, at their width)";
   }
 
   // atomicOp(&arr[...], v, ...) at k: an atomic access of the array, or (global memory) the loads
@@ -1218,7 +1223,7 @@ class Follower {
   std::string uncertain_;  // why nothing after this point can be trusted
   bool sync_pending_ = false;
   int64_t statements_ = 0;
-  int depth_ = 0;  // statements nested in statements (stmt's recursion)
+  int depth_ = 0;    // statements nested in statements (stmt's recursion)
   size_t work_ = 0;  // tokens looked at (spend())
 };
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include "bankviz/from_source.h"
 #include "bankviz/recording.h"
@@ -272,7 +273,7 @@ bool is_name(const std::string& w) {
 // own to record.
 std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays, const Scopes& pointers,
                         const std::vector<std::pair<size_t, size_t>>& allowed,
-                        const std::string& who) {
+                        const std::set<size_t>& derefs, const std::string& who) {
   auto inside = [&](size_t k) {
     for (const auto& [b, e] : allowed)
       if (b <= k && k < e) return true;
@@ -286,7 +287,8 @@ std::string pointer_use(const std::vector<RawTok>& t, const Scopes& arrays, cons
     if (p != pointers.end() && in_scope(*p, k)) {
       const std::string before = k > 0 ? t[k - 1].text : ";";
       const std::string before2 = k > 1 ? t[k - 2].text : ";";
-      const bool deref = before == "*" && !is_name(before2) && before2 != ")" && before2 != "]";
+      const bool deref = before == "*" && !is_name(before2) && before2 != ")" && before2 != "]" &&
+                         !derefs.count(k);
       const bool arrow = k + 2 < t.size() && t[k + 1].text == "-" && t[k + 2].text == ">";
       if (deref || arrow)
         return at + " dereferences the pointer " + t[k].text + " into shared memory (" +
@@ -400,6 +402,7 @@ struct PointerEdit {
 struct Pointers {
   Scopes names;                                    // the proxies, where they are in scope
   std::vector<std::pair<size_t, size_t>> allowed;  // tokens where a shared array may decay
+  std::set<size_t> derefs;                         // proxies' `*p` written `p[0]` (their name)
   std::vector<PointerEdit> edits;
 };
 
@@ -465,6 +468,8 @@ class PointerRewriter {
       for (Def& d : defs_) changed |= proxy_parameters(d);
       changed |= proxy_local_declarations();
     }
+    expression_casts();
+    dereferences();
     return std::move(out_);
   }
 
@@ -651,7 +656,10 @@ class PointerRewriter {
       if (gt + 1 < ie && t[gt - 1].text == "*" && t[gt + 1].text == "(" &&
           match_[gt + 1] == ie - 1) {
         const std::string u = pointee_type(t, ib + 2, gt - 1);
-        if (!u.empty()) out_.edits.push_back({t[ib].b, t[gt + 1].e, "::bv::ptr_cast<" + u + ">("});
+        if (!u.empty()) {
+          out_.edits.push_back({t[ib].b, t[gt + 1].e, "::bv::ptr_cast<" + u + ">("});
+          cast_done_.insert(ib);
+        }
       }
       return {};
     }
@@ -683,7 +691,119 @@ class PointerRewriter {
     const std::string u = simple ? pointee_type(t, ib + 1, cl - 1) : std::string();
     if (u.empty()) return {};
     out_.edits.push_back({t[ib].b, t[cl].e, "::bv::ptr_cast<" + u + ">("});
+    cast_done_.insert(ib);
     return ")";
+  }
+
+  // The end (one past) of a C-style cast's operand that starts at q: `&`? NAME ([...] | .member)*
+  // or (...); q itself where it is neither.
+  size_t cast_operand_end(size_t q) const {
+    const std::vector<RawTok>& t = t_;
+    if (q < t.size() && t[q].text == "(" && match_[q] < t.size()) return match_[q] + 1;
+    const size_t from = q;
+    if (q < t.size() && t[q].text == "&") ++q;
+    if (q >= t.size() || !is_name(t[q].text)) return from;
+    ++q;
+    while (q < t.size()) {
+      if (t[q].text == "[" && match_[q] < t.size()) {
+        q = match_[q] + 1;
+      } else if (t[q].text == "." && q + 1 < t.size() && is_name(t[q + 1].text)) {
+        q += 2;
+      } else {
+        break;
+      }
+    }
+    return q;
+  }
+
+  // Whether the `*` at token k is unary (a dereference), not a product.
+  bool unary_star(size_t k) const {
+    const std::vector<RawTok>& t = t_;
+    if (t[k].text != "*") return false;
+    if (k == 0) return true;
+    const std::string& b = t[k - 1].text;
+    for (const char* w : {"return", "case", "sizeof", "else", "do"})
+      if (b == w) return true;
+    const bool operand_end =
+        is_name(b) || b == ")" || b == "]" || std::isdigit(static_cast<unsigned char>(b[0])) ||
+        b[0] == '\'' || b[0] == '"' || ((b == "+" || b == "-") && k >= 2 && t[k - 2].text == b);
+    return !operand_end;
+  }
+
+  // `*p` of a proxy p (not `*p++`, `*p[i]`, `*p.x`, `*p->x`, a call): written `p[0]`, its element
+  // on this line, as the proxy's subscript makes it.
+  void dereferences() {
+    const std::vector<RawTok>& t = t_;
+    for (size_t k = 1; k < t.size(); ++k) {
+      if (!is_name(t[k].text) || !unary_star(k - 1) || is_skipped(k)) continue;
+      auto p = out_.names.find(t[k].text);
+      if (p == out_.names.end() || !in_scope(*p, k)) continue;
+      if (k + 1 < t.size()) {
+        const std::string& a = t[k + 1].text;
+        const std::string a2 = k + 2 < t.size() ? t[k + 2].text : "";
+        if (a == "[" || a == "(" || a == "." || a == "::" || ((a == "+" || a == "-") && a2 == a) ||
+            (a == "-" && a2 == ">"))
+          continue;
+      }
+      out_.derefs.insert(k);
+      out_.edits.push_back({t[k - 1].b, t[k - 1].e, ""});
+      out_.edits.push_back({t[k].e, t[k].e, "[0]"});
+    }
+  }
+
+  // A cast inside an expression of a pointer into shared memory to another element type
+  // (`reinterpret_cast<float4*>(&tile[r][c])[0]`, `*(int2*)&s[i]`), as a declaration's cast:
+  // `::bv::ptr_cast<U>(X)`, a proxy whose elements are U's (each access sizeof(U) bytes, as the
+  // compiler's LDS/STS of that width), its array the one X points into; a `*` before the cast
+  // becomes `[0]` after it (an element on the line the cast is written on).
+  void expression_casts() {
+    const std::vector<RawTok>& t = t_;
+    for (size_t k = 0; k + 3 < t.size(); ++k) {
+      if (cast_done_.count(k) || is_skipped(k)) continue;
+      size_t head_end = 0, xb = 0, xe = 0, end = 0;  // head [k, head_end]; operand [xb, xe)
+      std::string u;
+      bool c_style = false;
+      if ((t[k].text == "reinterpret_cast" || t[k].text == "static_cast") && t[k + 1].text == "<") {
+        size_t gt = k + 2;
+        while (gt < t.size() && gt < k + 32 && t[gt].text != ">") ++gt;
+        if (gt + 1 >= t.size() || t[gt].text != ">" || t[gt - 1].text != "*" ||
+            t[gt + 1].text != "(" || match_[gt + 1] >= t.size())
+          continue;
+        u = pointee_type(t, k + 2, gt - 1);
+        head_end = gt + 1, xb = gt + 2, xe = match_[gt + 1], end = xe;
+      } else if (t[k].text == "(" && match_[k] < t.size() && match_[k] > k + 2 &&
+                 t[match_[k] - 1].text == "*") {
+        const size_t cl = match_[k];
+        xe = cast_operand_end(cl + 1);
+        if (xe == cl + 1) continue;
+        u = pointee_type(t, k + 1, cl - 1);
+        head_end = cl, xb = cl + 1, end = xe - 1, c_style = true;
+      } else {
+        continue;
+      }
+      bool shared = false;
+      for (size_t a = xb; a < xe; ++a) shared = shared || named(a);
+      if (u.empty() || !shared) continue;
+      cast_done_.insert(k);
+      out_.allowed.push_back({xb, xe});
+      const bool deref = k > 0 && unary_star(k - 1);
+      if (deref) out_.edits.push_back({t[k - 1].b, t[k - 1].e, ""});
+      out_.edits.push_back({t[k].b, t[head_end].e, "::bv::ptr_cast<" + u + ">("});
+      if (c_style) out_.edits.push_back({t[end].e, t[end].e, ")"});
+      if (deref) out_.edits.push_back({t[end].e, t[end].e, "[0]"});
+      // `cast(...)[i].x`, `((U*)X)[i].x`: the member of the element, an access of its own bytes
+      // (bv_member).
+      size_t lo = k, hi = end;
+      while (lo > 0 && hi + 1 < t.size() && t[lo - 1].text == "(" && match_[lo - 1] == hi + 1)
+        --lo, ++hi;
+      const size_t sub = hi + 1;
+      if (!deref && sub < t.size() && t[sub].text == "[" && match_[sub] + 2 < t.size() &&
+          t[match_[sub] + 1].text == "." && is_name(t[match_[sub] + 2].text)) {
+        const size_t dot = match_[sub] + 1;
+        out_.edits.push_back(
+            {t[dot].b, t[dot + 1].e, ".bv_member(&" + u + "::" + t[dot + 1].text + ")"});
+      }
+    }
   }
 
   const std::vector<RawTok>& t_;
@@ -697,6 +817,7 @@ class PointerRewriter {
   std::map<std::string, std::vector<size_t>> before_paren_;
   std::vector<Def> defs_;
   std::vector<bool> decl_done_;
+  std::set<size_t> cast_done_;  // the casts already written ::bv::ptr_cast (their first token)
   Pointers out_;
 };
 
@@ -927,7 +1048,7 @@ std::string recording_source(std::string_view source, const std::string& kernel,
     return {};
   }
   if (std::string u =
-          pointer_use(t, arrays, ptrs.names, ptrs.allowed,
+          pointer_use(t, arrays, ptrs.names, ptrs.allowed, ptrs.derefs,
                       target == RecordTarget::Gpu ? "the GPU recording" : "the CPU recording");
       !u.empty()) {
     *why = u;
