@@ -355,6 +355,9 @@ await test('served by bankviz-cli serve --http: the link\'s token opens the page
     const browser = await launch();
     browsers.add(browser);
     const page = (await browser.pages())[0] || (await browser.newPage());
+    page.errors = [];
+    page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+    page.on('pageerror', (e) => page.errors.push(String(e)));
     await page.setViewport({width: 1280, height: 1000});
     await page.goto(`${link.url}#preset=row-write-column-read&token=${link.token}`,
                     {waitUntil: 'load'});
@@ -370,6 +373,23 @@ await test('served by bankviz-cli serve --http: the link\'s token opens the page
     check(await call('') === 403, 'no token was let in');
     check(await call(link.token.replace(/^./, (c) => c === 'a' ? 'b' : 'a')) === 403,
           'a wrong token was let in');
+    // A malformed request from the page: answered with an error in words, not a crash.
+    const bad = await page.evaluate(async (t) => {
+      const r = await fetch('api/request', {method: 'POST', body: '{"id":1,"request":',
+                                            headers: {Authorization: 'token ' + t}});
+      return {status: r.status, body: await r.json()};
+    }, link.token);
+    check(bad.status === 400 && /not JSON/.test(bad.body.error || ''),
+          `a malformed request: ${JSON.stringify(bad)}`);
+    // A page of another site, with the token (its Origin names that site): refused. (A browser
+    // lets no page read another site's answer anyway; the server must refuse to run it.)
+    const {get} = await import('node:http');
+    const foreign = await new Promise((resolve, reject) => {
+      get(`${link.url}api/hello`,
+          {headers: {Authorization: 'token ' + link.token, Origin: 'http://evil.example'}},
+          (r) => { r.resume(); resolve(r.statusCode); }).on('error', reject);
+    });
+    check(foreign === 403, `a request from another site was answered ${foreign}`);
     // Without a GPU there the page says so and shows the recorded figures (with one, it would
     // name it: "H200 on HOST (bankviz-cli serve --http)", and measure there).
     const where = (ts) => ts.some((t) => t.includes('has no usable GPU') ||
@@ -378,7 +398,9 @@ await test('served by bankviz-cli serve --http: the link\'s token opens the page
     if (texts.some((t) => t.includes('has no usable GPU')))
       await textsWhen(page, (ts) => ts.some((t) => t.includes('measured on H200, recorded')),
                       'no recorded figure');
-    check(page.errors.length === 0, `console errors: ${page.errors.join(' | ')}`);
+    // The refusals above are logged by the browser as failed loads; nothing else may be.
+    const errors = page.errors.filter((e) => !/status of 40[03]/.test(e));
+    check(errors.length === 0, `console errors: ${errors.join(' | ')}`);
   } finally {
     server.kill('SIGTERM');
   }
