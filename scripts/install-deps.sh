@@ -17,7 +17,7 @@ pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev nlohmann-js
 for arg in "$@"; do
   case $arg in
     --gui)
-      pkgs+=(libimgui-dev libglfw3-dev python3-glad libstb-dev libgl-dev libegl-dev
+      pkgs+=(libimgui-dev libglfw3-dev python3-glad libstb-dev libpng-dev libgl-dev libegl-dev
              xvfb xauth mesa-utils libgl1-mesa-dri fonts-dejavu-core fonts-jetbrains-mono
              desktop-file-utils appstream) ;;
     --fuzz) pkgs+=(clang libclang-rt-14-dev) ;;

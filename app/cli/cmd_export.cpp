@@ -52,20 +52,6 @@ Frame frame_of(const Analysis& a, const ExportOptions& o, const Playback& p) {
   return frame_at(a, t, p);
 }
 
-// Both sides' recorded figures and their ratio, as the app's comparison slide shows measured
-// ones, where both were recorded.
-void recorded_figures(const Scenario& a, const Scenario& b, CompareSlideOptions& co) {
-  const std::optional<RecordedRun> ra =
-      find_recorded_run(shipped_recorded_sets(), a, RunMode::Exposed);
-  const std::optional<RecordedRun> rb =
-      find_recorded_run(shipped_recorded_sets(), b, RunMode::Exposed);
-  const double ca = ra ? exposed_cycles(ra->result) : 0, cb = rb ? exposed_cycles(rb->result) : 0;
-  if (ca <= 0 || cb <= 0) return;
-  co.measured_a = side_figure_words(ca, ra->result.device.name, ra->label);
-  co.measured_b = side_figure_words(cb, rb->result.device.name, rb->label);
-  co.measured_ratio = ratio_words(cb / ca);
-}
-
 std::string render(const ExportOptions& o) {
   Playback p;
   p.loop = false;
@@ -78,7 +64,7 @@ std::string render(const ExportOptions& o) {
     CompareSlideOptions co;
     co.light = !o.dark;
     co.width = o.width;
-    recorded_figures(sa, sb, co);
+    recorded_compare_figures(shipped_recorded_sets(), sa, sb, co);
     return render_compare_svg(a, fa, b, follow_playhead(b, fa, p), co);
   }
   const Analysis a = analyze_or_exit(build_scenario(o.scenario));

@@ -257,10 +257,10 @@ void print_line_picture(const Recording& r, const std::vector<RecordedInstructio
 }
 
 std::vector<SassInstruction> file_sass(const ProfileRequest& q, const std::string& sm,
-                                       std::string* why);
+                                       std::string* why, std::string* kernel_function = nullptr);
 std::optional<std::vector<LineAsCompiled>> lines_as_compiled(
     const Recording& r, const std::vector<SassInstruction>& sass, const ProfileRequest& q,
-    std::string* why);
+    std::string* why, const std::string& kernel_function = {});
 
 // --record: one block recorded on the CPU (kernels/record.h), its lines served by the model.
 void run_record(const ProfileOptions& o, const ProfileRequest& q) {
@@ -295,9 +295,9 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
   const std::string sm = "sm_" + std::string(default_arch().sm.substr(0, 1)) +
                          std::string(default_arch().sm.size() > 2 ? default_arch().sm.substr(2, 1)
                                                                   : std::string_view("0"));
-  std::string no_sass, no_compiled;
-  const std::vector<SassInstruction> sass = file_sass(q, sm, &no_sass);
-  const auto compiled = lines_as_compiled(*rec.recording, sass, q, &no_compiled);
+  std::string no_sass, no_compiled, kernel_function;
+  const std::vector<SassInstruction> sass = file_sass(q, sm, &no_sass, &kernel_function);
+  const auto compiled = lines_as_compiled(*rec.recording, sass, q, &no_compiled, kernel_function);
   const std::string not_compiled = no_sass.empty() ? no_compiled : no_sass;
   std::map<uint32_t, const LineAsCompiled*> compiled_of;
   if (compiled)
@@ -334,13 +334,31 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
         row["reason"] = "the source's accesses, not the compiled instructions (" + not_compiled +
                         "): the compiler may merge, move or keep some in registers";
       }
+      if (c != compiled_of.end() && !c->second->differs.empty())
+        row["reason"] = row.contains("reason")
+                            ? row["reason"].get<std::string>() + "; " + c->second->differs
+                            : c->second->differs;
       j["lines"].push_back(row);
     }
+    // The kernel's shared instructions on lines where the source makes no access.
+    if (compiled)
+      for (const LineAsCompiled& c : *compiled)
+        if (std::none_of(lines.begin(), lines.end(),
+                         [&](const RecordedLine& l) { return l.line == c.line; }))
+          j["lines"].push_back({{"line", c.line},
+                                {"requests", 0},
+                                {"wavefronts", 0},
+                                {"ideal", 0},
+                                {"reason", c.differs}});
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
   }
   if (!compiled)
     std::cout << "(as the source makes the accesses, not as compiled: " << not_compiled << ")\n";
+  if (compiled)
+    for (const LineAsCompiled& c : *compiled)
+      if (!c.differs.empty())
+        std::cout << "line " << c.line << " as compiled: " << c.differs << "\n";
   for (RecordedLine& l : lines) {
     const auto c = compiled_of.find(l.line);
     if (c == compiled_of.end() || c->second->how.empty()) continue;
@@ -429,17 +447,19 @@ std::vector<RecordedVsHardware> recorded_vs_hardware(
 // profile, a cache hit), disassembled by the toolkit's nvdisasm (no GPU needed); empty with *why
 // where the listing cannot be had.
 std::vector<SassInstruction> file_sass(const ProfileRequest& q, const std::string& sm,
-                                       std::string* why) {
+                                       std::string* why, std::string* kernel_function) {
   KernelSource k;
   k.text = q.source;
   k.kernel_name = q.kernel;
   k.file_name = q.file_name;
   std::vector<SassInstruction> sass;
-  const std::vector<char> cubin = compiled_cubin(k, sm, why);
+  std::string lowered;
+  const std::vector<char> cubin = compiled_cubin(k, sm, why, &lowered);
   if (!cubin.empty()) {
     const std::string listing = disassemble(cubin, why);
     if (!listing.empty()) sass = parse_nvdisasm(listing);
   }
+  if (kernel_function) *kernel_function = lowered;
   std::vector<SassInstruction> own;  // the profiled file's lines only
   for (SassInstruction i : sass) {
     const bool at_call = i.file.empty() || same_file(i.file, q.file_name);
@@ -456,10 +476,11 @@ std::vector<SassInstruction> file_sass(const ProfileRequest& q, const std::strin
 // keeps every load (the compiler must issue each).
 std::optional<std::vector<LineAsCompiled>> lines_as_compiled(
     const Recording& r, const std::vector<SassInstruction>& sass, const ProfileRequest& q,
-    std::string* why) {
+    std::string* why, const std::string& kernel_function) {
   if (sass.empty()) return std::nullopt;
   return recorded_lines_as_compiled(r, sass, default_arch(),
-                                    q.source.find("volatile") == std::string::npos, why);
+                                    q.source.find("volatile") == std::string::npos, why,
+                                    kernel_function);
 }
 
 // The reason for each line whose recording (as compiled) and hardware differ, from the profiled

@@ -210,6 +210,17 @@ std::string recorded_step_words(const std::vector<RecordedSet>& sets, const Scen
   return {};
 }
 
+void recorded_compare_figures(const std::vector<RecordedSet>& sets, const Scenario& a,
+                              const Scenario& b, CompareSlideOptions& co) {
+  const std::optional<RecordedRun> ra = find_recorded_run(sets, a, RunMode::Exposed);
+  const std::optional<RecordedRun> rb = find_recorded_run(sets, b, RunMode::Exposed);
+  const double ca = ra ? exposed_cycles(ra->result) : 0, cb = rb ? exposed_cycles(rb->result) : 0;
+  if (ca <= 0 || cb <= 0) return;
+  co.measured_a = side_figure_words(ca, ra->result.device.name, ra->label);
+  co.measured_b = side_figure_words(cb, rb->result.device.name, rb->label);
+  co.measured_ratio = ratio_words(cb / ca);
+}
+
 std::vector<RecordedSet> load_recorded_sets(const std::string& dir,
                                             std::vector<std::string>* problems) {
   std::vector<RecordedSet> sets;

@@ -21,6 +21,7 @@
 #include "bankviz/codegen.h"
 #include "bankviz/run_types.h"
 #include "bankviz/scenario.h"
+#include "bankviz/svg.h"
 
 namespace bankviz {
 
@@ -87,6 +88,11 @@ double exposed_cycles(const RunResult& r);
 // Scenario::steps) as figure_words() says it, labelled; empty when none was recorded. What the
 // headless pictures of a machine without a GPU show (bankviz-cli export --slide).
 std::string recorded_step_words(const std::vector<RecordedSet>& sets, const Scenario& s, int step);
+// Both sides' recorded exposed figures and their ratio on a comparison slide (svg.h), as the
+// app's comparison shows measured ones, where exactly both were recorded; else `co` unchanged
+// (bankviz-cli export --compare).
+void recorded_compare_figures(const std::vector<RecordedSet>& sets, const Scenario& a,
+                              const Scenario& b, CompareSlideOptions& co);
 
 // What a figure says where nothing was measured and none recorded matches.
 #ifdef __EMSCRIPTEN__

@@ -372,10 +372,12 @@ int copy_source_set(uint32_t source) {
 std::string copy_passes_caveat(int passes, int64_t wavefronts, int64_t one_pass) {
   if (passes <= 1 || wavefronts == one_pass) return {};
   return kCopyCaveatStart + std::to_string(passes) +
-         " global passes by the L1 set hash measured on an H100 (" + std::to_string(wavefronts) +
-         " wavefronts); an H200 counted one pass for such sources (32 lines 144 bytes apart: 4 "
-         "wavefronts a warp where the H100's rule gives 11.5), which gives " +
-         std::to_string(one_pass) + " here: on an H200 expect that";
+         " global passes by the L1 set hash (measured on an H100 and an H200): " +
+         std::to_string(wavefronts) +
+         " wavefronts, what the L1's counter counts (l1tex__data_pipe_lsu_wavefronts_mem_shared); "
+         "Nsight Compute's per-instruction counter (its Source page, and the written kernel's "
+         "steps) counts one pass for them: " +
+         std::to_string(one_pass) + " here";
 }
 
 int copy_global_passes(const WarpAccess& a) {

@@ -30,9 +30,18 @@ namespace bankviz {
 
 namespace {
 
+// "2 MB", "1.9 MB" (a tenth below ten of a unit, never rounded up: a file of 1.9 MB is not said
+// to be "1 MB" when it is larger than the 1 MB allowed), "512 KB", "100 bytes".
 std::string size_text(int64_t bytes) {
-  if (bytes >= (int64_t{1} << 20)) return std::to_string(bytes >> 20) + " MB";
-  if (bytes >= 1024) return std::to_string(bytes >> 10) + " KB";
+  const auto in = [bytes](int shift, const char* unit) {
+    const int64_t whole = bytes >> shift;
+    if (whole >= 10 || (bytes & ((int64_t{1} << shift) - 1)) == 0)
+      return std::to_string(whole) + unit;
+    const int64_t tenths = (bytes * 10) >> shift;  // bytes < 10 units: no overflow
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + unit;
+  };
+  if (bytes >= (int64_t{1} << 20)) return in(20, " MB");
+  if (bytes >= 1024) return in(10, " KB");
   return std::to_string(bytes) + " bytes";
 }
 

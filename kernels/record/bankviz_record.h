@@ -38,13 +38,25 @@ struct dim3 {
 };
 
 // CUDA's vector types, with CUDA's alignment (float2: 8 bytes, float4: 16).
-#define BV_VEC(T, N)                                  \
-  struct alignas(sizeof(T) * 2) N##2 { T x, y; };      \
-  struct N##3 { T x = 0, y = 0, z = 0; };              \
-  struct alignas(sizeof(T) * 4) N##4 { T x, y, z, w; }; \
-  inline N##2 make_##N##2(T x, T y) { return {x, y}; }  \
-  inline N##3 make_##N##3(T x, T y, T z) { return {x, y, z}; } \
-  inline N##4 make_##N##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+#define BV_VEC(T, N)                            \
+  struct alignas(sizeof(T) * 2) N##2 {          \
+    T x, y;                                     \
+  };                                            \
+  struct N##3 {                                 \
+    T x = 0, y = 0, z = 0;                      \
+  };                                            \
+  struct alignas(sizeof(T) * 4) N##4 {          \
+    T x, y, z, w;                               \
+  };                                            \
+  inline N##2 make_##N##2(T x, T y) {           \
+    return {x, y};                              \
+  }                                             \
+  inline N##3 make_##N##3(T x, T y, T z) {      \
+    return {x, y, z};                           \
+  }                                             \
+  inline N##4 make_##N##4(T x, T y, T z, T w) { \
+    return {x, y, z, w};                        \
+  }
 BV_VEC(float, float)
 BV_VEC(int, int)
 BV_VEC(unsigned, uint)
@@ -56,7 +68,9 @@ BV_VEC(unsigned char, uchar)
 struct alignas(16) double2 {
   double x, y;
 };
-inline double2 make_double2(double x, double y) { return {x, y}; }
+inline double2 make_double2(double x, double y) {
+  return {x, y};
+}
 struct alignas(16) longlong2 {
   long long x, y;
 };
@@ -104,7 +118,9 @@ inline int arrays_listed = 0;
 // without one: 1024 threads meeting at 5000 barriers switch 10 million times in a fraction of a
 // second instead of spending the time limit in rt_sigprocmask.
 inline void* scheduler_jump[5];
-[[gnu::noinline]] inline void jump_to(void** where) { __builtin_longjmp(where, 1); }
+[[gnu::noinline]] inline void jump_to(void** where) {
+  __builtin_longjmp(where, 1);
+}
 inline void yield() {
   if (__builtin_setjmp(cur->jump) == 0) jump_to(scheduler_jump);
 }
@@ -113,7 +129,8 @@ inline void emit(unsigned line, char kind, size_t width, size_t addr, const void
                  unsigned site) {
   if (++records > max_records) {
     char m[160];
-    std::snprintf(m, sizeof m, "the block makes more than %llu shared-memory accesses", max_records);
+    std::snprintf(m, sizeof m, "the block makes more than %llu shared-memory accesses",
+                  max_records);
     fail(m);
   }
   unsigned long long bits = 0;
@@ -144,8 +161,14 @@ class Ref {
   using V = std::remove_cv_t<T>;
   Ref(T* p, size_t addr, unsigned line, int array, unsigned site = 0,
       unsigned char* region = nullptr, size_t region_bytes = 0, const char* name = "")
-      : p_(p), addr_(addr), line_(line), array_(array), site_(site), rb_(region),
-        rbytes_(region_bytes), name_(name) {}
+      : p_(p),
+        addr_(addr),
+        line_(line),
+        array_(array),
+        site_(site),
+        rb_(region),
+        rbytes_(region_bytes),
+        name_(name) {}
   V load() const {
     V v;
     std::memcpy(static_cast<void*>(&v), const_cast<const V*>(p_), sizeof(T));
@@ -165,8 +188,9 @@ class Ref {
   template <class M, class C>
   Ref<M> bv_member(M C::*member) const {
     M* m = &(const_cast<V*>(p_)->*member);
-    return Ref<M>(m, addr_ + static_cast<size_t>(reinterpret_cast<const char*>(m) -
-                                                 reinterpret_cast<const char*>(p_)),
+    return Ref<M>(m,
+                  addr_ + static_cast<size_t>(reinterpret_cast<const char*>(m) -
+                                              reinterpret_cast<const char*>(p_)),
                   line_, array_, site_, rb_, rbytes_, name_);
   }
   operator V() const { return load(); }
@@ -183,13 +207,13 @@ class Ref {
     store(static_cast<V>(o.load()));
     return *this;
   }
-#define BV_COMPOUND(op)                          \
-  template <class U>                             \
-  const Ref& operator op##=(const U& u) const {  \
-    V x = load();                                \
-    x op## = u;                                  \
-    store(x);                                    \
-    return *this;                                \
+#define BV_COMPOUND(op)                         \
+  template <class U>                            \
+  const Ref& operator op##=(const U& u) const { \
+    V x = load();                               \
+    x op## = u;                                 \
+    store(x);                                   \
+    return *this;                               \
   }
   BV_COMPOUND(+)
   BV_COMPOUND(-)
@@ -258,9 +282,9 @@ class Ref {
   T* p_;
   size_t addr_;
   unsigned line_;
-  int array_;  // the index of its array's `array` line: the name the access used (or kUnsaid,
-               // kPlain)
-  unsigned site_;  // the subscript it was made through (recording_source()'s number), 0: none
+  // The index of its array's `array` line: the name the access used (or kUnsaid, kPlain).
+  int array_;
+  unsigned site_;      // the subscript it was made through (recording_source()'s number), 0: none
   unsigned char* rb_;  // the array it is an element of (a pointer to it may move within it)
   size_t rbytes_;
   const char* name_;
@@ -292,8 +316,14 @@ class Sub {
   using Leaf = std::remove_all_extents_t<A>;
   Sub(unsigned char* base, size_t addr, long long count, const char* name, int array,
       unsigned site = 0, unsigned char* region = nullptr, size_t region_bytes = 0)
-      : base_(base), addr_(addr), count_(count), name_(name), array_(array), site_(site),
-        rb_(region ? region : base), rbytes_(region ? region_bytes : sizeof(E) * count) {}
+      : base_(base),
+        addr_(addr),
+        count_(count),
+        name_(name),
+        array_(array),
+        site_(site),
+        rb_(region ? region : base),
+        rbytes_(region ? region_bytes : sizeof(E) * count) {}
   // The subscript written at this place of the source (recording_source() writes `a[i]` as
   // `a.bv_site(N)[i]`): its accesses say it.
   Sub bv_site(unsigned site) const {
@@ -375,8 +405,14 @@ class Ptr {
   }
   template <class U, std::enable_if_t<std::is_convertible_v<U*, T*>, int> = 0>
   Ptr(const Ptr<U>& o)
-      : p(o.p), line(o.line), array(o.array), site(o.site), rb(o.rb), rbytes(o.rbytes),
-        name(o.name), recast(o.recast) {}
+      : p(o.p),
+        line(o.line),
+        array(o.array),
+        site(o.site),
+        rb(o.rb),
+        rbytes(o.rbytes),
+        name(o.name),
+        recast(o.recast) {}
   template <class U>
   Ptr<U> bv_cast() const {
     Ptr<U> r;
@@ -410,8 +446,8 @@ class Ptr {
                     i.line, cur->tid, name, static_cast<long long>(b - rb), rbytes);
       fail(m);
     }
-    return Ref<T>(reinterpret_cast<T*>(b), static_cast<size_t>(b - arena), i.line, array, site,
-                  rb, rbytes, name);
+    return Ref<T>(reinterpret_cast<T*>(b), static_cast<size_t>(b - arena), i.line, array, site, rb,
+                  rbytes, name);
   }
   Ptr operator+(long long n) const {
     Ptr r = *this;
@@ -476,8 +512,9 @@ Ptr<typename Sub<A>::Leaf> Sub<A>::operator+(long long n) const {
   return bv_decay() + n * static_cast<long long>(sizeof(E) / sizeof(Leaf));
 }
 
-// The operand of a pointer declaration's cast (`reinterpret_cast<float*>(smem + 512)`, `(int*)&a[n]`),
-// which recording_source() writes `::bv::ptr_cast<float>(...)`: a pointer proxy of the new type.
+// The operand of a pointer declaration's cast (`reinterpret_cast<float*>(smem + 512)`,
+// `(int*)&a[n]`), which recording_source() writes `::bv::ptr_cast<float>(...)`: a pointer proxy of
+// the new type.
 template <class U, class T>
 Ptr<U> ptr_cast(const Ptr<T>& p) {
   return p.template bv_cast<U>();
@@ -523,7 +560,9 @@ Ptr<T> declared(T* raw, const char*, unsigned) {
   return Ptr<T>(raw);
 }
 
-inline size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+inline size_t align_up(size_t v, size_t a) {
+  return (v + a - 1) / a * a;
+}
 
 template <class A>
 struct Placed {
@@ -541,7 +580,8 @@ Placed<A> place(const char* name, unsigned line, size_t align) {
   if constexpr (std::extent_v<A> == 0 && std::is_array_v<A>) {  // extern T name[]
     if (dynamic_base < 0) dynamic_base = static_cast<long long>(align_up(static_end, 16));
     const size_t base = align_up(static_cast<size_t>(dynamic_base), al);
-    if (base + dynamic_bytes > sizeof arena) fail("the dynamic shared memory is larger than 256 KB");
+    if (base + dynamic_bytes > sizeof arena)
+      fail("the dynamic shared memory is larger than 256 KB");
     std::printf("array %s %u %zu %zu extern\n", name, line, base, dynamic_bytes);
     return {arena + base, base, static_cast<long long>(dynamic_bytes / sizeof(E)), arrays_listed++};
   } else {
@@ -612,29 +652,29 @@ class SharedScalar {
 // others X)
 // and on global memory (plain; a raw pointer into shared memory is recorded too). The line is the
 // subscript's (`&a[i]`), else the call's.
-#define BV_ATOMIC(name, kind, expr)                                                          \
-  template <class T, class U>                                                                \
-  T name(Ptr<T> p, U u, std::source_location l = std::source_location::current()) {          \
-    T old;                                                                                   \
-    std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));                                  \
-    const T val = static_cast<T>(u);                                                         \
-    if (p.array != kPlain)                                                                   \
-      emit(p.line ? p.line : l.line(), kind, sizeof(T), p.addr(), &val, p.array, p.site);   \
-    const T now = (expr);                                                                    \
-    std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));                                  \
-    if (p.array != kPlain) yield();                                                          \
-    return old;                                                                              \
-  }                                                                                          \
-  template <class T, class U>                                                                \
-  T name(T* p, U u, std::source_location l = std::source_location::current()) {              \
-    return name(Ptr<T>(p), u, l);                                                            \
+#define BV_ATOMIC(name, kind, expr)                                                       \
+  template <class T, class U>                                                             \
+  T name(Ptr<T> p, U u, std::source_location l = std::source_location::current()) {       \
+    T old;                                                                                \
+    std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));                                \
+    const T val = static_cast<T>(u);                                                      \
+    if (p.array != kPlain)                                                                \
+      emit(p.line ? p.line : l.line(), kind, sizeof(T), p.addr(), &val, p.array, p.site); \
+    const T now = (expr);                                                                 \
+    std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));                                \
+    if (p.array != kPlain) yield();                                                       \
+    return old;                                                                           \
+  }                                                                                       \
+  template <class T, class U>                                                             \
+  T name(T* p, U u, std::source_location l = std::source_location::current()) {           \
+    return name(Ptr<T>(p), u, l);                                                         \
   }
 BV_ATOMIC(atomicAdd, 'A', old + val)
 BV_ATOMIC(atomicSub, 'X', old - val)
 BV_ATOMIC(atomicExch, 'X', val)
 BV_ATOMIC(atomicMin, 'X', old < val ? old : val)
 BV_ATOMIC(atomicMax, 'X', old > val ? old : val)
-BV_ATOMIC(atomicAnd, 'X', old & val)
+BV_ATOMIC(atomicAnd, 'X', old& val)
 BV_ATOMIC(atomicOr, 'X', old | val)
 BV_ATOMIC(atomicXor, 'X', old ^ val)
 #undef BV_ATOMIC
@@ -821,7 +861,8 @@ inline void say(const char* a, unsigned long long n = ~0ull, const char* b = "")
   if (n != ~0ull) {
     char d[24];
     int k = 0;
-    do d[k++] = static_cast<char>('0' + n % 10); while ((n /= 10) && k < 23);
+    do d[k++] = static_cast<char>('0' + n % 10);
+    while ((n /= 10) && k < 23);
     while (k > 0 && at + 1 < sizeof m) m[at++] = d[--k];
   }
   put(b);
@@ -830,12 +871,14 @@ inline void say(const char* a, unsigned long long n = ~0ull, const char* b = "")
 }
 inline bool finished = false;
 inline char alt_stack[64 * 1024];
-// A fault in a fiber's guard: the stack overflowed. Said, then the default action (the fault again).
+// A fault in a fiber's guard: the stack overflowed. Said, then the default action (the fault
+// again).
 inline void on_fault(int sig, siginfo_t* info, void*) {
   const char* addr = static_cast<const char*>(info->si_addr);
   for (const Thread& th : threads)
     if (th.stack && addr >= th.stack - kGuard && addr < th.stack)
-      say("thread ", th.tid, " overflowed its 128 KB stack (a local array too large, or a recursion too deep)");
+      say("thread ", th.tid,
+          " overflowed its 128 KB stack (a local array too large, or a recursion too deep)");
   ::signal(sig, SIG_DFL);
 }
 // A system call of another ABI (int 0x80, x32): the filter traps it (SIGSYS), this says which.
@@ -961,7 +1004,8 @@ inline int run_block(dim3 block, size_t dynamic, unsigned long long limit) {
 // A kernel argument: pointers get zeroed buffers, arithmetic parameters the given integers.
 inline std::vector<long long> int_args;
 inline size_t buffer_bytes = size_t{64} << 20;
-inline std::vector<void*> buffers;  // [parameter]: one buffer per pointer parameter, for all threads
+// [parameter]: one buffer per pointer parameter, for all threads.
+inline std::vector<void*> buffers;
 struct Arg {
   size_t i;
   template <class T>
@@ -980,8 +1024,8 @@ struct Arg {
 }  // namespace bv
 
 using bv::atomicAdd;
-using bv::atomicCAS;
 using bv::atomicAnd;
+using bv::atomicCAS;
 using bv::atomicExch;
 using bv::atomicMax;
 using bv::atomicMin;
@@ -1018,13 +1062,27 @@ template <class T>
 T __ldg(const T* p) {
   return *p;
 }
-inline int __popc(unsigned x) { return __builtin_popcount(x); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
-inline int __ffs(int x) { return __builtin_ffs(x); }
-inline int __mul24(int a, int b) { return a * b; }
-inline unsigned __umul24(unsigned a, unsigned b) { return a * b; }
-inline float __fdividef(float a, float b) { return a / b; }
-inline float __expf(float x) { return std::exp(x); }
+inline int __popc(unsigned x) {
+  return __builtin_popcount(x);
+}
+inline int __clz(int x) {
+  return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x));
+}
+inline int __ffs(int x) {
+  return __builtin_ffs(x);
+}
+inline int __mul24(int a, int b) {
+  return a * b;
+}
+inline unsigned __umul24(unsigned a, unsigned b) {
+  return a * b;
+}
+inline float __fdividef(float a, float b) {
+  return a / b;
+}
+inline float __expf(float x) {
+  return std::exp(x);
+}
 inline float __int_as_float(int x) {
   float f;
   std::memcpy(&f, &x, 4);
@@ -1035,7 +1093,9 @@ inline int __float_as_int(float x) {
   std::memcpy(&i, &x, 4);
   return i;
 }
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline float rsqrtf(float x) {
+  return 1.0f / std::sqrt(x);
+}
 
 // Warp intrinsics (bv::collective()).
 template <class T>

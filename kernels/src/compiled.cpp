@@ -116,7 +116,8 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
   std::map<std::string, uint32_t> labels;   // ".L_x_3" -> the pc of the next instruction
   std::vector<std::string> pending_labels;  // labels seen before their instruction
   std::vector<std::pair<size_t, std::string>> branches;  // (instruction, target label)
-  std::string file, own_file;
+  std::vector<std::pair<size_t, std::string>> backward;  // every branch to a label: loops
+  std::string file, own_file, function;
   uint32_t line = 0, own_line = 0;
   // The "//##" lines since the last instruction, each (own file, own line, file, line). nvdisasm
   // writes an inlined instruction's chain one link a line, innermost first, then the kernel's
@@ -143,6 +144,10 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     }
     if (starts_with(l, ".L_") && !l.empty() && l.back() == ':') {
       pending_labels.emplace_back(l.substr(0, l.size() - 1));
+      continue;
+    }
+    if (starts_with(l, ".text.") && l.size() > 7 && l.back() == ':') {  // a function's start
+      function = std::string(l.substr(6, l.size() - 7));
       continue;
     }
     if (!starts_with(l, "/*")) continue;
@@ -180,6 +185,7 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     in.line = line;
     in.own_file = own_file;
     in.own_line = own_line;
+    in.function = function;
     if (starts_with(rest, "@")) {
       const size_t sp = rest.find(' ');
       if (sp == std::string_view::npos) continue;
@@ -190,14 +196,19 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     in.opcode = std::string(rest.substr(0, sp));
     if (in.opcode.empty() || in.opcode[0] < 'A' || in.opcode[0] > 'Z') continue;
     in.operands = sp == std::string_view::npos ? std::string() : std::string(trim(rest.substr(sp)));
-    for (const std::string& name : pending_labels) labels[name] = pc;
+    for (const std::string& name : pending_labels) labels[function + '\n' + name] = pc;
     pending_labels.clear();
-    if (base_opcode(in.opcode) == "BRA" && !in.predicate.empty() && in.predicate != "@PT") {
+    if (base_opcode(in.opcode) == "BRA") {
       const size_t a = in.operands.find(".L_");
       if (a != std::string::npos) {
         const size_t b = in.operands.find(')', a);
-        branches.emplace_back(
-            out.size(), in.operands.substr(a, b == std::string::npos ? std::string::npos : b - a));
+        // Labels are looked up within the function (pcs start again at 0 in each).
+        std::string target =
+            function + '\n' +
+            in.operands.substr(a, b == std::string::npos ? std::string::npos : b - a);
+        if (!in.predicate.empty() && in.predicate != "@PT")
+          branches.emplace_back(out.size(), target);
+        backward.emplace_back(out.size(), std::move(target));
       }
     }
     out.push_back(std::move(in));
@@ -207,7 +218,17 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
   for (const auto& [i, label] : branches) {
     const auto t = labels.find(label);
     if (t == labels.end() || t->second <= out[i].pc) continue;
-    for (size_t j = i + 1; j < out.size() && out[j].pc < t->second; ++j) out[j].under_branch = true;
+    for (size_t j = i + 1;
+         j < out.size() && out[j].pc < t->second && out[j].function == out[i].function; ++j)
+      out[j].under_branch = true;
+  }
+  // A branch back to a label (or to itself) closes a loop: the instructions from the label to
+  // the branch may run many times.
+  for (const auto& [i, label] : backward) {
+    const auto t = labels.find(label);
+    if (t == labels.end() || t->second > out[i].pc) continue;
+    for (size_t j = i + 1; j-- > 0 && out[j].pc >= t->second && out[j].function == out[i].function;)
+      out[j].in_loop = true;
   }
   return out;
 }
@@ -762,8 +783,9 @@ void finish_reason(CompiledStep& c, std::string why, const Analysis& a, const st
   }
 }
 
-// A cp.async's global passes were measured on an H100 only: where one pass (what an H200
-// counted) gives another count, the reason says so (copy_passes_caveat()).
+// A cp.async's sources in several global passes: the L1's counter counts them (the rule), CUPTI's
+// per-instruction counter one pass (measured on an H200); where the two differ, the reason says
+// so (copy_passes_caveat()) and later_passes holds the difference.
 void add_copy_caveat(const Analysis& a, const std::vector<int>& ex, CompiledStep& c) {
   int passes = 0;
   int64_t rule = 0, one = 0;
@@ -774,8 +796,10 @@ void add_copy_caveat(const Analysis& a, const std::vector<int>& ex, CompiledStep
         rule += ws.result.wavefronts;
         one += copy_wavefronts_one_pass(*a.arch, ws.access);
       }
-  if (std::string h200 = copy_passes_caveat(passes, rule, one); !h200.empty())
-    c.reason += (c.reason.empty() ? "" : "; ") + h200;
+  if (std::string two = copy_passes_caveat(passes, rule, one); !two.empty()) {
+    c.reason += (c.reason.empty() ? "" : "; ") + two;
+    c.later_passes = rule - one;
+  }
 }
 
 }  // namespace
@@ -949,6 +973,7 @@ std::vector<CompiledStep> compiled_launch(const Scenario& s, const Arch* arch,
         c.instructions *= times, c.wavefronts *= times, c.pad_instructions *= times;
         c.max_instructions *= times, c.max_wavefronts *= times;
         c.written_instructions *= times, c.written_wavefronts *= times;
+        c.later_passes *= times;
       }
       continue;
     }
@@ -964,18 +989,19 @@ std::vector<CompiledStep> compiled_launch(const Scenario& s, const Arch* arch,
       }
       c.instructions += one[i].instructions, c.wavefronts += one[i].wavefronts;
       c.pad_instructions += one[i].pad_instructions;
+      c.later_passes += one[i].later_passes;
       c.written_instructions += one[i].written_instructions;
       c.written_wavefronts += one[i].written_wavefronts;
       if (c.reason.empty()) c.reason = one[i].reason;  // the first block that says why
       c.cas_loop |= one[i].cas_loop;
     }
   }
-  // A step as compiled as written says nothing, but what an H200 counts for its cp.async sources
-  // (copy_passes_caveat()), which differs from the figures themselves.
+  // A step as compiled as written says nothing, but what the per-instruction counter counts for
+  // its cp.async sources (copy_passes_caveat()), which differs from the figures themselves.
   for (CompiledStep& c : sum)
     if (!c.differs()) {
-      const size_t h200 = c.reason.find(kCopyCaveatStart);
-      c.reason = h200 == std::string::npos ? std::string() : c.reason.substr(h200);
+      const size_t two = c.reason.find(kCopyCaveatStart);
+      c.reason = two == std::string::npos ? std::string() : c.reason.substr(two);
     }
   return sum;
 }

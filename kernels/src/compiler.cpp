@@ -482,12 +482,14 @@ void ModuleCache::forget_all() {
 
 }  // namespace detail
 
-std::vector<char> compiled_cubin(const KernelSource& k, const std::string& sm, std::string* error) {
+std::vector<char> compiled_cubin(const KernelSource& k, const std::string& sm, std::string* error,
+                                 std::string* lowered) {
   detail::CompileOutcome o = detail::compile(k, sm);
   if (!o.compiled) {
     if (error) *error = o.error;
     return {};
   }
+  if (lowered) *lowered = o.compiled->lowered;
   return o.compiled->cubin;
 }
 

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 
 #include "sandbox.h"
 
@@ -123,6 +124,31 @@ int make_ruleset(int abi, std::string* problem) {
   return static_cast<int>(fd);
 }
 
+// Every confinement's start: the kernel's Landlock ABI and a ruleset handling every right, with
+// the system's folders `system` allowed `system_rights` and the dynamic loader's list of
+// libraries read. False (with c.problem) when Landlock cannot be used here.
+bool start_ruleset(Confinement& c, std::initializer_list<const char*> system,
+                   uint64_t system_rights) {
+  std::string why;
+  c.abi = landlock_abi(&why);
+  if (c.abi == 0) {
+    c.problem = why;
+    return false;
+  }
+  c.landlock = make_ruleset(c.abi, &c.problem);
+  if (c.landlock < 0) return false;
+  for (const char* p : system) allow(c.landlock, p, system_rights);
+  if (system.size() > 0) allow(c.landlock, "/etc/ld.so.cache", kReadFile);
+  return true;
+}
+
+// The user's source folders: their regular files read, at most kMaxSourceFiles in all.
+void allow_sources(const Confinement& c, const std::vector<std::string>& sources) {
+  int budget = kMaxSourceFiles;
+  for (const std::string& s : sources)
+    if (!s.empty()) allow_files_under(c.landlock, s, kSourceDepth, &budget);
+}
+
 // The installation folder of a compiler outside /usr (BANKVIZ_RECORD_CXX=/opt/gcc-14/bin/g++:
 // /opt/gcc-14, for its libexec, lib and include), or its own folder when that is not named bin.
 std::string compiler_prefix(const std::string& cxx) {
@@ -215,27 +241,17 @@ Confinement::Confinement(Confinement&& o) noexcept
 Confinement compile_confinement(const std::string& cxx, const std::vector<std::string>& sources,
                                 const std::string& scratch) {
   Confinement c;
-  std::string why;
-  c.abi = landlock_abi(&why);
-  if (c.abi == 0) {
-    c.problem = why;
-    return c;
-  }
-  c.landlock = make_ruleset(c.abi, &c.problem);
-  if (c.landlock < 0) return c;
   // The compiler's own files and the system's headers and libraries: read, list and run.
-  for (const char* p : {"/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin"})
-    allow(c.landlock, p, kRead | kExecute);
-  allow(c.landlock, "/etc/ld.so.cache", kReadFile);  // the dynamic loader's list of libraries
+  if (!start_ruleset(c, {"/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin"},
+                     kRead | kExecute))
+    return c;
   if (const std::string prefix = compiler_prefix(cxx); !prefix.empty())
     allow(c.landlock, prefix, kRead | kExecute);
   if (!allow(c.landlock, scratch, scratch_rights(c.abi))) {
     c.problem = "cannot name the temporary folder '" + scratch + "' in the rules";
     return c;
   }
-  int budget = kMaxSourceFiles;
-  for (const std::string& s : sources)
-    if (!s.empty()) allow_files_under(c.landlock, s, kSourceDepth, &budget);
+  allow_sources(c, sources);
 #if BANKVIZ_HAVE_SECCOMP
   c.seccomp = compile_filter(&c.problem);
 #else
@@ -250,26 +266,15 @@ Confinement nvrtc_confinement(const std::vector<std::string>& toolkit,
 #if BANKVIZ_HAVE_SECCOMP
   c.seccomp = compile_filter(&c.problem);
 #endif
-  std::string why;
-  c.abi = landlock_abi(&why);
-  if (c.abi == 0) {
-    c.problem = why;
-    return c;
-  }
-  c.landlock = make_ruleset(c.abi, &c.problem);
-  if (c.landlock < 0) return c;
   // The system's headers and libraries, NVRTC's own (its builtins library, loaded at the first
   // compile) and CUDA's headers: read and list. Nothing may be written anywhere.
-  for (const char* p : {"/usr", "/lib", "/lib64", "/lib32", "/libx32"}) allow(c.landlock, p, kRead);
-  allow(c.landlock, "/etc/ld.so.cache", kReadFile);
+  if (!start_ruleset(c, {"/usr", "/lib", "/lib64", "/lib32", "/libx32"}, kRead)) return c;
   for (const std::string& t : toolkit) {
     std::error_code ec;
     const std::filesystem::path real = std::filesystem::canonical(t, ec);
     if (!ec) allow(c.landlock, real.string(), kRead);
   }
-  int budget = kMaxSourceFiles;
-  for (const std::string& s : sources)
-    if (!s.empty()) allow_files_under(c.landlock, s, kSourceDepth, &budget);
+  allow_sources(c, sources);
   return c;
 }
 
@@ -283,15 +288,11 @@ Confinement run_confinement(const std::string& exe, const SandboxFilter& filter)
   // Landlock beside the allow-list where the kernel has it: only the recording itself may be
   // opened (by its execve), nothing else of any file system. Without Landlock the allow-list,
   // which refuses every call that names a path, is the confinement.
-  c.abi = landlock_abi(nullptr);
-  if (c.abi > 0) {
-    std::string ignored;
-    c.landlock = make_ruleset(c.abi, &ignored);
-    if (c.landlock >= 0 && !allow(c.landlock, exe, kReadFile | kExecute)) {
-      ::close(c.landlock);
-      c.landlock = -1;
-    }
+  if (start_ruleset(c, {}, 0) && !allow(c.landlock, exe, kReadFile | kExecute)) {
+    ::close(c.landlock);
+    c.landlock = -1;
   }
+  c.problem.clear();  // the filter confines it alone
   return c;
 }
 

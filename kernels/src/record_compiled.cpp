@@ -26,11 +26,77 @@ bool is_store(const std::string& op) {
   return op.rfind("STS", 0) == 0 && op.rfind("STSM", 0) != 0;
 }
 
+// A line's shared instructions in the listing (pads left out): how many, their opcodes, whether
+// any is in a loop (a warp may issue it many times).
+struct LineSass {
+  int count = 0;
+  bool loop = false;
+  std::set<std::string> ops;
+  std::string named() const {
+    std::string s = std::to_string(count) + " shared instruction" + (count == 1 ? "" : "s") + " (";
+    for (const std::string& o : ops) s += (s.back() == '(' ? "" : ", ") + o;
+    return s + ")";
+  }
+};
+
+// What the SASS alone says of the lines as compiled where the figures cannot be what the kernel
+// runs (LineAsCompiled::differs); `per_warp` holds each (line, warp)'s instructions as compiled.
+void add_differences(std::vector<LineAsCompiled>& lines, const std::vector<SassInstruction>& sass,
+                     const std::map<std::pair<uint32_t, uint32_t>, int64_t>& per_warp,
+                     const std::set<uint32_t>& cas_lines, const std::string& kernel_function) {
+  std::map<uint32_t, LineSass> by_line, in_kernel;
+  std::set<uint32_t> any_line;  // lines with a shared instruction, own or call site
+  for (const SassInstruction& i : sass) {
+    if (!i.shared() || i.never_executes()) continue;
+    any_line.insert(i.line);
+    any_line.insert(i.own_line);
+    for (auto* m : {&by_line, &in_kernel}) {
+      if (m == &in_kernel && (kernel_function.empty() || i.function != kernel_function)) continue;
+      LineSass& l = (*m)[counted_line(i)];
+      ++l.count;
+      l.loop |= i.in_loop;
+      l.ops.insert(i.opcode);
+    }
+  }
+  std::set<uint32_t> recorded;
+  for (LineAsCompiled& l : lines) {
+    recorded.insert(l.line);
+    if (l.requests > 0 && !any_line.count(l.line)) {
+      l.differs =
+          "the compiled kernel has no shared-memory instruction on this line: the compiler kept "
+          "its values in registers or put its accesses on another line's instructions";
+      continue;
+    }
+    const auto s = by_line.find(l.line);
+    if (s == by_line.end() || s->second.loop || cas_lines.count(l.line)) continue;
+    int64_t most = 0;
+    for (auto w = per_warp.lower_bound({l.line, 0});
+         w != per_warp.end() && w->first.first == l.line; ++w)
+      most = std::max(most, w->second);
+    if (most > s->second.count)
+      l.differs = "the compiled kernel has " + s->second.named() +
+                  " on this line, none in a loop, so a warp issues at most " +
+                  std::to_string(s->second.count) + " where the source makes " +
+                  std::to_string(most) +
+                  " accesses: the compiler merged, moved or removed some (a value never used is "
+                  "never loaded)";
+  }
+  for (const auto& [line, s] : in_kernel)
+    if (line != 0 && !recorded.count(line)) {
+      LineAsCompiled l;
+      l.line = line;
+      l.differs =
+          "the source makes no shared-memory access on this line; the compiled kernel has " +
+          s.named() + " here: the compiler put accesses of other lines here";
+      lines.push_back(std::move(l));
+    }
+}
+
 }  // namespace
 
 std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
     const Recording& r, const std::vector<SassInstruction>& sass, const Arch& arch,
-    bool reuse_loads, std::string* why) {
+    bool reuse_loads, std::string* why, const std::string& kernel_function) {
   std::map<uint32_t, LineCompiledForm> forms;
   std::set<uint32_t> cas_lines;  // a compare-and-swap loop's ATOMS.CAST on the line
   for (const SassInstruction& i : sass) {
@@ -49,9 +115,11 @@ std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
   std::map<uint32_t, LineAsCompiled> out;
   for (const RecordedAccess& a : r.accesses) out[a.line].line = a.line;
   std::set<uint32_t> contended;
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> per_warp;  // (line, warp): instructions
   for (const RecordedInstruction& in : *ins) {
     LineAsCompiled& l = out[in.line];
     l.line = in.line;
+    for (const RecordedWarp& w : in.warps) ++per_warp[{in.line, w.warp}];
     const bool atomic_add = in.kind == RecordedKind::AtomicAdd || in.kind == RecordedKind::Atomic;
     if (atomic_add && cas_lines.count(in.line)) {
       std::vector<WarpAccess> warps;
@@ -90,6 +158,7 @@ std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
     }
     lines.push_back(std::move(l));
   }
+  add_differences(lines, sass, per_warp, cas_lines, kernel_function);
   return lines;
 }
 

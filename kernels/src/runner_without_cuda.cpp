@@ -56,9 +56,11 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   return res;
 }
 
-std::vector<char> compiled_cubin(const KernelSource& k, const std::string& sm, std::string* error) {
+std::vector<char> compiled_cubin(const KernelSource& k, const std::string& sm, std::string* error,
+                                 std::string* lowered) {
   (void)k;
   (void)sm;
+  (void)lowered;
   if (error) *error = "this build of bankviz has no CUDA toolkit (NVRTC)";
   return {};
 }
@@ -82,6 +84,8 @@ ExperimentRun run_experiment(const Experiment& e, int timing_runs,
   return res;
 }
 
-int cuda_driver_version() { return 0; }
+int cuda_driver_version() {
+  return 0;
+}
 
 }  // namespace bankviz

@@ -100,7 +100,8 @@ void attach_compiled(std::vector<WrittenStep>& rows, const std::vector<CompiledS
       if (c.step == w.step && w.step >= 0) {
         w.compiled = true;
         w.compiled_instructions = c.instructions;
-        w.compiled_wavefronts = c.wavefronts;
+        // CUPTI's per-instruction counter: a cp.async's later global passes not counted.
+        w.compiled_wavefronts = c.per_instruction_wavefronts();
         w.compiled_reason = c.reason;
       }
 }

@@ -13,6 +13,7 @@
 
 #include "bankviz/compare.h"
 #include "bankviz/svg.h"
+#include "recorded.h"
 
 using namespace bankviz;
 
@@ -149,8 +150,13 @@ TEST(CompareSlide, TheCliExportCarriesBothSidesViewsVerdictsAndTheRatio) {
   EXPECT_NE(text.find(a.scenario.tiles[0].declaration()), std::string::npos);
   EXPECT_NE(text.find(b.scenario.tiles[0].declaration()), std::string::npos);
   EXPECT_EQ(count(text, "stroke=\"" + light_palette().conflict.hex() + "\""), 32);
-  // The same slide as core draws it: the CLI adds nothing of its own.
-  EXPECT_EQ(text, render_compare_svg(a, fa, b, fb));
+  // The same slide as core draws it, with the figures recorded for both sides (assets/recorded;
+  // both presets are in the shipped H200 set): the CLI adds nothing else of its own.
+  CompareSlideOptions co;
+  recorded_compare_figures(shipped_recorded_sets(), a.scenario, b.scenario, co);
+  EXPECT_NE(co.measured_a.find("measured on H200, recorded"), std::string::npos) << co.measured_a;
+  EXPECT_FALSE(co.measured_ratio.empty());
+  EXPECT_EQ(text, render_compare_svg(a, fa, b, fb, co));
 }
 
 TEST(CompareSlide, TheCliRefusesFlagsThatDoNotFitASlide) {
@@ -186,6 +192,12 @@ TEST(CompareSlide, TheCliSlideOfOneScenarioIsCoresSlideAtTheWidthAsked) {
   SlideSvgOptions o;
   o.light = false;
   o.width = 1280;
-  EXPECT_EQ(slurp(svg), render_slide_svg(a, worst_frame(a), o));
+  // With the figure recorded for its step (assets/recorded), as the CLI adds it.
+  const Frame f = worst_frame(a);
+  ASSERT_GE(f.step, 0);
+  o.measured = recorded_step_words(shipped_recorded_sets(), a.scenario,
+                                   a.steps[static_cast<size_t>(f.step)].step);
+  EXPECT_NE(o.measured.find("measured on H200, recorded"), std::string::npos) << o.measured;
+  EXPECT_EQ(slurp(svg), render_slide_svg(a, f, o));
   std::filesystem::remove(svg);
 }

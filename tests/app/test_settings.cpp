@@ -276,16 +276,20 @@ TEST(SettingsFile, SpecialFilesAreReportedNotReadAndNeverWrittenInto) {
   }
 }
 
-TEST(SettingsFile, HugeFileIsRefusedAndSavingReplacesItWhole) {
+TEST(SettingsFile, AFileOverOneMegabyteIsKeptAsideNotReplacedOnSave) {
+  // Over 1 MB is not read (a big hand-made file, or a value pasted in by mistake); saving at the
+  // end replaced it whole with the defaults, and what the user wrote was lost. Now it is moved
+  // aside, the message says where, and the save writes a fresh file beside it.
   ConfigHome home("huge");
-  {
-    std::ofstream out(home.file());
-    out << "{\"speed\": 3, \"pad\": \"" << std::string(2 << 20, 'x') << "\"}";
-  }
+  const std::string huge = "{\"speed\": 3, \"pad\": \"" + std::string(2 << 20, 'x') + "\"}";
+  std::ofstream(home.file()) << huge;
   std::vector<std::string> problems;
   Settings s = load_settings(&problems);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("larger than"), std::string::npos) << problems[0];
+  const std::string aside = home.file().string() + ".bad";
+  EXPECT_NE(problems[0].find("the file is kept as " + aside), std::string::npos) << problems[0];
+  EXPECT_FALSE(fs::exists(home.file()));
   s.speed = 7;
   std::string err;
   ASSERT_TRUE(save_settings(s, &err)) << err;
@@ -293,13 +297,38 @@ TEST(SettingsFile, HugeFileIsRefusedAndSavingReplacesItWhole) {
   Settings back = load_settings(&problems);
   EXPECT_TRUE(problems.empty());
   EXPECT_DOUBLE_EQ(back.speed, 7);
-  // No temporary file is left beside it.
+  std::ifstream in(aside);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), huge);
+  // Nothing else beside them: no temporary file is left.
   int files = 0;
   for (const auto& e : fs::directory_iterator(home.file().parent_path())) {
     (void)e;
     ++files;
   }
-  EXPECT_EQ(files, 1);
+  EXPECT_EQ(files, 2);
+}
+
+TEST(SettingsFile, AFileThatCannotBeKeptAsideIsNeverSavedOver) {
+  // Every name beside it taken (.bad to .bad.99): the file stays where it is, the message says
+  // so, and a save refuses to replace it, for a file too large and for one that is not JSON.
+  for (const std::string& text : {"{\"pad\": \"" + std::string(2 << 20, 'x') + "\"}",
+                                  std::string(R"({"theme": "light",, })")}) {
+    ConfigHome home("full");
+    std::ofstream(home.file()) << text;
+    for (int n = 0; n < 100; ++n)
+      std::ofstream(home.file().string() + ".bad" + (n ? "." + std::to_string(n) : "")) << "older";
+    std::vector<std::string> problems;
+    const Settings s = load_settings(&problems);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].find("so the settings will not be saved over it"), std::string::npos)
+        << problems[0].substr(0, 300);
+    std::string err;
+    EXPECT_FALSE(save_settings(s, &err));
+    EXPECT_NE(err.find("cannot save settings: "), std::string::npos) << err.substr(0, 300);
+    EXPECT_NE(err.find("it is left as it is"), std::string::npos) << err.substr(0, 300);
+    std::ifstream in(home.file());
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), text);
+  }
 }
 
 TEST(SettingsFile, AFileThatIsNotJsonIsKeptAsideNotReplacedByTheDefaults) {
@@ -462,6 +491,18 @@ TEST(ExportFiles, APngDecodesToTheSamePixels) {
   ASSERT_NE(back, nullptr);
   EXPECT_EQ(dw, w);
   EXPECT_EQ(dh, h);
+  EXPECT_TRUE(std::equal(px.begin(), px.end(), back));
+  stbi_image_free(back);
+  // An opaque picture (every frame the app draws) is written without its alpha channel (IHDR's
+  // colour type 2, RGB) and reads back with alpha 255 everywhere.
+  for (size_t i = 3; i < px.size(); i += 4) px[i] = 255;
+  const std::string rgb = png_bytes(w, h, px);
+  ASSERT_GT(rgb.size(), 26u);
+  EXPECT_EQ(rgb[25], 2) << "colour type";
+  back = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(rgb.data()),
+                               static_cast<int>(rgb.size()), &dw, &dh, &n, 4);
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(n, 3);
   EXPECT_TRUE(std::equal(px.begin(), px.end(), back));
   stbi_image_free(back);
 }

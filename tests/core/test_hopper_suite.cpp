@@ -4,11 +4,13 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
 #include "bankviz/access.h"
 #include "bankviz/arch.h"
+#include "bankviz/copy_h200.h"
 
 namespace bankviz {
 namespace {
@@ -165,6 +167,58 @@ TEST(HopperAtomics, ModelMatchesNsightComputeOnEveryCase) {
       ADD_FAILURE() << c.name << ": model " << model << ", measured " << expected.at(c.name);
   }
   EXPECT_EQ(mismatches, 0);
+}
+
+// Two of Nsight Compute's counters on the same cp.async launches of an H200 (issue 30,
+// tests/data/hopper/counters-h200.txt): the L1's (l1tex__data_pipe_lsu_wavefronts_mem_shared)
+// counts every global pass of the set hash, which the model gives in every case; the
+// per-instruction one (smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared: ncu's Source page, the
+// written kernel's steps) counts one pass (copy_wavefronts_one_pass()) in all but three cases
+// of one pass, where it counts 3 and the L1 2: not modelled, named here so that a change shows.
+TEST(CpAsyncCounters, TheL1CountsEveryGlobalPassThePerInstructionCounterOne) {
+  const std::string base = std::string(BANKVIZ_TEST_DATA) + "/hopper/counters-h200";
+  std::ifstream cases(base + ".cases"), counts(base + ".txt");
+  ASSERT_TRUE(cases && counts) << base;
+  std::map<std::string, WarpAccess> by_name;
+  for (std::string line; std::getline(cases, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream s(line);
+    std::string name, op, mask;
+    s >> name >> op >> mask;
+    const std::optional<OpSpec> spec = parse_op(op);
+    ASSERT_TRUE(spec && spec->op == Op::CpAsync) << line;
+    WarpAccess a;
+    a.width = spec->width;
+    a.mask = static_cast<uint32_t>(std::stoul(mask, nullptr, 0));
+    a.has_source = true;
+    for (auto& x : a.addr) s >> x;
+    for (auto& x : a.source) s >> x;
+    ASSERT_TRUE(s) << line;
+    by_name[name] = a;
+  }
+  const Arch& hopper = *find_arch("hopper");
+  const std::set<std::string> unexplained = {"c_s4_rows16p1024_06_swz_sw243r128_016",
+                                             "c_s4_rows16p4096_06_tile_r64p32_008",
+                                             "c_s4_rows16p256_06_tile_r64p8_016"};
+  int n = 0, several = 0;
+  for (std::string line; std::getline(counts, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream s(line);
+    std::string name;
+    int l1 = 0, per_instruction = 0;
+    s >> name >> l1 >> per_instruction;
+    ASSERT_TRUE(s && by_name.count(name)) << line;
+    const WarpAccess& a = by_name[name];
+    ++n;
+    several += copy_global_passes(a) > 1;
+    EXPECT_EQ(serve(hopper, Op::CpAsync, a).wavefronts, l1) << name;
+    if (unexplained.count(name))
+      EXPECT_NE(copy_wavefronts_one_pass(hopper, a), per_instruction) << name;
+    else
+      EXPECT_EQ(copy_wavefronts_one_pass(hopper, a), per_instruction) << name;
+  }
+  EXPECT_EQ(n, 35);
+  EXPECT_GE(several, 9);
 }
 
 }  // namespace

@@ -30,6 +30,24 @@ TEST(Io, ReadsARegularFileWhole) {
   fs::remove(p);
 }
 
+TEST(Io, AFileOverTheCapIsSaidAtItsSizeNeverRoundedDownToTheCap) {
+  // A file of 1.9 MB over a 1 MB cap was "(1 MB) is larger than 1 MB".
+  const fs::path p = fs::temp_directory_path() / ("bankviz-io-size-" + std::to_string(::getpid()));
+  for (const auto& [bytes, says] :
+       {std::pair<int, std::string>{2000011, "(1.9 MB) is larger than 1 MB"},
+        {3 << 20, "(3 MB) is larger than 1 MB"},
+        {(1 << 20) + 1, "(1.0 MB) is larger than 1 MB"}}) {
+    std::ofstream(p) << std::string(static_cast<size_t>(bytes), ' ');
+    const TextRead r = read_text_file(p.string(), 1 << 20);
+    EXPECT_FALSE(r.text);
+    EXPECT_NE(r.error.find(says), std::string::npos) << r.error;
+  }
+  std::ofstream(p) << std::string(1536, ' ');
+  EXPECT_NE(read_text_file(p.string(), 1024).error.find("(1.5 KB) is larger than 1 KB"),
+            std::string::npos);
+  fs::remove(p);
+}
+
 TEST(Io, DevicesDirectoriesAndMissingFilesAreRefusedWithTheReason) {
   EXPECT_NE(read_text_file("/dev/zero", 1 << 20).error.find("is a device"), std::string::npos);
   EXPECT_NE(read_text_file("/", 1 << 20).error.find("is a directory"), std::string::npos);

@@ -18,6 +18,7 @@
 #include "bankviz/arch.h"
 #include "bankviz/compiled.h"
 #include "bankviz/record.h"
+#include "bankviz/written_steps.h"
 #include "helpers.h"
 #include "plan.h"
 
@@ -499,12 +500,13 @@ TEST(Compiled, ScenariosWrittenBeforeMeasuringEqualTheH200StepByStepOrGiveTheirR
   EXPECT_EQ(equal + in_range, total);
 }
 
-// A cp.async whose sources the H100's L1 set hash splits into several global passes: an H200
-// counted one pass (tests/data/fresh30/measured-h200.txt, f30-cpasync-rows step 1: 2
-// instructions and 8 wavefronts where the rule gives 23). The compiled step keeps the H100's
-// figures and says what one pass gives, which is what the H200 counted; step 0, bound by its one
-// source bank either way, says nothing of it.
-TEST(Compiled, ACpAsyncWhoseGlobalPassesAnH200CountsOtherwiseSaysSo) {
+// A cp.async whose sources the L1 set hash splits into several global passes: the L1's counter
+// counts them (the rule: 23 wavefronts), CUPTI's per-instruction counter one pass (an H200's
+// written kernel, tests/data/fresh30/measured-h200.txt, f30-cpasync-rows step 1: 2 instructions
+// and 8 wavefronts; tests/data/hopper/counters-h200.txt has both counters on one launch). The
+// compiled step keeps the rule's figures, says what the per-instruction counter gives, and the
+// per-step rows compare with that; step 0, bound by its one source bank either way, says nothing.
+TEST(Compiled, ACpAsyncInSeveralGlobalPassesSaysWhatEachCounterCounts) {
   const ScenarioLoad load = load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) +
                                                "/tests/data/fresh30/scen/f30-cpasync-rows.json");
   ASSERT_TRUE(load.scenario);
@@ -532,11 +534,18 @@ TEST(Compiled, ACpAsyncWhoseGlobalPassesAnH200CountsOtherwiseSaysSo) {
   };
   EXPECT_EQ(step(1).instructions, 2);
   EXPECT_EQ(step(1).wavefronts, 23);
-  EXPECT_NE(step(1).reason.find("an H200 counted one pass for such sources"), std::string::npos)
+  EXPECT_EQ(step(1).per_instruction_wavefronts(), 8);
+  EXPECT_NE(step(1).reason.find("per-instruction counter"), std::string::npos) << step(1).reason;
+  EXPECT_NE(step(1).reason.find("counts one pass for them: 8 here"), std::string::npos)
       << step(1).reason;
-  EXPECT_NE(step(1).reason.find("which gives 8 here"), std::string::npos) << step(1).reason;
   EXPECT_EQ(step(0).wavefronts, 64);
-  EXPECT_EQ(step(0).reason.find("H200"), std::string::npos) << step(0).reason;
+  EXPECT_EQ(step(0).per_instruction_wavefronts(), 64);
+  EXPECT_EQ(step(0).reason.find("per-instruction"), std::string::npos) << step(0).reason;
+  // The written kernel's per-step row takes the per-instruction figure.
+  std::vector<WrittenStep> rows(1);
+  rows[0].step = 1;
+  attach_compiled(rows, c);
+  EXPECT_EQ(rows[0].compiled_wavefronts, 8);
 }
 
 namespace bankviz {
@@ -582,6 +591,71 @@ TEST(RecordedAsCompiled, WiderInstructionsAndCompareAndSwapLoopsServeTheRecorded
   EXPECT_EQ(by[12].requests, 64);
   EXPECT_GT(by[12].max_requests, by[12].requests);
   EXPECT_NE(by[12].how.find("as the warps interleave"), std::string::npos) << by[12].how;
+}
+
+// What the SASS alone says where a user's line cannot run as recorded (issue 30: the CPU
+// recording is never silently different): a struct copy of which the compiler loads two of the
+// three members (fewer instructions, none in a loop, than a warp's accesses), a line with no
+// shared instruction (its value kept in a register), a loop's load (no claim), and the kernel's
+// instruction on a line where the source makes no access (a row of its own; another function's
+// is not the kernel's).
+TEST(RecordedAsCompiled, TheListingSaysWhereALineCannotRunAsRecorded) {
+  std::string text = "block 32 1 1\narray s 0 0 4096\n";
+  int n = 0;
+  for (int t = 0; t < 32; ++t, n += 6) {
+    for (int k = 0; k < 3; ++k)
+      text += std::to_string(t) + " 20 L 4 " + std::to_string(t * 12 + k * 4) + " 0\n";
+    text += std::to_string(t) + " 22 L 4 " + std::to_string(1024 + t * 4) + " 0\n";
+    for (int k = 0; k < 2; ++k)
+      text += std::to_string(t) + " 24 L 4 " + std::to_string(2048 + k * 128 + t * 4) + " 0\n";
+  }
+  text += "end " + std::to_string(n) + "\n";
+  std::string why;
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  const std::vector<SassInstruction> sass = parse_nvdisasm(
+      ".text._Z1kPf:\n"
+      "\t//## File \"k.cu\", line 20\n"
+      "        /*0000*/                   LDS R3, [R2] ;\n"
+      "        /*0010*/                   LDS R4, [R2+0x8] ;\n"
+      ".L_x_0:\n"
+      "\t//## File \"k.cu\", line 24\n"
+      "        /*0020*/                   LDS R5, [R6] ;\n"
+      "        /*0030*/               @P0 BRA `(.L_x_0) ;\n"
+      "\t//## File \"k.cu\", line 26\n"
+      "        /*0040*/                   LDS R7, [R6] ;\n"
+      "        /*0050*/                   EXIT ;\n"
+      ".text._Z5otherv:\n"
+      "\t//## File \"k.cu\", line 30\n"
+      "        /*0000*/                   LDS R7, [R6] ;\n");
+  ASSERT_EQ(sass.size(), 7u);
+  EXPECT_FALSE(sass[1].in_loop);
+  EXPECT_TRUE(sass[2].in_loop);
+  EXPECT_TRUE(sass[3].in_loop);
+  EXPECT_FALSE(sass[4].in_loop);
+  EXPECT_EQ(sass[0].function, "_Z1kPf");
+  EXPECT_EQ(sass[6].function, "_Z5otherv");
+  const auto lines = recorded_lines_as_compiled(*r, sass, default_arch(), true, &why, "_Z1kPf");
+  ASSERT_TRUE(lines) << why;
+  std::map<uint32_t, LineAsCompiled> by;
+  for (const LineAsCompiled& l : *lines) by[l.line] = l;
+  EXPECT_NE(by[20].differs.find("2 shared instructions (LDS) on this line, none in a loop"),
+            std::string::npos)
+      << by[20].differs;
+  EXPECT_NE(by[20].differs.find("where the source makes 3 accesses"), std::string::npos);
+  EXPECT_NE(by[22].differs.find("no shared-memory instruction on this line"), std::string::npos)
+      << by[22].differs;
+  EXPECT_EQ(by[24].differs, "");
+  ASSERT_TRUE(by.count(26));
+  EXPECT_EQ(by[26].requests, 0);
+  EXPECT_NE(by[26].differs.find("the source makes no shared-memory access on this line"),
+            std::string::npos)
+      << by[26].differs;
+  EXPECT_FALSE(by.count(30));
+  // Without the kernel's name no line of its own is added.
+  const auto plain = recorded_lines_as_compiled(*r, sass, default_arch(), true, &why);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->size(), 3u);
 }
 
 }  // namespace bankviz

@@ -1,25 +1,28 @@
-// capture.cpp: PNG/SVG writing (see capture.h). libstb provides stbi_write_png_to_func; we must
-// not define STB_IMAGE_WRITE_IMPLEMENTATION ourselves.
+// capture.cpp: PNG/SVG writing (see capture.h). PNG: Debian's libpng (zlib) on the desktop; in the
+// browser, where Emscripten offers libpng only as its own download, stb_image_write (compiled by
+// app/web/stb_image_write.cpp).
 #include "platform/capture.h"
 
 #include <cstdio>
 #include <filesystem>
 
 #include "bankviz/io.h"
+
+#ifdef __EMSCRIPTEN__
 #include "stb_image_write.h"
+#else
+#include <png.h>
+#endif
 
 namespace bankviz::gui {
 
 namespace fs = std::filesystem;
 
-std::string png_bytes(int width, int height, const std::vector<uint8_t>& rgba) {
-  if (width <= 0 || height <= 0 ||
-      rgba.size() != static_cast<size_t>(width) * static_cast<size_t>(height) * 4)
-    return {};
-  // Every row unfiltered ("none"): the app's flat colours compress best so. stb's choice among
-  // five filters for each row tried all five: a 1280x720 frame took 205 ms for 144 KB, and takes
-  // 56 ms for 143 KB (BENCHMARKS.md); a whole animation's PNG sequence is 3.7 times as fast. Set
-  // once (a thread-safe static), before the first encoding on any thread.
+namespace {
+
+#ifdef __EMSCRIPTEN__
+std::string encode_png(int width, int height, const std::vector<uint8_t>& rgba, bool) {
+  // Rows unfiltered, as below. Set once (a thread-safe static), before the first encoding.
   static const bool unfiltered = [] {
     stbi_write_force_png_filter = 0;
     return true;
@@ -32,6 +35,67 @@ std::string png_bytes(int width, int height, const std::vector<uint8_t>& rgba) {
   };
   if (!stbi_write_png_to_func(append, &out, width, height, 4, rgba.data(), width * 4)) return {};
   return out;
+}
+#else
+// zlib's level for every PNG: 3 is 2x as fast as 6 for 1.4x the bytes (BENCHMARKS.md, "PNG
+// through libpng").
+constexpr int kPngLevel = 3;
+
+void append_png(png_structp png, png_bytep data, png_size_t size) {
+  static_cast<std::string*>(png_get_io_ptr(png))
+      ->append(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+}
+
+// libpng's errors come here instead of its default longjmp-and-print: the encoding stops, the
+// caller sees an empty result. Nothing is thrown through libpng's C frames.
+[[noreturn]] void png_failed(png_structp png, png_const_charp) {
+  png_longjmp(png, 1);
+}
+void png_warned(png_structp, png_const_charp) {}
+
+// The encoding itself, apart so that nothing with a destructor lives across libpng's longjmp.
+bool encode_rows(png_structp png, png_infop info, int width, int height, const uint8_t* rgba,
+                 bool opaque) {
+  if (setjmp(png_jmpbuf(png))) return false;
+  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
+               opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+  png_set_compression_level(png, kPngLevel);
+  png_write_info(png, info);
+  if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER);  // the alpha bytes are left out
+  const size_t stride = static_cast<size_t>(width) * 4;
+  for (int y = 0; y < height; ++y)
+    png_write_row(png, const_cast<png_bytep>(rgba + static_cast<size_t>(y) * stride));
+  png_write_end(png, nullptr);
+  return true;
+}
+
+std::string encode_png(int width, int height, const std::vector<uint8_t>& rgba, bool opaque) {
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, png_failed, png_warned);
+  if (!png) return {};
+  png_infop info = png_create_info_struct(png);
+  std::string out;
+  png_set_write_fn(png, &out, append_png, nullptr);
+  const bool ok = info && encode_rows(png, info, width, height, rgba.data(), opaque);
+  png_destroy_write_struct(&png, &info);
+  return ok ? out : std::string();
+}
+#endif
+
+}  // namespace
+
+std::string png_bytes(int width, int height, const std::vector<uint8_t>& rgba) {
+  if (width <= 0 || height <= 0 ||
+      rgba.size() != static_cast<size_t>(width) * static_cast<size_t>(height) * 4)
+    return {};
+  // Every row unfiltered ("none"): the app's flat colours compress best so, and choosing a filter
+  // for each row costs most of an encoding. An opaque picture (every export the app draws) is
+  // written without its alpha channel, a quarter less to compress. BENCHMARKS.md, "PNG through
+  // libpng".
+  bool opaque = true;
+  for (size_t i = 3; i < rgba.size() && opaque; i += 4) opaque = rgba[i] == 255;
+  return encode_png(width, height, rgba, opaque);
 }
 
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,

@@ -251,17 +251,29 @@ bool KernelRecording::has_line(uint32_t line) const {
                      [&](const RecordedInstruction& i) { return i.line == line; });
 }
 
-std::shared_ptr<const KernelRecording> read_recorded_run(const std::string& text,
-                                                         const std::string& source,
-                                                         const ProfileForm& f, bool gpu,
-                                                         std::string* why) {
-  auto run = std::make_shared<KernelRecording>();
+namespace {
+
+// A recording's text parsed and checked (recording.h), with the warp instructions the model
+// serves: the one reading of a recording, the window's own and a saved one; nullptr with *why.
+std::shared_ptr<KernelRecording> parse_recorded_run(const std::string& text, std::string* why) {
   std::optional<Recording> r = parse_recording(text, why);
   if (!r) return nullptr;
   auto ins = recorded_instructions(*r, default_arch(), why);
   if (!ins) return nullptr;
+  auto run = std::make_shared<KernelRecording>();
   run->recording = std::move(*r);
   run->instructions = std::move(*ins);
+  return run;
+}
+
+}  // namespace
+
+std::shared_ptr<const KernelRecording> read_recorded_run(const std::string& text,
+                                                         const std::string& source,
+                                                         const ProfileForm& f, bool gpu,
+                                                         std::string* why) {
+  std::shared_ptr<KernelRecording> run = parse_recorded_run(text, why);
+  if (!run) return nullptr;
   run->gpu = gpu;
   run->kernel = f.kernel;
   run->file = f.file;
@@ -447,20 +459,18 @@ bool open_saved_recording(ProfilerState& p, const std::string& path, std::string
            "(bankviz-cli profile --save-recording)";
     return false;
   }
-  auto run = std::make_shared<KernelRecording>();
-  std::optional<Recording> r = parse_recording(*rec.text, why);
-  std::optional<std::vector<RecordedInstruction>> ins;
-  if (r) ins = recorded_instructions(*r, default_arch(), why);
-  if (!r || !ins) {
+  std::shared_ptr<KernelRecording> run = parse_recorded_run(*rec.text, why);
+  if (!run) {
     *why = shown + ": " + replace_controls(*why, '?');
     return false;
   }
+  const auto& block = run->recording.block;
   ProfileOutcome o;
   o.ok = o.model = true;
-  o.header = shown + ": a saved recording, one block of " + std::to_string(r->block[0]) + "x" +
-             std::to_string(r->block[1]) + "x" + std::to_string(r->block[2]) +
+  o.header = shown + ": a saved recording, one block of " + std::to_string(block[0]) + "x" +
+             std::to_string(block[1]) + "x" + std::to_string(block[2]) +
              " threads: the MODEL's figures for the addresses it holds, not measured";
-  for (const RecordedLine& l : recorded_lines(*ins)) {
+  for (const RecordedLine& l : recorded_lines(run->instructions)) {
     ProfiledLine pl;
     pl.line = l.line;
     pl.ops = l.ops;
@@ -477,8 +487,6 @@ bool open_saved_recording(ProfilerState& p, const std::string& path, std::string
   std::stable_sort(
       o.lines.begin(), o.lines.end(),
       [](const ProfiledLine& a, const ProfiledLine& b) { return a.excess > b.excess; });
-  run->recording = std::move(*r);
-  run->instructions = std::move(*ins);
   run->saved = true;
   run->file = path;
   run->kernel = "the saved recording";

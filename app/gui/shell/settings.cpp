@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -303,6 +304,48 @@ bool export_light(const Settings& s) {
   return s.light;
 }
 
+namespace {
+
+// A settings text the app cannot read as settings (not JSON, not an object, nested too deep):
+// saving the defaults over it would lose every value the user wrote in it.
+bool unusable_settings(const std::string& text) {
+  if (json_depth(text) > kMaxSettingsDepth) return true;
+  const json j = json::parse(text, nullptr, false);
+  return j.is_discarded() || !j.is_object();
+}
+
+// Moves the user's settings file aside under a name no other file has (link() never replaces
+// one): "; the file is kept as <path>.bad[.N]", or, when it cannot be, why the app leaves it
+// where it is (save_settings() then refuses to replace it).
+std::string keep_aside(const std::string& path) {
+  for (int n = 0; n < 100; ++n) {
+    const std::string aside = path + ".bad" + (n == 0 ? std::string() : "." + std::to_string(n));
+    if (::link(path.c_str(), aside.c_str()) == 0) {
+      ::unlink(path.c_str());
+      return "; the file is kept as " + aside;
+    }
+    if (errno != EEXIST)
+      return std::string("; it cannot be kept aside (") + std::strerror(errno) +
+             "), so the settings will not be saved over it";
+  }
+  return "; it cannot be kept aside (" + path +
+         ".bad to .bad.99 exist), so the settings will not be saved over it";
+}
+
+// Empty when save_settings() may replace `path`: there is no file, or one the app reads as
+// settings, or a special file (write_file_atomic() refuses that in its own words). Otherwise why
+// not: the file holds what the user made, which a save must not replace.
+std::string replace_problem(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) return {};
+  const TextRead text = read_text_file(path, kMaxSettingsBytes);
+  if (!text.text) return text.error;
+  if (unusable_settings(*text.text)) return '\'' + path + "' is not a settings file bankviz reads";
+  return {};
+}
+
+}  // namespace
+
 Settings load_settings(std::vector<std::string>* problems) {
   std::string dir = config_dir();
   if (dir.empty()) return {};
@@ -312,31 +355,20 @@ Settings load_settings(std::vector<std::string>* problems) {
   // Regular files of at most 1 MB only: settings.json as /dev/zero or a FIFO must not hang or
   // exhaust the app; it is reported and the defaults are used.
   TextRead text = read_text_file(path, kMaxSettingsBytes);
+  // A file that cannot be read (larger than 1 MB, unreadable), is not JSON (a typo in a hand
+  // edit) or is nested too deep would be replaced whole by the defaults when the app saves at its
+  // end, and every value the user wrote in it lost: it is moved aside first, and the message says
+  // where. A special file is only reported (saving refuses to replace it).
   if (!text.text) {
-    if (problems) problems->push_back("settings: " + text.error + "; using the defaults");
+    std::string why = "settings: " + text.error + "; using the defaults";
+    if (std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec)))
+      why += keep_aside(path);
+    if (problems) problems->push_back(std::move(why));
     return {};
   }
   std::vector<std::string> found;
   Settings out = settings_from_json(*text.text, &found);
-  // A file that is not JSON (a typo in a hand edit), or nested too deep, would be replaced whole by
-  // the defaults when the app saves at its end, and every value the user wrote in it lost: it is
-  // moved aside first, under a name no other file has (link() never replaces one), and the message
-  // says where.
-  const bool unusable = json_depth(*text.text) > kMaxSettingsDepth || [&] {
-    const json j = json::parse(*text.text, nullptr, false);
-    return j.is_discarded() || !j.is_object();
-  }();
-  if (unusable) {
-    for (int n = 0; n < 100; ++n) {
-      const std::string aside = path + ".bad" + (n == 0 ? std::string() : "." + std::to_string(n));
-      if (::link(path.c_str(), aside.c_str()) == 0) {
-        ::unlink(path.c_str());
-        found.front() += "; the file is kept as " + aside;
-        break;
-      }
-      if (errno != EEXIST) break;
-    }
-  }
+  if (unusable_settings(*text.text)) found.front() += keep_aside(path);
   if (problems) problems->insert(problems->end(), found.begin(), found.end());
   return out;
 }
@@ -354,8 +386,14 @@ bool save_settings(const Settings& s, std::string* error) {
     return false;
   }
   // Replaced whole (temporary file, then rename): a full disk leaves the old settings intact. A
-  // settings.json that is a device, FIFO or directory is refused, never written into.
-  *error = write_file_atomic(dir + "/settings.json", settings_to_json(s), true);
+  // settings.json that is a device, FIFO or directory is refused, never written into; one the app
+  // cannot read as settings (load_settings() could not keep it aside) is left as it is.
+  const std::string path = dir + "/settings.json";
+  if (const std::string why = replace_problem(path); !why.empty()) {
+    *error = "cannot save settings: " + why + "; it is left as it is (move it away to save them)";
+    return false;
+  }
+  *error = write_file_atomic(path, settings_to_json(s), true);
   if (!error->empty()) *error = "cannot save settings: " + *error;
   return error->empty();
 }

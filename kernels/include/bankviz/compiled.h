@@ -46,6 +46,9 @@ struct SassInstruction {
   uint32_t own_line = 0;      // (the first of "inlined at"), where the hardware counts it;
                               // file/line where nothing is inlined
   bool under_branch = false;  // inside a conditional forward branch (some warps jump over it)
+  bool in_loop = false;       // between a backward branch's target and the branch: a loop's
+                              // body, which a warp may issue many times
+  std::string function;       // the kernel or function it belongs to: its mangled name
   bool shared() const;        // LDS, STS, ATOMS, LDSM, STSM, LDGSTS
   // Under @!PT (never true): ptxas's pad, `@!PT LDS RZ, [RZ]`, three before each LDGSTS on sm_90.
   // Every warp that reaches it issues it and no lane executes it: the L1 unit's instruction
@@ -100,6 +103,11 @@ struct CompiledStep {
   // any interleaving can take (cas_loop_bound() in compiled.cpp says why); 0 where exact.
   int64_t max_instructions = 0, max_wavefronts = 0;
   bool bounded() const { return max_instructions > 0; }
+  // A cp.async whose sources take several global passes: the wavefronts of the passes after the
+  // first, which the L1's counter counts (`wavefronts`) and CUPTI's per-instruction counter does
+  // not (copy_h200.h); 0 elsewhere. The per-step rows compare with per_instruction_wavefronts().
+  int64_t later_passes = 0;
+  int64_t per_instruction_wavefronts() const { return wavefronts - later_passes; }
 };
 
 // Every memory step of `a` (one block of s) as the SASS says the compiler made it. `sass` is

@@ -72,15 +72,22 @@ std::string recorded_line_reason(uint32_t line, int widest, int64_t recorded_req
 // for volatile code), a float atomicAdd's compare-and-swap loop (cas_loop_cost()). Every line of
 // the recording, in line order; `how` says what differs from the source's accesses (empty where
 // nothing does); max_* the most a contended CAS loop can take (0 where exact).
+// `differs` says where the compiled kernel cannot run the figures as given, from the SASS alone
+// (no GPU): a line with accesses and no shared instruction (kept in registers or moved), a line
+// whose shared instructions, none in a loop, are fewer than a warp's accesses (merged, moved or
+// removed). With `kernel_function` (the kernel's mangled name, SassInstruction::function) the
+// lines where the kernel has shared instructions and the source no access come last, with no
+// requests and `differs` saying so.
 struct LineAsCompiled {
   uint32_t line = 0;
   int64_t requests = 0, wavefronts = 0, ideal = 0;
   int64_t max_requests = 0, max_wavefronts = 0;
   std::string how;
+  std::string differs;
 };
 std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
     const Recording& r, const std::vector<SassInstruction>& sass, const Arch& arch,
-    bool reuse_loads, std::string* why);
+    bool reuse_loads, std::string* why, const std::string& kernel_function = {});
 
 const std::string& record_gpu_header();
 std::string gpu_recording_text(const std::string& source, const std::string& kernel,

@@ -11,6 +11,8 @@ namespace bankviz {
 
 // The kernel compiled as `run` compiles it (NVRTC for `sm`, with line info: the cubin it loads),
 // without a GPU. Empty with *error set when NVRTC fails or the build has no CUDA toolkit.
-std::vector<char> compiled_cubin(const KernelSource& k, const std::string& sm, std::string* error);
+// *lowered (if given) gets the kernel's mangled name, the function nvdisasm names it by.
+std::vector<char> compiled_cubin(const KernelSource& k, const std::string& sm, std::string* error,
+                                 std::string* lowered = nullptr);
 
 }  // namespace bankviz
