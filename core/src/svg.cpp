@@ -322,6 +322,12 @@ double draw_banks(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_in
         const LitWord& w = *li->second;
         if (w.conflict) {
           svg.rect(x + 1.5, y + 1.5, cell - 3, cell - 3, "none", pal.conflict.hex(), 3);
+          // A word waiting for a later wavefront: a ring of the background inside, as on the
+          // screen (cells.h): against the banks' 32 dark hues no one red stays apart for every
+          // viewer (under protanopia the dark theme's red and a yellow-green bank were Delta E
+          // 6.8 apart), against the background it does (tests/core/test_colours.cpp).
+          if (!now)
+            svg.rect(x + 3.75, y + 3.75, cell - 7.5, cell - 7.5, "none", pal.background.hex(), 1.5);
         } else {
           const Rgba& border = now ? pal.lit_border : pal.touched_border;
           svg.rect(x + 1.5, y + 1.5, cell - 3, cell - 3, "none", border.hex(), now ? 2.5 : 1);

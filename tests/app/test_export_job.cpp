@@ -2,12 +2,14 @@
 // once at the end; cancel and failures leave nothing behind; one export at a time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "export/export_job.h"
 #include "export/gif.h"
 #include "gif_decode.h"
+#include "stb_image.h"
 
 using namespace bankviz;
 using namespace bankviz::gui;
@@ -248,22 +250,31 @@ TEST(ExportJob, CancelledSequenceRemovesItsFramesAndTheDirectoryItMade) {
   EXPECT_FALSE(fs::exists(out));
 }
 
-TEST(ExportJob, SequenceWritesOnePngPerFrame) {
+TEST(ExportJob, SequenceWritesOnePngPerFrameEachItsOwnPixels) {
+  // The frames queued together are encoded side by side (export_job.cpp): each file must still
+  // hold its own frame, in order.
   const Scratch dir("export-seq");
   const fs::path out = dir.path / "frames";
+  const int frames = 12;
   ExportJob job;
   std::string err;
-  ASSERT_TRUE(job.start(request(ExportKind::Sequence, out.string(), 5), &err)) << err;
-  feed(job, 5);
+  ASSERT_TRUE(job.start(request(ExportKind::Sequence, out.string(), frames), &err)) << err;
+  feed(job, frames);
   ASSERT_TRUE(job.wait(30));
   std::optional<ExportResult> r = job.take_result();
   ASSERT_TRUE(r && r->ok) << (r ? r->error : "no result");
-  for (int i = 0; i < 5; ++i) {
+  EXPECT_EQ(r->frames, frames);
+  for (int i = 0; i < frames; ++i) {
     const std::vector<uint8_t> png = read_bytes(out / sequence_frame_name(i));
     ASSERT_GT(png.size(), 8u) << i;
-    EXPECT_EQ(png[1], 'P');
+    int w = 0, h = 0, n = 0;
+    uint8_t* px = stbi_load_from_memory(png.data(), static_cast<int>(png.size()), &w, &h, &n, 4);
+    ASSERT_NE(px, nullptr) << i;
+    const std::vector<uint8_t> want = pixels(i);
+    EXPECT_TRUE(w == kW && h == kH && std::equal(want.begin(), want.end(), px)) << "frame " << i;
+    stbi_image_free(px);
   }
-  EXPECT_FALSE(fs::exists(out / sequence_frame_name(5)));
+  EXPECT_FALSE(fs::exists(out / sequence_frame_name(frames)));
 }
 
 TEST(ExportJob, ExistingFileIsNotReplacedWithoutForce) {

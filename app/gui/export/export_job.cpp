@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 
 #include "bankviz/io.h"
 #include "export/gif.h"
@@ -19,6 +20,32 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr size_t kQueuedFrames = 3;  // frames between the threads (a 1080p frame is 8 MB)
+
+// A sequence's frames encoded at once, each on a thread of its own (PNG encoding is most of a
+// sequence's time: BENCHMARKS.md, "PNG through libpng"): what the queue holds when the worker
+// looks, at most the queue's bound and the machine's cores. One in the browser, whose threads
+// come from a fixed pool.
+size_t sequence_encoders() {
+#ifdef __EMSCRIPTEN__
+  return 1;
+#else
+  return std::clamp<size_t>(std::thread::hardware_concurrency(), 1, kQueuedFrames);
+#endif
+}
+
+// The frames' PNGs, encoded side by side; an empty one where the encoder failed.
+std::vector<std::string> encode_pngs(const std::vector<std::vector<uint8_t>>& frames, int width,
+                                     int height) {
+  std::vector<std::future<std::string>> jobs;
+  for (size_t k = 1; k < frames.size(); ++k)
+    jobs.push_back(std::async(std::launch::async, [&frames, k, width, height] {
+      return png_bytes(width, height, frames[k]);
+    }));
+  std::vector<std::string> out;
+  out.push_back(png_bytes(width, height, frames[0]));
+  for (auto& j : jobs) out.push_back(j.get());
+  return out;
+}
 
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -241,12 +268,37 @@ void ExportJob::work() {
           gif.emplace(r.width, r.height, gif_palette({&px}, r.palette_seed), r.delay_cs, r.loop);
         gif->add_frame(std::move(px));
       } else {
-        const std::string path = (fs::path(r.path) / sequence_frame_name(i)).string();
-        std::string err;
-        if (!write_png(path, r.width, r.height, px, r.force, &err)) throw std::runtime_error(err);
-        written.push_back(path);
-        std::error_code ec;
-        out.bytes += fs::file_size(path, ec);
+        // With this frame, the others already queued (up to sequence_encoders()), encoded side by
+        // side and written in order.
+        std::vector<std::vector<uint8_t>> batch;
+        batch.push_back(std::move(px));
+        {
+          std::lock_guard<std::mutex> lock(m_);
+          while (!queue_.empty() && batch.size() < sequence_encoders() &&
+                 i + static_cast<int>(batch.size()) < total) {
+            batch.push_back(std::move(queue_.front()));
+            queue_.pop_front();
+          }
+        }
+        space_.notify_all();
+        for (size_t k = 1; k < batch.size(); ++k)
+          if (batch[k].size() != frame_bytes)
+            throw std::runtime_error("frame " + std::to_string(i + 1 + static_cast<int>(k)) +
+                                     " has the wrong size");
+        const std::vector<std::string> pngs = encode_pngs(batch, r.width, r.height);
+        for (size_t k = 0; k < pngs.size(); ++k, ++i) {
+          const std::string path = (fs::path(r.path) / sequence_frame_name(i)).string();
+          if (pngs[k].empty())
+            throw std::runtime_error("cannot write '" + path + "': the PNG encoder failed");
+          if (std::string err = write_file_atomic(path, pngs[k], r.force); !err.empty())
+            throw std::runtime_error(err);
+          written.push_back(path);
+          out.bytes += pngs[k].size();
+          std::lock_guard<std::mutex> lock(m_);
+          ++encoded_;
+        }
+        --i;  // i is the batch's last frame now: the loop's ++i goes to the next
+        continue;
       }
       std::lock_guard<std::mutex> lock(m_);
       ++encoded_;

@@ -127,7 +127,8 @@ void CellRenderer::callback(const ImDrawList*, const ImDrawCmd* cmd) {
 
 namespace {
 
-// A cell as one RGBA32UI texel: three packed colours, then border and gap widths in 1/16 px.
+// A cell as one RGBA32UI texel: three packed colours, then border and gap widths in 1/16 px (the
+// border's top bit: the stripe is a ring).
 void upload(CellGrid& g) {
   std::vector<uint32_t> texels(g.cells.size() * 4);
   for (size_t i = 0; i < g.cells.size(); ++i) {
@@ -138,7 +139,8 @@ void upload(CellGrid& g) {
     texels[i * 4 + 0] = c.fill;
     texels[i * 4 + 1] = c.edge;
     texels[i * 4 + 2] = c.stripe;
-    texels[i * 4 + 3] = fixed(c.edge_px) | fixed(c.gap_px) << 16;
+    texels[i * 4 + 3] =
+        std::min(fixed(c.edge_px), 32767u) | (c.ring ? 32768u : 0u) | fixed(c.gap_px) << 16;
   }
   if (!g.texture) glGenTextures(1, &g.texture);
   glBindTexture(GL_TEXTURE_2D, g.texture);

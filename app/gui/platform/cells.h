@@ -27,8 +27,13 @@ struct CellInstance {
   ImU32 fill = 0;     // IM_COL32 (bytes r, g, b, a in memory); 0 = no cell (panel colour)
   ImU32 edge = 0;     // border; alpha 0 = none
   ImU32 stripe = 0;   // hatch; alpha 0 = solid
-  float edge_px = 0;  // border width
-  float gap_px = 0;   // background gap around the cell
+  float edge_px = 0;  // border width (under 2048 px)
+  // The stripe colour is a ring inside the border (half its width, 1 px at least), not a hatch: a
+  // conflict's
+  // outline stands apart from the cell's fill by its ring whatever the fill's hue, for every
+  // viewer (svg.h).
+  bool ring = false;
+  float gap_px = 0;  // background gap around the cell
 };
 
 // A grid's cells, kept between frames (see above).

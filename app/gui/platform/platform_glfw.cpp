@@ -16,6 +16,7 @@
 #include "backends/imgui_impl_glfw.h"
 #include "backends/imgui_impl_opengl3.h"
 #include "imgui.h"
+#include "platform/key_queue.h"
 #include "platform/platform_impl.h"
 
 namespace bankviz::gui {
@@ -30,8 +31,8 @@ static std::vector<std::string> g_dropped;
 
 // [SECTION] keys: ImGui 1.86 reads keys as state once a frame, so a tap shorter than a frame (a
 // clicker at 10 fps under a software rasterizer, a quick key in the browser) was lost. Key events
-// are queued as they come and handed to ImGui before each frame, in order, except that a key
-// pressed in this frame is released only in the next: every press is seen by one frame.
+// are queued as they come and handed to ImGui before each frame, in order, one change of a key per
+// frame (key_queue.h): every press and every release is seen by a frame of its own.
 namespace {
 struct KeyEvent {
   int key, scancode, action, mods;
@@ -44,14 +45,11 @@ void queue_key(GLFWwindow*, int key, int scancode, int action, int mods) {
 }
 
 void replay_keys(GLFWwindow* window) {
-  std::vector<int> pressed;
-  while (!g_keys.empty()) {
+  const size_t n =
+      keys_for_this_frame(g_keys, [](const KeyEvent& e) { return e.action != GLFW_REPEAT; });
+  for (size_t i = 0; i < n; ++i) {
     const KeyEvent e = g_keys.front();
-    if (e.action == GLFW_RELEASE &&
-        std::find(pressed.begin(), pressed.end(), e.key) != pressed.end())
-      break;  // its press is this frame's: released in the next
     g_keys.pop_front();
-    if (e.action == GLFW_PRESS) pressed.push_back(e.key);
     ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
   }
 }

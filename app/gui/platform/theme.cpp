@@ -36,28 +36,39 @@ static ImFont* try_font(const char* const* paths, float px) {
   return nullptr;
 }
 
-void load_fonts(float px) {
+Fonts g_slide_fonts;
+
+namespace {
+Fonts add_font_set(float px) {
   static const char* kSans[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", nullptr};
   static const char* kBold[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", nullptr};
   static const char* kMono[] = {
       "/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Regular.ttf",
       "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", nullptr};
   ImGuiIO& io = ImGui::GetIO();
-  io.Fonts->Clear();
-  g_fonts = {};
-  g_fonts.size = px;
-  g_fonts.ui = try_font(kSans, px);
-  if (!g_fonts.ui) {
+  Fonts f;
+  f.size = px;
+  f.ui = try_font(kSans, px);
+  if (!f.ui) {
     ImFontConfig cfg;
     cfg.SizePixels = px;
-    g_fonts.ui = io.Fonts->AddFontDefault(&cfg);
+    f.ui = io.Fonts->AddFontDefault(&cfg);
   }
-  g_fonts.bold = try_font(kBold, px);
-  g_fonts.big = try_font(kBold, px * 1.45f);
-  g_fonts.mono = try_font(kMono, px);
-  if (!g_fonts.bold) g_fonts.bold = g_fonts.ui;
-  if (!g_fonts.big) g_fonts.big = g_fonts.ui;
-  if (!g_fonts.mono) g_fonts.mono = g_fonts.ui;
+  f.bold = try_font(kBold, px);
+  f.big = try_font(kBold, px * 1.45f);
+  f.mono = try_font(kMono, px);
+  if (!f.bold) f.bold = f.ui;
+  if (!f.big) f.big = f.ui;
+  if (!f.mono) f.mono = f.ui;
+  return f;
+}
+}  // namespace
+
+void load_fonts(float px, float slide_px) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  g_fonts = add_font_set(px);  // the first: ImGui's default font
+  g_slide_fonts = slide_px > 0 && std::abs(slide_px - px) > 0.5f ? add_font_set(slide_px) : g_fonts;
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();

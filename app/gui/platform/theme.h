@@ -19,9 +19,15 @@ extern Fonts g_fonts;
 // (window_px_h: its height in pixels) so that a 4K projector shows it as large as a 1080p one:
 // at least 20 px x scale, else a 40th of the height (the cells, not the chrome, fill the rest).
 float font_px(float scale, bool presenter, float window_px_h = 0);
-// Rebuilds the font atlas (and its GL texture) at this size. Missing TTFs fall back silently to
-// ImGui's built-in font.
-void load_fonts(float px);
+// The type of slides the window exports (a GIF or a sequence from the Export menu): presenter
+// mode's for the slide's height, in the window's atlas beside the window's own (g_fonts), so that
+// an export's frames between the window's need no rebuild. The same set as g_fonts where the
+// sizes agree.
+extern Fonts g_slide_fonts;
+
+// Rebuilds the font atlas (and its GL texture) at this size, and the slides' set at slide_px (0:
+// none but the window's). Missing TTFs fall back silently to ImGui's built-in font.
+void load_fonts(float px, float slide_px = 0);
 // ImGui style from the palette, scaled.
 void apply_style(const Palette& p, float scale, bool presenter);
 

@@ -185,6 +185,10 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
 // measured figure: `gpu`, a GPU measures, keeps a line for it), the step labels and a few whole
 // warp rows.
 float presenter_timeline_height(const ViewSide& v, bool gpu, float width, float h);
+// The desk's timeline for views `width` wide in `h` of height: a fifth of it, or more where the
+// panel's scrubber, legend and step labels would leave no room for three rows (1280x720 with a
+// lesson's caption showed none).
+float desk_timeline_height(const ViewSide& v, float width, float h);
 // The verdict for the lit warp step, in the big font, in the current window (panel_banks.cpp):
 // presenter mode shows it across the timeline's top instead of under the banks. Its height for a
 // window `width` wide (0 when there is no verdict to show).

@@ -527,13 +527,21 @@ class ExportFrameState {
         only_warp_(s.playback.only_warp),
         light_(s.settings.light),
         palette_(s.palette),
-        style_(ImGui::GetStyle()) {
+        style_(ImGui::GetStyle()),
+        default_font_(ImGui::GetIO().FontDefault) {
     s.slide = r.slide;
     s.playing = false;
     s.settings.speed = r.playback.speed;
     s.settings.loop = r.playback.loop;
     s.playback.only_warp = r.playback.only_warp;
-    if (r.light != s.settings.light) {
+    // A slide's frames in presenter type for the slide's height, as --gif's and a PNG slide's
+    // (pump_export put that set in the atlas): the window's own type was the desk's.
+    swapped_ = r.slide && g_slide_fonts.ui && g_slide_fonts.ui != g_fonts.ui;
+    if (swapped_) {
+      std::swap(g_fonts, g_slide_fonts);
+      ImGui::GetIO().FontDefault = g_fonts.ui;
+    }
+    if (r.light != s.settings.light || swapped_) {
       s.settings.light = r.light;
       s.palette = r.light ? light_palette() : dark_palette();
       if (s.settings.presenter) s.palette = high_contrast(s.palette);
@@ -542,6 +550,8 @@ class ExportFrameState {
     }
   }
   ~ExportFrameState() {
+    if (swapped_) std::swap(g_fonts, g_slide_fonts);
+    ImGui::GetIO().FontDefault = default_font_;
     s_.t = t_;
     s_.playing = playing_;
     s_.slide = slide_;
@@ -566,6 +576,8 @@ class ExportFrameState {
   bool light_;
   Palette palette_;
   ImGuiStyle style_;
+  ImFont* default_font_;
+  bool swapped_ = false;
 };
 
 }  // namespace
@@ -699,6 +711,10 @@ std::optional<ExportResult> pump_export(AppState& s, Platform& p, CellRenderer& 
     Offscreen& fbo = target.fbo;
     std::string err;
     if (job.progress().rendered == 0) target.canvas.reset();  // a new job: its first frame whole
+    // A slide's type (ExportFrameState): in the atlas once, between the window's frames.
+    if (const float px = font_px(ui_scale, true, static_cast<float>(r.height));
+        r.slide && (!g_slide_fonts.ui || std::abs(g_slide_fonts.size - px) > 0.5f))
+      load_fonts(g_fonts.size, px);
     if (!fbo.ensure(r.width, r.height, &err)) {
       job.cancel(err);
     } else {

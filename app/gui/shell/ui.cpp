@@ -90,7 +90,18 @@ void draw_text(ImDrawList* dl, ImFont* font, float size, ImVec2 pos, ImU32 color
   ImGui::LogText("\n%s\n", text.c_str());  // recorded only while capture_texts() is on
 }
 
+// A slide's frame (draw_slide): its panels are windows of their own. ImGui keeps a window's
+// sizes from its last frame (the scroll bars it shows follow them), and the window's own frames,
+// drawn between a GIF's from the Export menu, gave the slide's panels the window's sizes: a
+// frame here and there showed a scroll bar the next did not.
+static bool g_slide_frame = false;
+
 bool begin_panel(const char* title, Rect r, bool title_bar) {
+  std::string slide_title;
+  if (g_slide_frame) {
+    slide_title = std::string(title) + "###slide " + title;  // the same label, an id of its own
+    title = slide_title.c_str();
+  }
   ImGui::SetNextWindowPos(r.pos);
   ImGui::SetNextWindowSize(r.size);
   // No background: the panels tile the window, and the frame is cleared to the panel colour
@@ -487,7 +498,14 @@ static void draw_slide(AppState& s, CellRenderer& cells) {
 void draw_ui(AppState& s, CellRenderer& cells, bool input) {
   start_frame_log();  // the texts of this frame only
   if (s.slide) {
-    draw_slide(s, cells);
+    g_slide_frame = true;
+    try {
+      draw_slide(s, cells);
+    } catch (...) {
+      g_slide_frame = false;
+      throw;
+    }
+    g_slide_frame = false;
     return stop_log();
   }
   // An export's frame acts on no key: the window's frame already has. (Its clock may not have
@@ -531,8 +549,8 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
   // scrubber), the step labels and the rows that matter (presenter_timeline_height), so that the
   // tile and the banks get the height.
   const bool gpu = s.measure.measurer.state() != Measurer::State::Unavailable;
-  const float tl_h =
-      pres ? presenter_timeline_height(main_view(s), gpu, w, h) : std::floor(h * 0.20f);
+  const float tl_h = pres ? presenter_timeline_height(main_view(s), gpu, w, h)
+                          : desk_timeline_height(main_view(s), w, h);
   // Presenter mode's lane strip between the views and the timeline (one bank view: not while
   // comparing).
   const float lanes_h = s.compare.open ? 0 : lane_strip_height(main_view(s), lk, H);

@@ -143,6 +143,25 @@ float presenter_timeline_height(const ViewSide& v, bool gpu, float width, float 
                                            st.WindowPadding.y * 2 + st.ItemSpacing.y + 2));
 }
 
+float desk_timeline_height(const ViewSide& v, float width, float h) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float fs = ImGui::GetFontSize();
+  const int warps = v.analysis ? v.analysis->warp_count() : 1;
+  const int steps = v.analysis ? static_cast<int>(v.analysis->steps.size()) : 1;
+  // The panel's title bar and padding, the scrubber's line, the legend's (it wraps under the
+  // scrubber in a narrow window), the step labels, a scroll bar where the steps' narrowest
+  // columns overflow (draw_timeline), and three rows at the smallest height that still reads
+  // their numbers (more scroll).
+  const float label_w = ImGui::CalcTextSize("warp 00").x + fs * 0.8f;
+  const bool sideways =
+      label_w + static_cast<float>(steps) * fs * 3.5f > width - st.WindowPadding.x * 2;
+  const float chrome = fs + st.FramePadding.y * 2 + st.WindowPadding.y * 2 +
+                       ImGui::GetFrameHeight() + ImGui::GetTextLineHeight() + st.ItemSpacing.y * 2 +
+                       label_row_h() + (sideways ? st.ScrollbarSize : 0);
+  const float rows = static_cast<float>(std::clamp(warps, 1, 3)) * number_row_h();
+  return std::floor(std::min(h * 0.4f, std::max(h * 0.2f, chrome + rows + 2)));
+}
+
 TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRenderer& cr, Rect r) {
   TimelineAsk ask;
   if (!begin_panel("Warp timeline", r, !look.settings.presenter)) {
