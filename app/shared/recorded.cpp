@@ -110,6 +110,74 @@ std::optional<RecordedSet> parse_recorded_set(std::string_view text, std::string
   return set;
 }
 
+namespace {
+
+// The run's identity and mode from the start of its line as recorded_set_text writes it,
+// {"id":"<16 hex>","mode":"<mode>",...}; empty when it does not start so.
+std::string indexed_key(std::string_view line) {
+  static constexpr std::string_view kId = "{\"id\":\"", kMode = "\",\"mode\":\"";
+  if (line.substr(0, kId.size()) != kId || line.size() < kId.size() + 16 + kMode.size()) return {};
+  const std::string_view id = line.substr(kId.size(), 16);
+  if (id.find_first_not_of("0123456789abcdef") != std::string_view::npos ||
+      line.substr(kId.size() + 16, kMode.size()) != kMode)
+    return {};
+  const std::string_view rest = line.substr(kId.size() + 16 + kMode.size());
+  const std::optional<RunMode> m = parse_run_mode(std::string(rest.substr(0, rest.find('"'))));
+  if (!m || rest.find('"') == std::string_view::npos) return {};
+  return key_of(std::string(id), *m);
+}
+
+// The result of the run at [begin, end) of an indexed set's text; nullopt when it does not read
+// back (the reason in *why).
+std::optional<RunResult> indexed_result(const std::string& text, std::pair<size_t, size_t> at,
+                                        std::string* why) {
+  ParsedLine p = parse_protocol_line(std::string_view(text).substr(at.first, at.second - at.first));
+  if (!p.value || !p.value->is_object() || !p.value->contains("result")) {
+    *why = p.value ? "no result" : p.error;
+    return std::nullopt;
+  }
+  return run_result_from_json((*p.value)["result"], why);
+}
+
+}  // namespace
+
+std::optional<RecordedSet> index_recorded_set(std::string text, std::string* error) {
+  static constexpr std::string_view kRuns = "\"runs\":[";
+  const size_t first = text.find('\n');
+  if (first == std::string::npos || first < kRuns.size() ||
+      std::string_view(text).substr(first - kRuns.size(), kRuns.size()) != kRuns) {
+    *error = "not laid out as measure writes it (its header on the first line)";
+    return std::nullopt;
+  }
+  std::map<std::string, std::pair<size_t, size_t>> lines;
+  size_t at = first + 1;
+  std::string_view tail;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line = std::string_view(text).substr(at, end - at);
+    if (!line.empty() && line.front() == ']') {
+      tail = std::string_view(text).substr(at);
+      break;
+    }
+    if (!line.empty() && line.back() == ',') line.remove_suffix(1);
+    const std::string key = indexed_key(line);
+    if (key.empty()) {
+      *error = "line " + std::to_string(lines.size() + 2) + " is not a run as measure writes it";
+      return std::nullopt;
+    }
+    lines[key] = {at, at + line.size()};
+    at = end + 1;
+  }
+  // The header with no runs, read and checked as a whole set is.
+  std::optional<RecordedSet> set =
+      parse_recorded_set(text.substr(0, first) + std::string(tail), error);
+  if (!set) return std::nullopt;
+  set->lines = std::move(lines);
+  set->text = std::make_shared<const std::string>(std::move(text));
+  return set;
+}
+
 std::string recorded_set_text(const RecordedSet& set) {
   json runs = json::array();
   for (const auto& [key, result] : set.runs) {
@@ -167,11 +235,13 @@ std::optional<RecordedRun> find_recorded_run(const std::vector<RecordedSet>& set
                                              const Scenario& s, RunMode mode) {
   const std::string key = key_of(scenario_identity(s), mode);
   for (const RecordedSet& set : sets) {
-    auto it = set.runs.find(key);
-    if (it == set.runs.end()) continue;
     std::string why;
-    std::optional<RunResult> r = run_result_from_json(it->second, &why);
-    if (!r) continue;  // checked when the set was read
+    std::optional<RunResult> r;
+    if (auto it = set.runs.find(key); it != set.runs.end())
+      r = run_result_from_json(it->second, &why);  // checked when the set was read
+    else if (auto line = set.lines.find(key); line != set.lines.end() && set.text)
+      r = indexed_result(*set.text, line->second, &why);
+    if (!r) continue;
     RecordedRun out;
     out.result = std::move(*r);
     out.set = &set;
@@ -222,7 +292,7 @@ void recorded_compare_figures(const std::vector<RecordedSet>& sets, const Scenar
 }
 
 std::vector<RecordedSet> load_recorded_sets(const std::string& dir,
-                                            std::vector<std::string>* problems) {
+                                            std::vector<std::string>* problems, bool indexed) {
   std::vector<RecordedSet> sets;
   std::error_code ec;
   std::vector<std::string> files;
@@ -233,7 +303,9 @@ std::vector<RecordedSet> load_recorded_sets(const std::string& dir,
     TextRead in = read_text_file(f, kMaxRecordedBytes);
     std::string why = in.error;
     if (in.text) {
-      std::optional<RecordedSet> set = parse_recorded_set(*in.text, &why);
+      std::optional<RecordedSet> set;
+      if (indexed) set = index_recorded_set(*in.text, &why);  // a copy: whole, it reads it below
+      if (!set) set = parse_recorded_set(*in.text, &why);
       if (set) {
         set->path = f;
         sets.push_back(std::move(*set));
@@ -247,7 +319,7 @@ std::vector<RecordedSet> load_recorded_sets(const std::string& dir,
 
 const std::vector<RecordedSet>& shipped_recorded_sets() {
   static const std::vector<RecordedSet> sets =
-      load_recorded_sets(assets_dir() + "/recorded", nullptr);
+      load_recorded_sets(assets_dir() + "/recorded", nullptr, /*indexed=*/true);
   return sets;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,6 +46,11 @@ struct RecordedSet {
   bool complete = true;                        // false: the budget ended before everything ran
   std::map<std::string, nlohmann::json> runs;  // identity + ' ' + mode -> run_json.h's result
   std::map<std::string, std::string> names;    // identity -> the name it was measured under
+  // A set read by its index (index_recorded_set; the shipped sets): its text and where each run
+  // lies in it (identity + ' ' + mode -> [begin, end) of the run's object); `runs` and `names`
+  // stay empty and a run is read when it is looked up.
+  std::shared_ptr<const std::string> text;
+  std::map<std::string, std::pair<size_t, size_t>> lines;
   nlohmann::json experiments = nlohmann::json::array();  // `experiments --run --json`'s entries
 };
 
@@ -52,6 +58,12 @@ struct RecordedSet {
 // format or version, a missing field, an entry whose result does not read back).
 std::optional<RecordedSet> parse_recorded_set(std::string_view text, std::string* error);
 std::string recorded_set_text(const RecordedSet& set);
+// A set laid out as recorded_set_text writes it (its header on the first line, one run a line)
+// indexed without reading its runs: the header checked as parse_recorded_set checks it, each
+// run's identity and mode read from the start of its line, its result read when it is looked up
+// (find_recorded_run; one that does not read back is then passed over). nullopt with the reason
+// when the text is not laid out so (a set written by hand): read it whole.
+std::optional<RecordedSet> index_recorded_set(std::string text, std::string* error);
 
 // "measured on H200, recorded 2026-11-29"
 std::string recorded_label(const RecordedSet& set);
@@ -69,9 +81,12 @@ std::optional<RecordedRun> find_recorded_run(const std::vector<RecordedSet>& set
                                              const Scenario& s, RunMode mode);
 
 // Every *.json of `dir` read as a set, in name order; what could not be read in *problems.
+// `indexed`: each set read by index_recorded_set where it can be (a lookup then reads one run;
+// the whole read of 6.5 MB of JSON took 0.3 s and 40 MB per process: BENCHMARKS.md).
 std::vector<RecordedSet> load_recorded_sets(const std::string& dir,
-                                            std::vector<std::string>* problems);
-// assets/recorded (data_dir.h's assets_dir()), read once.
+                                            std::vector<std::string>* problems,
+                                            bool indexed = false);
+// assets/recorded (data_dir.h's assets_dir()), indexed, once.
 const std::vector<RecordedSet>& shipped_recorded_sets();
 
 // A measured figure as the stage says it: "WHERE: 32.02 cycles per instruction, model 32", WHERE

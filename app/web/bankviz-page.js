@@ -43,12 +43,75 @@
 
   // [2] The app's command line: the link, and the page's size unless the link gives one.
   var hash = location.hash || '#';
+  // The link `bankviz-cli serve --http` prints carries its token (#token=...): kept for this tab
+  // (sessionStorage, for the server's /api calls) and taken out of the link the app reads and the
+  // address bar shows.
+  var token = /(^#|&)token=([0-9A-Za-z]{16,128})(?=&|$)/.exec(hash);
+  if (token) {
+    sessionStorage.setItem('bankviz-token', token[2]);
+    hash = hash.replace(token[0], token[1] === '#' ? '#' : '').replace('#&', '#');
+    history.replaceState(null, '', location.pathname + location.search + hash);
+  }
   var args = ['--link', hash];
   var fixedSize = /(^|[#&])size=/.test(hash);
   function viewport() {
     return [Math.max(640, window.innerWidth), Math.max(400, window.innerHeight)];
   }
   if (!fixedSize) args.push('--size', viewport().join('x'));
+
+  // The recorded measurements (assets/recorded: figures measured on a GPU, app/shared/recorded.h)
+  // are on the site gzipped, listed in recorded/index.json (cmake/gzip_recorded.cmake); the
+  // browser unpacks them (DecompressionStream) into /bankviz/assets/recorded, where the app's
+  // figures come from when no GPU measures.
+  function loadRecorded(M) {
+    if (typeof DecompressionStream === 'undefined')
+      return Promise.reject(new Error('this browser cannot unpack gzip (DecompressionStream)'));
+    var dir = '/bankviz/assets/recorded';
+    return fetch('recorded/index.json').then(function (r) {
+      if (!r.ok) throw new Error('recorded/index.json: HTTP ' + r.status);
+      return r.json();
+    }).then(function (names) {
+      M.FS.mkdirTree(dir);
+      return Promise.all(names.filter(function (n) {
+        return /^[A-Za-z0-9._-]+\.json$/.test(n);  // a name, never a path
+      }).map(function (name) {
+        return fetch('recorded/' + name + '.gz').then(function (r) {
+          if (!r.ok) throw new Error(name + '.gz: HTTP ' + r.status);
+          return r.arrayBuffer();
+        }).then(function (bytes) {
+          // A server that sends .gz files as Content-Encoding: gzip has them unpacked already.
+          var b = new Uint8Array(bytes);
+          if (b.length < 2 || b[0] !== 0x1f || b[1] !== 0x8b) return bytes;
+          var plain = new Blob([b]).stream().pipeThrough(new DecompressionStream('gzip'));
+          return new Response(plain).arrayBuffer();
+        }).then(function (bytes) {
+          M.FS.writeFile(dir + '/' + name, new Uint8Array(bytes));
+        });
+      }));
+    });
+  }
+
+  function askServer(M, token) {
+    return fetch('api/hello', {headers: {Authorization: 'token ' + token}}).then(function (r) {
+      return r.json().catch(function () { return {error: 'HTTP ' + r.status}; });
+    }).then(function (hello) {
+      var host = hello.host || location.host;
+      if (hello.error) {
+        M.ENV.BANKVIZ_SERVED_NOTE = 'the server at ' + location.host + ' refused this page: ' +
+            hello.error;
+      } else if (!hello.device || !hello.device.present) {
+        M.ENV.BANKVIZ_SERVED_NOTE = 'bankviz-cli serve on ' + host + ' has no usable GPU (' +
+            ((hello.device && hello.device.reason) || 'it found none') + ')';
+      } else {
+        M.ENV.BANKVIZ_SERVED_GPU = hello.device.name;
+        M.ENV.BANKVIZ_SERVED_SM = hello.device.sm || '';
+        M.ENV.BANKVIZ_SERVED_HOST = host;
+        M.ENV.BANKVIZ_SERVED_TOKEN = token;
+      }
+    }, function (e) {
+      M.ENV.BANKVIZ_SERVED_NOTE = 'no answer from the server at ' + location.host + ': ' + e;
+    });
+  }
 
   var started = false;
   window.Module = {
@@ -63,6 +126,19 @@
       M.FS.mkdirTree('/config/bankviz');
       M.FS.mkdirTree('/home/web');
       M.FS.mkdirTree('/uploads');
+      // The recorded measurements, unpacked where the app reads them before it starts.
+      M.addRunDependency('bankviz-recorded');
+      loadRecorded(M).catch(function (e) {
+        // The app then says that none could be loaded, beside the model's figures.
+        console.warn('bankviz: the recorded measurements could not be loaded: ' + e);
+      }).then(function () { M.removeRunDependency('bankviz-recorded'); });
+      // Opened from `bankviz-cli serve --http` with its token: ask the server for its GPU, and
+      // tell the app (app/gui/measure/browser_gpu.cpp) where it measures, or why it cannot.
+      var served = sessionStorage.getItem('bankviz-token');
+      if (served) {
+        M.addRunDependency('bankviz-served');
+        askServer(M, served).then(function () { M.removeRunDependency('bankviz-served'); });
+      }
       // The settings kept in this browser, back where the app reads them.
       for (var i = 0; i < localStorage.length; ++i) {
         var key = localStorage.key(i);

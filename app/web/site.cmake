@@ -32,9 +32,10 @@ target_link_options(bankviz PRIVATE
   -sTOTAL_STACK=16MB -sDEFAULT_PTHREAD_STACK_SIZE=4MB
   -sINITIAL_MEMORY=256MB -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
   -sEXIT_RUNTIME=0 -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web,worker
-  -sEXPORTED_RUNTIME_METHODS=FS,ccall,ENV,UTF8ToString
-  # The recorded measurements (assets/recorded, 3 MB of JSON) stay out until the browser's app
-  # shows them (the GPU issue's app part); the presets, lessons and scenes go in.
+  -sEXPORTED_RUNTIME_METHODS=FS,ccall,ENV,UTF8ToString,stringToUTF8,lengthBytesUTF8,addRunDependency,removeRunDependency
+  # The recorded measurements (assets/recorded, 6.5 MB of JSON) are not packed: the site has
+  # them gzipped in recorded/ (below), which the page unpacks into /bankviz/assets/recorded.
+  # The presets, lessons and scenes go in.
   "SHELL:--exclude-file ${PROJECT_SOURCE_DIR}/assets/recorded"
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/assets@/bankviz/assets"
   "SHELL:--preload-file ${PROJECT_SOURCE_DIR}/shaders@/bankviz/shaders"
@@ -45,6 +46,18 @@ target_link_options(bankviz PRIVATE
 file(GLOB_RECURSE bankviz_site_inputs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/assets/*
      ${PROJECT_SOURCE_DIR}/shaders/*)
 set_property(TARGET bankviz APPEND PROPERTY LINK_DEPENDS ${bankviz_site_inputs})
+# The recorded measurements, gzipped (6.5 MB of JSON -> about 0.65 MB), with their list
+# (recorded/index.json): bankviz-page.js fetches and unpacks them before the app starts.
+file(GLOB bankviz_recorded_sets CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/assets/recorded/*.json)
+add_custom_command(
+  OUTPUT ${BANKVIZ_SITE_DIR}/recorded/index.json
+  COMMAND ${CMAKE_COMMAND} -DIN_DIR=${PROJECT_SOURCE_DIR}/assets/recorded
+          -DOUT_DIR=${BANKVIZ_SITE_DIR}/recorded -P ${PROJECT_SOURCE_DIR}/cmake/gzip_recorded.cmake
+  DEPENDS ${bankviz_recorded_sets} ${PROJECT_SOURCE_DIR}/cmake/gzip_recorded.cmake
+  COMMENT "gzipping the recorded measurements for the site"
+  VERBATIM)
+add_custom_target(bankviz_site_recorded DEPENDS ${BANKVIZ_SITE_DIR}/recorded/index.json)
+add_dependencies(bankviz bankviz_site_recorded)
 # The page itself: copied beside what emcc writes.
 foreach(f index.html bankviz-page.js sw.js)
   add_custom_command(TARGET bankviz POST_BUILD

@@ -590,5 +590,89 @@ TEST(Recorded, ShippedSetsRead) {
   EXPECT_FALSE(sets.empty());
 }
 
+// The programs read the shipped sets by index (a lookup reads one run): run for run, what a
+// whole read holds. A set not laid out as measure writes it is read whole instead; a run whose
+// line is damaged is passed over when looked up; a set cut short is refused.
+TEST(Recorded, AnIndexedSetFindsWhatAWholeReadFinds) {
+  namespace fs = std::filesystem;
+  const std::string dir = std::string(BANKVIZ_SOURCE_DIR) + "/assets/recorded";
+  const std::vector<RecordedSet> whole = load_recorded_sets(dir, nullptr);
+  const std::vector<RecordedSet> indexed = load_recorded_sets(dir, nullptr, /*indexed=*/true);
+  ASSERT_EQ(whole.size(), indexed.size());
+  for (size_t i = 0; i < whole.size(); ++i) {
+    const RecordedSet &w = whole[i], &x = indexed[i];
+    EXPECT_TRUE(x.runs.empty()) << x.path << " was read whole, not by index";
+    ASSERT_TRUE(x.text);
+    EXPECT_EQ(x.lines.size(), w.runs.size()) << x.path;
+    EXPECT_EQ(recorded_label(x), recorded_label(w));
+    EXPECT_EQ(x.rules_version, w.rules_version);
+    EXPECT_EQ(x.complete, w.complete);
+    EXPECT_EQ(x.experiments, w.experiments);
+    for (const auto& [key, result] : w.runs) {
+      auto at = x.lines.find(key);
+      ASSERT_NE(at, x.lines.end()) << key;
+      const nlohmann::json line = nlohmann::json::parse(
+          x.text->substr(at->second.first, at->second.second - at->second.first));
+      EXPECT_EQ(line["result"], result) << key;
+    }
+  }
+  const Scenario s = preset("row-write-column-read");
+  auto a = find_recorded_run(whole, s, RunMode::Exposed);
+  auto b = find_recorded_run(indexed, s, RunMode::Exposed);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(run_result_json(s, a->result), run_result_json(s, b->result));
+  EXPECT_EQ(a->label, b->label);
+
+  RecordedSet set;
+  set.bankviz = BANKVIZ_VERSION;
+  set.rules_version = kModelRulesVersion;
+  set.date = "2026-11-29";
+  set.device = "NVIDIA H200";
+  set.runs[scenario_identity(s) + " exposed"] = run_result_json(s, sample_run());
+  Scenario other = s;
+  other.tiles[0].pad = 7;
+  set.runs[scenario_identity(other) + " written"] = run_result_json(other, sample_run());
+  const std::string text = recorded_set_text(set);
+  std::string error;
+  std::optional<RecordedSet> ix = index_recorded_set(text, &error);
+  ASSERT_TRUE(ix) << error;
+  EXPECT_EQ(ix->lines.size(), 2u);
+  auto hit = find_recorded_run({*ix}, s, RunMode::Exposed);
+  ASSERT_TRUE(hit);
+  EXPECT_DOUBLE_EQ(hit->result.exposed.steps[0].cycles_per_instruction, 32.02);
+  EXPECT_TRUE(find_recorded_run({*ix}, other, RunMode::Written));
+  EXPECT_FALSE(find_recorded_run({*ix}, other, RunMode::Exposed));
+  // Laid out otherwise (pretty-printed by hand): not indexed, read whole by the loader.
+  const std::string pretty = nlohmann::json::parse(text).dump(2);
+  EXPECT_FALSE(index_recorded_set(pretty, &error));
+  const fs::path tmp = fs::temp_directory_path() / ("bankviz-recidx-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  std::ofstream(tmp / "a.json") << pretty;
+  std::vector<std::string> problems;
+  const std::vector<RecordedSet> loaded = load_recorded_sets(tmp.string(), &problems, true);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  ASSERT_EQ(loaded.size(), 1u);
+  EXPECT_EQ(loaded[0].runs.size(), 2u);
+  EXPECT_TRUE(find_recorded_run(loaded, s, RunMode::Exposed));
+  fs::remove_all(tmp);
+  // A damaged run: indexed, and passed over when looked up; the other still found.
+  std::string damaged = text;
+  const size_t at = damaged.find("\"result\":{");
+  ASSERT_NE(at, std::string::npos);
+  damaged.replace(at, 10, "\"result\":[");
+  ix = index_recorded_set(damaged, &error);
+  ASSERT_TRUE(ix) << error;
+  EXPECT_EQ(find_recorded_run({*ix}, s, RunMode::Exposed).has_value() +
+                find_recorded_run({*ix}, other, RunMode::Written).has_value(),
+            1);
+  // Cut short, or a line that is not a run: refused (and the whole read refuses it too).
+  EXPECT_FALSE(index_recorded_set(text.substr(0, text.size() - 40), &error));
+  std::string foreign = text;
+  foreign.insert(text.find('\n') + 1, "{\"mode\":\"exposed\"},\n");
+  EXPECT_FALSE(index_recorded_set(foreign, &error));
+  EXPECT_NE(error.find("line 2"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace bankviz

@@ -151,10 +151,11 @@ await test('the default view draws, and its layout equals the desktop app\'s at 
   if (!desktop || !fs.existsSync(desktop)) {
     console.log(`       (the desktop comparison skipped: no desktop app at '${desktop}')`);
   } else {
-    // The one line that differs by design: what the measurement panel says of the GPU (the
-    // browser runs no kernel; a desktop without a GPU says why it has none).
+    // The lines that differ by design: what the measurement panel says of the GPU (the
+    // browser runs no kernel and shows the recorded figures; a desktop without a GPU says so).
     const measured = (t) => t.includes('real kernels need an NVIDIA GPU') ||
-                            t.includes('timing unavailable') || t.includes('no CUDA');
+                            t.includes('timing unavailable') || t.includes('no CUDA') ||
+                            t.includes('recorded figures') || t.includes('this machine\'s GPU');
     const desk = desktopLayout(['--size', '1280x720']);
     layout.texts = layout.texts.filter((t) => !measured(t));
     desk.texts = desk.texts.filter((t) => !measured(t));
@@ -287,6 +288,122 @@ await test('a broken link says so over the default view', async () => {
   check(layout.texts.some((t) => t.includes('no-such-lesson')), 'the message does not name it');
   check(layout.tile.rows > 0, 'the default view is not drawn');
   await page.closeAll();
+});
+
+// The texts of the frame on screen, asked again (Module.bankvizAskLayout) until `ok` accepts them.
+async function textsWhen(page, ok, what, timeout = 90000) {
+  const until = Date.now() + timeout;
+  let texts = [];
+  while (Date.now() < until) {
+    await page.evaluate(() => {
+      const old = document.getElementById('bankviz-layout');
+      if (old) old.remove();
+      window.Module.bankvizAskLayout = true;
+    });
+    texts = (await layoutOf(page)).texts;
+    if (ok(texts)) return texts;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${what}: ${texts.filter((t) => t.length < 200).slice(-12).join(' | ')}`);
+}
+
+await test('the recorded figures: a preset shows the one measured on the H200, labelled; an edit ' +
+           'nobody recorded says so', async () => {
+  const page = await open('#preset=row-write-column-read&size=1280x1000', 1280, 1000);
+  await drawn(page);
+  const texts = await textsWhen(
+      page, (ts) => ts.some((t) => t.includes('measured on H200, recorded 2026-11-29')),
+      'no recorded figure');
+  check(texts.some((t) => t.includes('no GPU in a browser: the recorded figures (measured on H200')),
+        `the source is not named: ${texts.filter((t) => t.includes('GPU')).join(' | ')}`);
+  check(page.errors.length === 0, `console errors: ${page.errors.join(' | ')}`);
+  await page.closeAll();
+  const preset = JSON.parse(fs.readFileSync(
+      path.join(process.env.BANKVIZ_DATA_DIR || '.', 'assets/presets/row-write-column-read.json'),
+      'utf8'));
+  preset.tiles[0].pad = 40;
+  const edited = await open('#scenario=' +
+                            Buffer.from(JSON.stringify(preset)).toString('base64url') +
+                            '&size=1280x1000', 1280, 1000);
+  await drawn(edited);
+  await textsWhen(edited, (ts) => ts.some((t) => t.includes('not measured: nobody recorded')),
+                  'no "not measured"');
+  await edited.closeAll();
+});
+
+await test('served by bankviz-cli serve --http: the link\'s token opens the page and its API, ' +
+           'other tokens and sites are refused', async () => {
+  const cli = process.env.BANKVIZ_CLI || '';
+  if (!cli || !fs.existsSync(cli)) {
+    console.log(`       (skipped: no bankviz-cli at '${cli}')`);
+    return;
+  }
+  const {spawn} = await import('node:child_process');
+  const server = spawn(cli, ['serve', '--http', '127.0.0.1:0', '--site', process.env.BANKVIZ_SITE],
+                       {stdio: ['ignore', 'pipe', 'ignore']});
+  try {
+    const link = await new Promise((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (d) => {
+        out += d;
+        const m = /open (http:\/\/127\.0\.0\.1:[0-9]+\/)#token=([0-9a-f]+)/.exec(out);
+        if (m) resolve({url: m[1], token: m[2]});
+      });
+      server.on('exit', () => reject(new Error(`the server ended: ${out}`)));
+      setTimeout(() => reject(new Error(`no link: ${out}`)), 20000);
+    });
+    const browser = await launch();
+    browsers.add(browser);
+    const page = (await browser.pages())[0] || (await browser.newPage());
+    page.errors = [];
+    page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+    page.on('pageerror', (e) => page.errors.push(String(e)));
+    await page.setViewport({width: 1280, height: 1000});
+    await page.goto(`${link.url}#preset=row-write-column-read&token=${link.token}`,
+                    {waitUntil: 'load'});
+    await drawn(page);
+    await hashWhere(page, (h) => h.startsWith('#preset=row-write-column-read') &&
+                    !h.includes('token'), 'the link without its token');
+    const call = (token, origin) => page.evaluate(async (t, o) => {
+      const headers = t ? {Authorization: 'token ' + t} : {};
+      const r = await fetch(o ? o + 'api/hello' : 'api/hello', {headers});
+      return r.status;
+    }, token, origin);
+    check(await call(link.token) === 200, 'the token was refused');
+    check(await call('') === 403, 'no token was let in');
+    check(await call(link.token.replace(/^./, (c) => c === 'a' ? 'b' : 'a')) === 403,
+          'a wrong token was let in');
+    // A malformed request from the page: answered with an error in words, not a crash.
+    const bad = await page.evaluate(async (t) => {
+      const r = await fetch('api/request', {method: 'POST', body: '{"id":1,"request":',
+                                            headers: {Authorization: 'token ' + t}});
+      return {status: r.status, body: await r.json()};
+    }, link.token);
+    check(bad.status === 400 && /not JSON/.test(bad.body.error || ''),
+          `a malformed request: ${JSON.stringify(bad)}`);
+    // A page of another site, with the token (its Origin names that site): refused. (A browser
+    // lets no page read another site's answer anyway; the server must refuse to run it.)
+    const {get} = await import('node:http');
+    const foreign = await new Promise((resolve, reject) => {
+      get(`${link.url}api/hello`,
+          {headers: {Authorization: 'token ' + link.token, Origin: 'http://evil.example'}},
+          (r) => { r.resume(); resolve(r.statusCode); }).on('error', reject);
+    });
+    check(foreign === 403, `a request from another site was answered ${foreign}`);
+    // Without a GPU there the page says so and shows the recorded figures (with one, it would
+    // name it: "H200 on HOST (bankviz-cli serve --http)", and measure there).
+    const where = (ts) => ts.some((t) => t.includes('has no usable GPU') ||
+                                         t.includes('(bankviz-cli serve --http)'));
+    const texts = await textsWhen(page, where, 'the page does not say where it measures');
+    if (texts.some((t) => t.includes('has no usable GPU')))
+      await textsWhen(page, (ts) => ts.some((t) => t.includes('measured on H200, recorded')),
+                      'no recorded figure');
+    // The refusals above are logged by the browser as failed loads; nothing else may be.
+    const errors = page.errors.filter((e) => !/status of 40[03]/.test(e));
+    check(errors.length === 0, `console errors: ${errors.join(' | ')}`);
+  } finally {
+    server.kill('SIGTERM');
+  }
 });
 
 fs.rmSync(tmp, {recursive: true, force: true});

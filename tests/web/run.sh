@@ -2,7 +2,8 @@
 # The browser tests (scripts/web.sh --test; CI): Debian's chromium, headless with SwiftShader's
 # WebGL2, driven by npm's puppeteer-core against the site served on 127.0.0.1.
 # usage: tests/web/run.sh SITE_DIR   (BANKVIZ_DESKTOP=path/to/bankviz: the desktop app whose
-#        layout the page's must equal; build/app/gui/bankviz by default, skipped when absent)
+#        layout the page's must equal; build/app/gui/bankviz by default, skipped when absent;
+#        BANKVIZ_CLI: the bankviz-cli whose `serve --http` serves the site to one test)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 site=$(cd "${1:?usage: tests/web/run.sh SITE_DIR}" && pwd)
@@ -22,5 +23,8 @@ done
 url=$(grep -o 'http://[^ ]*' "$log" | head -1)
 [[ -n $url ]] || { echo "web tests: the server did not start:"; cat "$log"; exit 1; }
 export BANKVIZ_DESKTOP=${BANKVIZ_DESKTOP:-$root/build/app/gui/bankviz}
+# bankviz-cli, for the page served by `serve --http` (skipped when absent).
+export BANKVIZ_CLI=${BANKVIZ_CLI:-$root/build/app/bankviz-cli}
+export BANKVIZ_SITE=$site
 export BANKVIZ_DATA_DIR=${BANKVIZ_DATA_DIR:-$root}
 node "$here/browser.test.mjs" "$url"

@@ -207,4 +207,11 @@ class Measurer {
 // source says which sets, or that there are none.
 void use_recorded(Measurer& m, const std::string& what = "the recorded figures only");
 
+#ifdef __EMSCRIPTEN__
+// The page was opened from `bankviz-cli serve --http` (browser_gpu.cpp): true when it measures
+// there (the server's GPU), or shows the recorded figures with the reason the server has no GPU
+// (the page said which in the environment); false: no server (a static site).
+bool use_served_gpu(Measurer& m);
+#endif
+
 }  // namespace bankviz::gui

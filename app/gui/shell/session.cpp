@@ -1293,9 +1293,13 @@ bool save_imgui_ini(const std::string& path) {
 void start_gpu(AppState& s, const Options& o) {
   Measurer& m = s.measure.measurer;
   // The browser runs no kernel: the recorded figures where exactly the scenario was recorded
-  // (assets/recorded where the page has them; else it says none could be loaded).
-  if (!capabilities().processes)
+  // (the page unpacks assets/recorded into its files before the app starts: bankviz-page.js).
+  if (!capabilities().processes) {
+#ifdef __EMSCRIPTEN__
+    if (use_served_gpu(m)) return;  // opened from `bankviz-cli serve --http`: its GPU
+#endif
     return use_recorded(m, "no GPU in a browser: the recorded figures");
+  }
   if (o.frames != 0 && o.screenshot.empty()) return;  // a headless render measures nothing
 #ifndef __EMSCRIPTEN__
   GpuMenu& g = s.measure.gpu_menu;
