@@ -28,6 +28,17 @@ Scenario preset(const char* name) {
   return *l.scenario;
 }
 
+// What a GPU host with an H200 says first (a script plays the remote in these tests).
+Greeting h200_greeting() {
+  Greeting g;
+  g.protocol_version = kProtocolVersion;
+  g.bankviz = BANKVIZ_VERSION;
+  g.device.present = true;
+  g.device.name = "NVIDIA H200";
+  g.device.sm = "sm_90";
+  return g;
+}
+
 Measurement measure(Measurer& m, const Scenario& s) {
   m.request(s);
   m.wait(60);
@@ -65,12 +76,7 @@ TEST(RemoteMeasure, FigureThenLostConnectionKeepsItStale) {
   Reply reply;
   reply.ok = true;
   reply.out = run_result_json(s, rec->result).dump();
-  Greeting g;
-  g.protocol_version = kProtocolVersion;
-  g.bankviz = BANKVIZ_VERSION;
-  g.device.present = true;
-  g.device.name = "NVIDIA H200";
-  g.device.sm = "sm_90";
+  const Greeting g = h200_greeting();
   const fs::path dir = fs::temp_directory_path() / ("bankviz-rm-" + std::to_string(getpid()));
   fs::create_directories(dir);
   // Answers the first request of its life (the figure: id 1), then ends; a second connection
@@ -218,12 +224,7 @@ TEST(GpuSetting, ACommandChosenMeasuresThroughIt) {
 TEST(GpuSetting, SwitchingAwayFromAHungGpuWaitsForNothing) {
   namespace fs = std::filesystem;
   using Clock = std::chrono::steady_clock;
-  Greeting g;
-  g.protocol_version = kProtocolVersion;
-  g.bankviz = BANKVIZ_VERSION;
-  g.device.present = true;
-  g.device.name = "NVIDIA H200";
-  g.device.sm = "sm_90";
+  const Greeting g = h200_greeting();
   const fs::path dir = fs::temp_directory_path() / ("bankviz-hung-" + std::to_string(getpid()));
   fs::create_directories(dir);
   const fs::path script = dir / "hung.sh";

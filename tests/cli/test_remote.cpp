@@ -468,6 +468,19 @@ TEST(RemoteCli, FilesTravelAndGpuFlagsStayHome) {
 
 // [SECTION] A run's JSON and the recorded sets
 
+RunResult sample_run();
+
+// A recorded set of this build's rules, from an H200, holding S's exposed run (sample_run()).
+RecordedSet h200_set_of(const Scenario& s) {
+  RecordedSet set;
+  set.bankviz = BANKVIZ_VERSION;
+  set.rules_version = kModelRulesVersion;
+  set.date = "2026-11-29";
+  set.device = "NVIDIA H200";
+  set.runs[scenario_identity(s) + " exposed"] = run_result_json(s, sample_run());
+  return set;
+}
+
 RunResult sample_run() {
   RunResult r;
   r.status = RunStatus::Ok;
@@ -545,12 +558,7 @@ TEST(Recorded, IdentityIsTheKernelNotItsWords) {
 
 TEST(Recorded, FindsExactlyTheScenarioAndSaysWhenItsRulesAreOlder) {
   const Scenario s = preset("row-write-column-read");
-  RecordedSet set;
-  set.bankviz = BANKVIZ_VERSION;
-  set.rules_version = kModelRulesVersion;
-  set.date = "2026-11-29";
-  set.device = "NVIDIA H200";
-  set.runs[scenario_identity(s) + " exposed"] = run_result_json(s, sample_run());
+  RecordedSet set = h200_set_of(s);
   std::string error;
   auto read = parse_recorded_set(recorded_set_text(set), &error);
   ASSERT_TRUE(read) << error;
@@ -623,12 +631,7 @@ TEST(Recorded, AnIndexedSetFindsWhatAWholeReadFinds) {
   EXPECT_EQ(run_result_json(s, a->result), run_result_json(s, b->result));
   EXPECT_EQ(a->label, b->label);
 
-  RecordedSet set;
-  set.bankviz = BANKVIZ_VERSION;
-  set.rules_version = kModelRulesVersion;
-  set.date = "2026-11-29";
-  set.device = "NVIDIA H200";
-  set.runs[scenario_identity(s) + " exposed"] = run_result_json(s, sample_run());
+  RecordedSet set = h200_set_of(s);
   Scenario other = s;
   other.tiles[0].pad = 7;
   set.runs[scenario_identity(other) + " written"] = run_result_json(other, sample_run());
