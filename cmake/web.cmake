@@ -57,6 +57,9 @@ target_compile_options(bankviz_imgui PUBLIC -sUSE_GLFW=3)
 target_sources(bankviz_imgui PRIVATE ${PROJECT_SOURCE_DIR}/app/web/stb_image_write.cpp)
 target_include_directories(bankviz_imgui SYSTEM PUBLIC ${BANKVIZ_WEB_INCLUDE}/stb)
 target_link_options(bankviz_imgui PUBLIC -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2)
+# Dear ImGui's own files are never one unity source (scripts/web.sh builds ours that way): they are
+# not ours to keep unity-clean, and compile once.
+set_target_properties(bankviz_imgui PROPERTIES UNITY_BUILD OFF)
 # The desktop links pkg-config's `imgui`; the app names this one target for both.
 add_library(PkgConfig::IMGUI ALIAS bankviz_imgui)
 set(BANKVIZ_HAVE_GUI ON)

@@ -72,7 +72,7 @@ if [[ -z ${EM_CACHE:-} && ! -w /usr/share/emscripten/cache ]]; then
   export EM_CACHE=$PWD/$out/emcache
 fi
 if [[ ! -f $out/cmake/CMakeCache.txt ]]; then
-  emcmake cmake -S . -B "$out/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  emcmake cmake -S . -B "$out/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON \
     -DIMGUI_SOURCE_DIR="$PWD/$imgui_dir" -DBANKVIZ_SITE_DIR="$PWD/$out/site"
 fi
 cmake --build "$out/cmake" -j "$jobs" --target bankviz

@@ -18,6 +18,7 @@
 
 #include "bankviz/analysis.h"
 #include "bankviz/layout.h"
+#include "text_pad.h"
 #include "workers.h"
 
 namespace bankviz {
@@ -372,15 +373,6 @@ const char* kind_name(FixKind k) {
   return "?";
 }
 
-std::string pad_right(std::string s, size_t n) {
-  if (s.size() < n) s.resize(n, ' ');
-  return s;
-}
-
-std::string pad_left(const std::string& s, size_t n) {
-  return s.size() >= n ? s : std::string(n - s.size(), ' ') + s;
-}
-
 std::string bytes_text(int64_t b) {
   return (b >= 0 ? "+" : "") + std::to_string(b) + " B";
 }
@@ -427,7 +419,7 @@ std::string render_advice(const Scenario& s, const Advice& a) {
       << pad_left("memory", 10) << "  conflict-free steps\n";
     for (size_t k = 0; k < ta.ranked.size() && k < kRankedShown; ++k) {
       const Fix& f = a.fixes[static_cast<size_t>(ta.ranked[k])];
-      o << "  " << pad_left(std::to_string(k + 1), 3) << "  " << pad_right(f.name, 22)
+      o << "  " << pad_left(std::to_string(k + 1), 3) << "  " << pad_right(f.name.substr(0, 22), 22)
         << pad_left(std::to_string(f.total_wavefronts), 11)
         << pad_left(std::to_string(f.total_ideal), 8) << pad_left(bytes_text(f.extra_bytes), 10)
         << "  " << f.conflict_free_steps << "/" << f.ideal.size() << "\n";

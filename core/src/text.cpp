@@ -17,22 +17,13 @@
 
 #include "bankviz/copy_h200.h"
 #include "scenario_json.h"
+#include "text_pad.h"
 
 namespace bankviz {
 
 namespace {
 
 // [SECTION] Small formatting helpers
-
-std::string pad_left(std::string s, size_t width) {
-  if (s.size() < width) s.insert(0, width - s.size(), ' ');
-  return s;
-}
-
-std::string pad_right(std::string s, size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
-  return s;
-}
 
 std::string plural(int64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
