@@ -278,9 +278,12 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "bankviz: %s\n", link_problem.c_str());
     set_notice(app->s, "this link does not open: " + link_problem, 0, 30, Notice::Error);
   }
-  // Outputs that cannot be written are refused before any rendering (and again when written).
-  for (const std::string* out : {&o.screenshot, &o.gif, &o.dump_layout, &o.export_gif,
-                                 &o.answer_screenshot, &o.answer_dump_layout})
+  // Outputs that cannot be written are refused before any rendering (and again when written):
+  // every picture and layout of --screenshot's (one per --sizes size), none written before.
+  std::vector<const std::string*> outs = {&o.gif, &o.export_gif};
+  const std::vector<ScreenshotFile> shots = screenshot_files(o);
+  for (const ScreenshotFile& f : shots) outs.insert(outs.end(), {&f.png, &f.json});
+  for (const std::string* out : outs)
     if (!out->empty())
       if (std::string why = bankviz::output_problem(*out, o.force); !why.empty()) {
         std::fprintf(stderr, "bankviz: %s\n", why.c_str());

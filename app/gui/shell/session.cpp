@@ -152,7 +152,7 @@ bool look_outdated(const AppState& s, float scale, int px_h) {
 // [SECTION] Frames
 
 FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
-                         double dt, bool input, ExportCanvas* canvas) {
+                         double dt, bool input, ExportCanvas* canvas, bool draw) {
   using clock = std::chrono::steady_clock;
   auto ms = [](clock::time_point a, clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
@@ -179,6 +179,10 @@ FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int widt
   }
   ImGui::Render();
   auto t1 = clock::now();
+  if (!draw) {
+    ft.ui = ft.total = ms(t0, t1);
+    return ft;
+  }
   glViewport(0, 0, width, height);
   // The panels draw no background of their own (begin_panel): the clear is their background.
   const Rgba& bg = s.palette.panel;
@@ -470,10 +474,15 @@ bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, fl
   try {
     ok = each(
         [&] {
-          // Two frames: ImGui settles sizes on the first. A frame that failed (render_frame
-          // caught an exception) fails the export rather than being written.
+          // Three frames, the last one drawn: ImGui sizes a window from its content on the
+          // frame before, so from a fresh start a scroll bar was still a frame behind on the
+          // second (a run's first picture differed by a scroll bar's grab from the same size
+          // drawn after another: AskBeforeTelling/SizesInOneRun). The first two are laid out,
+          // not rasterized. A frame that failed (render_frame caught an exception) fails the
+          // export rather than being written.
           const int failed = s.failed_frames;
-          for (int i = 0; i < 2; ++i) render_frame(s, p, cells, w, h, 0, false);
+          for (int i = 0; i < 2; ++i) render_frame(s, p, cells, w, h, 0, false, nullptr, false);
+          render_frame(s, p, cells, w, h, 0, false);
           if (s.failed_frames != failed) throw std::runtime_error(s.status.text);
           glFinish();
           return fbo.read_rgba();
@@ -1105,20 +1114,20 @@ void print_frame_times(const std::vector<FrameTiming>& t, const std::string& ren
 
 namespace {
 
-// One PNG of the window as it stands (--screenshot, --answer-screenshot) and, when LAYOUT is
-// given, where its grids and texts were drawn (--dump-layout).
+// One PNG of the window as it stands (one of screenshot_files(): --screenshot, --answer-screenshot,
+// at --size or one of --sizes) and, when it names one, where its grids and texts were drawn
+// (--dump-layout).
 bool write_screenshot(AppState& s, const Options& o, Platform& p, CellRenderer& cells, float scale,
-                      bool light, const std::string& png, const std::string& layout,
-                      std::string* err) {
+                      bool light, const ScreenshotFile& f, std::string* err) {
   s.slide = o.slide;  // the Export menu's PNG slide, at --size
-  capture_texts(!layout.empty());
-  const bool shot = export_png(s, p, cells, o.width, o.height, scale, light, png, o.force, err);
+  capture_texts(!f.json.empty());
+  const bool shot = export_png(s, p, cells, f.width, f.height, scale, light, f.png, o.force, err);
   s.slide = false;
   if (shot)
-    std::printf("wrote %s (%dx%d, %s%s)\n", png.c_str(), static_cast<int>(o.width * scale),
-                static_cast<int>(o.height * scale), p.gl_renderer.c_str(),
+    std::printf("wrote %s (%dx%d, %s%s)\n", f.png.c_str(), static_cast<int>(f.width * scale),
+                static_cast<int>(f.height * scale), p.gl_renderer.c_str(),
                 p.egl_platform.empty() ? "" : (", EGL " + p.egl_platform).c_str());
-  const bool dumped = !shot || layout.empty() || write_layout(s, layout, scale, o.force, err);
+  const bool dumped = !shot || f.json.empty() || write_layout(s, f.json, scale, o.force, err);
   capture_texts(false);
   return shot && dumped;
 }
@@ -1145,10 +1154,13 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
         update_compare(s);
       }
     }
-    if (!write_screenshot(s, o, p, cells, scale, light, o.screenshot, o.dump_layout, &err)) {
-      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return kExitFailed;
-    }
+    // The question's pictures, at --size or at each of --sizes (main.cpp checked every name).
+    const std::vector<ScreenshotFile> shots = screenshot_files(o);
+    for (const ScreenshotFile& f : shots)
+      if (!f.told && !write_screenshot(s, o, p, cells, scale, light, f, &err)) {
+        std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+        return kExitFailed;
+      }
     // What the measurement panel shows: a GPU's timing, or why there is none.
     if (auto m = s.measure.measurer.last(); m && m->ok && !m->recorded.empty()) {
       // A recorded figure (no GPU here): where and when it was measured.
@@ -1167,15 +1179,16 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
     }
     // --answer-screenshot: the clicker's reveal, held on the answer's first wavefront as
     // --reveal holds it, in the same run: what moves (nothing should) is what the room sees move.
+    // Then the answer's pictures at the same sizes.
     if (!o.answer_screenshot.empty()) {
       reveal_answer(s);
       s.playing = false;
-      if (!write_screenshot(s, o, p, cells, scale, light, o.answer_screenshot, o.answer_dump_layout,
-                            &err)) {
+    }
+    for (const ScreenshotFile& f : shots)
+      if (f.told && !write_screenshot(s, o, p, cells, scale, light, f, &err)) {
         std::fprintf(stderr, "bankviz: %s\n", err.c_str());
         return kExitFailed;
       }
-    }
   }
   // --sequence and --gif: the views-only 16:9 slide the Export menu renders (1280x720 unless
   // --size), through the same job as the app's exports, run to completion: the current step's

@@ -90,9 +90,11 @@ class ExportCanvas {
 
 // One frame: new frame, panels, render into the bound framebuffer of width x height pixels.
 // input false: an export's frame, which the mouse does not hover (no tooltips in a file); with a
-// canvas, drawn where it changed since the canvas's last frame.
+// canvas, drawn where it changed since the canvas's last frame. draw false: laid out only (the
+// panels run and ImGui renders its lists), nothing drawn into the framebuffer.
 FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
-                         double dt, bool input = true, ExportCanvas* canvas = nullptr);
+                         double dt, bool input = true, ExportCanvas* canvas = nullptr,
+                         bool draw = true);
 
 // Renders the UI offscreen at `scale` (light theme when asked) and writes a PNG.
 bool export_png(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
