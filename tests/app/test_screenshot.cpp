@@ -98,6 +98,56 @@ std::pair<Shot, Shot> asked_then_told(const std::string& name, const std::string
   return both;
 }
 
+struct Size {
+  int w = 0, h = 0;
+};
+// A 4:3 projector, 720p, 1080p and a 4K screen.
+const Size kSizes[] = {{1024, 768}, {1280, 720}, {1920, 1080}, {3840, 2160}};
+
+std::string size_arg(const Size& z) {
+  return std::to_string(z.w) + "x" + std::to_string(z.h);
+}
+
+std::string sizes_arg(const std::vector<Size>& sizes) {
+  std::string out;
+  for (const Size& z : sizes) out += (out.empty() ? "" : ",") + size_arg(z);
+  return out;
+}
+
+// The pictures of one run of the app at several sizes (--sizes): asked[i] at sizes[i] and, with
+// a lesson's answer asked for, told[i] after the reveal in the same run.
+struct SceneShots {
+  int rc = -1;
+  std::string log;
+  std::vector<Shot> asked, told;
+};
+
+SceneShots shots_at_sizes(const std::string& name, const std::string& args,
+                          const std::vector<Size>& sizes, bool answer = true) {
+  SceneShots out;
+  const std::string base = bankviz::test::scratch_dir() + "sizes-" + name;
+  const std::string told = answer ? " --answer-screenshot " + base +
+                                        "-told.png --answer-dump-layout " + base + "-told.json"
+                                  : "";
+  const std::string cmd = std::string(XVFB_RUN) + " -a -s \"-screen 0 1600x1000x24\" " +
+                          BANKVIZ_APP + " --no-settings " + args + " --sizes " + sizes_arg(sizes) +
+                          " --screenshot " + base + ".png --dump-layout " + base + ".json" + told +
+                          " --force > " + base + ".log 2>&1";
+  out.rc = std::system(cmd.c_str());
+  std::ifstream lg(base + ".log");
+  out.log.assign(std::istreambuf_iterator<char>(lg), {});
+  if (out.rc != 0) return out;
+  for (const Size& z : sizes) {
+    const std::string at = "-" + size_arg(z);
+    out.asked.emplace_back();
+    read_shot(out.asked.back(), base + at + ".png", base + at + ".json");
+    if (!answer) continue;
+    out.told.emplace_back();
+    read_shot(out.told.back(), base + "-told" + at + ".png", base + "-told" + at + ".json");
+  }
+  return out;
+}
+
 bool have_xvfb() {
   return std::string(XVFB_RUN).find("NOTFOUND") == std::string::npos;
 }
@@ -275,24 +325,22 @@ void expect_fits_the_room(const Shot& s, int w, int h, double min_digit_px) {
 
 }  // namespace
 
-TEST(Screenshot, PresenterModeFitsA1024x768Projector) {
+// Both projectors from one run of the app (--sizes): each picture is the one a run at its size
+// draws (AskBeforeTelling/SizesInOneRun).
+TEST(Screenshot, PresenterModeFitsA1024x768ProjectorAndFillsA1920x1080One) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
-  Shot s = screenshot("presenter-1024",
-                      "--preset row-write-column-read --presenter --size 1024x768 --step 2 "
-                      "--wavefront 0");
-  ASSERT_EQ(s.rc, 0) << s.log;
-  expect_fits_the_room(s, 1024, 768, 8);
-}
-
-TEST(Screenshot, PresenterModeFillsA1920x1080Projector) {
-  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
-  Shot s = screenshot("presenter-1080",
-                      "--preset row-write-column-read --presenter --size 1920x1080 --step 2 "
-                      "--wavefront 0");
-  ASSERT_EQ(s.rc, 0) << s.log;
-  expect_fits_the_room(s, 1920, 1080, 14);
+  const SceneShots shots = shots_at_sizes(
+      "presenter", "--preset row-write-column-read --presenter --step 2 --wavefront 0",
+      {{1024, 768}, {1920, 1080}}, false);
+  ASSERT_EQ(shots.rc, 0) << shots.log;
+  {
+    SCOPED_TRACE("at 1024x768");
+    expect_fits_the_room(shots.asked[0], 1024, 768, 8);
+  }
+  SCOPED_TRACE("at 1920x1080");
+  expect_fits_the_room(shots.asked[1], 1920, 1080, 14);
   // The type grows with the window: larger than at 1024x768's 26 px.
-  EXPECT_GT(s.layout["font_px"].get<double>(), 26);
+  EXPECT_GT(shots.asked[1].layout["font_px"].get<double>(), 26);
 }
 
 TEST(Screenshot, LessonCaptionIsPartOfTheScreenshot) {
@@ -862,34 +910,6 @@ TEST(AppExit, AnIndexNestedAsDeepAsAllowedIsDrawnUnderASmallStackLimit) {
 
 TEST(AppExit, AWindowSessionSavesSettingsOrSaysWhyNot) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
-  // The window stays open until SIGTERM, which ends the session like closing the window.
-  auto session_once = [](const fs::path& config) {
-    const std::string log = unique_path("session.log");
-    const std::string cmd = "XDG_CONFIG_HOME=" + config.string() + " " + XVFB_RUN + " -a " +
-                            "timeout --preserve-status -k 30 -s TERM 3 " + BANKVIZ_APP + " > " +
-                            log + " 2>&1";
-    const int rc = std::system(cmd.c_str());
-    AppRun r;
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    std::ifstream in(log);
-    r.out.assign(std::istreambuf_iterator<char>(in), {});
-    std::remove(log.c_str());
-    return r;
-  };
-  auto session = [&](const fs::path& config) {
-    AppRun r = session_once(config);
-    for (int retry = 0; retry < 2 && xvfb_cleanup_failed(r.status, r.out); ++retry)
-      r = session_once(config);
-    return r;
-  };
-  {
-    const Scratch home("session-ok");
-    AppRun r = session(home.path);
-    EXPECT_EQ(r.status, 0) << r.out;
-    EXPECT_TRUE(fs::is_regular_file(home.path / "bankviz" / "settings.json")) << r.out;
-    EXPECT_TRUE(fs::is_regular_file(home.path / "bankviz" / "imgui.ini")) << r.out;
-    EXPECT_EQ(count_files(home.path / "bankviz"), 2u);  // no temporary file left
-  }
   // settings.json or imgui.ini that is not a regular file: reported when read (the app starts with
   // the defaults, a FIFO does not block it) and when written (exit 1), and left as it was.
   struct Case {
@@ -908,12 +928,60 @@ TEST(AppExit, AWindowSessionSavesSettingsOrSaysWhyNot) {
       {"layout-full", "imgui.ini", [](const fs::path& p) { fs::create_symlink("/dev/full", p); },
        fs::file_type::symlink},
   };
+  std::vector<Scratch> homes;
+  homes.reserve(cases.size() + 1);  // never moved: a Scratch removes its folder when it goes
+  homes.emplace_back("session-ok");
   for (const Case& c : cases) {
-    const Scratch home(c.name);
-    fs::create_directories(home.path / "bankviz");
-    const fs::path file = home.path / "bankviz" / c.file;
-    c.make(file);
-    AppRun r = session(home.path);
+    homes.emplace_back(c.name);
+    fs::create_directories(homes.back().path / "bankviz");
+    c.make(homes.back().path / "bankviz" / c.file);
+  }
+  // The sessions side by side under one X server, each with a config folder of its own: a window
+  // stays open until SIGTERM (after 4 s), which ends the session like closing the window. (One
+  // after another, each under its own xvfb-run, they took 27 s of waiting.)
+  auto sessions_once = [&] {
+    std::string script;
+    for (const Scratch& home : homes)
+      script += "(XDG_CONFIG_HOME=" + quote(home.path.string()) +
+                " timeout --preserve-status -k 30 -s TERM 4 " + BANKVIZ_APP + " > " +
+                quote((home.path / "session.log").string()) + " 2>&1; echo $? > " +
+                quote((home.path / "session.rc").string()) + ") & ";
+    const std::string log = unique_path("sessions.log");
+    const std::string cmd =
+        std::string(XVFB_RUN) + " -a bash -c " + quote(script + "wait") + " > " + log + " 2>&1";
+    const int rc = std::system(cmd.c_str());
+    AppRun outer;
+    outer.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    std::ifstream in(log);
+    outer.out.assign(std::istreambuf_iterator<char>(in), {});
+    std::remove(log.c_str());
+    return outer;
+  };
+  AppRun outer = sessions_once();
+  for (int retry = 0; retry < 2 && xvfb_cleanup_failed(outer.status, outer.out); ++retry)
+    outer = sessions_once();
+  ASSERT_EQ(outer.status, 0) << outer.out;
+  // What each session printed and its exit status (beside its config folder, not in it).
+  auto session = [](const fs::path& home) {
+    AppRun r;
+    std::ifstream rc(home / "session.rc");
+    rc >> r.status;
+    std::ifstream in(home / "session.log");
+    r.out.assign(std::istreambuf_iterator<char>(in), {});
+    return r;
+  };
+  {
+    const fs::path& home = homes[0].path;
+    AppRun r = session(home);
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(fs::is_regular_file(home / "bankviz" / "settings.json")) << r.out;
+    EXPECT_TRUE(fs::is_regular_file(home / "bankviz" / "imgui.ini")) << r.out;
+    EXPECT_EQ(count_files(home / "bankviz"), 2u);  // no temporary file left
+  }
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    const fs::path file = homes[i + 1].path / "bankviz" / c.file;
+    AppRun r = session(homes[i + 1].path);
     EXPECT_EQ(r.status, 1) << c.name << "\n" << r.out;
     EXPECT_NE(r.out.find("using the default"), std::string::npos) << c.name << "\n" << r.out;
     EXPECT_NE(r.out.find("cannot save"), std::string::npos) << c.name << "\n" << r.out;
@@ -1031,22 +1099,6 @@ TEST(OnStage, EveryShippedLessonAsksQuestions) {
 
 namespace {
 
-struct Size {
-  int w = 0, h = 0;
-};
-// A 4:3 projector, 720p, 1080p and a 4K screen.
-const Size kSizes[] = {{1024, 768}, {1280, 720}, {1920, 1080}, {3840, 2160}};
-
-std::string size_arg(const Size& z) {
-  return std::to_string(z.w) + "x" + std::to_string(z.h);
-}
-
-std::string sizes_arg(const std::vector<Size>& sizes) {
-  std::string out;
-  for (const Size& z : sizes) out += (out.empty() ? "" : ",") + size_arg(z);
-  return out;
-}
-
 // The sizes the matrix draws: all four, or those BANKVIZ_LESSON_SIZES lists ("1280x720": the
 // sanitizers' stage, scripts/sanitize.sh, where a 4K picture costs several times more).
 std::vector<Size> matrix_sizes() {
@@ -1056,36 +1108,6 @@ std::vector<Size> matrix_sizes() {
     if (!only || !*only ||
         ("," + std::string(only) + ",").find("," + size_arg(z) + ",") != std::string::npos)
       out.push_back(z);
-  return out;
-}
-
-// One scene's pictures from one run of the app: asked[i] and told[i] at sizes[i].
-struct SceneShots {
-  int rc = -1;
-  std::string log;
-  std::vector<Shot> asked, told;
-};
-
-SceneShots shots_at_sizes(const std::string& name, const std::string& args,
-                          const std::vector<Size>& sizes) {
-  SceneShots out;
-  const std::string base = bankviz::test::scratch_dir() + "sizes-" + name;
-  const std::string cmd = std::string(XVFB_RUN) + " -a -s \"-screen 0 1600x1000x24\" " +
-                          BANKVIZ_APP + " --no-settings " + args + " --sizes " + sizes_arg(sizes) +
-                          " --screenshot " + base + ".png --dump-layout " + base +
-                          ".json --answer-screenshot " + base + "-told.png --answer-dump-layout " +
-                          base + "-told.json --force > " + base + ".log 2>&1";
-  out.rc = std::system(cmd.c_str());
-  std::ifstream lg(base + ".log");
-  out.log.assign(std::istreambuf_iterator<char>(lg), {});
-  if (out.rc != 0) return out;
-  for (const Size& z : sizes) {
-    const std::string at = "-" + size_arg(z);
-    out.asked.emplace_back();
-    read_shot(out.asked.back(), base + at + ".png", base + at + ".json");
-    out.told.emplace_back();
-    read_shot(out.told.back(), base + "-told" + at + ".png", base + "-told" + at + ".json");
-  }
   return out;
 }
 
@@ -1369,11 +1391,10 @@ int strip_digit_rows(const Shot& s, int bank) {
 // gave the lanes a strip of their own (digits at least 2.5% of the height) and the caption its
 // whole text (a third line for a long one): the cells gave a pixel or two for them (at 1280x720
 // 13 px where they were 14, the lane digits in the cells 8.6 where they were 9).
-void expect_legible(const std::string& name, int w, int h, double cell, double lane,
-                    double counts) {
-  Shot s = screenshot(name, "--lesson data-layout --scene 3 --reveal --presenter --size " +
-                                std::to_string(w) + "x" + std::to_string(h));
-  ASSERT_EQ(s.rc, 0) << s.log;
+void expect_legible(const Shot& s, int w, int h, double cell, double lane, double counts) {
+  SCOPED_TRACE("at " + std::to_string(w) + "x" + std::to_string(h));
+  ASSERT_EQ(s.img.w, w);
+  ASSERT_EQ(s.img.h, h);
   const auto& l = s.layout;
   EXPECT_GE(l["tile"]["cell"].get<double>(), cell) << l.dump();
   EXPECT_GE(l["banks"]["cell"].get<double>(), cell) << l.dump();
@@ -1403,24 +1424,18 @@ void expect_legible(const std::string& name, int w, int h, double cell, double l
 
 }  // namespace
 
-TEST(OnStage, LegibleFromTheBackRowAt1024x768) {
+// The four rooms from one run of the app (--sizes; each picture is the one a run at its size
+// draws: AskBeforeTelling/SizesInOneRun).
+TEST(OnStage, LegibleFromTheBackRowAt1024x768And1280x720And1920x1080And3840x2160) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
-  expect_legible("stage-1024", 1024, 768, 12, 8, 12);
-}
-
-TEST(OnStage, LegibleFromTheBackRowAt1280x720) {
-  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
-  expect_legible("stage-720", 1280, 720, 13, 8.5, 12);
-}
-
-TEST(OnStage, LegibleFromTheBackRowAt1920x1080) {
-  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
-  expect_legible("stage-1080", 1920, 1080, 21, 14, 20);
-}
-
-TEST(OnStage, LegibleFromTheBackRowAt3840x2160) {
-  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: screenshot tests skipped";
-  expect_legible("stage-2160", 3840, 2160, 42, 26, 40);
+  const std::vector<Size> rooms(std::begin(kSizes), std::end(kSizes));
+  const SceneShots shots = shots_at_sizes(
+      "legible", "--lesson data-layout --scene 3 --reveal --presenter", rooms, false);
+  ASSERT_EQ(shots.rc, 0) << shots.log;
+  expect_legible(shots.asked[0], 1024, 768, 12, 8, 12);
+  expect_legible(shots.asked[1], 1280, 720, 13, 8.5, 12);
+  expect_legible(shots.asked[2], 1920, 1080, 21, 14, 20);
+  expect_legible(shots.asked[3], 3840, 2160, 42, 26, 40);
 }
 
 // [SECTION] Headless GIF and sequence (issue 18 item 7): the views-only 16:9 slide the Export

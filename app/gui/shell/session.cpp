@@ -1329,7 +1329,7 @@ void start_gpu(AppState& s, const Options& o) {
   // Headless pictures (--screenshot, --gif, --sequence) show this machine's GPU alone, no
   // recorded figure: the stage of a machine without one, the same in each of them. (With the
   // figure's line under the verdict, presenter mode at 3840x2160 draws lane digits of 27.9 px,
-  // under the room's 28: OnStage.LegibleFromTheBackRowAt3840x2160. bankviz-cli export --slide
+  // under the room's 28: OnStage.LegibleFromTheBackRowAt...3840x2160. bankviz-cli export --slide
   // and --compare show the recorded figure.)
   const bool window = !o.headless();
   g.problem = use_gpu_setting(m, g.source, g.host, g.command, window);
