@@ -60,15 +60,30 @@ std::string profile_nvcc(const ProfileRequest& q, std::string* why) {
   return nvcc;
 }
 
+bool nvrtc_may_stand_in(const ProfileRequest& q) {
+  return q.compiler != ProfileCompiler::Nvcc && !q.nvcc_flags_given;
+}
+
+std::string nvcc_failed(const std::string& error) {
+  std::string first = error.substr(0, error.find('\n'));
+  const size_t more = error.find('\n');
+  if (more != std::string::npos && more + 1 < error.size())
+    first += " " + error.substr(more + 1, error.find('\n', more + 1) - more - 1);
+  return "nvcc failed: " + first.substr(0, 300);
+}
+
 UserBuild user_build(const ProfileRequest& q, const std::string& sm) {
   std::string why;
-  const std::string nvcc = profile_nvcc(q, &why);
-  if (!nvcc.empty()) return nvcc_build(q, nvcc, sm);
+  UserBuild by_nvcc;
+  if (const std::string nvcc = profile_nvcc(q, &why); !nvcc.empty()) {
+    by_nvcc = nvcc_build(q, nvcc, sm);
+    if (by_nvcc.error.empty() || !nvrtc_may_stand_in(q)) return by_nvcc;
+    why = nvcc_failed(by_nvcc.error);
+  }
   UserBuild b;
-  if (q.compiler == ProfileCompiler::Nvcc || q.nvcc_flags_given) {
+  if (!nvrtc_may_stand_in(q)) {
     b.error = "nvcc cannot compile the kernel (" + why +
-              "); without --compiler nvcc and "
-              "--nvcc-flags NVRTC compiles it";
+              "); without --compiler nvcc and --nvcc-flags NVRTC compiles it";
     return b;
   }
   KernelSource k;
@@ -79,6 +94,7 @@ UserBuild user_build(const ProfileRequest& q, const std::string& sm) {
   b.cubin = compiled_cubin(k, sm, &b.error, &b.lowered);
   b.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   b.compiled_by = "NVRTC (-lineinfo; " + why + ")";
+  if (b.cubin.empty() && !by_nvcc.error.empty()) b.error = by_nvcc.error;  // nvcc's words first
   return b;
 }
 

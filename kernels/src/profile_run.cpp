@@ -342,32 +342,43 @@ const char* op_of_opcode(const SassInstruction& i) {
 // Keeps the shared-memory instructions among what the SASS metrics counted: those with an op
 // counted or wavefronts, and those the compiled code's SASS names a shared-memory instruction
 // that only warps with no active lane issued (executed, no op counted, 0 wavefronts: Nsight
-// Compute's source page counts them too). Without the SASS (no nvdisasm) those cannot be told
-// from other instructions: they are left out and *note says so.
+// Compute's source page counts them too). And an instruction whose line is in a header (CUDA's
+// atomicAdd, __half2's operators, inlined from cuda_fp16.hpp or sm_20_atomic_functions.hpp by
+// nvcc's line table) is counted on the line of `file_name` that calls it, the call site nvdisasm
+// names: the user's line that made it. Without the SASS (no nvdisasm) neither can be done: those
+// instructions keep CUPTI's line or are left out, and *note says so.
 void keep_shared(std::vector<ProfileInstruction>& all, const std::vector<char>& cubin,
-                 std::string* note) {
+                 const std::string& file_name, std::string* note) {
   std::vector<ProfileInstruction> kept;
   std::map<std::pair<std::string, uint32_t>, const SassInstruction*> at;
   std::string why;
   std::vector<SassInstruction> sass;
-  if (std::any_of(all.begin(), all.end(),
-                  [](const ProfileInstruction& i) { return i.op.empty(); })) {
+  const bool need = std::any_of(all.begin(), all.end(), [&](const ProfileInstruction& i) {
+    return i.op.empty() || (!i.file.empty() && !same_file(i.file, file_name));
+  });
+  if (need) {
     const std::string listing = disassemble(cubin, &why);
     if (!listing.empty()) sass = parse_nvdisasm(listing);
     for (const SassInstruction& i : sass) at[{i.function, i.pc}] = &i;
   }
   for (ProfileInstruction& in : all) {
+    const auto s = at.find({in.function, in.pc});
+    const SassInstruction* x = s == at.end() ? nullptr : s->second;
     if (in.op.empty()) {
-      const auto s = at.find({in.function, in.pc});
-      if (s == at.end() || !s->second->shared()) continue;
-      in.op = op_of_opcode(*s->second);
+      if (!x || !x->shared()) continue;
+      in.op = op_of_opcode(*x);
+    }
+    if (x && !in.file.empty() && !same_file(in.file, file_name) && x->line > 0 &&
+        same_file(x->file, file_name)) {
+      in.file = x->file;
+      in.line = x->line;
     }
     kept.push_back(std::move(in));
   }
   if (sass.empty() && !why.empty())
     *note =
-        "instructions that only warps with no active lane issued are not listed (their "
-        "opcodes need the SASS: " +
+        "instructions that only warps with no active lane issued are not listed, and those "
+        "of CUDA's headers stay on the header's line (both need the SASS: " +
         why + ")";
   all = std::move(kept);
 }
@@ -442,17 +453,21 @@ std::string compile_failure(const ProfileRequest& req, const CompileOutcome& com
 // Fills res's cubin, lowered name, log, time and compiled_by; "" when compiled, else why not.
 std::string compile_user_kernel(const ProfileRequest& req, const std::string& sm,
                                 ProfileResult& res) {
-  std::string no_nvcc;
+  std::string no_nvcc, nvcc_error;
   if (const std::string nvcc = profile_nvcc(req, &no_nvcc); !nvcc.empty()) {
     UserBuild b = nvcc_build(req, nvcc, sm);
-    res.compiled_by = b.compiled_by;
-    res.compile_log = b.log;
-    res.compile_ms = b.ms;
-    res.cubin = std::move(b.cubin);
-    res.lowered = b.lowered;
-    return b.error;
+    if (b.error.empty() || !nvrtc_may_stand_in(req)) {
+      res.compiled_by = b.compiled_by;
+      res.compile_log = b.log;
+      res.compile_ms = b.ms;
+      res.cubin = std::move(b.cubin);
+      res.lowered = b.lowered;
+      return b.error;
+    }
+    no_nvcc = nvcc_failed(b.error);  // NVRTC may compile it (nvcc's host compiler missing...)
+    nvcc_error = b.error;
   }
-  if (req.compiler == ProfileCompiler::Nvcc || req.nvcc_flags_given)
+  if (!nvrtc_may_stand_in(req))
     return user_build(req, sm).error;  // nvcc was asked for: why it cannot compile
   KernelSource k;
   k.text = req.source;
@@ -462,7 +477,7 @@ std::string compile_user_kernel(const ProfileRequest& req, const std::string& sm
   res.compile_log = comp.log;
   res.compile_ms = comp.ms;
   res.compiled_by = "NVRTC (-lineinfo; " + no_nvcc + ")";
-  if (!comp.compiled) return compile_failure(req, comp);
+  if (!comp.compiled) return nvcc_error.empty() ? compile_failure(req, comp) : nvcc_error;
   res.cubin = comp.compiled->cubin;
   res.lowered = comp.compiled->lowered;
   return {};
@@ -606,7 +621,7 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   if (!st.ok()) return refuse(RunStatus::LaunchError, st.message());
 
   std::string note;
-  keep_shared(res.instructions, res.cubin, &note);
+  keep_shared(res.instructions, res.cubin, req.file_name, &note);
   if (!note.empty()) res.counters_message += (res.counters_message.empty() ? "" : "; ") + note;
   res.lines = lines_of(res.instructions, req.source, req.file_name);
   for (const ProfileInstruction& in : res.instructions) {

@@ -238,6 +238,14 @@ TEST(ProfileCli, EveryGpuRecordedLineIsAPictureWithTheHardwaresWavefrontsOrRefus
           refuse(n, "the picture's " + std::to_string(warps) +
                         " wavefronts against the hardware's " + std::to_string(want) + ": " +
                         l["reason"].get<std::string>());
+        } else if (l["equal"].get<bool>() && l.contains("compiled") &&
+                   !l["compiled"]["how"].get<std::string>().empty()) {
+          // The line as compiled equals the hardware, and says what the compiler did to the
+          // source's accesses the picture shows (nvcc -O3 merges a thread's loads into LDS.128).
+          refuse(n, "the picture's " + std::to_string(warps) +
+                        " wavefronts are the source's; as compiled " +
+                        std::to_string(l["compiled"]["wavefronts"].get<int64_t>()) +
+                        ", the hardware's: " + l["compiled"]["how"].get<std::string>());
         } else {
           ADD_FAILURE() << kernel << " line " << n << ": picture " << warps << " wavefronts, "
                         << "hardware " << want << ", no reason given: " << l.dump();

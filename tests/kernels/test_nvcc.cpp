@@ -169,6 +169,16 @@ TEST(NvccBuild, TheUsersFlagsReachNvccAndItsWordsReachTheUser) {
   std::string why;
   EXPECT_EQ(profile_nvcc(k.q, &why), "");
   EXPECT_EQ(why, "--compiler nvrtc");
+  EXPECT_TRUE(nvrtc_may_stand_in(k.q));
+  k.q.compiler = ProfileCompiler::Nvcc;
+  EXPECT_FALSE(nvrtc_may_stand_in(k.q));
+  k.q.compiler = ProfileCompiler::Auto;
+  k.q.nvcc_flags_given = true;
+  EXPECT_FALSE(nvrtc_may_stand_in(k.q));  // --nvcc-flags were given
+  k.q.nvcc_flags_given = false;
+  EXPECT_TRUE(nvrtc_may_stand_in(k.q));
+  EXPECT_EQ(nvcc_failed("nvcc: the kernel does not compile (-O3):\nk.cu(2): error: x\nmore"),
+            "nvcc failed: nvcc: the kernel does not compile (-O3): k.cu(2): error: x");
 }
 
 }  // namespace

@@ -33,8 +33,17 @@ std::string profile_nvcc(const ProfileRequest& q, std::string* why);
 // table naming q.file_name. The kernel is found among the cubin's functions (kernel_symbol()).
 UserBuild nvcc_build(const ProfileRequest& q, const std::string& nvcc, const std::string& sm);
 
+// Whether NVRTC may compile q where nvcc cannot (nvcc missing, or failing: a host compiler it
+// refuses, say), or with --compiler nvrtc: unless --compiler nvcc or --nvcc-flags asked for nvcc.
+// Then compiled_by says "NVRTC (...; nvcc failed: WHY)", and a kernel neither compiles gets nvcc's
+// words.
+bool nvrtc_may_stand_in(const ProfileRequest& q);
+// "nvcc failed: " and the first two lines of nvcc_build()'s error.
+std::string nvcc_failed(const std::string& error);
+
 // q compiled as `profile` compiles it: nvcc_build() where profile_nvcc() finds nvcc, else NVRTC
-// (the cubin `run` loads for a kernel of bankviz's own, line info included).
+// (the cubin `run` loads for a kernel of bankviz's own, line info included) where
+// nvrtc_may_stand_in().
 UserBuild user_build(const ProfileRequest& q, const std::string& sm);
 
 // The mangled name of `kernel` (its C++ name, "ns::k" or "k<float, 4>" for an instance) among the
