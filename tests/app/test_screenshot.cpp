@@ -146,6 +146,19 @@ TEST(Screenshot, ColumnReadLightsBankZeroAndOutlinesTheConflict) {
     }
     EXPECT_NE(seen.find("CBF"), std::string::npos) << "line " << line << ": " << seen;
   }
+  // Line 0's word, lit: inside its outline a ring of black or white, whichever its lane digit is
+  // not (svg.h lit_ring_on), then the bright chip (the red on some chips was Delta E 12.5 under
+  // deuteranopia).
+  {
+    const Rgba chip = pal.bank(0, 32, true), ring = lit_ring_on(chip);
+    std::string seen;
+    for (double dx = 0.5; dx < cell / 2; dx += 1) {
+      const Rgba c = s.img.at(x + dx, y + 0.5 * cell);
+      const char k = near(c, pal.conflict) ? 'C' : near(c, ring) ? 'R' : near(c, chip) ? 'F' : '?';
+      if (seen.empty() || seen.back() != k) seen += k;
+    }
+    EXPECT_NE(seen.find("CRF"), std::string::npos) << "line 0: " << seen;
+  }
   // Bank 1 is untouched by this load: its own colour, no red.
   EXPECT_TRUE(near(centre(0, 1), pal.bank(1, 32, false))) << show(centre(0, 1));
   EXPECT_FALSE(near(border(0, 1), pal.conflict));

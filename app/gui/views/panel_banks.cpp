@@ -302,16 +302,15 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
         if (li != lit.end()) {
           if (li->second->conflict) {
             ci.edge = col(pal.conflict);
-            ci.edge_px = std::max(2.0f, cell * (now ? 0.16f : 0.1f));
-            // A word waiting for a later wavefront: inside the outline a ring of the
-            // background, which the outline stands apart from for every viewer, where the red
-            // on a dark yellow-green bank read as one colour under protanopia (svg.cpp,
-            // tests/core/test_colours.cpp). A lit word keeps its bright fill whole: the chip of
-            // its lane digit.
-            if (!now) {
-              ci.stripe = col(pal.background);
-              ci.ring = true;
-            }
+            ci.edge_px = std::max(2.0f, cell * 0.1f);
+            // Inside the outline a ring the red stands apart from for every viewer (svg.cpp,
+            // tests/core/test_colours.cpp): the background for a word waiting for a later
+            // wavefront (the red on a dark yellow-green bank read as one colour under
+            // protanopia), black or white for a lit one, whichever its lane digit on the bright
+            // chip is not (svg.h lit_ring_on; the red on some chips was Delta E 12.5 under
+            // deuteranopia), so that a digit reaching into the ring stays legible.
+            ci.stripe = col(now ? lit_ring_on(pal.bank(b, banks, true)) : pal.background);
+            ci.ring = true;
           } else {
             ci.edge = col(now ? pal.lit_border : pal.touched_border);
             ci.edge_px = now ? std::max(2.0f, cell * 0.14f) : 1.0f;
