@@ -365,7 +365,9 @@ void keep_shared(std::vector<ProfileInstruction>& all, const std::vector<char>& 
     const auto s = at.find({in.function, in.pc});
     const SassInstruction* x = s == at.end() ? nullptr : s->second;
     if (in.op.empty()) {
-      if (!x || !x->shared()) continue;
+      // ptxas's `@!PT LDS RZ, [RZ]` pads beside an LDGSTS are issued and never executed: not the
+      // line's instructions (compiled.h never_executes(); the model counts them apart).
+      if (!x || !x->shared() || x->never_executes()) continue;
       in.op = op_of_opcode(*x);
     }
     if (x && !in.file.empty() && !same_file(in.file, file_name) && x->line > 0 &&
