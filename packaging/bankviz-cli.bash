@@ -72,7 +72,8 @@ _bankviz_cli() {
     profile)
       flags+=" $gpu --kernel --grid --block --arg --shared --timeout --scenario-of-line --lines --json
         --no-counters --model --record --record-gpu --line
-        --save-recording"
+        --save-recording --nvcc-flags --compiler"
+      [[ $prev == --compiler ]] && { COMPREPLY=($(compgen -W "auto nvcc nvrtc" -- "$cur")); return; }
       [[ $cur != -* ]] && { _filedir cu; return; } ;;
     experiments) flags+=" $gpu --runs --json" ;;
     measure) flags+=" $gpu --out --force --budget-s --preset --no-sweeps --resume" ;;

@@ -87,7 +87,9 @@ void add_differences(std::vector<LineAsCompiled>& lines, const std::vector<SassI
       l.line = line;
       l.differs =
           "the source makes no shared-memory access on this line; the compiled kernel has " +
-          s.named() + " here: the compiler put accesses of other lines here";
+          s.named() +
+          " here: the compiler put accesses of other lines here, or no lane of the block passes "
+          "the line's guard (its instructions issued with no active lane: 0 wavefronts)";
       lines.push_back(std::move(l));
     }
 }
