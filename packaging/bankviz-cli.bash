@@ -77,7 +77,7 @@ _bankviz_cli() {
       [[ $cur != -* ]] && { _filedir cu; return; } ;;
     experiments) flags+=" $gpu --runs --json" ;;
     measure) flags+=" $gpu --out --force --budget-s --preset --no-sweeps --resume" ;;
-    serve) flags+=" --http --site --token --allow-profile --max-waiting" ;;
+    serve) flags+=" $gpu --http --site --token --allow-profile --max-waiting" ;;
   esac
   COMPREPLY=($(compgen -W "$flags" -- "$cur"))
 } && complete -F _bankviz_cli bankviz-cli

@@ -295,6 +295,7 @@ int run(int argc, char** argv) {
   if (!o.svg.empty()) {
     // --slide: the landscape 16:9 slide, --size's width wide; the exports' one theme.
     const bool light = export_light(s.settings);
+    wait_for_figures(s);  // the figure on stage, as the window shows it
     const bool ok = o.slide ? export_slide_svg(s, light, o.width, o.svg, o.force, &err)
                             : export_svg(s, light, o.svg, o.force, &err);
     if (!ok) {

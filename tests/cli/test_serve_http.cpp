@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <string>
 
@@ -145,6 +146,55 @@ TEST(ServeHttp, AnotherSitesPageIsRefusedAndBadRequestsGetErrors) {
   }
 }
 
+// The GPU behind the page elsewhere (--gpu-command: a course's login node serving the page, its
+// GPU through a scheduler): the greeting and the replies are that GPU's. A script plays a host with
+// an H200 (the real server's greeting, its device replaced), answering every request in words of
+// its own.
+TEST(ServeHttp, AGpuElsewhereMeasuresForThePage) {
+  FILE* p = ::popen(("'" + std::string(BANKVIZ_CLI) + "' serve </dev/null").c_str(), "r");
+  ASSERT_TRUE(p);
+  char line[4096] = {};
+  ASSERT_TRUE(std::fgets(line, sizeof line, p));
+  ::pclose(p);
+  std::string error;
+  std::optional<Greeting> g = parse_greeting(line, &error);
+  ASSERT_TRUE(g) << error << ": " << line;
+  g->device = GpuDevice{};
+  g->device.present = true;
+  g->device.name = "NVIDIA H200";
+  g->device.sm = "sm_90";
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-gpu-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path script = dir / "gpu.sh";
+  std::ofstream(script) << "cat <<'EOF'\n"
+                        << greeting_json(*g).dump() << "\nEOF\n"
+                        << "while read -r l; do\n"
+                        << "  id=$(printf '%s' \"$l\" | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/')\n"
+                        << "  printf '{\"id\":%s,\"ok\":true,\"exit\":0,\"stdout\":\"the stand-in "
+                           "ran it\",\"stderr\":\"\"}\\n' \"$id\"\n"
+                        << "done\n";
+  const std::string command = "sh " + script.string();
+  Server s("--gpu-command '" + command + "'");
+  ASSERT_GT(s.port, 0) << s.link;
+  httplib::Client c = s.client();
+  auto r = c.Get("/api/hello", s.auth(s.token));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  const nlohmann::json hello = nlohmann::json::parse(r->body);
+  EXPECT_EQ(hello["device"]["name"], "NVIDIA H200") << r->body;
+  EXPECT_EQ(hello["host"], "the GPU command '" + command + "'") << r->body;
+  r = c.Post("/api/request", s.auth(s.token),
+             R"({"id":42,"request":"run","args":["--preset","row-write-column-read","--json"]})",
+             "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  auto reply = parse_reply(r->body, 42, &error);
+  ASSERT_TRUE(reply) << error << ": " << r->body;
+  EXPECT_TRUE(reply->ok);
+  EXPECT_EQ(reply->out, "the stand-in ran it");
+  fs::remove_all(dir);
+}
+
 TEST(ServeHttp, ServesTheSiteCrossOriginIsolated) {
   const fs::path site = fs::temp_directory_path() / ("bankviz-site-" + std::to_string(::getpid()));
   fs::create_directories(site);
@@ -171,6 +221,9 @@ TEST(ServeHttp, BadFlagsAreRefusedInWords) {
            {"serve --http 'a b:80'", "no address"},
            {"serve --http 8080 --token short", "16 to 128"},
            {"serve --token abcdefghijklmnopq", "go with --http"},
+           {"serve --gpu-command 'bankviz-cli serve'", "go with --http"},
+           {"serve --http 0 --gpu gpu1 --gpu-command x", "not both"},
+           {"serve --http 0 --gpu=-oProxyCommand=x", "cannot start with '-'"},
        }) {
     const std::string cmd = "'" + std::string(BANKVIZ_CLI) + "' " + args + " 2>&1";
     FILE* p = ::popen(cmd.c_str(), "r");

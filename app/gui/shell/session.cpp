@@ -1125,6 +1125,21 @@ bool write_screenshot(AppState& s, const Options& o, Platform& p, CellRenderer& 
 
 }  // namespace
 
+void wait_for_figures(AppState& s) {
+  s.measure.measurer.wait(240);  // a GPU (here or elsewhere) or a recorded set
+  // A comparison measures both sides (update_compare runs A, then B, through the one
+  // Measurer): the picture waits for the pair, as a person watching the window would.
+  if (s.compare.open) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+    update_compare(s);
+    while (s.compare.measuring != CompareState::Measuring::Idle &&
+           std::chrono::steady_clock::now() < until) {
+      s.measure.measurer.wait(1);
+      update_compare(s);
+    }
+  }
+}
+
 int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells) {
   float scale = o.scale > 0 ? o.scale : 1.0f;
   const bool light = export_light(s.settings);  // --theme, else the app's default
@@ -1133,18 +1148,7 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
   s.analyzer.wait(1e9);
   poll_analysis(s);
   if (!o.screenshot.empty()) {
-    s.measure.measurer.wait(240);  // a GPU host shows its measured timing in the screenshot
-    // A comparison measures both sides (update_compare runs A, then B, through the one
-    // Measurer): the screenshot waits for the pair, as a person watching the window would.
-    if (s.compare.open) {
-      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(240);
-      update_compare(s);
-      while (s.compare.measuring != CompareState::Measuring::Idle &&
-             std::chrono::steady_clock::now() < until) {
-        s.measure.measurer.wait(1);
-        update_compare(s);
-      }
-    }
+    wait_for_figures(s);
     if (!write_screenshot(s, o, p, cells, scale, light, o.screenshot, o.dump_layout, &err)) {
       std::fprintf(stderr, "bankviz: %s\n", err.c_str());
       return kExitFailed;
@@ -1180,6 +1184,8 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
   // --sequence and --gif: the views-only 16:9 slide the Export menu renders (1280x720 unless
   // --size), through the same job as the app's exports, run to completion: the current step's
   // wavefronts with --step, else (or with --whole-animation) every beat.
+  // The slides' frames carry the figure on stage, as the window's do: measured first.
+  if (!o.sequence.empty() || !o.gif.empty()) wait_for_figures(s);
   auto run_job = [&](ExportKind kind, const std::string& path) {
     const int lw = o.size_given ? o.width : kSlideWidth,
               lh = o.size_given ? o.height : kSlideHeight;
@@ -1313,13 +1319,10 @@ void start_gpu(AppState& s, const Options& o) {
     g.host = s.settings.gpu_host;
     g.command = s.settings.gpu_command;
   }
-  // Headless pictures (--screenshot, --gif, --sequence) show this machine's GPU alone, no
-  // recorded figure: the stage of a machine without one, the same in each of them. (With the
-  // figure's line under the verdict, presenter mode at 3840x2160 draws lane digits of 27.9 px,
-  // under the room's 28: OnStage.LegibleFromTheBackRowAt3840x2160. bankviz-cli export --slide
-  // and --compare show the recorded figure.)
-  const bool window = !o.headless();
-  g.problem = use_gpu_setting(m, g.source, g.host, g.command, window);
+  // The window and the headless pictures (--screenshot, --svg, --gif, --sequence) alike: without
+  // a GPU here, the recorded figure where the scenario was recorded (hidden while a question is
+  // open, as a live one is).
+  g.problem = use_gpu_setting(m, g.source, g.host, g.command);
   if (g.problem.empty()) return;
   // A saved setting that cannot be used (the flags were checked at the start): said, and this
   // machine's GPU used instead.
@@ -1327,7 +1330,7 @@ void start_gpu(AppState& s, const Options& o) {
              Notice::Error);
   std::fprintf(stderr, "bankviz: the GPU setting: %s; measuring on this machine\n",
                g.problem.c_str());
-  use_gpu_setting(m, Settings::GpuSource::Here, "", "", window);
+  use_gpu_setting(m, Settings::GpuSource::Here, "", "");
 #endif
 }
 

@@ -245,9 +245,14 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
   // Presenter mode draws the verdict in its own strip under both views (draw_verdict). The desk
   // keeps two lines of the big type for it whether or not there is one (a question keeps it back
   // until its answer): the grid above does not change size when the answer comes.
+  // The measured figure's line under the verdict takes no room of its own: it shows where the
+  // verdict leaves it room (the sidebar's measurement panel has every figure), so the grid does
+  // not change size when a figure comes, goes or waits for the answer.
+  ViewSide told = v;
+  told.measured.clear();
   float verdict_h = look.settings.presenter || !v.verdict
                         ? 0
-                        : std::max(verdict_text_height(v, avail.x),
+                        : std::max(verdict_text_height(told, avail.x),
                                    g_fonts.big->FontSize * 2 + ImGui::GetStyle().ItemSpacing.y);
   // While a question keeps it back, at least the room its answer's verdict will take (a long
   // one wraps onto a third line in a narrow panel).
@@ -408,7 +413,8 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
         "bank is in conflict (more distinct words than one pass serves)",
         kind);
   ImGui::Dummy(ImVec2(1, counts.height));
-  if (!look.settings.presenter && v.verdict) verdict_text(v, look);
+  if (!look.settings.presenter && v.verdict)
+    verdict_text(verdict_text_height(v, avail.x) <= verdict_h ? v : told, look);
 
   ImGui::End();
 }
