@@ -9,12 +9,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <regex>
 #include <string>
+#include <thread>
 
 #include "gpu_protocol.h"
 
@@ -192,6 +194,44 @@ TEST(ServeHttp, AGpuElsewhereMeasuresForThePage) {
   ASSERT_TRUE(reply) << error << ": " << r->body;
   EXPECT_TRUE(reply->ok);
   EXPECT_EQ(reply->out, "the stand-in ran it");
+  fs::remove_all(dir);
+}
+
+// More requests than may wait for the GPU are answered "busy" at once, not queued without end:
+// a GPU host that greets and then never answers holds the one running request (until
+// --gpu-timeout), and with --max-waiting 0 the next is refused with 503.
+TEST(ServeHttp, MoreRequestsThanMayWaitAreBusy) {
+  FILE* p = ::popen(("'" + std::string(BANKVIZ_CLI) + "' serve </dev/null").c_str(), "r");
+  ASSERT_TRUE(p);
+  char line[4096] = {};
+  ASSERT_TRUE(std::fgets(line, sizeof line, p));
+  ::pclose(p);
+  std::string error;
+  std::optional<Greeting> g = parse_greeting(line, &error);
+  ASSERT_TRUE(g) << error << ": " << line;
+  g->device.present = true;
+  g->device.name = "NVIDIA H200";
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-busy-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path script = dir / "gpu.sh";
+  std::ofstream(script) << "cat <<'EOF'\n" << greeting_json(*g).dump() << "\nEOF\nsleep 30\n";
+  Server s("--max-waiting 0 --gpu-timeout 4 --gpu-command 'sh " + script.string() + "'");
+  ASSERT_GT(s.port, 0) << s.link;
+  const std::string run = R"({"id":1,"request":"run","args":["--preset","row-write-column-read"]})";
+  int first = 0;
+  std::thread hung([&] {
+    httplib::Client c = s.client();
+    auto r = c.Post("/api/request", s.auth(s.token), run, "application/json");
+    first = r ? r->status : -1;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  httplib::Client c = s.client();
+  auto r = c.Post("/api/request", s.auth(s.token), run, "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 503) << r->body;
+  EXPECT_NE(field(r->body, "error").find("busy"), std::string::npos) << r->body;
+  hung.join();
+  EXPECT_EQ(first, 502);  // the hung host's request ends at its deadline, in words
   fs::remove_all(dir);
 }
 
