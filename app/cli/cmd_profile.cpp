@@ -351,16 +351,20 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
                             : c->second->differs;
       j["lines"].push_back(row);
     }
-    // The kernel's shared instructions on lines where the source makes no access.
+    // The kernel's shared instructions on lines where the source makes no access: issued with
+    // no active lane (their figures, how), or why the kernel runs them there (reason).
     if (compiled)
       for (const LineAsCompiled& c : *compiled)
         if (std::none_of(lines.begin(), lines.end(),
-                         [&](const RecordedLine& l) { return l.line == c.line; }))
-          j["lines"].push_back({{"line", c.line},
-                                {"requests", 0},
-                                {"wavefronts", 0},
-                                {"ideal", 0},
-                                {"reason", c.differs}});
+                         [&](const RecordedLine& l) { return l.line == c.line; })) {
+          nlohmann::json row = {{"line", c.line},
+                                {"requests", c.requests},
+                                {"wavefronts", c.wavefronts},
+                                {"ideal", c.ideal}};
+          if (!c.how.empty()) row["how"] = c.how;
+          if (!c.differs.empty()) row["reason"] = c.differs;
+          j["lines"].push_back(row);
+        }
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
   }
@@ -370,8 +374,9 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
     std::cout << "(the lines as compiled for " << sm << " by " << compiled_by << ")\n";
   if (compiled)
     for (const LineAsCompiled& c : *compiled)
-      if (!c.differs.empty())
-        std::cout << "line " << c.line << " as compiled: " << c.differs << "\n";
+      if (!c.differs.empty() || (c.requests > 0 && c.wavefronts == 0 && !c.how.empty()))
+        std::cout << "line " << c.line
+                  << " as compiled: " << (c.differs.empty() ? c.how : c.differs) << "\n";
   for (RecordedLine& l : lines) {
     const auto c = compiled_of.find(l.line);
     if (c == compiled_of.end() || c->second->how.empty()) continue;
