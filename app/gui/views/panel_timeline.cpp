@@ -156,16 +156,27 @@ void draw_figure_beside(const ViewSide& v, const Look& look, FigurePlace place, 
 float verdict_room(const ViewSide& v, bool gpu, float width) {
   if (!v.verdict) return 0;  // a comparison: each side's header has its verdict
   const ImGuiStyle& st = ImGui::GetStyle();
-  float room = g_fonts.big->FontSize * 1.2f;
-  if (gpu && figure_place(v, width).w <= 0)
-    room += st.ItemSpacing.y + g_fonts.bold->FontSize * 1.2f;
-  // While a question keeps the verdict back, the room its answer's verdict will take (a long one
-  // wraps in a narrow window): the strip is as tall before the reveal as after.
-  if (v.conceal && v.analysis && v.frame) {
-    const std::string told = frame_cells(*v.analysis, *v.frame).verdict;
-    const float wrap = width - st.WindowPadding.x * 2;
-    room = std::max(room,
-                    g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, wrap, told.c_str()).y);
+  const float wrap = width - st.WindowPadding.x * 2;
+  // The figure's line under the verdict (where it does not stand beside the step columns), as
+  // tall as a recorded figure's words wrap to: the same whether or not a figure has come.
+  const bool under = gpu && figure_place(v, width).w <= 0;
+  const float figure =
+      under
+          ? st.ItemSpacing.y +
+                std::max(
+                    g_fonts.bold->FontSize * 1.2f,
+                    g_fonts.bold->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, wrap, kFigureWords).y)
+          : 0;
+  float room = g_fonts.big->FontSize * 1.2f + figure;
+  // The room the answer's verdict will take (a long one wraps in a narrow window), while a question
+  // keeps it back and after: the strip is as tall before the reveal as after.
+  if (v.analysis && v.frame) {
+    const std::string told = v.conceal ? frame_cells(*v.analysis, *v.frame).verdict
+                             : v.cells ? v.cells->verdict
+                                       : std::string();
+    room = std::max(
+        room,
+        g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, wrap, told.c_str()).y + figure);
   }
   ViewSide told = v;
   if (figure_place(v, width).w > 0) told.measured.clear();  // beside the columns
