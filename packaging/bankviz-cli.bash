@@ -72,11 +72,12 @@ _bankviz_cli() {
     profile)
       flags+=" $gpu --kernel --grid --block --arg --shared --timeout --scenario-of-line --lines --json
         --no-counters --model --record --record-gpu --line
-        --save-recording"
+        --save-recording --nvcc-flags --compiler"
+      [[ $prev == --compiler ]] && { COMPREPLY=($(compgen -W "auto nvcc nvrtc" -- "$cur")); return; }
       [[ $cur != -* ]] && { _filedir cu; return; } ;;
     experiments) flags+=" $gpu --runs --json" ;;
     measure) flags+=" $gpu --out --force --budget-s --preset --no-sweeps --resume" ;;
-    serve) flags+=" --http --site --token --allow-profile --max-waiting" ;;
+    serve) flags+=" $gpu --http --site --token --allow-profile --max-waiting" ;;
   esac
   COMPREPLY=($(compgen -W "$flags" -- "$cur"))
 } && complete -F _bankviz_cli bankviz-cli

@@ -120,6 +120,7 @@ void show_lesson(const Lesson& l, bool json) {
   // analyzed whole made a 45-scene lesson of one 1024-thread scenario take 8 times its check.
   std::string shown_key;
   std::optional<Analysis> shown;
+  int at = 0;  // the minute of the lecture the scene starts at
   for (size_t i = 0; i < l.scenes.size(); ++i) {
     const Scene& scene = l.scenes[i];
     // check_lesson() loaded and analyzed every scene: these cannot fail now.
@@ -153,6 +154,7 @@ void show_lesson(const Lesson& l, bool json) {
           js["question"]["answer"] = answer;
       }
       js["minutes"] = scene_minutes(scene);
+      if (!scene.notes.empty()) js["notes"] = scene.notes;
       scenes.push_back(std::move(js));
       continue;
     }
@@ -167,6 +169,10 @@ void show_lesson(const Lesson& l, bool json) {
                 << answer_words(scene.question->quantity,
                                 model_answer(a, scene.question->quantity, step))
                 << " (" << quantity_name(scene.question->quantity) << ")\n";
+    // The lecture's path: the minutes this scene fills, from the lesson's start, and the notes.
+    std::cout << "   minutes " << at << "-" << at + scene_minutes(scene) << " of the lecture"
+              << (scene.notes.empty() ? "" : ": " + scene.notes) << "\n";
+    at += scene_minutes(scene);
   }
   if (json) {
     nlohmann::ordered_json j = {{"name", l.name},

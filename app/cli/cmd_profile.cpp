@@ -1,7 +1,8 @@
 // cmd_profile.cpp: `bankviz-cli profile FILE.cu --kernel NAME --grid X[xYxZ] --block X[xYxZ]
 // [--arg TYPE:VALUE ...] [--shared BYTES] [--timeout S] [--no-counters] [--json] [--lines N]`
 //
-// A user's own kernel on the present GPU (kernels/profile.h): compiled by NVRTC with line info,
+// A user's own kernel on the present GPU (kernels/profile.h): compiled as the user compiles it
+// (nvcc with --nvcc-flags where nvcc is installed, else NVRTC; kernels/nvcc.h) with line info,
 // launched on zeroed buffers bankviz allocates, timed, and counted per SASS instruction by the
 // hardware (CUPTI's SASS metrics, what Nsight Compute's source page shows), summed per source
 // line, most excess wavefronts first. Exit 0 when it ran and was counted (or --no-counters), 1
@@ -21,6 +22,7 @@
 #include "bankviz/compiled.h"
 #include "bankviz/from_source.h"
 #include "bankviz/io.h"
+#include "bankviz/nvcc.h"
 #include "bankviz/profile.h"
 #include "bankviz/record.h"
 #include "bankviz/runner.h"
@@ -50,7 +52,10 @@ struct ProfileOptions {
   bool record_gpu = false;      // --record-gpu: profile, and record block 0 as the GPU ran it
   long long picture_line = 0;   // --line N (with a recording): line N's recorded picture
   std::string save_recording;   // --save-recording FILE: the recording's text (recording.h)
-  GpuFlags gpu;                 // --gpu HOST, --gpu-command CMD
+  std::string nvcc_flags;       // --nvcc-flags "FLAGS" (profile.h parse_nvcc_flags())
+  bool nvcc_flags_given = false;
+  std::string compiler = "auto";  // --compiler auto|nvcc|nvrtc
+  GpuFlags gpu;                   // --gpu HOST, --gpu-command CMD
 };
 
 // --save-recording: the recording in its one text format, for another process (the app).
@@ -257,7 +262,9 @@ void print_line_picture(const Recording& r, const std::vector<RecordedInstructio
 }
 
 std::vector<SassInstruction> file_sass(const ProfileRequest& q, const std::string& sm,
-                                       std::string* why, std::string* kernel_function = nullptr);
+                                       std::string* why, std::string* kernel_function = nullptr,
+                                       const ProfileResult* profiled = nullptr,
+                                       std::string* compiled_by = nullptr);
 std::optional<std::vector<LineAsCompiled>> lines_as_compiled(
     const Recording& r, const std::vector<SassInstruction>& sass, const ProfileRequest& q,
     std::string* why, const std::string& kernel_function = {});
@@ -290,13 +297,15 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
     return;
   }
   std::vector<RecordedLine> lines = recorded_lines(*ins);
-  // The lines as compiled: NVRTC's instructions for the GPU the rules are of (sm_90 for Hopper;
-  // no GPU needed), each line's recorded accesses served by them.
+  // The lines as compiled: the instructions nvcc (with --nvcc-flags) or NVRTC makes for the GPU
+  // the rules are of (sm_90 for Hopper; no GPU needed), each line's recorded accesses served by
+  // them.
   const std::string sm = "sm_" + std::string(default_arch().sm.substr(0, 1)) +
                          std::string(default_arch().sm.size() > 2 ? default_arch().sm.substr(2, 1)
                                                                   : std::string_view("0"));
-  std::string no_sass, no_compiled, kernel_function;
-  const std::vector<SassInstruction> sass = file_sass(q, sm, &no_sass, &kernel_function);
+  std::string no_sass, no_compiled, kernel_function, compiled_by;
+  const std::vector<SassInstruction> sass =
+      file_sass(q, sm, &no_sass, &kernel_function, nullptr, &compiled_by);
   const auto compiled = lines_as_compiled(*rec.recording, sass, q, &no_compiled, kernel_function);
   const std::string not_compiled = no_sass.empty() ? no_compiled : no_sass;
   std::map<uint32_t, const LineAsCompiled*> compiled_of;
@@ -310,8 +319,10 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
     j["figures"] = "model";
     j["made_by"] = "cpu recording";
     j["accesses"] = rec.recording->accesses.size();
+    if (!compiled_by.empty()) j["compiled_by"] = compiled_by;
     if (compiled)
-      j["as_compiled"] = "the lines' accesses served by the instructions NVRTC makes for " + sm;
+      j["as_compiled"] =
+          "the lines' accesses served by the instructions made for " + sm + " by " + compiled_by;
     else
       j["as_compiled_why"] = not_compiled;
     j["lines"] = nlohmann::json::array();
@@ -340,25 +351,32 @@ void run_record(const ProfileOptions& o, const ProfileRequest& q) {
                             : c->second->differs;
       j["lines"].push_back(row);
     }
-    // The kernel's shared instructions on lines where the source makes no access.
+    // The kernel's shared instructions on lines where the source makes no access: issued with
+    // no active lane (their figures, how), or why the kernel runs them there (reason).
     if (compiled)
       for (const LineAsCompiled& c : *compiled)
         if (std::none_of(lines.begin(), lines.end(),
-                         [&](const RecordedLine& l) { return l.line == c.line; }))
-          j["lines"].push_back({{"line", c.line},
-                                {"requests", 0},
-                                {"wavefronts", 0},
-                                {"ideal", 0},
-                                {"reason", c.differs}});
+                         [&](const RecordedLine& l) { return l.line == c.line; })) {
+          nlohmann::json row = {{"line", c.line},
+                                {"requests", c.requests},
+                                {"wavefronts", c.wavefronts},
+                                {"ideal", c.ideal}};
+          if (!c.how.empty()) row["how"] = c.how;
+          if (!c.differs.empty()) row["reason"] = c.differs;
+          j["lines"].push_back(row);
+        }
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
   }
   if (!compiled)
     std::cout << "(as the source makes the accesses, not as compiled: " << not_compiled << ")\n";
+  else
+    std::cout << "(the lines as compiled for " << sm << " by " << compiled_by << ")\n";
   if (compiled)
     for (const LineAsCompiled& c : *compiled)
-      if (!c.differs.empty())
-        std::cout << "line " << c.line << " as compiled: " << c.differs << "\n";
+      if (!c.differs.empty() || (c.requests > 0 && c.wavefronts == 0 && !c.how.empty()))
+        std::cout << "line " << c.line
+                  << " as compiled: " << (c.differs.empty() ? c.how : c.differs) << "\n";
   for (RecordedLine& l : lines) {
     const auto c = compiled_of.find(l.line);
     if (c == compiled_of.end() || c->second->how.empty()) continue;
@@ -395,7 +413,9 @@ struct RecordedVsHardware {
   const LineAsCompiled* compiled = nullptr;
   std::string reason;  // where the two differ: what the compiler made of the line
   bool equal(uint64_t blocks) const {
-    if (!recorded) return false;
+    // No lane of the block made an access here and the hardware counted no wavefront: its
+    // instructions were issued only by warps with no active lane (idle_issues()).
+    if (!recorded) return hardware && hardware->wavefronts == 0 && hardware->executed > 0;
     // Every access of the line in another line's instruction: the hardware counts none here.
     if (!hardware) return compiled && compiled->requests == 0;
     if (compiled && compiled->max_wavefronts > 0) return false;  // a range, not one figure
@@ -443,18 +463,26 @@ std::vector<RecordedVsHardware> recorded_vs_hardware(
   return out;
 }
 
-// The profiled file's shared-memory instructions as NVRTC compiles the kernel for `sm` (after a
-// profile, a cache hit), disassembled by the toolkit's nvdisasm (no GPU needed); empty with *why
-// where the listing cannot be had.
+// The profiled file's shared-memory instructions as compiled, disassembled by the toolkit's
+// nvdisasm: the code a profile counted (`profiled`), else the kernel compiled for `sm` as profile
+// compiles it (nvcc.h user_build(): nvcc with --nvcc-flags, else NVRTC; no GPU needed); empty
+// with *why where the listing cannot be had. *compiled_by gets which compiler made it.
 std::vector<SassInstruction> file_sass(const ProfileRequest& q, const std::string& sm,
-                                       std::string* why, std::string* kernel_function) {
-  KernelSource k;
-  k.text = q.source;
-  k.kernel_name = q.kernel;
-  k.file_name = q.file_name;
+                                       std::string* why, std::string* kernel_function,
+                                       const ProfileResult* profiled, std::string* compiled_by) {
   std::vector<SassInstruction> sass;
-  std::string lowered;
-  const std::vector<char> cubin = compiled_cubin(k, sm, why, &lowered);
+  UserBuild built;
+  if (profiled && !profiled->cubin.empty()) {
+    built.cubin = profiled->cubin;
+    built.lowered = profiled->lowered;
+    built.compiled_by = profiled->compiled_by;
+  } else {
+    built = user_build(q, sm);
+    *why = built.error;
+  }
+  if (compiled_by) *compiled_by = built.compiled_by;
+  const std::vector<char>& cubin = built.cubin;
+  const std::string& lowered = built.lowered;
   if (!cubin.empty()) {
     const std::string listing = disassemble(cubin, why);
     if (!listing.empty()) sass = parse_nvdisasm(listing);
@@ -493,7 +521,7 @@ void explain_differences(std::vector<RecordedVsHardware>& rows,
     // A line the hardware counts shared instructions on where the source makes no access: the
     // compiler put other lines' accesses there (an if/else's loads and stores merged, code
     // moved; issue 30: Hillis-Steele's `else` branch on an H200), never silently.
-    if (!v.recorded && v.hardware && v.hardware->executed > 0)
+    if (!v.recorded && v.hardware && v.hardware->executed > 0 && v.hardware->wavefronts > 0)
       v.reason = "the source makes no shared-memory access on this line, the compiled kernel " +
                  std::to_string(v.hardware->executed) +
                  " executed instructions: the compiler put accesses of other lines here (their "
@@ -531,7 +559,8 @@ std::string format_recorded_vs_hardware(const std::vector<RecordedVsHardware>& r
   for (const RecordedVsHardware& v : rows) {
     const RecordedLine* a = v.recorded;
     const ProfileLine* h = v.hardware;
-    const char* verdict = !a   ? "not recorded (hardware only)"
+    const char* verdict = !a && v.equal(blocks) ? "no active lane: no access, 0 wavefronts"
+                          : !a                  ? "not recorded (hardware only)"
                           : !h ? "no shared instruction on the GPU (kept in registers?)"
                           : v.equal(blocks) ? "equal wavefronts"
                                             : "DIFFERS";
@@ -569,6 +598,7 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
   if (r.status != RunStatus::Ok) j["message"] = r.message;
   j["device"] = {{"name", r.device.name}, {"sm", r.device.sm}};
   j["compile_ms"] = r.compile_ms;
+  j["compiled_by"] = r.compiled_by;
   j["kernel_ms"] = r.kernel_ms;
   j["counters"] = counter_status_name(r.counters);
   if (!r.counters_message.empty()) j["counters_message"] = r.counters_message;
@@ -629,8 +659,11 @@ nlohmann::json to_json(const ProfileRequest& q, const ProfileResult& r,
         const uint64_t blocks = q.grid.product();
         json rows = json::array();
         std::string no_sass, no_compiled;
-        const std::vector<SassInstruction> sass = file_sass(q, r.device.sm, &no_sass);
-        const auto compiled = lines_as_compiled(*r.recording, sass, q, &no_compiled);
+        std::string kernel_function;
+        const std::vector<SassInstruction> sass =
+            file_sass(q, r.device.sm, &no_sass, &kernel_function, &r);
+        const auto compiled =
+            lines_as_compiled(*r.recording, sass, q, &no_compiled, kernel_function);
         if (!compiled) rec["as_compiled_why"] = no_sass.empty() ? no_compiled : no_sass;
         std::vector<RecordedVsHardware> table = recorded_vs_hardware(rl, r, compiled);
         explain_differences(table, *ins, sass, no_sass, blocks);
@@ -697,8 +730,10 @@ void print_gpu_recording(const ProfileRequest& q, const ProfileResult& r, uint32
             << ":\n";
   const std::vector<RecordedLine> lines = recorded_lines(*ins);
   std::string no_sass, no_compiled;
-  const std::vector<SassInstruction> sass = file_sass(q, r.device.sm, &no_sass);
-  const auto compiled = lines_as_compiled(*r.recording, sass, q, &no_compiled);
+  std::string kernel_function;
+  const std::vector<SassInstruction> sass =
+      file_sass(q, r.device.sm, &no_sass, &kernel_function, &r);
+  const auto compiled = lines_as_compiled(*r.recording, sass, q, &no_compiled, kernel_function);
   if (!compiled)
     std::cout << "(the lines as compiled are not at hand: "
               << (no_sass.empty() ? no_compiled : no_sass) << ")\n";
@@ -735,6 +770,19 @@ void run_profile(const ProfileOptions& o) {
     if (!arg) throw Exit{kExitUsage, err};
     q.args.push_back(*arg);
   }
+  if (o.nvcc_flags_given) {
+    auto f = parse_nvcc_flags(o.nvcc_flags, &q.nvcc_arch, &err);
+    if (!f) throw Exit{kExitUsage, err};
+    q.nvcc_flags = std::move(*f);
+    q.nvcc_flags_given = true;
+    if (o.compiler == "nvrtc")
+      throw Exit{kExitUsage, "--nvcc-flags are nvcc's: leave them out with --compiler nvrtc"};
+    for (const std::string& f : q.nvcc_flags)
+      if (f.rfind("-I", 0) == 0) refuse_when_served("-I in --nvcc-flags");
+  }
+  q.compiler = o.compiler == "nvcc"    ? ProfileCompiler::Nvcc
+               : o.compiler == "nvrtc" ? ProfileCompiler::Nvrtc
+                                       : ProfileCompiler::Auto;
   q.kernel = o.kernel;
   q.dynamic_shared = static_cast<uint32_t>(o.shared);
   q.timeout_ms = o.timeout_s * 1000;
@@ -825,9 +873,9 @@ void run_profile(const ProfileOptions& o) {
               << q.grid.z << ", block " << q.block.x << 'x' << q.block.y << 'x' << q.block.z
               << "\n";
     std::cout << "compile: "
-              << (r.compile_ms > 0 ? fixed(r.compile_ms, 1) + " ms (NVRTC, -lineinfo)"
-                                   : std::string("cached"))
-              << "; one launch: " << fixed(r.kernel_ms * 1000, 1) << " us\n";
+              << (r.compile_ms > 0 ? fixed(r.compile_ms, 1) + " ms" : std::string("cached"))
+              << " by " << r.compiled_by << "; one launch: " << fixed(r.kernel_ms * 1000, 1)
+              << " us\n";
     if (r.counters == CounterStatus::Ok) {
       std::cout << "shared memory per source line, from the hardware (CUPTI SASS metrics; "
                    "wavefronts beyond the ideal are bank conflicts), most excess first:\n";
@@ -875,7 +923,8 @@ void add_profile_command(CLI::App& app) {
   auto o = std::make_shared<ProfileOptions>();
   auto* cmd = app.add_subcommand(
       "profile",
-      "compile your own kernel (NVRTC, line info), run it on zeroed buffers, and report per "
+      "compile your own kernel (nvcc with --nvcc-flags where installed, else NVRTC; line info), "
+      "run it on zeroed buffers, and report per "
       "source line the shared-memory instructions, wavefronts, ideal wavefronts and excess, from "
       "the hardware's per-instruction counters (needs a GPU)");
   cmd->add_option("file", o->file, "the CUDA source file (.cu), at most 1 MB")->required();
@@ -922,6 +971,20 @@ void add_profile_command(CLI::App& app) {
   cmd->add_option("--save-recording", o->save_recording,
                   "with --record or --record-gpu: also write the recording (docs/RECORD.md's "
                   "text format) to FILE, which must not exist");
+  cmd->add_option("--nvcc-flags", o->nvcc_flags,
+                  "the flags you build the kernel with, for nvcc (one quoted argument: \"-O3 "
+                  "-use_fast_math -DTILE=32\"; default \"" +
+                      std::string(kDefaultNvccFlags) +
+                      "\", -lineinfo added where neither it nor -G is given). Only flags that "
+                      "shape the kernel's code are taken (-O, -G, -lineinfo, -use_fast_math, "
+                      "-ftz/-prec-div/-prec-sqrt/-fmad, -std, -D, -U, -I, -maxrregcount, -arch of "
+                      "this GPU, -Xptxas -O/-v, ...)")
+      ->each([o](const std::string&) { o->nvcc_flags_given = true; });
+  cmd->add_option("--compiler", o->compiler,
+                  "who compiles the kernel: auto (nvcc where it is installed, as you build it, "
+                  "else NVRTC; the default), nvcc, or nvrtc (bankviz's own compile, as the GPU "
+                  "recording's). The output says which")
+      ->check(CLI::IsMember({"auto", "nvcc", "nvrtc"}));
   cmd->add_option("--lines", o->lines, "lines shown in the table, most excess first (0: all)")
       ->check(CLI::Range(0LL, 1000000LL));
   add_gpu_options(*cmd, o->gpu);

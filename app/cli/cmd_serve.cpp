@@ -221,10 +221,21 @@ void add_serve_command(CLI::App& app) {
                   "with --http: requests that may wait for the GPU beyond the one running "
                   "(default 4; more are answered 'busy')")
       ->check(CLI::Range(0, 64));
-  cmd->callback([o] {
+  // With --http: the GPU behind the page may be elsewhere (a login node serving the page, the
+  // GPU through ssh or a scheduler).
+  auto g = std::make_shared<GpuFlags>();
+  add_gpu_options(*cmd, *g);
+  cmd->callback([o, g] {
+    o->gpu_host = g->host;
+    o->gpu_command = g->command;
+    o->gpu_timeout_s = g->timeout_s;
     if (o->listen.empty()) {
       if (!o->site.empty() || !o->token.empty() || o->allow_profile)
         throw Exit{kExitUsage, "--site, --token and --allow-profile go with --http"};
+      if (!g->host.empty() || !g->command.empty())
+        throw Exit{kExitUsage,
+                   "--gpu and --gpu-command go with --http (serve without it is the GPU's own end "
+                   "of the protocol: it relays to no other)"};
       return run_serve();
     }
     if (!o->token.empty() &&

@@ -220,10 +220,28 @@ void run_serve_http(const ServeHttpOptions& o) {
   if (std::string why = parse_listen(o.listen, &addr, &port); !why.empty())
     throw Exit{kExitUsage, why};
   const std::string token = o.token.empty() ? random_token() : o.token;
-  GpuTarget target;
-  target.command = self_command();
+  GpuTarget target{o.gpu_host, o.gpu_command};
+  const bool elsewhere = !target.empty();
+  if (elsewhere) {
+    target.request_timeout_s = o.gpu_timeout_s;
+    if (std::string why = target.problem(); !why.empty()) throw Exit{kExitUsage, why};
+  } else {
+    target.command = self_command();
+  }
+  // Where the page says its GPU is: this machine, or the GPU named.
+  std::string host = target.where();
+  if (!elsewhere) {
+    char name[256] = {};
+    host = ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string();
+  }
   ServedGpu gpu(target, o.max_waiting);
   httplib::Server srv;
+  // The page loads its files and its workers' script at once over parallel connections, which
+  // the browser keeps open: with cpp-httplib's default pool (8 threads on a small machine) and
+  // keep-alive (5 s), a request waited for an idle connection to time out (the page's first
+  // frame 30 s). Threads enough for a page's connections, and idle connections given back soon.
+  srv.new_task_queue = [] { return new httplib::ThreadPool(32); };
+  srv.set_keep_alive_timeout(1);
   srv.set_payload_max_length(static_cast<size_t>(o.allow_profile ? kMaxRequestLine : o.max_body));
   // The page's workers share its memory: the browser gives that only to an isolated page.
   srv.set_default_headers({{"Cross-Origin-Opener-Policy", "same-origin"},
@@ -253,8 +271,7 @@ void run_serve_http(const ServeHttpOptions& o) {
   srv.Get("/api/hello", [&](const httplib::Request&, httplib::Response& res) {
     nlohmann::json j = gpu.hello();
     j["allow_profile"] = o.allow_profile;
-    char host[256] = {};
-    if (::gethostname(host, sizeof host - 1) == 0) j["host"] = std::string(host);
+    if (!host.empty()) j["host"] = host;
     res.status = j.contains("error") ? 502 : 200;
     res.set_content(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
                     "application/json");

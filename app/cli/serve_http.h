@@ -6,8 +6,8 @@
 // (`Authorization: token T`), refuses a request whose Origin is not this server's, bounds a
 // request's size and the requests waiting for the GPU, and runs only the measuring requests (a
 // user's kernel file, `profile`, only with --allow-profile). The requests run in a child
-// `bankviz-cli serve` (gpu_client.h), one at a time; a kernel that faults ends that child, and the
-// next request starts another.
+// `bankviz-cli serve` (gpu_client.h), or on the GPU --gpu/--gpu-command name, one at a time; a
+// kernel that faults ends that child, and the next request starts another.
 #pragma once
 
 #include <string>
@@ -21,6 +21,11 @@ struct ServeHttpOptions {
   bool allow_profile = false;
   int max_waiting = 4;         // requests waiting for the GPU beyond the one running
   int64_t max_body = 1 << 20;  // a request's bytes (without --allow-profile)
+  // The GPU behind the server: empty, this machine's (a child `bankviz-cli serve`); else a GPU
+  // elsewhere that speaks the protocol (--gpu HOST, --gpu-command CMD: a course's login node
+  // serving the page, its GPU nodes through `srun ... bankviz-cli serve`).
+  std::string gpu_host, gpu_command;
+  double gpu_timeout_s = 600;
 };
 
 // "ADDR:PORT" or "PORT" -> the address (127.0.0.1 when not given) and the port; else the reason.

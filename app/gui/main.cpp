@@ -278,9 +278,12 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "bankviz: %s\n", link_problem.c_str());
     set_notice(app->s, "this link does not open: " + link_problem, 0, 30, Notice::Error);
   }
-  // Outputs that cannot be written are refused before any rendering (and again when written).
-  for (const std::string* out : {&o.screenshot, &o.gif, &o.dump_layout, &o.export_gif,
-                                 &o.answer_screenshot, &o.answer_dump_layout})
+  // Outputs that cannot be written are refused before any rendering (and again when written):
+  // every picture and layout of --screenshot's (one per --sizes size), none written before.
+  std::vector<const std::string*> outs = {&o.gif, &o.export_gif};
+  const std::vector<ScreenshotFile> shots = screenshot_files(o);
+  for (const ScreenshotFile& f : shots) outs.insert(outs.end(), {&f.png, &f.json});
+  for (const std::string* out : outs)
     if (!out->empty())
       if (std::string why = bankviz::output_problem(*out, o.force); !why.empty()) {
         std::fprintf(stderr, "bankviz: %s\n", why.c_str());
@@ -295,6 +298,7 @@ int run(int argc, char** argv) {
   if (!o.svg.empty()) {
     // --slide: the landscape 16:9 slide, --size's width wide; the exports' one theme.
     const bool light = export_light(s.settings);
+    wait_for_figures(s);  // the figure on stage, as the window shows it
     const bool ok = o.slide ? export_slide_svg(s, light, o.width, o.svg, o.force, &err)
                             : export_svg(s, light, o.svg, o.force, &err);
     if (!ok) {

@@ -27,9 +27,12 @@ struct QuantityName {
   const char* name;
 };
 constexpr QuantityName kQuantities[] = {
-    {Quantity::Wavefronts, "wavefronts"},          {Quantity::Ideal, "ideal"},
-    {Quantity::StepWavefronts, "step_wavefronts"}, {Quantity::RacingAccesses, "racing_accesses"},
-    {Quantity::OutOfBounds, "out_of_bounds"},     {Quantity::Warps, "warps"},
+    {Quantity::Wavefronts, "wavefronts"},
+    {Quantity::Ideal, "ideal"},
+    {Quantity::StepWavefronts, "step_wavefronts"},
+    {Quantity::RacingAccesses, "racing_accesses"},
+    {Quantity::OutOfBounds, "out_of_bounds"},
+    {Quantity::Warps, "warps"},
     {Quantity::Races, "races"},
 };
 
@@ -121,9 +124,9 @@ void read_question(Reader& r, const Json& j, const std::string& path, Scene& sce
     if (yes_no(q.quantity))
       q.answer = a->get<bool>() ? 1 : 0;
     else
-      r.error(join(path, "answer"), std::string("expected a number: \"") +
-                                        quantity_name(q.quantity) +
-                                        "\" is answered with a count (true/false answer \"races\")");
+      r.error(join(path, "answer"),
+              std::string("expected a number: \"") + quantity_name(q.quantity) +
+                  "\" is answered with a count (true/false answer \"races\")");
   } else if (r.integer(j, path, "answer", q.answer, 0, int64_t{1} << 30) && yes_no(q.quantity) &&
              q.answer > 1) {
     r.error(join(path, "answer"), "a yes/no question: true or false (or 1 or 0)");
@@ -136,7 +139,7 @@ Scene read_scene(Reader& r, const Json& j, const std::string& path,
   Scene scene;
   if (!r.object(j, path,
                 {"title", "preset", "scenario", "open_step", "open_iteration", "caption", "reveal",
-                 "question", "minutes"}))
+                 "question", "minutes", "notes"}))
     return scene;
   r.text(j, path, "title", scene.title, kMaxCaptionChars);
   if (has_control(scene.title))
@@ -144,8 +147,11 @@ Scene read_scene(Reader& r, const Json& j, const std::string& path,
   r.text(j, path, "preset", scene.preset, 256);
   r.text(j, path, "caption", scene.caption, kMaxCaptionChars);
   r.text(j, path, "reveal", scene.reveal, kMaxCaptionChars);
+  r.text(j, path, "notes", scene.notes, kMaxCaptionChars);
+  if (has_control(scene.notes))
+    r.error(join(path, "notes"), "the notes must be one paragraph without control characters");
   if (!j.contains("caption")) r.error(join(path, "caption"), "missing: what to say on this scene");
-  for (const char* key : {"title", "reveal"})  // optional, but never written blank
+  for (const char* key : {"title", "reveal", "notes"})  // optional, but never written blank
     if (auto it = j.find(key); it != j.end() && it->is_string() && blank(it->get<std::string>()))
       r.error(join(path, key), "empty: give it words or leave the key out");
   const bool has_preset = j.contains("preset"), has_scenario = j.contains("scenario");
@@ -261,6 +267,7 @@ std::string lesson_to_json(const Lesson& lesson) {
       sj["question"] = std::move(qj);
     }
     if (scene.minutes) sj["minutes"] = *scene.minutes;
+    if (!scene.notes.empty()) sj["notes"] = scene.notes;
     scenes.push_back(std::move(sj));
   }
   j["scenes"] = std::move(scenes);
@@ -380,9 +387,8 @@ int64_t busiest_passes(const Analysis& a, int step) {
   const int w = scene_warp(a, step);
   if (w < 0 || !a.arch) return 0;
   const WarpStep& ws = a.warps[static_cast<size_t>(step)][static_cast<size_t>(w)];
-  const AccessResult served = ws.result.busiest_bank >= 0
-                                  ? AccessResult{}
-                                  : serve(*a.arch, a.step_op(step).op, ws.access);
+  const AccessResult served =
+      ws.result.busiest_bank >= 0 ? AccessResult{} : serve(*a.arch, a.step_op(step).op, ws.access);
   const AccessResult& r = ws.result.busiest_bank >= 0 ? ws.result : served;
   return r.busiest_bank >= 0 ? r.bank_passes[static_cast<size_t>(r.busiest_bank)] : 0;
 }
@@ -544,8 +550,6 @@ bool tells(Quantity q, std::string_view name) {
   }
 }
 
-
-
 }  // namespace
 
 std::string placeholder_names() {
@@ -692,9 +696,10 @@ std::vector<Diagnostic> check_lesson(const Lesson& lesson, const std::string& pr
   for (std::vector<Diagnostic>& f : found) out.insert(out.end(), f.begin(), f.end());
   if (const int minutes = lesson_minutes(lesson); minutes > kMaxLessonMinutes)
     out.push_back({"scenes", 0,
-                   "about " + std::to_string(minutes) + " minutes (each scene's \"minutes\", else 4 "
-                   "with a question and 2 without); a lesson fits a lecture's " +
-                   std::to_string(kMaxLessonMinutes) + ": split it or drop scenes"});
+                   "about " + std::to_string(minutes) +
+                       " minutes (each scene's \"minutes\", else 4 "
+                       "with a question and 2 without); a lesson fits a lecture's " +
+                       std::to_string(kMaxLessonMinutes) + ": split it or drop scenes"});
   limit_diagnostics(out);
   return out;
 }

@@ -98,6 +98,11 @@ Rgba ink_on(Rgba chip) {
   return contrast_ratio(chip, black) >= contrast_ratio(chip, white) ? black : white;
 }
 
+Rgba lit_ring_on(Rgba chip) {
+  const Rgba ink = ink_on(chip);
+  return ink.r == 0 ? Rgba{255, 255, 255, 255} : Rgba{0, 0, 0, 255};
+}
+
 Palette dark_palette() {
   Palette p;
   p.light = false;
@@ -258,8 +263,10 @@ double draw_tile(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_ind
       if (it != lit.end()) {
         const Rgba& border = now ? pal.lit_border : pal.touched_border;
         svg.rect(x + 1.5, y + 1.5, cell - 3, cell - 3, "none", border.hex(), now ? 2.5 : 1);
+        // The lane digit in the ink that stands out on its chip (svg.h ink_on), as on the screen.
+        const Rgba ink = t.is_padding(e) ? pal.text : ink_on(pal.bank(bank, arch.banks, true));
         if (now)
-          svg.text(x + cell * 0.5, y + cell * 0.68, lane_text(lanes_at[e]), fs, pal.text, "middle",
+          svg.text(x + cell * 0.5, y + cell * 0.68, lane_text(lanes_at[e]), fs, ink, "middle",
                    true);
       }
     }
@@ -326,15 +333,18 @@ double draw_banks(Svg& svg, const Analysis& a, const FrameCells& fc, int tile_in
           // screen (cells.h): against the banks' 32 dark hues no one red stays apart for every
           // viewer (under protanopia the dark theme's red and a yellow-green bank were Delta E
           // 6.8 apart), against the background it does (tests/core/test_colours.cpp).
-          if (!now)
-            svg.rect(x + 3.75, y + 3.75, cell - 7.5, cell - 7.5, "none", pal.background.hex(), 1.5);
+          // A lit word's ring is black or white, whichever its lane digit is not (svg.h
+          // lit_ring_on): the red stands apart from it for every viewer too.
+          const Rgba ring = now ? lit_ring_on(pal.bank(b, banks, true)) : pal.background;
+          svg.rect(x + 3.75, y + 3.75, cell - 7.5, cell - 7.5, "none", ring.hex(), 1.5);
         } else {
           const Rgba& border = now ? pal.lit_border : pal.touched_border;
           svg.rect(x + 1.5, y + 1.5, cell - 3, cell - 3, "none", border.hex(), now ? 2.5 : 1);
         }
+        const bool padding = wi != words.end() && wi->second.padding;
+        const Rgba ink = padding ? pal.text : ink_on(pal.bank(b, banks, true));
         if (now)
-          svg.text(x + cell * 0.5, y + cell * 0.68, lane_text(w.lanes), fs, pal.text, "middle",
-                   true);
+          svg.text(x + cell * 0.5, y + cell * 0.68, lane_text(w.lanes), fs, ink, "middle", true);
       }
     }
     y += cell;

@@ -235,9 +235,7 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
 
 // [SECTION] nvdisasm =============================================================================
 
-namespace {
-
-std::string find_nvdisasm() {
+std::string find_cuda_tool(const std::string& name) {
   std::vector<std::string> dirs;
   if (const char* h = std::getenv("CUDA_HOME"); h && *h) dirs.push_back(std::string(h) + "/bin");
   if (const char* h = std::getenv("CUDA_PATH"); h && *h) dirs.push_back(std::string(h) + "/bin");
@@ -253,20 +251,19 @@ std::string find_nvdisasm() {
   }
   for (const std::string& d : dirs) {
     if (d.empty()) continue;
-    const std::string f = d + "/nvdisasm";
-    if (access(f.c_str(), X_OK) == 0) return f;
+    const std::string f = d + "/" + name;
+    struct stat st {};
+    if (stat(f.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(f.c_str(), X_OK) == 0) return f;
   }
   return {};
 }
-
-}  // namespace
 
 std::string disassemble(const std::vector<char>& cubin, std::string* why) {
   auto fail = [&](std::string m) {
     if (why) *why = std::move(m);
     return std::string();
   };
-  const std::string tool = find_nvdisasm();
+  const std::string tool = find_cuda_tool("nvdisasm");
   if (tool.empty())
     return fail("nvdisasm (CUDA toolkit) not found in $CUDA_HOME/bin, /usr/local/cuda/bin or PATH");
   const char* tmp = std::getenv("TMPDIR");

@@ -3,12 +3,12 @@
 #include "bankviz/profile.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -73,6 +73,155 @@ std::string lexically_normal(const std::string& path) {
 }
 
 }  // namespace
+
+namespace {
+
+bool identifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+bool one_of(std::string_view s, std::initializer_list<std::string_view> set) {
+  return std::find(set.begin(), set.end(), s) != set.end();
+}
+
+// "-D NAME=VALUE"'s NAME=VALUE: an identifier, then a value of letters, digits and _.+-()
+bool macro_definition(std::string_view s) {
+  const size_t eq = s.find('=');
+  if (!identifier(s.substr(0, eq))) return false;
+  if (eq == std::string_view::npos) return true;
+  return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(eq) + 1, s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_.+-()", c) != nullptr;
+  });
+}
+
+// "-ftz=true" and the others of that form: name=true|false.
+bool boolean_flag(std::string_view f) {
+  for (std::string_view n : {"-ftz=", "-prec-div=", "-prec-sqrt=", "-fmad=", "--ftz=",
+                             "--prec-div=", "--prec-sqrt=", "--fmad="})
+    if (f.substr(0, n.size()) == n) return one_of(f.substr(n.size()), {"true", "false"});
+  return false;
+}
+
+// What -Xptxas may pass on: ptxas's optimisation level and its report.
+bool ptxas_option(std::string_view o) {
+  return one_of(o, {"-O0", "-O1", "-O2", "-O3", "-v", "--verbose", "-warn-spills",
+                    "--warn-on-spills", "-dlcm=ca", "-dlcm=cg"});
+}
+
+bool arch_value(std::string_view v) {
+  if (v.substr(0, 3) != "sm_" && v.substr(0, 8) != "compute_") return false;
+  std::string_view n = v.substr(v[0] == 's' ? 3 : 8);
+  if (!n.empty() && n.back() == 'a') n.remove_suffix(1);
+  return !n.empty() && n.size() <= 3 && all_digits(n);
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> parse_nvcc_flags(std::string_view text, std::string* arch,
+                                                         std::string* error) {
+  std::vector<std::string_view> words;
+  for (size_t b = 0; b < text.size();) {
+    while (b < text.size() && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+    size_t e = b;
+    while (e < text.size() && !std::isspace(static_cast<unsigned char>(text[e]))) ++e;
+    if (e > b) words.push_back(text.substr(b, e - b));
+    b = e;
+  }
+  std::vector<std::string> out;
+  auto refuse = [&](std::string_view w, const std::string& why) {
+    *error = "--nvcc-flags: " + quoted(w) + " " + why;
+    return std::nullopt;
+  };
+  if (words.size() > 64) {
+    *error = "--nvcc-flags: at most 64 flags";
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string_view w = words[i];
+    const bool has_next = i + 1 < words.size();
+    if (w.size() > 4096) return refuse(w.substr(0, 40), "is too long (at most 4096 characters)");
+    if (std::any_of(w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) < 32; }))
+      return refuse(w, "holds a control character");
+    if (one_of(w, {"-O0",
+                   "-O1",
+                   "-O2",
+                   "-O3",
+                   "-G",
+                   "-lineinfo",
+                   "--generate-line-info",
+                   "-use_fast_math",
+                   "--use_fast_math",
+                   "-restrict",
+                   "--restrict",
+                   "-extra-device-vectorization",
+                   "--extra-device-vectorization",
+                   "--expt-relaxed-constexpr",
+                   "-expt-relaxed-constexpr",
+                   "--expt-extended-lambda",
+                   "-expt-extended-lambda",
+                   "--extended-lambda",
+                   "-w",
+                   "--disable-warnings",
+                   "-Wno-deprecated-gpu-targets"}) ||
+        boolean_flag(w)) {
+      out.emplace_back(w);
+    } else if (w.substr(0, 5) == "-std=" || w.substr(0, 6) == "--std=") {
+      if (!one_of(w.substr(w.find('=') + 1), {"c++11", "c++14", "c++17", "c++20"}))
+        return refuse(w, "names no C++ standard nvcc knows (c++11, c++14, c++17 or c++20)");
+      out.emplace_back(w);
+    } else if (w == "-D" || w == "-U" || w == "-I" || w == "-arch" || w == "-Xptxas" ||
+               w == "--gpu-architecture" || w == "-maxrregcount" || w == "--maxrregcount") {
+      if (!has_next) return refuse(w, "needs a value after it");
+      const std::string joined =
+          std::string(w) + (w.size() == 2 ? "" : "=") + std::string(words[++i]);
+      auto again = parse_nvcc_flags(joined, arch, error);
+      if (!again) return std::nullopt;
+      out.insert(out.end(), again->begin(), again->end());
+    } else if (w.substr(0, 2) == "-D" || w.substr(0, 2) == "-U") {
+      if (!(w[1] == 'D' ? macro_definition(w.substr(2)) : identifier(w.substr(2))))
+        return refuse(w,
+                      "is not a macro definition bankviz passes on (NAME or NAME=VALUE, the "
+                      "value of letters, digits and _.+-())");
+      out.emplace_back(w);
+    } else if (w.substr(0, 2) == "-I") {
+      out.emplace_back(w);  // the folder is checked where it is read (the compile's rules)
+    } else if (w.substr(0, 6) == "-arch=" || w.substr(0, 19) == "--gpu-architecture=") {
+      const std::string_view v = w.substr(w.find('=') + 1);
+      if (!arch_value(v)) return refuse(w, "names no GPU architecture (sm_90, sm_90a, ...)");
+      *arch = std::string(v[0] == 'c' ? "sm_" + std::string(v.substr(8)) : std::string(v));
+    } else if (w.substr(0, 14) == "-maxrregcount=" || w.substr(0, 15) == "--maxrregcount=") {
+      const std::string_view v = w.substr(w.find('=') + 1);
+      unsigned n = 0;
+      if (!all_digits(v) || !parse_int(v, &n) || n < 16 || n > 255)
+        return refuse(w, "needs a register count from 16 to 255");
+      out.emplace_back(w);
+    } else if (w.substr(0, 8) == "-Xptxas=" || w.substr(0, 16) == "--ptxas-options=") {
+      std::string_view list = w.substr(w.find('=') + 1);
+      for (size_t b = 0; b <= list.size();) {
+        const size_t c = std::min(list.find(',', b), list.size());
+        if (!ptxas_option(list.substr(b, c - b)))
+          return refuse(w,
+                        "passes ptxas an option bankviz does not (-O0..-O3, -v, -warn-spills, "
+                        "-dlcm=ca|cg)");
+        b = c + 1;
+      }
+      out.push_back("-Xptxas=" + std::string(list));
+    } else {
+      return refuse(w,
+                    "is not a flag bankviz passes to nvcc: it compiles one kernel for the GPU it "
+                    "runs on into a file of its own, so output, host-compiler, linker and "
+                    "option-file flags are not taken (allowed: -O0..-O3, -G, -lineinfo, "
+                    "-use_fast_math, -ftz/-prec-div/-prec-sqrt/-fmad=true|false, -std=c++NN, "
+                    "-DNAME[=VALUE], -UNAME, -IFOLDER, -maxrregcount=N, -arch=sm_NN, "
+                    "-Xptxas -O0..-O3/-v, -restrict, --extra-device-vectorization, "
+                    "--expt-relaxed-constexpr, --expt-extended-lambda, -w)");
+    }
+  }
+  return out;
+}
 
 bool same_file(const std::string& table_name, const std::string& given_name) {
   if (table_name == given_name) return true;

@@ -4,6 +4,7 @@
 //
 // [SECTION] CUPTI's SASS metrics: one collection around one launch
 // [SECTION] Runner::profile()
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +14,8 @@
 #include <mutex>
 #include <optional>
 
+#include "bankviz/compiled.h"
+#include "bankviz/nvcc.h"
 #include "bankviz/profile.h"
 #include "bankviz/recording.h"
 #include "kernel_params.h"
@@ -231,8 +234,10 @@ class SassCollection {
       in.executed = v[kExecuted];
       in.wavefronts = v[kWavefronts];
       in.ideal = v[kIdeal];
-      if (in.op.empty() && in.wavefronts == 0) continue;  // not a shared-memory instruction
-      if (in.op.empty()) in.op = "shared";
+      // No op counted and no wavefront: not a shared-memory instruction, or one that only warps
+      // with no active lane issued (keep_shared() tells them apart by its opcode).
+      if (in.op.empty() && in.wavefronts == 0 && in.executed == 0) continue;
+      if (in.op.empty() && in.wavefronts > 0) in.op = "shared";
       source_line(c, cubin, in);
       out.push_back(std::move(in));
     }
@@ -322,6 +327,64 @@ std::string arg_type_name(KernelArg::Kind k) {
 
 namespace {
 
+// The SASS opcode's op in profile's words ("" for an instruction that is not a shared one).
+const char* op_of_opcode(const SassInstruction& i) {
+  if (!i.shared()) return "";
+  const std::string b = i.opcode.substr(0, i.opcode.find('.'));
+  return b == "LDS"     ? "ld"
+         : b == "STS"   ? "st"
+         : b == "ATOMS" ? "atom"
+         : b == "LDSM"  ? "ldsm"
+         : b == "STSM"  ? "stsm"
+                        : "ldgsts";
+}
+
+// Keeps the shared-memory instructions among what the SASS metrics counted: those with an op
+// counted or wavefronts, and those the compiled code's SASS names a shared-memory instruction
+// that only warps with no active lane issued (executed, no op counted, 0 wavefronts: Nsight
+// Compute's source page counts them too). And an instruction whose line is in a header (CUDA's
+// atomicAdd, __half2's operators, inlined from cuda_fp16.hpp or sm_20_atomic_functions.hpp by
+// nvcc's line table) is counted on the line of `file_name` that calls it, the call site nvdisasm
+// names: the user's line that made it. Without the SASS (no nvdisasm) neither can be done: those
+// instructions keep CUPTI's line or are left out, and *note says so.
+void keep_shared(std::vector<ProfileInstruction>& all, const std::vector<char>& cubin,
+                 const std::string& file_name, std::string* note) {
+  std::vector<ProfileInstruction> kept;
+  std::map<std::pair<std::string, uint32_t>, const SassInstruction*> at;
+  std::string why;
+  std::vector<SassInstruction> sass;
+  const bool need = std::any_of(all.begin(), all.end(), [&](const ProfileInstruction& i) {
+    return i.op.empty() || (!i.file.empty() && !same_file(i.file, file_name));
+  });
+  if (need) {
+    const std::string listing = disassemble(cubin, &why);
+    if (!listing.empty()) sass = parse_nvdisasm(listing);
+    for (const SassInstruction& i : sass) at[{i.function, i.pc}] = &i;
+  }
+  for (ProfileInstruction& in : all) {
+    const auto s = at.find({in.function, in.pc});
+    const SassInstruction* x = s == at.end() ? nullptr : s->second;
+    if (in.op.empty()) {
+      // ptxas's `@!PT LDS RZ, [RZ]` pads beside an LDGSTS are issued and never executed: not the
+      // line's instructions (compiled.h never_executes(); the model counts them apart).
+      if (!x || !x->shared() || x->never_executes()) continue;
+      in.op = op_of_opcode(*x);
+    }
+    if (x && !in.file.empty() && !same_file(in.file, file_name) && x->line > 0 &&
+        same_file(x->file, file_name)) {
+      in.file = x->file;
+      in.line = x->line;
+    }
+    kept.push_back(std::move(in));
+  }
+  if (sass.empty() && !why.empty())
+    *note =
+        "instructions that only warps with no active lane issued are not listed, and those "
+        "of CUDA's headers stay on the header's line (both need the SASS: " +
+        why + ")";
+  all = std::move(kept);
+}
+
 // What the device cannot launch: a block of more threads, or more dynamic shared memory, than
 // it allows ("" when it can).
 std::string device_limit_problem(const ProfileRequest& req, const DeviceInfo& dev) {
@@ -387,6 +450,41 @@ std::string compile_failure(const ProfileRequest& req, const CompileOutcome& com
   return comp.error;
 }
 
+// The user's kernel compiled as the user compiles it (nvcc.h): nvcc with the user's flags where
+// profile_nvcc() finds it, else NVRTC with line info (compiler.h, the generated kernels' caches).
+// Fills res's cubin, lowered name, log, time and compiled_by; "" when compiled, else why not.
+std::string compile_user_kernel(const ProfileRequest& req, const std::string& sm,
+                                ProfileResult& res) {
+  std::string no_nvcc, nvcc_error;
+  if (const std::string nvcc = profile_nvcc(req, &no_nvcc); !nvcc.empty()) {
+    UserBuild b = nvcc_build(req, nvcc, sm);
+    if (b.error.empty() || !nvrtc_may_stand_in(req)) {
+      res.compiled_by = b.compiled_by;
+      res.compile_log = b.log;
+      res.compile_ms = b.ms;
+      res.cubin = std::move(b.cubin);
+      res.lowered = b.lowered;
+      return b.error;
+    }
+    no_nvcc = nvcc_failed(b.error);  // NVRTC may compile it (nvcc's host compiler missing...)
+    nvcc_error = b.error;
+  }
+  if (!nvrtc_may_stand_in(req))
+    return user_build(req, sm).error;  // nvcc was asked for: why it cannot compile
+  KernelSource k;
+  k.text = req.source;
+  k.kernel_name = req.kernel;
+  k.file_name = req.file_name;
+  const CompileOutcome comp = compile(k, sm);
+  res.compile_log = comp.log;
+  res.compile_ms = comp.ms;
+  res.compiled_by = "NVRTC (-lineinfo; " + no_nvcc + ")";
+  if (!comp.compiled) return nvcc_error.empty() ? compile_failure(req, comp) : nvcc_error;
+  res.cubin = comp.compiled->cubin;
+  res.lowered = comp.compiled->lowered;
+  return {};
+}
+
 std::string timeout_message(double timeout_ms) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.0f ms", timeout_ms);
@@ -416,16 +514,9 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   if (std::string why = device_limit_problem(req, dev); !why.empty())
     return refuse(RunStatus::TooLarge, why);
 
-  // 1. NVRTC with line info (compiler.h), the same caches as the generated kernels.
-  KernelSource k;
-  k.text = req.source;
-  k.kernel_name = req.kernel;
-  k.file_name = req.file_name;
-  const CompileOutcome comp = compile(k, dev.sm);
-  res.compile_log = comp.log;
-  res.compile_ms = comp.ms;
-  if (!comp.compiled) return refuse(RunStatus::CompileError, compile_failure(req, comp));
-  res.lowered = comp.compiled->lowered;
+  // 1. Compiled as the user compiles it: nvcc with the user's flags, else NVRTC (nvcc.h).
+  if (std::string why = compile_user_kernel(req, dev.sm, res); !why.empty())
+    return refuse(RunStatus::CompileError, why);
 
   // 2. The module and the function; its parameters against the arguments.
   const Driver& d = driver();
@@ -435,7 +526,7 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   // H100 (CUDA 13) a function of a module kept loaded from an earlier profile reported nothing.
   // (The generated kernels' module cache is not the place for a user's kernels either.)
   Module module;
-  if (!st.check(load_module(module, comp.compiled->cubin.data()), "cuModuleLoadData"))
+  if (!st.check(load_module(module, res.cubin.data()), "cuModuleLoadData"))
     return refuse(RunStatus::LaunchError, st.message());
   CUmodule mod = module.get();
   CUfunction fn = nullptr;
@@ -479,7 +570,7 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   }
   if (ok && req.counters) {
     impl_->counters.reset();  // the range profiler and SASS patching: one at a time
-    ok = launch_counted(impl_->ctx.get(), comp.compiled->cubin, launch, res);
+    ok = launch_counted(impl_->ctx.get(), res.cubin, launch, res);
   }
   if (ok && req.record) {
     // 5. The recording: one more launch of the kernel compiled with recording proxies.
@@ -531,6 +622,9 @@ ProfileResult Runner::profile(const ProfileRequest& req) {
   st.check(module.release(), "cuModuleUnload");
   if (!st.ok()) return refuse(RunStatus::LaunchError, st.message());
 
+  std::string note;
+  keep_shared(res.instructions, res.cubin, req.file_name, &note);
+  if (!note.empty()) res.counters_message += (res.counters_message.empty() ? "" : "; ") + note;
   res.lines = lines_of(res.instructions, req.source, req.file_name);
   for (const ProfileInstruction& in : res.instructions) {
     res.executed += in.executed;

@@ -21,31 +21,15 @@
 #include <fstream>
 
 #include "bankviz/io.h"
+#include "contained_run.h"
 #include "sandbox.h"
 
 namespace bankviz {
 
-namespace {
-
-// The child's exit status when the seccomp filter cannot be installed (it then runs nothing).
-constexpr int kUnconfined = 126;
-
-struct Ran {
-  bool started = false, timed_out = false, truncated = false;
-  int exit_code = -1, signal = 0;
-  std::string out, err, error;  // err: only its last kErrorKept bytes
-  size_t err_dropped = 0;       // bytes of err before those, not kept
-};
+namespace detail {
 
 // What is kept of a process's error output: its end, where a crash's reason is.
 constexpr size_t kErrorKept = 16 * 1024;
-
-// What a run may use: CPU seconds, address space, the size of a file it writes (0: none at all),
-// and whether it may start processes (the compiler starts cc1plus, as, ld; the kernel nothing).
-struct Limits {
-  rlim_t cpu_s, memory_bytes, file_bytes;
-  bool processes;
-};
 
 // The child's side of run(), after fork: only async-signal-safe calls. It leads a process group of
 // its own and enters the confinement (Landlock first, which needs its ruleset descriptor, then
@@ -258,6 +242,35 @@ std::string tail(const std::string& s, size_t lines) {
   return t;
 }
 
+TempDir::TempDir() {
+  const char* base = std::getenv("TMPDIR");
+  const std::string in = base && *base ? base : "/tmp";
+  std::string t = in + "/bankviz-record-XXXXXX";
+  if (::mkdtemp(t.data())) {
+    path = t;
+    on_signal = remove_directory_on_signal(path);  // Ctrl+C leaves no directory (io.h)
+  } else {
+    problem = "cannot make a temporary directory in '" + in + "'" +
+              (base && *base ? " (TMPDIR)" : "") + ": " + std::strerror(errno);
+  }
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  if (const char* keep = std::getenv("BANKVIZ_RECORD_KEEP"); keep && *keep == '1') {
+    forget_on_signal(on_signal);
+    return;
+  }
+  if (!path.empty()) std::filesystem::remove_all(path, ec);
+  forget_on_signal(on_signal);  // after: a signal before it removes what is left
+}
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
+
 // The reason the recording's own code gave on its way out (bankviz_record.h's say()), or "".
 std::string said_reason(const std::string& err) {
   const std::string mark = "bankviz-record: ";
@@ -328,34 +341,6 @@ std::string without(std::string s, const std::string& what) {
     s.erase(at, what.size());
   return s;
 }
-
-struct TempDir {
-  std::string path, problem;  // problem: why there is none, in words
-  int on_signal = -1;
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    const std::string in = base && *base ? base : "/tmp";
-    std::string t = in + "/bankviz-record-XXXXXX";
-    if (::mkdtemp(t.data())) {
-      path = t;
-      on_signal = remove_directory_on_signal(path);  // Ctrl+C leaves no directory (io.h)
-    } else {
-      problem = "cannot make a temporary directory in '" + in + "'" +
-                (base && *base ? " (TMPDIR)" : "") + ": " + std::strerror(errno);
-    }
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (const char* keep = std::getenv("BANKVIZ_RECORD_KEEP"); keep && *keep == '1') {
-      forget_on_signal(on_signal);
-      return;
-    }
-    if (!path.empty()) std::filesystem::remove_all(path, ec);
-    forget_on_signal(on_signal);  // after: a signal before it removes what is left
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
 
 // 10 -> "10", 0.5 -> "0.5" (not std::to_string's "10.000000").
 std::string seconds(double s) {

@@ -31,6 +31,7 @@ bool is_store(const std::string& op) {
 struct LineSass {
   int count = 0;
   bool loop = false;
+  bool guarded = true;  // every one predicated (not @!PT), none a branch jumps over
   std::set<std::string> ops;
   std::string named() const {
     std::string s = std::to_string(count) + " shared instruction" + (count == 1 ? "" : "s") + " (";
@@ -43,7 +44,8 @@ struct LineSass {
 // runs (LineAsCompiled::differs); `per_warp` holds each (line, warp)'s instructions as compiled.
 void add_differences(std::vector<LineAsCompiled>& lines, const std::vector<SassInstruction>& sass,
                      const std::map<std::pair<uint32_t, uint32_t>, int64_t>& per_warp,
-                     const std::set<uint32_t>& cas_lines, const std::string& kernel_function) {
+                     const std::set<uint32_t>& cas_lines, const std::string& kernel_function,
+                     int64_t warps) {
   std::map<uint32_t, LineSass> by_line, in_kernel;
   std::set<uint32_t> any_line;  // lines with a shared instruction, own or call site
   for (const SassInstruction& i : sass) {
@@ -55,6 +57,7 @@ void add_differences(std::vector<LineAsCompiled>& lines, const std::vector<SassI
       LineSass& l = (*m)[counted_line(i)];
       ++l.count;
       l.loop |= i.in_loop;
+      l.guarded &= !i.predicate.empty() && !i.under_branch;
       l.ops.insert(i.opcode);
     }
   }
@@ -85,9 +88,22 @@ void add_differences(std::vector<LineAsCompiled>& lines, const std::vector<SassI
     if (line != 0 && !recorded.count(line)) {
       LineAsCompiled l;
       l.line = line;
+      if (s.guarded && !s.loop) {
+        // Predicated, outside any loop, no branch over them: every warp of the block issues each
+        // once, and no lane of the block made an access here: its guard holds for none (0
+        // wavefronts), as the hardware counts them (issue 30: a sort's swap on zeroed data).
+        l.requests = l.max_requests = warps * s.count;
+        l.how = s.named() + " predicated, issued by each of the block's " + std::to_string(warps) +
+                " warps with no active lane: no lane passes the line's guard (0 wavefronts)";
+        l.max_requests = 0;
+        lines.push_back(std::move(l));
+        continue;
+      }
       l.differs =
           "the source makes no shared-memory access on this line; the compiled kernel has " +
-          s.named() + " here: the compiler put accesses of other lines here";
+          s.named() +
+          " here: the compiler put accesses of other lines here, or no lane of the block passes "
+          "the line's guard (its instructions issued with no active lane: 0 wavefronts)";
       lines.push_back(std::move(l));
     }
 }
@@ -158,7 +174,8 @@ std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
     }
     lines.push_back(std::move(l));
   }
-  add_differences(lines, sass, per_warp, cas_lines, kernel_function);
+  const int64_t threads = r.block[0] * r.block[1] * r.block[2];
+  add_differences(lines, sass, per_warp, cas_lines, kernel_function, (threads + 31) / 32);
   return lines;
 }
 

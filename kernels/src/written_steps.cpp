@@ -15,6 +15,9 @@ ProfileRequest written_profile_request(const Scenario& s, const KernelSource& k)
   r.source = k.text;
   r.file_name = k.file_name;
   r.kernel = k.kernel_name;
+  // bankviz's own kernel, compiled as `run` and the model as compiled compile it (NVRTC): the
+  // steps' lines and the SASS's pcs are of that code (a user's nvcc is for a user's kernel).
+  r.compiler = ProfileCompiler::Nvrtc;
   r.grid.x = static_cast<uint32_t>(std::max<int64_t>(1, s.grid));
   r.block = {static_cast<uint32_t>(s.block[0]), static_cast<uint32_t>(s.block[1]),
              static_cast<uint32_t>(s.block[2])};

@@ -1,7 +1,7 @@
 // The before/after view of the real app (bankviz --compare A B) under xvfb-run: both sides'
 // tile and bank grids, both verdicts and the ratio inside the window in presenter mode at
-// 1024x768 and 1920x1080 (--dump-layout says where they landed), sharing one playhead; the
-// comparison's 16:9 SVG slide; usage errors.
+// 1024x768, 1280x720 and 1920x1080 (--dump-layout says where they landed), sharing one playhead;
+// the comparison's 16:9 SVG slide; usage errors.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -102,35 +102,38 @@ void expect_both_sides_fit(const AppRun& r, double w, double h, bool toolbar = t
 
 }  // namespace
 
-TEST(CompareScreenshot, PresenterModeFitsBothSidesIntoA1024x768Projector) {
+// The three rooms from one run of the app (--sizes: each picture is the one a run at its size
+// draws, tests/app/test_screenshot.cpp AskBeforeTelling/SizesInOneRun).
+TEST(CompareScreenshot, PresenterModeFitsBothSidesInto1024x768And1280x720And1920x1080) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
-  AppRun r = shot("1024",
-                  "--compare row-write-column-read row-write-column-read-padded "
-                  "--presenter --size 1024x768");
+  const std::string dir = bankviz::test::scratch_dir();
+  AppRun r = app("rooms",
+                 "--compare row-write-column-read row-write-column-read-padded --presenter "
+                 "--sizes 1024x768,1280x720,1920x1080 --screenshot " +
+                     dir + "rooms.png --dump-layout " + dir + "rooms.json --force",
+                 true);
   ASSERT_EQ(r.rc, 0) << r.log;
-  expect_both_sides_fit(r, 1024, 768, false, true);
-}
-
-TEST(CompareScreenshot, PresenterModeAt1280x720HasCountsARoomCanRead) {
-  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
-  AppRun r = shot("720",
-                  "--compare row-write-column-read row-write-column-read-padded "
-                  "--presenter --size 1280x720");
-  ASSERT_EQ(r.rc, 0) << r.log;
-  expect_both_sides_fit(r, 1280, 720, false, true);
-  EXPECT_GE(r.layout["bank_count_px"].get<double>(), 10) << r.layout.dump();
-  EXPECT_GE(r.layout["banks"]["cell"].get<double>(), 10) << r.layout.dump();
-}
-
-TEST(CompareScreenshot, PresenterModeFitsBothSidesIntoA1920x1080Projector) {
-  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
-  AppRun r = shot("1080",
-                  "--compare row-write-column-read row-write-column-read-padded "
-                  "--presenter --size 1920x1080");
-  ASSERT_EQ(r.rc, 0) << r.log;
-  expect_both_sides_fit(r, 1920, 1080, false, true);
+  auto at = [&](const char* size) {
+    AppRun one = r;
+    one.layout = nlohmann::json::parse(slurp(dir + "rooms-" + size + ".json"), nullptr, false);
+    return one;
+  };
+  {
+    SCOPED_TRACE("at 1024x768");
+    expect_both_sides_fit(at("1024x768"), 1024, 768, false, true);
+  }
+  {
+    SCOPED_TRACE("at 1280x720");
+    const AppRun r720 = at("1280x720");
+    expect_both_sides_fit(r720, 1280, 720, false, true);
+    EXPECT_GE(r720.layout["bank_count_px"].get<double>(), 10) << r720.layout.dump();
+    EXPECT_GE(r720.layout["banks"]["cell"].get<double>(), 10) << r720.layout.dump();
+  }
+  SCOPED_TRACE("at 1920x1080");
+  const AppRun r1080 = at("1920x1080");
+  expect_both_sides_fit(r1080, 1920, 1080, false, true);
   // Larger room, larger cells than at 1024x768.
-  EXPECT_GE(r.layout["banks"]["cell"].get<double>(), 14);
+  EXPECT_GE(r1080.layout["banks"]["cell"].get<double>(), 14);
 }
 
 TEST(CompareScreenshot, DeskLayoutWithTheSidebarFitsToo) {

@@ -212,3 +212,104 @@ TEST(Options, HelpExitsZero) {
   EXPECT_FALSE(p.options);
   EXPECT_EQ(p.code, kExitOk);
 }
+
+// --sizes: a lesson checked for every room in one run. The files in the order they are drawn
+// (the question's at each size, then the answer's), each name with its size.
+TEST(Options, SizesNameEachPictureAndLayoutWithItsSize) {
+  Parsed p = parse({"--lesson", "histogram", "--sizes", "1920x1080,1024x768", "--screenshot",
+                    "d/q.png", "--dump-layout", "d/q.json", "--answer-screenshot", "a.png",
+                    "--answer-dump-layout", "e/a.layout.json"});
+  ASSERT_TRUE(p.options) << p.code;
+  EXPECT_EQ(p.options->width, 1920);  // the window opens at the first
+  EXPECT_EQ(p.options->height, 1080);
+  const std::vector<ScreenshotFile> f = screenshot_files(*p.options);
+  ASSERT_EQ(f.size(), 4u);
+  EXPECT_EQ(f[0].png, "d/q-1920x1080.png");
+  EXPECT_EQ(f[0].json, "d/q-1920x1080.json");
+  EXPECT_EQ(f[0].width, 1920);
+  EXPECT_FALSE(f[0].told);
+  EXPECT_EQ(f[1].png, "d/q-1024x768.png");
+  EXPECT_EQ(f[1].height, 768);
+  EXPECT_FALSE(f[1].told);
+  EXPECT_EQ(f[2].png, "a-1920x1080.png");
+  EXPECT_EQ(f[2].json, "e/a.layout-1920x1080.json");
+  EXPECT_TRUE(f[2].told);
+  EXPECT_EQ(f[3].png, "a-1024x768.png");
+  EXPECT_EQ(f[3].width, 1024);
+  EXPECT_TRUE(f[3].told);
+  // Without --sizes: the names as given, at --size.
+  p = parse({"--lesson", "histogram", "--size", "1280x720", "--screenshot", "q.png",
+             "--answer-screenshot", "a.png"});
+  ASSERT_TRUE(p.options);
+  const std::vector<ScreenshotFile> g = screenshot_files(*p.options);
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0].png, "q.png");
+  EXPECT_EQ(g[0].json, "");
+  EXPECT_EQ(g[0].width, 1280);
+  EXPECT_EQ(g[1].png, "a.png");
+  EXPECT_TRUE(g[1].told);
+  // One size is a list too; a preset's window at several sizes.
+  p = parse({"--preset", "row-write-column-read", "--sizes", "3840x2160", "--screenshot", "x.png"});
+  ASSERT_TRUE(p.options);
+  ASSERT_EQ(screenshot_files(*p.options).size(), 1u);
+  EXPECT_EQ(screenshot_files(*p.options)[0].png, "x-3840x2160.png");
+  EXPECT_TRUE(
+      screenshot_files(parse({"--preset", "row-write-column-read"}).options.value()).empty());
+}
+
+// Every bad --sizes is a usage error in words that name the flag and the value.
+TEST(Options, BadSizesAreRefusedInWords) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* says;
+  };
+  const std::vector<Case> cases = {
+      {{"--screenshot", "a.png", "--sizes", ""}, "--sizes: '': expected WxH between 640x400"},
+      {{"--screenshot", "a.png", "--sizes", "1024x768,,1280x720"}, "--sizes: '': expected WxH"},
+      {{"--screenshot", "a.png", "--sizes", "1024x768,"}, "--sizes: '': expected WxH"},
+      {{"--screenshot", "a.png", "--sizes", "1024x768 1280x720"},
+       "--sizes: '1024x768 1280x720': expected WxH"},
+      {{"--screenshot", "a.png", "--sizes", "100x100"}, "between 640x400 and 8192x8192"},
+      {{"--screenshot", "a.png", "--sizes", "1280x720,-1x5"}, "--sizes: '-1x5'"},
+      {{"--screenshot", "a.png", "--sizes", std::string(100, '9') + "x720"}, "...': expected WxH"},
+      {{"--screenshot", "a.png", "--sizes", "1280x720,1280x720"}, "1280x720 is named twice"},
+      {{"--screenshot", "a.png", "--sizes",
+        "700x400,701x400,702x400,703x400,704x400,705x400,706x400,707x400,708x400"},
+       "--sizes: at most 8 sizes in one run"},
+      {{"--screenshot", "a.png", "--sizes", "1280x720,8192x8192"},
+       "--sizes 8192x8192: an image of 8192x8192 pixels is larger than an export may be"},
+      {{"--screenshot", "a.png", "--scale", "4", "--sizes", "1280x720,3840x2160"},
+       "--sizes 3840x2160: an image of 15360x8640 pixels"},
+      {{"--screenshot", "a.png", "--sizes", "1280x720", "--size", "1280x720"},
+       "give --size or --sizes, not both"},
+      {{"--sizes", "1280x720"}, "--sizes works with --screenshot"},
+      {{"--lesson", "histogram", "--sizes", "1280x720", "--answer-screenshot", "a.png"},
+       "--sizes works with --screenshot"},
+      {{"--screenshot", "a.png", "--sizes", "1280x720", "--gif", "a.gif"},
+       "--sizes draws --screenshot's pictures: give --svg, --gif, --sequence and --frames a "
+       "--size in a run of their own"},
+      {{"--screenshot", "a.png", "--sizes", "1280x720", "--svg", "a.svg"}, "--sizes draws"},
+      {{"--screenshot", "a.png", "--sizes", "1280x720", "--sequence", "d"}, "--sizes draws"},
+      {{"--screenshot", "a.png", "--sizes", "1280x720", "--frames", "3"}, "--sizes draws"},
+      // A name made with a size met another output's.
+      {{"--lesson", "histogram", "--sizes", "1280x720", "--screenshot", "a.png",
+        "--answer-screenshot", "a.png"},
+       "--screenshot and --answer-screenshot name the same file ('a-1280x720.png')"},
+      {{"--screenshot", "s.png", "--sizes", "1024x768,1280x720", "--dump-layout", "s.png"},
+       "--screenshot and --dump-layout name the same file ('s-1024x768.png')"},
+      {{"--lesson", "histogram", "--sizes", "1280x720", "--screenshot", "q.png",
+        "--answer-screenshot", "a.png", "--dump-layout", "l.json", "--answer-dump-layout",
+        "./l.json"},
+       "--dump-layout and --answer-dump-layout name the same file"},
+  };
+  for (const Case& c : cases) {
+    std::string line;
+    for (const std::string& a : c.args) line += " '" + a + "'";
+    testing::internal::CaptureStderr();
+    const Parsed q = parse(c.args);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_FALSE(q.options) << line;
+    EXPECT_EQ(q.code, kExitUsage) << line;
+    EXPECT_NE(err.find(c.says), std::string::npos) << line << ": " << err;
+  }
+}

@@ -62,6 +62,32 @@ TEST(Svg, ColumnReadOutlinesThirtyTwoConflictingWordsInRed) {
   EXPECT_NE(svg.find("32-way"), std::string::npos);
 }
 
+// In both themes: the 31 words waiting for a later wavefront ringed in the background inside
+// their red, the lit one (lane 0's, bank 0) in black or white, whichever its lane digit is not;
+// every lane digit (tile view and bank view) in the ink that stands out on its bright chip
+// (ink_on: at least 4.5:1), where the dark theme's light text on a bright chip was not.
+TEST(Svg, ALitConflictIsRingedAndItsLaneDigitStandsOutOnItsChip) {
+  Analysis a = lesson("row-write-column-read");
+  Playback p;
+  for (bool light : {true, false}) {
+    SvgOptions o;
+    o.light = light;
+    const std::string svg = render_svg(a, frame_at(a, time_of(a, p, 2, 0, 0), p), o);
+    const Palette pal = light ? light_palette() : dark_palette();
+    const Rgba chip = pal.bank(0, 32, true);
+    ASSERT_GE(contrast_ratio(ink_on(chip), chip), 4.5);
+    auto rings = [&svg](Rgba c) {
+      return count(svg, "fill=\"none\" stroke=\"" + c.hex() + "\" stroke-width=\"1.5\"");
+    };
+    // (The light theme's background is white, as the lit ring on its pale chip is.)
+    const bool same = lit_ring_on(chip).hex() == pal.background.hex();
+    EXPECT_EQ(rings(pal.background), same ? 32 : 31) << light;
+    EXPECT_EQ(rings(lit_ring_on(chip)), same ? 32 : 1) << light;
+    const std::string digit = "fill=\"" + ink_on(chip).hex() + "\" text-anchor=\"middle\"";
+    EXPECT_EQ(count(svg, digit + " font-weight=\"bold\">0</text>"), 2) << light;
+  }
+}
+
 TEST(Svg, PaddingColumnIsHatchedAndNoWordConflicts) {
   Analysis a = lesson("row-write-column-read-padded");
   Playback p;

@@ -748,7 +748,7 @@ TEST(Lessons, ListsEveryLessonWithItsSceneCount) {
   // One lesson per seed, and the field's: swizzles, vector widths, ldmatrix, the tiled matmul.
   EXPECT_EQ(lines, 9u) << r.out;
   EXPECT_NE(r.out.find("data-layout\tData layout in shared memory"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("7 scenes, about 28 minutes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("7 scenes, about 43 minutes"), std::string::npos) << r.out;
   const Result j = cli("lessons --json");
   ASSERT_EQ(j.status, 0) << j.err;
   const auto list = nlohmann::json::parse(j.out);
@@ -756,6 +756,7 @@ TEST(Lessons, ListsEveryLessonWithItsSceneCount) {
   for (const auto& l : list) {
     EXPECT_GE(l["scenes"].get<int>(), 3) << l.dump();
     EXPECT_LE(l["minutes"].get<int>(), 45) << l.dump();
+    EXPECT_GE(l["minutes"].get<int>(), 40) << l.dump();  // a path through a lecture
   }
 }
 
@@ -768,6 +769,13 @@ TEST(Lessons, ShowsTheScenesWithTheModelsAnswers) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("A: 32 (wavefronts)"), std::string::npos) << r.out;
+  // The lecture's path: each scene's minutes from the start and its notes; the last ends at the
+  // lesson's minutes.
+  EXPECT_NE(r.out.find("   minutes 0-"), std::string::npos) << r.out;
+  const size_t total = r.out.find("(about ");
+  ASSERT_NE(total, std::string::npos) << r.out;
+  const std::string minutes = r.out.substr(total + 7, r.out.find(' ', total + 7) - total - 7);
+  EXPECT_NE(r.out.find("-" + minutes + " of the lecture: "), std::string::npos) << r.out;
   // A race is asked yes or no, and answered so.
   const Result h = cli("lessons histogram");
   ASSERT_EQ(h.status, 0) << h.err;

@@ -238,6 +238,14 @@ TEST(ProfileCli, EveryGpuRecordedLineIsAPictureWithTheHardwaresWavefrontsOrRefus
           refuse(n, "the picture's " + std::to_string(warps) +
                         " wavefronts against the hardware's " + std::to_string(want) + ": " +
                         l["reason"].get<std::string>());
+        } else if (l["equal"].get<bool>() && l.contains("compiled") &&
+                   !l["compiled"]["how"].get<std::string>().empty()) {
+          // The line as compiled equals the hardware, and says what the compiler did to the
+          // source's accesses the picture shows (nvcc -O3 merges a thread's loads into LDS.128).
+          refuse(n, "the picture's " + std::to_string(warps) +
+                        " wavefronts are the source's; as compiled " +
+                        std::to_string(l["compiled"]["wavefronts"].get<int64_t>()) +
+                        ", the hardware's: " + l["compiled"]["how"].get<std::string>());
         } else {
           ADD_FAILURE() << kernel << " line " << n << ": picture " << warps << " wavefronts, "
                         << "hardware " << want << ", no reason given: " << l.dump();
@@ -269,6 +277,54 @@ TEST(ProfileCli, ATemplateNamedWithoutItsInstanceAsksForIt) {
                       "instance, --kernel 'reduceBlock<...>'"),
             std::string::npos)
       << r.err << r.out;
+}
+
+// Issue 30 item 2: the kernel compiled as the user compiles it (nvcc where it is installed, the
+// compiler said), and every shared instruction the hardware counted in the table: a store only
+// warps with no active lane issue is listed with its executions and 0 wavefronts.
+TEST(ProfileCli, TheTableHoldsInstructionsIssuedWithNoActiveLaneAndSaysWhoCompiled) {
+  if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
+  const std::string args = " --kernel idleLanes --block 64 --arg buffer:256 --json";
+  Result r = cli("profile " + data("idle_lanes.cu") + args + " --record-gpu");
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  const std::string by = j["compiled_by"];
+  std::error_code ec;
+  const bool nvcc = fs::exists("/usr/local/cuda/bin/nvcc", ec);
+  EXPECT_EQ(by.rfind(nvcc ? "nvcc (" : "NVRTC (", 0), 0u) << by;
+  if (nvcc) {
+    EXPECT_NE(by.find("-O3 -lineinfo"), std::string::npos) << by;
+  }
+  bool idle = false;
+  for (const auto& l : j["lines"])
+    if (l["line"] == 9) {
+      idle = true;
+      EXPECT_EQ(l["executed"], 2) << l;  // both warps issue it
+      EXPECT_EQ(l["wavefronts"], 0) << l;
+      EXPECT_EQ(l["ops"], nlohmann::json::array({"st"})) << l;
+    }
+  EXPECT_TRUE(idle) << r.out;
+  // The GPU recording has no access there: equal (0 wavefronts), the idle issues said.
+  for (const auto& l : j["recording"]["lines"])
+    if (l["line"] == 9) {
+      EXPECT_TRUE(l["equal"].get<bool>()) << l;
+      EXPECT_EQ(l["idle_issues"], 2) << l;
+    }
+  // NVRTC when asked for, and said.
+  r = cli("profile " + data("idle_lanes.cu") + args + " --compiler nvrtc");
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["compiled_by"].get<std::string>().rfind("NVRTC (-lineinfo; --compiler nvrtc)", 0),
+            0u);
+  // The user's flags reach nvcc (and a bad one is nvcc's words, not a crash).
+  if (nvcc) {
+    r = cli("profile " + data("idle_lanes.cu") + args + " --nvcc-flags '-O1 -DUNUSED=1'");
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_NE(nlohmann::json::parse(r.out)["compiled_by"].get<std::string>().find(
+                  "-O1 -DUNUSED=1 -lineinfo"),
+              std::string::npos)
+        << r.out;
+  }
 }
 
 TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {

@@ -9,11 +9,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <string>
+#include <thread>
 
 #include "gpu_protocol.h"
 
@@ -145,6 +148,93 @@ TEST(ServeHttp, AnotherSitesPageIsRefusedAndBadRequestsGetErrors) {
   }
 }
 
+// The GPU behind the page elsewhere (--gpu-command: a course's login node serving the page, its
+// GPU through a scheduler): the greeting and the replies are that GPU's. A script plays a host with
+// an H200 (the real server's greeting, its device replaced), answering every request in words of
+// its own.
+TEST(ServeHttp, AGpuElsewhereMeasuresForThePage) {
+  FILE* p = ::popen(("'" + std::string(BANKVIZ_CLI) + "' serve </dev/null").c_str(), "r");
+  ASSERT_TRUE(p);
+  char line[4096] = {};
+  ASSERT_TRUE(std::fgets(line, sizeof line, p));
+  ::pclose(p);
+  std::string error;
+  std::optional<Greeting> g = parse_greeting(line, &error);
+  ASSERT_TRUE(g) << error << ": " << line;
+  g->device = GpuDevice{};
+  g->device.present = true;
+  g->device.name = "NVIDIA H200";
+  g->device.sm = "sm_90";
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-gpu-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path script = dir / "gpu.sh";
+  std::ofstream(script) << "cat <<'EOF'\n"
+                        << greeting_json(*g).dump() << "\nEOF\n"
+                        << "while read -r l; do\n"
+                        << "  id=$(printf '%s' \"$l\" | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/')\n"
+                        << "  printf '{\"id\":%s,\"ok\":true,\"exit\":0,\"stdout\":\"the stand-in "
+                           "ran it\",\"stderr\":\"\"}\\n' \"$id\"\n"
+                        << "done\n";
+  const std::string command = "sh " + script.string();
+  Server s("--gpu-command '" + command + "'");
+  ASSERT_GT(s.port, 0) << s.link;
+  httplib::Client c = s.client();
+  auto r = c.Get("/api/hello", s.auth(s.token));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  const nlohmann::json hello = nlohmann::json::parse(r->body);
+  EXPECT_EQ(hello["device"]["name"], "NVIDIA H200") << r->body;
+  EXPECT_EQ(hello["host"], "the GPU command '" + command + "'") << r->body;
+  r = c.Post("/api/request", s.auth(s.token),
+             R"({"id":42,"request":"run","args":["--preset","row-write-column-read","--json"]})",
+             "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  auto reply = parse_reply(r->body, 42, &error);
+  ASSERT_TRUE(reply) << error << ": " << r->body;
+  EXPECT_TRUE(reply->ok);
+  EXPECT_EQ(reply->out, "the stand-in ran it");
+  fs::remove_all(dir);
+}
+
+// More requests than may wait for the GPU are answered "busy" at once, not queued without end:
+// a GPU host that greets and then never answers holds the one running request (until
+// --gpu-timeout), and with --max-waiting 0 the next is refused with 503.
+TEST(ServeHttp, MoreRequestsThanMayWaitAreBusy) {
+  FILE* p = ::popen(("'" + std::string(BANKVIZ_CLI) + "' serve </dev/null").c_str(), "r");
+  ASSERT_TRUE(p);
+  char line[4096] = {};
+  ASSERT_TRUE(std::fgets(line, sizeof line, p));
+  ::pclose(p);
+  std::string error;
+  std::optional<Greeting> g = parse_greeting(line, &error);
+  ASSERT_TRUE(g) << error << ": " << line;
+  g->device.present = true;
+  g->device.name = "NVIDIA H200";
+  const fs::path dir = fs::temp_directory_path() / ("bankviz-busy-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path script = dir / "gpu.sh";
+  std::ofstream(script) << "cat <<'EOF'\n" << greeting_json(*g).dump() << "\nEOF\nsleep 30\n";
+  Server s("--max-waiting 0 --gpu-timeout 4 --gpu-command 'sh " + script.string() + "'");
+  ASSERT_GT(s.port, 0) << s.link;
+  const std::string run = R"({"id":1,"request":"run","args":["--preset","row-write-column-read"]})";
+  int first = 0;
+  std::thread hung([&] {
+    httplib::Client c = s.client();
+    auto r = c.Post("/api/request", s.auth(s.token), run, "application/json");
+    first = r ? r->status : -1;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  httplib::Client c = s.client();
+  auto r = c.Post("/api/request", s.auth(s.token), run, "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 503) << r->body;
+  EXPECT_NE(field(r->body, "error").find("busy"), std::string::npos) << r->body;
+  hung.join();
+  EXPECT_EQ(first, 502);  // the hung host's request ends at its deadline, in words
+  fs::remove_all(dir);
+}
+
 TEST(ServeHttp, ServesTheSiteCrossOriginIsolated) {
   const fs::path site = fs::temp_directory_path() / ("bankviz-site-" + std::to_string(::getpid()));
   fs::create_directories(site);
@@ -171,6 +261,9 @@ TEST(ServeHttp, BadFlagsAreRefusedInWords) {
            {"serve --http 'a b:80'", "no address"},
            {"serve --http 8080 --token short", "16 to 128"},
            {"serve --token abcdefghijklmnopq", "go with --http"},
+           {"serve --gpu-command 'bankviz-cli serve'", "go with --http"},
+           {"serve --http 0 --gpu gpu1 --gpu-command x", "not both"},
+           {"serve --http 0 --gpu=-oProxyCommand=x", "cannot start with '-'"},
        }) {
     const std::string cmd = "'" + std::string(BANKVIZ_CLI) + "' " + args + " 2>&1";
     FILE* p = ::popen(cmd.c_str(), "r");

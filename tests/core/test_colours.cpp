@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <iostream>
 #include <numbers>
 #include <string>
 
@@ -190,6 +191,36 @@ TEST(Colours, TheConflictOutlineStandsApartFromItsRingForEveryViewer) {
     }
   // Why the ring: without it some bank's colour is as close as that to the outline's.
   EXPECT_LT(nearest_bank, 20.0);
+}
+
+// A conflicting word lit in the current wavefront is a bright chip carrying its lane digit; the
+// ring inside its outline is black or white, whichever the digit is not (svg.h lit_ring_on): the
+// outline stands apart from the ring for every viewer in every theme, and the digit from the ring
+// as from its chip.
+TEST(Colours, ALitConflictsOutlineStandsApartFromItsRingForEveryViewer) {
+  const Mat* viewers[] = {&kNormal, &kProtan, &kDeutan, &kTritan};
+  double nearest_chip = 1e9, nearest_ring = 1e9;
+  for (const Palette& p : {dark_palette(), light_palette(), high_contrast(dark_palette()),
+                           high_contrast(light_palette())})
+    for (int b = 0; b < 32; ++b) {
+      const Rgba chip = p.bank(b, 32, true), ring = lit_ring_on(chip);
+      EXPECT_GE(contrast_ratio(ink_on(chip), ring), 4.5) << chip.hex();
+      EXPECT_GE(contrast_ratio(ink_on(chip), chip), 4.5) << chip.hex();
+      for (const Mat* m : viewers) {
+        const Vec outline = lab(simulate(p.conflict, *m));
+        EXPECT_GE(delta_e76(outline, lab(simulate(ring, *m))), 20.0) << chip.hex();
+        EXPECT_GE(delta_e2000(outline, lab(simulate(ring, *m))), 20.0) << chip.hex();
+        nearest_chip = std::min(nearest_chip, delta_e76(outline, lab(simulate(chip, *m))));
+        nearest_ring = std::min(nearest_ring, delta_e2000(outline, lab(simulate(ring, *m))));
+      }
+    }
+  // Why the ring: without it some lit chip is as close as that to the outline's red.
+  EXPECT_LT(nearest_chip, 20.0) << nearest_chip;
+  std::cout << "the outline's red against the nearest lit chip: Delta E 1976 " << nearest_chip
+            << "; against the nearest ring: Delta E 2000 " << nearest_ring << "\n";
+  // A pale chip's digit is black and its ring white; a dark chip's digit white, its ring black.
+  EXPECT_EQ(lit_ring_on({250, 240, 120, 255}).hex(), "#ffffff");
+  EXPECT_EQ(lit_ring_on({20, 30, 90, 255}).hex(), "#000000");
 }
 
 TEST(Colours, LevelsFollowTheRatioToTheIdeal) {

@@ -238,6 +238,33 @@ TEST(Lessons, EveryShippedLessonFitsALecture) {
   }
 }
 
+// A path through a lecture: every shipped lesson fills 40 to 45 minutes, and every scene's notes
+// say what fills its minutes after the answer (the live edit, comparison or sweep).
+TEST(Lessons, EveryShippedLessonIsAPathThroughALecture) {
+  for (const std::string& f : lesson_files()) {
+    LessonLoad l = load_lesson_file(f);
+    ASSERT_TRUE(l.lesson) << f;
+    EXPECT_GE(lesson_minutes(*l.lesson), 40) << f;
+    for (size_t i = 0; i < l.lesson->scenes.size(); ++i)
+      EXPECT_GE(l.lesson->scenes[i].notes.size(), 40u) << f << " scenes[" << i << "]";
+  }
+}
+
+TEST(Lessons, NotesAreOneParagraphNeverBlank) {
+  const std::string scene = R"({"preset": "row-write-row-read", "caption": "c", )";
+  LessonLoad ok = lesson_from_json(R"({"scenes": [)" + scene + R"("notes": "Pad it live."}]})");
+  ASSERT_TRUE(ok.lesson) << all(ok.errors);
+  EXPECT_EQ(ok.lesson->scenes[0].notes, "Pad it live.");
+  EXPECT_NE(lesson_to_json(*ok.lesson).find(R"("notes": "Pad it live.")"), std::string::npos);
+  EXPECT_NE(first_error(R"({"scenes": [)" + scene + R"("notes": " "}]})").find("scenes[0].notes"),
+            std::string::npos);
+  EXPECT_NE(first_error(R"({"scenes": [)" + scene + R"("notes": "a\u001b[2Jb"}]})")
+                .find("without control characters"),
+            std::string::npos);
+  EXPECT_NE(first_error(R"({"scenes": [)" + scene + R"("notes": 3}]})").find("scenes[0].notes"),
+            std::string::npos);
+}
+
 // [SECTION] Yes/no questions, the warps, the busiest bank
 
 TEST(Lessons, ARaceIsAskedYesOrNo) {
@@ -297,8 +324,9 @@ TEST(Lessons, BankPassesReadTheBusiestBankWithOrWithoutTheDetail) {
   s.open_step = 2;
   const Analysis full = analyzed(s);
   const int step = opening_step(full);
-  EXPECT_EQ(fill_scene_text("{bank_passes} passes, {wavefronts} wavefronts", full, step).value_or(""),
-            "4 passes, 8 wavefronts");
+  EXPECT_EQ(
+      fill_scene_text("{bank_passes} passes, {wavefronts} wavefronts", full, step).value_or(""),
+      "4 passes, 8 wavefronts");
   TraceResult t = trace(s);
   ASSERT_TRUE(t.trace);
   AnalysisResult counts = analyze(s, nullptr, std::move(*t.trace), ServeDetail::CountsOnly);
@@ -375,6 +403,7 @@ TEST(Lessons, ALessonSavedReadsBackTheSame) {
       const Scene &a = l.lesson->scenes[i], &b = back.lesson->scenes[i];
       EXPECT_EQ(a.caption, b.caption);
       EXPECT_EQ(a.reveal, b.reveal);
+      EXPECT_EQ(a.notes, b.notes);
       EXPECT_EQ(a.open_step, b.open_step);
       EXPECT_EQ(a.open_iteration, b.open_iteration);
       EXPECT_EQ(a.scenario.has_value(), b.scenario.has_value());

@@ -624,17 +624,20 @@ TEST(RecordedAsCompiled, TheListingSaysWhereALineCannotRunAsRecorded) {
       "        /*0030*/               @P0 BRA `(.L_x_0) ;\n"
       "\t//## File \"k.cu\", line 26\n"
       "        /*0040*/                   LDS R7, [R6] ;\n"
+      "\t//## File \"k.cu\", line 28\n"
+      "        /*0048*/               @P1 STS [R6], R7 ;\n"
+      "        /*004c*/              @!P1 STS.64 [R6+0x8], R8 ;\n"
       "        /*0050*/                   EXIT ;\n"
       ".text._Z5otherv:\n"
       "\t//## File \"k.cu\", line 30\n"
       "        /*0000*/                   LDS R7, [R6] ;\n");
-  ASSERT_EQ(sass.size(), 7u);
+  ASSERT_EQ(sass.size(), 9u);
   EXPECT_FALSE(sass[1].in_loop);
   EXPECT_TRUE(sass[2].in_loop);
   EXPECT_TRUE(sass[3].in_loop);
   EXPECT_FALSE(sass[4].in_loop);
   EXPECT_EQ(sass[0].function, "_Z1kPf");
-  EXPECT_EQ(sass[6].function, "_Z5otherv");
+  EXPECT_EQ(sass[8].function, "_Z5otherv");
   const auto lines = recorded_lines_as_compiled(*r, sass, default_arch(), true, &why, "_Z1kPf");
   ASSERT_TRUE(lines) << why;
   std::map<uint32_t, LineAsCompiled> by;
@@ -651,6 +654,12 @@ TEST(RecordedAsCompiled, TheListingSaysWhereALineCannotRunAsRecorded) {
   EXPECT_NE(by[26].differs.find("the source makes no shared-memory access on this line"),
             std::string::npos)
       << by[26].differs;
+  // Predicated, straight-line, no access recorded: the one warp issues both with no active lane.
+  ASSERT_TRUE(by.count(28));
+  EXPECT_EQ(by[28].requests, 2);
+  EXPECT_EQ(by[28].wavefronts, 0);
+  EXPECT_EQ(by[28].differs, "");
+  EXPECT_NE(by[28].how.find("with no active lane"), std::string::npos) << by[28].how;
   EXPECT_FALSE(by.count(30));
   // Without the kernel's name no line of its own is added.
   const auto plain = recorded_lines_as_compiled(*r, sass, default_arch(), true, &why);

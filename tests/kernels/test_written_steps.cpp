@@ -42,6 +42,9 @@ TEST(WrittenSteps, TheRequestIsTheScenariosLaunchOfItsKernel) {
   ASSERT_EQ(r.args.size(), 2u);  // out, and cp.async's input
   EXPECT_EQ(r.args[0].bytes, static_cast<uint64_t>(w.s.threads()) * w.s.grid * 4);
   EXPECT_EQ(r.args[1].bytes, static_cast<uint64_t>(w.s.threads()) * 16);
+  // bankviz's own kernel is compiled as the model as compiled compiles it, never by a user's
+  // nvcc (whose code's pcs and lines the steps' SASS would not match: issue 30, 2026-11-29).
+  EXPECT_EQ(r.compiler, ProfileCompiler::Nvrtc);
 }
 
 TEST(WrittenSteps, InstructionsGoToTheStepWhoseLinesHoldThem) {

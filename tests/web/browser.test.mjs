@@ -31,7 +31,10 @@ const launch = () => puppeteer.launch({
 
 let failures = 0;
 const browsers = new Set();  // those a test opened: closed when it ends, passed or failed
+// BANKVIZ_WEB_ONLY=REGEX: only the tests whose names it matches (a developer's rerun).
+const only = process.env.BANKVIZ_WEB_ONLY ? new RegExp(process.env.BANKVIZ_WEB_ONLY) : null;
 async function test(name, body) {
+  if (only && !only.test(name)) return;
   const t0 = Date.now();
   try {
     await body();
@@ -331,16 +334,17 @@ await test('the recorded figures: a preset shows the one measured on the H200, l
   await edited.closeAll();
 });
 
-await test('served by bankviz-cli serve --http: the link\'s token opens the page and its API, ' +
-           'other tokens and sites are refused', async () => {
+// `bankviz-cli serve --http` on 127.0.0.1 serving the site (with `args` more); resolves to its
+// process and the link it printed (url, token). Null where no bankviz-cli was built.
+async function startServer(args = []) {
   const cli = process.env.BANKVIZ_CLI || '';
   if (!cli || !fs.existsSync(cli)) {
     console.log(`       (skipped: no bankviz-cli at '${cli}')`);
-    return;
+    return null;
   }
   const {spawn} = await import('node:child_process');
-  const server = spawn(cli, ['serve', '--http', '127.0.0.1:0', '--site', process.env.BANKVIZ_SITE],
-                       {stdio: ['ignore', 'pipe', 'ignore']});
+  const server = spawn(cli, ['serve', '--http', '127.0.0.1:0', '--site', process.env.BANKVIZ_SITE,
+                             ...args], {stdio: ['ignore', 'pipe', 'ignore']});
   try {
     const link = await new Promise((resolve, reject) => {
       let out = '';
@@ -352,16 +356,34 @@ await test('served by bankviz-cli serve --http: the link\'s token opens the page
       server.on('exit', () => reject(new Error(`the server ended: ${out}`)));
       setTimeout(() => reject(new Error(`no link: ${out}`)), 20000);
     });
-    const browser = await launch();
-    browsers.add(browser);
-    const page = (await browser.pages())[0] || (await browser.newPage());
-    page.errors = [];
-    page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
-    page.on('pageerror', (e) => page.errors.push(String(e)));
-    await page.setViewport({width: 1280, height: 1000});
-    await page.goto(`${link.url}#preset=row-write-column-read&token=${link.token}`,
-                    {waitUntil: 'load'});
-    await drawn(page);
+    return {server, ...link};
+  } catch (e) {
+    server.kill('SIGTERM');
+    throw e;
+  }
+}
+
+// A page of a browser of its own opened from the served link, `fragment` and the token after it.
+async function openServed(link, fragment, width = 1280, height = 1000) {
+  const browser = await launch();
+  browsers.add(browser);
+  const page = (await browser.pages())[0] || (await browser.newPage());
+  page.errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.setViewport({width, height});
+  await page.goto(`${link.url}#${fragment}&token=${link.token}`, {waitUntil: 'load'});
+  await drawn(page);
+  return page;
+}
+
+await test('served by bankviz-cli serve --http: the link\'s token opens the page and its API, ' +
+           'other tokens and sites are refused', async () => {
+  const link = await startServer();
+  if (!link) return;
+  const server = link.server;
+  try {
+    const page = await openServed(link, 'preset=row-write-column-read');
     await hashWhere(page, (h) => h.startsWith('#preset=row-write-column-read') &&
                     !h.includes('token'), 'the link without its token');
     const call = (token, origin) => page.evaluate(async (t, o) => {
@@ -403,6 +425,46 @@ await test('served by bankviz-cli serve --http: the link\'s token opens the page
     check(errors.length === 0, `console errors: ${errors.join(' | ')}`);
   } finally {
     server.kill('SIGTERM');
+  }
+});
+
+// Issue 33 on a GPU: CI has none, so a stand-in GPU host (tests/web/fake_gpu.py: the protocol
+// as a host with an H200 speaks it, each run answered with the figure recorded on the H200 for
+// exactly that scenario) stands behind `serve --http --gpu-command`. The page measures there: the
+// figure arrives, named as that GPU's, and follows an edit (the column read: 32 -> 1 cycles per
+// instruction with pad 1).
+await test('served with a GPU behind serve --http (--gpu-command, a stand-in host): the page ' +
+           'measures there, and the figure follows an edit', async () => {
+  const fake = path.join(path.dirname(new URL(import.meta.url).pathname), 'fake_gpu.py');
+  const cli = process.env.BANKVIZ_CLI || '';
+  const link = await startServer(['--gpu-command', `python3 '${fake}' '${cli}'`]);
+  if (!link) return;
+  try {
+    const page = await openServed(link, 'preset=row-write-column-read&size=1280x1000&dump-layout');
+    const column = /load tile\[threadIdx\.x\]\[threadIdx\.y\]: ([0-9.]+) cycles\/instr/;
+    const figure = (ts) => ts.map((t) => column.exec(t)).find((m) => m);
+    let texts = await textsWhen(page, (ts) => ts.some((t) => t.includes('H200 on the GPU command')) &&
+                                          figure(ts), 'no figure measured through the server');
+    check(!texts.some((t) => t.includes('recorded 2026-11-29')),
+          `a recorded figure where the server measures: ${texts.filter((t) => t.includes('H200')).join(' | ')}`);
+    const before = Number(figure(texts)[1]);
+    check(before > 30 && before < 34, `the column read: ${before} cycles per instruction`);
+    // The edit: the padding 0 -> 1 (tile[32][33]), as a student types it.
+    const f = (await layoutOf(page)).padding_field;
+    check(f && f.w > 0, `the padding field is not in view: ${JSON.stringify(f)}`);
+    await page.mouse.click(f.x + 12, f.y + f.h / 2);
+    await page.keyboard.down('Control');
+    await page.keyboard.press('KeyA');
+    await page.keyboard.up('Control');
+    await page.keyboard.type('1');
+    await page.keyboard.press('Enter');
+    texts = await textsWhen(page, (ts) => figure(ts) && Number(figure(ts)[1]) < 2,
+                            'the figure did not follow the edit');
+    check(texts.some((t) => t.includes('H200 on the GPU command')), 'the source is not named');
+    const errors = page.errors.filter((e) => !/status of 40[03]/.test(e));
+    check(errors.length === 0, `console errors: ${errors.join(' | ')}`);
+  } finally {
+    link.server.kill('SIGTERM');
   }
 });
 

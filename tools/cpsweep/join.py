@@ -6,10 +6,13 @@ RUNDIR holds run.sh's RUN.launch / RUN.csv; CASEDIR gen.py's case files (the sou
 'NAME cp.async.S MASK D0..D31 G0..G31' and 'NAME WAVEFRONTS IDEAL' for every launch whose
 counters came back (WAVEFRONTS = l1tex__data_pipe_lsu_wavefronts_mem_shared - 4, the probe's own;
 IDEAL = WAVEFRONTS - the ldgsts bank conflicts, as docs/MATRIX_RULE.md takes them), first launch
-of each case only. G are offsets into a 2 MiB-aligned buffer.
+of each case only. G are offsets into a 2 MiB-aligned buffer. The header names the GPU run.sh
+wrote into RUNDIR/DEVICE.txt (nvidia-smi's name) and that file's date.
 """
 import csv
+import datetime
 import glob
+import os
 import sys
 
 rundir, casedir, out_txt, out_exp = sys.argv[1:5]
@@ -19,12 +22,23 @@ for f in glob.glob(f"{casedir}/*.txt"):
         p = line.split()
         if p and not p[0].startswith("#"):
             src[p[0]] = p
+def device(rundir):
+    """'NVIDIA H200, 2026-11-29' from run.sh's DEVICE.txt, or says it is unknown."""
+    path = os.path.join(rundir, "DEVICE.txt")
+    try:
+        name = open(path).readline().split(",")[0].strip()
+        day = datetime.datetime.fromtimestamp(os.path.getmtime(path)).strftime("%Y-%m-%d")
+    except OSError:
+        return "GPU unknown: no DEVICE.txt in " + rundir
+    return f"{name or 'GPU unknown: DEVICE.txt is empty'}, {day}"
+
+
 SH = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
 CF = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum"
 seen = set()
 with open(out_txt, "w") as t, open(out_exp, "w") as e:
     t.write("# cp.async sources in a 2 MiB-aligned buffer: NAME OP MASK A0..A31 S0..S31 "
-            "(tools/cpsweep, H100 80GB HBM3, 2026-11-27)\n")
+            f"(tools/cpsweep, {device(rundir)})\n")
     for run in sys.argv[5:]:
         vals = {}
         rows = [l for l in open(f"{rundir}/{run}.csv") if not l.startswith("==")]

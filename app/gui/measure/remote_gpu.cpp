@@ -105,16 +105,11 @@ void use_gpu(Measurer& m, const GpuTarget& target) {
 }
 
 std::string use_gpu_setting(Measurer& m, Settings::GpuSource source, const std::string& host,
-                            const std::string& command, bool recorded_without_gpu) {
+                            const std::string& command) {
   GpuTarget t;
   switch (source) {
     case Settings::GpuSource::Here:
-      if (recorded_without_gpu) {
-        use_gpu(m, t);
-      } else {
-        m.set_runner(measure_with_runner);
-        m.set_source({});
-      }
+      use_gpu(m, t);
       return {};
     case Settings::GpuSource::Recorded:
       use_recorded(m);

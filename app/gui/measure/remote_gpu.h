@@ -54,10 +54,10 @@ std::function<Measurement(const Scenario&, const MeasureCall&)> remote_runner(
 void use_gpu(Measurer& m, const GpuTarget& target);
 
 // The GPU setting (settings.h: the toolbar's GPU menu): this machine's GPU (without one the
-// recorded sets, unless !recorded_without_gpu), ssh to `host`, `command`, or the recorded sets.
+// recorded sets), ssh to `host`, `command`, or the recorded sets.
 // Empty when the Measurer now measures there; else why not (a host that starts with '-' or
 // holds a space, a blank command), the Measurer left as it was.
 std::string use_gpu_setting(Measurer& m, Settings::GpuSource source, const std::string& host,
-                            const std::string& command, bool recorded_without_gpu = true);
+                            const std::string& command);
 
 }  // namespace bankviz::gui

@@ -44,27 +44,35 @@ std::string export_sizes_problem(const Options& o, const std::string& size) {
 }
 
 // "" when every output the flags name is a path of its own, else which two name the same one:
-// `--screenshot x.png --sequence x.png` would write a PNG where the sequence's folder goes.
+// `--screenshot x.png --sequence x.png` would write a PNG where the sequence's folder goes. With
+// --sizes, the files --screenshot and its companions write are the names with -WxH.
 std::string same_outputs_problem(const Options& o) {
-  const std::pair<const char*, const std::string*> outs[] = {
-      {"--screenshot", &o.screenshot},
-      {"--svg", &o.svg},
-      {"--sequence", &o.sequence},
-      {"--gif", &o.gif},
-      {"--export-gif", &o.export_gif},
-      {"--dump-layout", &o.dump_layout},
-      {"--answer-screenshot", &o.answer_screenshot},
-      {"--answer-dump-layout", &o.answer_dump_layout}};
+  const std::vector<ScreenshotFile> shots = screenshot_files(o);
+  std::vector<std::pair<const char*, const std::string*>> outs;
+  for (const ScreenshotFile& f : shots) {
+    outs.push_back({f.told ? "--answer-screenshot" : "--screenshot", &f.png});
+    outs.push_back({f.told ? "--answer-dump-layout" : "--dump-layout", &f.json});
+  }
+  for (const auto& out : {std::pair{"--svg", &o.svg},
+                          {"--sequence", &o.sequence},
+                          {"--gif", &o.gif},
+                          {"--export-gif", &o.export_gif}})
+    outs.push_back(out);
+  if (shots.empty()) {  // flags that need --screenshot: refused below, named here all the same
+    outs.push_back({"--dump-layout", &o.dump_layout});
+    outs.push_back({"--answer-screenshot", &o.answer_screenshot});
+    outs.push_back({"--answer-dump-layout", &o.answer_dump_layout});
+  }
   namespace fs = std::filesystem;
   auto where = [](const std::string& p) {
     std::error_code ec;
     const fs::path w = fs::weakly_canonical(fs::absolute(p, ec), ec);
     return ec ? fs::path(p).lexically_normal() : w;
   };
-  for (size_t i = 0; i < std::size(outs); ++i) {
+  for (size_t i = 0; i < outs.size(); ++i) {
     if (outs[i].second->empty()) continue;
     const fs::path a = where(*outs[i].second);
-    for (size_t j = i + 1; j < std::size(outs); ++j) {
+    for (size_t j = i + 1; j < outs.size(); ++j) {
       if (outs[j].second->empty()) continue;
       const fs::path b = where(*outs[j].second);
       // a file named as one of the sequence's frames, in its folder
@@ -101,6 +109,32 @@ bool parse_size(const std::string& text, int* w, int* h) {
   };
   const char* s = text.data();
   return number(s, s + x, w) && number(s + x + 1, s + text.size(), h);
+}
+
+// --sizes' list, "1024x768,1280x720": "" with every size in *out (in the order given), else why
+// not. Each size as --size's, and each picture within export_job.h's limits at --scale.
+std::string parse_sizes(const Options& o, const std::string& text,
+                        std::vector<std::pair<int, int>>* out) {
+  constexpr size_t kMostSizes = 8;
+  const float scale = o.scale > 0 ? o.scale : 1.0f;
+  const auto px = [&](int l) { return static_cast<int64_t>(static_cast<float>(l) * scale); };
+  for (size_t from = 0;;) {
+    const size_t comma = std::min(text.find(',', from), text.size());
+    const std::string one = text.substr(from, comma - from);
+    int w = 0, h = 0;
+    if (!parse_size(one, &w, &h) || w < 640 || h < 400 || w > 8192 || h > 8192)
+      return "--sizes: '" + one.substr(0, 40) + (one.size() > 40 ? "...'" : "'") +
+             ": expected WxH between 640x400 and 8192x8192, comma-separated";
+    if (std::find(out->begin(), out->end(), std::pair{w, h}) != out->end())
+      return "--sizes: " + one + " is named twice";
+    if (out->size() == kMostSizes)
+      return "--sizes: at most " + std::to_string(kMostSizes) + " sizes in one run";
+    if (std::string why = export_size_problem(px(w), px(h), false); !why.empty())
+      return "--sizes " + one + ": " + why + "; a smaller size or --scale";
+    out->push_back({w, h});
+    if (comma == text.size()) return {};
+    from = comma + 1;
+  }
 }
 
 // Where usage errors go: standard error, or the caller's string (parse_options' `message`).
@@ -146,6 +180,28 @@ bool expand_link(std::vector<std::string>* args, Options* o, std::string* error)
 }
 
 }  // namespace
+
+std::vector<ScreenshotFile> screenshot_files(const Options& o) {
+  std::vector<ScreenshotFile> out;
+  if (o.screenshot.empty()) return out;
+  std::vector<std::pair<int, int>> sizes = o.sizes;
+  if (sizes.empty()) sizes.push_back({o.width, o.height});
+  // NAME.png -> NAME-WxH.png with --sizes (the folder and the extension kept).
+  auto at = [&](const std::string& path, const std::pair<int, int>& z) {
+    if (path.empty() || o.sizes.empty()) return path;
+    std::filesystem::path p(path);
+    p.replace_filename(p.stem().string() + "-" + std::to_string(z.first) + "x" +
+                       std::to_string(z.second) + p.extension().string());
+    return p.string();
+  };
+  for (const auto& z : sizes)
+    out.push_back({z.first, z.second, false, at(o.screenshot, z), at(o.dump_layout, z)});
+  if (!o.answer_screenshot.empty())
+    for (const auto& z : sizes)
+      out.push_back(
+          {z.first, z.second, true, at(o.answer_screenshot, z), at(o.answer_dump_layout, z)});
+  return out;
+}
 
 std::optional<Options> parse_options(int argc, char** argv, int* exit_code, std::string* message) {
   struct Sink {
@@ -219,6 +275,12 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code, std:
   app.add_option("--frames", o.frames, "render N frames and exit")->check(CLI::Range(1, 100000));
   app.add_flag("--frame-times", o.frame_times, "print frame-time statistics");
   app.add_option("--size", size, "window size, WxH (default 1600x1000)");
+  std::string sizes;
+  CLI::Option* sizes_opt = app.add_option(
+      "--sizes", sizes,
+      "with --screenshot: its pictures at each of these window sizes in one run, e.g. "
+      "1024x768,1280x720,1920x1080,3840x2160: NAME-WxH.png (--dump-layout's, "
+      "--answer-screenshot's and --answer-dump-layout's names too)");
   CLI::Option* step = app.add_option("--step", o.step, "executed step to show (0-based)")
                           ->check(CLI::Range(0, INT_MAX));
   CLI::Option* warp =
@@ -291,6 +353,19 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code, std:
       return usage(exit_code, "--size '" + size + "': expected WxH between 640x400 and 8192x8192");
     o.width = w;
     o.height = h;
+    o.size_given = true;
+  }
+  if (sizes_opt->count() > 0) {
+    if (app.count("--size") > 0) return usage(exit_code, "give --size or --sizes, not both");
+    if (o.screenshot.empty()) return usage(exit_code, "--sizes works with --screenshot");
+    if (!o.svg.empty() || !o.gif.empty() || !o.sequence.empty() || o.frames > 0)
+      return usage(exit_code,
+                   "--sizes draws --screenshot's pictures: give --svg, --gif, --sequence and "
+                   "--frames a --size in a run of their own");
+    if (std::string why = parse_sizes(o, sizes, &o.sizes); !why.empty())
+      return usage(exit_code, why);
+    o.width = o.sizes.front().first;  // the window opens at the first
+    o.height = o.sizes.front().second;
     o.size_given = true;
   }
   // The images' sizes, --size times --scale (export_job.h): a GIF holds every frame whole (at

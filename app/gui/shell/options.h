@@ -6,6 +6,7 @@
 //           [--scale S]
 //           [--screenshot out.png [--force]] [--svg out.svg] [--sequence DIR] [--gif out.gif]
 //           [--answer-screenshot answer.png]   (with --lesson: then the scene revealed)
+//           [--sizes WxH,WxH...]   (with --screenshot: each picture at every size, NAME-WxH.png)
 //           [--whole-animation]
 //           [--frames N --frame-times] [--size 1600x1000] [--step I --warp W --wavefront K]
 //           [--link '#lesson=NAME&scene=N...']   (the browser's links: link.h)
@@ -13,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exit_status.h"
@@ -75,10 +77,25 @@ struct Options {
   // With --gif, --sequence or --export-gif: every beat, not only the current step's wavefronts.
   bool whole_animation = false;
 
+  // --sizes 1024x768,1280x720,...: --screenshot's pictures (and --dump-layout's, the answer's)
+  // at each of these window sizes, in one run: NAME-WxH.png (screenshot_files()).
+  std::vector<std::pair<int, int>> sizes;
+
   bool headless() const {
     return !screenshot.empty() || !svg.empty() || !sequence.empty() || !gif.empty();
   }
 };
+
+// One picture --screenshot and --answer-screenshot ask for: its window size, whether the lesson's
+// answer is revealed, its PNG and its layout JSON ("" without --dump-layout or
+// --answer-dump-layout). In the order they are drawn: the question's at every size, then (the
+// reveal) the answer's at every size. With --sizes, each name gains -WxH before its extension.
+struct ScreenshotFile {
+  int width = 0, height = 0;
+  bool told = false;
+  std::string png, json;
+};
+std::vector<ScreenshotFile> screenshot_files(const Options& o);
 
 // Parses argv. Returns nullopt after printing help (*exit_code 0) or a usage error (2). With
 // `message`, a usage error's text goes there instead of standard error (the browser shows it).

@@ -152,7 +152,7 @@ bool look_outdated(const AppState& s, float scale, int px_h) {
 // [SECTION] Frames
 
 FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
-                         double dt, bool input, ExportCanvas* canvas) {
+                         double dt, bool input, ExportCanvas* canvas, bool draw) {
   using clock = std::chrono::steady_clock;
   auto ms = [](clock::time_point a, clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
@@ -179,6 +179,10 @@ FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int widt
   }
   ImGui::Render();
   auto t1 = clock::now();
+  if (!draw) {
+    ft.ui = ft.total = ms(t0, t1);
+    return ft;
+  }
   glViewport(0, 0, width, height);
   // The panels draw no background of their own (begin_panel): the clear is their background.
   const Rgba& bg = s.palette.panel;
@@ -470,10 +474,15 @@ bool offscreen(AppState& s, Platform& p, CellRenderer& cells, int lw, int lh, fl
   try {
     ok = each(
         [&] {
-          // Two frames: ImGui settles sizes on the first. A frame that failed (render_frame
-          // caught an exception) fails the export rather than being written.
+          // Three frames, the last one drawn: ImGui sizes a window from its content on the
+          // frame before, so from a fresh start a scroll bar was still a frame behind on the
+          // second (a run's first picture differed by a scroll bar's grab from the same size
+          // drawn after another: AskBeforeTelling/SizesInOneRun). The first two are laid out,
+          // not rasterized. A frame that failed (render_frame caught an exception) fails the
+          // export rather than being written.
           const int failed = s.failed_frames;
-          for (int i = 0; i < 2; ++i) render_frame(s, p, cells, w, h, 0, false);
+          for (int i = 0; i < 2; ++i) render_frame(s, p, cells, w, h, 0, false, nullptr, false);
+          render_frame(s, p, cells, w, h, 0, false);
           if (s.failed_frames != failed) throw std::runtime_error(s.status.text);
           glFinish();
           return fbo.read_rgba();
@@ -1105,25 +1114,40 @@ void print_frame_times(const std::vector<FrameTiming>& t, const std::string& ren
 
 namespace {
 
-// One PNG of the window as it stands (--screenshot, --answer-screenshot) and, when LAYOUT is
-// given, where its grids and texts were drawn (--dump-layout).
+// One PNG of the window as it stands (one of screenshot_files(): --screenshot, --answer-screenshot,
+// at --size or one of --sizes) and, when it names one, where its grids and texts were drawn
+// (--dump-layout).
 bool write_screenshot(AppState& s, const Options& o, Platform& p, CellRenderer& cells, float scale,
-                      bool light, const std::string& png, const std::string& layout,
-                      std::string* err) {
+                      bool light, const ScreenshotFile& f, std::string* err) {
   s.slide = o.slide;  // the Export menu's PNG slide, at --size
-  capture_texts(!layout.empty());
-  const bool shot = export_png(s, p, cells, o.width, o.height, scale, light, png, o.force, err);
+  capture_texts(!f.json.empty());
+  const bool shot = export_png(s, p, cells, f.width, f.height, scale, light, f.png, o.force, err);
   s.slide = false;
   if (shot)
-    std::printf("wrote %s (%dx%d, %s%s)\n", png.c_str(), static_cast<int>(o.width * scale),
-                static_cast<int>(o.height * scale), p.gl_renderer.c_str(),
+    std::printf("wrote %s (%dx%d, %s%s)\n", f.png.c_str(), static_cast<int>(f.width * scale),
+                static_cast<int>(f.height * scale), p.gl_renderer.c_str(),
                 p.egl_platform.empty() ? "" : (", EGL " + p.egl_platform).c_str());
-  const bool dumped = !shot || layout.empty() || write_layout(s, layout, scale, o.force, err);
+  const bool dumped = !shot || f.json.empty() || write_layout(s, f.json, scale, o.force, err);
   capture_texts(false);
   return shot && dumped;
 }
 
 }  // namespace
+
+void wait_for_figures(AppState& s) {
+  s.measure.measurer.wait(240);  // a GPU (here or elsewhere) or a recorded set
+  // A comparison measures both sides (update_compare runs A, then B, through the one
+  // Measurer): the picture waits for the pair, as a person watching the window would.
+  if (s.compare.open) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+    update_compare(s);
+    while (s.compare.measuring != CompareState::Measuring::Idle &&
+           std::chrono::steady_clock::now() < until) {
+      s.measure.measurer.wait(1);
+      update_compare(s);
+    }
+  }
+}
 
 int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells) {
   float scale = o.scale > 0 ? o.scale : 1.0f;
@@ -1133,22 +1157,14 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
   s.analyzer.wait(1e9);
   poll_analysis(s);
   if (!o.screenshot.empty()) {
-    s.measure.measurer.wait(240);  // a GPU host shows its measured timing in the screenshot
-    // A comparison measures both sides (update_compare runs A, then B, through the one
-    // Measurer): the screenshot waits for the pair, as a person watching the window would.
-    if (s.compare.open) {
-      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(240);
-      update_compare(s);
-      while (s.compare.measuring != CompareState::Measuring::Idle &&
-             std::chrono::steady_clock::now() < until) {
-        s.measure.measurer.wait(1);
-        update_compare(s);
+    wait_for_figures(s);
+    // The question's pictures, at --size or at each of --sizes (main.cpp checked every name).
+    const std::vector<ScreenshotFile> shots = screenshot_files(o);
+    for (const ScreenshotFile& f : shots)
+      if (!f.told && !write_screenshot(s, o, p, cells, scale, light, f, &err)) {
+        std::fprintf(stderr, "bankviz: %s\n", err.c_str());
+        return kExitFailed;
       }
-    }
-    if (!write_screenshot(s, o, p, cells, scale, light, o.screenshot, o.dump_layout, &err)) {
-      std::fprintf(stderr, "bankviz: %s\n", err.c_str());
-      return kExitFailed;
-    }
     // What the measurement panel shows: a GPU's timing, or why there is none.
     if (auto m = s.measure.measurer.last(); m && m->ok && !m->recorded.empty()) {
       // A recorded figure (no GPU here): where and when it was measured.
@@ -1167,19 +1183,22 @@ int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells
     }
     // --answer-screenshot: the clicker's reveal, held on the answer's first wavefront as
     // --reveal holds it, in the same run: what moves (nothing should) is what the room sees move.
+    // Then the answer's pictures at the same sizes.
     if (!o.answer_screenshot.empty()) {
       reveal_answer(s);
       s.playing = false;
-      if (!write_screenshot(s, o, p, cells, scale, light, o.answer_screenshot, o.answer_dump_layout,
-                            &err)) {
+    }
+    for (const ScreenshotFile& f : shots)
+      if (f.told && !write_screenshot(s, o, p, cells, scale, light, f, &err)) {
         std::fprintf(stderr, "bankviz: %s\n", err.c_str());
         return kExitFailed;
       }
-    }
   }
   // --sequence and --gif: the views-only 16:9 slide the Export menu renders (1280x720 unless
   // --size), through the same job as the app's exports, run to completion: the current step's
   // wavefronts with --step, else (or with --whole-animation) every beat.
+  // The slides' frames carry the figure on stage, as the window's do: measured first.
+  if (!o.sequence.empty() || !o.gif.empty()) wait_for_figures(s);
   auto run_job = [&](ExportKind kind, const std::string& path) {
     const int lw = o.size_given ? o.width : kSlideWidth,
               lh = o.size_given ? o.height : kSlideHeight;
@@ -1313,13 +1332,10 @@ void start_gpu(AppState& s, const Options& o) {
     g.host = s.settings.gpu_host;
     g.command = s.settings.gpu_command;
   }
-  // Headless pictures (--screenshot, --gif, --sequence) show this machine's GPU alone, no
-  // recorded figure: the stage of a machine without one, the same in each of them. (With the
-  // figure's line under the verdict, presenter mode at 3840x2160 draws lane digits of 27.9 px,
-  // under the room's 28: OnStage.LegibleFromTheBackRowAt3840x2160. bankviz-cli export --slide
-  // and --compare show the recorded figure.)
-  const bool window = !o.headless();
-  g.problem = use_gpu_setting(m, g.source, g.host, g.command, window);
+  // The window and the headless pictures (--screenshot, --svg, --gif, --sequence) alike: without
+  // a GPU here, the recorded figure where the scenario was recorded (hidden while a question is
+  // open, as a live one is).
+  g.problem = use_gpu_setting(m, g.source, g.host, g.command);
   if (g.problem.empty()) return;
   // A saved setting that cannot be used (the flags were checked at the start): said, and this
   // machine's GPU used instead.
@@ -1327,7 +1343,7 @@ void start_gpu(AppState& s, const Options& o) {
              Notice::Error);
   std::fprintf(stderr, "bankviz: the GPU setting: %s; measuring on this machine\n",
                g.problem.c_str());
-  use_gpu_setting(m, Settings::GpuSource::Here, "", "", window);
+  use_gpu_setting(m, Settings::GpuSource::Here, "", "");
 #endif
 }
 

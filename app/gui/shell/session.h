@@ -90,9 +90,11 @@ class ExportCanvas {
 
 // One frame: new frame, panels, render into the bound framebuffer of width x height pixels.
 // input false: an export's frame, which the mouse does not hover (no tooltips in a file); with a
-// canvas, drawn where it changed since the canvas's last frame.
+// canvas, drawn where it changed since the canvas's last frame. draw false: laid out only (the
+// panels run and ImGui renders its lists), nothing drawn into the framebuffer.
 FrameTiming render_frame(AppState& s, Platform& p, CellRenderer& cells, int width, int height,
-                         double dt, bool input = true, ExportCanvas* canvas = nullptr);
+                         double dt, bool input = true, ExportCanvas* canvas = nullptr,
+                         bool draw = true);
 
 // Renders the UI offscreen at `scale` (light theme when asked) and writes a PNG.
 bool export_png(AppState& s, Platform& p, CellRenderer& cells, int logical_w, int logical_h,
@@ -137,14 +139,17 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
 // Handles the UI's other export requests (keys S/E, the Export menu) after a frame.
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale);
 
+// Waits (at most minutes) until the figures on stage are measured: the Measurer's run, and while
+// comparing both sides. The headless pictures show them as the window does.
+void wait_for_figures(AppState& s);
+
 // --screenshot / --sequence / --frames without a window: returns the exit code.
 int run_headless(AppState& s, const Options& o, Platform& p, CellRenderer& cells);
 
-// Where the measured figures come from at the start (the window and --screenshot; other headless
-// renders measure nothing): --gpu / --gpu-command for this session, else the GPU setting. The
-// recorded figures stand in for a missing GPU in the window only: headless pictures without
-// --gpu show this machine's GPU alone (a recorded line on stage costs the 4K presenter layout
-// its 28 px lane digits, OnStage.LegibleFromTheBackRowAt3840x2160). The browser runs no kernel.
+// Where the measured figures come from at the start (the window and the headless pictures;
+// --frames alone measures nothing): --gpu / --gpu-command for this session, else the GPU setting.
+// The recorded figures stand in for a missing GPU, in the window and in the headless pictures
+// alike. The browser runs no kernel.
 void start_gpu(AppState& s, const Options& o);
 // The GPU menu's "Use" (s.measure.gpu_menu): measure there from now on and keep it in the
 // settings, or say in the menu why not.

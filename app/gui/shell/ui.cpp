@@ -541,8 +541,12 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
   const float y0 = bar + cap, h = H - bar - cap - status;
   // Sidebar: scenario controls, then measurement and kernel source when shown. The views get
   // the rest of the height. Presenter mode with the sidebar open shows only the controls.
-  float meas_h = s.settings.show_measure && !pres ? std::floor(h * 0.22f) : 0;
-  float src_h = s.settings.show_source && !pres ? std::floor(h * 0.26f) : 0;
+  // A short window (720p) gives the kernel source more of the sidebar: five lines of it at
+  // 1280x720 where a quarter showed three (the controls and the measurement scroll).
+  const bool short_side = h < fs * 34;
+  float meas_h =
+      s.settings.show_measure && !pres ? std::floor(h * (short_side ? 0.18f : 0.22f)) : 0;
+  float src_h = s.settings.show_source && !pres ? std::floor(h * (short_side ? 0.36f : 0.26f)) : 0;
   const float ctl_h = h - meas_h - src_h;
   // Presenter mode: the timeline is a strip of the verdict (across the whole width, where the
   // bank view's half would wrap it onto three lines; the keys and the clicker replace the

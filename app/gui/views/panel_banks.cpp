@@ -245,9 +245,14 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
   // Presenter mode draws the verdict in its own strip under both views (draw_verdict). The desk
   // keeps two lines of the big type for it whether or not there is one (a question keeps it back
   // until its answer): the grid above does not change size when the answer comes.
+  // The measured figure's line under the verdict takes no room of its own: it shows where the
+  // verdict leaves it room (the sidebar's measurement panel has every figure), so the grid does
+  // not change size when a figure comes, goes or waits for the answer.
+  ViewSide told = v;
+  told.measured.clear();
   float verdict_h = look.settings.presenter || !v.verdict
                         ? 0
-                        : std::max(verdict_text_height(v, avail.x),
+                        : std::max(verdict_text_height(told, avail.x),
                                    g_fonts.big->FontSize * 2 + ImGui::GetStyle().ItemSpacing.y);
   // While a question keeps it back, at least the room its answer's verdict will take (a long
   // one wraps onto a third line in a narrow panel).
@@ -302,16 +307,15 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
         if (li != lit.end()) {
           if (li->second->conflict) {
             ci.edge = col(pal.conflict);
-            ci.edge_px = std::max(2.0f, cell * (now ? 0.16f : 0.1f));
-            // A word waiting for a later wavefront: inside the outline a ring of the
-            // background, which the outline stands apart from for every viewer, where the red
-            // on a dark yellow-green bank read as one colour under protanopia (svg.cpp,
-            // tests/core/test_colours.cpp). A lit word keeps its bright fill whole: the chip of
-            // its lane digit.
-            if (!now) {
-              ci.stripe = col(pal.background);
-              ci.ring = true;
-            }
+            ci.edge_px = std::max(2.0f, cell * 0.1f);
+            // Inside the outline a ring the red stands apart from for every viewer (svg.cpp,
+            // tests/core/test_colours.cpp): the background for a word waiting for a later
+            // wavefront (the red on a dark yellow-green bank read as one colour under
+            // protanopia), black or white for a lit one, whichever its lane digit on the bright
+            // chip is not (svg.h lit_ring_on; the red on some chips was Delta E 12.5 under
+            // deuteranopia), so that a digit reaching into the ring stays legible.
+            ci.stripe = col(now ? lit_ring_on(pal.bank(b, banks, true)) : pal.background);
+            ci.ring = true;
           } else {
             ci.edge = col(now ? pal.lit_border : pal.touched_border);
             ci.edge_px = now ? std::max(2.0f, cell * 0.14f) : 1.0f;
@@ -409,7 +413,8 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
         "bank is in conflict (more distinct words than one pass serves)",
         kind);
   ImGui::Dummy(ImVec2(1, counts.height));
-  if (!look.settings.presenter && v.verdict) verdict_text(v, look);
+  if (!look.settings.presenter && v.verdict)
+    verdict_text(verdict_text_height(v, avail.x) <= verdict_h ? v : told, look);
 
   ImGui::End();
 }

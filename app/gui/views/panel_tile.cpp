@@ -64,9 +64,24 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
     int forms = 0;
     const int warp = v.frame->warp, warps = a.warp_count();
     const int wf = v.frame->wavefront + 1, wfs = v.frame->wavefronts;
+    // At the desk the counter goes beside the step's label where its longest form fits (two
+    // digits a wavefront figure), else its short form where that fits (a short window's tile
+    // keeps the line for its cells), else under it; chosen from the longest forms, so alike from
+    // a question to its answer: the grid below stays put when the wavefront counter comes.
+    char longest[96], shortest[96];
+    std::snprintf(longest, sizeof longest, "warp %d of %d   wavefront 88 of 88", warp, warps);
+    std::snprintf(shortest, sizeof shortest, "warp %d/%d  wavefront 88/88", warp, warps);
+    const float beside = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    const bool desk_short = !look.settings.presenter &&
+                            beside + ImGui::CalcTextSize(longest).x > right &&
+                            beside + ImGui::CalcTextSize(shortest).x <= right;
     if (!look.settings.presenter) {
       if (v.conceal)
-        std::snprintf(buf[forms++], sizeof buf[0], "warp %d of %d", warp, warps);
+        std::snprintf(buf[forms++], sizeof buf[0], desk_short ? "warp %d/%d" : "warp %d of %d",
+                      warp, warps);
+      else if (desk_short)
+        std::snprintf(buf[forms++], sizeof buf[0], "warp %d/%d  wavefront %d/%d", warp, warps, wf,
+                      wfs);
       else
         std::snprintf(buf[forms++], sizeof buf[0], "warp %d of %d   wavefront %d of %d", warp,
                       warps, wf, wfs);
@@ -109,15 +124,10 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
       ImGui::PopFont();
     }
     if (where) {
-      // At the desk the counter goes beside the step's label where its longest form fits (two
-      // digits a wavefront figure), else under it, from a question to its answer alike: the grid
-      // below stays put when the wavefront counter comes with the answer.
-      char longest[96];
-      std::snprintf(longest, sizeof longest, "warp %d of %d   wavefront 88 of 88", warp, warps);
       if (look.settings.presenter)
         ImGui::SameLine(0, gap * 2);
       else
-        same_line_if(longest);
+        same_line_if(desk_short ? shortest : longest);
       ImGui::TextUnformatted(where);
       if (ImGui::GetItemRectMax().x > right + 0.5f) look.layout.tile_header_cut = true;
     }

@@ -93,24 +93,94 @@ float label_row_h() {
   return std::floor(ImGui::GetFontSize() * 1.4f);
 }
 
+// The label column and the step columns' width of the timeline in a panel `width` wide.
+struct StepColumns {
+  float label_w = 0, col_w = 0;
+};
+StepColumns step_columns(int steps, float avail_x, bool pres) {
+  const float fs = ImGui::GetFontSize();
+  StepColumns c;
+  c.label_w = ImGui::CalcTextSize("warp 00").x + fs * 0.8f;
+  // Columns wide enough for a label that keeps its meaning ("s=16: sdata[tid] += ..."); more
+  // steps than fit scroll, the current one always in view.
+  c.col_w =
+      std::clamp((avail_x - c.label_w) / std::max(1, steps), fs * (pres ? 6.0f : 3.5f), fs * 12);
+  return c;
+}
+
+// The longest words the figure on stage commonly has (a recorded one's).
+constexpr const char* kFigureWords =
+    "measured on H200, recorded 2026-11-29: 000.00 cycles per instruction, model 000";
+
+// Presenter mode's measured figure (ViewSide::measured) to the right of the timeline's step
+// columns, over the label row and the rows, where a few steps leave room for kFigureWords (a
+// longer figure is clipped there): then the verdict's
+// strip needs no line of its own for it, and the pictures keep its height (a GPU, here or
+// elsewhere, or a recorded set, costs the room nothing). Empty (w 0) where it does not fit.
+struct FigurePlace {
+  float x = 0, w = 0;  // from the panel's content left
+};
+FigurePlace figure_place(const ViewSide& v, float width) {
+  if (!v.verdict || !v.analysis) return {};
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float fs = ImGui::GetFontSize(), avail = width - st.WindowPadding.x * 2;
+  const int steps = static_cast<int>(v.analysis->steps.size());
+  const StepColumns c = step_columns(steps, avail, true);
+  FigurePlace p;
+  p.x = c.label_w + c.col_w * static_cast<float>(steps) + fs;
+  p.w = avail - p.x;
+  if (p.w < fs * 10) return {};
+  const float need = g_fonts.bold->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, p.w, kFigureWords).y;
+  const float rows = label_row_h() + static_cast<float>(presenter_rows(v)) * presenter_row_h();
+  return need <= rows ? p : FigurePlace{};
+}
+
+// Draws the figure at `place`, its top at y (the label row's), clipped to the rows' height.
+void draw_figure_beside(const ViewSide& v, const Look& look, FigurePlace place, ImVec2 at) {
+  if (v.measured.empty()) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float h = label_row_h() + static_cast<float>(presenter_rows(v)) * presenter_row_h();
+  const ImVec2 p(at.x + place.x, at.y);
+  dl->PushClipRect(p, ImVec2(p.x + place.w, p.y + h), true);
+  dl->AddText(g_fonts.bold, g_fonts.bold->FontSize, p, col(look.palette.text), v.measured.c_str(),
+              nullptr, place.w);
+  dl->PopClipRect();
+  ImGui::LogText("\n%s\n", v.measured.c_str());  // recorded only while capture_texts() is on
+}
+
 // Presenter mode's verdict room atop the timeline strip: the same before and after a reveal (and
 // whether or not this frame has a verdict), so that neither the pictures nor the timeline's rows
 // change under the class: one line of the big type, and the measured figure's line wherever a GPU
-// measures (more only for a verdict that wraps).
+// measures and the step columns leave no room beside them for it (more only for a verdict that
+// wraps).
 float verdict_room(const ViewSide& v, bool gpu, float width) {
   if (!v.verdict) return 0;  // a comparison: each side's header has its verdict
   const ImGuiStyle& st = ImGui::GetStyle();
-  float room = g_fonts.big->FontSize * 1.2f;
-  if (gpu) room += st.ItemSpacing.y + g_fonts.bold->FontSize * 1.2f;
-  // While a question keeps the verdict back, the room its answer's verdict will take (a long one
-  // wraps in a narrow window): the strip is as tall before the reveal as after.
-  if (v.conceal && v.analysis && v.frame) {
-    const std::string told = frame_cells(*v.analysis, *v.frame).verdict;
-    const float wrap = width - st.WindowPadding.x * 2;
-    room = std::max(room,
-                    g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, wrap, told.c_str()).y);
+  const float wrap = width - st.WindowPadding.x * 2;
+  // The figure's line under the verdict (where it does not stand beside the step columns), as
+  // tall as a recorded figure's words wrap to: the same whether or not a figure has come.
+  const bool under = gpu && figure_place(v, width).w <= 0;
+  const float figure =
+      under
+          ? st.ItemSpacing.y +
+                std::max(
+                    g_fonts.bold->FontSize * 1.2f,
+                    g_fonts.bold->CalcTextSizeA(g_fonts.bold->FontSize, 1e9f, wrap, kFigureWords).y)
+          : 0;
+  float room = g_fonts.big->FontSize * 1.2f + figure;
+  // The room the answer's verdict will take (a long one wraps in a narrow window), while a question
+  // keeps it back and after: the strip is as tall before the reveal as after.
+  if (v.analysis && v.frame) {
+    const std::string told = v.conceal ? frame_cells(*v.analysis, *v.frame).verdict
+                             : v.cells ? v.cells->verdict
+                                       : std::string();
+    room = std::max(
+        room,
+        g_fonts.big->CalcTextSizeA(g_fonts.big->FontSize, 1e9f, wrap, told.c_str()).y + figure);
   }
-  return std::max(room, verdict_height(v, width) - st.WindowPadding.y * 2);
+  ViewSide told = v;
+  if (figure_place(v, width).w > 0) told.measured.clear();  // beside the columns
+  return std::max(room, verdict_height(told, width) - st.WindowPadding.y * 2);
 }
 
 // While a question is open the verdict's room names the step it asks about, whole where it fits
@@ -182,13 +252,16 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
   const bool conceal = v.conceal;
 
   // Scrubber first, so it never scrolls away; presenter mode shows the verdict there instead.
+  const FigurePlace beside = look.settings.presenter ? figure_place(v, r.size.x) : FigurePlace{};
   if (look.settings.presenter) {
     const ImVec2 top = ImGui::GetCursorScreenPos();
     const float room = verdict_room(v, gpu, r.size.x);
     if (v.verdict && v.conceal) {
       draw_asked_step(v, look);
     } else if (v.verdict) {
-      draw_verdict_text(v, look);
+      ViewSide told = v;
+      if (beside.w > 0) told.measured.clear();  // drawn beside the step columns below
+      draw_verdict_text(told, look);
     }
     if (room > 0)
       ImGui::SetCursorScreenPos(ImVec2(top.x, top.y + room + ImGui::GetStyle().ItemSpacing.y));
@@ -225,12 +298,10 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
   }
 
   const bool pres = look.settings.presenter;
-  const float label_w = ImGui::CalcTextSize("warp 00").x + fs * 0.8f;
   ImVec2 avail = ImGui::GetContentRegionAvail();
-  // Columns wide enough for a label that keeps its meaning ("s=16: sdata[tid] += ..."); more
-  // steps than fit scroll, the current one always in view.
-  float col_w =
-      std::clamp((avail.x - label_w) / std::max(1, steps), fs * (pres ? 6.0f : 3.5f), fs * 12);
+  const StepColumns columns = step_columns(steps, avail.x, pres);
+  const float label_w = columns.label_w, col_w = columns.col_w;
+  if (beside.w > 0) draw_figure_beside(v, look, beside, ImGui::GetCursorScreenPos());
   // Presenter mode shows a few whole rows tall enough to read and scrolls to the current warp;
   // the desk fits every warp it can.
   // the desk fits every warp it can, each row tall enough for its boxes' numbers (more scroll).

@@ -65,6 +65,10 @@ struct Scene {
   std::optional<Question> question;
   // How long the scene takes in a lecture (1 to 45); absent: scene_minutes()'s estimate.
   std::optional<int> minutes;
+  // The instructor's notes: the path through the scene's minutes after its answer (what to edit,
+  // compare or sweep live, what to ask the room). One paragraph, never on the projected screen;
+  // `bankviz-cli lessons NAME` prints them, as written, with the minutes they fill. May be empty.
+  std::string notes;
 };
 
 // A scene's minutes: its own, else 4 with a question (ask, wait, reveal, discuss), 2 without.

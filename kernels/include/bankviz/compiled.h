@@ -63,6 +63,10 @@ struct SassInstruction {
 // does not know are skipped.
 std::vector<SassInstruction> parse_nvdisasm(std::string_view text);
 
+// A CUDA toolkit program ("nvdisasm", "nvcc"): the first regular executable file of that name in
+// $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin, then PATH's folders; "" when none.
+std::string find_cuda_tool(const std::string& name);
+
 // nvdisasm -gi -c on a cubin, found as $CUDA_HOME/bin/nvdisasm, /usr/local/cuda/bin/nvdisasm or on
 // PATH, run in a process of its own (output bounded to 64 MB, 60 s). Empty and *why set when it
 // cannot run.

@@ -57,6 +57,25 @@ std::optional<KernelArg> parse_kernel_arg(std::string_view text, std::string* er
 // kernel (from_source.h SourceLaunch::args) takes.
 std::optional<Value> integer_value(const KernelArg& a);
 
+// Which compiler builds the user's kernel for `profile`: nvcc where it is installed (as the user
+// builds it, with --nvcc-flags), NVRTC otherwise (Auto); or the one named.
+enum class ProfileCompiler { Auto, Nvcc, Nvrtc };
+
+// The flags profile passes to nvcc when none are given: the line table the per-line counters
+// need, and nvcc's own default optimisation.
+inline constexpr const char* kDefaultNvccFlags = "-O3 -lineinfo";
+
+// --nvcc-flags "FLAGS": split at spaces (no shell: no quotes, no variables) and checked against
+// the flags that change the code nvcc makes for one kernel: -O0..-O3, -G, -lineinfo,
+// -use_fast_math, -ftz/-prec-div/-prec-sqrt/-fmad=true|false, -std=c++11|14|17|20, -DNAME[=VALUE],
+// -UNAME, -IFOLDER, -maxrregcount=N, -arch=sm_NN[a], -Xptxas -O0..-O3/-v, -restrict,
+// --extra-device-vectorization, --expt-relaxed-constexpr, --expt-extended-lambda, -w. Anything
+// else (an output file, a host compiler, -Xcompiler, --run, an options file...) is refused with
+// the flag named: nothing the user writes becomes a program bankviz runs. Each flag comes back as
+// one argument ("-I dir" as "-Idir", "-Xptxas -O3" as "-Xptxas=-O3"). -arch's value goes to *arch.
+std::optional<std::vector<std::string>> parse_nvcc_flags(std::string_view text, std::string* arch,
+                                                         std::string* error);
+
 inline constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 30;       // one buffer
 inline constexpr uint64_t kMaxTotalBufferBytes = uint64_t{4} << 30;  // all of them
 inline constexpr size_t kMaxKernelArgs = 64;
@@ -74,6 +93,10 @@ struct ProfileRequest {
   // Also record block (0,0,0) as the GPU runs it (docs/RECORD.md): the kernel compiled once more
   // with its __shared__ arrays as recording proxies, launched once more on fresh zeroed buffers.
   bool record = false;
+  ProfileCompiler compiler = ProfileCompiler::Auto;
+  std::vector<std::string> nvcc_flags;  // parse_nvcc_flags()'s; empty: kDefaultNvccFlags
+  bool nvcc_flags_given = false;        // --nvcc-flags was given (NVRTC cannot honour it)
+  std::string nvcc_arch;                // -arch's value from --nvcc-flags ("" when none)
 };
 
 // Problems no GPU is needed to see: the kernel name is not a C++ name ([A-Za-z_][A-Za-z0-9_]*,
@@ -130,6 +153,10 @@ struct ProfileResult {
   DeviceInfo device;
   std::string compile_log;
   std::string lowered;  // the kernel's mangled name
+  // Which compiler made the profiled code and how: "nvcc 13.0 (-cubin -arch=sm_90 -O3
+  // -lineinfo)" or "NVRTC (-lineinfo; nvcc not found in ...)".
+  std::string compiled_by;
+  std::vector<char> cubin;  // what was profiled: its SASS is the lines as compiled
   double compile_ms = 0;
   double kernel_ms = 0;   // one launch, events around it (before the profiled launch)
   size_t parameters = 0;  // the kernel's parameter count, as the driver reports it
