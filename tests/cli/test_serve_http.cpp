@@ -60,6 +60,30 @@ struct Server {
   httplib::Headers auth(const std::string& t) const { return {{"Authorization", "token " + t}}; }
 };
 
+// The greeting this build's `bankviz-cli serve` sends, its device made an H200: what a script
+// playing a GPU host elsewhere answers first. Empty (with a failure) when serve did not greet.
+std::optional<Greeting> h200_greeting() {
+  FILE* p = ::popen(("'" + std::string(BANKVIZ_CLI) + "' serve </dev/null").c_str(), "r");
+  if (!p) {
+    ADD_FAILURE() << "bankviz-cli serve did not start";
+    return std::nullopt;
+  }
+  char line[4096] = {};
+  const bool read = std::fgets(line, sizeof line, p) != nullptr;
+  ::pclose(p);
+  std::string error;
+  std::optional<Greeting> g = read ? parse_greeting(line, &error) : std::nullopt;
+  if (!g) {
+    ADD_FAILURE() << "no greeting from bankviz-cli serve: " << error << ": " << line;
+    return std::nullopt;
+  }
+  g->device = GpuDevice{};
+  g->device.present = true;
+  g->device.name = "NVIDIA H200";
+  g->device.sm = "sm_90";
+  return g;
+}
+
 std::string field(const std::string& body, const char* key) {
   nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
@@ -153,18 +177,9 @@ TEST(ServeHttp, AnotherSitesPageIsRefusedAndBadRequestsGetErrors) {
 // an H200 (the real server's greeting, its device replaced), answering every request in words of
 // its own.
 TEST(ServeHttp, AGpuElsewhereMeasuresForThePage) {
-  FILE* p = ::popen(("'" + std::string(BANKVIZ_CLI) + "' serve </dev/null").c_str(), "r");
-  ASSERT_TRUE(p);
-  char line[4096] = {};
-  ASSERT_TRUE(std::fgets(line, sizeof line, p));
-  ::pclose(p);
+  std::optional<Greeting> g = h200_greeting();
+  ASSERT_TRUE(g);
   std::string error;
-  std::optional<Greeting> g = parse_greeting(line, &error);
-  ASSERT_TRUE(g) << error << ": " << line;
-  g->device = GpuDevice{};
-  g->device.present = true;
-  g->device.name = "NVIDIA H200";
-  g->device.sm = "sm_90";
   const fs::path dir = fs::temp_directory_path() / ("bankviz-gpu-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path script = dir / "gpu.sh";
@@ -201,16 +216,8 @@ TEST(ServeHttp, AGpuElsewhereMeasuresForThePage) {
 // a GPU host that greets and then never answers holds the one running request (until
 // --gpu-timeout), and with --max-waiting 0 the next is refused with 503.
 TEST(ServeHttp, MoreRequestsThanMayWaitAreBusy) {
-  FILE* p = ::popen(("'" + std::string(BANKVIZ_CLI) + "' serve </dev/null").c_str(), "r");
-  ASSERT_TRUE(p);
-  char line[4096] = {};
-  ASSERT_TRUE(std::fgets(line, sizeof line, p));
-  ::pclose(p);
-  std::string error;
-  std::optional<Greeting> g = parse_greeting(line, &error);
-  ASSERT_TRUE(g) << error << ": " << line;
-  g->device.present = true;
-  g->device.name = "NVIDIA H200";
+  std::optional<Greeting> g = h200_greeting();
+  ASSERT_TRUE(g);
   const fs::path dir = fs::temp_directory_path() / ("bankviz-busy-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path script = dir / "gpu.sh";
