@@ -20,11 +20,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "../test_support.h"
 #include "bankviz/record.h"
 #include "sandbox.h"
 #if BANKVIZ_HAVE_CUDA
 #include "compiler.h"
 #endif
+
+using bankviz::test::slurp;
 
 namespace bankviz {
 namespace {
@@ -69,9 +72,6 @@ std::string escaping_kernel(const std::string& victim, const std::string& marker
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "../test_support.h"
-
-using bankviz::test::slurp;
 __global__ void k(int *d)
 {
   __shared__ int s[32];
