@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "bankviz/analysis.h"
@@ -666,6 +667,59 @@ TEST(Record, AnAtomicCasIsRecordedAsItsOwnKind) {
   }
   EXPECT_EQ(cas, 32);
   EXPECT_EQ(other, 32);
+}
+
+// A user's compare-and-swap loop keeping a float maximum (issue 30, fresh30d casFloatMax): the
+// atomicCAS goes through a pointer made on another line and cast to int*, and is recorded on its
+// own call's line, where nvcc puts the ATOMS.CAS (not on the line that made the pointer). The
+// block's warps run side by side as on the GPU: all four read the word before any swaps, so each
+// warp's lanes try once (an H200 counts 4 ATOMS.CAS executions, 32 wavefronts), where one warp
+// after another would leave warps 1-3 nothing to swap. Also through `s + i` and a multi-line call.
+TEST(Record, AnAtomicThroughAPointerMadeElsewhereIsOnItsCallsLineAndWarpsRunSideBySide) {
+  NEED_COMPILER();
+  const std::string source =
+      "__global__ void casFloatMax(const float* in, float* out, int* q)\n"
+      "{\n"
+      "    __shared__ float best[8];\n"
+      "    __shared__ int n[4];\n"
+      "    const int t = threadIdx.x;\n"
+      "    if (t < 8) best[t] = -1.0f;\n"
+      "    if (t < 4) n[t] = 0;\n"
+      "    __syncthreads();\n"
+      "    float* slot = &best[t % 8];\n"
+      "    const float v = in[t];\n"
+      "    int old = __float_as_int(*slot);\n"
+      "    while (__int_as_float(old) < v) {\n"
+      "        const int seen = atomicCAS(reinterpret_cast<int*>(slot), old, __float_as_int(v));\n"
+      "        if (seen == old) break;\n"
+      "        old = seen;\n"
+      "    }\n"
+      "    int* count = n + t % 4;\n"
+      "    q[t] = atomicAdd(count, 1) + atomicAdd(\n"
+      "        &n[t % 4], 2);\n"
+      "    __syncthreads();\n"
+      "    if (t < 8) out[t] = best[t];\n"
+      "}\n";
+  RecordRequest q;
+  q.source = source;
+  q.file_name = "k.cu";
+  q.kernel = "casFloatMax";
+  q.block[0] = 128;
+  const RecordResult r = record_on_cpu(q);
+  ASSERT_TRUE(r.recording) << r.error;
+  std::map<uint32_t, int> per_line;
+  std::map<uint32_t, std::set<uint32_t>> cas_warps;
+  for (const RecordedAccess& a : r.recording->accesses) {
+    ++per_line[a.line];
+    if (a.kind == RecordedKind::AtomicCas) cas_warps[a.line].insert(a.thread / 32);
+  }
+  EXPECT_EQ(per_line.count(9), 0u) << "nothing on the line that made the pointer";
+  EXPECT_EQ(per_line[11], 128);  // every thread reads its slot once
+  EXPECT_EQ(per_line[13], 128);  // and tries once: no warp runs ahead
+  EXPECT_EQ(cas_warps[13].size(), 4u);
+  EXPECT_EQ(per_line.count(17), 0u);
+  EXPECT_EQ(per_line[18], 2 * 128);  // both atomicAdds, one through `n + t % 4`, on the call's line
+  EXPECT_EQ(per_line.count(19), 0u);
 }
 
 TEST(Record, ASharedScalarAsTheWholeIndexIsReadOnItsLine) {
