@@ -32,9 +32,10 @@ struct Recorded {
   size_t accesses = 0;
 };
 
-RecordRequest request(const std::string& source, const std::string& kernel, int64_t bx,
-                      int64_t by = 1, int64_t bz = 1, int64_t dynamic = 0,
-                      std::vector<std::optional<int64_t>> args = {}, double timeout = 60) {
+RecordRequest recording_request(const std::string& source, const std::string& kernel, int64_t bx,
+                                int64_t by = 1, int64_t bz = 1, int64_t dynamic = 0,
+                                std::vector<std::optional<int64_t>> args = {},
+                                double timeout = 60) {
   RecordRequest q;
   q.source = source;
   q.file_name = "k.cu";
@@ -69,8 +70,8 @@ Recorded lines_of(const RecordResult& r) {
 Recorded record(const std::string& source, const std::string& kernel, int64_t bx, int64_t by = 1,
                 int64_t bz = 1, int64_t dynamic = 0, std::vector<std::optional<int64_t>> args = {},
                 double timeout = 60) {
-  return lines_of(
-      record_on_cpu(request(source, kernel, bx, by, bz, dynamic, std::move(args), timeout)));
+  return lines_of(record_on_cpu(
+      recording_request(source, kernel, bx, by, bz, dynamic, std::move(args), timeout)));
 }
 
 #define NEED_COMPILER()                                                                          \
@@ -269,7 +270,8 @@ TEST(Record, ALineThatLoadsAndStoresIsBothAndLanesLoadBeforeAnyStores) {
       "  if (threadIdx.x == 31) s[0] = s[5];\n"
       "  out[threadIdx.x] = s[threadIdx.x];\n"
       "}\n";
-  const RecordResult rec = record_on_cpu(request(src, "shift", 32));  // once: a compile each
+  const RecordResult rec =
+      record_on_cpu(recording_request(src, "shift", 32));  // once: a compile each
   r = lines_of(rec);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_EQ(r.lines.at(4).requests, 2);
@@ -516,7 +518,7 @@ TEST(Record, ASharedArrayThroughAPointerIsRecordedAsBySubscript) {
   const Recorded helper = record(src, "viaHelper", 64);
   same(helper, record(src, "inlined", 64), {{2, 18}, {3, 19}});
   EXPECT_FALSE(helper.lines.count(10));
-  const RecordResult r = record_on_cpu(request(src, "carved", 64, 1, 1, 512));
+  const RecordResult r = record_on_cpu(recording_request(src, "carved", 64, 1, 1, 512));
   const Recorded carved = lines_of(r), separate = record(src, "separate", 64);
   same(carved, separate, {{27, 36}, {28, 37}});
   // The two columns' reads: b[t] is 1 wavefront a request, b's stores 2-way (t * 2 % 64).
