@@ -50,7 +50,7 @@ RecordRequest recording_request(const std::string& source, const std::string& ke
 }
 
 // A recording's figures per line (recorded_lines()), or why there are none.
-Recorded lines_of(const RecordResult& r) {
+Recorded recorded_lines_of(const RecordResult& r) {
   Recorded out;
   if (!r.recording) {
     out.error = r.error;
@@ -70,7 +70,7 @@ Recorded lines_of(const RecordResult& r) {
 Recorded record(const std::string& source, const std::string& kernel, int64_t bx, int64_t by = 1,
                 int64_t bz = 1, int64_t dynamic = 0, std::vector<std::optional<int64_t>> args = {},
                 double timeout = 60) {
-  return lines_of(record_on_cpu(
+  return recorded_lines_of(record_on_cpu(
       recording_request(source, kernel, bx, by, bz, dynamic, std::move(args), timeout)));
 }
 
@@ -272,7 +272,7 @@ TEST(Record, ALineThatLoadsAndStoresIsBothAndLanesLoadBeforeAnyStores) {
       "}\n";
   const RecordResult rec =
       record_on_cpu(recording_request(src, "shift", 32));  // once: a compile each
-  r = lines_of(rec);
+  r = recorded_lines_of(rec);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_EQ(r.lines.at(4).requests, 2);
   ASSERT_TRUE(rec.recording) << rec.error;
@@ -519,7 +519,7 @@ TEST(Record, ASharedArrayThroughAPointerIsRecordedAsBySubscript) {
   same(helper, record(src, "inlined", 64), {{2, 18}, {3, 19}});
   EXPECT_FALSE(helper.lines.count(10));
   const RecordResult r = record_on_cpu(recording_request(src, "carved", 64, 1, 1, 512));
-  const Recorded carved = lines_of(r), separate = record(src, "separate", 64);
+  const Recorded carved = recorded_lines_of(r), separate = record(src, "separate", 64);
   same(carved, separate, {{27, 36}, {28, 37}});
   // The two columns' reads: b[t] is 1 wavefront a request, b's stores 2-way (t * 2 % 64).
   ASSERT_TRUE(carved.lines.count(30));
