@@ -11,8 +11,14 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 # so -DBANKVIZ_WERROR=OFF still wins.
 werror=()
 grep -qs '^BANKVIZ_WERROR:' "$build/CMakeCache.txt" || werror=(-DBANKVIZ_WERROR=ON)
+# A new build dir is a unity build (CMake's batches of 8 files a source): a file of app/ or kernels/
+# spends most of its compile in the same headers (CLI11, nlohmann/json, CUDA's), parsed once a
+# batch instead of once a file; a fresh clone's build takes about half the CPU (BENCHMARKS.md, "CI").
+# -DCMAKE_UNITY_BUILD=OFF (given here or to cmake) makes a build dir of one file a source, which
+# rebuilds faster after editing one file.
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
-  cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${werror[@]}" "$@"
+  cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_UNITY_BUILD=ON "${werror[@]}" "$@"
 elif (($# + ${#werror[@]})); then
   cmake -S . -B "$build" "${werror[@]}" "$@"
 fi

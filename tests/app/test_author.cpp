@@ -10,21 +10,17 @@
 #include <fstream>
 #include <string>
 
+#include "../test_support.h"
 #include "bankviz/io.h"
 #include "cli_run.h"
 #include "scratch_dir.h"
+
+using bankviz::test::preset_analysis;
 
 namespace bankviz::gui {
 namespace {
 
 namespace fs = std::filesystem;
-
-Analysis preset(const std::string& name) {
-  const ScenarioLoad l =
-      load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
-  EXPECT_TRUE(l.scenario) << name;
-  return *analyze(*l.scenario).analysis;
-}
 
 std::string presets_dir() {
   return std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets";
@@ -38,7 +34,7 @@ int step_labelled(const Analysis& a, const std::string& label) {
 }
 
 TEST(Author, AViewBecomesASceneOnItsStepWithTheModelsAnswer) {
-  const Analysis a = preset("row-write-column-read");
+  const Analysis a = preset_analysis("row-write-column-read");
   const int load = step_labelled(a, "load");
   ASSERT_GE(load, 0);
   AuthorState s;
@@ -68,7 +64,7 @@ TEST(Author, AViewBecomesASceneOnItsStepWithTheModelsAnswer) {
 }
 
 TEST(Author, AViewIsRefusedInWordsWithoutAStepACaptionOrAQuestion) {
-  const Analysis a = preset("dot-product-reduction");
+  const Analysis a = preset_analysis("dot-product-reduction");
   AuthorState s;
   std::string why;
   s.form.caption = "c";
@@ -116,7 +112,7 @@ TEST(Author, ScenesMoveAndGo) {
 }
 
 TEST(Author, SaveWritesWhatTheCheckAcceptsAndNeverOverwritesUnasked) {
-  const Analysis a = preset("row-write-column-read");
+  const Analysis a = preset_analysis("row-write-column-read");
   AuthorState s;
   s.lesson.name = "mine";
   s.path = bankviz::test::scratch_dir() + "mine-" + std::to_string(::getpid()) + ".json";
@@ -155,7 +151,7 @@ TEST(Author, SaveWritesWhatTheCheckAcceptsAndNeverOverwritesUnasked) {
 }
 
 TEST(Author, SaveFitsTheCaptionsToThePresentersStripAsTheCheckDoes) {
-  const Analysis a = preset("row-write-column-read");
+  const Analysis a = preset_analysis("row-write-column-read");
   AuthorState s;
   s.lesson.title = "Long";
   s.path = bankviz::test::scratch_dir() + "long-" + std::to_string(::getpid()) + ".json";

@@ -8,10 +8,13 @@
 #include <cmath>
 #include <thread>
 
+#include "../test_support.h"
 #include "bankviz/compare.h"
 #include "bankviz/lesson.h"
 #include "compare/compare.h"
 #include "shell/app_state.h"
+
+using bankviz::test::preset_analysis;
 
 using namespace bankviz;
 using namespace bankviz::gui;
@@ -19,12 +22,6 @@ using namespace bankviz::gui;
 namespace {
 
 const std::string kPresets = std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets";
-
-Analysis preset(const std::string& name) {
-  ScenarioLoad l = load_scenario_file(kPresets + "/" + name + ".json");
-  EXPECT_TRUE(l.scenario) << name;
-  return *analyze(*l.scenario).analysis;
-}
 
 // An app state on preset `name` (analyzed), with the presets listed.
 void open_preset(AppState& s, const std::string& name) {
@@ -37,7 +34,8 @@ void open_preset(AppState& s, const std::string& name) {
 }  // namespace
 
 TEST(FollowPlayhead, BTakesTheLeadsStepWarpAndWavefrontWhereItHasThem) {
-  const Analysis a = preset("row-write-column-read"), b = preset("row-write-column-read-dynamic");
+  const Analysis a = preset_analysis("row-write-column-read"),
+                 b = preset_analysis("row-write-column-read-dynamic");
   Playback p;
   const Frame lead = frame_at(a, time_of(a, p, 2, 3, 5), p);  // the 32-way load, warp 3, wf 5
   ASSERT_EQ(lead.wavefront, 5);
@@ -48,7 +46,8 @@ TEST(FollowPlayhead, BTakesTheLeadsStepWarpAndWavefrontWhereItHasThem) {
 }
 
 TEST(FollowPlayhead, AWavefrontBDoesNotHaveFallsBackToTheSameStepAndWarp) {
-  const Analysis a = preset("row-write-column-read"), b = preset("row-write-column-read-padded");
+  const Analysis a = preset_analysis("row-write-column-read"),
+                 b = preset_analysis("row-write-column-read-padded");
   Playback p;
   const Frame lead = frame_at(a, time_of(a, p, 2, 3, 5), p);
   const Frame f = follow_playhead(b, lead, p);  // padded: one wavefront, so wavefront 5 is gone
@@ -58,7 +57,8 @@ TEST(FollowPlayhead, AWavefrontBDoesNotHaveFallsBackToTheSameStepAndWarp) {
 }
 
 TEST(FollowPlayhead, AStepBDoesNotHaveFallsBackToBsWorstStep) {
-  const Analysis a = preset("row-write-column-read"), b = preset("row-write-column-read");
+  const Analysis a = preset_analysis("row-write-column-read"),
+                 b = preset_analysis("row-write-column-read");
   Playback p;
   Frame lead = frame_at(a, time_of(a, p, 2, 0, 0), p);
   lead.step = 1000;  // no such step in B

@@ -11,26 +11,18 @@
 #include <regex>
 #include <string>
 
+#include "../test_support.h"
 #include "bankviz/compare.h"
 #include "bankviz/svg.h"
 #include "recorded.h"
 
+using bankviz::test::occurrences;
+using bankviz::test::preset_analysis;
+using bankviz::test::slurp;
+
 using namespace bankviz;
 
 namespace {
-
-Analysis preset(const char* name) {
-  ScenarioLoad l =
-      load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
-  EXPECT_TRUE(l.scenario) << name;
-  return *analyze(*l.scenario).analysis;
-}
-
-int count(const std::string& s, const std::string& what) {
-  int n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
 
 // The frame on each side's worst step (the step a comparison is about).
 Frame worst_frame(const Analysis& a) {
@@ -50,16 +42,11 @@ int cli(const std::string& args, std::string* err) {
   return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 }  // namespace
 
 TEST(CompareSlide, IsSixteenByNineAndNamesBothScenariosVerdictsAndTheRatio) {
-  Analysis a = preset("row-write-column-read");
-  Analysis b = preset("row-write-column-read-padded");
+  Analysis a = preset_analysis("row-write-column-read");
+  Analysis b = preset_analysis("row-write-column-read-padded");
   const Frame fa = worst_frame(a), fb = worst_frame(b);
   const std::string svg = render_compare_svg(a, fa, b, fb);
   std::smatch m;
@@ -82,12 +69,12 @@ TEST(CompareSlide, IsSixteenByNineAndNamesBothScenariosVerdictsAndTheRatio) {
 }
 
 TEST(CompareSlide, DrawsBothSidesPicturesWithOnlyTheConflictingSideOutlinedInRed) {
-  Analysis a = preset("row-write-column-read");
-  Analysis b = preset("row-write-column-read-padded");
+  Analysis a = preset_analysis("row-write-column-read");
+  Analysis b = preset_analysis("row-write-column-read-padded");
   const std::string red = "stroke=\"" + light_palette().conflict.hex() + "\"";
   // A's 32 conflicting words are outlined; B's padded read outlines none.
-  EXPECT_EQ(count(render_compare_svg(a, worst_frame(a), b, worst_frame(b)), red), 32);
-  EXPECT_EQ(count(render_compare_svg(b, worst_frame(b), b, worst_frame(b)), red), 0);
+  EXPECT_EQ(occurrences(render_compare_svg(a, worst_frame(a), b, worst_frame(b)), red), 32);
+  EXPECT_EQ(occurrences(render_compare_svg(b, worst_frame(b), b, worst_frame(b)), red), 0);
   // Both tiles' declarations are there (each side draws its own tile view).
   const std::string svg = render_compare_svg(a, worst_frame(a), b, worst_frame(b));
   EXPECT_NE(svg.find(a.scenario.tiles[0].declaration()), std::string::npos);
@@ -95,8 +82,8 @@ TEST(CompareSlide, DrawsBothSidesPicturesWithOnlyTheConflictingSideOutlinedInRed
 }
 
 TEST(CompareSlide, MeasuredFiguresAndCaptionAppearWhenGiven) {
-  Analysis a = preset("row-write-column-read");
-  Analysis b = preset("row-write-column-read-padded");
+  Analysis a = preset_analysis("row-write-column-read");
+  Analysis b = preset_analysis("row-write-column-read-padded");
   CompareSlideOptions o;
   o.caption = "padding by one word <moves> each row";
   o.measured_a = "40.1 cycles/instr";
@@ -133,7 +120,8 @@ TEST(CompareSlide, TheCliExportCarriesBothSidesViewsVerdictsAndTheRatio) {
   ASSERT_TRUE(
       std::regex_search(text, m, std::regex("<svg[^>]* width=\"([0-9.]+)\" height=\"([0-9.]+)\"")));
   EXPECT_NEAR(std::stod(m[1]) / std::stod(m[2]), 16.0 / 9.0, 1e-3);
-  const Analysis a = preset("row-write-column-read"), b = preset("row-write-column-read-padded");
+  const Analysis a = preset_analysis("row-write-column-read"),
+                 b = preset_analysis("row-write-column-read-padded");
   // A on its worst step (the column read), B on the beat that follows it: both verdicts.
   const Frame fa = worst_frame(a);
   const Frame fb = follow_playhead(b, fa, Playback{});
@@ -149,7 +137,7 @@ TEST(CompareSlide, TheCliExportCarriesBothSidesViewsVerdictsAndTheRatio) {
   // Both sides' views: each tile's declaration, and A's 32 conflicting words outlined in red.
   EXPECT_NE(text.find(a.scenario.tiles[0].declaration()), std::string::npos);
   EXPECT_NE(text.find(b.scenario.tiles[0].declaration()), std::string::npos);
-  EXPECT_EQ(count(text, "stroke=\"" + light_palette().conflict.hex() + "\""), 32);
+  EXPECT_EQ(occurrences(text, "stroke=\"" + light_palette().conflict.hex() + "\""), 32);
   // The same slide as core draws it, with the figures recorded for both sides (assets/recorded;
   // both presets are in the shipped H200 set): the CLI adds nothing else of its own.
   CompareSlideOptions co;
@@ -188,7 +176,7 @@ TEST(CompareSlide, TheCliSlideOfOneScenarioIsCoresSlideAtTheWidthAsked) {
       cli("export --preset row-write-column-read --slide --width 1280 --dark --svg " + svg, &err),
       0)
       << err;
-  const Analysis a = preset("row-write-column-read");
+  const Analysis a = preset_analysis("row-write-column-read");
   SlideSvgOptions o;
   o.light = false;
   o.width = 1280;

@@ -9,11 +9,14 @@
 
 #include <unistd.h>
 
+#include "../test_support.h"
 #include "bankviz/io.h"
 #include "bankviz/text.h"
 #include "cli_run.h"
 #include "editing/edit.h"
 #include "shell/app_state.h"
+
+using bankviz::test::preset_scenario;
 
 using namespace bankviz;
 using namespace bankviz::gui;
@@ -22,12 +25,6 @@ namespace {
 
 std::string preset_path(const std::string& name) {
   return std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json";
-}
-
-Scenario preset(const std::string& name) {
-  ScenarioLoad l = load_scenario_file(preset_path(name));
-  EXPECT_TRUE(l.scenario) << name;
-  return l.scenario ? *l.scenario : Scenario{};
 }
 
 std::string analysis_json(const Scenario& s) {
@@ -59,7 +56,7 @@ TEST(StepKinds, EveryChoiceParsesAndNamesItselfBack) {
 }
 
 TEST(StepEdits, AddInsertsAfterTheSelectedStepWithItsAccess) {
-  Scenario s = preset("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   const size_t n = s.steps.size();
   const size_t at = add_step(s, 0, "atomic");
   EXPECT_EQ(at, 1u);
@@ -77,7 +74,7 @@ TEST(StepEdits, AddInsertsAfterTheSelectedStepWithItsAccess) {
 }
 
 TEST(StepEdits, AnInstructionTheTileCannotTakeIsCheckErrorNamingTheStep) {
-  Scenario s = preset("row-write-column-read");  // an int tile
+  Scenario s = preset_scenario("row-write-column-read");  // an int tile
   const size_t at = add_step(s, 0, "ldmatrix.x4.trans");
   EXPECT_EQ(s.steps[at].kind, StepKind::LdMatrix);
   EXPECT_EQ(s.steps[at].matrices, 4);
@@ -89,7 +86,7 @@ TEST(StepEdits, AnInstructionTheTileCannotTakeIsCheckErrorNamingTheStep) {
 }
 
 TEST(StepEdits, ChangeKindKeepsTheIndexAndRefusesUnknownKinds) {
-  Scenario s = preset("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   const std::string index = s.steps[0].index;
   ASSERT_TRUE(set_step_kind(s, 0, "cp.async.8"));
   EXPECT_EQ(s.steps[0].kind, StepKind::CpAsync);
@@ -99,7 +96,7 @@ TEST(StepEdits, ChangeKindKeepsTheIndexAndRefusesUnknownKinds) {
   EXPECT_EQ(s.steps[0].kind_text(), "cp.async.8");  // unchanged
   EXPECT_FALSE(set_step_kind(s, 99, "load"));
   // A sync made a load gets the tile's natural index, one subscript per dim.
-  Scenario r = preset("reduction-sequential");  // sdata[128], a sync at step 1
+  Scenario r = preset_scenario("reduction-sequential");  // sdata[128], a sync at step 1
   ASSERT_EQ(r.steps[1].kind, StepKind::Sync);
   ASSERT_TRUE(set_step_kind(r, 1, "load"));
   EXPECT_EQ(r.steps[1].index, "sdata[threadIdx.x]");
@@ -107,7 +104,7 @@ TEST(StepEdits, ChangeKindKeepsTheIndexAndRefusesUnknownKinds) {
 }
 
 TEST(StepEdits, MoveDuplicateRemoveKeepOpenStepOnItsStep) {
-  Scenario s = preset("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   ASSERT_GE(s.steps.size(), 2u);
   s.open_step = 1;
   const std::vector<std::string> before = kinds(s);
@@ -135,14 +132,14 @@ TEST(StepEdits, MoveDuplicateRemoveKeepOpenStepOnItsStep) {
 }
 
 TEST(StepEdits, RemovingEveryStepIsACheckErrorNotACrash) {
-  Scenario s = preset("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   while (!s.steps.empty()) remove_step(s, 0);
   AnalysisResult r = analyze(s);
   EXPECT_FALSE(r.analysis && r.errors.empty() && r.analysis->worst_step() >= 0);
 }
 
 TEST(LetEdits, AddedLetsAndConstantsHaveFreshNamesAndAreUsable) {
-  Scenario s = preset("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   const size_t li = add_let(s);
   const size_t li2 = add_let(s);
   EXPECT_NE(s.lets[li].name, s.lets[li2].name);
@@ -174,7 +171,7 @@ TEST(ErrorFor, AFieldsErrorIsNotShownUnderAnotherStepWithALongerNumber) {
 }
 
 TEST(Save, ASavedScenarioLoadsBackToTheSameAnalysis) {
-  Scenario s = preset("reduction-sequential");
+  Scenario s = preset_scenario("reduction-sequential");
   add_let(s);
   add_constant(s);
   duplicate_step(s, 0);
@@ -195,7 +192,7 @@ TEST(Save, ASavedScenarioLoadsBackToTheSameAnalysis) {
 }
 
 TEST(Save, BankvizCliAnalyzesASavedEditedScenarioAsTheAppDoes) {
-  Scenario s = preset("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   s.tiles[0].pad = 1;
   const size_t at = add_step(s, 0, "atomic");
   s.steps[at].guard = "threadIdx.x < 8";
@@ -216,7 +213,7 @@ TEST(Save, BankvizCliAnalyzesASavedEditedScenarioAsTheAppDoes) {
 TEST(Save, AnExistingFileIsReplacedOnlyWithForce) {
   const std::string path = temp_path("exists");
   { std::ofstream(path) << "keep me"; }
-  Scenario s = preset("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   SaveResult r = save_scenario(s, path, false);
   EXPECT_EQ(r.status, SaveResult::Exists);
   EXPECT_FALSE(r.error.empty());
@@ -232,7 +229,7 @@ TEST(Save, AnExistingFileIsReplacedOnlyWithForce) {
 }
 
 TEST(Save, ADirectoryOrAMissingDirectoryIsAFailureNotAQuestion) {
-  Scenario s = preset("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   EXPECT_EQ(save_scenario(s, ::testing::TempDir(), true).status, SaveResult::Failed);
   EXPECT_EQ(save_scenario(s, ::testing::TempDir(), false).status, SaveResult::Failed);
   SaveResult r = save_scenario(s, ::testing::TempDir() + "no-such-dir-bankviz/x.json", false);
@@ -392,7 +389,7 @@ TEST(Description, FollowsTheAnalysisAfterAnEditAndIsThePresetsWhenUndone) {
   AppState s;
   std::string err;
   ASSERT_TRUE(load_draft_file(s, preset_path("row-write-column-read"), "preset", &err)) << err;
-  const std::string preset_text = preset("row-write-column-read").description;
+  const std::string preset_text = preset_scenario("row-write-column-read").description;
   ASSERT_NE(preset_text.find("32 wavefronts"), std::string::npos) << preset_text;
   EXPECT_EQ(s.scenario.description, preset_text);  // as loaded: the preset's own words
   // One int of padding per row: the column read becomes conflict-free.
@@ -463,12 +460,12 @@ TEST(Description, ASaveAfterAnEditWritesOneTrueToTheSavedScenario) {
   apply_edit(u, named, "name");
   ASSERT_EQ(save_draft(u, path, false, 0).status, SaveResult::Saved);
   EXPECT_EQ(load_scenario_file(path).scenario->description,
-            preset("row-write-column-read").description);
+            preset_scenario("row-write-column-read").description);
   std::remove(path.c_str());
 }
 
 TEST(Description, SameModelIgnoresOnlyTheTexts) {
-  const Scenario a = preset("row-write-column-read");
+  const Scenario a = preset_scenario("row-write-column-read");
   Scenario b = a;
   b.name = "x";
   b.title = "y";

@@ -6,25 +6,19 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../test_support.h"
 #include "export/export_job.h"
 #include "export/gif.h"
 #include "gif_decode.h"
 #include "stb_image.h"
+
+using bankviz::test::preset_analysis;
 
 using namespace bankviz;
 using namespace bankviz::gui;
 namespace fs = std::filesystem;
 
 namespace {
-
-Analysis preset(const char* name) {
-  ScenarioLoad l =
-      load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
-  EXPECT_TRUE(l.scenario) << name;
-  AnalysisResult r = analyze(*l.scenario);
-  EXPECT_TRUE(r.analysis);
-  return *r.analysis;
-}
 
 // A scratch directory of its own per test, removed after.
 struct Scratch {
@@ -89,7 +83,7 @@ std::vector<uint8_t> read_bytes(const fs::path& p) {
 }  // namespace
 
 TEST(ExportBeats, StepScopeIsTheCurrentWarpsWavefrontsOfTheCurrentStep) {
-  const Analysis a = preset("row-write-column-read");
+  const Analysis a = preset_analysis("row-write-column-read");
   Playback p;
   // Find the column read: the step whose warp 3 needs the most wavefronts.
   int step = -1, most = 0;
@@ -151,7 +145,7 @@ TEST(ExportBeats, AGifStepPlaysInTenSecondsAndAWholeAnimationInAMinute) {
 }
 
 TEST(ExportBeats, NoCurrentStepIsAReasonNotAnEmptyFile) {
-  const Analysis a = preset("row-write-column-read");
+  const Analysis a = preset_analysis("row-write-column-read");
   std::string why;
   EXPECT_TRUE(export_beats(a, Playback{}, Frame{}, ExportScope::Step, &why).empty());
   EXPECT_NE(why.find("no current step"), std::string::npos) << why;

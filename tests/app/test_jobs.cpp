@@ -21,7 +21,7 @@ namespace bankviz::gui {
 namespace {
 
 // A function that blocks until released, so a test decides when each run ends.
-struct Gate {
+struct JobGate {
   std::mutex m;
   std::condition_variable cv;
   bool open = false;
@@ -45,7 +45,7 @@ void wait_until(const std::function<bool()>& f) {
 }
 
 TEST(LatestJob, OnlyTheNewestRequestsResultIsTakenAndAReplacedQueuedOneNeverRuns) {
-  Gate gate;
+  JobGate gate;
   std::mutex ran_m;
   std::vector<int> ran;
   LatestJob<int, int> job([&](const int& x) {
@@ -76,7 +76,7 @@ TEST(LatestJob, OnlyTheNewestRequestsResultIsTakenAndAReplacedQueuedOneNeverRuns
 }
 
 TEST(LatestJob, LastKeepsTheSupersededResultWhileTheNewestRuns) {
-  Gate gate;
+  JobGate gate;
   LatestJob<int, int> job([&](const int& x) {
     if (x == 2) gate.wait();
     return x;
@@ -116,7 +116,7 @@ TEST(LatestJob, AnExceptionBecomesTheFailResultAndTheWorkerGoesOn) {
 // run_here: the request runs on the calling thread (the browser's start-up: no worker to wait
 // for), supersedes one still queued, and is published as the worker publishes its results.
 TEST(LatestJob, RunHereRunsOnTheCallingThreadAndSupersedesTheQueuedRequest) {
-  Gate gate;
+  JobGate gate;
   std::mutex ran_m;
   std::vector<std::pair<int, std::thread::id>> ran;
   std::vector<uint64_t> done_ids;
@@ -231,7 +231,7 @@ TEST(Measurer, TheFigureIsShownBeforeTheRestOfTheMeasurementEnds) {
   // The figure on stage follows an edit as soon as the exposed timing is in: the runner hands it
   // over (MeasureCall::figure) and goes on with the counters and the lesson's launch.
   Measurer m;
-  Gate rest;
+  JobGate rest;
   std::vector<bool> figure_only;
   m.set_runner([&](const Scenario&, const MeasureCall& call) {
     figure_only.push_back(call.figure_only);
@@ -274,7 +274,7 @@ TEST(LatestJob, ASupersededRunsEarlyResultIsNotShown) {
   // on screen: neither last() (the measurement panel) nor current() (the stage) shows it.
   LatestJob<int, int> job;
   job.keep_last(true);
-  Gate first, rest;
+  JobGate first, rest;
   std::atomic<bool> handed{false};
   job.set_function([&](const int& v) {
     if (v == 1) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <thread>
 
+#include "../test_support.h"
 #include "bankviz/scenario.h"
 #include "gpu_protocol.h"
 #include "measure/measure.h"
@@ -18,15 +19,10 @@
 #include "run_json.h"
 #include "shell/settings.h"
 
+using bankviz::test::preset_scenario;
+
 namespace bankviz::gui {
 namespace {
-
-Scenario preset(const char* name) {
-  ScenarioLoad l =
-      load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
-  EXPECT_TRUE(l.scenario);
-  return *l.scenario;
-}
 
 // What a GPU host with an H200 says first (a script plays the remote in these tests).
 Greeting h200_greeting() {
@@ -58,7 +54,7 @@ TEST(RemoteMeasure, ServeWithoutAGpuSaysSo) {
   Measurer m;
   m.set_runner(remote_runner(gpu));
   m.set_source([gpu] { return gpu->status(); });
-  const Measurement r = measure(m, preset("row-write-column-read"));
+  const Measurement r = measure(m, preset_scenario("row-write-column-read"));
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("has no usable GPU"), std::string::npos) << r.error;
   EXPECT_EQ(m.state(), Measurer::State::Unavailable);
@@ -69,7 +65,7 @@ TEST(RemoteMeasure, ServeWithoutAGpuSaysSo) {
 // last figure stays, marked stale, and the Measurer stays available.
 TEST(RemoteMeasure, FigureThenLostConnectionKeepsItStale) {
   namespace fs = std::filesystem;
-  const Scenario s = preset("row-write-column-read");
+  const Scenario s = preset_scenario("row-write-column-read");
   // A recorded run as the remote's answer (the shipped set's, or a made-up one).
   std::optional<RecordedRun> rec = find_recorded_run(shipped_recorded_sets(), s, RunMode::Exposed);
   ASSERT_TRUE(rec) << "assets/recorded holds no run of row-write-column-read";
@@ -120,7 +116,7 @@ TEST(RemoteMeasure, FigureThenLostConnectionKeepsItStale) {
 // Without any GPU the recorded figure shows where the scenario was recorded, labelled; an edit
 // that was never recorded says it was not measured.
 TEST(RecordedMeasure, LabelledWhereRecordedElseNotMeasured) {
-  const Scenario s = preset("row-write-column-read");
+  const Scenario s = preset_scenario("row-write-column-read");
   if (!find_recorded_run(shipped_recorded_sets(), s, RunMode::Exposed))
     GTEST_FAIL() << "assets/recorded holds no run of row-write-column-read";
   Measurer m;
@@ -165,7 +161,7 @@ TEST(GpuSetting, RefusedChoicesSayWhyAndLeaveTheMeasurerAsItWas) {
     EXPECT_NE(why.find(c.says), std::string::npos) << why;
     EXPECT_EQ(m.source(), before) << c.says;
   }
-  const Measurement r = measure(m, preset("row-write-column-read"));
+  const Measurement r = measure(m, preset_scenario("row-write-column-read"));
   EXPECT_EQ(r.recorded, "measured on H200, recorded 2026-11-29") << r.error;
   EXPECT_FALSE(fs::exists(touched));
 }
@@ -175,7 +171,7 @@ TEST(GpuSetting, RefusedChoicesSayWhyAndLeaveTheMeasurerAsItWas) {
 TEST(GpuSetting, RecordedOnlyShowsTheShippedSetsFigures) {
   Measurer m;
   ASSERT_EQ(use_gpu_setting(m, Settings::GpuSource::Recorded, "", ""), "");
-  const Measurement r = measure(m, preset("row-write-column-read"));
+  const Measurement r = measure(m, preset_scenario("row-write-column-read"));
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.recorded, "measured on H200, recorded 2026-11-29");
   EXPECT_EQ(m.source(), "the recorded figures only (measured on H200, recorded 2026-11-29)");
@@ -187,7 +183,7 @@ TEST(GpuSetting, ThisMachineWithoutAGpuSaysTheFiguresAreRecorded) {
   Measurer m;
   ASSERT_EQ(use_gpu_setting(m, Settings::GpuSource::Here, "", ""), "");
   EXPECT_EQ(m.source(), "this machine's GPU");
-  const Scenario s = preset("row-write-column-read");
+  const Scenario s = preset_scenario("row-write-column-read");
   const Measurement r = measure(m, s);
   if (r.ok && r.recorded.empty()) GTEST_SKIP() << "this machine has a GPU: " << r.device;
   EXPECT_EQ(r.recorded, "measured on H200, recorded 2026-11-29") << r.error;
@@ -206,7 +202,7 @@ TEST(GpuSetting, ACommandChosenMeasuresThroughIt) {
   Measurer m;
   const std::string cmd = std::string("'") + BANKVIZ_CLI + "' serve";
   ASSERT_EQ(use_gpu_setting(m, Settings::GpuSource::Command, "", cmd), "");
-  const Measurement r = measure(m, preset("row-write-column-read"));
+  const Measurement r = measure(m, preset_scenario("row-write-column-read"));
   const std::string src = m.source();
   if (r.ok) {
     EXPECT_NE(src.find(" on the GPU command '"), std::string::npos) << src;  // "H200 on ..."
@@ -230,7 +226,7 @@ TEST(GpuSetting, SwitchingAwayFromAHungGpuWaitsForNothing) {
   const fs::path script = dir / "hung.sh";
   std::ofstream(script) << "cat <<'EOF'\n" << greeting_json(g).dump() << "\nEOF\nexec sleep 600\n";
   const std::string cmd = "sh '" + script.string() + "'";
-  const Scenario s = preset("row-write-column-read");
+  const Scenario s = preset_scenario("row-write-column-read");
   auto hang = [&](Measurer& m) {
     ASSERT_EQ(use_gpu_setting(m, Settings::GpuSource::Command, "", cmd), "");
     m.request(s);

@@ -9,26 +9,18 @@
 #include <sstream>
 
 #include "../core/helpers.h"
+#include "../test_support.h"
 #include "bankviz/svg.h"
 #include "bankviz/text.h"
 #include "scratch_dir.h"
 
+using bankviz::test::occurrences;
+using bankviz::test::preset_analysis;
+using bankviz::test::slurp;
+
 using namespace bankviz;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-int count(const std::string& s, const std::string& what) {
-  int n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
 
 std::string run(const std::string& cmd, int* rc) {
   std::string out;
@@ -40,17 +32,10 @@ std::string run(const std::string& cmd, int* rc) {
   return out;
 }
 
-Analysis lesson(const char* name) {
-  ScenarioLoad l =
-      load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
-  EXPECT_TRUE(l.scenario);
-  return *analyze(*l.scenario).analysis;
-}
-
 }  // namespace
 
 TEST(Svg, ColumnReadOutlinesThirtyTwoConflictingWordsInRed) {
-  Analysis a = lesson("row-write-column-read");
+  Analysis a = preset_analysis("row-write-column-read");
   Playback p;
   int load = 2;
   ASSERT_EQ(a.steps[load].kind, StepKind::Load);
@@ -58,7 +43,7 @@ TEST(Svg, ColumnReadOutlinesThirtyTwoConflictingWordsInRed) {
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
   std::string red = "stroke=\"" + light_palette().conflict.hex() + "\"";
-  EXPECT_EQ(count(svg, red), 32);
+  EXPECT_EQ(occurrences(svg, red), 32);
   EXPECT_NE(svg.find("32-way"), std::string::npos);
 }
 
@@ -67,7 +52,7 @@ TEST(Svg, ColumnReadOutlinesThirtyTwoConflictingWordsInRed) {
 // every lane digit (tile view and bank view) in the ink that stands out on its bright chip
 // (ink_on: at least 4.5:1), where the dark theme's light text on a bright chip was not.
 TEST(Svg, ALitConflictIsRingedAndItsLaneDigitStandsOutOnItsChip) {
-  Analysis a = lesson("row-write-column-read");
+  Analysis a = preset_analysis("row-write-column-read");
   Playback p;
   for (bool light : {true, false}) {
     SvgOptions o;
@@ -77,28 +62,28 @@ TEST(Svg, ALitConflictIsRingedAndItsLaneDigitStandsOutOnItsChip) {
     const Rgba chip = pal.bank(0, 32, true);
     ASSERT_GE(contrast_ratio(ink_on(chip), chip), 4.5);
     auto rings = [&svg](Rgba c) {
-      return count(svg, "fill=\"none\" stroke=\"" + c.hex() + "\" stroke-width=\"1.5\"");
+      return occurrences(svg, "fill=\"none\" stroke=\"" + c.hex() + "\" stroke-width=\"1.5\"");
     };
     // (The light theme's background is white, as the lit ring on its pale chip is.)
     const bool same = lit_ring_on(chip).hex() == pal.background.hex();
     EXPECT_EQ(rings(pal.background), same ? 32 : 31) << light;
     EXPECT_EQ(rings(lit_ring_on(chip)), same ? 32 : 1) << light;
     const std::string digit = "fill=\"" + ink_on(chip).hex() + "\" text-anchor=\"middle\"";
-    EXPECT_EQ(count(svg, digit + " font-weight=\"bold\">0</text>"), 2) << light;
+    EXPECT_EQ(occurrences(svg, digit + " font-weight=\"bold\">0</text>"), 2) << light;
   }
 }
 
 TEST(Svg, PaddingColumnIsHatchedAndNoWordConflicts) {
-  Analysis a = lesson("row-write-column-read-padded");
+  Analysis a = preset_analysis("row-write-column-read-padded");
   Playback p;
   std::string svg = render_svg(a, frame_at(a, time_of(a, p, 2, 0, 0), p), SvgOptions{});
   // 32 padding elements in the tile view, 32 padding words in the bank view.
-  EXPECT_EQ(count(svg, "url(#hatch)"), 64);
-  EXPECT_EQ(count(svg, "stroke=\"" + light_palette().conflict.hex() + "\""), 0);
+  EXPECT_EQ(occurrences(svg, "url(#hatch)"), 64);
+  EXPECT_EQ(occurrences(svg, "stroke=\"" + light_palette().conflict.hex() + "\""), 0);
 }
 
 TEST(Svg, TextIsEscaped) {
-  Analysis a = lesson("row-write-column-read");
+  Analysis a = preset_analysis("row-write-column-read");
   a.scenario.title = "a < b & c";
   std::string svg = render_svg(a, Frame{}, SvgOptions{});
   EXPECT_NE(svg.find("a &lt; b &amp; c"), std::string::npos);
@@ -127,7 +112,7 @@ double text_x(const std::string& svg, const std::string& head) {
 }  // namespace
 
 TEST(SvgSlide, LandscapeViewBoxIsSixteenByNineAndHoldsTheCaption) {
-  Analysis a = lesson("row-write-column-read");
+  Analysis a = preset_analysis("row-write-column-read");
   Playback p;
   const Frame f = frame_at(a, time_of(a, p, 2, 0, 0), p);
   SlideSvgOptions o;
@@ -140,7 +125,7 @@ TEST(SvgSlide, LandscapeViewBoxIsSixteenByNineAndHoldsTheCaption) {
   // The caption, escaped, and the same picture as the portrait page: 32 conflicting words and the
   // verdict.
   EXPECT_NE(svg.find("bank 0 &amp; wait &lt;in turn&gt;"), std::string::npos);
-  EXPECT_EQ(count(svg, "stroke=\"" + light_palette().conflict.hex() + "\""), 32);
+  EXPECT_EQ(occurrences(svg, "stroke=\"" + light_palette().conflict.hex() + "\""), 32);
   EXPECT_NE(svg.find("32-way"), std::string::npos);
   // Landscape: the bank view beside the tile view (in the right half), not under it.
   EXPECT_LT(text_x(svg, "Logical tile"), w / 2);
@@ -161,7 +146,7 @@ double font_size_of(const std::string& svg, const std::string& needle) {
 }
 
 TEST(SvgSlide, TheQuestionThenItsAnswerAndTheVerdictInTypeARoomReads) {
-  Analysis a = lesson("row-write-column-read");
+  Analysis a = preset_analysis("row-write-column-read");
   Playback p;
   const Frame f = frame_at(a, time_of(a, p, 2, 0, 0), p);
   SlideSvgOptions o;
@@ -182,11 +167,11 @@ TEST(SvgSlide, TheQuestionThenItsAnswerAndTheVerdictInTypeARoomReads) {
   EXPECT_GE(font_size_of(after, "32-way"), 24.0);
   EXPECT_GE(font_size_of(after, "The transpose"), 27.0);
   EXPECT_GE(font_size_of(after, "A: 32"), 27.0);
-  EXPECT_EQ(count(after, "32-way"), 1);  // once, not also small inside the bank view
+  EXPECT_EQ(occurrences(after, "32-way"), 1);  // once, not also small inside the bank view
 }
 
 TEST(SvgSlide, ALongCaptionWrapsInsideTheSlide) {
-  Analysis a = lesson("row-write-column-read");
+  Analysis a = preset_analysis("row-write-column-read");
   SlideSvgOptions o;
   o.width = 1280;
   for (int i = 0; i < 60; ++i) o.caption += "word" + std::to_string(i) + " ";
@@ -195,7 +180,7 @@ TEST(SvgSlide, ALongCaptionWrapsInsideTheSlide) {
   EXPECT_EQ(w, 1280);
   EXPECT_EQ(h, 720);
   // Several lines, all of it there, and every line starts inside the slide.
-  EXPECT_GE(count(svg, ">word"), 3);
+  EXPECT_GE(occurrences(svg, ">word"), 3);
   EXPECT_NE(svg.find("word59"), std::string::npos);
   for (size_t p = svg.find(">word"); p != std::string::npos; p = svg.find(">word", p + 1)) {
     const size_t y = svg.rfind(" y=\"", p);
@@ -366,7 +351,7 @@ TEST(ViewsAgree, TextSvgAndFrameCellsNameTheSameConflictingBanks) {
       if (row[static_cast<size_t>(b)].second) svg_banks |= 1u << b;
     }
     EXPECT_EQ(svg_banks, r.conflict_banks);
-    EXPECT_EQ(count(svg, "stroke=\"" + light_palette().conflict.hex() + "\""), red_words);
+    EXPECT_EQ(occurrences(svg, "stroke=\"" + light_palette().conflict.hex() + "\""), red_words);
   }
   // The set covers both stories.
   EXPECT_GE(conflicted, 5);

@@ -14,18 +14,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ConfigHome {
+struct ValidationConfigHome {
   fs::path dir = fs::temp_directory_path() / ("bankviz-validation-" + std::to_string(::getpid()));
   std::string old;
   bool had = false;
-  ConfigHome() {
+  ValidationConfigHome() {
     if (const char* x = std::getenv("XDG_CONFIG_HOME")) {
       had = true;
       old = x;
     }
     ::setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
   }
-  ~ConfigHome() {
+  ~ValidationConfigHome() {
     had ? ::setenv("XDG_CONFIG_HOME", old.c_str(), 1) : ::unsetenv("XDG_CONFIG_HOME");
     fs::remove_all(dir);
   }
@@ -45,7 +45,7 @@ ValidationRecord h100(bool agrees) {
 }
 
 TEST(Validation, TheRecordIsWrittenAndReadBack) {
-  ConfigHome home;
+  ValidationConfigHome home;
   EXPECT_FALSE(load_validation_record());  // none yet
   ASSERT_EQ(save_validation_record(h100(true)), "");
   EXPECT_TRUE(fs::exists(home.dir / "bankviz" / "validated.json"));
@@ -72,7 +72,7 @@ TEST(Validation, TheLabelIsOnlyForTheGpuAndRuleSetValidated) {
 }
 
 TEST(Validation, ABrokenRecordIsReportedAndIgnored) {
-  ConfigHome home;
+  ValidationConfigHome home;
   fs::create_directories(home.dir / "bankviz");
   std::ofstream(home.dir / "bankviz" / "validated.json") << "{\"device\": 3}";
   std::string problem;

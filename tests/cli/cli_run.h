@@ -11,19 +11,14 @@
 #include <sstream>
 #include <string>
 
+#include "../test_support.h"
+
 namespace bankviz::test {
 
 struct Result {
   int status = -1;
   std::string out, err;
 };
-
-inline std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Runs bankviz-cli with the given shell-quoted arguments and optional standard input; `prefix`
 // goes before the program (e.g. "env NAME=VALUE ").

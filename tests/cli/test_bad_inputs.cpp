@@ -11,6 +11,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "../test_support.h"
+
+using bankviz::test::slurp;
 
 // tests/landlock_env.cpp: true when this Linux has no Landlock and the tests compile uncontained.
 bool tests_run_uncontained();
@@ -24,13 +27,6 @@ struct Row {
   std::string input, command, says;
   int exit = -1;
 };
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // The text inside the first pair of backticks, with markdown's "\|" read as "|".
 std::string code_of(const std::string& cell) {

@@ -11,26 +11,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../test_support.h"
 #include "cli_run.h"
+
+using bankviz::test::gpu_machine;
 
 namespace bankviz::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-bool gpu_machine() {
-  std::error_code ec;
-  return fs::exists("/dev/nvidiactl", ec) || fs::exists("/dev/nvidia0", ec) ||
-         fs::exists("/proc/driver/nvidia/version", ec);
-}
-
-std::string data(const std::string& name) {
+std::string profile_data(const std::string& name) {
   return '\'' + std::string(BANKVIZ_TEST_DATA) + "/profile/" + name + '\'';
 }
 
 TEST(ProfileCli, WithoutAGpuSaysWhyAndFails) {
   if (gpu_machine()) GTEST_SKIP() << "a GPU is present; this test covers machines without one";
-  const Result r = cli("profile " + data("data_layout.cu") +
+  const Result r = cli("profile " + profile_data("data_layout.cu") +
                        " --kernel setRowReadCol --block 32x32 --arg buffer:4K");
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.err.find("no CUDA"), std::string::npos) << r.err;
@@ -38,13 +35,14 @@ TEST(ProfileCli, WithoutAGpuSaysWhyAndFails) {
 
 TEST(ProfileCli, TheModelsFiguresComeWithoutAGpuAndSaySo) {
   // Every shared-memory line of the kernel, the kernel followed for one block: no GPU needed.
-  Result r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --model");
+  Result r = cli("profile " + profile_data("dot.cu") + " --kernel dot --block 256 --model");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("the MODEL's figures, not measured"), std::string::npos) << r.out;
   // The reduction's loop line: every iteration (8 for 256 threads): 12 warp loads and stores.
   EXPECT_NE(r.out.find("    28  ld,st                36           36"), std::string::npos) << r.out;
   // A line the model cannot follow says why, the others have figures.
-  r = cli("profile " + data("histogram.cu") + " --kernel histogram --block 256 --model --json");
+  r = cli("profile " + profile_data("histogram.cu") +
+          " --kernel histogram --block 256 --model --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["figures"], "model");
@@ -52,7 +50,7 @@ TEST(ProfileCli, TheModelsFiguresComeWithoutAGpuAndSaySo) {
   EXPECT_EQ(j["lines"][0]["wavefronts"], 8);
   EXPECT_NE(j["lines"][1]["why"].get<std::string>().find("reads input[...]"), std::string::npos);
   // A kernel that is not in the file.
-  r = cli("profile " + data("dot.cu") + " --kernel nothere --block 256 --model");
+  r = cli("profile " + profile_data("dot.cu") + " --kernel nothere --block 256 --model");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no __global__ function nothere"), std::string::npos) << r.err;
 }
@@ -62,7 +60,8 @@ TEST(ProfileCli, TheCpuRecordingsFiguresComeWithoutAGpuAndSaySo) {
   if ((!cxx || !*cxx) && !fs::exists("/usr/bin/g++") && !fs::exists("/usr/bin/c++"))
     GTEST_SKIP() << "no host C++ compiler: the CPU recording cannot run here";
   // The histogram's data-dependent atomic, which the followed model refuses, recorded.
-  Result r = cli("profile " + data("histogram.cu") + " --kernel histogram --block 256 --record");
+  Result r =
+      cli("profile " + profile_data("histogram.cu") + " --kernel histogram --block 256 --record");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("the MODEL's figures, not measured: one block of 256x1x1 threads recorded "
                        "on the CPU (no GPU used"),
@@ -71,7 +70,7 @@ TEST(ProfileCli, TheCpuRecordingsFiguresComeWithoutAGpuAndSaySo) {
   EXPECT_NE(r.out.find("    16  atom                  8            8            8     1.00"),
             std::string::npos)
       << r.out;
-  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --json");
+  r = cli("profile " + profile_data("dot.cu") + " --kernel dot --block 256 --record --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["figures"], "model");
@@ -80,7 +79,7 @@ TEST(ProfileCli, TheCpuRecordingsFiguresComeWithoutAGpuAndSaySo) {
   EXPECT_EQ(j["lines"][1]["line"], 28);
   EXPECT_EQ(j["lines"][1]["wavefronts"], 36);
   // What cannot be recorded fails with the reason.
-  r = cli("profile " + data("reverse.cu") + " --kernel staticReverse --block 64 --record");
+  r = cli("profile " + profile_data("reverse.cu") + " --kernel staticReverse --block 64 --record");
   EXPECT_EQ(r.status, 1);  // n is 0 without --arg: s[-1]
   EXPECT_NE(r.err.find("thread 0 indexes s[-1], out of bounds"), std::string::npos) << r.err;
 }
@@ -91,7 +90,7 @@ TEST(ProfileCli, ARecordedLineOpensAsAPicture) {
     GTEST_SKIP() << "no host C++ compiler: the CPU recording cannot run here";
   // The histogram's data-dependent atomic (the followed model refuses it) as a picture: analyze's
   // JSON of the recorded trace, said to be the CPU recording's.
-  Result r = cli("profile " + data("histogram.cu") +
+  Result r = cli("profile " + profile_data("histogram.cu") +
                  " --kernel histogram --block 256 --record --line 16 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
@@ -108,14 +107,14 @@ TEST(ProfileCli, ARecordedLineOpensAsAPicture) {
             std::string::npos);
   // The dot product's reduction loop: every iteration a step, with the barriers between; its two
   // loads of cache are two steps.
-  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --line 28");
+  r = cli("profile " + profile_data("dot.cu") + " --kernel dot --block 256 --record --line 28");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("recorded on the CPU: figures are the model's"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("load cache, line 28 (1 of 8)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("load cache, line 28, access 2 (8 of 8)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("races: none"), std::string::npos) << r.out;
   // Errors: a line without an access, --line without a recording.
-  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --line 3");
+  r = cli("profile " + profile_data("dot.cu") + " --kernel dot --block 256 --record --line 3");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("line 3: the recording has no shared-memory access on line 3"),
             std::string::npos)
@@ -123,8 +122,8 @@ TEST(ProfileCli, ARecordedLineOpensAsAPicture) {
   // The recording handed to another process in its text (the app reads it back).
   const std::string saved = ::testing::TempDir() + "/bankviz-saved-recording.txt";
   fs::remove(saved);
-  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --save-recording " +
-          saved);
+  r = cli("profile " + profile_data("dot.cu") +
+          " --kernel dot --block 256 --record --save-recording " + saved);
   ASSERT_EQ(r.status, 0) << r.err;
   {
     std::ifstream in(saved);
@@ -133,15 +132,16 @@ TEST(ProfileCli, ARecordedLineOpensAsAPicture) {
     EXPECT_EQ(text.str().rfind("block 256 1 1\narray cache 7 0 1024\n", 0), 0u) << text.str();
     EXPECT_NE(text.str().find("\nsync\n"), std::string::npos);
   }
-  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --record --save-recording " +
-          saved);
+  r = cli("profile " + profile_data("dot.cu") +
+          " --kernel dot --block 256 --record --save-recording " + saved);
   EXPECT_EQ(r.status, 1);  // never replaced
   EXPECT_NE(r.err.find("exists"), std::string::npos) << r.err;
   fs::remove(saved);
-  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --save-recording " + saved);
+  r = cli("profile " + profile_data("dot.cu") + " --kernel dot --block 256 --save-recording " +
+          saved);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--save-recording FILE needs --record"), std::string::npos) << r.err;
-  r = cli("profile " + data("dot.cu") + " --kernel dot --block 256 --model --line 28");
+  r = cli("profile " + profile_data("dot.cu") + " --kernel dot --block 256 --model --line 28");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--line N shows a line as recorded: give --record"), std::string::npos)
       << r.err;
@@ -154,7 +154,7 @@ TEST(ProfileCli, AGpuRecordedLinesPictureHasTheHardwaresWavefronts) {
     int line;
   };
   for (const Case c : {Case{"histogramHashed", 26}, Case{"gatherPermuted", 15}}) {
-    const Result r = cli("profile " + data("recorded.cu") + " --kernel " + c.kernel +
+    const Result r = cli("profile " + profile_data("recorded.cu") + " --kernel " + c.kernel +
                          " --grid 1 --block 256 --arg buffer:1K --arg buffer:1K --record-gpu "
                          "--json --line " +
                          std::to_string(c.line));
@@ -191,8 +191,8 @@ TEST(ProfileCli, EveryGpuRecordedLineIsAPictureWithTheHardwaresWavefrontsOrRefus
     if (!(ws >> tag >> file >> kernel >> block >> shared) || tag[0] == '#') continue;
     while (ws >> arg) args += " --arg " + arg;
     const Result r =
-        cli("profile " + data(file.c_str()) + " --kernel '" + kernel + "' --grid 1 --block " +
-            block + " --shared " + shared + args + " --record-gpu --json");
+        cli("profile " + profile_data(file.c_str()) + " --kernel '" + kernel +
+            "' --grid 1 --block " + block + " --shared " + shared + args + " --record-gpu --json");
     ASSERT_EQ(r.status, 0) << kernel << ": " << r.err << r.out;
     const auto j = nlohmann::json::parse(r.out);
     if (j["counters"] != "ok") GTEST_SKIP() << "no hardware counters here: " << j.dump();
@@ -269,7 +269,7 @@ TEST(ProfileCli, EveryGpuRecordedLineIsAPictureWithTheHardwaresWavefrontsOrRefus
 // GPU recording's refusal does, not in NVRTC's words about a name expression.
 TEST(ProfileCli, ATemplateNamedWithoutItsInstanceAsksForIt) {
   if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
-  const Result r = cli("profile " + data("people.cu") +
+  const Result r = cli("profile " + profile_data("people.cu") +
                        " --kernel reduceBlock --block 128 --arg buffer:1K --arg buffer:1K");
   EXPECT_NE(r.status, 0);
   EXPECT_NE((r.err + r.out)
@@ -285,7 +285,7 @@ TEST(ProfileCli, ATemplateNamedWithoutItsInstanceAsksForIt) {
 TEST(ProfileCli, TheTableHoldsInstructionsIssuedWithNoActiveLaneAndSaysWhoCompiled) {
   if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
   const std::string args = " --kernel idleLanes --block 64 --arg buffer:256 --json";
-  Result r = cli("profile " + data("idle_lanes.cu") + args + " --record-gpu");
+  Result r = cli("profile " + profile_data("idle_lanes.cu") + args + " --record-gpu");
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   auto j = nlohmann::json::parse(r.out);
   const std::string by = j["compiled_by"];
@@ -311,14 +311,14 @@ TEST(ProfileCli, TheTableHoldsInstructionsIssuedWithNoActiveLaneAndSaysWhoCompil
       EXPECT_EQ(l["idle_issues"], 2) << l;
     }
   // NVRTC when asked for, and said.
-  r = cli("profile " + data("idle_lanes.cu") + args + " --compiler nvrtc");
+  r = cli("profile " + profile_data("idle_lanes.cu") + args + " --compiler nvrtc");
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["compiled_by"].get<std::string>().rfind("NVRTC (-lineinfo; --compiler nvrtc)", 0),
             0u);
   // The user's flags reach nvcc (and a bad one is nvcc's words, not a crash).
   if (nvcc) {
-    r = cli("profile " + data("idle_lanes.cu") + args + " --nvcc-flags '-O1 -DUNUSED=1'");
+    r = cli("profile " + profile_data("idle_lanes.cu") + args + " --nvcc-flags '-O1 -DUNUSED=1'");
     ASSERT_EQ(r.status, 0) << r.err << r.out;
     EXPECT_NE(nlohmann::json::parse(r.out)["compiled_by"].get<std::string>().find(
                   "-O1 -DUNUSED=1 -lineinfo"),
@@ -329,7 +329,7 @@ TEST(ProfileCli, TheTableHoldsInstructionsIssuedWithNoActiveLaneAndSaysWhoCompil
 
 TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {
   if (!gpu_machine()) GTEST_SKIP() << "no GPU on this machine (no NVIDIA device node)";
-  Result r = cli("profile " + data("data_layout.cu") +
+  Result r = cli("profile " + profile_data("data_layout.cu") +
                  " --kernel setRowReadCol --block 32x32 --arg buffer:4K");
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   if (r.out.find("hardware counters:") != std::string::npos) GTEST_SKIP() << r.out;
@@ -342,7 +342,7 @@ TEST(ProfileCli, TheSeedsColumnReadIsItsMostExpensiveLine) {
   EXPECT_NE(first.find("32.00"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("as bankviz scenarios (the model's picture"), std::string::npos) << r.out;
 
-  r = cli("profile " + data("data_layout.cu") +
+  r = cli("profile " + profile_data("data_layout.cu") +
           " --kernel setRowReadCol --block 32x32 --arg buffer:4K --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -376,8 +376,8 @@ TEST(ProfileCli, TheGpuRecordingEqualsTheHardwareLineByLine) {
       {"warp.cu", "shuffleReduce", "--block 256 --arg buffer:1K --arg buffer:16", 2},
   };
   for (const Case& c : cases) {
-    const Result r = cli("profile " + data(c.file) + " --kernel " + c.kernel + " --grid 1 " +
-                         c.rest + " --record-gpu --json");
+    const Result r = cli("profile " + profile_data(c.file) + " --kernel " + c.kernel +
+                         " --grid 1 " + c.rest + " --record-gpu --json");
     ASSERT_EQ(r.status, 0) << c.kernel << ": " << r.err << r.out;
     const auto j = nlohmann::json::parse(r.out);
     if (j["counters"] != "ok") GTEST_SKIP() << j.dump();
@@ -394,7 +394,7 @@ TEST(ProfileCli, TheGpuRecordingEqualsTheHardwareLineByLine) {
   }
   // The hashed bins conflict (several lanes of a warp on different words of one bank), which a
   // zeroed input cannot show: the recorded atomic costs more wavefronts than requests.
-  Result r = cli("profile " + data("recorded.cu") +
+  Result r = cli("profile " + profile_data("recorded.cu") +
                  " --kernel histogramHashed --grid 1 --block 256 --arg buffer:1K --arg buffer:1K "
                  "--record-gpu --json");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -404,7 +404,7 @@ TEST(ProfileCli, TheGpuRecordingEqualsTheHardwareLineByLine) {
                 l["recorded"]["requests"].get<int64_t>());
     }
   // Inline asm: named, and the text says the lines keep the hardware's figures.
-  r = cli("profile " + data("warp.cu") +
+  r = cli("profile " + profile_data("warp.cu") +
           " --kernel withInlineAsm --grid 1 --block 64 --arg buffer:256 --record-gpu");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("not recorded on the GPU: the kernel holds inline asm (line 29)"),
@@ -429,7 +429,7 @@ TEST(ProfileCli, AKernelThatNeverEndsTimesOutAndTheProcessEnds) {
   EXPECT_NE(r.err.find("did not finish within 500 ms"), std::string::npos) << r.err;
   EXPECT_LT(s, 30) << "the process must end although its kernel never does";
   // And the GPU is usable again by the next program.
-  const Result next = cli("profile " + data("data_layout.cu") +
+  const Result next = cli("profile " + profile_data("data_layout.cu") +
                           " --kernel setRowReadRow --block 32x32 --arg buffer:4K --no-counters");
   EXPECT_EQ(next.status, 0) << next.err;
 }
@@ -446,7 +446,7 @@ TEST(ProfileCli, AKernelThatFaultsIsReportedAndTheNextCommandRuns) {
   EXPECT_NE(r.err.find("launch error"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("cannot recover from this error in the same process"), std::string::npos)
       << r.err;
-  const Result next = cli("profile " + data("data_layout.cu") +
+  const Result next = cli("profile " + profile_data("data_layout.cu") +
                           " --kernel setRowReadRow --block 32x32 --arg buffer:4K --no-counters");
   EXPECT_EQ(next.status, 0) << next.err;
 }

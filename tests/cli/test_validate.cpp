@@ -12,7 +12,10 @@
 #include <sstream>
 #include <string>
 
+#include "../test_support.h"
 #include "cli_run.h"
+
+using bankviz::test::gpu_machine;
 
 namespace {
 
@@ -31,12 +34,6 @@ fs::path scratch() {
 }
 
 // An NVIDIA driver's device node: the GPU machines have it, CI and the development machines not.
-bool gpu_machine() {
-  std::error_code ec;
-  return fs::exists("/dev/nvidiactl", ec) || fs::exists("/dev/nvidia0", ec) ||
-         fs::exists("/proc/driver/nvidia/version", ec);
-}
-
 std::string suites() {
   return std::string(BANKVIZ_TEST_DATA) + "/hopper";
 }

@@ -1,6 +1,7 @@
 // helpers.h: small builders shared by the core tests.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -14,6 +15,16 @@ inline Step step(StepKind kind, std::string index = "") {
   st.kind = kind;
   st.index = std::move(index);
   return st;
+}
+
+// The seeds' transpose (setRowReadCol): store a row, sync, load a column of a 32x32 int tile padded
+// by `pad` elements a row.
+inline Scenario transpose(int64_t pad = 0) {
+  Scenario s;
+  s.tiles[0].pad = pad;
+  s.steps = {step(StepKind::Store, "tile[threadIdx.y][threadIdx.x]"), step(StepKind::Sync),
+             step(StepKind::Load, "tile[threadIdx.x][threadIdx.y]")};
+  return s;
 }
 
 }  // namespace bankviz::test

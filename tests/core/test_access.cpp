@@ -30,10 +30,10 @@ WarpAccess same(int width, uint32_t addr, uint32_t mask = 0xFFFFFFFFu) {
   return strided(width, 0, mask, addr);
 }
 
-int load(const char* id, const WarpAccess& a) {
+int load_of(const char* id, const WarpAccess& a) {
   return count_wavefronts(arch(id), Op::Load, a);
 }
-int store(const char* id, const WarpAccess& a) {
+int store_of(const char* id, const WarpAccess& a) {
   return count_wavefronts(arch(id), Op::Store, a);
 }
 
@@ -46,13 +46,13 @@ TEST(Banks, RowOfIntsIsOneWavefront) {
 }
 
 TEST(Banks, ColumnOf32x32IntsIs32Way) {
-  EXPECT_EQ(load("hopper", strided(4, 32 * 4)), 32);
-  EXPECT_EQ(store("hopper", strided(4, 32 * 4)), 32);
+  EXPECT_EQ(load_of("hopper", strided(4, 32 * 4)), 32);
+  EXPECT_EQ(store_of("hopper", strided(4, 32 * 4)), 32);
 }
 
 TEST(Banks, PaddingByOneWordMakesColumnReadConflictFree) {
-  EXPECT_EQ(load("hopper", strided(4, 33 * 4)), 1);
-  EXPECT_EQ(load("maxwell", strided(4, 33 * 4)), 1);
+  EXPECT_EQ(load_of("hopper", strided(4, 33 * 4)), 1);
+  EXPECT_EQ(load_of("maxwell", strided(4, 33 * 4)), 1);
 }
 
 TEST(Banks, StrideTwoWordsIsTwoWay) {
@@ -73,10 +73,10 @@ TEST(Banks, AllLanesOneWordIsABroadcast) {
 
 TEST(Banks, BytesOfOneWordNeverConflict) {
   // 32 chars in 8 words: lanes 4k..4k+3 share word k.
-  EXPECT_EQ(load("hopper", strided(1, 1)), 1);
+  EXPECT_EQ(load_of("hopper", strided(1, 1)), 1);
   // chars 128 bytes apart: 32 distinct words in bank 0.
-  EXPECT_EQ(load("hopper", strided(1, 128)), 32);
-  EXPECT_EQ(load("hopper", strided(2, 2)), 1);
+  EXPECT_EQ(load_of("hopper", strided(1, 128)), 32);
+  EXPECT_EQ(load_of("hopper", strided(2, 2)), 1);
 }
 
 TEST(Banks, DoublesRowIsTwoWavefrontsWithNoConflict) {
@@ -84,35 +84,35 @@ TEST(Banks, DoublesRowIsTwoWavefrontsWithNoConflict) {
   EXPECT_EQ(r.wavefronts, 2);
   EXPECT_EQ(r.ideal, 2);
   EXPECT_EQ(r.conflicts(), 0);
-  EXPECT_EQ(store("hopper", strided(8, 8)), 2);
+  EXPECT_EQ(store_of("hopper", strided(8, 8)), 2);
 }
 
 TEST(Banks, Float4RowIsFourWavefronts) {
-  EXPECT_EQ(load("hopper", strided(16, 16)), 4);
-  EXPECT_EQ(store("hopper", strided(16, 16)), 4);
+  EXPECT_EQ(load_of("hopper", strided(16, 16)), 4);
+  EXPECT_EQ(store_of("hopper", strided(16, 16)), 4);
 }
 
 TEST(Banks, DoubleColumnOf32x32Is32Wavefronts) {
-  EXPECT_EQ(load("hopper", strided(8, 32 * 8)), 32);
+  EXPECT_EQ(load_of("hopper", strided(8, 32 * 8)), 32);
 }
 
 TEST(HopperLoads, Float4BroadcastCostsTwoNotOneOrFour) {
-  EXPECT_EQ(load("hopper", same(16, 256)), 2);
-  EXPECT_EQ(store("hopper", same(16, 256)), 4);
-  EXPECT_EQ(load("maxwell", same(16, 256)), 4);  // published split, no merging
+  EXPECT_EQ(load_of("hopper", same(16, 256)), 2);
+  EXPECT_EQ(store_of("hopper", same(16, 256)), 4);
+  EXPECT_EQ(load_of("maxwell", same(16, 256)), 4);  // published split, no merging
 }
 
 TEST(HopperLoads, DoubleBroadcastMergesTheHalves) {
-  EXPECT_EQ(load("hopper", same(8, 256)), 1);
-  EXPECT_EQ(store("hopper", same(8, 256)), 2);
+  EXPECT_EQ(load_of("hopper", same(8, 256)), 1);
+  EXPECT_EQ(store_of("hopper", same(8, 256)), 2);
 }
 
 TEST(HopperLoads, AdjacentPairsSharingAnAddressMerge) {
   WarpAccess a = strided(8, 0);
   for (int l = 0; l < kWarpSize; ++l) a.addr[static_cast<size_t>(l)] = (l / 2) * 8;
-  EXPECT_EQ(load("hopper", a), 1);
+  EXPECT_EQ(load_of("hopper", a), 1);
   a.addr[31] = 512;  // one pair broken: back to half-warps
-  EXPECT_EQ(load("hopper", a), 2);
+  EXPECT_EQ(load_of("hopper", a), 2);
 }
 
 TEST(HopperLoads, InterleavedPairsMergeButPeriodFourDoesNot) {
@@ -121,8 +121,8 @@ TEST(HopperLoads, InterleavedPairsMergeButPeriodFourDoesNot) {
     abab.addr[static_cast<size_t>(l)] = (l % 2) * 8;
     abcd.addr[static_cast<size_t>(l)] = (l % 4) * 8;
   }
-  EXPECT_EQ(load("hopper", abab), 1);
-  EXPECT_EQ(load("hopper", abcd), 2);
+  EXPECT_EQ(load_of("hopper", abab), 1);
+  EXPECT_EQ(load_of("hopper", abcd), 2);
 }
 
 TEST(HopperLoads, SixteenByteMergeIsDecidedForTheWholeWarp) {
@@ -131,54 +131,54 @@ TEST(HopperLoads, SixteenByteMergeIsDecidedForTheWholeWarp) {
   WarpAccess a = strided(16, 0);
   for (int l = 0; l < kWarpSize; ++l)
     a.addr[static_cast<size_t>(l)] = (l < 11 ? 0 : l < 22 ? 16 : 32);
-  EXPECT_EQ(load("hopper", a), 4);
+  EXPECT_EQ(load_of("hopper", a), 4);
 }
 
 TEST(HopperLoads, TwoActiveLanesInDifferentHalvesMergeFor8ButNot16Bytes) {
   WarpAccess a = strided(8, 8, (1u << 0) | (1u << 16));
   a.addr[16] = 8;  // banks 2-3: no conflict with lane 0's banks 0-1
-  EXPECT_EQ(load("hopper", a), 1);
+  EXPECT_EQ(load_of("hopper", a), 1);
   a.width = 16;
   a.addr[16] = 16;
-  EXPECT_EQ(load("hopper", a), 2);
+  EXPECT_EQ(load_of("hopper", a), 2);
 }
 
 TEST(Banks, InactiveLanesAreIgnoredAndEmptyGroupsAreFree) {
-  EXPECT_EQ(load("hopper", strided(8, 8, 0x0000FFFFu)), 1);
-  EXPECT_EQ(store("hopper", strided(16, 16, 0x000000FFu)), 1);
-  EXPECT_EQ(load("hopper", strided(4, 128, 0x3u)), 2);
-  EXPECT_EQ(load("hopper", strided(4, 4, 0u)), 0);
+  EXPECT_EQ(load_of("hopper", strided(8, 8, 0x0000FFFFu)), 1);
+  EXPECT_EQ(store_of("hopper", strided(16, 16, 0x000000FFu)), 1);
+  EXPECT_EQ(load_of("hopper", strided(4, 128, 0x3u)), 2);
+  EXPECT_EQ(load_of("hopper", strided(4, 4, 0u)), 0);
 }
 
 TEST(Kepler, EightByteBanksServeDoublesRowInOneWavefront) {
-  EXPECT_EQ(load("kepler8", strided(8, 8)), 1);
-  EXPECT_EQ(load("fermi", strided(8, 8)), 2);  // Fermi: half-warps of 128 bytes
+  EXPECT_EQ(load_of("kepler8", strided(8, 8)), 1);
+  EXPECT_EQ(load_of("fermi", strided(8, 8)), 2);  // Fermi: half-warps of 128 bytes
   // Two floats of one 64-bit word never conflict in 8-byte mode.
-  EXPECT_EQ(load("kepler8", strided(4, 4)), 1);
+  EXPECT_EQ(load_of("kepler8", strided(4, 4)), 1);
   // A column of a 32x32 double tile: 32 distinct 8-byte words in one bank.
-  EXPECT_EQ(load("kepler8", strided(8, 32 * 8)), 32);
+  EXPECT_EQ(load_of("kepler8", strided(8, 32 * 8)), 32);
 }
 
 TEST(Kepler, FourByteModeConflictsOnlyAcross64WordSegments) {
   // The seed's float2 filter: 32 consecutive float2 (256 bytes). Aligned to a 64-word segment
   // they are served at once in either mode; shifted by 10 float2 they span two segments, and
   // 4-byte mode needs two passes where 8-byte mode still needs one.
-  EXPECT_EQ(load("kepler4", strided(8, 8)), 1);
+  EXPECT_EQ(load_of("kepler4", strided(8, 8)), 1);
   const AccessResult shifted = serve(arch("kepler4"), Op::Load, strided(8, 8, 0xFFFFFFFFu, 80));
   EXPECT_EQ(shifted.wavefronts, 2);
   EXPECT_EQ(shifted.ideal, 1);  // a 2-way conflict, as the seed says
-  EXPECT_EQ(load("kepler8", strided(8, 8, 0xFFFFFFFFu, 80)), 1);
+  EXPECT_EQ(load_of("kepler8", strided(8, 8, 0xFFFFFFFFu, 80)), 1);
   // Ints at stride 2 words: banks 0,2,..,30 twice, but within one 256-byte segment on Kepler.
-  EXPECT_EQ(load("kepler4", strided(4, 8)), 1);
-  EXPECT_EQ(load("maxwell", strided(4, 8)), 2);
+  EXPECT_EQ(load_of("kepler4", strided(4, 8)), 1);
+  EXPECT_EQ(load_of("maxwell", strided(4, 8)), 2);
 }
 
 TEST(Tesla, HalfWarpsNeverConflictWithEachOther) {
   // cc 1.x: 16 banks; lane l and l+16 hit the same bank but are served separately.
-  EXPECT_EQ(load("cc1x", strided(4, 4)), 2);
-  EXPECT_EQ(load("cc1x", strided(4, 4, 0x0000FFFFu)), 1);
-  EXPECT_EQ(load("cc1x", strided(4, 16 * 4)), 32);
-  EXPECT_EQ(load("cc1x", strided(4, 17 * 4)), 2);
+  EXPECT_EQ(load_of("cc1x", strided(4, 4)), 2);
+  EXPECT_EQ(load_of("cc1x", strided(4, 4, 0x0000FFFFu)), 1);
+  EXPECT_EQ(load_of("cc1x", strided(4, 16 * 4)), 32);
+  EXPECT_EQ(load_of("cc1x", strided(4, 17 * 4)), 2);
 }
 
 // [SECTION] The programming guide's own examples (docs/PUBLISHED_RULES.md quotes them)
@@ -196,15 +196,15 @@ TEST(Tesla, CharArrayAtStrideOneConflictsAtStrideFourDoesNot) {
   EXPECT_EQ(stride1.wavefronts, 8);
   EXPECT_EQ(stride1.ideal, 2);
   EXPECT_EQ(stride1.degree(), 4);
-  EXPECT_EQ(load("cc1x", strided(1, 4)), 2);
+  EXPECT_EQ(load_of("cc1x", strided(1, 4)), 2);
   // From cc 2.x on the same char row is conflict-free (F.4.3: "unlike ... 1.x").
-  EXPECT_EQ(load("fermi", strided(1, 1)), 1);
-  EXPECT_EQ(load("maxwell", strided(1, 1)), 1);
+  EXPECT_EQ(load_of("fermi", strided(1, 1)), 1);
+  EXPECT_EQ(load_of("maxwell", strided(1, 1)), 1);
 }
 
 TEST(Tesla, ShortsOfOneWordTakeTwoPasses) {
   // 16-bit: two lanes per word; one word is broadcast per pass, the other banks serve one lane.
-  EXPECT_EQ(load("cc1x", strided(2, 2, 0x0000FFFFu)), 2);
+  EXPECT_EQ(load_of("cc1x", strided(2, 2, 0x0000FFFFu)), 2);
 }
 
 TEST(Tesla, DoubleRowIsTwoWayAsTwo32BitRequests) {
@@ -225,20 +225,20 @@ TEST(Tesla, DoubleRowIsTwoWayAsTwo32BitRequests) {
 TEST(Tesla, ThirtyTwoBitStridesConflictOnlyWhenEven) {
   // Guide 4.2 F.3.3.1: no conflict "only if d is equal to 1, i.e. s is odd"; the stride-two
   // example "generates 2-way bank conflicts for devices of compute capability 1.x".
-  EXPECT_EQ(load("cc1x", strided(4, 3 * 4)), 2);
-  EXPECT_EQ(load("cc1x", strided(4, 2 * 4)), 4);
+  EXPECT_EQ(load_of("cc1x", strided(4, 3 * 4)), 2);
+  EXPECT_EQ(load_of("cc1x", strided(4, 2 * 4)), 4);
   // struct { float x, y, z; } members: stride three words, no conflict; { float x, y; }: two.
-  EXPECT_EQ(load("cc1x", strided(4, 12, 0xFFFFFFFFu, 4)), 2);
-  EXPECT_EQ(load("cc1x", strided(4, 8, 0xFFFFFFFFu, 4)), 4);
+  EXPECT_EQ(load_of("cc1x", strided(4, 12, 0xFFFFFFFFu, 4)), 2);
+  EXPECT_EQ(load_of("cc1x", strided(4, 8, 0xFFFFFFFFu, 4)), 4);
 }
 
 TEST(Tesla, OnlyOneWordIsBroadcastPerPass) {
   // Guide 4.2 F.3.3.2: "a common conflict-free case is when all threads of a half-warp read
   // from an address within the same 32-bit word"...
-  EXPECT_EQ(load("cc1x", same(4, 64)), 2);
+  EXPECT_EQ(load_of("cc1x", same(4, 64)), 2);
   WarpAccess bytes = strided(1, 0);
   for (int l = 0; l < kWarpSize; ++l) bytes.addr[static_cast<size_t>(l)] = 64 + l % 4;
-  EXPECT_EQ(load("cc1x", bytes), 2);
+  EXPECT_EQ(load_of("cc1x", bytes), 2);
   // ...but two broadcast words need two passes (F.4.3: from cc 2.x "multiple words can be
   // broadcast in a single transaction"): lanes 0-7 read word 0, lanes 8-15 word 1.
   WarpAccess two = strided(4, 0, 0x0000FFFFu);
@@ -248,16 +248,16 @@ TEST(Tesla, OnlyOneWordIsBroadcastPerPass) {
   ASSERT_EQ(r.detail.size(), 2u);
   EXPECT_EQ(r.detail[0].lanes, 0x000001FFu);  // word 0 broadcast + one lane of bank 1
   EXPECT_EQ(r.detail[1].lanes, 0x0000FE00u);
-  EXPECT_EQ(load("fermi", two), 1);
-  EXPECT_EQ(load("maxwell", two), 1);
+  EXPECT_EQ(load_of("fermi", two), 1);
+  EXPECT_EQ(load_of("maxwell", two), 1);
 }
 
 TEST(Tesla, WritesToOneAddressTakeOnePassOtherBytesOfTheWordDoNot) {
   // "only one thread per half-warp performs a write" to one location (F.3.3); writes have no
   // broadcast, so different bytes of one word are different addresses of one bank.
-  EXPECT_EQ(store("cc1x", same(4, 64)), 2);
-  EXPECT_EQ(store("cc1x", strided(1, 1, 0x0000000Fu)), 4);
-  EXPECT_EQ(load("cc1x", strided(1, 1, 0x0000000Fu)), 1);
+  EXPECT_EQ(store_of("cc1x", same(4, 64)), 2);
+  EXPECT_EQ(store_of("cc1x", strided(1, 1, 0x0000000Fu)), 4);
+  EXPECT_EQ(load_of("cc1x", strided(1, 1, 0x0000000Fu)), 1);
 }
 
 TEST(Fermi, DoubleRowHasNoConflictHalfWarpsAreServedApart) {
@@ -269,10 +269,10 @@ TEST(Fermi, DoubleRowHasNoConflictHalfWarpsAreServedApart) {
   EXPECT_EQ(r.ideal, 2);
   EXPECT_EQ(r.conflict_banks, 0u);
   WarpAccess apart = strided(8, 128, (1u << 0) | (1u << 16));  // two half-warps, bank 0-1 each
-  EXPECT_EQ(load("fermi", apart), 2);
+  EXPECT_EQ(load_of("fermi", apart), 2);
   EXPECT_EQ(serve(arch("fermi"), Op::Load, apart).conflict_banks, 0u);
   WarpAccess together = strided(8, 128, 0x3u);  // one half-warp: a conflict
-  EXPECT_EQ(load("fermi", together), 2);
+  EXPECT_EQ(load_of("fermi", together), 2);
   EXPECT_EQ(serve(arch("fermi"), Op::Load, together).conflict_banks, 0x3u);
 }
 
@@ -292,8 +292,8 @@ TEST(Fermi, Float4RowIsTwoWayTheGuidesAddOne) {
   EXPECT_EQ(row.detail[1].lanes, 0u);
   EXPECT_EQ(row.detail[1].banks, 0xFFFFFFFFu);
   // Two threads of a quarter-warp on different addresses of banks 0-3: 2 + 1 = 3 passes each.
-  EXPECT_EQ(load("fermi", strided(16, 32)), 4 * 3);
-  EXPECT_EQ(load("maxwell", strided(16, 16)), 4);  // later GPUs: no extra pass
+  EXPECT_EQ(load_of("fermi", strided(16, 32)), 4 * 3);
+  EXPECT_EQ(load_of("maxwell", strided(16, 16)), 4);  // later GPUs: no extra pass
 }
 
 TEST(Kepler, ThirtyTwoBitModeConflictsAcrossSixtyFourWordSegments) {
@@ -301,25 +301,25 @@ TEST(Kepler, ThirtyTwoBitModeConflictsAcrossSixtyFourWordSegments) {
   // same 64-word aligned segment ... and such that j=i+32".
   WarpAccess a = strided(4, 0, 0x3u);
   a.addr[1] = 32 * 4;
-  EXPECT_EQ(load("kepler4", a), 1);
+  EXPECT_EQ(load_of("kepler4", a), 1);
   a.addr[1] = 64 * 4;  // next segment
-  EXPECT_EQ(load("kepler4", a), 2);
+  EXPECT_EQ(load_of("kepler4", a), 2);
   // 64-bit mode (F.5.3.1): any address within one 64-bit word is no conflict.
-  EXPECT_EQ(load("kepler8", strided(4, 4)), 1);
+  EXPECT_EQ(load_of("kepler8", strided(4, 4)), 1);
   a.addr[1] = 4;
-  EXPECT_EQ(load("kepler8", a), 1);
+  EXPECT_EQ(load_of("kepler8", a), 1);
 }
 
 TEST(Maxwell, GuideFigureExamples) {
   // CUDA C++ Programming Guide 12.x, cc 5.x, strided figure: stride one and three words are
   // conflict-free, stride two is 2-way; irregular figure: threads 3, 4, 6, 7 and 9 on one word of
   // bank 5 are conflict-free.
-  EXPECT_EQ(load("maxwell", strided(4, 4)), 1);
-  EXPECT_EQ(load("maxwell", strided(4, 8)), 2);
-  EXPECT_EQ(load("maxwell", strided(4, 12)), 1);
+  EXPECT_EQ(load_of("maxwell", strided(4, 4)), 1);
+  EXPECT_EQ(load_of("maxwell", strided(4, 8)), 2);
+  EXPECT_EQ(load_of("maxwell", strided(4, 12)), 1);
   WarpAccess a = strided(4, 4);
   for (int l : {3, 4, 6, 7, 9}) a.addr[static_cast<size_t>(l)] = 5 * 4;
-  EXPECT_EQ(load("maxwell", a), 1);
+  EXPECT_EQ(load_of("maxwell", a), 1);
 }
 
 // [SECTION] Which banks conflict: recorded by serve() with the rule that counted the wavefronts

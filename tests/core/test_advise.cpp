@@ -8,20 +8,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "../test_support.h"
 #include "bankviz/advise.h"
 #include "bankviz/analysis.h"
 #include "helpers.h"
 
+using bankviz::test::preset_scenario;
+
 using namespace bankviz;
 
 namespace {
-
-Scenario load(const std::string& name) {
-  ScenarioLoad l =
-      load_scenario_file(std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/" + name + ".json");
-  EXPECT_TRUE(l.scenario) << name;
-  return l.scenario.value_or(Scenario{});
-}
 
 const Fix* find_fix(const Advice& a, const std::vector<int>& list, const std::string& name) {
   for (int i : list)
@@ -42,7 +38,7 @@ const StepAdvice& step_of(const Advice& a, int step) {
 // per row (32 rows x 4 bytes = 128 bytes more) or Swizzle<5,0,5> (no bytes) fixes it, and the
 // swizzle ranks first because it costs nothing.
 TEST(Advise, ColumnReadOfIntTileIsFixedByPadOneOrSwizzle505AndTheSwizzleIsFree) {
-  const Scenario s = load("row-write-column-read");
+  const Scenario s = preset_scenario("row-write-column-read");
   const Advice a = advise(s);
   ASSERT_TRUE(a.errors.empty());
   const StepAdvice& load_step = step_of(a, 2);
@@ -63,7 +59,7 @@ TEST(Advise, ColumnReadOfIntTileIsFixedByPadOneOrSwizzle505AndTheSwizzleIsFree) 
 
 // Every listed fix, applied and analyzed, has the wavefronts the advice gives it.
 TEST(Advise, EveryFixAppliedAndAnalyzedGivesTheWavefrontsClaimed) {
-  const Scenario s = load("rect-row-write-column-read");
+  const Scenario s = preset_scenario("rect-row-write-column-read");
   const Advice a = advise(s);
   ASSERT_FALSE(a.fixes.empty());
   for (size_t i = 0; i < a.fixes.size(); i += 7) {  // a sample across pads and swizzles
@@ -78,7 +74,7 @@ TEST(Advise, EveryFixAppliedAndAnalyzedGivesTheWavefrontsClaimed) {
 }
 
 TEST(Advise, ConflictFreeScenarioKeepsItsLayoutFirst) {
-  const Advice a = advise(load("row-write-row-read"));
+  const Advice a = advise(preset_scenario("row-write-row-read"));
   ASSERT_EQ(a.tiles.size(), 1u);
   const Fix& first = a.fixes[static_cast<size_t>(a.tiles[0].ranked.front())];
   EXPECT_EQ(first.kind, FixKind::Baseline);
@@ -87,7 +83,7 @@ TEST(Advise, ConflictFreeScenarioKeepsItsLayoutFirst) {
 
 // The TMA/GMMA modes are offered in the element's units: on half, SW128 is Sw<3,3,3>.
 TEST(Advise, NamedTmaSwizzlesAreOfferedInElementUnits) {
-  Scenario s = load("half-tile-swizzle-3-3-3");
+  Scenario s = preset_scenario("half-tile-swizzle-3-3-3");
   s.tiles[0].swizzle = {};  // as the baseline, Sw<3,3,3> would not be a candidate
   const Advice a = advise(s);
   ASSERT_EQ(a.tiles.size(), 1u);
@@ -98,7 +94,7 @@ TEST(Advise, NamedTmaSwizzlesAreOfferedInElementUnits) {
 
 // A CuTe-laid-out tile has no padding to offer; a swizzle composes with its layout.
 TEST(Advise, CuteTileGetsSwizzlesComposedWithItsLayoutAndNoPadding) {
-  Scenario s = load("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   ASSERT_EQ(s.tiles[0].set_layout("(32,32):(32,1)"), "");
   const Advice a = advise(s);
   ASSERT_EQ(a.tiles.size(), 1u);
@@ -112,7 +108,7 @@ TEST(Advise, CuteTileGetsSwizzlesComposedWithItsLayoutAndNoPadding) {
 }
 
 TEST(Advise, StopsAtItsBoundOfAnalysesAndSaysSo) {
-  Scenario s = load("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   // Eight tiles, each read down a column: 8 x ~180 candidates is more than the bound.
   for (int k = 1; k < 8; ++k) {
     TileDecl t = s.tiles[0];
@@ -131,7 +127,7 @@ TEST(Advise, StopsAtItsBoundOfAnalysesAndSaysSo) {
 }
 
 TEST(Advise, ScenarioThatDoesNotAnalyzeGivesItsErrors) {
-  Scenario s = load("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   s.steps[2].index = "tile[threadIdx.x / 0][0]";
   const Advice a = advise(s);
   EXPECT_FALSE(a.errors.empty());
@@ -139,7 +135,7 @@ TEST(Advise, ScenarioThatDoesNotAnalyzeGivesItsErrors) {
 }
 
 TEST(Advise, JsonListsStepsAndRankedFixesWithBothSwizzleUnits) {
-  Scenario s = load("half-tile-swizzle-3-3-3");
+  Scenario s = preset_scenario("half-tile-swizzle-3-3-3");
   s.tiles[0].swizzle = {};
   const nlohmann::json j = nlohmann::json::parse(advice_json(s, advise(s)));
   ASSERT_EQ(j["tiles"].size(), 1u);
@@ -158,7 +154,7 @@ TEST(Advise, JsonListsStepsAndRankedFixesWithBothSwizzleUnits) {
 // A large scenario gets fewer analyses: 1024 threads x 512 iterations = 2^19 lane-steps, so
 // kMaxAdviseWork (2^25) allows 64.
 TEST(Advise, LargeScenarioGetsABoundScaledToItsSize) {
-  Scenario s = load("row-write-column-read");
+  Scenario s = preset_scenario("row-write-column-read");
   s.steps = {test::step(StepKind::Load, "tile[threadIdx.x][(threadIdx.y + i) % 32]")};
   s.steps[0].loop_var = "i";
   s.steps[0].loop_from = 0, s.steps[0].loop_to = 512, s.steps[0].loop_step = 1;
@@ -180,8 +176,9 @@ TEST(Advise, EveryFixOfEveryPresetIsItsScenarioAnalyzedWhole) {
   std::vector<Scenario> scenarios;
   const std::string dir = std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets";
   for (const auto& e : std::filesystem::directory_iterator(dir))
-    if (e.path().extension() == ".json") scenarios.push_back(load(e.path().stem().string()));
-  Scenario oob = load("row-write-column-read");
+    if (e.path().extension() == ".json")
+      scenarios.push_back(preset_scenario(e.path().stem().string()));
+  Scenario oob = preset_scenario("row-write-column-read");
   oob.tiles[0].dims = {32, 31};  // the column load's last lanes fall outside, until padded
   scenarios.push_back(oob);
   int checked = 0;

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "../test_support.h"
 #include "bankviz/analysis.h"
+
+using bankviz::test::analyzed;
 
 using namespace bankviz;
 
@@ -20,18 +23,7 @@ Scenario make(int64_t bx, int64_t by, std::vector<Step> steps,
   return s;
 }
 
-Analysis run(const Scenario& s, const Arch* arch = nullptr) {
-  AnalysisResult r = analyze(s, arch);
-  if (!r.analysis) {
-    std::string all;
-    for (const Diagnostic& d : r.errors) all += "\n  " + d.format();
-    ADD_FAILURE() << "analysis failed:" << all;
-    return {};
-  }
-  return *r.analysis;
-}
-
-Step load(std::string index, std::string guard = "") {
+Step load_step(std::string index, std::string guard = "") {
   Step st;
   st.kind = StepKind::Load;
   st.index = std::move(index);
@@ -39,8 +31,8 @@ Step load(std::string index, std::string guard = "") {
   return st;
 }
 
-Step store(std::string index, std::string guard = "") {
-  Step st = load(std::move(index), std::move(guard));
+Step store_step(std::string index, std::string guard = "") {
+  Step st = load_step(std::move(index), std::move(guard));
   st.kind = StepKind::Store;
   return st;
 }
@@ -60,7 +52,7 @@ bool has_issue(const Analysis& a, const std::string& text) {
 
 TEST(Analysis, WarpsFollowCudaLinearThreadOrder) {
   // blockDim (16, 4): warp 0 is rows y=0 and y=1; lane 16 is thread (0,1,0).
-  Analysis a = run(make(16, 4, {load("tile[threadIdx.y][threadIdx.x]")}));
+  Analysis a = analyzed(make(16, 4, {load_step("tile[threadIdx.y][threadIdx.x]")}));
   ASSERT_EQ(a.warps.size(), 1u);
   ASSERT_EQ(a.warps[0].size(), 2u);
   EXPECT_EQ(a.warps[0][0].element[15], 15);
@@ -71,9 +63,9 @@ TEST(Analysis, WarpsFollowCudaLinearThreadOrder) {
 }
 
 TEST(Analysis, ThreeDimensionalBlocksNumberZSlowest) {
-  Scenario s = make(4, 4, {load("tile[threadIdx.z][threadIdx.y][threadIdx.x]")}, {4, 4, 4});
+  Scenario s = make(4, 4, {load_step("tile[threadIdx.z][threadIdx.y][threadIdx.x]")}, {4, 4, 4});
   s.block[2] = 4;
-  Analysis a = run(s);
+  Analysis a = analyzed(s);
   ASSERT_EQ(a.warps[0].size(), 2u);
   EXPECT_EQ(a.warps[0][0].element[31], 31);  // thread (3,3,1)
   EXPECT_EQ(a.warps[0][1].element[0], 32);   // thread (0,0,2)
@@ -82,14 +74,14 @@ TEST(Analysis, ThreeDimensionalBlocksNumberZSlowest) {
 TEST(Analysis, AddressesFollowTheTileDeclaration) {
   // A padded, swizzled, offset 3-D tile: every lane's element and address must be what
   // TileDecl::linear and TileDecl::byte_offset say.
-  Scenario s =
-      make(8, 4, {load("tile[threadIdx.z][(threadIdx.y * 3) % 4][threadIdx.x ^ 5]")}, {2, 4, 8});
+  Scenario s = make(8, 4, {load_step("tile[threadIdx.z][(threadIdx.y * 3) % 4][threadIdx.x ^ 5]")},
+                    {2, 4, 8});
   s.block[2] = 2;
   s.tiles[0].elem = "double";
   s.tiles[0].pad = 3;
   s.tiles[0].base = 256;
   s.tiles[0].swizzle = {2, 0, 3};
-  Analysis a = run(s);
+  Analysis a = analyzed(s);
   const TileDecl& t = a.scenario.tiles[0];
   for (const WarpStep& ws : a.warps[0]) {
     for (int lane = 0; lane < 32; ++lane) {
@@ -105,7 +97,7 @@ TEST(Analysis, AddressesFollowTheTileDeclaration) {
 }
 
 TEST(Analysis, PartialLastWarpLeavesMissingLanesInactive) {
-  Analysis a = run(make(40, 1, {load("tile[0][threadIdx.x]")}, {1, 64}));
+  Analysis a = analyzed(make(40, 1, {load_step("tile[0][threadIdx.x]")}, {1, 64}));
   ASSERT_EQ(a.warps[0].size(), 2u);
   EXPECT_EQ(a.warps[0][0].access.mask, 0xFFFFFFFFu);
   EXPECT_EQ(a.warps[0][1].access.mask, 0xFFu);
@@ -114,40 +106,40 @@ TEST(Analysis, PartialLastWarpLeavesMissingLanesInactive) {
 }
 
 TEST(Analysis, GuardTurnsLanesOff) {
-  Analysis a = run(make(32, 1, {load("tile[threadIdx.x][0]", "threadIdx.x < 4")}));
+  Analysis a = analyzed(make(32, 1, {load_step("tile[threadIdx.x][0]", "threadIdx.x < 4")}));
   EXPECT_EQ(a.warps[0][0].access.mask, 0xFu);
   EXPECT_EQ(a.warps[0][0].result.wavefronts, 4);  // 4 rows of one column: bank 0 four times
-  Analysis none = run(make(32, 1, {load("tile[0][threadIdx.x]", "threadIdx.x > 99")}));
+  Analysis none = analyzed(make(32, 1, {load_step("tile[0][threadIdx.x]", "threadIdx.x > 99")}));
   EXPECT_EQ(none.warps[0][0].access.mask, 0u);
   EXPECT_EQ(none.warps[0][0].result.wavefronts, 0);
 }
 
 TEST(Analysis, ColumnReadOfSquareTileIs32WayAndPaddingFixesIt) {
-  Scenario s = make(32, 32, {load("tile[threadIdx.x][threadIdx.y]")});
-  Analysis a = run(s);
+  Scenario s = make(32, 32, {load_step("tile[threadIdx.x][threadIdx.y]")});
+  Analysis a = analyzed(s);
   EXPECT_EQ(a.step_wavefronts(0), 32 * 32);
   EXPECT_EQ(a.step_ideal(0), 32);
   EXPECT_EQ(a.warps[0][5].result.degree(), 32);
   s.tiles[0].pad = 1;
-  Analysis p = run(s);
+  Analysis p = analyzed(s);
   EXPECT_EQ(p.step_wavefronts(0), 32);
   EXPECT_EQ(p.total_wavefronts(), 32);
   EXPECT_EQ(p.total_ideal(), 32);
 }
 
 TEST(Analysis, LetsAndConstantsAreEvaluatedPerThreadInOrder) {
-  Scenario s = make(32, 1, {load("tile[c]")}, {1024});
+  Scenario s = make(32, 1, {load_step("tile[c]")}, {1024});
   s.constants = {{"W", 33}};
   s.lets = {{"r", "threadIdx.x * W"}, {"c", "r + 1"}};
-  Analysis a = run(s);
+  Analysis a = analyzed(s);
   EXPECT_EQ(a.warps[0][0].element[2], 67);
   EXPECT_EQ(a.warps[0][0].result.wavefronts, 1);  // stride 33: every bank once
 }
 
 TEST(Analysis, LoopsUnrollIntoLabelledSteps) {
-  Step st = load("tile[0][threadIdx.x + i]");
+  Step st = load_step("tile[0][threadIdx.x + i]");
   st.loop_var = "i", st.loop_from = 6, st.loop_to = 0, st.loop_step = -2;  // 6 4 2
-  Analysis a = run(make(32, 1, {st}, {1, 64}));
+  Analysis a = analyzed(make(32, 1, {st}, {1, 64}));
   ASSERT_EQ(a.steps.size(), 3u);
   EXPECT_EQ(a.steps[1].iteration, 4);
   EXPECT_EQ(a.steps[1].step, 0);
@@ -156,8 +148,9 @@ TEST(Analysis, LoopsUnrollIntoLabelledSteps) {
 }
 
 TEST(Analysis, SyncStepsAreRecordedWithoutAccess) {
-  Analysis a = run(make(
-      64, 1, {store("tile[0][threadIdx.x]"), barrier(), load("tile[0][threadIdx.x]")}, {1, 64}));
+  Analysis a = analyzed(make(
+      64, 1, {store_step("tile[0][threadIdx.x]"), barrier(), load_step("tile[0][threadIdx.x]")},
+      {1, 64}));
   ASSERT_EQ(a.steps.size(), 3u);
   EXPECT_EQ(a.steps[1].kind, StepKind::Sync);
   EXPECT_EQ(a.steps[1].tile, -1);
@@ -171,9 +164,9 @@ TEST(Analysis, SyncStepsAreRecordedWithoutAccess) {
 TEST(Analysis, AtomicsTakeOnePassPerLaneWhereStoresShareAWord) {
   // Rows 0-3 of column 0: four words of bank 0, eight lanes on each. A store needs one pass per
   // word (4); an atomicAdd one per lane (32), as measured on Hopper.
-  Step at = store("tile[threadIdx.x % 4][0]");
+  Step at = store_step("tile[threadIdx.x % 4][0]");
   at.kind = StepKind::Atomic;
-  Analysis a = run(make(32, 1, {at, store("tile[threadIdx.x % 4][0]")}));
+  Analysis a = analyzed(make(32, 1, {at, store_step("tile[threadIdx.x % 4][0]")}));
   EXPECT_EQ(a.warps[0][0].result.wavefronts, 32);
   EXPECT_EQ(a.warps[1][0].result.wavefronts, 4);
   EXPECT_EQ(a.warps[0][0].result.ideal, 1);
@@ -181,17 +174,17 @@ TEST(Analysis, AtomicsTakeOnePassPerLaneWhereStoresShareAWord) {
 }
 
 TEST(Analysis, ArchOverrideChangesTheBanks) {
-  Scenario s = make(32, 1, {load("tile[threadIdx.x]")}, {64});
+  Scenario s = make(32, 1, {load_step("tile[threadIdx.x]")}, {64});
   s.tiles[0].elem = "double";
-  const Analysis hopper = run(s);
-  const Analysis kepler8 = run(s, find_arch("kepler8"));
+  const Analysis hopper = analyzed(s);
+  const Analysis kepler8 = analyzed(s, find_arch("kepler8"));
   EXPECT_EQ(hopper.warps[0][0].result.wavefronts, 2);   // two half-warps of 4-byte banks
   EXPECT_EQ(kepler8.warps[0][0].result.wavefronts, 1);  // 8-byte banks take all 32 doubles
   EXPECT_EQ(kepler8.arch->id, "kepler8");
 }
 
 TEST(Analysis, OutOfBoundsIsReportedAndNotModelled) {
-  Analysis a = run(make(32, 2, {load("tile[threadIdx.y][threadIdx.x + 1]")}, {2, 32}));
+  Analysis a = analyzed(make(32, 2, {load_step("tile[threadIdx.y][threadIdx.x + 1]")}, {2, 32}));
   // Lane 31 of each row asks for column 32 of a 32-wide tile.
   EXPECT_EQ(a.warps[0][0].access.mask, 0x7FFFFFFFu);
   EXPECT_EQ(a.warps[0][0].element[31], -1);
@@ -205,23 +198,23 @@ TEST(Analysis, OutOfBoundsIsReportedAndNotModelled) {
 }
 
 TEST(Analysis, WritingIntoPaddingIsInBounds) {
-  Scenario s = make(32, 1, {store("tile[threadIdx.x][32]")});
+  Scenario s = make(32, 1, {store_step("tile[threadIdx.x][32]")});
   s.tiles[0].pad = 1;
-  Analysis a = run(s);
+  Analysis a = analyzed(s);
   EXPECT_TRUE(a.issues.empty());
   EXPECT_EQ(a.warps[0][0].access.mask, 0xFFFFFFFFu);
 }
 
 TEST(Analysis, ManyOutOfBoundsLanesAreSummarised) {
-  Analysis a = run(make(64, 1, {load("tile[threadIdx.x + 100]")}, {64}));
+  Analysis a = analyzed(make(64, 1, {load_step("tile[threadIdx.x + 100]")}, {64}));
   ASSERT_EQ(a.issues.size(), 9u);
   EXPECT_NE(a.issues.back().message.find("56 more out-of-bounds accesses"), std::string::npos);
 }
 
 TEST(Analysis, LoadOfAnotherWarpsStoreWithoutSyncIsARace) {
   // Thread t stores element t, then reads element 63 - t: warp 0 reads what warp 1 wrote.
-  std::vector<Step> steps = {store("tile[threadIdx.x]"), load("tile[63 - threadIdx.x]")};
-  Analysis a = run(make(64, 1, steps, {64}));
+  std::vector<Step> steps = {store_step("tile[threadIdx.x]"), load_step("tile[63 - threadIdx.x]")};
+  Analysis a = analyzed(make(64, 1, steps, {64}));
   ASSERT_EQ(a.issues.size(), 1u);
   EXPECT_EQ(a.issues[0].step, 1);
   EXPECT_EQ(a.issues[0].warp, 0);
@@ -234,34 +227,34 @@ TEST(Analysis, LoadOfAnotherWarpsStoreWithoutSyncIsARace) {
   EXPECT_EQ(a.hazards.count(HazardKind::ReadAfterWrite), 64);
 
   steps.insert(steps.begin() + 1, barrier());
-  EXPECT_TRUE(run(make(64, 1, steps, {64})).issues.empty());
+  EXPECT_TRUE(analyzed(make(64, 1, steps, {64})).issues.empty());
 }
 
 TEST(Analysis, ReadingYourOwnWarpsStoreIsNotARace) {
   // Reverse within each warp: lanes exchange data, but only inside one warp.
-  Analysis a = run(make(
-      64, 1,
-      {store("tile[threadIdx.x]"), load("tile[(threadIdx.x / 32) * 32 + 31 - threadIdx.x % 32]")},
-      {64}));
+  Analysis a = analyzed(make(64, 1,
+                             {store_step("tile[threadIdx.x]"),
+                              load_step("tile[(threadIdx.x / 32) * 32 + 31 - threadIdx.x % 32]")},
+                             {64}));
   EXPECT_FALSE(has_issue(a, "race"));
 }
 
 TEST(Analysis, AtomicThenUnsyncedReadIsARace) {
-  Step at = store("tile[(threadIdx.x * 7) % 64]");
+  Step at = store_step("tile[(threadIdx.x * 7) % 64]");
   at.kind = StepKind::Atomic;
-  Analysis a = run(make(64, 1, {at, load("tile[threadIdx.x]")}, {64}));
+  Analysis a = analyzed(make(64, 1, {at, load_step("tile[threadIdx.x]")}, {64}));
   EXPECT_TRUE(has_issue(a, "missing __syncthreads()"));
 }
 
 TEST(Analysis, EvaluationErrorsNameFieldColumnAndThread) {
-  AnalysisResult r = analyze(make(32, 1, {load("tile[0][32 / (threadIdx.x - 3)]")}));
+  AnalysisResult r = analyze(make(32, 1, {load_step("tile[0][32 / (threadIdx.x - 3)]")}));
   ASSERT_FALSE(r.analysis);
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0].path, "steps[0].index");
   EXPECT_EQ(r.errors[0].column, 12);  // the '/'
   EXPECT_EQ(r.errors[0].message, "thread (3,0,0): division by zero");
 
-  Scenario s = make(32, 1, {load("tile[0][x]")});
+  Scenario s = make(32, 1, {load_step("tile[0][x]")});
   s.lets = {{"x", "y + 1"}, {"y", "1"}};  // a let may only use earlier ones
   r = analyze(s);
   ASSERT_FALSE(r.analysis);
@@ -269,7 +262,7 @@ TEST(Analysis, EvaluationErrorsNameFieldColumnAndThread) {
   EXPECT_EQ(r.errors[0].column, 1);
   EXPECT_NE(r.errors[0].message.find("unknown name 'y'"), std::string::npos);
 
-  Step st = load("tile[0][threadIdx.x]", "10 % (i - 2) == 0");
+  Step st = load_step("tile[0][threadIdx.x]", "10 % (i - 2) == 0");
   st.loop_var = "i", st.loop_to = 4;
   r = analyze(make(32, 1, {st}));
   ASSERT_FALSE(r.analysis);
@@ -278,20 +271,20 @@ TEST(Analysis, EvaluationErrorsNameFieldColumnAndThread) {
 }
 
 TEST(Analysis, CheckErrorsStopTheAnalysis) {
-  AnalysisResult r = analyze(make(32, 1, {load("tile[")}));
+  AnalysisResult r = analyze(make(32, 1, {load_step("tile[")}));
   EXPECT_FALSE(r.analysis);
   ASSERT_FALSE(r.errors.empty());
   EXPECT_EQ(r.errors[0].path, "steps[0].index");
 }
 
 TEST(Analysis, WorstStepIsTheMostConflictedMemoryStep) {
-  Scenario s =
-      make(32, 32,
-           {store("tile[threadIdx.y][threadIdx.x]"), barrier(),
-            load("tile[threadIdx.y][threadIdx.x]"), load("tile[threadIdx.x][threadIdx.y]")});
-  EXPECT_EQ(run(s).worst_step(), 3);
+  Scenario s = make(
+      32, 32,
+      {store_step("tile[threadIdx.y][threadIdx.x]"), barrier(),
+       load_step("tile[threadIdx.y][threadIdx.x]"), load_step("tile[threadIdx.x][threadIdx.y]")});
+  EXPECT_EQ(analyzed(s).worst_step(), 3);
   s.tiles[0].pad = 1;  // every step conflict-free: the first memory step
-  EXPECT_EQ(run(s).worst_step(), 0);
+  EXPECT_EQ(analyzed(s).worst_step(), 0);
   EXPECT_EQ(Analysis{}.worst_step(), -1);
 }
 
@@ -315,7 +308,7 @@ TEST(Analysis, AddingTheConstantOneIsAtomsPopcIncOnHopperOnly) {
   Scenario s = make(32, 1, {atomic_add("tile[0][0]", "1")});
   const Arch& hopper = *find_arch("hopper");
   EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::AtomicInc);
-  EXPECT_EQ(run(s, &hopper).step_wavefronts(0), 1);
+  EXPECT_EQ(analyzed(s, &hopper).step_wavefronts(0), 1);
   for (const char* v : {" 1 ", "1u", "1U"}) {
     s.steps[0].value = v;
     EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::AtomicInc) << v;
@@ -328,7 +321,7 @@ TEST(Analysis, AddingTheConstantOneIsAtomsPopcIncOnHopperOnly) {
     EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::Atomic) << v;
   }
   s.steps[0].value = "threadIdx.x";
-  EXPECT_EQ(run(s, &hopper).step_wavefronts(0), 32);
+  EXPECT_EQ(analyzed(s, &hopper).step_wavefronts(0), 32);
   s.steps[0].value = "1";
   for (const char* e : {"float", "long long", "unsigned long long"}) {
     s.tiles[0].elem = e;
@@ -336,7 +329,7 @@ TEST(Analysis, AddingTheConstantOneIsAtomsPopcIncOnHopperOnly) {
   }
   s.tiles[0].elem = "int";
   EXPECT_EQ(compiled_op(s, 0, *find_arch("maxwell")).op, Op::Atomic);
-  EXPECT_EQ(run(s, find_arch("maxwell")).step_wavefronts(0), 32);
+  EXPECT_EQ(analyzed(s, find_arch("maxwell")).step_wavefronts(0), 32);
 }
 
 TEST(Analysis, AnAtomicsValueIsFoldedAsTheCompilerFoldsIt) {
@@ -352,7 +345,7 @@ TEST(Analysis, AnAtomicsValueIsFoldedAsTheCompilerFoldsIt) {
                         "(unsigned char)257", "4294967297ll", "TWO > ONE", "0b1"}) {
     s.steps[0].value = v;
     EXPECT_EQ(compiled_op(s, 0, hopper).op, Op::AtomicInc) << v;
-    EXPECT_EQ(run(s, &hopper).step_wavefronts(0), 1) << v;
+    EXPECT_EQ(analyzed(s, &hopper).step_wavefronts(0), 1) << v;
   }
   for (const char* v : {"(2)", "TWO", "mine", "one + threadIdx.x", "blockDim.x / blockDim.x",
                         "1 / 0", "ONE << 32", "nothing"}) {
@@ -366,7 +359,7 @@ TEST(Analysis, AtomicIncrementsOfDistinctWordsInOneBankStillConflict) {
   // that is 2 passes; each lane alone would be 32.
   Scenario s = make(32, 1, {atomic_add("tile[threadIdx.x % 2][0]", "1")});
   const Arch& hopper = *find_arch("hopper");
-  const Analysis a = run(s, &hopper);
+  const Analysis a = analyzed(s, &hopper);
   EXPECT_EQ(a.step_wavefronts(0), 2);
   EXPECT_EQ(a.step_op(0).op, Op::AtomicInc);
   EXPECT_EQ(serve(hopper, Op::Atomic, a.warps[0][0].access).wavefronts, 32);

@@ -4,32 +4,20 @@
 
 #include <filesystem>
 
+#include "../test_support.h"
 #include "bankviz/compare.h"
 #include "helpers.h"
+
+using bankviz::test::analyzed;
+using bankviz::test::transpose;
 
 using namespace bankviz;
 using test::step;
 
-namespace {
-
-Scenario transpose(int64_t pad) {
-  Scenario s;
-  s.tiles[0].pad = pad;
-  s.steps = {step(StepKind::Store, "tile[threadIdx.y][threadIdx.x]"), step(StepKind::Sync),
-             step(StepKind::Load, "tile[threadIdx.x][threadIdx.y]")};
-  return s;
-}
-
-Analysis run(const Scenario& s) {
-  AnalysisResult r = analyze(s);
-  EXPECT_TRUE(r.analysis) << r.errors[0].format();
-  return std::move(*r.analysis);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST(Compare, PaddingByOneTurnsA32WayColumnLoadIntoOneWavefront) {
-  const Comparison c = compare(run(transpose(0)), run(transpose(1)));
+  const Comparison c = compare(analyzed(transpose(0)), analyzed(transpose(1)));
   EXPECT_EQ(c.a.total_wavefronts, 32 + 32 * 32);
   EXPECT_EQ(c.b.total_wavefronts, 64);
   EXPECT_EQ(c.a.worst_step, 2);

@@ -25,7 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "../test_support.h"
 #include "bankviz/expr.h"
+
+using bankviz::test::contains;
 
 using bankviz::bind;
 using bankviz::BoundExpr;
@@ -113,10 +116,6 @@ ExprError bind_error(const std::string& text, const Symbols& symbols = {}) {
   auto b = bind(*p.expr, symbols);
   EXPECT_FALSE(b.bound.has_value()) << "'" << text << "' should not bind";
   return b.error;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 Env thread(uint32_t x, uint32_t y = 0, uint32_t z = 0) {

@@ -12,8 +12,11 @@
 #include <sstream>
 #include <thread>
 
+#include "../test_support.h"
 #include "bankviz/io.h"
 #include "bankviz/scenario.h"
+
+using bankviz::test::slurp;
 
 using namespace bankviz;
 namespace fs = std::filesystem;
@@ -74,10 +77,6 @@ fs::path fresh_dir(const std::string& name) {
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
-}
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 size_t entries(const fs::path& d) {
   return static_cast<size_t>(std::distance(fs::directory_iterator(d), fs::directory_iterator()));

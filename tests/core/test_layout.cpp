@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../test_support.h"
 #include "bankviz/analysis.h"
 #include "bankviz/hazard.h"
 #include "bankviz/layout.h"
@@ -22,13 +23,11 @@
 #include "bankviz/tile.h"
 #include "bankviz/trace.h"
 
+using bankviz::test::contains;
+
 using namespace bankviz;
 
 namespace {
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 CuteLayout layout(const std::string& text, int elem_bytes = 4) {
   LayoutParse p = parse_layout(text, elem_bytes);

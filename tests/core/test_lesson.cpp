@@ -6,8 +6,11 @@
 #include <map>
 #include <set>
 
+#include "../test_support.h"
 #include "bankviz/analysis.h"
 #include "bankviz/lesson.h"
+
+using bankviz::test::analyzed;
 
 using namespace bankviz;
 
@@ -35,12 +38,6 @@ std::string first_error(const std::string& json) {
   LessonLoad l = lesson_from_json(json);
   EXPECT_FALSE(l.lesson) << json;
   return l.errors.empty() ? std::string() : l.errors.front().format();
-}
-
-Analysis analyzed(const Scenario& s) {
-  AnalysisResult r = analyze(s);
-  EXPECT_TRUE(r.analysis) << all(r.errors);
-  return r.analysis ? *r.analysis : Analysis{};
 }
 
 }  // namespace

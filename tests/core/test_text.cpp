@@ -4,10 +4,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../test_support.h"
 #include "bankviz/copy_h200.h"
 #include "bankviz/frame.h"
 #include "bankviz/text.h"
 #include "helpers.h"
+
+using bankviz::test::analyzed;
+using bankviz::test::transpose;
 
 using namespace bankviz;
 
@@ -15,24 +19,7 @@ namespace {
 
 using test::step;
 
-Analysis run(Scenario s, const Arch* arch = nullptr) {
-  AnalysisResult r = analyze(s, arch);
-  if (!r.analysis) {
-    ADD_FAILURE() << (r.errors.empty() ? "?" : r.errors[0].format());
-    return {};
-  }
-  return *r.analysis;
-}
-
 // setRowReadCol: store a row, sync, load a column of a 32x32 int tile.
-Scenario transpose(int64_t pad = 0) {
-  Scenario s;
-  s.tiles[0].pad = pad;
-  s.steps = {step(StepKind::Store, "tile[threadIdx.y][threadIdx.x]"), step(StepKind::Sync),
-             step(StepKind::Load, "tile[threadIdx.x][threadIdx.y]")};
-  return s;
-}
-
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
@@ -94,13 +81,13 @@ TEST(Verdict, RealDoubleRowReadIsSplitNotConflicted) {
   s.tiles[0].elem = "double";
   s.block[1] = 1;
   s.steps = {step(StepKind::Load, "tile[0][threadIdx.x]")};
-  Analysis a = run(s);
+  Analysis a = analyzed(s);
   EXPECT_EQ(verdict(a.warps[0][0].result, 8),
             "8-byte access: 2 wavefronts, conflict-free (each half-warp is one wavefront)");
 }
 
 TEST(RenderTable, ShowsPerWarpCellsTotalsAndPerRequest) {
-  Analysis a = run(transpose());
+  Analysis a = analyzed(transpose());
   const std::string t = render_table(a);
   EXPECT_NE(t.find("Hopper (sm_90): 32 banks x 4 B (measured)"), std::string::npos);
   const std::string store = line_starting(t, "  0  store");
@@ -117,7 +104,7 @@ TEST(RenderTable, ShowsPerWarpCellsTotalsAndPerRequest) {
 }
 
 TEST(DescribeAnalysis, GivesEachMemoryStepsVerdictFromTheModel) {
-  const Analysis a = run(transpose());
+  const Analysis a = analyzed(transpose());
   const std::string d = describe_analysis(a);
   EXPECT_EQ(d.rfind("The model on Hopper (sm_90): ", 0), 0u) << d;
   EXPECT_NE(d.find(a.steps[0].label + ": conflict-free: 1 wavefront"), std::string::npos) << d;
@@ -126,7 +113,7 @@ TEST(DescribeAnalysis, GivesEachMemoryStepsVerdictFromTheModel) {
       << d;
   EXPECT_EQ(d.find("__syncthreads"), std::string::npos) << d;  // a barrier has no verdict
   // The same scenario padded: the figures follow.
-  const std::string padded = describe_analysis(run(transpose(2)));
+  const std::string padded = describe_analysis(analyzed(transpose(2)));
   EXPECT_NE(padded.find("2-way bank conflict: 2 wavefronts where 1 would do"), std::string::npos)
       << padded;
   EXPECT_EQ(padded.find("32"), std::string::npos) << padded;
@@ -141,7 +128,7 @@ TEST(DescribeAnalysis, ALoopsIterationsAreOneStepAtTheirWorstAndRacesAreSaid) {
   st.loop_from = 0;
   st.loop_to = 2;
   s.steps = {st};
-  const Analysis a = run(s);
+  const Analysis a = analyzed(s);
   ASSERT_EQ(a.steps.size(), 2u);
   const std::string d = describe_analysis(a);
   EXPECT_EQ(count_of(d, "load tile"), 1) << d;
@@ -149,8 +136,8 @@ TEST(DescribeAnalysis, ALoopsIterationsAreOneStepAtTheirWorstAndRacesAreSaid) {
   // Warps writing the same word race: the headline says so.
   Scenario r;
   r.steps = {step(StepKind::Store, "tile[0][0]")};
-  const std::string race = describe_analysis(run(r));
-  const std::vector<std::string> warnings = headline_warnings(run(r));
+  const std::string race = describe_analysis(analyzed(r));
+  const std::vector<std::string> warnings = headline_warnings(analyzed(r));
   ASSERT_FALSE(warnings.empty());  // 32 warps write one word
   for (const std::string& w : warnings) EXPECT_NE(race.find(w), std::string::npos) << race;
 }
@@ -158,12 +145,12 @@ TEST(DescribeAnalysis, ALoopsIterationsAreOneStepAtTheirWorstAndRacesAreSaid) {
 TEST(RenderTable, ListsIssues) {
   Scenario s = transpose();
   s.steps.erase(s.steps.begin() + 1);  // no __syncthreads()
-  const std::string t = render_table(run(s));
+  const std::string t = render_table(analyzed(s));
   EXPECT_NE(t.find("issues:\n  - race:"), std::string::npos) << t;
 }
 
 TEST(RenderTile, ColumnReadLabelsOneColumnWithLanes) {
-  Analysis a = run(transpose(1));
+  Analysis a = analyzed(transpose(1));
   const std::string t = render_tile(a, 2, 0);
   EXPECT_NE(t.find("__shared__ int tile[32][32 + 1];"), std::string::npos) << t;
   // Row r holds lane r in column 0, then untouched cells, then the padding column.
@@ -175,7 +162,7 @@ TEST(RenderTile, ColumnReadLabelsOneColumnWithLanes) {
 }
 
 TEST(RenderTile, OneWavefrontShowsOnlyItsLanes) {
-  Analysis a = run(transpose());
+  Analysis a = analyzed(transpose());
   const std::string t = render_tile(a, 2, 0, 3);  // 32-way: wavefront 3 serves lane 3 alone
   EXPECT_NE(t.find("wavefront 4 of 32"), std::string::npos);
   EXPECT_EQ(line_starting(t, "[3] ").substr(0, 8), "[3]    3");
@@ -186,7 +173,7 @@ TEST(RenderTile, BroadcastMarksSharedElements) {
   Scenario s;
   s.block[1] = 1;
   s.steps = {step(StepKind::Load, "tile[0][threadIdx.x / 2]")};
-  const std::string t = render_tile(run(s), 0, 0);
+  const std::string t = render_tile(analyzed(s), 0, 0);
   EXPECT_EQ(line_starting(t, "[0] ").substr(0, 11), "[0]   0+ 2+") << t;
 }
 
@@ -195,7 +182,7 @@ TEST(RenderTile, ThreeDimensionalTilesShowEachSlice) {
   s.tiles[0].dims = {2, 4, 8};
   s.block[0] = 8, s.block[1] = 4, s.block[2] = 2;
   s.steps = {step(StepKind::Load, "tile[threadIdx.z][threadIdx.y][threadIdx.x]")};
-  const std::string t = render_tile(run(s), 0, 1);
+  const std::string t = render_tile(analyzed(s), 0, 1);
   EXPECT_NE(t.find("slice tile[1]:"), std::string::npos) << t;
   EXPECT_NE(t.find("slice tile[0]:"), std::string::npos);
   EXPECT_EQ(line_starting(t, "[1][0] ").substr(0, 10), "[1][0]   0");
@@ -207,7 +194,7 @@ TEST(RenderTile, LargeTilesShowOnlyTouchedRowsAndSaySo) {
   s.tiles[0].dims = {200, 32};
   s.block[1] = 1;
   s.steps = {step(StepKind::Load, "tile[100][threadIdx.x]")};
-  const std::string t = render_tile(run(s), 0, 0);
+  const std::string t = render_tile(analyzed(s), 0, 0);
   EXPECT_NE(t.find("large tile: only the rows this warp touches"), std::string::npos);
   EXPECT_NE(line_starting(t, "[99] "), "");
   EXPECT_NE(line_starting(t, "[100]"), "");
@@ -218,14 +205,14 @@ TEST(RenderTile, LargeTilesShowOnlyTouchedRowsAndSaySo) {
 }
 
 TEST(RenderTile, SyncAndBadIndicesAreExplained) {
-  Analysis a = run(transpose());
+  Analysis a = analyzed(transpose());
   EXPECT_NE(render_tile(a, 1, 0).find("__syncthreads(): a barrier"), std::string::npos);
   EXPECT_NE(render_tile(a, 9, 0).find("no such step/warp"), std::string::npos);
   EXPECT_NE(render_banks(a, 0, 99).find("no such step/warp"), std::string::npos);
 }
 
 TEST(RenderBanks, ColumnReadPilesIntoBankZero) {
-  Analysis a = run(transpose());
+  Analysis a = analyzed(transpose());
   const std::string b = render_banks(a, 2, 0);
   // 32 lines touched, each with one lane in bank 0.
   EXPECT_EQ(count_of(b, "\nline "), 32) << b;
@@ -238,7 +225,7 @@ TEST(RenderBanks, ColumnReadPilesIntoBankZero) {
 }
 
 TEST(RenderBanks, RowAccessFillsOneLine) {
-  Analysis a = run(transpose(1));
+  Analysis a = analyzed(transpose(1));
   const std::string b = render_banks(a, 2, 0);  // the padded column read
   EXPECT_EQ(count_of(b, "\nline "), 32);
   EXPECT_EQ(line_starting(b, "conflict").find('!'), std::string::npos);
@@ -247,7 +234,7 @@ TEST(RenderBanks, RowAccessFillsOneLine) {
 }
 
 TEST(RenderBanks, Cc1xHasSixteenBankColumns) {
-  Analysis a = run(transpose(), find_arch("cc1x"));
+  Analysis a = analyzed(transpose(), find_arch("cc1x"));
   const std::string b = render_banks(a, 0, 0);
   EXPECT_EQ(line_starting(b, "bank").substr(0, 10 + 16 * 3), line_starting(b, "bank"));
   EXPECT_NE(b.find("one row per 64-byte line"), std::string::npos);
@@ -259,7 +246,7 @@ TEST(RenderBanks, AtomicToOneWordMarksBankZeroAsTheVerdictSays) {
   s.tiles[0].dims = {32};
   s.block[1] = 1;
   s.steps = {step(StepKind::Atomic, "tile[0]")};
-  const std::string b = render_banks(run(s), 0, 0);
+  const std::string b = render_banks(analyzed(s), 0, 0);
   EXPECT_NE(b.find("32-way bank conflict"), std::string::npos) << b;
   EXPECT_EQ(line_starting(b, "conflict"), "conflict    !");
   EXPECT_EQ(line_starting(b, "passes ").substr(0, 13), "passes     32");
@@ -269,7 +256,7 @@ TEST(RenderBanks, AtomicToOneWordMarksBankZeroAsTheVerdictSays) {
 TEST(RenderBanks, HalfWarpConflictIsMarkedEvenWhenTheWholeWarpLooksBalanced) {
   // cc 1.x chars: each half-warp's banks 1-3 wait for the broadcast word; bank 1 serves two
   // passes, which the instruction's ideal of 2 would hide, but its half-warp needed one.
-  const std::string b = render_banks(run(
+  const std::string b = render_banks(analyzed(
                                          [] {
                                            Scenario s;
                                            s.tiles[0].elem = "char";
@@ -291,18 +278,18 @@ TEST(RenderBanks, FermisExtraPassIsNamedWhenShown) {
   s.tiles[0].dims = {32};
   s.block[1] = 1;
   s.steps = {step(StepKind::Load, "tile[threadIdx.x]")};
-  const Analysis a = run(s, find_arch("fermi"));
+  const Analysis a = analyzed(s, find_arch("fermi"));
   EXPECT_NE(render_banks(a, 0, 0, 1).find("extra pass"), std::string::npos);
   EXPECT_EQ(render_banks(a, 0, 0, 0).find("extra pass"), std::string::npos);
 }
 
 TEST(RenderTable, SaysWhichRuleSetsAreExtrapolatedInPart) {
-  EXPECT_NE(render_table(run(transpose(), find_arch("maxwell"))).find("rules extrapolated"),
+  EXPECT_NE(render_table(analyzed(transpose(), find_arch("maxwell"))).find("rules extrapolated"),
             std::string::npos);
 }
 
 TEST(RenderBanks, WavefrontViewShowsOneWordPerBank) {
-  Analysis a = run(transpose());
+  Analysis a = analyzed(transpose());
   const std::string b = render_banks(a, 2, 0, 0);
   EXPECT_EQ(count_of(b, "\nline "), 1);
 }
@@ -311,7 +298,7 @@ TEST(AnalysisJson, CarriesEverythingTheViewsNeed) {
   Scenario s = transpose();
   s.steps.erase(s.steps.begin() + 1);
   s.steps.push_back(step(StepKind::Sync));
-  Analysis a = run(s);
+  Analysis a = analyzed(s);
   const nlohmann::json j = nlohmann::json::parse(analysis_to_json(a));
   EXPECT_EQ(j["arch"]["id"], "hopper");
   EXPECT_EQ(j["arch"]["banks"], 32);
@@ -362,7 +349,7 @@ TEST(AnalysisJson, MarksBroadcastWords) {
   Scenario s;
   s.block[1] = 1;
   s.steps = {step(StepKind::Load, "tile[0][0]")};
-  const nlohmann::json j = nlohmann::json::parse(analysis_to_json(run(s)));
+  const nlohmann::json j = nlohmann::json::parse(analysis_to_json(analyzed(s)));
   const auto& words = j["steps"][0]["warps"][0]["detail"][0]["words"];
   ASSERT_EQ(words.size(), 32u);
   EXPECT_EQ(words[5], nlohmann::json::array({5, 0, 0, 1}));
@@ -371,7 +358,7 @@ TEST(AnalysisJson, MarksBroadcastWords) {
 TEST(AnalysisJson, IsWrittenStepByStepAsTheSameDocumentAWholeDumpWouldBe) {
   Scenario s = transpose();
   s.steps[0].label = "bad \xff utf-8";  // from a command line: replaced, never thrown
-  Analysis a = run(s);
+  Analysis a = analyzed(s);
   const std::string text = analysis_to_json(a);
   const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
   EXPECT_TRUE(text == j.dump(2) + "\n");  // member order and indentation of one dump(2)
@@ -388,16 +375,16 @@ TEST(HeadlineWarnings, NameRacesAndOutOfBoundsAccessesAndTheStepsInvolved) {
   Scenario s;  // a store then a load of another thread's element, no __syncthreads(): a race
   s.steps = {step(StepKind::Store, "tile[threadIdx.y][threadIdx.x]"),
              step(StepKind::Load, "tile[threadIdx.x][threadIdx.y]")};
-  Analysis a = run(s);
+  Analysis a = analyzed(s);
   std::vector<std::string> w = headline_warnings(a, 1);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_EQ(w[0].rfind("RACE: ", 0), 0u) << w[0];
   EXPECT_NE(w[0].find("__syncthreads() is missing"), std::string::npos);
   EXPECT_NE(w[0].find("(this step)"), std::string::npos);
   s.steps.insert(s.steps.begin() + 1, step(StepKind::Sync));
-  EXPECT_TRUE(headline_warnings(run(s)).empty());
+  EXPECT_TRUE(headline_warnings(analyzed(s)).empty());
   s.tiles[0].dims = {16, 32};  // rows 16..31 of a 32x32 block fall outside
-  a = run(s);
+  a = analyzed(s);
   EXPECT_EQ(a.out_of_bounds, 512 + 512);  // the store's and the load's out-of-bounds lanes
   w = headline_warnings(a, 0);
   ASSERT_EQ(w.size(), 1u);
@@ -409,25 +396,25 @@ TEST(HeadlineWarnings, NameRacesAndOutOfBoundsAccessesAndTheStepsInvolved) {
 // figures assume (coalesced when the step gives none), where a cp.async step is, and only there.
 TEST(RenderTable, CpAsyncSaysWhichGlobalSourceItsFiguresAssume) {
   Scenario s = transpose();
-  EXPECT_EQ(render_table(run(s)).find("cp.async source"), std::string::npos);
+  EXPECT_EQ(render_table(analyzed(s)).find("cp.async source"), std::string::npos);
   Step copy;
   ASSERT_TRUE(parse_step_op("cp.async.16", copy));
   copy.index = "tile[threadIdx.y][threadIdx.x % 8 * 4]";
   s.steps = {copy};
-  std::string t = render_table(run(s));
+  std::string t = render_table(analyzed(s));
   EXPECT_NE(t.find("cp.async source: coalesced, assumed"), std::string::npos) << t;
   EXPECT_EQ(t.find("as given"), std::string::npos) << t;
   // The same copy from chunks 2 apart: named as given, with its own figures.
   s.steps.push_back(s.steps[0]);
   s.steps[1].source = "threadIdx.x * 2";
   s.steps[1].label = "strided";
-  t = render_table(run(s));
+  t = render_table(analyzed(s));
   EXPECT_NE(t.find("cp.async source: as given: strided from chunk threadIdx.x * 2"),
             std::string::npos)
       << t;
   EXPECT_NE(t.find("coalesced, assumed"), std::string::npos) << t;
   // Every view's verdict (frame_cells) says it too, step by step.
-  const Analysis a = run(s);
+  const Analysis a = analyzed(s);
   Frame f;
   f.warp = 0;
   f.step = 0;
@@ -465,7 +452,7 @@ TEST(RenderTable, CpAsyncSayWhatThePerInstructionCounterCountsWhereTheGlobalPass
   far16.index = "tile[threadIdx.x * 4 + 512]";
   far16.source = "threadIdx.x * 16";  // 256 bytes apart: one source bank for every lane
   s.steps = {far4, far16};
-  const Analysis a = run(s);
+  const Analysis a = analyzed(s);
   const std::string t = render_table(a);
   EXPECT_GT(copy_global_passes(a.warps[0][0].access), 1);
   EXPECT_GT(copy_global_passes(a.warps[1][0].access), 1);

@@ -13,7 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "../test_support.h"
 #include "bankviz/tile.h"
+
+using bankviz::test::contains;
 
 using bankviz::ElemType;
 using bankviz::find_elem_type;
@@ -21,10 +24,6 @@ using bankviz::Swizzle;
 using bankviz::TileDecl;
 
 namespace {
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 TileDecl tile(std::string elem, std::vector<int64_t> dims, int64_t pad = 0) {
   TileDecl t;

@@ -22,7 +22,7 @@ using bankviz::test::step;
 
 namespace {
 
-Scenario make(int64_t threads, int64_t elements, std::vector<Step> steps) {
+Scenario trace_scenario(int64_t threads, int64_t elements, std::vector<Step> steps) {
   Scenario s;
   s.tiles[0].dims = {elements};
   s.block[0] = threads, s.block[1] = 1, s.block[2] = 1;
@@ -45,7 +45,7 @@ Trace trace_of(const Scenario& s) {
   return *r.trace;
 }
 
-std::string first_error(const Scenario& s) {
+std::string trace_error(const Scenario& s) {
   TraceResult r = trace(s);
   EXPECT_FALSE(r.trace);
   return r.errors.empty() ? std::string() : r.errors[0].format();
@@ -57,7 +57,8 @@ std::string first_error(const Scenario& s) {
 
 TEST(Trace, UnsignedThreadIdxWrapsAsInCuda) {
   // threadIdx.x is unsigned int: for thread 0, threadIdx.x - 1 is 4294967295, and % 32 gives 31.
-  Trace t = trace_of(make(32, 32, {step(StepKind::Store, "tile[(threadIdx.x - 1) % 32]")}));
+  Trace t =
+      trace_of(trace_scenario(32, 32, {step(StepKind::Store, "tile[(threadIdx.x - 1) % 32]")}));
   ASSERT_EQ(t.steps.size(), 1u);
   EXPECT_EQ(t.out_of_bounds, 0);
   EXPECT_EQ(t.steps[0].warps[0].mask, 0xFFFFFFFFu);
@@ -66,7 +67,8 @@ TEST(Trace, UnsignedThreadIdxWrapsAsInCuda) {
 }
 
 TEST(Trace, SignedCastMakesTheSameIndexOutOfBounds) {
-  Trace t = trace_of(make(32, 32, {step(StepKind::Store, "tile[((int)threadIdx.x - 1) % 32]")}));
+  Trace t = trace_of(
+      trace_scenario(32, 32, {step(StepKind::Store, "tile[((int)threadIdx.x - 1) % 32]")}));
   EXPECT_EQ(t.out_of_bounds, 1);  // lane 0: -1 % 32 == -1 in C
   EXPECT_EQ(t.steps[0].warps[0].mask, 0xFFFFFFFEu);
   ASSERT_FALSE(t.issues.empty());
@@ -75,16 +77,16 @@ TEST(Trace, SignedCastMakesTheSameIndexOutOfBounds) {
 
 TEST(Trace, GuardComparesUnsignedAsTheGpuDoes) {
   // threadIdx.x - 16 wraps for lanes 0-15, so only lanes 16-23 pass `< 8`.
-  Trace t = trace_of(
-      make(32, 32, {guarded(StepKind::Store, "tile[threadIdx.x]", "threadIdx.x - 16 < 8")}));
+  Trace t = trace_of(trace_scenario(
+      32, 32, {guarded(StepKind::Store, "tile[threadIdx.x]", "threadIdx.x - 16 < 8")}));
   EXPECT_EQ(t.steps[0].warps[0].mask, 0x00FF0000u);
-  Trace s = trace_of(
-      make(32, 32, {guarded(StepKind::Store, "tile[threadIdx.x]", "(int)threadIdx.x - 16 < 8")}));
+  Trace s = trace_of(trace_scenario(
+      32, 32, {guarded(StepKind::Store, "tile[threadIdx.x]", "(int)threadIdx.x - 16 < 8")}));
   EXPECT_EQ(s.steps[0].warps[0].mask, 0x00FFFFFFu);
 }
 
 TEST(Trace, LetsTakeTheirDeclaredType) {
-  Scenario s = make(32, 32, {step(StepKind::Store, "tile[row + 1]")});
+  Scenario s = trace_scenario(32, 32, {step(StepKind::Store, "tile[row + 1]")});
   s.lets.push_back({"row", "threadIdx.x - 1", "int"});
   Trace t = trace_of(s);
   EXPECT_EQ(t.steps[0].warps[0].element[0], 0);  // int row = -1 for thread 0
@@ -97,46 +99,47 @@ TEST(Trace, LetsTakeTheirDeclaredType) {
   s.lets.resize(1);
   EXPECT_EQ(trace_of(s).steps[0].warps[0].element[0], 0);
   s.lets[0].type = "char";
-  EXPECT_NE(first_error(s).find("lets[0].type"), std::string::npos);
+  EXPECT_NE(trace_error(s).find("lets[0].type"), std::string::npos);
 }
 
 TEST(Trace, StoredValuesKeepTheirCType) {
   Step st = step(StepKind::Store, "tile[threadIdx.x]");
   st.value = "threadIdx.x - 1";
-  Trace t = trace_of(make(32, 32, {st}));
+  Trace t = trace_of(trace_scenario(32, 32, {st}));
   EXPECT_EQ(t.steps[0].value(0, 0), (Value{CType::UInt, 4294967295u}));
   Step dflt = step(StepKind::Store, "tile[threadIdx.x]");  // default: the linear thread index
-  EXPECT_EQ(trace_of(make(32, 32, {dflt})).steps[0].value(0, 7), (Value{CType::UInt, 7}));
+  EXPECT_EQ(trace_of(trace_scenario(32, 32, {dflt})).steps[0].value(0, 7), (Value{CType::UInt, 7}));
 }
 
 TEST(Trace, UndefinedBehaviourNamesTheThreadAndColumn) {
-  Scenario s = make(32, 32, {step(StepKind::Store, "tile[2147483647 + (int)threadIdx.x]")});
-  const std::string e = first_error(s);
+  Scenario s =
+      trace_scenario(32, 32, {step(StepKind::Store, "tile[2147483647 + (int)threadIdx.x]")});
+  const std::string e = trace_error(s);
   EXPECT_NE(e.find("steps[0].index col 17"), std::string::npos) << e;
   EXPECT_NE(e.find("thread (1,0,0)"), std::string::npos) << e;  // thread 0 adds 0: defined
   EXPECT_NE(e.find("signed overflow"), std::string::npos) << e;
 }
 
 TEST(Trace, AVectorsLastComponentMustNotOverflow) {
-  Scenario s = make(32, 32, {step(StepKind::Store, "tile[threadIdx.x]")});
+  Scenario s = trace_scenario(32, 32, {step(StepKind::Store, "tile[threadIdx.x]")});
   s.tiles[0].elem = "int4";
   s.steps[0].value = "2147483645";  // components 2147483645 .. 2147483648: the last overflows
-  EXPECT_NE(first_error(s).find("overflows int"), std::string::npos);
+  EXPECT_NE(trace_error(s).find("overflows int"), std::string::npos);
   s.steps[0].value = "2147483644";
   EXPECT_TRUE(trace(s).trace);
 }
 
 TEST(Trace, UnknownNamesAreBindErrorsBeforeAnyThreadRuns) {
-  Scenario s = make(32, 32, {step(StepKind::Store, "tile[tidx]")});
-  const std::string e = first_error(s);
+  Scenario s = trace_scenario(32, 32, {step(StepKind::Store, "tile[tidx]")});
+  const std::string e = trace_error(s);
   EXPECT_NE(e.find("unknown name 'tidx' (did you mean threadIdx.x?)"), std::string::npos) << e;
 }
 
 TEST(Trace, ALoopVariableExistsOnlyInItsOwnStep) {
   Step looped = step(StepKind::Store, "tile[i]");
   looped.loop_var = "i", looped.loop_from = 0, looped.loop_to = 2;
-  Scenario s = make(32, 32, {looped, step(StepKind::Load, "tile[i]")});
-  EXPECT_NE(first_error(s).find("steps[1].index"), std::string::npos);
+  Scenario s = trace_scenario(32, 32, {looped, step(StepKind::Load, "tile[i]")});
+  EXPECT_NE(trace_error(s).find("steps[1].index"), std::string::npos);
 }
 
 // [SECTION] Loops and limits =====================================================================
@@ -144,33 +147,36 @@ TEST(Trace, ALoopVariableExistsOnlyInItsOwnStep) {
 TEST(TraceLoops, BoundsOutsideIntAreErrorsNotSilentlyEmpty) {
   Step huge = step(StepKind::Store, "tile[0]");
   huge.loop_var = "i", huge.loop_from = -9223372036854775807, huge.loop_to = 9223372036854775807;
-  EXPECT_NE(first_error(make(32, 32, {huge})).find("does not fit the loop variable's type int"),
-            std::string::npos);
+  EXPECT_NE(
+      trace_error(trace_scenario(32, 32, {huge})).find("does not fit the loop variable's type int"),
+      std::string::npos);
   Step big = step(StepKind::Store, "tile[0]");
   big.loop_var = "i", big.loop_from = 3000000000, big.loop_to = 3000000002;
-  EXPECT_NE(first_error(make(32, 32, {big})).find("steps[0].loop.from"), std::string::npos);
+  EXPECT_NE(trace_error(trace_scenario(32, 32, {big})).find("steps[0].loop.from"),
+            std::string::npos);
 }
 
 TEST(TraceLoops, TheValueThatEndsTheLoopMustFitInt) {
   Step st = step(StepKind::Store, "tile[0]");
   st.loop_var = "i", st.loop_from = 2147483600, st.loop_to = 2147483647, st.loop_step = 40;
-  EXPECT_NE(first_error(make(32, 32, {st})).find("overflows int"), std::string::npos);
+  EXPECT_NE(trace_error(trace_scenario(32, 32, {st})).find("overflows int"), std::string::npos);
   st.loop_step = 1;  // ends at 2147483647: fine
   st.loop_from = 2147483640;
-  EXPECT_TRUE(trace(make(32, 32, {st})).trace);
+  EXPECT_TRUE(trace(trace_scenario(32, 32, {st})).trace);
 }
 
 TEST(TraceLoops, TheLoopVariableIsAnInt) {
   Step st = step(StepKind::Store, "tile[i - 1 < 0 ? 0 : 1]");
   st.loop_var = "i", st.loop_from = 0, st.loop_to = 1;
-  EXPECT_EQ(trace_of(make(32, 32, {st})).steps[0].warps[0].element[0], 0);  // signed: -1 < 0
+  EXPECT_EQ(trace_of(trace_scenario(32, 32, {st})).steps[0].warps[0].element[0],
+            0);  // signed: -1 < 0
 }
 
 TEST(TraceLoops, ThreadStepsAreBounded) {
   Step st = step(StepKind::Load, "tile[threadIdx.x]");
   st.loop_var = "i", st.loop_from = 0, st.loop_to = 513;
-  Scenario s = make(1024, 1024, {st});
-  EXPECT_NE(first_error(s).find("thread-steps"), std::string::npos);
+  Scenario s = trace_scenario(1024, 1024, {st});
+  EXPECT_NE(trace_error(s).find("thread-steps"), std::string::npos);
   s.steps[0].loop_to = 512;  // 512 x 1024 = 2^19: the largest legal amount of work
   EXPECT_TRUE(trace(s).trace);
 }
@@ -179,10 +185,10 @@ TEST(TraceLoops, ThreadStepsAreBounded) {
 
 TEST(Hazards, StoreAfterAnotherWarpsLoadInOneIntervalIsWriteAfterRead) {
   // The issue's example: store tile[tx]; sync; load tile[(tx+32)%64]; store tile[tx].
-  Scenario s = make(64, 64,
-                    {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
-                     step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
-                     step(StepKind::Store, "tile[threadIdx.x]")});
+  Scenario s = trace_scenario(64, 64,
+                              {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
+                               step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
+                               step(StepKind::Store, "tile[threadIdx.x]")});
   AnalysisResult r = analyze(s);
   ASSERT_TRUE(r.analysis);
   const Hazards& h = r.analysis->hazards;
@@ -200,10 +206,10 @@ TEST(Hazards, StoreAfterAnotherWarpsLoadInOneIntervalIsWriteAfterRead) {
 }
 
 TEST(Hazards, PlainStoreAgainstAnotherWarpsAtomicIsARace) {
-  Scenario s = make(64, 64,
-                    {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
-                     step(StepKind::Atomic, "tile[0]"),
-                     guarded(StepKind::Store, "tile[0]", "threadIdx.x == 40")});
+  Scenario s = trace_scenario(64, 64,
+                              {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
+                               step(StepKind::Atomic, "tile[0]"),
+                               guarded(StepKind::Store, "tile[0]", "threadIdx.x == 40")});
   const Hazards h = analyze(s).analysis->hazards;
   // Warp 0's 32 atomics race with warp 1's store, and the store with them; warp 1's own atomics
   // come before its store in program order.
@@ -214,23 +220,24 @@ TEST(Hazards, PlainStoreAgainstAnotherWarpsAtomicIsARace) {
 }
 
 TEST(Hazards, AtomicsAmongThemselvesAndOneWarpsOwnAccessesDoNotRace) {
-  Scenario s =
-      make(64, 64,
-           {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
-            step(StepKind::Atomic, "tile[threadIdx.x % 4]"), step(StepKind::Sync),
-            step(StepKind::Load, "tile[threadIdx.x / 32 * 32]"),
-            step(StepKind::Load, "tile[threadIdx.x]"), step(StepKind::Store, "tile[threadIdx.x]")});
+  Scenario s = trace_scenario(
+      64, 64,
+      {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
+       step(StepKind::Atomic, "tile[threadIdx.x % 4]"), step(StepKind::Sync),
+       step(StepKind::Load, "tile[threadIdx.x / 32 * 32]"),
+       step(StepKind::Load, "tile[threadIdx.x]"), step(StepKind::Store, "tile[threadIdx.x]")});
   EXPECT_EQ(analyze(s).analysis->hazards.racing_accesses, 0);
 }
 
 TEST(Hazards, WhatAnEarlierIntervalWroteDoesNotRaceWithTheLoadsOfALaterOne) {
   // Interval 1 loads what another warp stored in interval 0, and stores elsewhere: the loads'
   // elements were written only before the barrier, so nothing races; interval 2 is loads alone.
-  Scenario s = make(64, 128,
-                    {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
-                     step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
-                     step(StepKind::Store, "tile[64 + threadIdx.x]"), step(StepKind::Sync),
-                     step(StepKind::Load, "tile[127 - threadIdx.x]")});
+  Scenario s =
+      trace_scenario(64, 128,
+                     {step(StepKind::Store, "tile[threadIdx.x]"), step(StepKind::Sync),
+                      step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
+                      step(StepKind::Store, "tile[64 + threadIdx.x]"), step(StepKind::Sync),
+                      step(StepKind::Load, "tile[127 - threadIdx.x]")});
   const Trace t = trace_of(s);
   EXPECT_TRUE(can_race(t));
   EXPECT_EQ(find_hazards(s, t).racing_accesses, 0);
@@ -239,19 +246,19 @@ TEST(Hazards, WhatAnEarlierIntervalWroteDoesNotRaceWithTheLoadsOfALaterOne) {
   s.steps[3] = step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]");
   EXPECT_EQ(find_hazards(s, trace_of(s)).count(HazardKind::ReadAfterWrite), 64);
   // Loads alone never race, and a trace of them says so.
-  const Scenario loads = make(64, 64, {step(StepKind::Load, "tile[0]")});
+  const Scenario loads = trace_scenario(64, 64, {step(StepKind::Load, "tile[0]")});
   EXPECT_FALSE(can_race(trace_of(loads)));
   EXPECT_EQ(find_hazards(loads, trace_of(loads)).racing_accesses, 0);
 }
 
 TEST(Hazards, TwoWarpsStoringOneElementIsWriteAfterWrite) {
-  Scenario s = make(64, 64, {step(StepKind::Store, "tile[threadIdx.x % 32]")});
+  Scenario s = trace_scenario(64, 64, {step(StepKind::Store, "tile[threadIdx.x % 32]")});
   const Hazards h = analyze(s).analysis->hazards;
   EXPECT_EQ(h.count(HazardKind::WriteAfterWrite), 64);
 }
 
 TEST(Hazards, OnlyTheWarpsThatRanCanRace) {
-  Scenario s = make(64, 64, {step(StepKind::Store, "tile[threadIdx.x % 32]")});
+  Scenario s = trace_scenario(64, 64, {step(StepKind::Store, "tile[threadIdx.x % 32]")});
   Trace t = trace_of(s);
   EXPECT_EQ(find_hazards(s, t, 0b01).racing_accesses, 0);  // warp 0 alone
   EXPECT_EQ(find_hazards(s, t, 0b11).racing_accesses, 64);
@@ -260,10 +267,10 @@ TEST(Hazards, OnlyTheWarpsThatRanCanRace) {
 TEST(Hazards, EveryRacingPairIsNamedEachWithAnExample) {
   // The issue's example: the load races with the store before it (read after write) and with the
   // store after it (write after read); each racing access used to name only its first partner.
-  Scenario s = make(64, 64,
-                    {step(StepKind::Store, "tile[threadIdx.x]"),
-                     step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
-                     step(StepKind::Store, "tile[threadIdx.x]")});
+  Scenario s = trace_scenario(64, 64,
+                              {step(StepKind::Store, "tile[threadIdx.x]"),
+                               step(StepKind::Load, "tile[(threadIdx.x + 32) % 64]"),
+                               step(StepKind::Store, "tile[threadIdx.x]")});
   AnalysisResult r = analyze(s);
   ASSERT_TRUE(r.analysis);
   const Hazards& h = r.analysis->hazards;
@@ -294,11 +301,11 @@ TEST(Hazards, EveryRacingPairIsNamedEachWithAnExample) {
 TEST(Hazards, ALoadRacingWithSeveralStoresOfOneIntervalNamesEach) {
   // Warp 0 loads what warp 1 stores in steps 0, 2 and 3 (the same element: a wide range of
   // partners behind one slot); warp 1 never loads. Three pairs, one per store.
-  Scenario s = make(64, 64,
-                    {guarded(StepKind::Store, "tile[5]", "threadIdx.x == 40"),
-                     guarded(StepKind::Load, "tile[5]", "threadIdx.x == 0"),
-                     guarded(StepKind::Store, "tile[5]", "threadIdx.x == 41"),
-                     guarded(StepKind::Store, "tile[5]", "threadIdx.x == 42")});
+  Scenario s = trace_scenario(64, 64,
+                              {guarded(StepKind::Store, "tile[5]", "threadIdx.x == 40"),
+                               guarded(StepKind::Load, "tile[5]", "threadIdx.x == 0"),
+                               guarded(StepKind::Store, "tile[5]", "threadIdx.x == 41"),
+                               guarded(StepKind::Store, "tile[5]", "threadIdx.x == 42")});
   const Hazards h = analyze(s).analysis->hazards;
   EXPECT_EQ(h.pairs, 3);
   ASSERT_EQ(h.examples.size(), 3u);
@@ -316,7 +323,7 @@ TEST(Hazards, RacingPairsAreCountedExactlyHoweverManyStepsWriteOneElement) {
   std::vector<Step> steps;
   for (int i = 0; i < 20; ++i) steps.push_back(step(StepKind::Store, "tile[threadIdx.x % 32]"));
   steps.push_back(guarded(StepKind::Load, "tile[threadIdx.x]", "threadIdx.x < 32"));
-  Scenario s = make(64, 64, steps);
+  Scenario s = trace_scenario(64, 64, steps);
   AnalysisResult r = analyze(s);
   ASSERT_TRUE(r.analysis);
   const Hazards& h = r.analysis->hazards;

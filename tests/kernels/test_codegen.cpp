@@ -5,12 +5,15 @@
 #include <regex>
 #include <sstream>
 
+#include "../test_support.h"
 #include "bankviz/analysis.h"
 #include "bankviz/codegen.h"
 #include "bankviz/kinds.h"
 #include "bankviz/lesson.h"
 #include "bankviz/runner.h"
 #include "helpers.h"
+
+using bankviz::test::contains;
 
 using namespace bankviz;
 using bankviz::test::preset;
@@ -24,10 +27,6 @@ std::string source_of(const Scenario& s, RunMode mode = RunMode::Written) {
     return {};
   }
   return g.kernel->text;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 
+#include "../test_support.h"
 #include "bankviz/arch.h"
 #include "bankviz/compiled.h"
 #include "bankviz/record.h"
@@ -22,17 +23,12 @@
 #include "helpers.h"
 #include "plan.h"
 
+using bankviz::test::slurp;
+
 using namespace bankviz;
 using bankviz::test::preset;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 std::string data_dir() {
   return std::string(BANKVIZ_SOURCE_DIR) + "/tests/data/compiled/";

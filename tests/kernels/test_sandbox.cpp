@@ -20,23 +20,19 @@
 #include <fstream>
 #include <sstream>
 
+#include "../test_support.h"
 #include "bankviz/record.h"
 #include "sandbox.h"
 #if BANKVIZ_HAVE_CUDA
 #include "compiler.h"
 #endif
 
+using bankviz::test::slurp;
+
 namespace bankviz {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 struct Scratch {
   fs::path dir;
@@ -50,7 +46,8 @@ struct Scratch {
   }
 };
 
-RecordResult record(const std::string& source, std::vector<std::optional<int64_t>> args = {}) {
+RecordResult sandboxed_record(const std::string& source,
+                              std::vector<std::optional<int64_t>> args = {}) {
   RecordRequest q;
   q.source = source;
   q.file_name = "k.cu";
@@ -124,7 +121,7 @@ TEST(Sandbox, TheRecordedKernelReachesNoFileNoNetworkAndNoProcess) {
   ASSERT_GE(leaked, 3);
   const fs::path cwd = fs::current_path();
   fs::current_path(s.dir);  // fopen("x", "w") would land here
-  const RecordResult r = record(escaping_kernel(victim.string(), marker.string()), {});
+  const RecordResult r = sandboxed_record(escaping_kernel(victim.string(), marker.string()), {});
   fs::current_path(cwd);
   ::close(leaked);
   ASSERT_TRUE(r.recording) << r.error;  // no call escaped, and the recording still reports
@@ -186,7 +183,7 @@ TEST(Sandbox, AnIncludeOfADeviceFifoFolderOrKernelViewIsRefused) {
 }
 
 TEST(Sandbox, TheCpuRecordingRefusesADeviceIncludeBeforeCompiling) {
-  const RecordResult r = record(
+  const RecordResult r = sandboxed_record(
       "#include \"/dev/zero\"\n__global__ void k() {\n  __shared__ int s[32];\n  s[0] = 1;\n}\n");
   ASSERT_FALSE(r.recording);
   EXPECT_NE(r.error.find("k.cu: line 1: #include \"/dev/zero\" is refused"), std::string::npos)
@@ -456,7 +453,7 @@ TEST(Contain, WithoutLandlockTheCompileIsRefusedInWords) {
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
     if (!enter_seccomp(no_landlock)) ::_exit(3);
-    const RecordResult r = record(
+    const RecordResult r = sandboxed_record(
         "__global__ void k(int* d)\n{\n  __shared__ int s[32];\n  s[threadIdx.x] = "
         "d[threadIdx.x];\n}\n",
         {std::nullopt});
