@@ -36,11 +36,13 @@ skip='^Install\.|AskBeforeTelling(AtTheDesk)?\..*_scene([3-9]|[1-9][0-9]) |^AskB
 export BANKVIZ_LESSON_SIZES=1280x720
 # Left to the plain build, where they run whole, because their time is in code the sanitizers do
 # not instrument: NVRTC compiling every preset's kernels (the generation of the same kernels runs
-# here: Codegen.EveryPresetGeneratesAKernelInEachMode), and the expression differential test,
-# which is compiled with UBSan in every build and forks a child per case (ASan's fork is slow);
-# fuzz_expr gives the evaluator random expressions under ASan and UBSan. The two were the
-# slowest of this stage (BENCHMARKS.md, "CI").
-plain_only='^(Nvrtc\.EveryPresetCompilesForSm90InBothModes|ExprDifferential\.)'
+# here: Codegen.EveryPresetGeneratesAKernelInEachMode) and every profiled kernel's GPU recording
+# (53 texts, NVRTC's heaviest compiles: cooperative groups' headers; the same texts are made here
+# by RecordGpu.EveryProfiledKernelsRecordingIsMadeOrRefusedWithTheReason), and the expression
+# differential test, which is compiled with UBSan in every build and forks a child per case
+# (ASan's fork is slow); fuzz_expr gives the evaluator random expressions under ASan and UBSan.
+# They were the slowest of this stage (BENCHMARKS.md, "CI").
+plain_only='^(Nvrtc\.EveryPresetCompilesForSm90InBothModes|RecordGpu\.EveryProfiledKernelsRecordingCompilesWithNvrtc|ExprDifferential\.)'
 ASAN_OPTIONS=$asan:detect_leaks=1 \
   ctest --test-dir "$BANKVIZ_BUILD_DIR" --output-on-failure -j "$jobs" -LE desktop_app \
   -E "$skip|$plain_only"

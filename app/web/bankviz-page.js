@@ -62,16 +62,16 @@
   // The recorded measurements (assets/recorded: figures measured on a GPU, app/shared/recorded.h)
   // are on the site gzipped, listed in recorded/index.json (cmake/gzip_recorded.cmake); the
   // browser unpacks them (DecompressionStream) into /bankviz/assets/recorded, where the app's
-  // figures come from when no GPU measures.
-  function loadRecorded(M) {
+  // figures come from when no GPU measures. Fetched and unpacked from the page's start, beside
+  // bankviz.js, the module and the data package (it was after them, in preRun: index.json, then
+  // the set, on the first frame's path); only written into the page's files in preRun.
+  function fetchRecorded() {
     if (typeof DecompressionStream === 'undefined')
       return Promise.reject(new Error('this browser cannot unpack gzip (DecompressionStream)'));
-    var dir = '/bankviz/assets/recorded';
     return fetch('recorded/index.json').then(function (r) {
       if (!r.ok) throw new Error('recorded/index.json: HTTP ' + r.status);
       return r.json();
     }).then(function (names) {
-      M.FS.mkdirTree(dir);
       return Promise.all(names.filter(function (n) {
         return /^[A-Za-z0-9._-]+\.json$/.test(n);  // a name, never a path
       }).map(function (name) {
@@ -85,9 +85,18 @@
           var plain = new Blob([b]).stream().pipeThrough(new DecompressionStream('gzip'));
           return new Response(plain).arrayBuffer();
         }).then(function (bytes) {
-          M.FS.writeFile(dir + '/' + name, new Uint8Array(bytes));
+          return {name: name, bytes: new Uint8Array(bytes)};
         });
       }));
+    });
+  }
+  var recorded = fetchRecorded();
+  recorded.catch(function () {});  // said in preRun
+  function writeRecorded(M) {
+    var dir = '/bankviz/assets/recorded';
+    return recorded.then(function (sets) {
+      M.FS.mkdirTree(dir);
+      sets.forEach(function (s) { M.FS.writeFile(dir + '/' + s.name, s.bytes); });
     });
   }
 
@@ -128,7 +137,7 @@
       M.FS.mkdirTree('/uploads');
       // The recorded measurements, unpacked where the app reads them before it starts.
       M.addRunDependency('bankviz-recorded');
-      loadRecorded(M).catch(function (e) {
+      writeRecorded(M).catch(function (e) {
         // The app then says that none could be loaded, beside the model's figures.
         console.warn('bankviz: the recorded measurements could not be loaded: ' + e);
       }).then(function () { M.removeRunDependency('bankviz-recorded'); });

@@ -47,11 +47,14 @@ std::vector<size_t> next_bytes_chain(const Recording& r, const std::vector<size_
   return chain;
 }
 
-// (line, kind, array, subscript) of an access whose chain the compiler cannot have merged: the
-// line's wider instruction was there, but this thread's bytes are not aligned to it. ptxas
-// merges only what it proves aligned for every thread, so nothing of that subscript is merged
-// (another subscript of the line may be: `c[i % 4] * x[(t + i) % 128]`, c's four in one LDS.128).
-using LineKind = std::tuple<uint32_t, int, int32_t, uint32_t>;
+// (line, kind, array, subscript, execution) of an access whose chain the compiler cannot have
+// merged: the line's wider instruction was there, but this thread's bytes are not aligned to it.
+// ptxas merges only what it proves aligned for every thread, so nothing of that subscript is
+// merged (another subscript of the line may be: `c[i % 4] * x[(t + i) % 128]`, c's four in one
+// LDS.128). Where the line is `unrolled` (none of its instructions in a loop) each execution is
+// an instruction of its own, its proof its own: the execution is the access's number among the
+// thread's accesses of that line, kind, array and subscript; elsewhere it is 0.
+using LineKind = std::tuple<uint32_t, int, int32_t, uint32_t, uint32_t>;
 
 // Merges one thread's chains into wider accesses; counts per line what moved where. Lines in
 // `unaligned` stay as recorded; a line found so is added to it.
@@ -59,7 +62,11 @@ void widen_thread(Recording& r, const std::vector<size_t>& mine,
                   const std::map<uint32_t, LineCompiledForm>& forms, std::vector<bool>& taken,
                   std::map<std::tuple<uint32_t, uint32_t, int>, int64_t>& merged,
                   std::set<LineKind>& unaligned) {
+  std::map<std::tuple<uint32_t, int, int32_t, uint32_t>, uint32_t> executions;
   for (size_t k = 0; k < mine.size(); ++k) {
+    const RecordedAccess& at = r.accesses[mine[k]];
+    const uint32_t execution =
+        executions[{at.line, static_cast<int>(at.kind), at.array, at.site}]++;
     if (taken[k] || !is_plain(r.accesses[mine[k]])) continue;
     std::vector<size_t> chain = next_bytes_chain(r, mine, k, taken);
     if (chain.size() < 2) continue;
@@ -79,7 +86,9 @@ void widen_thread(Recording& r, const std::vector<size_t>& mine,
       if (l != target && form_width(forms, l, a.kind) >= wide) break;
       ++usable;
     }
-    const LineKind key{target, static_cast<int>(a.kind), a.array, a.site};
+    const auto form = forms.find(target);
+    const bool unrolled = form != forms.end() && form->second.unrolled;
+    const LineKind key{target, static_cast<int>(a.kind), a.array, a.site, unrolled ? execution : 0};
     if (unaligned.count(key)) continue;
     size_t m = 1;
     while (m * 2 <= usable && static_cast<int>(m * 2 * a.width) <= wide &&

@@ -385,7 +385,6 @@ class Ptr {
  public:
   using V = std::remove_cv_t<T>;
   T* p = nullptr;
-  unsigned line = 0;  // made by `&a[i]`: that subscript's line (an atomic's)
   int array = kPlain;
   unsigned site = 0;
   unsigned char* rb = nullptr;
@@ -406,7 +405,6 @@ class Ptr {
   template <class U, std::enable_if_t<std::is_convertible_v<U*, T*>, int> = 0>
   Ptr(const Ptr<U>& o)
       : p(o.p),
-        line(o.line),
         array(o.array),
         site(o.site),
         rb(o.rb),
@@ -417,7 +415,6 @@ class Ptr {
   Ptr<U> bv_cast() const {
     Ptr<U> r;
     r.p = reinterpret_cast<U*>(const_cast<V*>(p));
-    r.line = line;
     r.array = array;
     r.site = site;
     r.rb = rb;
@@ -452,7 +449,6 @@ class Ptr {
   Ptr operator+(long long n) const {
     Ptr r = *this;
     r.p += n;
-    r.line = 0;
     return r;
   }
   Ptr operator-(long long n) const { return *this + -n; }
@@ -488,7 +484,6 @@ template <class T>
 Ptr<T> Ref<T>::operator&() const {
   Ptr<T> r;
   r.p = p_;
-  r.line = line_;
   r.array = array_;
   r.site = site_;
   r.rb = rb_ ? rb_ : reinterpret_cast<unsigned char*>(const_cast<V*>(p_));
@@ -649,25 +644,25 @@ class SharedScalar {
 };
 
 // Atomics on shared memory (recorded; the value is the operand; atomicAdd is A, atomicCAS C, the
-// others X)
-// and on global memory (plain; a raw pointer into shared memory is recorded too). The line is the
-// subscript's (`&a[i]`), else the call's.
-#define BV_ATOMIC(name, kind, expr)                                                       \
-  template <class T, class U>                                                             \
-  T name(Ptr<T> p, U u, std::source_location l = std::source_location::current()) {       \
-    T old;                                                                                \
-    std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));                                \
-    const T val = static_cast<T>(u);                                                      \
-    if (p.array != kPlain)                                                                \
-      emit(p.line ? p.line : l.line(), kind, sizeof(T), p.addr(), &val, p.array, p.site); \
-    const T now = (expr);                                                                 \
-    std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));                                \
-    if (p.array != kPlain) yield();                                                       \
-    return old;                                                                           \
-  }                                                                                       \
-  template <class T, class U>                                                             \
-  T name(T* p, U u, std::source_location l = std::source_location::current()) {           \
-    return name(Ptr<T>(p), u, l);                                                         \
+// others X) and on global memory (plain; a raw pointer into shared memory is recorded too). The
+// line is the call's, where nvcc puts the instruction (the ATOMS of CUDA's inlined atomicCAS goes
+// to the line calling it), also through a pointer made on another line (`float* slot = &s[i];`,
+// then `atomicCAS(reinterpret_cast<int*>(slot), ...)`).
+#define BV_ATOMIC(name, kind, expr)                                                          \
+  template <class T, class U>                                                                \
+  T name(Ptr<T> p, U u, std::source_location l = std::source_location::current()) {          \
+    T old;                                                                                   \
+    std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));                                   \
+    const T val = static_cast<T>(u);                                                         \
+    if (p.array != kPlain) emit(l.line(), kind, sizeof(T), p.addr(), &val, p.array, p.site); \
+    const T now = (expr);                                                                    \
+    std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));                                   \
+    if (p.array != kPlain) yield();                                                          \
+    return old;                                                                              \
+  }                                                                                          \
+  template <class T, class U>                                                                \
+  T name(T* p, U u, std::source_location l = std::source_location::current()) {              \
+    return name(Ptr<T>(p), u, l);                                                            \
   }
 BV_ATOMIC(atomicAdd, 'A', old + val)
 BV_ATOMIC(atomicSub, 'X', old - val)
@@ -684,8 +679,7 @@ T atomicCAS(Ptr<T> p, U compare, V value,
   T old;
   std::memcpy(static_cast<void*>(&old), p.p, sizeof(T));
   const T val = static_cast<T>(value);
-  if (p.array != kPlain)
-    emit(p.line ? p.line : l.line(), 'C', sizeof(T), p.addr(), &val, p.array, p.site);
+  if (p.array != kPlain) emit(l.line(), 'C', sizeof(T), p.addr(), &val, p.array, p.site);
   const T now = old == static_cast<T>(compare) ? val : old;
   std::memcpy(static_cast<void*>(p.p), &now, sizeof(T));
   if (p.array != kPlain) yield();
@@ -723,8 +717,8 @@ inline unsigned long long collective(Collective op, unsigned mask, unsigned long
   const unsigned first = w * 32, lanes = std::min(32u, n - first);
   if (lanes < 32) mask &= (1u << lanes) - 1u;
   mask |= 1u << me;
-  if (warp_lanes.size() <= w) warp_lanes.resize(w + 1);
-  WarpLanes& L = warp_lanes[w];
+  WarpLanes& L = warp_lanes[w];  // one per warp, made before the block runs (run_block): the
+                                 // warps interleave, so none may move while a lane waits here
   L.value[me] = v;
   L.src[me] = src;
   L.waiting[me] = true;
@@ -939,8 +933,12 @@ inline void note_divergent_barrier(unsigned waiting) {
                  line, waiting, n);
 }
 
-// Runs the block: warps in order, their lanes in turn, until every thread waits at the barrier
-// or has returned; then the barrier opens ("sync") and the next phase runs.
+// Runs the block: every thread in turn (warp 0's lanes in order, then warp 1's, ...), each up to
+// its next shared access, atomic, collective or barrier, until every thread waits at the barrier
+// or has returned; then the barrier opens ("sync") and the next phase runs. The warps go side by
+// side, as the GPU's do: in a compare-and-swap loop every warp reads the word before any swaps
+// (four warps' ATOMS.CAS on an H200, where one warp after another would make one), and a warp
+// waiting on another warp's flag lets that warp run.
 inline int run_block(dim3 block, size_t dynamic, unsigned long long limit) {
   block_dim = block;
   grid_dim = dim3(1, 1, 1);
@@ -948,6 +946,7 @@ inline int run_block(dim3 block, size_t dynamic, unsigned long long limit) {
   max_records = limit;
   const unsigned n = block.x * block.y * block.z;
   threads.resize(n);
+  warp_lanes.resize((n + 31) / 32);
   watch_the_end();
   std::printf("block %u %u %u\n", block.x, block.y, block.z);
   for (unsigned t = 0; t < n; ++t) {
@@ -968,21 +967,18 @@ inline int run_block(dim3 block, size_t dynamic, unsigned long long limit) {
     makecontext(&th.ctx, entry, 0);
   }
   for (;;) {
-    for (unsigned w = 0; w * 32 < n; ++w) {
-      const unsigned b = w * 32, e = std::min(n, b + 32);
-      for (bool any = true; any;) {
-        any = false;
-        for (unsigned t = b; t < e; ++t) {
-          if (threads[t].state != kRun) continue;
-          any = true;
-          cur = &threads[t];
-          if (__builtin_setjmp(scheduler_jump) == 0) {
-            if (!cur->started) {
-              cur->started = true;
-              swapcontext(&scheduler, &cur->ctx);
-            } else {
-              jump_to(cur->jump);
-            }
+    for (bool any = true; any;) {
+      any = false;
+      for (unsigned t = 0; t < n; ++t) {
+        if (threads[t].state != kRun) continue;
+        any = true;
+        cur = &threads[t];
+        if (__builtin_setjmp(scheduler_jump) == 0) {
+          if (!cur->started) {
+            cur->started = true;
+            swapcontext(&scheduler, &cur->ctx);
+          } else {
+            jump_to(cur->jump);
           }
         }
       }
@@ -1095,6 +1091,187 @@ inline int __float_as_int(float x) {
 }
 inline float rsqrtf(float x) {
   return 1.0f / std::sqrt(x);
+}
+// CUDA's bit casts, integer intrinsics and rounding conversions (the CUDA Math API's meanings;
+// the fast float functions as the host computes them).
+inline unsigned __float_as_uint(float x) {
+  unsigned u;
+  std::memcpy(&u, &x, 4);
+  return u;
+}
+inline float __uint_as_float(unsigned x) {
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+inline long long __double_as_longlong(double x) {
+  long long i;
+  std::memcpy(&i, &x, 8);
+  return i;
+}
+inline double __longlong_as_double(long long x) {
+  double d;
+  std::memcpy(&d, &x, 8);
+  return d;
+}
+inline int __double2hiint(double x) {
+  return static_cast<int>(static_cast<unsigned long long>(__double_as_longlong(x)) >> 32);
+}
+inline int __double2loint(double x) {
+  return static_cast<int>(static_cast<unsigned>(__double_as_longlong(x)));
+}
+inline double __hiloint2double(int hi, int lo) {
+  return __longlong_as_double(
+      static_cast<long long>(static_cast<unsigned long long>(static_cast<unsigned>(hi)) << 32 |
+                             static_cast<unsigned>(lo)));
+}
+inline int __popcll(unsigned long long x) {
+  return __builtin_popcountll(x);
+}
+inline int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
+inline int __ffsll(long long x) {
+  return __builtin_ffsll(x);
+}
+inline unsigned __brev(unsigned x) {
+  unsigned r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+  return r;
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32 |
+         __brev(static_cast<unsigned>(x >> 32));
+}
+// Byte n of the result is byte (s >> 4n) & 7 of y:x (x's bytes 0-3, y's 4-7).
+inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  const unsigned long long b = static_cast<unsigned long long>(y) << 32 | x;
+  unsigned r = 0;
+  for (int n = 0; n < 4; ++n)
+    r |= static_cast<unsigned>((b >> (8 * ((s >> (4 * n)) & 7u))) & 0xffu) << (8 * n);
+  return r;
+}
+inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned shift) {
+  const unsigned long long v = static_cast<unsigned long long>(hi) << 32 | lo;
+  return static_cast<unsigned>((v << (shift & 31u)) >> 32);
+}
+inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
+  const unsigned long long v = static_cast<unsigned long long>(hi) << 32 | lo;
+  return static_cast<unsigned>(v >> (shift & 31u));
+}
+inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned shift) {
+  return shift >= 32 ? hi : __funnelshift_l(lo, hi, shift);
+}
+inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned shift) {
+  return shift >= 32 ? hi : __funnelshift_r(lo, hi, shift);
+}
+inline int __mulhi(int a, int b) {
+  return static_cast<int>((static_cast<long long>(a) * b) >> 32);
+}
+inline unsigned __umulhi(unsigned a, unsigned b) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+inline long long __mul64hi(long long a, long long b) {
+  return static_cast<long long>((static_cast<__int128>(a) * b) >> 64);
+}
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+inline unsigned __sad(int x, int y, unsigned z) {
+  return (x > y ? static_cast<unsigned>(x) - static_cast<unsigned>(y)
+                : static_cast<unsigned>(y) - static_cast<unsigned>(x)) +
+         z;
+}
+inline unsigned __usad(unsigned x, unsigned y, unsigned z) {
+  return (x > y ? x - y : y - x) + z;
+}
+inline float __saturatef(float x) {
+  return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;  // NaN: 0
+}
+inline int __float2int_rn(float x) {
+  return static_cast<int>(std::nearbyint(x));
+}
+inline int __float2int_rz(float x) {
+  return static_cast<int>(x);
+}
+inline int __float2int_rd(float x) {
+  return static_cast<int>(std::floor(x));
+}
+inline int __float2int_ru(float x) {
+  return static_cast<int>(std::ceil(x));
+}
+inline unsigned __float2uint_rn(float x) {
+  return static_cast<unsigned>(std::nearbyint(x));
+}
+inline unsigned __float2uint_rz(float x) {
+  return static_cast<unsigned>(x);
+}
+inline int __double2int_rn(double x) {
+  return static_cast<int>(std::nearbyint(x));
+}
+inline int __double2int_rz(double x) {
+  return static_cast<int>(x);
+}
+inline float __int2float_rn(int x) {
+  return static_cast<float>(x);
+}
+inline float __uint2float_rn(unsigned x) {
+  return static_cast<float>(x);
+}
+inline float __fadd_rn(float a, float b) {
+  return a + b;
+}
+inline float __fmul_rn(float a, float b) {
+  return a * b;
+}
+inline float __fdiv_rn(float a, float b) {
+  return a / b;
+}
+inline float __fmaf_rn(float a, float b, float c) {
+  return std::fma(a, b, c);
+}
+inline float __frcp_rn(float x) {
+  return 1.0f / x;
+}
+inline float __fsqrt_rn(float x) {
+  return std::sqrt(x);
+}
+inline double __dadd_rn(double a, double b) {
+  return a + b;
+}
+inline double __dmul_rn(double a, double b) {
+  return a * b;
+}
+inline double __fma_rn(double a, double b, double c) {
+  return std::fma(a, b, c);
+}
+inline float __sinf(float x) {
+  return std::sin(x);
+}
+inline float __cosf(float x) {
+  return std::cos(x);
+}
+inline float __tanf(float x) {
+  return std::tan(x);
+}
+inline void __sincosf(float x, float* s, float* c) {
+  *s = std::sin(x);
+  *c = std::cos(x);
+}
+inline float __logf(float x) {
+  return std::log(x);
+}
+inline float __log2f(float x) {
+  return std::log2(x);
+}
+inline float __log10f(float x) {
+  return std::log10(x);
+}
+inline float __powf(float a, float b) {
+  return std::pow(a, b);
+}
+inline float __exp10f(float x) {
+  return std::pow(10.0f, x);
 }
 
 // Warp intrinsics (bv::collective()).

@@ -410,7 +410,6 @@ class Ptr {
  public:
   using V = typename remove_cv<T>::type;
   T* p = nullptr;
-  unsigned line = 0;  // made by `&a[i]`: that subscript's line (an atomic's)
   unsigned decl = 0;  // (declarator + 1) << 8, 0: not said
   unsigned site = 0;  // << 8
   unsigned char* rb = nullptr;
@@ -423,13 +422,17 @@ class Ptr {
   __device__ Ptr(T* raw) : p(raw), shared(raw && __isShared(const_cast<const V*>(raw))) {}
   template <class U, class = typename enable_if<converts<U, T>::value>::type>
   __device__ Ptr(const Ptr<U>& o)
-      : p(o.p), line(o.line), decl(o.decl), site(o.site), rb(o.rb), rbytes(o.rbytes),
-        shared(o.shared), recast(o.recast) {}
+      : p(o.p),
+        decl(o.decl),
+        site(o.site),
+        rb(o.rb),
+        rbytes(o.rbytes),
+        shared(o.shared),
+        recast(o.recast) {}
   template <class U>
   __device__ Ptr<U> bv_cast() const {
     Ptr<U> r;
     r.p = reinterpret_cast<U*>(const_cast<V*>(p));
-    r.line = line;
     r.decl = decl;
     r.site = site;
     r.rb = rb;
@@ -458,7 +461,6 @@ class Ptr {
   __device__ Ptr operator+(long long n) const {
     Ptr r = *this;
     r.p += n;
-    r.line = 0;
     return r;
   }
   __device__ Ptr operator-(long long n) const { return *this + -n; }
@@ -494,7 +496,6 @@ template <class T>
 __device__ Ptr<T> Ref<T>::operator&() const {
   Ptr<T> r;
   r.p = p_;
-  r.line = line_;
   r.decl = kind_;
   r.site = site_;
   r.rb = rb_;
@@ -618,13 +619,17 @@ class SharedScalar : public ScalarIndex {
 }  // namespace bv
 
 // Atomics on a shared element (recorded; the value is the operand), then done by CUDA's own; a
-// pointer proxy not into shared memory (or a raw pointer) is CUDA's own alone.
-#define BV_ATOMIC(name, kind)                                         \
-  template <class T, class U>                                         \
-  __device__ T name(bv::Ptr<T> p, U u) {                              \
-    const T val = static_cast<T>(u);                                  \
-    if (p.shared) bv::emit(p.line, kind | p.decl, sizeof(T) | p.site, p.p, &val); \
-    return ::name(p.p, val);                                          \
+// pointer proxy not into shared memory (or a raw pointer) is CUDA's own alone. The line is the
+// call's, where nvcc puts the instruction, also through a pointer made elsewhere: __builtin_LINE()
+// in the function template's default argument gives the caller's line with CUDA 13's front end
+// as long as passing the pointer instantiates no template (by value, Ptr's converting constructor
+// template was weighed and every atomic got that template's line: the proxy goes by reference).
+#define BV_ATOMIC(name, kind)                                                     \
+  template <class T, class U>                                                     \
+  __device__ T name(const bv::Ptr<T>& p, U u, unsigned line = __builtin_LINE()) { \
+    const T val = static_cast<T>(u);                                              \
+    if (p.shared) bv::emit(line, kind | p.decl, sizeof(T) | p.site, p.p, &val);   \
+    return ::name(p.p, val);                                                      \
   }
 BV_ATOMIC(atomicAdd, 'A')
 BV_ATOMIC(atomicSub, 'X')
@@ -638,9 +643,9 @@ BV_ATOMIC(atomicInc, 'X')
 BV_ATOMIC(atomicDec, 'X')
 #undef BV_ATOMIC
 template <class T, class U, class V>
-__device__ T atomicCAS(bv::Ptr<T> p, U compare, V value) {
+__device__ T atomicCAS(const bv::Ptr<T>& p, U compare, V value, unsigned line = __builtin_LINE()) {
   const T val = static_cast<T>(value);
-  if (p.shared) bv::emit(p.line, 'C' | p.decl, sizeof(T) | p.site, p.p, &val);
+  if (p.shared) bv::emit(line, 'C' | p.decl, sizeof(T) | p.site, p.p, &val);
   return ::atomicCAS(p.p, static_cast<T>(compare), val);
 }
 

@@ -108,6 +108,24 @@ void add_differences(std::vector<LineAsCompiled>& lines, const std::vector<SassI
     }
 }
 
+// Lines whose atomicCAS loop retries on words other warps also swap: how many tries each warp
+// makes depends on how the warps' instructions interleave on the GPU (the recording's order is
+// one of them), so the line's figure is one possibility, said so (a retry within one warp, or
+// words no other warp touches, are as recorded whatever the order).
+std::set<uint32_t> cas_contended_lines(const Recording& r) {
+  std::map<std::pair<uint32_t, uint64_t>, std::set<uint32_t>> warps;  // (line, address)
+  std::map<std::tuple<uint32_t, uint64_t, uint32_t>, int> tries;      // (line, address, thread)
+  std::set<uint32_t> retried, out;
+  for (const RecordedAccess& a : r.accesses) {
+    if (a.kind != RecordedKind::AtomicCas) continue;
+    warps[{a.line, a.address}].insert(a.thread / kWarpSize);
+    if (++tries[{a.line, a.address, a.thread}] == 2) retried.insert(a.line);
+  }
+  for (const auto& [key, w] : warps)
+    if (w.size() > 1 && retried.count(key.first)) out.insert(key.first);
+  return out;
+}
+
 }  // namespace
 
 std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
@@ -115,6 +133,7 @@ std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
     bool reuse_loads, std::string* why, const std::string& kernel_function) {
   std::map<uint32_t, LineCompiledForm> forms;
   std::set<uint32_t> cas_lines;  // a compare-and-swap loop's ATOMS.CAST on the line
+  std::set<uint32_t> looped;     // a shared instruction of the line in a loop
   for (const SassInstruction& i : sass) {
     if (!i.shared() || i.never_executes() || counted_line(i) == 0) continue;
     LineCompiledForm& f = forms[counted_line(i)];
@@ -122,15 +141,19 @@ std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
     if (is_load(i.opcode)) f.load_width = std::max(f.load_width, i.width());
     if (is_store(i.opcode)) f.store_width = std::max(f.store_width, i.width());
     if (i.opcode.rfind("ATOMS.CAST", 0) == 0) cas_lines.insert(f.line);
+    if (i.in_loop) looped.insert(f.line);
   }
   std::vector<LineCompiledForm> list;
-  for (const auto& [line, f] : forms) list.push_back(f);
+  for (auto [line, f] : forms) {
+    f.unrolled = !looped.count(line);
+    list.push_back(f);
+  }
   const CompiledRecording cr = recording_as_compiled(r, list, reuse_loads);
   const auto ins = recorded_instructions(cr.recording, arch, why);
   if (!ins) return std::nullopt;
   std::map<uint32_t, LineAsCompiled> out;
   for (const RecordedAccess& a : r.accesses) out[a.line].line = a.line;
-  std::set<uint32_t> contended;
+  std::set<uint32_t> contended, cas_served;
   std::map<std::pair<uint32_t, uint32_t>, int64_t> per_warp;  // (line, warp): instructions
   for (const RecordedInstruction& in : *ins) {
     LineAsCompiled& l = out[in.line];
@@ -149,16 +172,26 @@ std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
       if (c.max_instructions) contended.insert(in.line);
       continue;
     }
+    // atomicCAS is ATOMS.CAS, two wavefronts a pass on Hopper (serve()'s Op::AtomicCas); the
+    // recording's instruction is served as an atomic (the picture, a scenario, has no CAS step).
+    const bool cas = in.kind == RecordedKind::AtomicCas;
+    if (cas) cas_served.insert(in.line);
     for (const RecordedWarp& w : in.warps) {
+      const AccessResult s = cas ? serve(arch, Op::AtomicCas, w.access) : w.served;
       ++l.requests, ++l.max_requests;
-      l.wavefronts += w.served.wavefronts;
-      l.max_wavefronts += w.served.wavefronts;
-      l.ideal += w.served.ideal;
+      l.wavefronts += s.wavefronts;
+      l.max_wavefronts += s.wavefronts;
+      l.ideal += s.ideal;
     }
   }
   std::vector<LineAsCompiled> lines;
   for (auto& [line, l] : out) {
     if (const auto h = cr.how.find(line); h != cr.how.end()) l.how = h->second;
+    if (cas_served.count(line))
+      l.how += (l.how.empty() ? "" : "; ") +
+               std::string(
+                   "atomicCAS as ATOMS.CAS: two wavefronts a pass of its lanes (the picture "
+                   "shows the atomic's passes, one wavefront each)");
     if (cas_lines.count(line))
       l.how += (l.how.empty() ? "" : "; ") +
                std::string(
@@ -174,6 +207,13 @@ std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
     }
     lines.push_back(std::move(l));
   }
+  const std::set<uint32_t> cas_contended = cas_contended_lines(r);
+  for (LineAsCompiled& l : lines)
+    if (cas_contended.count(l.line))
+      l.differs =
+          "an atomicCAS loop that retries on words other warps also swap: how many tries "
+          "each warp makes depends on how the warps interleave on the GPU (" +
+          std::to_string(l.requests) + " instructions in the recording's order)";
   const int64_t threads = r.block[0] * r.block[1] * r.block[2];
   add_differences(lines, sass, per_warp, cas_lines, kernel_function, (threads + 31) / 32);
   return lines;

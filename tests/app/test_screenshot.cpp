@@ -1003,6 +1003,7 @@ struct LessonScene {
   std::string label_tx;   // the same with threadIdx.x spelled tx (timeline_label.h)
   std::string words;      // the answer as the room hears it: "32", "yes"
   int warps = 1;          // the scenario's warps (the timeline's rows)
+  std::string notes;      // the instructor's notes (lesson.h Scene::notes), maybe empty
 };
 
 // gtest names a parameter by this, not by its bytes.
@@ -1040,7 +1041,7 @@ std::vector<LessonScene> question_scenes() {
       out.push_back({l.lesson->name, static_cast<int>(i) + 1, answer,
                      scene.question->quantity == bankviz::Quantity::Wavefronts && answer > ideal,
                      label, label_tx, bankviz::answer_words(scene.question->quantity, answer),
-                     r.analysis->warp_count()});
+                     r.analysis->warp_count(), scene.notes});
     }
   }
   return out;
@@ -1173,6 +1174,11 @@ void expect_asks_on_stage(const LessonScene& q, const Size& size, const Shot& be
   EXPECT_EQ(telling_text(texts), "") << where << " tells before the reveal:\n" << joined(texts);
   EXPECT_NE(joined(texts).find("Q: "), std::string::npos) << where << "\n" << joined(texts);
   EXPECT_EQ(conflict_pixels(before), 0) << where << ": conflict colour before the reveal";
+  // The instructor's notes talk about the answer: never on screen before it.
+  if (!q.notes.empty()) {
+    EXPECT_EQ(joined(texts).find(q.notes), std::string::npos)
+        << where << ": notes before the answer";
+  }
   // The class reads which access the question is about: the asked step's label, whole.
   EXPECT_TRUE(joined(texts).find(q.label + "\n") != std::string::npos ||
               joined(texts).find(q.label_tx + "\n") != std::string::npos)
@@ -1200,6 +1206,9 @@ void expect_asks_on_stage(const LessonScene& q, const Size& size, const Shot& be
   }
 }
 
+// The smallest tile cell the desk draws for a tile of up to 32 x 34 elements at any of the sizes.
+constexpr double kDeskCellPx = 8;
+
 // At the desk (presenter mode off: the sidebar, its description, the scrubber) at one size.
 void expect_asks_at_the_desk(const LessonScene& q, const Size& size, const Shot& before,
                              const Shot& after, const std::string& log) {
@@ -1221,8 +1230,24 @@ void expect_asks_at_the_desk(const LessonScene& q, const Size& size, const Shot&
   EXPECT_GE(before.layout["timeline_rows_visible"].get<int>(), std::min(q.warps, 3))
       << where << ": " << before.layout["timeline"] << " " << before.layout["timeline_rows"];
   EXPECT_TRUE(inside(box(before.layout["timeline"]), size.w, size.h)) << where;
+  // A tile of up to 32 x 34 cells in cells a desk reads (1280x720 drew 6 px ones), wherever the
+  // views' half of the width allows it.
+  const auto& tile = before.layout["tile"];
+  if (tile["rows"].get<int>() <= 32 && tile["cols"].get<int>() <= 34) {
+    EXPECT_GE(tile["cell"].get<double>(), kDeskCellPx) << where << ": " << tile;
+  }
   EXPECT_FALSE(after.layout["asking"].get<bool>()) << where;
   const std::string told = joined(after.layout["texts"]);
+  // The instructor's notes (what to do live after the answer) in the sidebar with the answer,
+  // never before it: before it, their room says they follow it.
+  if (!q.notes.empty()) {
+    EXPECT_EQ(joined(texts).find(q.notes), std::string::npos)
+        << where << ": notes before the answer";
+    EXPECT_NE(joined(texts).find("notes, for the instructor, follow the answer"), std::string::npos)
+        << where << "\n"
+        << joined(texts);
+    EXPECT_NE(told.find(q.notes), std::string::npos) << where << ": no notes\n" << told;
+  }
   EXPECT_NE(told.find("A: " + q.words + " (the model)"), std::string::npos) << where << "\n"
                                                                             << told;
   EXPECT_NE(telling_text(after.layout["texts"]), "") << where << "\n" << told;

@@ -589,6 +589,107 @@ TEST(RecordedAsCompiled, WiderInstructionsAndCompareAndSwapLoopsServeTheRecorded
   EXPECT_NE(by[12].how.find("as the warps interleave"), std::string::npos) << by[12].how;
 }
 
+// An odd-even sort's `a = v[i], b = v[i + 1]` with i = 2t + (phase & 1), its loop unrolled
+// (issue 30, fresh30d oddEvenSort on an H200: 12 instructions, 24 wavefronts for 2 warps): each
+// phase's copy is merged as its own addresses allow, the even phases' into LDS.64, the odd
+// phases' two LDS each; the same line in a loop merges nothing (one instruction for every
+// phase). A user's atomicCAS (ATOMS.CAS) costs two wavefronts a pass, as the hardware counts.
+TEST(RecordedAsCompiled, AnUnrolledLinesCopiesMergeEachAsTheirAddressesAllow) {
+  std::string text = "block 32 1 1\narray v 40 0 512\n";
+  int n = 0;
+  for (int phase = 0; phase < 4; ++phase) {
+    for (int t = 0; t < 32; ++t, n += 2) {
+      const int i = 2 * t + (phase & 1);
+      text += std::to_string(t) + " 47 L 4 " + std::to_string(4 * i) + " 0 0 1\n";
+      text += std::to_string(t) + " 47 L 4 " + std::to_string(4 * i + 4) + " 0 0 2\n";
+    }
+    text += "sync\n";
+  }
+  for (int t = 0; t < 32; ++t, ++n)  // 4 lanes on each of 8 words
+    text += std::to_string(t) + " 67 C 4 " + std::to_string(256 + 4 * (t % 8)) + " 0 0 3\n";
+  text += "end " + std::to_string(n) + "\n";
+  std::string why;
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  // Unrolled: the four phases' copies (LDS.64; LDS, LDS; ...). In a loop: one copy.
+  auto listing = [](bool loop) {
+    std::string l = "\t//## File \"k.cu\", line 47\n";
+    if (loop) l += ".L_x_0:\n";
+    const char* pc[] = {"0000", "0010", "0020", "0030", "0040", "0050", "0060", "0070"};
+    int at = 0;
+    auto put = [&](const std::string& ins) {
+      l += std::string("        /*") + pc[at++] + "*/                   " + ins + " ;\n";
+    };
+    for (int copy = 0; copy < (loop ? 1 : 2); ++copy) {
+      put("LDS.64 R2, [R9]");
+      put("LDS R4, [R9+0x4]");
+      put("LDS R5, [R9+0x8]");
+    }
+    if (loop) put("@P0 BRA `(.L_x_0)");
+    l += "\t//## File \"k.cu\", line 67\n";
+    put("ATOMS.CAS R7, [R8], R2, R3");
+    return l;
+  };
+  auto by_line = [&](bool loop) {
+    std::map<uint32_t, LineAsCompiled> by;
+    const auto lines =
+        recorded_lines_as_compiled(*r, parse_nvdisasm(listing(loop)), default_arch(), true, &why);
+    EXPECT_TRUE(lines) << why;
+    if (lines)
+      for (const LineAsCompiled& l : *lines) by[l.line] = l;
+    return by;
+  };
+  auto unrolled = by_line(false);
+  // Even phases: one LDS.64 (256 bytes, 2 wavefronts); odd: two LDS at a stride of 2 words (2).
+  EXPECT_EQ(unrolled[47].requests, 2 * 1 + 2 * 2);
+  EXPECT_EQ(unrolled[47].wavefronts, 2 * 2 + 2 * 2 * 2);
+  EXPECT_NE(unrolled[47].how.find("128 accesses in 8-byte instructions"), std::string::npos)
+      << unrolled[47].how;
+  EXPECT_EQ(unrolled[47].differs, "");
+  auto looped = by_line(true);
+  EXPECT_EQ(looped[47].requests, 8);  // some phase unaligned: no copy of its own, none merged
+  EXPECT_EQ(looped[47].how, "");
+  // ATOMS.CAS: 4 passes (4 lanes in each bank), two wavefronts each.
+  EXPECT_EQ(unrolled[67].requests, 1);
+  EXPECT_EQ(unrolled[67].wavefronts, 8);
+  EXPECT_NE(unrolled[67].how.find("ATOMS.CAS"), std::string::npos) << unrolled[67].how;
+}
+
+// A user's atomicCAS loop whose lanes retry on words that lanes of other warps swap too (a
+// double atomicAdd written with atomicCAS): each warp's tries depend on how the warps interleave
+// on the GPU, so the line says so; one warp alone, or a loop whose lanes never retry, is as
+// recorded.
+TEST(RecordedAsCompiled, ACasLoopContendedAcrossWarpsIsSaidToDependOnTheirOrder) {
+  auto lines_of = [](int threads, int tries) {
+    std::string text = "block " + std::to_string(threads) + " 1 1\narray s 10 0 128\n";
+    for (int k = 0; k < tries; ++k)
+      for (int t = 0; t < threads; ++t)
+        text += std::to_string(t) + " 12 C 8 " + std::to_string(8 * (t % 16)) + " 0 0 1\n";
+    text += "end " + std::to_string(threads * tries) + "\n";
+    std::string why;
+    const auto r = parse_recording(text, &why);
+    EXPECT_TRUE(r) << why;
+    const auto lines = recorded_lines_as_compiled(
+        *r,
+        parse_nvdisasm(".L_x_1:\n\t//## File \"k.cu\", line 12\n"
+                       "        /*0000*/                   ATOMS.CAS.64 R4, [R2], R4, R6 ;\n"
+                       "        /*0010*/               @P0 BRA `(.L_x_1) ;\n"),
+        default_arch(), true, &why);
+    EXPECT_TRUE(lines) << why;
+    return lines ? *lines : std::vector<LineAsCompiled>{};
+  };
+  const auto two_warps = lines_of(64, 2);
+  ASSERT_EQ(two_warps.size(), 1u);
+  EXPECT_NE(two_warps[0].differs.find("depends on how the warps interleave"), std::string::npos)
+      << two_warps[0].differs;
+  const auto one_warp = lines_of(32, 2);
+  ASSERT_EQ(one_warp.size(), 1u);
+  EXPECT_EQ(one_warp[0].differs, "");
+  const auto once = lines_of(64, 1);
+  ASSERT_EQ(once.size(), 1u);
+  EXPECT_EQ(once[0].differs, "");
+}
+
 // What the SASS alone says where a user's line cannot run as recorded (issue 30: the CPU
 // recording is never silently different): a struct copy of which the compiler loads two of the
 // three members (fewer instructions, none in a loop, than a warp's accesses), a line with no

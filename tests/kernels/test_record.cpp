@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "bankviz/analysis.h"
@@ -32,9 +33,10 @@ struct Recorded {
   size_t accesses = 0;
 };
 
-Recorded record(const std::string& source, const std::string& kernel, int64_t bx, int64_t by = 1,
-                int64_t bz = 1, int64_t dynamic = 0, std::vector<std::optional<int64_t>> args = {},
-                double timeout = 60) {
+RecordRequest recording_request(const std::string& source, const std::string& kernel, int64_t bx,
+                                int64_t by = 1, int64_t bz = 1, int64_t dynamic = 0,
+                                std::vector<std::optional<int64_t>> args = {},
+                                double timeout = 60) {
   RecordRequest q;
   q.source = source;
   q.file_name = "k.cu";
@@ -45,8 +47,12 @@ Recorded record(const std::string& source, const std::string& kernel, int64_t bx
   q.dynamic_shared = dynamic;
   q.args = std::move(args);
   q.timeout_s = timeout;
+  return q;
+}
+
+// A recording's figures per line (recorded_lines()), or why there are none.
+Recorded recorded_lines_of(const RecordResult& r) {
   Recorded out;
-  const RecordResult r = record_on_cpu(q);
   if (!r.recording) {
     out.error = r.error;
     return out;
@@ -60,6 +66,13 @@ Recorded record(const std::string& source, const std::string& kernel, int64_t bx
   }
   for (const RecordedLine& l : recorded_lines(*ins)) out.lines[l.line] = l;
   return out;
+}
+
+Recorded record(const std::string& source, const std::string& kernel, int64_t bx, int64_t by = 1,
+                int64_t bz = 1, int64_t dynamic = 0, std::vector<std::optional<int64_t>> args = {},
+                double timeout = 60) {
+  return recorded_lines_of(record_on_cpu(
+      recording_request(source, kernel, bx, by, bz, dynamic, std::move(args), timeout)));
 }
 
 #define NEED_COMPILER()                                                                          \
@@ -258,15 +271,11 @@ TEST(Record, ALineThatLoadsAndStoresIsBothAndLanesLoadBeforeAnyStores) {
       "  if (threadIdx.x == 31) s[0] = s[5];\n"
       "  out[threadIdx.x] = s[threadIdx.x];\n"
       "}\n";
-  r = record(src, "shift", 32);
+  const RecordResult rec =
+      record_on_cpu(recording_request(src, "shift", 32));  // once: a compile each
+  r = recorded_lines_of(rec);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_EQ(r.lines.at(4).requests, 2);
-  RecordRequest q;
-  q.source = src;
-  q.file_name = "k.cu";
-  q.kernel = "shift";
-  q.block[0] = 32;
-  const RecordResult rec = record_on_cpu(q);
   ASSERT_TRUE(rec.recording) << rec.error;
   // Line 5's load by thread 31 reads s[5], which line 4 wrote with thread 4's old value: 4.
   bool seen = false;
@@ -340,8 +349,11 @@ TEST(RecordPicture, EveryRecordedLineOpensAsAPictureWithTheRecordedFigures) {
                         {"dot.cu", "dot", 256, 1, 0},
                         {"histogram.cu", "histogram", 256, 1, 0},
                         {"kernels.cu", "prescan", 256, 1, (512 + 16) * 4}};
+  // Each kernel recorded once (seconds of CPU each): the checks below read these again.
+  std::map<std::string, Pictures> recorded;
   for (const Case& c : cases) {
-    const Pictures p = pictures(read(c.file), c.kernel, c.bx, c.by, c.dynamic);
+    const Pictures& p = recorded[c.kernel] =
+        pictures(read(c.file), c.kernel, c.bx, c.by, c.dynamic);
     ASSERT_TRUE(p.error.empty()) << c.kernel << ": " << p.error;
     ASSERT_FALSE(p.lines.empty()) << c.kernel;
     for (const auto& [line, l] : p.lines) {
@@ -356,20 +368,17 @@ TEST(RecordPicture, EveryRecordedLineOpensAsAPictureWithTheRecordedFigures) {
     }
   }
   // The tiles are the declarations: int tile[32][32], its padded twin [32][32 + 1].
-  Pictures p = pictures(read("data_layout.cu"), "setRowReadColIpad", 32, 32);
-  ASSERT_TRUE(p.error.empty()) << p.error;
+  const Pictures& p = recorded.at("setRowReadColIpad");
   const TileDecl& t = p.pictures.at(51).scenario.tiles.at(0);
   EXPECT_EQ(t.dims, (std::vector<int64_t>{32, 32}));
   EXPECT_EQ(t.pad, 1);
   EXPECT_EQ(p.analyses.at(51).total_wavefronts(), 32);
   // The histogram's data-dependent atomic, which following the kernel refuses, opens: block 0's
   // bins all 0 (zeroed input), merged by ATOMS.POPC.INC: one wavefront per warp.
-  p = pictures(read("histogram.cu"), "histogram", 256);
-  ASSERT_TRUE(p.error.empty()) << p.error;
   SourceLaunch launch;
   launch.block[0] = 256;
   EXPECT_FALSE(scenario_from_source_line(read("histogram.cu"), 16, launch, "k.cu").scenario);
-  const Analysis& h = p.analyses.at(16);
+  const Analysis& h = recorded.at("histogram").analyses.at(16);
   EXPECT_EQ(h.step_op(0).op, Op::AtomicInc);
   EXPECT_EQ(h.total_wavefronts(), 8);
   EXPECT_EQ(h.warps[0][0].element[5], 0);  // every lane's bin is input[...] = 0
@@ -505,28 +514,25 @@ TEST(Record, ASharedArrayThroughAPointerIsRecordedAsBySubscript) {
       EXPECT_GT(a.requests, 0) << lx;
     }
   };
+  // Each kernel recorded once (a recording is a compile of the file: seconds of CPU each).
   // The helper's accesses are on the helper's lines (2, 3), not on the call's (10).
   const Recorded helper = record(src, "viaHelper", 64);
   same(helper, record(src, "inlined", 64), {{2, 18}, {3, 19}});
   EXPECT_FALSE(helper.lines.count(10));
-  same(record(src, "carved", 64, 1, 1, 512), record(src, "separate", 64), {{27, 36}, {28, 37}});
+  const RecordResult r = record_on_cpu(recording_request(src, "carved", 64, 1, 1, 512));
+  const Recorded carved = recorded_lines_of(r), separate = record(src, "separate", 64);
+  same(carved, separate, {{27, 36}, {28, 37}});
   // The two columns' reads: b[t] is 1 wavefront a request, b's stores 2-way (t * 2 % 64).
-  const Recorded carved = record(src, "carved", 64, 1, 1, 512);
   ASSERT_TRUE(carved.lines.count(30));
-  same(carved, record(src, "separate", 64), {{30, 39}});
-  same(record(src, "rowPointer", 32, 8), record(src, "rowSubscript", 32, 8), {{46, 53}});
+  same(carved, separate, {{30, 39}});
+  const Recorded row_pointer = record(src, "rowPointer", 32, 8),
+                 row_subscript = record(src, "rowSubscript", 32, 8);
+  same(row_pointer, row_subscript, {{46, 53}});
   // col[ty * 33] with col = tile[0] + tx: tile[ty][tx], as rowSubscript's load reads it.
-  same(record(src, "rowPointer", 32, 8), record(src, "rowSubscript", 32, 8), {{48, 55}});
+  same(row_pointer, row_subscript, {{48, 55}});
 
   // The carved arrays are named by their pointers, over the buffer, and a line reaching one of
   // them opens as a picture whose tile is it.
-  RecordRequest q;
-  q.source = src;
-  q.file_name = "k.cu";
-  q.kernel = "carved";
-  q.block[0] = 64;
-  q.dynamic_shared = 512;
-  const RecordResult r = record_on_cpu(q);
   ASSERT_TRUE(r.recording) << r.error;
   std::vector<std::string> names;
   for (const RecordedArray& a : r.recording->arrays) names.push_back(a.name);
@@ -668,6 +674,59 @@ TEST(Record, AnAtomicCasIsRecordedAsItsOwnKind) {
   EXPECT_EQ(other, 32);
 }
 
+// A user's compare-and-swap loop keeping a float maximum (issue 30, fresh30d casFloatMax): the
+// atomicCAS goes through a pointer made on another line and cast to int*, and is recorded on its
+// own call's line, where nvcc puts the ATOMS.CAS (not on the line that made the pointer). The
+// block's warps run side by side as on the GPU: all four read the word before any swaps, so each
+// warp's lanes try once (an H200 counts 4 ATOMS.CAS executions, 32 wavefronts), where one warp
+// after another would leave warps 1-3 nothing to swap. Also through `s + i` and a multi-line call.
+TEST(Record, AnAtomicThroughAPointerMadeElsewhereIsOnItsCallsLineAndWarpsRunSideBySide) {
+  NEED_COMPILER();
+  const std::string source =
+      "__global__ void casFloatMax(const float* in, float* out, int* q)\n"
+      "{\n"
+      "    __shared__ float best[8];\n"
+      "    __shared__ int n[4];\n"
+      "    const int t = threadIdx.x;\n"
+      "    if (t < 8) best[t] = -1.0f;\n"
+      "    if (t < 4) n[t] = 0;\n"
+      "    __syncthreads();\n"
+      "    float* slot = &best[t % 8];\n"
+      "    const float v = in[t];\n"
+      "    int old = __float_as_int(*slot);\n"
+      "    while (__int_as_float(old) < v) {\n"
+      "        const int seen = atomicCAS(reinterpret_cast<int*>(slot), old, __float_as_int(v));\n"
+      "        if (seen == old) break;\n"
+      "        old = seen;\n"
+      "    }\n"
+      "    int* count = n + t % 4;\n"
+      "    q[t] = atomicAdd(count, 1) + atomicAdd(\n"
+      "        &n[t % 4], 2);\n"
+      "    __syncthreads();\n"
+      "    if (t < 8) out[t] = best[t];\n"
+      "}\n";
+  RecordRequest q;
+  q.source = source;
+  q.file_name = "k.cu";
+  q.kernel = "casFloatMax";
+  q.block[0] = 128;
+  const RecordResult r = record_on_cpu(q);
+  ASSERT_TRUE(r.recording) << r.error;
+  std::map<uint32_t, int> per_line;
+  std::map<uint32_t, std::set<uint32_t>> cas_warps;
+  for (const RecordedAccess& a : r.recording->accesses) {
+    ++per_line[a.line];
+    if (a.kind == RecordedKind::AtomicCas) cas_warps[a.line].insert(a.thread / 32);
+  }
+  EXPECT_EQ(per_line.count(9), 0u) << "nothing on the line that made the pointer";
+  EXPECT_EQ(per_line[11], 128);  // every thread reads its slot once
+  EXPECT_EQ(per_line[13], 128);  // and tries once: no warp runs ahead
+  EXPECT_EQ(cas_warps[13].size(), 4u);
+  EXPECT_EQ(per_line.count(17), 0u);
+  EXPECT_EQ(per_line[18], 2 * 128);  // both atomicAdds, one through `n + t % 4`, on the call's line
+  EXPECT_EQ(per_line.count(19), 0u);
+}
+
 TEST(Record, ASharedScalarAsTheWholeIndexIsReadOnItsLine) {
   NEED_COMPILER();
   // out[t] = s[n] with __shared__ int n: n's read and s[n]'s, both on line 67, both broadcasts.
@@ -684,8 +743,10 @@ TEST(Record, ASharedScalarAsTheWholeIndexIsReadOnItsLine) {
 // as an index), none on line 0; and a line loading one array twice is two steps of its picture.
 TEST(Record, ASharedScalarsEveryReadIsOnItsLine) {
   NEED_COMPILER();
-  const Recorded r = record(read("recorded.cu"), "scalarUses", 64);
-  ASSERT_TRUE(r.error.empty()) << r.error;
+  // One recording for the lines' figures and their pictures (each recording compiles the file).
+  const Pictures p = pictures(read("recorded.cu"), "scalarUses", 64);
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  const Pictures& r = p;
   EXPECT_EQ(r.lines.count(0), 0u) << "a scalar's read went to line 0";
   ASSERT_TRUE(r.lines.count(79) && r.lines.count(82) && r.lines.count(84) && r.lines.count(85));
   EXPECT_EQ(r.lines.at(79).ops, "st");  // n = out[0] + 2, thread 0 alone
@@ -695,8 +756,6 @@ TEST(Record, ASharedScalarsEveryReadIsOnItsLine) {
   EXPECT_EQ(r.lines.at(84).ops, "ld");  // if (n)
   EXPECT_EQ(r.lines.at(84).requests, 2);
   EXPECT_EQ(r.lines.at(85).requests, 8);  // perm[t], s[perm[t]], n, s[(n + t) & 63]
-  const Pictures p = pictures(read("recorded.cu"), "scalarUses", 64);
-  ASSERT_TRUE(p.error.empty()) << p.error;
   std::vector<std::string> labels;
   for (const Step& st : p.pictures.at(85).scenario.steps) labels.push_back(st.label);
   std::sort(labels.begin(), labels.end());
@@ -788,13 +847,10 @@ TEST(Record, ErrorsAreNamedAndLimitsHold) {
 namespace bankviz {
 namespace {
 
-// The GPU recording's text (record.h gpu_recording_text(): the device header, the __shared__
-// declarations as real storage beside recording proxies) compiles with NVRTC for every kernel
-// the device runs it on, seeds' kernels as written and bankviz's own; no GPU needed. What it
-// cannot record is refused with the reason instead.
-TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
-  if (!built_with_cuda()) GTEST_SKIP() << "this build has no CUDA toolkit (NVRTC)";
-  const std::vector<std::pair<std::string, std::vector<std::string>>> files = {
+// The kernels whose GPU recording is made and compiled below: the seeds' kernels as written and
+// bankviz's own, by file.
+const std::vector<std::pair<std::string, std::vector<std::string>>>& profiled_kernels() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> files = {
       {"data_layout.cu",
        {"setRowReadRow", "setColReadCol", "setRowReadCol", "setRowReadColDyn",
         "setRowReadColIpad"}},
@@ -827,26 +883,41 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
       // Vector casts inside expressions and a plain `*p` (issue 30, round 3).
       {"casts.cu", {"vectorCasts"}},
   };
-  int compiled = 0;
-  for (const auto& [file, kernels] : files) {
+  return files;
+}
+
+// Each kernel's GPU recording text, or a failure naming it.
+struct GpuRecordingText {
+  std::string file, kernel;
+  KernelSource source;
+};
+std::vector<GpuRecordingText> gpu_recording_texts() {
+  std::vector<GpuRecordingText> out;
+  for (const auto& [file, kernels] : profiled_kernels()) {
     const std::string src = read(file);
-    ASSERT_FALSE(src.empty()) << file;
+    EXPECT_FALSE(src.empty()) << file;
     for (const std::string& kernel : kernels) {
       std::string why;
       std::vector<RecordedArray> declared;
-      KernelSource k;
-      k.text = gpu_recording_text(src, kernel, file, &why, &declared);
-      ASSERT_FALSE(k.text.empty()) << file << " " << kernel << ": " << why;
+      GpuRecordingText t{file, kernel, {}};
+      t.source.text = gpu_recording_text(src, kernel, file, &why, &declared);
+      EXPECT_FALSE(t.source.text.empty()) << file << " " << kernel << ": " << why;
       EXPECT_FALSE(declared.empty()) << kernel;
-      k.kernel_name = kernel;
-      k.file_name = file;
-      std::string error;
-      EXPECT_FALSE(compiled_cubin(k, "sm_90", &error).empty())
-          << file << " " << kernel << ": " << error;
-      ++compiled;
+      t.source.kernel_name = kernel;
+      t.source.file_name = file;
+      if (!t.source.text.empty()) out.push_back(std::move(t));
     }
   }
-  EXPECT_EQ(compiled, 53);
+  return out;
+}
+
+// The GPU recording's text (record.h gpu_recording_text(): the device header, the __shared__
+// declarations as real storage beside recording proxies) is made for every kernel the device
+// runs it on, seeds' kernels as written and bankviz's own; what it cannot record is refused with
+// the reason instead. Without CUDA too (build-min), and under the sanitizers (scripts/sanitize.sh
+// leaves NVRTC's compile of these texts, below, to the plain build).
+TEST(RecordGpu, EveryProfiledKernelsRecordingIsMadeOrRefusedWithTheReason) {
+  EXPECT_EQ(gpu_recording_texts().size(), 53u);
   // Inline asm: named; the line keeps the hardware's figures only.
   std::string why;
   // A template without its instance named: the GPU recording asks for it.
@@ -855,6 +926,18 @@ TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
   why.clear();
   EXPECT_TRUE(gpu_recording_text(read("warp.cu"), "withInlineAsm", "warp.cu", &why).empty());
   EXPECT_NE(why.find("inline asm (line 29)"), std::string::npos) << why;
+}
+
+// Each of those texts compiles with NVRTC for the device; no GPU needed.
+TEST(RecordGpu, EveryProfiledKernelsRecordingCompilesWithNvrtc) {
+  if (!built_with_cuda()) GTEST_SKIP() << "this build has no CUDA toolkit (NVRTC)";
+  const std::vector<GpuRecordingText> texts = gpu_recording_texts();
+  EXPECT_EQ(texts.size(), 53u);
+  for (const GpuRecordingText& t : texts) {
+    std::string error;
+    EXPECT_FALSE(compiled_cubin(t.source, "sm_90", &error).empty())
+        << t.file << " " << t.kernel << ": " << error;
+  }
 }
 
 }  // namespace

@@ -4,12 +4,15 @@
 // analysis in the page against the same code run natively (build/bench/bench_presets).
 //
 // usage: node tests/web/bench.mjs http://127.0.0.1:PORT/ SITE_DIR [NATIVE_JSON]
+//        (BANKVIZ_BENCH_REPEATS: each preset's analyses, the median taken; 5 unless given, as
+//        `bench_presets assets/presets N` natively)
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import puppeteer from 'puppeteer-core';
 
 const [base, site, nativeFile] = process.argv.slice(2);
+const repeats = Number(process.env.BANKVIZ_BENCH_REPEATS || 5);
 if (!base || !site) {
   console.error('usage: node bench.mjs URL SITE_DIR [NATIVE_JSON]');
   process.exit(2);
@@ -25,10 +28,12 @@ const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 // [1] Size
 let bytes = 0, gz = 0;
-for (const f of fs.readdirSync(site)) {
+for (const f of fs.readdirSync(site, {recursive: true})) {
+  if (!fs.statSync(path.join(site, f)).isFile()) continue;
   const data = fs.readFileSync(path.join(site, f));
   bytes += data.length;
-  gz += zlib.gzipSync(data, {level: 9}).length;
+  // recorded/*.json.gz are served as they are: gzipped already.
+  gz += f.endsWith('.gz') ? data.length : zlib.gzipSync(data, {level: 9}).length;
 }
 console.log(`site: ${(bytes / 1e6).toFixed(2)} MB, gzipped ${(gz / 1e6).toFixed(2)} MB`);
 
@@ -43,15 +48,23 @@ async function page(fragment, w, h) {
   return p;
 }
 
-// [2] First frame: performance.now() at the first frame shown, from the navigation's start.
+// [2] First frame: performance.now() at the first frame shown, from the navigation's start, and
+// when bankviz.wasm had arrived (its compile is streamed as it arrives).
 const firsts = [];
+const stages = {};
 for (let i = 0; i < 5; ++i) {
   const p = await page('#lesson=data-layout&scene=1&size=1280x720', 1280, 720);
-  firsts.push(await p.evaluate(() => window.Module.bankvizFirstFrameMs));
+  const r = await p.evaluate(() => {
+    const wasm = performance.getEntriesByType('resource').find((e) => /bankviz\.wasm$/.test(e.name));
+    return {first: window.Module.bankvizFirstFrameMs, marks: {wasm: wasm ? wasm.responseEnd : NaN}};
+  });
+  firsts.push(r.first);
+  for (const [k, v] of Object.entries(r.marks)) (stages[k] = stages[k] || []).push(v);
   await p.done();
 }
 console.log(`first frame: median ${median(firsts).toFixed(0)} ms (runs: ${
-  firsts.map((x) => x.toFixed(0)).join(', ')})`);
+  firsts.map((x) => x.toFixed(0)).join(', ')}); bankviz.wasm arrived (median, ms): ${
+  Object.entries(stages).map(([k, v]) => `${k} ${median(v).toFixed(0)}`).join(', ')}`);
 
 // [3] Frames per second, presenter mode at 1920x1080, the animation playing (space).
 {
@@ -70,10 +83,12 @@ console.log(`first frame: median ${median(firsts).toFixed(0)} ms (runs: ${
 // [4] Every preset's analysis in the page, against the native figures.
 {
   const p = await page('#size=1280x720', 1280, 720);
-  const json = await p.evaluate(() => {
-    const ptr = window.Module.ccall('bankviz_bench_presets', 'number', ['number'], [5]);
+  // The page settled first: its pool of workers loads after the first frame (site.cmake).
+  await new Promise((r) => setTimeout(r, 3000));
+  const json = await p.evaluate((n) => {
+    const ptr = window.Module.ccall('bankviz_bench_presets', 'number', ['number'], [n]);
     return window.Module.UTF8ToString(ptr);
-  });
+  }, repeats);
   const web = JSON.parse(json);
   await p.done();
   const native = nativeFile ? JSON.parse(fs.readFileSync(nativeFile, 'utf8')) : {};

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "caption_fit.h"
+#include "lesson/notes.h"
 #include "platform/theme.h"
 #include "shell/panels.h"
 
@@ -134,6 +135,28 @@ float strip_height(const Strip& s, float width) {
 }
 
 }  // namespace
+
+float notes_height(const std::string& notes, float width, float most) {
+  if (notes.empty()) return 0;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  // The title bar, the padding and the wrapped paragraph (a scroll bar's width kept aside).
+  const float wrap = width - st.WindowPadding.x * 2 - st.ScrollbarSize;
+  const float text = ImGui::CalcTextSize(notes.c_str(), nullptr, false, wrap).y;
+  const float title = ImGui::GetFontSize() + st.FramePadding.y * 2;
+  return std::floor(std::min(most, title + st.WindowPadding.y * 2 + text + 2));
+}
+
+void draw_scene_notes(const std::string& notes, bool conceal, Rect r) {
+  if (!begin_panel("Scene notes, for the instructor", r)) return ImGui::End();
+  ImGui::PushTextWrapPos(0);
+  if (conceal) {
+    ImGui::TextDisabled("(the scene's notes, for the instructor, follow the answer)");
+  } else {
+    ImGui::TextUnformatted(notes.c_str());
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::End();
+}
 
 float lesson_height(const LessonState& l, const Analysis* analysis, const std::string& title,
                     const Look& look, float width) {

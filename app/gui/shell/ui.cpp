@@ -22,8 +22,10 @@
 #include <fstream>
 
 #include "data_dir.h"
+#include "lesson/notes.h"
 #include "platform/platform.h"
 #include "platform/theme.h"
+#include "shell/desk.h"
 #include "shell/panels.h"
 #include "shell/session.h"
 
@@ -176,6 +178,16 @@ void arch_rules_label(const Arch& arch, const Palette& p) {
   }
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
+}
+
+bool short_window(float height) {
+  // 1280x720 and 1024x768 (1280x800 too) at the desk's type: there a lesson's 32-row tile had
+  // 6 px cells under the toolbar's two rows, the caption, the title bars and the status line.
+  return height < ImGui::GetFontSize() * 48;
+}
+
+bool dense_desk(const Settings& settings, bool slide, float height) {
+  return !settings.presenter && !slide && short_window(height);
 }
 
 Look look(AppState& s) {
@@ -369,6 +381,14 @@ void compare_panel(AppState& s, const ViewSide& mv, const Look& lk, CellRenderer
 
 }  // namespace
 
+// The instructor's notes of the lesson scene on screen, "" without one.
+static std::string scene_notes(const AppState& s) {
+  if (!s.lesson.file || s.lesson.scene < 0 ||
+      s.lesson.scene >= static_cast<int>(s.lesson.file->scenes.size()))
+    return {};
+  return s.lesson.file->scenes[static_cast<size_t>(s.lesson.scene)].notes;
+}
+
 std::string toolbar_scenario_name(const AppState& s) {
   // A lesson's embedded scene has no preset: its scenario's name, as long as it is unedited; a
   // kernel's line opened from the K window: its file and line, as long as it is unedited.
@@ -527,15 +547,17 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
   s.layout.width = W;
   s.layout.height = H;
   s.layout.font_px = fs;
-  // The status line: a fixed strip at the bottom of the desk layout; presenter mode draws it over
-  // the timeline's foot only while it has news (nothing moves either way).
-  const float status = pres ? 0 : status_height();
+  const Look lk = look(s);
+  const bool dense = dense_desk(s.settings, s.slide, H);  // shell/desk.h
+  // The status line: a fixed strip at the bottom of the desk layout; presenter mode and a dense
+  // desk (a short window) draw it over the timeline's foot only while it has news (nothing moves
+  // either way).
+  const float status = pres || dense ? 0 : status_height();
   // Views only: no sidebar at all; the views are what the back row of a classroom must read.
   const bool views_only = s.settings.views_only;
   const float side = views_only ? 0 : std::floor(std::clamp(fs * 21, W * 0.18f, W * 0.32f));
   const float x0 = side, w = W - side;
   // A lesson's caption spans the window under the toolbar (at most a third of it).
-  const Look lk = look(s);
   const float cap =
       std::min(std::floor(H / 3), lesson_height(s.lesson, ptr(s.analysis), s.draft.title, lk, W));
   const float y0 = bar + cap, h = H - bar - cap - status;
@@ -543,11 +565,14 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
   // the rest of the height. Presenter mode with the sidebar open shows only the controls.
   // A short window (720p) gives the kernel source more of the sidebar: five lines of it at
   // 1280x720 where a quarter showed three (the controls and the measurement scroll).
-  const bool short_side = h < fs * 34;
+  const bool short_side = dense || h < fs * 34;
   float meas_h =
       s.settings.show_measure && !pres ? std::floor(h * (short_side ? 0.18f : 0.22f)) : 0;
   float src_h = s.settings.show_source && !pres ? std::floor(h * (short_side ? 0.36f : 0.26f)) : 0;
-  const float ctl_h = h - meas_h - src_h;
+  // A lesson scene's instructor's notes under the controls, from their share (at most half).
+  const std::string notes = pres || views_only ? std::string() : scene_notes(s);
+  const float notes_h = notes_height(notes, side, std::floor((h - meas_h - src_h) * 0.5f));
+  const float ctl_h = h - meas_h - src_h - notes_h;
   // Presenter mode: the timeline is a strip of the verdict (across the whole width, where the
   // bank view's half would wrap it onto three lines; the keys and the clicker replace the
   // scrubber), the step labels and the rows that matter (presenter_timeline_height), so that the
@@ -581,9 +606,10 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
   }
   if (!views_only) {
     controls_panel(s, {{0, y0}, {side, ctl_h}});
+    if (notes_h > 0) draw_scene_notes(notes, asking(s), {{0, y0 + ctl_h}, {side, notes_h}});
     if (meas_h > 0)
       draw_measurement(s.measure, ptr(s.analysis), asking(s), s.palette,
-                       {{0, y0 + ctl_h}, {side, meas_h}});
+                       {{0, y0 + ctl_h + notes_h}, {side, meas_h}});
     if (src_h > 0) {
       // Ask before telling: the kernel's header comment names the scenario's title and
       // description ("... the column read is a 32-way conflict"). While the question is open the
@@ -595,7 +621,7 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
         untitled.description.clear();
       }
       draw_source(asking(s) ? untitled : s.scenario, asking(s) ? -2 - s.version : s.version,
-                  {{0, y0 + ctl_h + meas_h}, {side, src_h}}, opened_line(s));
+                  {{0, y0 + ctl_h + notes_h + meas_h}, {side, src_h}}, opened_line(s));
     }
   }
   // Before and after (compare.h): both sides share the views' rectangle; B follows A's playhead.

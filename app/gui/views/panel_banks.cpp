@@ -14,6 +14,7 @@
 
 #include "bankviz/text.h"
 #include "platform/theme.h"
+#include "shell/desk.h"
 #include "shell/panels.h"
 
 namespace bankviz::gui {
@@ -165,7 +166,9 @@ float verdict_height(const ViewSide& v, float width) {
 
 void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cr, Rect r) {
   const std::string title = std::string("Physical banks") + v.id;
-  if (!begin_panel(title.c_str(), r, !look.settings.presenter)) return ImGui::End();
+  // A dense desk (a short window) gives the title bar's height to the cells (shell/desk.h).
+  const bool dense = dense_desk(look.settings, look.slide, ImGui::GetIO().DisplaySize.y);
+  if (!begin_panel(title.c_str(), r, !look.settings.presenter && !dense)) return ImGui::End();
   if (!v.analysis || v.analysis->scenario.tiles.empty()) {
     ImGui::TextDisabled("No analysis yet.");
     return ImGui::End();

@@ -12,14 +12,45 @@
 #include <vector>
 
 #include "platform/theme.h"
+#include "shell/desk.h"
 #include "shell/panels.h"
 #include "views/timeline_label.h"
 
 namespace bankviz::gui {
 
+namespace {
+
+// A dense desk's step label (shell/desk.h) on one line with the warp counter's short form (its
+// widest: two digits a wavefront figure, so the choice is the same from a question to its
+// answer): the label whole, or nearly (threadIdx.x as tx, the tile's name dropped), else ""
+// (the label keeps a line of its own).
+std::string desk_label_beside_counter(const ViewSide& v, float right) {
+  const Analysis& a = *v.analysis;
+  char counter[96];
+  std::snprintf(counter, sizeof counter, "warp %d/%d  wavefront 88/88", v.frame->warp,
+                a.warp_count());
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float room = right - ImGui::GetCursorScreenPos().x - ImGui::CalcTextSize(counter).x - gap;
+  ImFont* bold = g_fonts.bold;
+  const std::string& full = a.steps[static_cast<size_t>(v.frame->step)].label;
+  const std::string label = fit_step_label(
+      full, room,
+      [bold](const std::string& t) {
+        return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, t.c_str()).x;
+      },
+      tile_names(a.scenario));
+  const bool whole = !label.empty() && label.find('~') == std::string::npos &&
+                     (label == full || label.find('[') != std::string::npos);
+  return whole ? label : std::string();
+}
+
+}  // namespace
+
 void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRenderer& cr, Rect r) {
   const std::string title = std::string("Logical tile") + v.id;
-  if (!begin_panel(title.c_str(), r, !look.settings.presenter)) return ImGui::End();
+  // A dense desk (a short window) gives the title bar's height to the cells (shell/desk.h).
+  const bool dense = dense_desk(look.settings, look.slide, ImGui::GetIO().DisplaySize.y);
+  if (!begin_panel(title.c_str(), r, !look.settings.presenter && !dense)) return ImGui::End();
   if (!v.analysis || v.analysis->scenario.tiles.empty()) {
     ImGui::TextDisabled("No analysis yet: fix the errors in the controls.");
     return ImGui::End();
@@ -50,8 +81,15 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
   // Where the animation is, in words: the step, the warp, the wavefront.
   if (v.frame->step >= 0) {
     // Presenter mode keeps the header to one line (the height is the cells'): the step's label
-    // goes beside the declaration (below), the desk view gives it its own line.
-    if (!look.settings.presenter) {
+    // goes beside the declaration (below), the desk view gives it its own line; a dense desk
+    // (a short window) shares that line with the counter where the label, shortened as the
+    // timeline's columns shorten it (threadIdx.x as tx), fits beside the counter's short form.
+    const std::string dense_label = dense ? desk_label_beside_counter(v, right) : "";
+    if (!dense_label.empty()) {
+      ImGui::PushFont(g_fonts.bold);
+      ImGui::TextUnformatted(dense_label.c_str());
+      ImGui::PopFont();
+    } else if (!look.settings.presenter) {
       ImGui::PushFont(g_fonts.bold);
       ImGui::TextWrapped("%s", a.steps[v.frame->step].label.c_str());
       ImGui::PopFont();
@@ -72,9 +110,10 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
     std::snprintf(longest, sizeof longest, "warp %d of %d   wavefront 88 of 88", warp, warps);
     std::snprintf(shortest, sizeof shortest, "warp %d/%d  wavefront 88/88", warp, warps);
     const float beside = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
-    const bool desk_short = !look.settings.presenter &&
-                            beside + ImGui::CalcTextSize(longest).x > right &&
-                            beside + ImGui::CalcTextSize(shortest).x <= right;
+    const bool desk_short =
+        !look.settings.presenter &&
+        (!dense_label.empty() || (beside + ImGui::CalcTextSize(longest).x > right &&
+                                  beside + ImGui::CalcTextSize(shortest).x <= right));
     if (!look.settings.presenter) {
       if (v.conceal)
         std::snprintf(buf[forms++], sizeof buf[0], desk_short ? "warp %d/%d" : "warp %d of %d",

@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "imgui_internal.h"  // the rows' child window: its horizontal scroll bar
 #include "platform/theme.h"
+#include "shell/desk.h"
 #include "shell/panels.h"
 #include "views/timeline_label.h"
 
@@ -224,8 +226,11 @@ float desk_timeline_height(const ViewSide& v, float width, float h) {
   // their numbers (more scroll).
   const float label_w = ImGui::CalcTextSize("warp 00").x + fs * 0.8f;
   const bool sideways =
-      label_w + static_cast<float>(steps) * fs * 3.5f > width - st.WindowPadding.x * 2;
-  const float chrome = fs + st.FramePadding.y * 2 + st.WindowPadding.y * 2 +
+      label_w + static_cast<float>(steps) * fs * 3.5f >
+      width - st.WindowPadding.x * 2 - st.ScrollbarSize;  // the rows' vertical bar beside them
+  // (No title bar on a dense desk: shell/desk.h; this is the desk's.)
+  const bool titled = !short_window(ImGui::GetIO().DisplaySize.y);
+  const float chrome = (titled ? fs + st.FramePadding.y * 2 : 0) + st.WindowPadding.y * 2 +
                        ImGui::GetFrameHeight() + ImGui::GetTextLineHeight() + st.ItemSpacing.y * 2 +
                        label_row_h() + (sideways ? st.ScrollbarSize : 0);
   const float rows = static_cast<float>(std::clamp(warps, 1, 3)) * number_row_h();
@@ -234,7 +239,9 @@ float desk_timeline_height(const ViewSide& v, float width, float h) {
 
 TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRenderer& cr, Rect r) {
   TimelineAsk ask;
-  if (!begin_panel("Warp timeline", r, !look.settings.presenter)) {
+  // A dense desk (a short window) gives the title bar's height to the views (shell/desk.h).
+  const bool dense = dense_desk(look.settings, look.slide, ImGui::GetIO().DisplaySize.y);
+  if (!begin_panel("Warp timeline", r, !look.settings.presenter && !dense)) {
     ImGui::End();
     return ask;
   }
@@ -299,15 +306,19 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
 
   const bool pres = look.settings.presenter;
   ImVec2 avail = ImGui::GetContentRegionAvail();
-  const StepColumns columns = step_columns(steps, avail.x, pres);
-  const float label_w = columns.label_w, col_w = columns.col_w;
-  if (beside.w > 0) draw_figure_beside(v, look, beside, ImGui::GetCursorScreenPos());
   // Presenter mode shows a few whole rows tall enough to read and scrolls to the current warp;
-  // the desk fits every warp it can.
   // the desk fits every warp it can, each row tall enough for its boxes' numbers (more scroll).
   float row_h = pres ? presenter_row_h()
                      : std::clamp(std::floor((avail.y - label_row_h()) / std::max(1, warps)),
                                   number_row_h(), fs * 1.35f);
+  // At the desk, rows that scroll bring a vertical scroll bar: the step columns leave it its
+  // width, or they would overflow by that much and a horizontal bar would cover the last row in
+  // view (1024x768).
+  const bool rows_scroll = !pres && label_row_h() + row_h * static_cast<float>(warps) > avail.y;
+  const StepColumns columns =
+      step_columns(steps, avail.x - (rows_scroll ? ImGui::GetStyle().ScrollbarSize : 0), pres);
+  const float label_w = columns.label_w, col_w = columns.col_w;
+  if (beside.w > 0) draw_figure_beside(v, look, beside, ImGui::GetCursorScreenPos());
   if (pres) {
     // Whole rows only: the strip holds an integral number of them under the labels.
     const int fit = std::max(1, static_cast<int>((avail.y - label_row_h()) / row_h));
@@ -420,9 +431,12 @@ TimelineAsk draw_timeline(const ViewSide& v, bool gpu, const Look& look, CellRen
   dl->PopClipRect();
   {
     // What a room sees of the timeline: the panel and the rows in view.
+    // (Not under a horizontal scroll bar: a row it covers is not in view.)
     const ImVec2 wp = ImGui::GetWindowPos();
     const float top = std::max(g0.y, wp.y + label_row_h());
-    const float bottom = std::min(g0.y + row_h * warps, wp.y + ImGui::GetWindowHeight());
+    const float bottom =
+        std::min(g0.y + row_h * warps,
+                 wp.y + ImGui::GetWindowHeight() - ImGui::GetCurrentWindow()->ScrollbarSizes.y);
     look.layout.timeline = {r.pos.x, r.pos.y, r.size.x, r.size.y};
     look.layout.timeline_rows = {g0.x, top, col_w * steps, std::max(0.0f, bottom - top)};
     const float rows = row_h > 0 ? std::max(0.0f, bottom - top) / row_h : 0;

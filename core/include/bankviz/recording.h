@@ -134,10 +134,14 @@ std::optional<std::vector<RecordedInstruction>> recorded_instructions(const Reco
                                                                       std::string* why);
 
 // What the compiler made of a line, read off its SASS (kernels/compiled.h parse_nvdisasm()):
-// the bytes per lane of the widest shared load and store instruction on it (0: none).
+// the bytes per lane of the widest shared load and store instruction on it (0: none), and
+// whether none of its shared instructions is in a loop (`unrolled`: each execution of the line
+// by a thread is code of its own, an unrolled loop's copies, each merged as its own addresses
+// allow).
 struct LineCompiledForm {
   uint32_t line = 0;
   int load_width = 0, store_width = 0;
+  bool unrolled = false;
 };
 
 // The recording as the compiled kernel makes its accesses (issue 30: a user's line pictured as
@@ -146,7 +150,10 @@ struct LineCompiledForm {
 //           become one access as wide as the widest instruction of the line that holds them
 //           (aligned to it, a power of two): an unrolled loop's four floats one STS.128;
 //           neighbouring lines' accesses go with the line holding the instruction where their
-//           own line has none of that direction (`t[2*i] = a; t[2*i+1] = b;` one STS.64)
+//           own line has none of that direction (`t[2*i] = a; t[2*i+1] = b;` one STS.64); a
+//           subscript some thread is not aligned for stays as recorded, on an `unrolled` line
+//           only in the executions (the n-th of each thread) where it is not (a sort's
+//           `v[i], v[i + 1]` with i = 2t + (phase & 1): the even phases' LDS.64, the odd two LDS)
 //   reused  with `reuse_loads`: a thread's load of the address and width it already loaded on
 //           that line in the phase, with no store or atomic of its own to that array between
 //           (and no atomic of any kind), is left out: the compiler keeps the value in a register
