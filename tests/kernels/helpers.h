@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../test_support.h"
 #include "bankviz/runner.h"
 #include "bankviz/scenario.h"
 
@@ -16,13 +17,9 @@ inline std::string preset_dir() {
   return std::string(BANKVIZ_SOURCE_DIR) + "/assets/presets/";
 }
 
+// The kernel tests' name for test_support.h's preset loader.
 inline Scenario preset(const std::string& name) {
-  ScenarioLoad l = load_scenario_file(preset_dir() + name + ".json");
-  if (!l.scenario) {
-    ADD_FAILURE() << name << ": " << (l.errors.empty() ? "?" : l.errors[0].format());
-    return {};
-  }
-  return *l.scenario;
+  return preset_scenario(name);
 }
 
 inline std::vector<std::string> preset_names() {
