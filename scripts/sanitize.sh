@@ -11,7 +11,7 @@ export BANKVIZ_BUILD_DIR=${BANKVIZ_BUILD_DIR:-build-asan}
 # app/cli's files spend most of their time in the same headers (CLI11, nlohmann/json); four of
 # them took 73 s of CPU as one source against 158 s apart (BENCHMARKS.md, "CI").
 bash scripts/build.sh -DBANKVIZ_SANITIZE=ON -DBANKVIZ_BENCHMARKS=OFF -DCMAKE_UNITY_BUILD=ON "$@"
-jobs=${BANKVIZ_JOBS:-$(nproc)}
+jobs=${BANKVIZ_TEST_JOBS:-$((2 * $(nproc)))} # tests at a time, as scripts/test.sh
 # protect_shadow_gap=0: the CUDA driver maps memory where ASan's shadow gap would be; without it
 # cuInit fails (CUDA_ERROR_OUT_OF_MEMORY) and the GPU tests skip. With it they pass under ASan
 # and UBSan (H100, driver 580, CUDA 13.0; 2026-11-22).
