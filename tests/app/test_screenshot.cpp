@@ -1257,9 +1257,13 @@ void expect_asks_at_the_desk(const LessonScene& q, const Size& size, const Shot&
   // Nothing moves on the reveal: the pictures, the timeline's rows and its legend, the sidebar's
   // fields (the description keeps its room while it waits), the counts' row.
   expect_nothing_moved(before, after, where,
-                       {"tile", "banks", "timeline_rows", "timeline_rows_visible",
+                       {"tile", "banks", "lane_strip", "timeline_rows", "timeline_rows_visible",
                         "timeline_legend", "padding_field", "timeline_row_cut", "bank_counts"});
   expect_counts_under_the_banks(after, where);
+  // The lanes legible at the desk too (its cells under 12 px carry no lane numbers): the strip
+  // under the views, its digits at least 2.5% of the height, whole in the window.
+  EXPECT_GE(after.layout["lane_label_px"].get<double>(), size.h * 0.025) << where;
+  EXPECT_TRUE(inside(box(after.layout["lane_strip"]), size.w, size.h)) << where;
 }
 
 }  // namespace

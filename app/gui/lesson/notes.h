@@ -2,7 +2,8 @@
 // live once the answer is out: an edit, a Compare, a Sweep, what to ask the room). A panel of the
 // desk's sidebar while a scene with notes is on screen (ui.cpp), under the scenario's controls:
 // the notes once the answer is out, never before it (they talk about the answer); as tall before
-// it as after, so that nothing moves when it comes. Presenter mode never shows them.
+// it as after, so that nothing moves when it comes. Presenter mode and views only show them only
+// when key N asks (AppState::show_notes), over the views' lower right corner, after the answer.
 #pragma once
 
 #include <string>

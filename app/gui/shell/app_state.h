@@ -51,6 +51,9 @@ struct GridLayout {
   float x = 0, y = 0, cell = 0;  // top-left of cell (0,0) in window pixels, cell size
   int64_t rows = 0, cols = 0;
   uint32_t first_line = 0;  // bank view: line of the top row
+  // Tile view: the grid in bands (views/tile_bands.h): how many, each one's columns, and the rows
+  // of cells from one band's top to the next's (0: one band, the grid as it is).
+  int64_t bands = 1, band_cols = 0, band_stride = 0;
 };
 
 // Where one frame put the parts a room must see, in window pixels (render_frame fills it; the
@@ -70,8 +73,8 @@ struct ScreenLayout {
   float lane_digit_px = 0;  // pixel height of a lane number's digit glyph in the views
   float bank_count_px = 0;  // pixel height of a per-bank count's digit glyph
   Box bank_counts;          // the per-bank counts' row (under the bank grid)
-  // Presenter mode's lane strip under the views (views/panel_lanes.cpp): its digits' pixel
-  // height (0 without the strip) and where its chips are.
+  // The lane strip under the views (views/panel_lanes.cpp), on stage and at the desk: its
+  // digits' pixel height (0 without the strip) and where its chips are.
   float lane_label_px = 0;
   Box lane_strip;
   Box caption;              // the lesson's caption (h = 0 without a lesson)
@@ -247,6 +250,9 @@ struct AppState {
   bool show_help = false;
   bool fullscreen = false;
   bool show_toolbar = false;  // presenter mode: the toolbar, collapsed until key M
+  // Key N: a lesson scene's instructor's notes where no sidebar shows them (presenter mode,
+  // views only), over the views' lower right corner; after the answer only, as in the sidebar.
+  bool show_notes = false;
   GridLayout tile_layout, bank_layout;
   ScreenLayout layout;    // this frame's (draw_ui)
   float toolbar_h = 0;    // the toolbar's height on the last frame (its rows wrap)

@@ -26,6 +26,7 @@ void draw_help(bool& open) {
       {"M", "presenter mode: show or hide the toolbar"},
       {"C", "presenter mode: a lesson's whole caption (else two lines)"},
       {"V", "views only: hide / show the sidebar"},
+      {"N", "presenter mode, views only: a lesson scene's notes for you (after its answer)"},
       {"F11", "full screen"},
       {"S", "screenshot (PNG, export scale)"},
       {"E", "export SVG of the tile and bank views"},

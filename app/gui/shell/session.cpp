@@ -920,8 +920,17 @@ namespace {
 
 nlohmann::json layout_json(const AppState& s, float scale) {
   auto grid = [](const GridLayout& g) {
-    return nlohmann::json{{"x", g.x},       {"y", g.y},       {"cell", g.cell},
-                          {"rows", g.rows}, {"cols", g.cols}, {"first_line", g.first_line}};
+    // A tile in bands (views/tile_bands.h): cell (r, c) at x + (c % band_cols) * cell,
+    // y + ((c / band_cols) * band_stride + r) * cell.
+    return nlohmann::json{{"x", g.x},
+                          {"y", g.y},
+                          {"cell", g.cell},
+                          {"rows", g.rows},
+                          {"cols", g.cols},
+                          {"first_line", g.first_line},
+                          {"bands", g.bands},
+                          {"band_cols", g.band_cols > 0 ? g.band_cols : g.cols},
+                          {"band_stride", g.band_stride > 0 ? g.band_stride : g.rows}};
   };
   auto box = [](const Box& b) {
     return nlohmann::json{{"x", b.x}, {"y", b.y}, {"w", b.w}, {"h", b.h}};

@@ -28,6 +28,7 @@
 #include "shell/desk.h"
 #include "shell/panels.h"
 #include "shell/session.h"
+#include "views/tile_bands.h"
 
 namespace bankviz::gui {
 
@@ -335,6 +336,7 @@ void shortcuts(AppState& s) {
   if (pressed(GLFW_KEY_V)) s.settings.views_only = !s.settings.views_only;
   if (pressed(GLFW_KEY_M)) s.show_toolbar = !s.show_toolbar;
   if (pressed(GLFW_KEY_C)) s.lesson.caption_full = !s.lesson.caption_full;
+  if (pressed(GLFW_KEY_N)) s.show_notes = !s.show_notes;
   if (pressed(GLFW_KEY_F11)) s.fullscreen = !s.fullscreen;
   if (pressed(GLFW_KEY_S)) s.exports.ask(ExportAsk::Screenshot);
   if (pressed(GLFW_KEY_E)) s.exports.ask(ExportAsk::Svg);
@@ -479,6 +481,36 @@ void author_panel(AppState& s) {
   if (ask.save) save_lesson(s.author, assets_dir() + "/presets", ask.force, bold_widths());
 }
 
+// Presenter mode's split of the views' width w: the tile's share. Each view's share gives the
+// tile's columns and the banks cells of one size, each view's labels counted; a wide tile's columns
+// are its band's (views/tile_bands.h) where bands give it larger cells in their share, as the
+// tile view then finds for itself (its rule over its height, less its header line).
+float presenter_tile_width(TileGrid g, int banks, float w, float views_h) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float fs = ImGui::GetFontSize(), pad = st.WindowPadding.x * 2;
+  const float et = ImGui::CalcTextSize("0000").x + 4 + pad;
+  const float eb = ImGui::CalcTextSize("000000").x + 6 + pad;
+  const float height = views_h - fs * 1.5f - st.WindowPadding.y * 2 - 4;
+  const float cb = static_cast<float>(banks);
+  auto split_for = [&](int64_t b) {
+    const float ct = static_cast<float>(std::max<int64_t>(1, g.cols / b));
+    return std::floor(std::clamp((ct * (w - eb) + cb * et) / (ct + cb), w * 0.3f, w * 0.7f));
+  };
+  float best = split_for(1);
+  const float one = tile_bands(g, best - et, height, fs * 1.3f, 4, fs * 2.6f, 1).cell;
+  float best_cell = one;
+  for (int64_t b = 2; b <= 8; ++b) {
+    if (!bands_fit(g, b)) continue;
+    const float tw = split_for(b);
+    const float cell = tile_bands(g, tw - et, height, fs * 1.3f, 4, fs * 2.6f, b).cell;
+    if (cell > best_cell && cell >= one * 1.2f) {
+      best = tw;
+      best_cell = cell;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 // The slide an export renders (16:9, s.slide): the lesson's caption, the tile view and the bank
@@ -580,22 +612,16 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
   const bool gpu = s.measure.measurer.state() != Measurer::State::Unavailable;
   const float tl_h = pres ? presenter_timeline_height(main_view(s), gpu, w, h)
                           : desk_timeline_height(main_view(s), w, h);
-  // Presenter mode's lane strip between the views and the timeline (one bank view: not while
-  // comparing).
+  // The lane strip between the views and the timeline (one bank view: not while comparing).
   const float lanes_h = s.compare.open ? 0 : lane_strip_height(main_view(s), lk, H);
   const float views_h = h - tl_h - lanes_h;
-  // Presenter mode splits the width so that the tile's columns and the banks get cells of one
-  // size (each view's labels counted); the desk view halves it.
+  // Presenter mode splits the width so that the tile's columns (a wide tile's bands) and the
+  // banks get cells of one size; the desk view halves it.
   float tile_w = std::floor(w * 0.5f);
   if (pres && s.analysis && !s.analysis->scenario.tiles.empty()) {
     const int ti = s.cells.tile >= 0 ? s.cells.tile : 0;
-    const float ct = static_cast<float>(
-        std::max<int64_t>(1, tile_grid(s.analysis->scenario.tiles[static_cast<size_t>(ti)]).cols));
-    const float cb = static_cast<float>(s.analysis->arch->banks);
-    const float pad = st.WindowPadding.x * 2;
-    const float et = ImGui::CalcTextSize("0000").x + 4 + pad;
-    const float eb = ImGui::CalcTextSize("000000").x + 6 + pad;
-    tile_w = std::floor(std::clamp((ct * (w - eb) + cb * et) / (ct + cb), w * 0.3f, w * 0.7f));
+    tile_w = presenter_tile_width(tile_grid(s.analysis->scenario.tiles[static_cast<size_t>(ti)]),
+                                  s.analysis->arch->banks, w, views_h);
   }
 
   if (toolbar) toolbar_panel(s, {{0, 0}, {W, bar}});
@@ -636,6 +662,13 @@ void draw_ui(AppState& s, CellRenderer& cells, bool input) {
     draw_bank_view(mv, lk, s.hover, cells, {{x0 + tile_w, y0}, {w - tile_w, views_h}});
   }
   if (lanes_h > 0) draw_lane_strip(mv, lk, {{x0, y0 + views_h}, {w, lanes_h}});
+  // Key N where no sidebar holds the notes: over the views' lower right corner (the instructor's
+  // glance; the room sees them only when asked for, and only after the answer).
+  if (notes_h <= 0 && s.show_notes && !scene_notes(s).empty() && !s.compare.open) {
+    const float nw = std::floor(std::min(w * 0.5f, fs * 36));
+    const float nh = notes_height(scene_notes(s), nw, std::floor(views_h * 0.6f));
+    draw_scene_notes(scene_notes(s), asking(s), {{x0 + w - nw, y0 + views_h - nh}, {nw, nh}});
+  }
   const TimelineAsk scrub =
       draw_timeline(mv, gpu, lk, cells, {{x0, y0 + views_h + lanes_h}, {w, tl_h}});
   if (scrub.beat >= 0) {

@@ -359,7 +359,7 @@ void draw_bank_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
           ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() / 2));
         break;
       }
-  *v.bank_layout = {grid0.x, grid0.y, cell, lines, banks, first_line};
+  *v.bank_layout = {grid0.x, grid0.y, cell, lines, banks, first_line, 1, 0, 0};
   if (ImGui::IsWindowHovered()) {
     ImVec2 m = ImGui::GetMousePos();
     int64_t line = static_cast<int64_t>(std::floor((m.y - grid0.y) / cell));

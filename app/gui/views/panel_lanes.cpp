@@ -1,7 +1,7 @@
-// panel_lanes.cpp: presenter mode's lane strip, under the views, across the whole width: bank by
-// bank, the lane whose word that bank serves in the current wavefront, in type the back row reads
-// (each digit at least 2.5% of the window's height; the cells' own numbers are as small as a
-// cell).
+// panel_lanes.cpp: the lane strip, under the views, across their whole width (presenter mode and
+// the desk alike): bank by bank, the lane whose word that bank serves in the current wavefront,
+// in type the back row reads (each digit at least 2.5% of the window's height; the cells' own
+// numbers are as small as a cell, and a desk's cells under 12 px carry none).
 //
 //   lanes  [ 0 ][ 1 ][ 2 ][   ][ 4+] ... [31 ]      one chip per bank, in the bank's colour
 //
@@ -36,7 +36,7 @@ float chip_height(float window_h) {
 }  // namespace
 
 float lane_strip_height(const ViewSide& v, const Look& look, float window_h) {
-  if (!look.settings.presenter || !v.analysis || v.analysis->scenario.tiles.empty()) return 0;
+  if (look.slide || !v.analysis || v.analysis->scenario.tiles.empty()) return 0;
   return chip_height(window_h) + 2;
 }
 

@@ -14,6 +14,7 @@
 #include "platform/theme.h"
 #include "shell/desk.h"
 #include "shell/panels.h"
+#include "views/tile_bands.h"
 #include "views/timeline_label.h"
 
 namespace bankviz::gui {
@@ -184,37 +185,51 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
   const float fs = ImGui::GetFontSize();
   const float label_w = ImGui::CalcTextSize("0000").x;
   ImVec2 avail = ImGui::GetContentRegionAvail();
-  float cell = std::floor(std::min((avail.x - label_w - 4) / static_cast<float>(g.cols),
-                                   (avail.y - fs * 1.3f - 4) / static_cast<float>(g.rows)));
-  cell = std::clamp(cell, 4.0f, fs * 2.6f);
+  // A wide tile in bands where that gives larger cells (views/tile_bands.h), each band under its
+  // own column numbers (presenter mode's split of the width counted them: ui.cpp).
+  const float head = fs * 1.3f;
+  const TileBands tb = tile_bands(g, avail.x - label_w - 4, avail.y - 4, head, 4.0f, fs * 2.6f);
+  const float cell = tb.cell;
+  const int64_t drows = tb.display_rows(), dcols = tb.band_cols;
   ImGui::BeginChild("tile_grid", avail, false, ImGuiWindowFlags_HorizontalScrollbar);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImVec2 grid0(origin.x + label_w + 4, origin.y + fs * 1.3f);
-  ImGui::Dummy(ImVec2(label_w + 4 + cell * g.cols, fs * 1.3f + cell * g.rows));
+  ImVec2 grid0(origin.x + label_w + 4, origin.y + head);
+  ImGui::Dummy(ImVec2(label_w + 4 + cell * static_cast<float>(dcols),
+                      head + cell * static_cast<float>(drows)));
+  // A grid cell's centre on the screen (its band's place).
+  auto centre = [&](int64_t element) {
+    int64_t row, c, dr, dc;
+    grid_cell(t, element, &row, &c);
+    tb.place(row, c, &dr, &dc);
+    return ImVec2(grid0.x + (static_cast<float>(dc) + 0.5f) * cell,
+                  grid0.y + (static_cast<float>(dr) + 0.5f) * cell);
+  };
 
-  // Only the visible rows and columns: the largest tile has 58,000 cells.
+  // Only the visible rows and columns of the display: the largest tile has 58,000 cells.
   ImVec2 clip0 = ImGui::GetWindowPos(),
          clip1(clip0.x + ImGui::GetWindowWidth(), clip0.y + ImGui::GetWindowHeight());
   int64_t r0 = std::max<int64_t>(0, static_cast<int64_t>((clip0.y - grid0.y) / cell));
-  int64_t r1 = std::min<int64_t>(g.rows, static_cast<int64_t>((clip1.y - grid0.y) / cell) + 1);
+  int64_t r1 = std::min<int64_t>(drows, static_cast<int64_t>((clip1.y - grid0.y) / cell) + 1);
   int64_t c0 = std::max<int64_t>(0, static_cast<int64_t>((clip0.x - grid0.x) / cell));
-  int64_t c1 = std::min<int64_t>(g.cols, static_cast<int64_t>((clip1.x - grid0.x) / cell) + 1);
+  int64_t c1 = std::min<int64_t>(dcols, static_cast<int64_t>((clip1.x - grid0.x) / cell) + 1);
   float gap = cell >= 8 ? 1.0f : 0.0f;
   // Rebuilt only when what it shows changes: the analysis, the lit beat, the scroll, the theme.
   CellGrid& grid = cr.grid(v.tile_grid);
   GridKey key;
   key.add(v.version).add(ti).add(v.cells->tile).add(v.frame->step).add(v.frame->warp);
   key.add(v.frame->wavefront).add(r0).add(r1).add(c0).add(c1).add(grid0.x).add(grid0.y);
-  key.add(cell).add(pal).add(v.conceal);
+  key.add(cell).add(pal).add(v.conceal).add(tb.bands);
   const int64_t elements = t.elements();
   if (grid.stale(key.value(), grid0.x + c0 * cell, grid0.y + r0 * cell, cell, cell,
                  static_cast<int>(r1 - r0), static_cast<int>(c1 - c0))) {
-    for (int64_t row = r0; row < r1; ++row)
-      for (int64_t c = c0; c < c1; ++c) {
+    for (int64_t dr = r0; dr < r1; ++dr)
+      for (int64_t dc = c0; dc < c1; ++dc) {
+        int64_t row, c;
+        if (!tb.grid_at(dr, dc, &row, &c)) continue;  // between bands: no cell
         const int64_t e = row * g.cols + c;  // grid_element(), without re-deriving the grid
         if (e >= elements) continue;
-        CellInstance& ci = grid.at(static_cast<int>(row - r0), static_cast<int>(c - c0));
+        CellInstance& ci = grid.at(static_cast<int>(dr - r0), static_cast<int>(dc - c0));
         ci.gap_px = gap;
         auto it = lanes.find(e);
         bool now = it != lanes.end() && it->second.second;
@@ -233,52 +248,57 @@ void draw_tile_view(const ViewSide& v, const Look& look, Hover& hover, CellRende
   }
   cr.draw(dl, grid);
 
-  // Labels: column numbers, row numbers, lanes on lit cells.
+  // Labels: column numbers over each band, row numbers, lanes on lit cells.
   ImU32 dim = col(pal.text_dim);
   int every = cell >= fs * 1.6f ? 1 : cell >= fs * 0.8f ? 4 : 8;
-  for (int64_t c = c0; c < c1; ++c)
-    if (c % every == 0) {
+  for (int64_t band = 0; band < tb.bands; ++band) {
+    const float y = grid0.y + static_cast<float>(band * tb.stride()) * cell - fs * 1.2f;
+    if (y + fs < clip0.y || y > clip1.y) continue;
+    for (int64_t dc = c0; dc < c1; ++dc) {
+      const int64_t c = band * tb.band_cols + dc;
+      // A band's first column is numbered too where the next number is not beside it.
+      if (c >= g.cols || (c % every != 0 && (dc != 0 || every - c % every < 3))) continue;
       std::string n = std::to_string(c);
       ImVec2 sz = ImGui::CalcTextSize(n.c_str());
-      dl->AddText(ImVec2(grid0.x + (c + 0.5f) * cell - sz.x / 2, grid0.y - fs * 1.2f), dim,
+      dl->AddText(ImVec2(grid0.x + (static_cast<float>(dc) + 0.5f) * cell - sz.x / 2, y), dim,
                   n.c_str());
     }
-  for (int64_t row = r0; row < r1; ++row)
-    if (row % every == 0 || cell >= fs) {
-      std::string n = std::to_string(row);
-      ImVec2 sz = ImGui::CalcTextSize(n.c_str());
-      dl->AddText(ImVec2(grid0.x - sz.x - 4, grid0.y + (row + 0.5f) * cell - sz.y / 2), dim,
-                  n.c_str());
-    }
+  }
+  for (int64_t dr = r0; dr < r1; ++dr) {
+    int64_t row, c;
+    if (!tb.grid_at(dr, 0, &row, &c) || (row % every != 0 && cell < fs)) continue;
+    std::string n = std::to_string(row);
+    ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+    const float y = grid0.y + (static_cast<float>(dr) + 0.5f) * cell - sz.y / 2;
+    dl->AddText(ImVec2(grid0.x - sz.x - 4, y), dim, n.c_str());
+  }
   if (cell >= (look.settings.presenter ? 8 : 12))
     for (auto& [e, info] : lanes) {
       if (!info.second) continue;
-      int64_t row, c;
-      grid_cell(t, e, &row, &c);
       const int bank = arch.bank_of(static_cast<uint32_t>(t.byte_offset(e)));
-      draw_lane_label(dl, ImVec2(grid0.x + (c + 0.5f) * cell, grid0.y + (row + 0.5f) * cell), cell,
-                      info.first, look.settings.presenter, pal.bank(bank, arch.banks, true),
-                      look.layout);
+      draw_lane_label(dl, centre(e), cell, info.first, look.settings.presenter,
+                      pal.bank(bank, arch.banks, true), look.layout);
     }
 
   // Follow the animation: keep the first lit element in view while playing.
   if (v.playing)
     for (auto& [e, info] : lanes)
       if (info.second) {
-        int64_t row, c;
-        grid_cell(t, e, &row, &c);
-        float y = row * cell + fs * 1.3f;
+        float y = centre(e).y - grid0.y - cell * 0.5f + head;
         if (y < ImGui::GetScrollY() || y + cell > ImGui::GetScrollY() + ImGui::GetWindowHeight())
           ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() / 2));
         break;
       }
 
-  *v.tile_layout = {grid0.x, grid0.y, cell, g.rows, g.cols, 0};
+  *v.tile_layout = {grid0.x,  grid0.y,      cell,
+                    g.rows,   g.cols,       0,
+                    tb.bands, tb.band_cols, tb.bands > 1 ? tb.stride() : 0};
   if (ImGui::IsWindowHovered()) {
     ImVec2 m = ImGui::GetMousePos();
-    int64_t row = static_cast<int64_t>(std::floor((m.y - grid0.y) / cell));
-    int64_t c = static_cast<int64_t>(std::floor((m.x - grid0.x) / cell));
-    int64_t e = grid_element(t, row, c);
+    const int64_t dr = static_cast<int64_t>(std::floor((m.y - grid0.y) / cell));
+    const int64_t dc = static_cast<int64_t>(std::floor((m.x - grid0.x) / cell));
+    int64_t row = -1, c = -1;
+    const int64_t e = tb.grid_at(dr, dc, &row, &c) ? grid_element(t, row, c) : -1;
     if (e >= 0) {
       hover.active = true;
       hover.element = e;
