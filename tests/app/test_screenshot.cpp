@@ -1140,6 +1140,17 @@ void expect_counts_under_the_banks(const Shot& s, const std::string& where) {
       << where << ": counts " << counts.y << ", banks end " << bottom;
 }
 
+// A tile at least eight times wider than tall (SGEMM's As[8][128]) in bands of equal widths
+// (views/tile_bands.h): in one band its cells were 4 to 6 px under an empty panel.
+void expect_wide_tile_in_bands(const Shot& s, const std::string& where) {
+  const auto& t = s.layout["tile"];
+  const int64_t rows = t["rows"].get<int64_t>(), cols = t["cols"].get<int64_t>();
+  if (cols < 8 * rows) return;
+  EXPECT_GT(t["bands"].get<int64_t>(), 1) << where << ": " << t;
+  EXPECT_EQ(t["bands"].get<int64_t>() * t["band_cols"].get<int64_t>(), cols) << where << ": " << t;
+  EXPECT_GT(t["band_stride"].get<int64_t>(), rows) << where << ": " << t;  // room for its numbers
+}
+
 // What must not move when the answer comes: the pictures, the timeline's rows, and what else
 // the layout names.
 void expect_nothing_moved(const Shot& before, const Shot& after, const std::string& where,
@@ -1199,6 +1210,7 @@ void expect_asks_on_stage(const LessonScene& q, const Size& size, const Shot& be
   EXPECT_FALSE(before.layout["tile_header_cut"].get<bool>()) << where;
   EXPECT_FALSE(after.layout["tile_header_cut"].get<bool>()) << where;
   expect_counts_under_the_banks(after, where);
+  expect_wide_tile_in_bands(after, where);
   // The lanes from the back row: the strip's digits at least 2.5% of the height.
   EXPECT_GE(after.layout["lane_label_px"].get<double>(), size.h * 0.025) << where;
   if (q.conflict) {
@@ -1260,6 +1272,7 @@ void expect_asks_at_the_desk(const LessonScene& q, const Size& size, const Shot&
                        {"tile", "banks", "lane_strip", "timeline_rows", "timeline_rows_visible",
                         "timeline_legend", "padding_field", "timeline_row_cut", "bank_counts"});
   expect_counts_under_the_banks(after, where);
+  expect_wide_tile_in_bands(after, where);
   // The lanes legible at the desk too (its cells under 12 px carry no lane numbers): the strip
   // under the views, its digits at least 2.5% of the height, whole in the window.
   EXPECT_GE(after.layout["lane_label_px"].get<double>(), size.h * 0.025) << where;
