@@ -43,7 +43,10 @@ export BANKVIZ_LESSON_SIZES=1280x720
 # (ASan's fork is slow); fuzz_expr gives the evaluator random expressions under ASan and UBSan.
 # They were the slowest of this stage (BENCHMARKS.md, "CI").
 plain_only='^(Nvrtc\.EveryPresetCompilesForSm90InBothModes|RecordGpu\.EveryProfiledKernelsRecordingCompilesWithNvrtc|ExprDifferential\.)'
-ASAN_OPTIONS=$asan:detect_leaks=1 \
+# The same tests for googletest, in this build's shards of each test program (tests/CMakeLists.txt,
+# BANKVIZ_TEST_SHARDS), whose ctest names are the programs'.
+plain_only_gtest=-Nvrtc.EveryPresetCompilesForSm90InBothModes:RecordGpu.EveryProfiledKernelsRecordingCompilesWithNvrtc
+GTEST_FILTER=$plain_only_gtest ASAN_OPTIONS=$asan:detect_leaks=1 \
   ctest --test-dir "$BANKVIZ_BUILD_DIR" --output-on-failure -j "$jobs" -LE desktop_app \
   -E "$skip|$plain_only"
 ASAN_OPTIONS=$asan:detect_leaks=0 \
