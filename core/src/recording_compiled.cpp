@@ -239,10 +239,13 @@ CompiledRecording recording_as_compiled(const Recording& r,
     std::string& h = out.how[line];
     h += (h.empty() ? "" : "; ") + what;
   };
-  for (const auto& [key, n] : moved)
+  for (const auto& [key, n] : moved) {
     say(key.first, std::to_string(n) + " accesses in line " + std::to_string(key.second) +
                        "'s instructions (this line has none of their kind: the compiler's line "
                        "table puts them there)");
+    say(key.second, "with line " + std::to_string(key.first) + "'s " + std::to_string(n) +
+                        " accesses, which the compiler's line table puts here");
+  }
   for (const auto& [key, n] : merged) {
     const auto& [from, to, width] = key;
     say(from, std::to_string(n) + " accesses in " + std::to_string(width) + "-byte instructions" +

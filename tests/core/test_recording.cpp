@@ -143,6 +143,7 @@ TEST(Recording, AsCompiledALinesStoresGoWhereTheLineTablePutsThemWhenThereIsAnIn
   EXPECT_EQ(by[10].wavefronts, 4);
   EXPECT_EQ(by.count(11), 0u);
   EXPECT_NE(c.how[11].find("in line 10's instructions"), std::string::npos) << c.how[11];
+  EXPECT_NE(c.how[10].find("line 11's 64 accesses"), std::string::npos) << c.how[10];
   // One STS on line 10: no room for line 11's; a loop's STS: no count to trust.
   for (const LineCompiledForm& f :
        {LineCompiledForm{10, 0, 4, true, 0, 1}, LineCompiledForm{10, 0, 4, false, 0, 2}}) {

@@ -841,3 +841,33 @@ TEST(RecordedAsCompiled, APredicatedStoreUnderABranchIsIssuedByTheWarpsReachingI
   EXPECT_EQ(by[50].requests, 3);
   EXPECT_EQ(by[50].differs, "");
 }
+
+// A struct's members read through a reference bound on the line before (issue 30, fresh30f
+// cellMembers): the recording has the element's load on the reference's line, the compiler its
+// members' loads where they are used, three straight-line LDS on the next line for one access a
+// warp there. That line says so; a line with as many instructions as accesses does not.
+TEST(RecordedAsCompiled, AStraightLineWithMoreInstructionsThanAccessesSaysSo) {
+  std::string text = "block 32 1 1\narray cells 140 0 1024\n";
+  for (int t = 0; t < 32; ++t) {
+    text += std::to_string(t) + " 150 L 1 " + std::to_string(8 * (t ^ 1) + 2) + " 0 0 1\n";
+    text += std::to_string(t) + " 151 L 4 " + std::to_string(8 * t + 4) + " 0 0 2\n";
+  }
+  text += "end 64\n";
+  std::string why;
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  const std::vector<SassInstruction> sass = parse_nvdisasm(
+      ".text._Z5cellsv:\n"
+      "\t//## File \"k.cu\", line 150\n"
+      "        /*0000*/                   LDS.U8 R3, [R6+0x2] ;\n"
+      "        /*0010*/                   LDS.U16 R4, [R7] ;\n"
+      "        /*0020*/                   LDS R5, [R7+0x4] ;\n"
+      "\t//## File \"k.cu\", line 151\n"
+      "        /*0030*/                   LDS R8, [R9+0x4] ;\n");
+  const auto lines = recorded_lines_as_compiled(*r, sass, default_arch(), true, &why, "_Z5cellsv");
+  ASSERT_TRUE(lines) << why;
+  std::map<uint32_t, LineAsCompiled> by;
+  for (const LineAsCompiled& l : *lines) by[l.line] = l;
+  EXPECT_NE(by[150].differs.find("3 shared instructions"), std::string::npos) << by[150].differs;
+  EXPECT_EQ(by[151].differs, "");
+}
