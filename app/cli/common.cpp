@@ -17,8 +17,8 @@
 
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
-#include "bankviz/pasted.h"
 #include "bankviz/io.h"
+#include "bankviz/pasted.h"
 #include "catalog.h"
 #include "data_dir.h"
 

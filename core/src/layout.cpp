@@ -335,8 +335,8 @@ class LayoutParser {
     ws();
     if (!at_end()) {
       const std::string pasted = non_ascii_hint(s_.substr(i_, 4));
-      return fail_with(r, "unexpected text after the layout" +
-                              (pasted.empty() ? std::string() : ": " + pasted));
+      return fail_with(
+          r, "unexpected text after the layout" + (pasted.empty() ? std::string() : ": " + pasted));
     }
     r.layout = std::move(l);
     return r;
