@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export BANKVIZ_BUILD_DIR=${BANKVIZ_BUILD_DIR:-build-asan}
-# A unity build of the libraries and programs (the tests stay one file each: tests/CMakeLists.txt):
+# A unity build of the libraries, programs and tests (tests/CMakeLists.txt):
 # app/cli's files spend most of their time in the same headers (CLI11, nlohmann/json); four of
 # them took 73 s of CPU as one source against 158 s apart (BENCHMARKS.md, "CI").
 bash scripts/build.sh -DBANKVIZ_SANITIZE=ON -DBANKVIZ_BENCHMARKS=OFF -DCMAKE_UNITY_BUILD=ON "$@"
