@@ -16,9 +16,14 @@ grep -qs '^BANKVIZ_WERROR:' "$build/CMakeCache.txt" || werror=(-DBANKVIZ_WERROR=
 # batch instead of once a file; a fresh clone's build takes about half the CPU (BENCHMARKS.md, "CI").
 # -DCMAKE_UNITY_BUILD=OFF (given here or to cmake) makes a build dir of one file a source, which
 # rebuilds faster after editing one file.
+# Its RelWithDebInfo keeps line tables only (-g1: a debugger, a backtrace or perf names each
+# function, file and line), not the types and variables of full -g, which cost a third of the
+# compile (BENCHMARKS.md, "CI"); -DCMAKE_BUILD_TYPE=Debug for those, or the two flags below
+# given here with -g.
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_UNITY_BUILD=ON "${werror[@]}" "$@"
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_UNITY_BUILD=ON "${werror[@]}" "$@"
 elif (($# + ${#werror[@]})); then
   cmake -S . -B "$build" "${werror[@]}" "$@"
 fi

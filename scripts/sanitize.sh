@@ -7,11 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export BANKVIZ_BUILD_DIR=${BANKVIZ_BUILD_DIR:-build-asan}
-# A unity build of the libraries and programs (the tests stay one file each: tests/CMakeLists.txt):
+# A unity build of the libraries, programs and tests (tests/CMakeLists.txt):
 # app/cli's files spend most of their time in the same headers (CLI11, nlohmann/json); four of
 # them took 73 s of CPU as one source against 158 s apart (BENCHMARKS.md, "CI").
 bash scripts/build.sh -DBANKVIZ_SANITIZE=ON -DBANKVIZ_BENCHMARKS=OFF -DCMAKE_UNITY_BUILD=ON "$@"
-jobs=${BANKVIZ_JOBS:-$(nproc)}
+jobs=${BANKVIZ_TEST_JOBS:-$((2 * $(nproc)))} # tests at a time, as scripts/test.sh
 # protect_shadow_gap=0: the CUDA driver maps memory where ASan's shadow gap would be; without it
 # cuInit fails (CUDA_ERROR_OUT_OF_MEMORY) and the GPU tests skip. With it they pass under ASan
 # and UBSan (H100, driver 580, CUDA 13.0; 2026-11-22).
@@ -43,7 +43,10 @@ export BANKVIZ_LESSON_SIZES=1280x720
 # (ASan's fork is slow); fuzz_expr gives the evaluator random expressions under ASan and UBSan.
 # They were the slowest of this stage (BENCHMARKS.md, "CI").
 plain_only='^(Nvrtc\.EveryPresetCompilesForSm90InBothModes|RecordGpu\.EveryProfiledKernelsRecordingCompilesWithNvrtc|ExprDifferential\.)'
-ASAN_OPTIONS=$asan:detect_leaks=1 \
+# The same tests for googletest, in this build's shards of each test program (tests/CMakeLists.txt,
+# BANKVIZ_TEST_SHARDS), whose ctest names are the programs'.
+plain_only_gtest=-Nvrtc.EveryPresetCompilesForSm90InBothModes:RecordGpu.EveryProfiledKernelsRecordingCompilesWithNvrtc
+GTEST_FILTER=$plain_only_gtest ASAN_OPTIONS=$asan:detect_leaks=1 \
   ctest --test-dir "$BANKVIZ_BUILD_DIR" --output-on-failure -j "$jobs" -LE desktop_app \
   -E "$skip|$plain_only"
 ASAN_OPTIONS=$asan:detect_leaks=0 \

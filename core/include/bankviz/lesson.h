@@ -66,8 +66,8 @@ struct Scene {
   // How long the scene takes in a lecture (1 to 45); absent: scene_minutes()'s estimate.
   std::optional<int> minutes;
   // The instructor's notes: the path through the scene's minutes after its answer (what to edit,
-  // compare or sweep live, what to ask the room). One paragraph, never on the projected screen;
-  // `bankviz-cli lessons NAME` prints them, as written, with the minutes they fill. May be empty.
+  // compare or sweep live, what to ask the room). One paragraph, at the desk after the answer only
+  // (never on stage); `bankviz-cli lessons NAME` prints them as written, with their minutes.
   std::string notes;
 };
 
