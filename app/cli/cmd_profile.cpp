@@ -491,7 +491,10 @@ std::vector<SassInstruction> file_sass(const ProfileRequest& q, const std::strin
   std::vector<SassInstruction> own;  // the profiled file's lines only
   for (SassInstruction i : sass) {
     const bool at_call = i.file.empty() || same_file(i.file, q.file_name);
-    if (!i.own_file.empty() && !same_file(i.own_file, q.file_name)) i.own_line = 0;  // a header's
+    if (!i.own_file.empty() && !same_file(i.own_file, q.file_name)) {
+      i.own_line = i.line_in(q.file_name);  // a header's: the user's innermost line calling it
+      i.own_file = i.own_line != 0 ? q.file_name : std::string();
+    }
     if (at_call || i.own_line != 0) own.push_back(std::move(i));
   }
   if (own.empty() && why->empty())

@@ -18,6 +18,7 @@
 #include "bankviz/arch.h"
 #include "bankviz/expr.h"
 #include "bankviz/io.h"
+#include "bankviz/pasted.h"
 #include "catalog.h"
 #include "data_dir.h"
 
@@ -54,8 +55,11 @@ long long parse_int(const std::string& text, const std::string& what) {
   if (ec == std::errc::result_out_of_range || (ec == std::errc() && p == e && mag > limit))
     throw Exit{kExitUsage, what + ": '" + text + "' is out of range (a 64-bit integer: " +
                                "-9223372036854775808 to 9223372036854775807)"};
-  if (ec != std::errc() || p != e)
-    throw Exit{kExitUsage, what + ": '" + text + "' is not an integer"};
+  if (ec != std::errc() || p != e) {
+    const std::string pasted = non_ascii_hint(text);
+    throw Exit{kExitUsage, what + ": '" + text + "' is not an integer" +
+                               (pasted.empty() ? "" : ": it holds " + pasted)};
+  }
   if (!neg) return static_cast<long long>(mag);
   return mag == 9223372036854775808ull ? INT64_MIN : -static_cast<long long>(mag);
 }
@@ -261,8 +265,11 @@ Scenario build_scenario(const ScenarioOptions& o) {
   if (!o.file.empty() && !o.preset.empty())
     throw Exit{kExitUsage, "give --file or --preset, not both"};
   auto from_load = [](ScenarioLoad&& r, const std::string& what) {
-    if (!r.scenario && r.errors.size() == 1 && r.errors[0].path.empty())
-      throw Exit{kExitFailed, r.errors[0].message};  // "cannot read the scenario file: 'x': ..."
+    // "cannot read the scenario file: 'x': ...", which names the file; any other message is
+    // under the file's name.
+    if (!r.scenario && r.errors.size() == 1 && r.errors[0].path.empty() &&
+        r.errors[0].message.find(what) != std::string::npos)
+      throw Exit{kExitFailed, r.errors[0].message};
     if (!r.scenario) {
       std::string msg = what + ":";
       for (const Diagnostic& d : r.errors) msg += "\n  " + d.format();

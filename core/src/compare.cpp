@@ -1,5 +1,6 @@
 // compare.cpp: summaries, comparisons and sweeps (compare.h).
 #include "bankviz/compare.h"
+#include "bankviz/pasted.h"
 
 #include <algorithm>
 #include <charconv>
@@ -157,7 +158,9 @@ SweepParse parse_sweep(const std::string& text) {
     } else {
       for (const std::string& v : split(values, ',')) {
         if (!to_int(v)) {
-          r.error = spec.param + ": '" + v + "' is not an integer";
+          const std::string pasted = non_ascii_hint(v);
+          r.error = spec.param + ": '" + v + "' is not an integer" +
+                    (pasted.empty() ? "" : ": it holds " + pasted);
           return r;
         }
         spec.values.push_back(v);

@@ -17,6 +17,7 @@
 // does not deepen the tree either.
 
 #include "bankviz/expr.h"
+#include "bankviz/pasted.h"
 
 #include <algorithm>
 #include <array>
@@ -461,6 +462,8 @@ std::vector<Token> lex(std::string_view s) {
       fail(i, "unexpected ';': write the expression without a semicolon");
     } else if (c == '\'' || c == '"') {
       fail(i, "unexpected " + quote_char(c) + ": character and string literals are not supported");
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      fail(i, "unexpected character " + non_ascii_hint(s.substr(i)));
     } else {
       fail(i, "unexpected character " + quote_char(c));
     }
@@ -1604,6 +1607,57 @@ bool is_valid_name(std::string_view name) {
     return false;
   if (find_builtin(name) || find_func(name)) return false;
   return true;
+}
+
+std::string non_ascii_hint(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+  if (i == text.size()) return {};
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  char code[24];
+  std::snprintf(code, sizeof code, "byte 0x%02X", byte(i));
+  const unsigned char b0 = byte(i);
+  const size_t n = b0 >= 0xF0 && b0 < 0xF5 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC2 && b0 < 0xE0 ? 2 : 0;
+  uint32_t cp = n == 4 ? b0 & 0x07u : n == 3 ? b0 & 0x0Fu : b0 & 0x1Fu;
+  for (size_t k = 1; k < n; ++k) {
+    if (i + k >= text.size() || (byte(i + k) & 0xC0) != 0x80) return code;
+    cp = (cp << 6) | (byte(i + k) & 0x3Fu);
+  }
+  if (n == 0 || (n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+      (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+    return code;
+  std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(cp));
+  static const std::pair<uint32_t, const char*> kLookalikes[] = {
+      {0x2212, "a minus sign): write '-'"},
+      {0x2013, "an en dash): write '-'"},
+      {0x2014, "an em dash): write '-'"},
+      {0x2010, "a hyphen): write '-'"},
+      {0x00D7, "a multiplication sign): write 'x' between extents, '*' to multiply"},
+      {0x00F7, "a division sign): write '/'"},
+      {0x2215, "a division slash): write '/'"},
+      {0x2026, "an ellipsis): write '..' for a range"},
+      {0x2218, "a ring operator): write 'o' to compose"},
+      {0x00A0, "a no-break space): write a space"},
+      {0x2009, "a thin space): write a space"},
+      {0x202F, "a no-break space): write a space"},
+      {0x200B, "a zero-width space): delete it"},
+      {0xFEFF, "a byte-order mark): delete it"},
+      {0x2264, "less than or equal to): write '<='"},
+      {0x2265, "greater than or equal to): write '>='"},
+      {0x2260, "not equal to): write '!='"},
+      {0x226A, "much less than): write '<<'"},
+      {0x226B, "much greater than): write '>>'"},
+      {0x2018, "a quotation mark): write none"},
+      {0x2019, "a quotation mark): write none"},
+      {0x201C, "a quotation mark): write none"},
+      {0x201D, "a quotation mark): write none"}};
+  for (const auto& [point, what] : kLookalikes)
+    if (cp == point) return std::string(code) + " (" + what;
+  if (cp >= 0xFF01 && cp <= 0xFF5E) {  // the full-width forms of ASCII's printable characters
+    const char ascii = static_cast<char>(cp - 0xFEE0);
+    return std::string(code) + " (a full-width '" + ascii + "'): write '" + ascii + "'";
+  }
+  return std::string(code) + " (not ASCII): bankviz reads ASCII here";
 }
 
 }  // namespace bankviz

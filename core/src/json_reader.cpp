@@ -28,7 +28,7 @@ std::optional<Json> parse_strict_json(std::string_view json_text, const char* wh
   // The parser reads a NUL byte as the end of the text (a file cut short without a word) and
   // UTF-16 as nonsense at its first byte: both are said as what they are.
   if (json_text.starts_with("\xff\xfe") || json_text.starts_with("\xfe\xff")) {
-    errors.push_back({"", 0,
+    errors.push_back({"line 1", 1,
                       "the file is UTF-16 (it starts with a byte-order mark): save it as UTF-8, "
                       "the encoding JSON files are read in"});
     return std::nullopt;
@@ -53,6 +53,24 @@ std::optional<Json> parse_strict_json(std::string_view json_text, const char* wh
     if (size_t p = msg.find(": ", msg.find("parse error")); p != std::string::npos)
       msg = msg.substr(p + 2);
     errors.push_back({"line " + std::to_string(line), col, "invalid JSON: " + msg});
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double ("1e400"): nlohmann says "[json.exception.out_of_range.406] number
+    // overflow parsing '1e400'", with no place. The number's place is found in the text.
+    std::string msg = e.what();
+    const size_t a = msg.find('\''), b = msg.rfind('\'');
+    const std::string number = a != std::string::npos && b > a ? msg.substr(a + 1, b - a - 1) : "";
+    const size_t at = number.empty() ? std::string_view::npos : json_text.find(number);
+    if (at != std::string_view::npos) {
+      auto [line, col] = line_column(json_text, at + 1);
+      errors.push_back({"line " + std::to_string(line), col,
+                        "invalid JSON: the number " + number.substr(0, 40) +
+                            (number.size() > 40 ? "..." : "") +
+                            " is beyond the range of a double"});
+    } else {
+      const size_t tag = msg.find("] ");
+      errors.push_back(
+          {"", 0, "invalid JSON: " + (tag == std::string::npos ? msg : msg.substr(tag + 2))});
+    }
   } catch (const std::exception& e) {
     errors.push_back({"", 0, std::string("invalid JSON: ") + e.what()});
   }

@@ -14,6 +14,7 @@
 // left. A Swizzle composed on top (ComposedLayout<Swizzle, _0, Layout>) permutes the offset.
 
 #include "bankviz/layout.h"
+#include "bankviz/pasted.h"
 
 #include <algorithm>
 #include <cctype>
@@ -294,7 +295,11 @@ class LayoutParser {
       if (!swizzle(raw, unit)) return fail_with(r);
       const size_t end = i_;
       ws();
-      if (!eat('o')) return fail_with(r, "expected 'o' (composition) after the swizzle");
+      if (!eat('o')) {
+        const std::string pasted = non_ascii_hint(s_.substr(i_, 4));
+        return fail_with(r, "expected 'o' (composition) after the swizzle" +
+                                (pasted.empty() ? std::string() : ", not " + pasted));
+      }
       ws();
       // Through a swizzle pointer, or a TMA mode by name: the swizzle acts on the address.
       r.on_address = named_;
@@ -328,7 +333,11 @@ class LayoutParser {
     CuteLayout l;
     if (!layout(l)) return fail_with(r);
     ws();
-    if (!at_end()) return fail_with(r, "unexpected text after the layout");
+    if (!at_end()) {
+      const std::string pasted = non_ascii_hint(s_.substr(i_, 4));
+      return fail_with(
+          r, "unexpected text after the layout" + (pasted.empty() ? std::string() : ": " + pasted));
+    }
     r.layout = std::move(l);
     return r;
   }

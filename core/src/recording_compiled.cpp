@@ -52,9 +52,11 @@ std::vector<size_t> next_bytes_chain(const Recording& r, const std::vector<size_
 // ptxas merges only what it proves aligned for every thread, so nothing of that subscript is
 // merged (another subscript of the line may be: `c[i % 4] * x[(t + i) % 128]`, c's four in one
 // LDS.128). Where the line is `unrolled` (none of its instructions in a loop) each execution is
-// an instruction of its own, its proof its own: the execution is the access's number among the
-// thread's accesses of that line, kind, array and subscript; elsewhere it is 0.
-using LineKind = std::tuple<uint32_t, int, int32_t, uint32_t, uint32_t>;
+// an instruction of its own, its proof its own: the execution is the access's phase and its
+// number among the thread's accesses of that line, kind, array and subscript in the phase (a
+// thread whose guard skips one phase's copy still names the next phase's copy as the others do);
+// elsewhere both are 0.
+using LineKind = std::tuple<uint32_t, int, int32_t, uint32_t, uint32_t, uint32_t>;
 
 // Merges one thread's chains into wider accesses; counts per line what moved where. Lines in
 // `unaligned` stay as recorded; a line found so is added to it.
@@ -62,11 +64,11 @@ void widen_thread(Recording& r, const std::vector<size_t>& mine,
                   const std::map<uint32_t, LineCompiledForm>& forms, std::vector<bool>& taken,
                   std::map<std::tuple<uint32_t, uint32_t, int>, int64_t>& merged,
                   std::set<LineKind>& unaligned) {
-  std::map<std::tuple<uint32_t, int, int32_t, uint32_t>, uint32_t> executions;
+  std::map<std::tuple<uint32_t, int, int32_t, uint32_t, uint32_t>, uint32_t> executions;
   for (size_t k = 0; k < mine.size(); ++k) {
     const RecordedAccess& at = r.accesses[mine[k]];
     const uint32_t execution =
-        executions[{at.line, static_cast<int>(at.kind), at.array, at.site}]++;
+        executions[{at.line, static_cast<int>(at.kind), at.array, at.site, at.phase}]++;
     if (taken[k] || !is_plain(r.accesses[mine[k]])) continue;
     std::vector<size_t> chain = next_bytes_chain(r, mine, k, taken);
     if (chain.size() < 2) continue;
@@ -88,7 +90,8 @@ void widen_thread(Recording& r, const std::vector<size_t>& mine,
     }
     const auto form = forms.find(target);
     const bool unrolled = form != forms.end() && form->second.unrolled;
-    const LineKind key{target, static_cast<int>(a.kind), a.array, a.site, unrolled ? execution : 0};
+    const LineKind key{target, static_cast<int>(a.kind), a.array,
+                       a.site, unrolled ? a.phase : 0u,  unrolled ? execution : 0u};
     if (unaligned.count(key)) continue;
     size_t m = 1;
     while (m * 2 <= usable && static_cast<int>(m * 2 * a.width) <= wide &&
@@ -133,6 +136,68 @@ void reuse_thread(const Recording& r, const std::vector<size_t>& mine, std::vect
   }
 }
 
+int form_count(const std::map<uint32_t, LineCompiledForm>& forms, uint32_t line, RecordedKind k) {
+  const auto it = forms.find(line);
+  if (it == forms.end()) return 0;
+  return k == RecordedKind::Load ? it->second.loads : it->second.stores;
+}
+
+// The neighbouring line of each thread's access on a line with no instruction of its direction
+// (recording.h, "moved"): the thread's nearest access before it (else after it) of the same
+// array, direction and phase on a line with an instruction as wide. Every thread's must be the
+// same line, `unrolled`, with instructions of the direction for all of the thread's accesses of
+// both lines. Moves them; returns (from, to) -> accesses.
+std::map<std::pair<uint32_t, uint32_t>, int64_t> move_to_neighbours(
+    Recording& c, const std::map<uint32_t, LineCompiledForm>& forms) {
+  std::map<std::pair<uint32_t, int>, std::vector<size_t>> homeless;  // (line, kind) -> accesses
+  std::map<std::tuple<uint32_t, uint32_t, int>, int> per_thread;     // (thread, line, kind)
+  std::map<uint32_t, std::vector<size_t>> mine;
+  for (size_t i = 0; i < c.accesses.size(); ++i) {
+    const RecordedAccess& a = c.accesses[i];
+    if (!is_plain(a)) continue;
+    mine[a.thread].push_back(i);
+    ++per_thread[{a.thread, a.line, static_cast<int>(a.kind)}];
+    if (a.line != 0 && form_width(forms, a.line, a.kind) == 0)
+      homeless[{a.line, static_cast<int>(a.kind)}].push_back(i);
+  }
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> moved;
+  if (homeless.empty()) return moved;
+  std::vector<size_t> order(c.accesses.size());  // access -> its position among its thread's
+  for (const auto& [t, v] : mine)
+    for (size_t k = 0; k < v.size(); ++k) order[v[k]] = k;
+  for (const auto& [key, list] : homeless) {
+    const auto kind = static_cast<RecordedKind>(key.second);
+    std::set<uint32_t> targets;
+    for (size_t i : list) {
+      const RecordedAccess& a = c.accesses[i];
+      const std::vector<size_t>& v = mine[a.thread];
+      auto fits = [&](size_t j) {
+        const RecordedAccess& b = c.accesses[j];
+        return b.phase == a.phase && b.kind == a.kind && b.array == a.array && b.line != a.line &&
+               form_width(forms, b.line, kind) >= a.width;
+      };
+      uint32_t to = 0;  // the nearest, within 64 of the thread's accesses
+      for (size_t k = order[i]; k-- > 0 && k + 64 > order[i] && to == 0;)
+        if (fits(v[k])) to = c.accesses[v[k]].line;
+      for (size_t k = order[i] + 1; k < v.size() && k < order[i] + 64 && to == 0; ++k)
+        if (fits(v[k])) to = c.accesses[v[k]].line;
+      targets.insert(to);
+    }
+    if (targets.size() != 1 || *targets.begin() == 0) continue;
+    const uint32_t to = *targets.begin();
+    const auto f = forms.find(to);
+    if (f == forms.end() || !f->second.unrolled) continue;
+    bool room = true;
+    for (const auto& [t, v] : mine)
+      room &= per_thread[{t, key.first, key.second}] + per_thread[{t, to, key.second}] <=
+              form_count(forms, to, kind);
+    if (!room) continue;
+    for (size_t i : list) c.accesses[i].line = to;
+    moved[{key.first, to}] += static_cast<int64_t>(list.size());
+  }
+  return moved;
+}
+
 }  // namespace
 
 CompiledRecording recording_as_compiled(const Recording& r,
@@ -169,10 +234,18 @@ CompiledRecording recording_as_compiled(const Recording& r,
   for (size_t i = 0; i < c.accesses.size(); ++i)
     if (!drop[i]) c.accesses[w++] = c.accesses[i];
   c.accesses.resize(w);
+  const auto moved = move_to_neighbours(c, by_line);
   auto say = [&](uint32_t line, const std::string& what) {
     std::string& h = out.how[line];
     h += (h.empty() ? "" : "; ") + what;
   };
+  for (const auto& [key, n] : moved) {
+    say(key.first, std::to_string(n) + " accesses in line " + std::to_string(key.second) +
+                       "'s instructions (this line has none of their kind: the compiler's line "
+                       "table puts them there)");
+    say(key.second, "with line " + std::to_string(key.first) + "'s " + std::to_string(n) +
+                        " accesses, which the compiler's line table puts here");
+  }
   for (const auto& [key, n] : merged) {
     const auto& [from, to, width] = key;
     say(from, std::to_string(n) + " accesses in " + std::to_string(width) + "-byte instructions" +

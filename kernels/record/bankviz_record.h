@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <source_location>
 #include <type_traits>
 #include <vector>
@@ -1067,11 +1068,14 @@ inline int __clz(int x) {
 inline int __ffs(int x) {
   return __builtin_ffs(x);
 }
+// The low 32 bits of the product of the operands' low 24 bits (signed for __mul24: PTX mul24.lo).
 inline int __mul24(int a, int b) {
-  return a * b;
+  const long long x = static_cast<int>(static_cast<unsigned>(a) << 8) >> 8;
+  const long long y = static_cast<int>(static_cast<unsigned>(b) << 8) >> 8;
+  return static_cast<int>(static_cast<unsigned>(static_cast<unsigned long long>(x * y)));
 }
 inline unsigned __umul24(unsigned a, unsigned b) {
-  return a * b;
+  return (a & 0xffffffu) * (b & 0xffffffu);
 }
 inline float __fdividef(float a, float b) {
   return a / b;
@@ -1188,30 +1192,45 @@ inline unsigned __usad(unsigned x, unsigned y, unsigned z) {
 inline float __saturatef(float x) {
   return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;  // NaN: 0
 }
-inline int __float2int_rn(float x) {
-  return static_cast<int>(std::nearbyint(x));
+// A float's or double's conversion to an integer as the GPU makes it (PTX cvt): rounded as the
+// intrinsic says, then saturated to the integer's range, NaN to 0. A bare static_cast is
+// undefined there in C++.
+namespace bv {
+template <class I>
+I saturate_to(double r) {
+  if (r != r) return 0;
+  if (r <= static_cast<double>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (r >= static_cast<double>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  return static_cast<I>(r);
 }
-inline int __float2int_rz(float x) {
-  return static_cast<int>(x);
-}
-inline int __float2int_rd(float x) {
-  return static_cast<int>(std::floor(x));
-}
-inline int __float2int_ru(float x) {
-  return static_cast<int>(std::ceil(x));
-}
-inline unsigned __float2uint_rn(float x) {
-  return static_cast<unsigned>(std::nearbyint(x));
-}
-inline unsigned __float2uint_rz(float x) {
-  return static_cast<unsigned>(x);
-}
-inline int __double2int_rn(double x) {
-  return static_cast<int>(std::nearbyint(x));
-}
-inline int __double2int_rz(double x) {
-  return static_cast<int>(x);
-}
+}  // namespace bv
+#define BV_CVT(NAME, F, I, ROUND)                               \
+  inline I NAME(F x) {                                          \
+    return ::bv::saturate_to<I>(ROUND(static_cast<double>(x))); \
+  }
+BV_CVT(__float2int_rn, float, int, std::nearbyint)
+BV_CVT(__float2int_rz, float, int, std::trunc)
+BV_CVT(__float2int_rd, float, int, std::floor)
+BV_CVT(__float2int_ru, float, int, std::ceil)
+BV_CVT(__float2uint_rn, float, unsigned, std::nearbyint)
+BV_CVT(__float2uint_rz, float, unsigned, std::trunc)
+BV_CVT(__float2uint_rd, float, unsigned, std::floor)
+BV_CVT(__float2uint_ru, float, unsigned, std::ceil)
+BV_CVT(__float2ll_rn, float, long long, std::nearbyint)
+BV_CVT(__float2ll_rz, float, long long, std::trunc)
+BV_CVT(__float2ull_rn, float, unsigned long long, std::nearbyint)
+BV_CVT(__float2ull_rz, float, unsigned long long, std::trunc)
+BV_CVT(__double2int_rn, double, int, std::nearbyint)
+BV_CVT(__double2int_rz, double, int, std::trunc)
+BV_CVT(__double2int_rd, double, int, std::floor)
+BV_CVT(__double2int_ru, double, int, std::ceil)
+BV_CVT(__double2uint_rn, double, unsigned, std::nearbyint)
+BV_CVT(__double2uint_rz, double, unsigned, std::trunc)
+BV_CVT(__double2ll_rn, double, long long, std::nearbyint)
+BV_CVT(__double2ll_rz, double, long long, std::trunc)
+BV_CVT(__double2ull_rn, double, unsigned long long, std::nearbyint)
+BV_CVT(__double2ull_rz, double, unsigned long long, std::trunc)
+#undef BV_CVT
 inline float __int2float_rn(int x) {
   return static_cast<float>(x);
 }

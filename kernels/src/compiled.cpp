@@ -15,6 +15,10 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "bankviz/access.h"
 #include "bankviz/copy_h200.h"
@@ -57,14 +61,11 @@ bool has_modifier(std::string_view op, std::string_view m) {
   return false;
 }
 
-// "//## File "x.cu", line 12 inlined at "x.cu", line 40": the last location (the call site) in
-// file/line, the first (where the code is written) in own_file/own_line; both the same where
-// nothing is inlined.
-bool file_line(std::string_view l, std::string& file, uint32_t& line, std::string& own_file,
-               uint32_t& own_line) {
-  bool found = false;
+// "//## File "x.cu", line 12 inlined at "x.cu", line 40": every location in `locs`, the first
+// (where the code is written) first, the last (the call site) last.
+bool file_line(std::string_view l, std::vector<std::pair<std::string, uint32_t>>& locs) {
   size_t at = 0;
-  while (true) {
+  while (locs.size() < 64) {
     const size_t q = l.find('"', at);
     if (q == std::string_view::npos) break;
     const size_t q2 = l.find('"', q + 1);
@@ -78,16 +79,10 @@ bool file_line(std::string_view l, std::string& file, uint32_t& line, std::strin
       v = v * 10 + static_cast<uint32_t>(l[d] - '0'), ++d, digits = true;
     }
     if (!digits) break;
-    file = std::string(l.substr(q + 1, q2 - q - 1));
-    line = v;
-    if (!found) {
-      own_file = file;
-      own_line = v;
-    }
-    found = true;
+    locs.emplace_back(std::string(l.substr(q + 1, q2 - q - 1)), v);
     at = d;
   }
-  return found;
+  return !locs.empty();
 }
 
 }  // namespace
@@ -99,6 +94,12 @@ bool SassInstruction::shared() const {
 
 bool SassInstruction::never_executes() const {
   return predicate == "@!PT";
+}
+
+uint32_t SassInstruction::line_in(const std::string& file_name) const {
+  for (const auto& [f, l] : chain)
+    if (l > 0 && same_file(f, file_name)) return l;
+  return 0;
 }
 
 int SassInstruction::width() const {
@@ -119,6 +120,7 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
   std::vector<std::pair<size_t, std::string>> backward;  // every branch to a label: loops
   std::string file, own_file, function;
   uint32_t line = 0, own_line = 0;
+  std::vector<std::pair<std::string, uint32_t>> chain;
   // The "//##" lines since the last instruction, each (own file, own line, file, line). nvdisasm
   // writes an inlined instruction's chain one link a line, innermost first, then the kernel's
   // line: `line 8 inlined at line 9`, `line 9 inlined at line 24`, `line 24`; the lines before
@@ -128,6 +130,7 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     uint32_t own_line;
     std::string file;
     uint32_t line;
+    std::vector<std::pair<std::string, uint32_t>> locs;  // own first, call site last
   };
   std::vector<Loc> run;
   size_t pos = 0;
@@ -137,9 +140,12 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     const std::string_view l = trim(text.substr(pos, end - pos));
     pos = end + 1;
     if (starts_with(l, "//##")) {
-      Loc c{{}, 0, {}, 0};
-      if (file_line(l, c.file, c.line, c.own_file, c.own_line) && run.size() < 4096)
+      Loc c{{}, 0, {}, 0, {}};
+      if (file_line(l, c.locs) && run.size() < 4096) {
+        std::tie(c.own_file, c.own_line) = c.locs.front();
+        std::tie(c.file, c.line) = c.locs.back();
         run.push_back(std::move(c));
+      }
       continue;
     }
     if (starts_with(l, ".L_") && !l.empty() && l.back() == ':') {
@@ -177,6 +183,10 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
       line = run.back().line;
       own_file = run[first].own_file;
       own_line = run[first].own_line;
+      chain.clear();
+      for (size_t k = first; k < run.size(); ++k)
+        for (const auto& loc : run[k].locs)
+          if (chain.empty() || chain.back() != loc) chain.push_back(loc);
       run.clear();
     }
     SassInstruction in;
@@ -185,6 +195,7 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     in.line = line;
     in.own_file = own_file;
     in.own_line = own_line;
+    in.chain = chain;
     in.function = function;
     if (starts_with(rest, "@")) {
       const size_t sp = rest.find(' ');
@@ -196,6 +207,7 @@ std::vector<SassInstruction> parse_nvdisasm(std::string_view text) {
     in.opcode = std::string(rest.substr(0, sp));
     if (in.opcode.empty() || in.opcode[0] < 'A' || in.opcode[0] > 'Z') continue;
     in.operands = sp == std::string_view::npos ? std::string() : std::string(trim(rest.substr(sp)));
+    in.labelled = !pending_labels.empty();
     for (const std::string& name : pending_labels) labels[function + '\n' + name] = pc;
     pending_labels.clear();
     if (base_opcode(in.opcode) == "BRA") {

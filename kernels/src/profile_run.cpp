@@ -344,9 +344,11 @@ const char* op_of_opcode(const SassInstruction& i) {
 // that only warps with no active lane issued (executed, no op counted, 0 wavefronts: Nsight
 // Compute's source page counts them too). And an instruction whose line is in a header (CUDA's
 // atomicAdd, __half2's operators, inlined from cuda_fp16.hpp or sm_20_atomic_functions.hpp by
-// nvcc's line table) is counted on the line of `file_name` that calls it, the call site nvdisasm
-// names: the user's line that made it. Without the SASS (no nvdisasm) neither can be done: those
-// instructions keep CUPTI's line or are left out, and *note says so.
+// nvcc's line table) is counted on the innermost line of `file_name` that calls it, among the
+// call sites nvdisasm names: the user's line that made it (a helper's atomicCAS on the helper's
+// line, where the recordings put it, not on the kernel's call of the helper). Without the SASS (no
+// nvdisasm) neither can be done: those instructions keep CUPTI's line or are left out, and *note
+// says so.
 void keep_shared(std::vector<ProfileInstruction>& all, const std::vector<char>& cubin,
                  const std::string& file_name, std::string* note) {
   std::vector<ProfileInstruction> kept;
@@ -370,10 +372,11 @@ void keep_shared(std::vector<ProfileInstruction>& all, const std::vector<char>& 
       if (!x || !x->shared() || x->never_executes()) continue;
       in.op = op_of_opcode(*x);
     }
-    if (x && !in.file.empty() && !same_file(in.file, file_name) && x->line > 0 &&
-        same_file(x->file, file_name)) {
-      in.file = x->file;
-      in.line = x->line;
+    if (x && !in.file.empty() && !same_file(in.file, file_name)) {
+      if (const uint32_t line = x->line_in(file_name); line > 0) {
+        in.file = file_name;
+        in.line = line;
+      }
     }
     kept.push_back(std::move(in));
   }

@@ -32,6 +32,8 @@ struct LineSass {
   int count = 0;
   bool loop = false;
   bool guarded = true;  // every one predicated (not @!PT), none a branch jumps over
+  bool plain = true;    // none predicated, none a branch jumps over: each warp reaching the line
+                        // issues every one
   std::set<std::string> ops;
   std::string named() const {
     std::string s = std::to_string(count) + " shared instruction" + (count == 1 ? "" : "s") + " (";
@@ -40,12 +42,53 @@ struct LineSass {
   }
 };
 
+using WarpsAt = std::map<std::pair<uint32_t, uint32_t>, std::set<uint32_t>>;  // (line, phase)
+
+bool is_barrier(const SassInstruction& i) {  // __syncthreads(): the phases the recording counts
+  return i.opcode.rfind("BAR.SYNC", 0) == 0 && i.operands == "0x0";
+}
+
+// A line the recording has no access on, whose shared instructions are all predicated, in a
+// kernel with no loop: each is issued by the warps that issued the unpredicated shared
+// instruction of a recorded line before it in its block (no label, branch or barrier between:
+// every warp reaching one reaches the other), in the phase the barriers before it give, with no
+// active lane (none passed its guard). The requests (0 wavefronts); -1 where some instruction
+// has no such neighbour or a shared instruction or barrier of the kernel is in a loop.
+int64_t issued_beside(uint32_t line, const std::vector<SassInstruction>& sass,
+                      const std::string& kernel_function, const WarpsAt& warps_at) {
+  std::vector<const SassInstruction*> k;  // the kernel's instructions, in order
+  for (const SassInstruction& i : sass)
+    if (!kernel_function.empty() && i.function == kernel_function) {
+      if (i.in_loop && (i.shared() || is_barrier(i))) return -1;  // (not EXIT's `BRA` to itself)
+      k.push_back(&i);
+    }
+  int64_t requests = -1;
+  uint32_t phase = 0;
+  for (size_t n = 0; n < k.size(); ++n) {
+    if (is_barrier(*k[n])) ++phase;
+    const SassInstruction& i = *k[n];
+    if (counted_line(i) != line || !i.shared() || i.never_executes()) continue;
+    if (i.predicate.empty()) return -1;
+    const SassInstruction* j = nullptr;
+    for (size_t m = n; m-- > 0 && !k[m + 1]->labelled && !j;) {
+      const SassInstruction& c = *k[m];
+      if (is_barrier(c) || c.opcode.rfind("BRA", 0) == 0) break;
+      if (c.shared() && c.predicate.empty() && warps_at.count({counted_line(c), phase})) j = &c;
+    }
+    if (!j) return -1;
+    requests = std::max<int64_t>(requests, 0) +
+               static_cast<int64_t>(warps_at.at({counted_line(*j), phase}).size());
+  }
+  return requests;
+}
+
 // What the SASS alone says of the lines as compiled where the figures cannot be what the kernel
-// runs (LineAsCompiled::differs); `per_warp` holds each (line, warp)'s instructions as compiled.
+// runs (LineAsCompiled::differs); `per_warp` holds each (line, warp)'s instructions as compiled,
+// `warps_at` the warps with an access on each (line, phase).
 void add_differences(std::vector<LineAsCompiled>& lines, const std::vector<SassInstruction>& sass,
                      const std::map<std::pair<uint32_t, uint32_t>, int64_t>& per_warp,
                      const std::set<uint32_t>& cas_lines, const std::string& kernel_function,
-                     int64_t warps) {
+                     int64_t warps, const WarpsAt& warps_at) {
   std::map<uint32_t, LineSass> by_line, in_kernel;
   std::set<uint32_t> any_line;  // lines with a shared instruction, own or call site
   for (const SassInstruction& i : sass) {
@@ -58,6 +101,7 @@ void add_differences(std::vector<LineAsCompiled>& lines, const std::vector<SassI
       ++l.count;
       l.loop |= i.in_loop;
       l.guarded &= !i.predicate.empty() && !i.under_branch;
+      l.plain &= i.predicate.empty() && !i.under_branch;
       l.ops.insert(i.opcode);
     }
   }
@@ -76,6 +120,20 @@ void add_differences(std::vector<LineAsCompiled>& lines, const std::vector<SassI
     for (auto w = per_warp.lower_bound({l.line, 0});
          w != per_warp.end() && w->first.first == l.line; ++w)
       most = std::max(most, w->second);
+    // Straight-line instructions every warp reaching the line issues, more than a warp's
+    // accesses as compiled: the compiler made other lines' accesses here (a member read through
+    // a reference bound on the line before: the load is where the member is used).
+    if (const auto k = in_kernel.find(l.line); k != in_kernel.end() && k->second.plain &&
+                                               !k->second.loop && most > 0 &&
+                                               most < k->second.count) {
+      l.differs = "the compiled kernel has " + k->second.named() +
+                  " on this line, none in a loop or under a branch, so each warp reaching it "
+                  "issues " +
+                  std::to_string(k->second.count) + " where the source makes " +
+                  std::to_string(most) +
+                  " accesses: the compiler made accesses of other lines here";
+      continue;
+    }
     if (most > s->second.count)
       l.differs = "the compiled kernel has " + s->second.named() +
                   " on this line, none in a loop, so a warp issues at most " +
@@ -96,6 +154,18 @@ void add_differences(std::vector<LineAsCompiled>& lines, const std::vector<SassI
         l.how = s.named() + " predicated, issued by each of the block's " + std::to_string(warps) +
                 " warps with no active lane: no lane passes the line's guard (0 wavefronts)";
         l.max_requests = 0;
+        lines.push_back(std::move(l));
+        continue;
+      }
+      if (const int64_t n = s.loop ? -1 : issued_beside(line, sass, kernel_function, warps_at);
+          n >= 0) {
+        // Under a branch: issued by the warps that reach them (an odd-even sort's swap under
+        // its phase's `if`, issue 30).
+        l.requests = n;
+        l.how = s.named() + " predicated, issued " + std::to_string(n) +
+                " times with no active lane by the warps that reach them (those that ran the "
+                "shared instruction before them in their block): no lane passes the line's "
+                "guard (0 wavefronts)";
         lines.push_back(std::move(l));
         continue;
       }
@@ -138,8 +208,8 @@ std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
     if (!i.shared() || i.never_executes() || counted_line(i) == 0) continue;
     LineCompiledForm& f = forms[counted_line(i)];
     f.line = counted_line(i);
-    if (is_load(i.opcode)) f.load_width = std::max(f.load_width, i.width());
-    if (is_store(i.opcode)) f.store_width = std::max(f.store_width, i.width());
+    if (is_load(i.opcode)) f.load_width = std::max(f.load_width, i.width()), ++f.loads;
+    if (is_store(i.opcode)) f.store_width = std::max(f.store_width, i.width()), ++f.stores;
     if (i.opcode.rfind("ATOMS.CAST", 0) == 0) cas_lines.insert(f.line);
     if (i.in_loop) looped.insert(f.line);
   }
@@ -155,10 +225,14 @@ std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
   for (const RecordedAccess& a : r.accesses) out[a.line].line = a.line;
   std::set<uint32_t> contended, cas_served;
   std::map<std::pair<uint32_t, uint32_t>, int64_t> per_warp;  // (line, warp): instructions
+  WarpsAt warps_at;
   for (const RecordedInstruction& in : *ins) {
     LineAsCompiled& l = out[in.line];
     l.line = in.line;
-    for (const RecordedWarp& w : in.warps) ++per_warp[{in.line, w.warp}];
+    for (const RecordedWarp& w : in.warps) {
+      ++per_warp[{in.line, w.warp}];
+      warps_at[{in.line, in.phase}].insert(w.warp);
+    }
     const bool atomic_add = in.kind == RecordedKind::AtomicAdd || in.kind == RecordedKind::Atomic;
     if (atomic_add && cas_lines.count(in.line)) {
       std::vector<WarpAccess> warps;
@@ -215,7 +289,7 @@ std::optional<std::vector<LineAsCompiled>> recorded_lines_as_compiled(
           "each warp makes depends on how the warps interleave on the GPU (" +
           std::to_string(l.requests) + " instructions in the recording's order)";
   const int64_t threads = r.block[0] * r.block[1] * r.block[2];
-  add_differences(lines, sass, per_warp, cas_lines, kernel_function, (threads + 31) / 32);
+  add_differences(lines, sass, per_warp, cas_lines, kernel_function, (threads + 31) / 32, warps_at);
   return lines;
 }
 

@@ -925,9 +925,33 @@ TEST(ExprParseErrors, WhitespaceOnlyIsAnEmptyExpression) {
 }
 
 TEST(ExprParseErrors, NonAsciiBytesAreNamedNotPrinted) {
+  // A character outside ASCII is named by its code point; bytes that are not UTF-8 by their value.
   ExprError e = parse_error("a \xc3\xa9");
   EXPECT_EQ(e.column, 3);
-  EXPECT_EQ(e.message, "unexpected character byte 0xC3");
+  EXPECT_EQ(e.message, "unexpected character U+00E9 (not ASCII): bankviz reads ASCII here");
+  EXPECT_EQ(parse_error("a \xc3(").message, "unexpected character byte 0xC3");
+  EXPECT_EQ(parse_error("a \xe2\x80").message, "unexpected character byte 0xE2");
+  EXPECT_EQ(parse_error("a \xed\xa0\x80").message,
+            "unexpected character byte 0xED");  // a surrogate
+}
+
+TEST(ExprParseErrors, TypographyPastedFromADocumentSaysWhatToWrite) {
+  // Slides and PDFs print a minus sign, an en dash, a multiplication sign, full-width forms.
+  EXPECT_EQ(parse_error("x \xe2\x88\x92 1").message,
+            "unexpected character U+2212 (a minus sign): write '-'");
+  EXPECT_EQ(parse_error("x \xe2\x80\x93 1").message,
+            "unexpected character U+2013 (an en dash): write '-'");
+  EXPECT_EQ(parse_error("x \xc3\x97 2").message,
+            "unexpected character U+00D7 (a multiplication sign): write 'x' between extents, "
+            "'*' to multiply");
+  EXPECT_EQ(parse_error("x\xc2\xa0+ 1").message,
+            "unexpected character U+00A0 (a no-break space): write a space");
+  EXPECT_EQ(parse_error("x \xef\xbc\x8b 1").message,
+            "unexpected character U+FF0B (a full-width '+'): write '+'");
+  EXPECT_EQ(parse_error("x \xe2\x89\xa4 1").message,
+            "unexpected character U+2264 (less than or equal to): write '<='");
+  EXPECT_EQ(parse_error("x \xf0\x9f\x98\x80").message,
+            "unexpected character U+1F600 (not ASCII): bankviz reads ASCII here");
 }
 
 // [SECTION] Robustness ===========================================================================

@@ -115,6 +115,45 @@ TEST(Recording, AsCompiledNeighbouringBytesAreOneWiderInstructionAndRepeatedLoad
   EXPECT_EQ(n.recording.accesses.size(), r->accesses.size());
 }
 
+// A line with no instruction of its kind whose stores the line table puts on the line before
+// (nvcc: `h[t] = a; h[t + 64] = b;` of __half2, both STS on the first line): they are that
+// line's, where it has an instruction for each; where it has too few, they stay (flagged by the
+// caller: kernels' recorded_lines_as_compiled()).
+TEST(Recording, AsCompiledALinesStoresGoWhereTheLineTablePutsThemWhenThereIsAnInstructionEach) {
+  std::string text = "block 64 1 1\narray h 3 0 1024\n";
+  for (int t = 0; t < 64; ++t)
+    for (int line : {10, 11})
+      text += std::to_string(t) + " " + std::to_string(line) + " S 4 " +
+              std::to_string(4 * t + (line - 10) * 256) + " 0\n";
+  text += "end 128\n";
+  std::string why;
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  auto lines = [&](const std::vector<LineCompiledForm>& forms, CompiledRecording* c) {
+    *c = recording_as_compiled(*r, forms, true);
+    std::map<uint32_t, RecordedLine> by;
+    const auto ins = recorded_instructions(c->recording, default_arch(), &why);
+    if (ins)
+      for (const RecordedLine& l : recorded_lines(*ins)) by[l.line] = l;
+    return by;
+  };
+  CompiledRecording c;
+  auto by = lines({{10, 0, 4, true, 0, 2}}, &c);
+  EXPECT_EQ(by[10].requests, 4);
+  EXPECT_EQ(by[10].wavefronts, 4);
+  EXPECT_EQ(by.count(11), 0u);
+  EXPECT_NE(c.how[11].find("in line 10's instructions"), std::string::npos) << c.how[11];
+  EXPECT_NE(c.how[10].find("line 11's 64 accesses"), std::string::npos) << c.how[10];
+  // One STS on line 10: no room for line 11's; a loop's STS: no count to trust.
+  for (const LineCompiledForm& f :
+       {LineCompiledForm{10, 0, 4, true, 0, 1}, LineCompiledForm{10, 0, 4, false, 0, 2}}) {
+    by = lines({f}, &c);
+    EXPECT_EQ(by[10].requests, 2);
+    EXPECT_EQ(by[11].requests, 2);
+    EXPECT_EQ(c.how.count(11), 0u);
+  }
+}
+
 TEST(Recording, EachExecutionOfALineIsAnInstructionAndSyncsSeparateThem) {
   // Two threads of one warp run line 5 twice before a sync and once after: three requests.
   const std::string text =

@@ -102,6 +102,29 @@ TEST(Sass, AnInlinedChainKeepsTheOwnLineAndTheCallSite) {
   EXPECT_EQ(v[0].own_line, 7u);
   EXPECT_EQ(v[0].file, "k.cu");
   EXPECT_EQ(v[0].line, 40u);
+  EXPECT_EQ(v[0].line_in("k.cu"), 12u);  // the user's innermost line, not the kernel's call
+  EXPECT_EQ(v[0].line_in("other.cu"), 0u);
+}
+
+// CUDA's atomicCAS inlined into a user's helper inlined into the kernel (nvdisasm 13.0's chain
+// over three lines, issue 30's casDoubleSum): the instruction is the helper's line's, 45, where
+// both recordings put the call, not the kernel's call of the helper, 55.
+TEST(Sass, AHeadersInstructionBelongsToTheInnermostLineOfTheUsersFile) {
+  const std::vector<SassInstruction> v = parse_nvdisasm(
+      "\t//## File \"/cuda/include/device_atomic_functions.hpp\", line 236 inlined at "
+      "\"/w/k.cu\", line 45\n"
+      "\t//## File \"/w/k.cu\", line 45 inlined at \"/w/k.cu\", line 55\n"
+      "\t//## File \"/w/k.cu\", line 55\n"
+      "        /*0170*/                   ATOMS.CAS.64 R6, [R11], R4, R6 ;\n"
+      "\t//## File \"/w/k.cu\", line 56\n"
+      "        /*0180*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n");
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].own_line, 236u);
+  EXPECT_EQ(v[0].line, 55u);
+  ASSERT_EQ(v[0].chain.size(), 3u);
+  EXPECT_EQ(v[0].line_in("k.cu"), 45u);
+  EXPECT_EQ(v[1].line_in("k.cu"), 56u);
+  EXPECT_EQ(v[1].chain.size(), 1u);
 }
 
 // nvdisasm (CUDA 13, -gi) writes an inlined instruction's chain one link a line, innermost
@@ -598,8 +621,10 @@ TEST(RecordedAsCompiled, AnUnrolledLinesCopiesMergeEachAsTheirAddressesAllow) {
   std::string text = "block 32 1 1\narray v 40 0 512\n";
   int n = 0;
   for (int phase = 0; phase < 4; ++phase) {
-    for (int t = 0; t < 32; ++t, n += 2) {
+    for (int t = 0; t < 32; ++t) {
       const int i = 2 * t + (phase & 1);
+      if (i + 1 >= 64) continue;  // the sort's guard: lane 31 skips the odd phases' copies
+      n += 2;
       text += std::to_string(t) + " 47 L 4 " + std::to_string(4 * i) + " 0 0 1\n";
       text += std::to_string(t) + " 47 L 4 " + std::to_string(4 * i + 4) + " 0 0 2\n";
     }
@@ -640,7 +665,8 @@ TEST(RecordedAsCompiled, AnUnrolledLinesCopiesMergeEachAsTheirAddressesAllow) {
     return by;
   };
   auto unrolled = by_line(false);
-  // Even phases: one LDS.64 (256 bytes, 2 wavefronts); odd: two LDS at a stride of 2 words (2).
+  // Even phases: one LDS.64 (256 bytes, 2 wavefronts); odd: two LDS at a stride of 2 words (2),
+  // lane 31 in neither (it still merges in phase 2, the copy of its lanes there).
   EXPECT_EQ(unrolled[47].requests, 2 * 1 + 2 * 2);
   EXPECT_EQ(unrolled[47].wavefronts, 2 * 2 + 2 * 2 * 2);
   EXPECT_NE(unrolled[47].how.find("128 accesses in 8-byte instructions"), std::string::npos)
@@ -765,3 +791,83 @@ TEST(RecordedAsCompiled, TheListingSaysWhereALineCannotRunAsRecorded) {
 }
 
 }  // namespace bankviz
+
+// An odd-even sort's swap under its phase's `if` on zeroed data (issue 30, fresh30d oddEvenSort:
+// lines 49 and 50): no lane stores, but every warp that reaches the block issues its predicated
+// STS with no active lane. The warps that reach it are those that ran the block's unpredicated
+// LDS (line 47) in that phase; a predicated STS alone in its block (line 51) cannot be told and
+// keeps its reason; one under no branch (line 50) is every warp's.
+TEST(RecordedAsCompiled, APredicatedStoreUnderABranchIsIssuedByTheWarpsReachingItsBlock) {
+  std::string text = "block 96 1 1\narray v 40 0 512\nsync\n";
+  for (int t = 0; t < 64; ++t)  // warps 0 and 1 pass the branch; warp 2 jumps over it
+    text += std::to_string(t) + " 47 L 4 " + std::to_string(4 * t) + " 0 0 1\n";
+  text += "end 64\n";
+  std::string why;
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  const std::vector<SassInstruction> sass = parse_nvdisasm(
+      ".text._Z4sortPi:\n"
+      "\t//## File \"k.cu\", line 43\n"
+      "        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+      "\t//## File \"k.cu\", line 46\n"
+      "        /*0010*/               @P0 BRA `(.L_x_1) ;\n"
+      "\t//## File \"k.cu\", line 47\n"
+      "        /*0020*/                   LDS R3, [R6] ;\n"
+      "\t//## File \"k.cu\", line 49\n"
+      "        /*0030*/               @P2 STS [R6+0x4], R3 ;\n"
+      ".L_x_1:\n"
+      "        /*0040*/                   BSYNC B0 ;\n"
+      "\t//## File \"k.cu\", line 46\n"
+      "        /*0050*/               @P1 BRA `(.L_x_3) ;\n"
+      "\t//## File \"k.cu\", line 51\n"
+      "        /*0060*/               @P2 STS [R6+0xc], R3 ;\n"
+      ".L_x_3:\n"
+      "        /*0070*/                   BSYNC B0 ;\n"
+      "\t//## File \"k.cu\", line 50\n"
+      "        /*0080*/               @P2 STS [R6+0x8], R3 ;\n"
+      "        /*0090*/                   EXIT ;\n"
+      ".L_x_2:\n"
+      "        /*00a0*/                   BRA `(.L_x_2) ;\n");
+  const auto lines = recorded_lines_as_compiled(*r, sass, default_arch(), true, &why, "_Z4sortPi");
+  ASSERT_TRUE(lines) << why;
+  std::map<uint32_t, LineAsCompiled> by;
+  for (const LineAsCompiled& l : *lines) by[l.line] = l;
+  EXPECT_EQ(by[49].requests, 2);  // warps 0 and 1, not warp 2
+  EXPECT_EQ(by[49].wavefronts, 0);
+  EXPECT_EQ(by[49].differs, "");
+  EXPECT_NE(by[49].how.find("no active lane"), std::string::npos) << by[49].how;
+  EXPECT_NE(by[51].differs, "");
+  EXPECT_EQ(by[51].requests, 0);
+  EXPECT_EQ(by[50].requests, 3);
+  EXPECT_EQ(by[50].differs, "");
+}
+
+// A struct's members read through a reference bound on the line before (issue 30, fresh30f
+// cellMembers): the recording has the element's load on the reference's line, the compiler its
+// members' loads where they are used, three straight-line LDS on the next line for one access a
+// warp there. That line says so; a line with as many instructions as accesses does not.
+TEST(RecordedAsCompiled, AStraightLineWithMoreInstructionsThanAccessesSaysSo) {
+  std::string text = "block 32 1 1\narray cells 140 0 1024\n";
+  for (int t = 0; t < 32; ++t) {
+    text += std::to_string(t) + " 150 L 1 " + std::to_string(8 * (t ^ 1) + 2) + " 0 0 1\n";
+    text += std::to_string(t) + " 151 L 4 " + std::to_string(8 * t + 4) + " 0 0 2\n";
+  }
+  text += "end 64\n";
+  std::string why;
+  const auto r = parse_recording(text, &why);
+  ASSERT_TRUE(r) << why;
+  const std::vector<SassInstruction> sass = parse_nvdisasm(
+      ".text._Z5cellsv:\n"
+      "\t//## File \"k.cu\", line 150\n"
+      "        /*0000*/                   LDS.U8 R3, [R6+0x2] ;\n"
+      "        /*0010*/                   LDS.U16 R4, [R7] ;\n"
+      "        /*0020*/                   LDS R5, [R7+0x4] ;\n"
+      "\t//## File \"k.cu\", line 151\n"
+      "        /*0030*/                   LDS R8, [R9+0x4] ;\n");
+  const auto lines = recorded_lines_as_compiled(*r, sass, default_arch(), true, &why, "_Z5cellsv");
+  ASSERT_TRUE(lines) << why;
+  std::map<uint32_t, LineAsCompiled> by;
+  for (const LineAsCompiled& l : *lines) by[l.line] = l;
+  EXPECT_NE(by[150].differs.find("3 shared instructions"), std::string::npos) << by[150].differs;
+  EXPECT_EQ(by[151].differs, "");
+}

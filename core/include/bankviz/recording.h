@@ -142,6 +142,7 @@ struct LineCompiledForm {
   uint32_t line = 0;
   int load_width = 0, store_width = 0;
   bool unrolled = false;
+  int loads = 0, stores = 0;  // its shared load and store instructions
 };
 
 // The recording as the compiled kernel makes its accesses (issue 30: a user's line pictured as
@@ -154,6 +155,11 @@ struct LineCompiledForm {
 //           subscript some thread is not aligned for stays as recorded, on an `unrolled` line
 //           only in the executions (the n-th of each thread) where it is not (a sort's
 //           `v[i], v[i + 1]` with i = 2t + (phase & 1): the even phases' LDS.64, the odd two LDS)
+//   moved   a line with no instruction of its accesses' direction whose accesses the line table
+//           puts on a neighbour's: each thread's next access of the array and direction before
+//           it (else after it), on one `unrolled` line for every thread, whose instructions of
+//           that direction are as many as the thread's accesses of both lines (nvcc's table puts
+//           `h[t] = a; h[t + 64] = b;` of __half2 both on the first line: two STS there)
 //   reused  with `reuse_loads`: a thread's load of the address and width it already loaded on
 //           that line in the phase, with no store or atomic of its own to that array between
 //           (and no atomic of any kind), is left out: the compiler keeps the value in a register

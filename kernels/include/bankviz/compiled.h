@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bankviz/analysis.h"
@@ -37,15 +38,20 @@ namespace bankviz {
 // One SASS instruction of nvdisasm's listing (nvdisasm -gi -c).
 struct SassInstruction {
   uint32_t pc = 0;
-  std::string predicate;      // "@!P4", "" when none
-  std::string opcode;         // "LDS.128"
-  std::string operands;       // "R24, [R29+0x10]"
-  std::string file;           // its line's file ("" without line info)
-  uint32_t line = 0;          // the line in the kernel (an inlined function's call site)
-  std::string own_file;       // the instruction's own file and line: an inlined function's
-  uint32_t own_line = 0;      // (the first of "inlined at"), where the hardware counts it;
-                              // file/line where nothing is inlined
+  std::string predicate;  // "@!P4", "" when none
+  std::string opcode;     // "LDS.128"
+  std::string operands;   // "R24, [R29+0x10]"
+  std::string file;       // its line's file ("" without line info)
+  uint32_t line = 0;      // the line in the kernel (an inlined function's call site)
+  std::string own_file;   // the instruction's own file and line: an inlined function's
+  uint32_t own_line = 0;  // (the first of "inlined at"), where the hardware counts it;
+                          // file/line where nothing is inlined
+  // Every location of an inlined instruction, its own first, then each call site out to the
+  // kernel's line (CUDA's atomicCAS in a user's helper: the header's line, the helper's, the
+  // kernel's); its one location where nothing is inlined.
+  std::vector<std::pair<std::string, uint32_t>> chain;
   bool under_branch = false;  // inside a conditional forward branch (some warps jump over it)
+  bool labelled = false;      // a label before it: a branch may land here (a block's start)
   bool in_loop = false;       // between a backward branch's target and the branch: a loop's
                               // body, which a warp may issue many times
   std::string function;       // the kernel or function it belongs to: its mangled name
@@ -56,6 +62,9 @@ struct SassInstruction {
   // (docs/COUNTERS.md, "Pads beside LDGSTS").
   bool never_executes() const;
   int width() const;  // bytes per lane: 1, 2, 4, 8 or 16 (LDS.U16: 2, LDS.128: 16)
+  // The innermost line of `file_name` in the chain (0: none): the user's line that made the
+  // instruction, a helper's line rather than the kernel's call of the helper.
+  uint32_t line_in(const std::string& file_name) const;
 };
 
 // Parses nvdisasm's listing (with -gi: "//## File "x.cu", line 12 inlined at "x.cu", line 40"
