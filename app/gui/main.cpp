@@ -53,9 +53,6 @@ struct App {
   AppState s;
   Platform platform;
   CellRenderer cells;
-  // The window's frames where the platform keeps them (the browser's canvas): each drawn only
-  // where it differs from the last (platform.h keeps_frame).
-  ExportCanvas kept;
   float ui_scale = 1;
   std::string ini;  // ImGui's layout file, "" when not kept
   bool keep_layout = false;
@@ -86,8 +83,7 @@ bool App::frame() {
   if (platform.should_close() || s.want_quit || g_stop) return false;
   // Nothing moves while paused: sleep until an input event (or a measurement's progress tick)
   // instead of redrawing 60 times a second. --frames always renders flat out.
-  if (o.frames > 0 || s.playing || settle > 0 || s.exports.job.active() ||
-      png_writes().running() > 0) {
+  if (o.frames > 0 || s.playing || settle > 0 || s.exports.job.active()) {
     platform.poll_events();
     settle = std::max(0, settle - 1);
   } else if (platform.wait_events(s.measure.measurer.state() == Measurer::State::Running ||
@@ -104,8 +100,7 @@ bool App::frame() {
   last = now;
   int w = 0, h = 0;
   platform.framebuffer_size(&w, &h);
-  FrameTiming ft =
-      render_frame(s, platform, cells, w, h, dt, true, platform.keeps_frame() ? &kept : nullptr);
+  FrameTiming ft = render_frame(s, platform, cells, w, h, dt);
   // Timed frames (--frames) run one at a time: wait for the rasterizer, then for the swap.
   // While an export runs the window's frame is waited for too: its cost sets the export's share.
   platform.present(o.frames > 0 || s.exports.job.active(), &ft.finish, &ft.swap);

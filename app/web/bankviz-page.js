@@ -1,8 +1,7 @@
 // bankviz-page.js: the page's side of the browser platform (app/gui/platform/platform_web.cpp).
 // It makes the page cross-origin isolated (threads), starts the app with the address's link
 // (app/gui/shell/link.h reads it: the page only passes it on), keeps the settings in
-// localStorage, turns exports into downloads, hands picked files to the app and asks WebGL to
-// keep the canvas's pixels between frames.
+// localStorage, turns exports into downloads and hands picked files to the app.
 'use strict';
 (function () {
   var statusLine = document.getElementById('status');
@@ -205,18 +204,6 @@
   // A link typed into the address bar (not one the app wrote there) opens what it names.
   window.addEventListener('hashchange', function () { location.reload(); });
   canvas.focus();
-
-  // [5] The canvas keeps its pixels between frames (WebGL's preserveDrawingBuffer, asked here:
-  // Emscripten's GLFW sets no such attribute). The app then draws each frame only where it differs
-  // from the last one, and nothing at all for a frame equal to it (platform_web.cpp keeps_frame),
-  // which the browser then need not composite again: a software rasterizer (SwiftShader, in a
-  // browser without a usable GPU) drew every pixel of every frame otherwise, paused or not.
-  var getContext = HTMLCanvasElement.prototype.getContext;
-  HTMLCanvasElement.prototype.getContext = function (type, attributes) {
-    if (this === canvas && type === 'webgl2')
-      attributes = Object.assign({}, attributes, {preserveDrawingBuffer: true});
-    return getContext.call(this, type, attributes);
-  };
 
   var script = document.createElement('script');
   script.src = 'bankviz.js';

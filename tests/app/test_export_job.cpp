@@ -10,7 +10,6 @@
 #include "export/export_job.h"
 #include "export/gif.h"
 #include "gif_decode.h"
-#include "platform/capture.h"
 #include "stb_image.h"
 
 using bankviz::test::preset_analysis;
@@ -309,52 +308,4 @@ TEST(ExportJob, OnlyOneExportAtATime) {
   feed(job, 1);
   ASSERT_TRUE(job.wait(30));
   EXPECT_TRUE(job.take_result()->ok);
-}
-
-TEST(PngWrites, EachFileHoldsItsOwnPixelsReportedInOrderAndNoneReplacesAFile) {
-  // The window's PNG (S) and a PNG slide are encoded and written on threads of their own
-  // (export_job.h): each file its own picture, whole; a name still being written is taken (a
-  // second S before the first file exists must not pick it); an existing file is never replaced.
-  const Scratch dir("png-writes");
-  const fs::path keep = dir.path / "bankviz-0002.png";
-  { std::ofstream(keep) << "keep"; }
-  PngWrites writes;
-  std::string err;
-  std::vector<std::string> paths;
-  for (int i = 0; i < 3; ++i) {
-    const std::string path =
-        next_free_name(dir.path.string(), "bankviz", "png",
-                       [&](const std::string& p) { return writes.writing(p); });
-    paths.push_back(path);
-    ASSERT_TRUE(writes.start(path, "saved " + path, kW, kH, pixels(i), false, &err)) << err;
-  }
-  EXPECT_EQ(fs::path(paths[0]).filename(), "bankviz-0001.png");
-  EXPECT_EQ(fs::path(paths[1]).filename(), "bankviz-0003.png");  // 0001 is being written
-  EXPECT_EQ(fs::path(paths[2]).filename(), "bankviz-0004.png");
-  // One over an existing file: refused when written, and the file is kept.
-  ASSERT_TRUE(writes.start(keep.string(), "", kW, kH, pixels(3), false, &err)) << err;
-  // kMostPngWrites are not taken yet: one more is refused at once, with the reason.
-  EXPECT_FALSE(writes.start((dir.path / "more.png").string(), "", kW, kH, pixels(0), false, &err));
-  EXPECT_NE(err.find("still being written"), std::string::npos) << err;
-  ASSERT_TRUE(writes.wait(30));
-  const std::vector<PngWriteDone> done = writes.take_finished();
-  ASSERT_EQ(done.size(), 4u);
-  EXPECT_EQ(writes.running(), 0u);
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_TRUE(done[i].ok) << done[i].error;
-    EXPECT_EQ(done[i].path, paths[i]);
-    EXPECT_EQ(done[i].saved, "saved " + paths[i]);
-    const std::vector<uint8_t> png = read_bytes(paths[i]);
-    int w = 0, h = 0, n = 0;
-    uint8_t* px = stbi_load_from_memory(png.data(), static_cast<int>(png.size()), &w, &h, &n, 4);
-    ASSERT_NE(px, nullptr) << paths[i];
-    const std::vector<uint8_t> want = pixels(i);
-    EXPECT_TRUE(w == kW && h == kH && std::equal(want.begin(), want.end(), px)) << paths[i];
-    stbi_image_free(px);
-  }
-  EXPECT_FALSE(done[3].ok);
-  EXPECT_NE(done[3].error.find("bankviz-0002.png"), std::string::npos) << done[3].error;
-  std::ifstream in(keep);
-  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "keep");
-  EXPECT_FALSE(fs::exists(dir.path / "more.png"));
 }

@@ -1684,7 +1684,7 @@ TEST(HeadlessExport, SequenceWithStepWritesThatStepAndWholeAnimationEveryBeat) {
 }
 
 TEST(HeadlessExport, FramesDrawnWhereTheyChangedAreTheWholeFramesPixelForPixel) {
-  // After a job's first frame only the rectangles that changed are drawn (platform/kept_canvas.h
+  // After a job's first frame only the rectangles that changed are drawn (session.h
   // ExportCanvas); the sequence's lossless frames must equal the slide rendered whole at that
   // beat, to the byte.
   if (!can_render_headless()) GTEST_SKIP() << "neither EGL nor xvfb-run: cannot render headless";

@@ -2,10 +2,8 @@
 #include "export/export_job.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -338,77 +336,6 @@ void ExportJob::work() {
   result_ = std::move(out);
   done_ = true;
   space_.notify_all();
-}
-
-// [SECTION] PngWrites
-
-struct PngWrites::Write {
-  std::atomic<bool> finished{false};
-  PngWriteDone done;
-};
-
-PngWrites::~PngWrites() {
-  wait(1e9);
-}
-
-bool PngWrites::start(std::string path, std::string saved, int width, int height,
-                      std::vector<uint8_t> rgba, bool force, std::string* error) {
-  if (running() >= kMostPngWrites) {
-    *error = "cannot write '" + path + "' yet: " + std::to_string(kMostPngWrites) +
-             " PNG files are still being written";
-    return false;
-  }
-  auto w = std::make_shared<Write>();
-  w->done.path = path;
-  w->done.saved = std::move(saved);
-  // Detached: the thread owns its share of the state, and the UI never waits for it (a browser's
-  // page thread must not block on a worker). The destructor waits for `finished` instead.
-  std::thread([w, path = std::move(path), width, height, rgba = std::move(rgba), force] {
-    std::string err;
-    bool ok = false;
-    try {
-      ok = write_png(path, width, height, rgba, force, &err);
-    } catch (...) {
-      err = "export failed: " + current_exception_text();
-    }
-    w->done.ok = ok;
-    w->done.error = std::move(err);
-    w->finished.store(true, std::memory_order_release);
-  }).detach();
-  writes_.push_back(std::move(w));
-  return true;
-}
-
-std::vector<PngWriteDone> PngWrites::take_finished() {
-  std::vector<PngWriteDone> out;
-  // In order: a later write that finished first waits for the earlier ones.
-  size_t n = 0;
-  while (n < writes_.size() && writes_[n]->finished.load(std::memory_order_acquire)) {
-    out.push_back(std::move(writes_[n]->done));
-    ++n;
-  }
-  writes_.erase(writes_.begin(), writes_.begin() + static_cast<std::ptrdiff_t>(n));
-  return out;
-}
-
-size_t PngWrites::running() const {
-  return writes_.size();
-}
-
-bool PngWrites::writing(const std::string& path) const {
-  for (const auto& w : writes_)
-    if (w->done.path == path) return true;
-  return false;
-}
-
-bool PngWrites::wait(double seconds) const {
-  const double until = steady_seconds() + seconds;
-  for (const auto& w : writes_)
-    while (!w->finished.load(std::memory_order_acquire)) {
-      if (steady_seconds() > until) return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-  return true;
 }
 
 }  // namespace bankviz::gui

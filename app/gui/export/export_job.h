@@ -17,7 +17,6 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
-#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -153,47 +152,6 @@ class ExportJob {
   double started_ = 0;  // steady clock seconds
   double finished_ = 0;
   bool created_dir_ = false;
-};
-
-// PNG files of one picture (the window, S; a slide) encoded and written off the UI thread. The UI
-// renders and reads the pixels back (the GL context lives there); encoding and writing them was
-// most of such an export's time, and froze the window meanwhile: 2 s and more for a screenshot at
-// 2x in the browser (BENCHMARKS.md). Each write runs on a thread of its own; the UI takes the
-// finished ones each frame and says so (a download in the browser). At most kMostPngWrites run
-// at a time: one more is refused with the reason, never queued without bound (each holds its
-// pixels, 8 MB at 1080p).
-struct PngWriteDone {
-  std::string path;   // as started
-  std::string saved;  // the text the notice gives for it (its full path)
-  bool ok = false;
-  std::string error;  // when not ok
-};
-
-class PngWrites {
- public:
-  static constexpr size_t kMostPngWrites = 4;
-  PngWrites() = default;
-  PngWrites(const PngWrites&) = delete;
-  PngWrites& operator=(const PngWrites&) = delete;
-  ~PngWrites();  // waits for the running writes: a file asked for is written whole, or not at all
-
-  // Starts writing rgba (width * height * 4, top row first) as a PNG to path (write_png: never
-  // over a file unless force). False with the reason when kMostPngWrites are running.
-  bool start(std::string path, std::string saved, int width, int height, std::vector<uint8_t> rgba,
-             bool force, std::string* error);
-  // The writes finished since the last call, in the order they were started.
-  std::vector<PngWriteDone> take_finished();
-  // Writes started and not yet taken.
-  size_t running() const;
-  // True while a write to `path` is not yet taken: a new file's name must not be one of them
-  // (next_free_name's `taken`), though nothing is on disk yet.
-  bool writing(const std::string& path) const;
-  // Waits up to `seconds` until every write started has finished; true when so.
-  bool wait(double seconds) const;
-
- private:
-  struct Write;
-  std::vector<std::shared_ptr<Write>> writes_;
 };
 
 }  // namespace bankviz::gui

@@ -122,17 +122,12 @@ bool write_text(const std::string& path, const std::string& text, bool force, st
 
 std::string next_free_name(const std::string& dir, const std::string& stem,
                            const std::string& ext) {
-  return next_free_name(dir, stem, ext, {});
-}
-
-std::string next_free_name(const std::string& dir, const std::string& stem, const std::string& ext,
-                           const std::function<bool(const std::string&)>& taken) {
   for (int i = 1; i < 100000; ++i) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%s-%04d.%s", stem.c_str(), i, ext.c_str());
     fs::path p = fs::path(dir.empty() ? "." : dir) / buf;
     std::error_code ec;
-    if (!fs::exists(fs::symlink_status(p, ec)) && !(taken && taken(p.string()))) return p.string();
+    if (!fs::exists(fs::symlink_status(p, ec))) return p.string();
   }
   return "";
 }

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,10 +17,7 @@ bool write_png(const std::string& path, int width, int height, const std::vector
                bool force, std::string* error);
 bool write_text(const std::string& path, const std::string& text, bool force, std::string* error);
 
-// A fresh file name in `dir` ("bankviz-0001.png"), never an existing one, nor one `taken` says
-// is (a file still being written: export_job.h PngWrites).
+// A fresh file name in `dir` ("bankviz-0001.png"), never an existing one.
 std::string next_free_name(const std::string& dir, const std::string& stem, const std::string& ext);
-std::string next_free_name(const std::string& dir, const std::string& stem, const std::string& ext,
-                           const std::function<bool(const std::string&)>& taken);
 
 }  // namespace bankviz::gui

@@ -64,12 +64,6 @@ struct Platform {
   void poll_events();
   // 0: present as fast as possible (timed frames); 1: with the display.
   void set_swap_interval(int interval);
-  // The window's framebuffer keeps its pixels from one frame to the next: the browser's canvas,
-  // whose WebGL context the page asks to preserve its drawing buffer (app/web/bankviz-page.js).
-  // The app then draws a frame only where it differs from the one before (render_frame with an
-  // ExportCanvas, shell/session.h), and nothing for a frame equal to it, which the browser then
-  // does not composite again. A desktop swap chain keeps nothing: false there.
-  bool keeps_frame() const;
 
  private:
   bool fullscreen_ = false;

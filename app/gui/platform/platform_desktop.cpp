@@ -167,10 +167,6 @@ float Platform::content_scale() const {
   return sx > 0 ? sx : 1;
 }
 
-bool Platform::keeps_frame() const {
-  return false;  // after a swap the back buffer's pixels are undefined
-}
-
 void Platform::windowed_size(int* width, int* height) const {
   if (fullscreen_) {
     *width = windowed_[2];

@@ -70,22 +70,6 @@ void Platform::windowed_size(int* width, int* height) const {
   window_size(width, height);
 }
 
-// Asked of the context itself: a page whose script did not ask for a preserved drawing buffer (or
-// a browser that refused it) gets whole frames, as the desktop does. The page has one canvas and
-// one context: asked once, when it exists.
-bool Platform::keeps_frame() const {
-  static int kept = -1;
-  if (kept < 0) {
-    const EMSCRIPTEN_WEBGL_CONTEXT_HANDLE gl = emscripten_webgl_get_current_context();
-    if (gl <= 0) return false;
-    EmscriptenWebGLContextAttributes a;
-    emscripten_webgl_init_context_attributes(&a);
-    kept = emscripten_webgl_get_context_attributes(gl, &a) == EMSCRIPTEN_RESULT_SUCCESS &&
-           a.preserveDrawingBuffer;
-  }
-  return kept == 1;
-}
-
 // Emscripten's GLFW draws the canvas at CSS pixels (no HiDPI framebuffer): the UI at scale 1
 // lays out as the desktop's at the same size.
 float Platform::content_scale() const {

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "platform/cells.h"
-#include "platform/kept_canvas.h"
 #include "platform/platform.h"
 #include "shell/app_state.h"
 #include "shell/options.h"
@@ -48,6 +47,45 @@ bool save_imgui_ini(const std::string& path);  // false with the reason on stder
 // part of the total: how long the window waits for its next frame.
 struct FrameTiming {
   double ui = 0, submit = 0, finish = 0, swap = 0, exports = 0, total = 0;
+};
+
+// An export's framebuffer between its frames. Consecutive beats differ in a few cells, lane
+// digits and words, and a software rasterizer spent most of a GIF's time drawing the unchanged
+// rest of every frame again (BENCHMARKS.md). So after a job's first frame, a frame is drawn only
+// inside the rectangles where its draw data differs from the previous frame's: ImGui's triangles
+// that changed (their old and new corners) and each cell grid's changed cells. Every command
+// still runs, clipped to each rectangle, and each pixel is computed on its own, so the pixels
+// are those a whole frame would have drawn; the framebuffer keeps the rest. Draw lists are matched
+// by their window; a label that gains or loses glyphs is dirty between the triangles both frames
+// share at its start and end. Anything that could change more (size, clear colour, fonts) draws
+// the whole frame, and so do more than a few rectangles or half the frame.
+class ExportCanvas {
+ public:
+  ExportCanvas();
+  ~ExportCanvas();
+  ExportCanvas(const ExportCanvas&) = delete;
+  ExportCanvas& operator=(const ExportCanvas&) = delete;
+  // Draws the frame ImGui::Render() built into the bound framebuffer (w x h, holding the previous
+  // frame this canvas drew), cleared to bg where drawn.
+  void draw(ImDrawData* dd, const Rgba& bg, int w, int h);
+  // The next frame is drawn whole (a new job, or a framebuffer that lost its pixels).
+  void reset();
+  // Frames drawn, of them whole, and rectangles drawn (for --frame-times and tests).
+  int frames() const { return frames_; }
+  int whole_frames() const { return whole_frames_; }
+  int rects() const { return static_cast<int>(rects_); }
+
+ private:
+  struct List;
+  std::vector<ImVec4> changed(const ImDrawData* dd, const Rgba& bg, int w, int h) const;
+  std::vector<List> lists_;
+  bool valid_ = false;
+  int width_ = 0, height_ = 0;
+  uint32_t bg_ = 0;
+  ImTextureID font_tex_{};
+  float font_px_ = 0;
+  int frames_ = 0, whole_frames_ = 0;
+  size_t rects_ = 0;
 };
 
 // One frame: new frame, panels, render into the bound framebuffer of width x height pixels.
@@ -100,9 +138,6 @@ void handle_export_jobs(AppState& s, Platform& p, CellRenderer& cells, float ui_
 
 // Handles the UI's other export requests (keys S/E, the Export menu) after a frame.
 void handle_requests(AppState& s, Platform& p, CellRenderer& cells, float ui_scale);
-// The PNG files (S, a PNG slide) being encoded and written on their threads (export_job.h);
-// handle_export_jobs says how each went once done. One set for the app, like its window.
-PngWrites& png_writes();
 
 // Waits (at most minutes) until the figures on stage are measured: the Measurer's run, and while
 // comparing both sides. The headless pictures show them as the window does.
