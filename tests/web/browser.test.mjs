@@ -193,13 +193,7 @@ await test('an edit changes the picture and the link', async () => {
   await hashWhere(page, (h) => h === '#preset=row-write-column-read&size=1280x1000',
                   'the preset as opened');
   const before = await page.screenshot({encoding: 'base64'});
-  // Into the number, select it, type 1, Enter: tile[32][32] becomes tile[32][33].
-  await page.mouse.click(f.x + 12, f.y + f.h / 2);
-  await page.keyboard.down('Control');
-  await page.keyboard.press('KeyA');
-  await page.keyboard.up('Control');
-  await page.keyboard.type('1');
-  await page.keyboard.press('Enter');
+  await typePaddingOne(page, f);
   const h = await hashWhere(page, (x) => x.startsWith('#scenario='), 'an edited scenario\'s link');
   const json = JSON.parse(Buffer.from(h.slice('#scenario='.length).split('&')[0], 'base64url')
                               .toString('utf8'));
@@ -293,17 +287,33 @@ await test('a broken link says so over the default view', async () => {
   await page.closeAll();
 });
 
+// The layout of the frame on screen now, asked again (Module.bankvizAskLayout).
+async function askLayout(page) {
+  await page.evaluate(() => {
+    const old = document.getElementById('bankviz-layout');
+    if (old) old.remove();
+    window.Module.bankvizAskLayout = true;
+  });
+  return layoutOf(page);
+}
+
+// Into the padding field `f` (a layout's padding_field), select its number, type 1, Enter:
+// tile[32][32] becomes tile[32][33], as a student types it.
+async function typePaddingOne(page, f) {
+  await page.mouse.click(f.x + 12, f.y + f.h / 2);
+  await page.keyboard.down('Control');
+  await page.keyboard.press('KeyA');
+  await page.keyboard.up('Control');
+  await page.keyboard.type('1');
+  await page.keyboard.press('Enter');
+}
+
 // The texts of the frame on screen, asked again (Module.bankvizAskLayout) until `ok` accepts them.
 async function textsWhen(page, ok, what, timeout = 90000) {
   const until = Date.now() + timeout;
   let texts = [];
   while (Date.now() < until) {
-    await page.evaluate(() => {
-      const old = document.getElementById('bankviz-layout');
-      if (old) old.remove();
-      window.Module.bankvizAskLayout = true;
-    });
-    texts = (await layoutOf(page)).texts;
+    texts = (await askLayout(page)).texts;
     if (ok(texts)) return texts;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -454,19 +464,9 @@ await test('served with a GPU behind serve --http (--gpu-command, a stand-in hos
     // read, so a click that found no field (the link still the preset's) is made again.
     let edited = false;
     for (let i = 0; i < 3 && !edited; ++i) {
-      await page.evaluate(() => {
-        const old = document.getElementById('bankviz-layout');
-        if (old) old.remove();
-        window.Module.bankvizAskLayout = true;
-      });
-      const f = (await layoutOf(page)).padding_field;
+      const f = (await askLayout(page)).padding_field;
       check(f && f.w > 0, `the padding field is not in view: ${JSON.stringify(f)}`);
-      await page.mouse.click(f.x + 12, f.y + f.h / 2);
-      await page.keyboard.down('Control');
-      await page.keyboard.press('KeyA');
-      await page.keyboard.up('Control');
-      await page.keyboard.type('1');
-      await page.keyboard.press('Enter');
+      await typePaddingOne(page, f);
       edited = await hashWhere(page, (h) => h.includes('scenario='), 'an edited scenario\'s link',
                                5000).then(() => true, () => false);
     }
